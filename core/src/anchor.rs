@@ -1,0 +1,101 @@
+//! Where a chain starts: `(seq0, prev0)`, `(0, 64 zeros)` unless it continues another.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::hash::Hash;
+
+/// The largest `seq` a record may carry: 2^53 − 1, the largest integer a double (and
+/// so every JSON reader) holds exactly.
+pub const MAX_SEQ: u64 = (1 << 53) - 1;
+
+/// The start of a chain: the first record has `seq = seq0` and `prev = prev0`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Anchor {
+    /// `seq` of the first record.
+    pub seq0: u64,
+    /// `prev` of the first record: the head of the transcript this one continues.
+    pub prev0: Hash,
+}
+
+impl Anchor {
+    /// The anchor of a transcript that starts from nothing: `(0, 64 zeros)`.
+    pub const GENESIS: Anchor = Anchor {
+        seq0: 0,
+        prev0: Hash::ZERO,
+    };
+}
+
+/// Why an anchor string was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnchorError {
+    /// No `:` between SEQ0 and PREV0.
+    MissingColon,
+    /// SEQ0 is not a decimal integer from 0 to 2^53 − 1.
+    BadSeq,
+    /// PREV0 is not 64 lowercase hex digits.
+    BadPrev,
+}
+
+impl fmt::Display for AnchorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AnchorError::MissingColon => "an anchor is SEQ0:PREV0, and the ':' is missing",
+            AnchorError::BadSeq => "the anchor's SEQ0 is not an integer from 0 to 2^53-1",
+            AnchorError::BadPrev => "the anchor's PREV0 is not 64 lowercase hex digits",
+        })
+    }
+}
+
+impl core::error::Error for AnchorError {}
+
+impl FromStr for Anchor {
+    type Err = AnchorError;
+
+    /// Parses `SEQ0:PREV0`, e.g. `12:9f86d0…` (64 hex digits).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (seq, prev) = s.split_once(':').ok_or(AnchorError::MissingColon)?;
+        let digits_only = !seq.is_empty() && seq.bytes().all(|b| b.is_ascii_digit());
+        let seq0: u64 = match seq.parse() {
+            Ok(n) if digits_only && n <= MAX_SEQ => n,
+            _ => return Err(AnchorError::BadSeq),
+        };
+        let prev0 = Hash::from_hex(prev.as_bytes()).ok_or(AnchorError::BadPrev)?;
+        Ok(Anchor { seq0, prev0 })
+    }
+}
+
+impl fmt::Display for Anchor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.seq0, self.prev0)
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_refuses() {
+        let zeros = "0".repeat(64);
+        let a: Anchor = alloc::format!("5:{zeros}").parse().unwrap();
+        assert_eq!(
+            a,
+            Anchor {
+                seq0: 5,
+                prev0: Hash::ZERO
+            }
+        );
+        assert_eq!(alloc::format!("{a}"), alloc::format!("5:{zeros}"));
+        assert_eq!("5".parse::<Anchor>(), Err(AnchorError::MissingColon));
+        assert_eq!(
+            alloc::format!("+5:{zeros}").parse::<Anchor>(),
+            Err(AnchorError::BadSeq)
+        );
+        assert_eq!(
+            alloc::format!("9007199254740992:{zeros}").parse::<Anchor>(),
+            Err(AnchorError::BadSeq)
+        );
+        assert_eq!("1:abc".parse::<Anchor>(), Err(AnchorError::BadPrev));
+    }
+}

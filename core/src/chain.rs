@@ -1,0 +1,213 @@
+//! Appending records: the writer's side of the hash chain.
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use sha2::{Digest, Sha256};
+
+use crate::anchor::{Anchor, MAX_SEQ};
+use crate::hash::Hash;
+use crate::jcs::EncodeError;
+use crate::json::{self, ParseError, Value};
+use crate::record::{write_body, LINE_PREFIX};
+
+/// Why a record could not be appended. The chain is unchanged after any of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AppendError {
+    /// `kind` must be a non-empty string.
+    EmptyKind,
+    /// The next `seq` would pass 2^53 − 1.
+    SeqExhausted,
+    /// The payload holds a NaN or infinite number, which has no canonical encoding.
+    Payload(EncodeError),
+    /// The payload given as JSON text is not I-JSON or has no canonical encoding.
+    PayloadJson(ParseError),
+}
+
+impl fmt::Display for AppendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AppendError::EmptyKind => f.write_str("a record's kind must be a non-empty string"),
+            AppendError::SeqExhausted => f.write_str("the chain has reached seq 2^53-1"),
+            AppendError::Payload(e) => write!(f, "the payload cannot be encoded: {e}"),
+            AppendError::PayloadJson(e) => write!(f, "the payload is not acceptable JSON: {e}"),
+        }
+    }
+}
+
+impl core::error::Error for AppendError {}
+
+/// The head of a hash chain, and a reusable buffer for the lines it produces.
+///
+/// ```
+/// use agentloop_core::chain::Chain;
+/// let mut chain = Chain::new();
+/// let line = chain.append_json("task", br#"{"task":"add 2 and 40"}"#).unwrap();
+/// assert!(line.starts_with(b"{\"hash\":\"dc8128e3"));
+/// assert_eq!(chain.count(), 1);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Chain {
+    anchor: Anchor,
+    next_seq: u64,
+    head: Hash,
+    line: Vec<u8>,
+}
+
+impl Default for Chain {
+    fn default() -> Self {
+        Chain::new()
+    }
+}
+
+impl Chain {
+    /// A chain starting at `(0, 64 zeros)`.
+    pub fn new() -> Self {
+        Chain::from_anchor(Anchor::GENESIS)
+    }
+
+    /// A chain whose first record will have `seq = seq0` and `prev = prev0`: to continue
+    /// another transcript, or a file already holding records (its next seq and head).
+    pub fn from_anchor(anchor: Anchor) -> Self {
+        Chain {
+            anchor,
+            next_seq: anchor.seq0,
+            head: anchor.prev0,
+            line: Vec::new(),
+        }
+    }
+
+    /// Appends a record and returns its canonical line, ending in `\n`.
+    ///
+    /// The line borrows the chain's buffer, which is reused by the next append, so a
+    /// long-running writer allocates only when a record is longer than any before it.
+    pub fn append(&mut self, kind: &str, payload: &Value) -> Result<&[u8], AppendError> {
+        if kind.is_empty() {
+            return Err(AppendError::EmptyKind);
+        }
+        if self.next_seq > MAX_SEQ {
+            return Err(AppendError::SeqExhausted);
+        }
+        let line = &mut self.line;
+        line.clear();
+        line.extend_from_slice(LINE_PREFIX);
+        let hex_at = line.len();
+        line.extend_from_slice(&[b'0'; 64]);
+        line.extend_from_slice(b"\",");
+        let body_at = line.len();
+        write_body(kind, payload, &self.head, self.next_seq, line).map_err(AppendError::Payload)?;
+        let mut hasher = Sha256::new();
+        hasher.update(b"{");
+        hasher.update(&line[body_at..]);
+        let hash = Hash(hasher.finalize().into());
+        line[hex_at..hex_at + 64].copy_from_slice(&hash.to_hex());
+        line.push(b'\n');
+        self.head = hash;
+        self.next_seq += 1;
+        Ok(&self.line)
+    }
+
+    /// Parses `payload_json` strictly and appends it (see [`Chain::append`]).
+    pub fn append_json(&mut self, kind: &str, payload_json: &[u8]) -> Result<&[u8], AppendError> {
+        let payload = json::parse(payload_json).map_err(AppendError::PayloadJson)?;
+        self.append(kind, &payload)
+    }
+
+    /// The `hash` of the last record, or `prev0` before the first.
+    pub fn head(&self) -> Hash {
+        self.head
+    }
+
+    /// How many records this chain has appended since its anchor.
+    pub fn count(&self) -> u64 {
+        self.next_seq - self.anchor.seq0
+    }
+
+    /// The `seq` the next record will carry.
+    pub fn next_seq(&self) -> u64 {
+        self.next_seq
+    }
+
+    /// Where this chain started.
+    pub fn anchor(&self) -> Anchor {
+        self.anchor
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC_CHAIN: &str = concat!(
+        r#"{"hash":"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949","kind":"task","payload":{"task":"add 2 and 40"},"prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":0}"#,
+        "\n",
+        r#"{"hash":"ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01","kind":"assistant","payload":{"text":"","tool_calls":[{"arguments":{"a":2,"b":40},"name":"add"}]},"prev":"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949","seq":1}"#,
+        "\n",
+        r#"{"hash":"8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6","kind":"tool","payload":{"name":"add","ok":true,"value":{"sum":42}},"prev":"ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01","seq":2}"#,
+        "\n",
+    );
+
+    #[test]
+    fn spec_section_5_chain_byte_for_byte() {
+        let mut chain = Chain::new();
+        let mut out = Vec::new();
+        // Payload member order in the input does not matter: output is canonical.
+        for (kind, payload) in [
+            ("task", r#"{"task":"add 2 and 40"}"#),
+            (
+                "assistant",
+                r#"{"tool_calls":[{"name":"add","arguments":{"b":40,"a":2}}],"text":""}"#,
+            ),
+            ("tool", r#"{"value":{"sum":42},"ok":true,"name":"add"}"#),
+        ] {
+            out.extend_from_slice(chain.append_json(kind, payload.as_bytes()).unwrap());
+        }
+        assert_eq!(core::str::from_utf8(&out).unwrap(), SPEC_CHAIN);
+        assert_eq!(
+            alloc::format!("{}", chain.head()),
+            "8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6"
+        );
+        assert_eq!(chain.count(), 3);
+        assert_eq!(chain.next_seq(), 3);
+    }
+
+    #[test]
+    fn refusals_leave_the_chain_unchanged() {
+        let mut chain = Chain::new();
+        chain.append_json("task", b"{}").unwrap();
+        let head = chain.head();
+        assert_eq!(chain.append("", &Value::Null), Err(AppendError::EmptyKind));
+        assert_eq!(
+            chain.append("x", &Value::Number(f64::NAN)),
+            Err(AppendError::Payload(EncodeError::NonFiniteNumber))
+        );
+        assert!(matches!(
+            chain.append_json("x", b"9007199254740993"),
+            Err(AppendError::PayloadJson(_))
+        ));
+        assert_eq!((chain.head(), chain.count()), (head, 1));
+        let next = chain.append("x", &Value::Null).unwrap().to_vec();
+        let mut again = Chain::new();
+        again.append_json("task", b"{}").unwrap();
+        assert_eq!(again.append("x", &Value::Null).unwrap(), &next[..]);
+    }
+
+    #[test]
+    fn anchored_chain_and_seq_limit() {
+        let prev0 = Hash([7; 32]);
+        let mut chain = Chain::from_anchor(Anchor {
+            seq0: MAX_SEQ,
+            prev0,
+        });
+        let line = chain.append("k", &Value::Null).unwrap();
+        let text = core::str::from_utf8(line).unwrap();
+        assert!(text.ends_with(&alloc::format!(
+            "\"prev\":\"{prev0}\",\"seq\":9007199254740991}}\n"
+        )));
+        assert_eq!(chain.count(), 1);
+        assert_eq!(
+            chain.append("k", &Value::Null),
+            Err(AppendError::SeqExhausted)
+        );
+    }
+}

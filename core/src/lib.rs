@@ -1,0 +1,52 @@
+//! # agentloop-core
+//!
+//! The core of agentloop: the RFC 8785 canonical JSON encoding, an append-only JSONL
+//! transcript whose records form a SHA-256 hash chain, and a verifier that names
+//! exactly which record was rewritten, reordered or cut.
+//!
+//! Layers (cargo features):
+//! - no features: [`sink`], [`hash`], string and number encoding in [`jcs`] — no
+//!   allocator needed;
+//! - `alloc`: the [`json`] value type and strict parser, canonical encoding of any
+//!   value, the [`chain`] and the [`verify`] module;
+//! - `std` (default): verifying readers and files ([`verify::verify_reader`],
+//!   [`verify::verify_file`]).
+//!
+//! ```
+//! use agentloop_core::{chain::Chain, json, verify};
+//!
+//! let mut chain = Chain::new();
+//! let mut transcript = Vec::new();
+//! let payload = json::parse(br#"{"task":"add 2 and 40"}"#).unwrap();
+//! transcript.extend_from_slice(chain.append("task", &payload).unwrap());
+//! let report = verify::verify_bytes(&transcript, &verify::Options::default());
+//! assert!(report.ok());
+//! assert_eq!(report.count, 1);
+//! assert_eq!(report.head, Some(chain.head()));
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod anchor;
+pub mod hash;
+pub mod jcs;
+pub mod number;
+pub mod sink;
+
+#[cfg(feature = "alloc")]
+pub mod chain;
+#[cfg(feature = "alloc")]
+pub mod json;
+#[cfg(feature = "alloc")]
+pub mod record;
+#[cfg(feature = "alloc")]
+pub mod verify;
+
+pub use anchor::Anchor;
+pub use hash::Hash;

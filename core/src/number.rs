@@ -1,0 +1,209 @@
+//! Numbers: ECMAScript `Number.prototype.toString` output, and the check that an
+//! integer literal survives canonicalisation unchanged (SPEC section 1).
+
+// The literal checks serve the parser (alloc) and, later, the no-alloc stream checker.
+#![cfg_attr(not(feature = "alloc"), allow(dead_code))]
+
+use core::cmp::Ordering;
+
+/// Writes the ECMAScript spelling of a finite double into `out`, returning its length.
+///
+/// `-0` is written `0`; integers below 1e21 in full; others in shortest round-trip form
+/// with `e+`/`e-` exponents. Returns `None` for NaN and infinities, which have none.
+pub fn format_f64(value: f64, out: &mut [u8; 32]) -> Option<usize> {
+    if !value.is_finite() {
+        return None;
+    }
+    if value == 0.0 {
+        out[0] = b'0';
+        return Some(1);
+    }
+    let mut buf = ryu_js::Buffer::new();
+    let s = buf.format_finite(value).as_bytes();
+    out.get_mut(..s.len())?.copy_from_slice(s);
+    Some(s.len())
+}
+
+/// Writes a `u64` in decimal into `out`, returning its length.
+pub fn format_u64(mut value: u64, out: &mut [u8; 20]) -> usize {
+    let mut tmp = [0u8; 20];
+    let mut i = tmp.len();
+    loop {
+        i -= 1;
+        tmp[i] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    let len = tmp.len() - i;
+    out[..len].copy_from_slice(&tmp[i..]);
+    len
+}
+
+/// A decimal number reduced to sign, significant digits (no leading or trailing zeros)
+/// and a power of ten; zero has no digits and is never negative.
+struct Decimal<'a> {
+    negative: bool,
+    int_digits: &'a [u8],
+    frac_digits: &'a [u8],
+    exponent: i64,
+}
+
+impl Decimal<'_> {
+    /// Digits of the significand, in order, int part then fraction.
+    fn digits(&self) -> impl Iterator<Item = u8> + '_ {
+        self.int_digits.iter().chain(self.frac_digits).copied()
+    }
+
+    /// (first significant digit position, significant digit count, exponent of the last
+    /// significant digit), or `None` for zero.
+    fn normal(&self) -> Option<(usize, usize, i64)> {
+        let mut first = None;
+        let mut last = 0;
+        for (i, d) in self.digits().enumerate() {
+            if d != b'0' {
+                first.get_or_insert(i);
+                last = i;
+            }
+        }
+        let first = first?;
+        // The digit at index `last` has weight 10^(int_len - 1 - last + exponent).
+        let weight = self.int_digits.len() as i64 - 1 - last as i64 + self.exponent;
+        Some((first, last - first + 1, weight))
+    }
+}
+
+/// Splits a JSON number literal (already checked for syntax) into its parts.
+fn split(literal: &[u8]) -> Decimal<'_> {
+    let (negative, rest) = match literal.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, literal),
+    };
+    let mantissa_end = rest
+        .iter()
+        .position(|&c| c == b'e' || c == b'E')
+        .unwrap_or(rest.len());
+    let (mantissa, exp_part) = rest.split_at(mantissa_end);
+    let exponent = parse_exponent(exp_part.get(1..).unwrap_or(&[]));
+    let (int_digits, frac_digits) = match mantissa.iter().position(|&c| c == b'.') {
+        Some(dot) => (&mantissa[..dot], &mantissa[dot + 1..]),
+        None => (mantissa, &mantissa[mantissa.len()..]),
+    };
+    Decimal {
+        negative,
+        int_digits,
+        frac_digits,
+        exponent,
+    }
+}
+
+/// The exponent's value, saturated far beyond any double's range.
+fn parse_exponent(exp: &[u8]) -> i64 {
+    let (negative, digits) = match exp.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, exp),
+    };
+    let mut value: i64 = 0;
+    for &d in digits {
+        value = (value * 10 + i64::from(d - b'0')).min(1_000_000_000);
+    }
+    if negative {
+        -value
+    } else {
+        value
+    }
+}
+
+/// Whether two number literals denote the same decimal value (`-0` equals `0`).
+pub(crate) fn same_decimal_value(a: &[u8], b: &[u8]) -> bool {
+    let (da, db) = (split(a), split(b));
+    match (da.normal(), db.normal()) {
+        (None, None) => true,
+        (Some((fa, ca, wa)), Some((fb, cb, wb))) => {
+            da.negative == db.negative
+                && ca == cb
+                && wa == wb
+                && da
+                    .digits()
+                    .skip(fa)
+                    .take(ca)
+                    .cmp(db.digits().skip(fb).take(cb))
+                    == Ordering::Equal
+        }
+        _ => false,
+    }
+}
+
+/// Whether a number literal has a non-zero digit in its significand.
+pub(crate) fn literal_is_nonzero(literal: &[u8]) -> bool {
+    split(literal).normal().is_some()
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+
+    fn fmt(v: f64) -> alloc::string::String {
+        let mut out = [0u8; 32];
+        let n = format_f64(v, &mut out).unwrap();
+        alloc::string::String::from_utf8(out[..n].to_vec()).unwrap()
+    }
+
+    #[test]
+    fn ecmascript_spellings() {
+        assert_eq!(fmt(-0.0), "0");
+        assert_eq!(fmt(0.0), "0");
+        assert_eq!(fmt(1e21), "1e+21");
+        assert_eq!(fmt(1e20), "100000000000000000000");
+        assert_eq!(fmt(1e-7), "1e-7");
+        assert_eq!(fmt(0.000001), "0.000001");
+        assert_eq!(fmt(5e-324), "5e-324");
+        assert_eq!(fmt(-1.5), "-1.5");
+        assert_eq!(fmt(9007199254740992.0), "9007199254740992");
+        assert_eq!(fmt(f64::MAX), "1.7976931348623157e+308");
+        assert!(format_f64(f64::NAN, &mut [0; 32]).is_none());
+        assert!(format_f64(f64::INFINITY, &mut [0; 32]).is_none());
+    }
+
+    #[test]
+    fn u64_spelling() {
+        let mut out = [0u8; 20];
+        let n = format_u64(0, &mut out);
+        assert_eq!(&out[..n], b"0");
+        let n = format_u64(u64::MAX, &mut out);
+        assert_eq!(&out[..n], b"18446744073709551615");
+        let n = format_u64(1203, &mut out);
+        assert_eq!(&out[..n], b"1203");
+    }
+
+    #[test]
+    fn decimal_value_comparison() {
+        assert!(same_decimal_value(b"100000000000000000000", b"1e+20"));
+        assert!(same_decimal_value(b"1000000000000000000000", b"1e+21"));
+        assert!(same_decimal_value(b"-0", b"0"));
+        assert!(same_decimal_value(b"0", b"0.000"));
+        assert!(same_decimal_value(
+            b"1152921504606847000",
+            b"1152921504606847000"
+        ));
+        assert!(!same_decimal_value(
+            b"1152921504606846976",
+            b"1152921504606847000"
+        ));
+        assert!(!same_decimal_value(
+            b"9007199254740993",
+            b"9007199254740992"
+        ));
+        assert!(same_decimal_value(b"12.5e1", b"125"));
+        assert!(same_decimal_value(b"0.0125", b"1.25e-2"));
+        assert!(!same_decimal_value(b"-1", b"1"));
+        assert!(!same_decimal_value(b"1", b"0"));
+        assert!(!same_decimal_value(b"1", b"10"));
+        assert!(!same_decimal_value(b"12", b"21"));
+        assert!(literal_is_nonzero(b"1e-400"));
+        assert!(!literal_is_nonzero(b"0.000e5"));
+        assert!(!literal_is_nonzero(b"-0"));
+    }
+}

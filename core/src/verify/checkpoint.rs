@@ -1,0 +1,138 @@
+//! Checkpoints: `(count, head)` held outside the transcript, the only way to detect a
+//! cut tail (SPEC section 3).
+//!
+//! Text form (format version 1), one canonical JSON object and a newline:
+//! `{"count":3,"head":"8428b0…"}`. `head` may be omitted to check the count alone.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::anchor::MAX_SEQ;
+use crate::hash::Hash;
+use crate::jcs::write_u64;
+use crate::json::{self, Value};
+
+/// An external expectation: the transcript has at least `count` records, and record
+/// `count − 1` carries `head`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// How many records the transcript had.
+    pub count: u64,
+    /// The `hash` of record `count − 1` (for `count == 0`, the anchor's `prev0`).
+    pub head: Option<Hash>,
+}
+
+/// Why a checkpoint text was refused (`checkpoint_malformed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckpointError {
+    /// The text is not a JSON object.
+    NotAnObject,
+    /// `count` is missing or not an integer from 0 to 2^53.
+    BadCount,
+    /// `head` is not 64 lowercase hex digits.
+    BadHead,
+    /// A member other than `count` and `head`.
+    UnknownMember,
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CheckpointError::NotAnObject => {
+                "a checkpoint is a JSON object {\"count\":N,\"head\":\"<64 hex>\"}"
+            }
+            CheckpointError::BadCount => "the checkpoint's count is not an integer from 0 to 2^53",
+            CheckpointError::BadHead => "the checkpoint's head is not 64 lowercase hex digits",
+            CheckpointError::UnknownMember => {
+                "the checkpoint has a member other than count and head"
+            }
+        })
+    }
+}
+
+impl core::error::Error for CheckpointError {}
+
+impl Checkpoint {
+    /// Reads the text form; surrounding white space is allowed, anything else strict.
+    pub fn parse(text: &[u8]) -> Result<Checkpoint, CheckpointError> {
+        let value = json::parse(text).map_err(|_| CheckpointError::NotAnObject)?;
+        let object = value.as_object().ok_or(CheckpointError::NotAnObject)?;
+        if object.iter().any(|(k, _)| k != "count" && k != "head") {
+            return Err(CheckpointError::UnknownMember);
+        }
+        let count = match object.get("count") {
+            // `as` saturates; the round trip holds only for integers in range.
+            Some(Value::Number(n)) if (*n as u64) as f64 == *n && *n <= (MAX_SEQ + 1) as f64 => {
+                *n as u64
+            }
+            _ => return Err(CheckpointError::BadCount),
+        };
+        let head = match object.get("head") {
+            None => None,
+            Some(v) => Some(
+                v.as_str()
+                    .and_then(|s| Hash::from_hex(s.as_bytes()))
+                    .ok_or(CheckpointError::BadHead)?,
+            ),
+        };
+        Ok(Checkpoint { count, head })
+    }
+
+    /// The text form, ending in a newline.
+    pub fn to_text(&self) -> String {
+        let mut out = Vec::new();
+        out.extend_from_slice(b"{\"count\":");
+        // Writing into a Vec cannot fail.
+        let _ = write_u64(self.count, &mut out);
+        if let Some(head) = self.head {
+            out.extend_from_slice(b",\"head\":\"");
+            out.extend_from_slice(&head.to_hex());
+            out.push(b'"');
+        }
+        out.extend_from_slice(b"}\n");
+        String::from_utf8(out).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_refusals() {
+        let cp = Checkpoint {
+            count: 3,
+            head: Some(Hash([0x84; 32])),
+        };
+        let text = cp.to_text();
+        assert!(text.starts_with("{\"count\":3,\"head\":\"8484"));
+        assert_eq!(Checkpoint::parse(text.as_bytes()), Ok(cp));
+        assert_eq!(
+            Checkpoint::parse(b" {\"count\":0}\n"),
+            Ok(Checkpoint {
+                count: 0,
+                head: None
+            })
+        );
+        assert_eq!(Checkpoint::parse(b"[]"), Err(CheckpointError::NotAnObject));
+        assert_eq!(Checkpoint::parse(b"{"), Err(CheckpointError::NotAnObject));
+        assert_eq!(
+            Checkpoint::parse(b"{\"count\":1.5}"),
+            Err(CheckpointError::BadCount)
+        );
+        assert_eq!(
+            Checkpoint::parse(b"{\"count\":-1}"),
+            Err(CheckpointError::BadCount)
+        );
+        assert_eq!(Checkpoint::parse(b"{}"), Err(CheckpointError::BadCount));
+        assert_eq!(
+            Checkpoint::parse(b"{\"count\":1,\"head\":\"AB\"}"),
+            Err(CheckpointError::BadHead)
+        );
+        assert_eq!(
+            Checkpoint::parse(b"{\"count\":1,\"x\":1}"),
+            Err(CheckpointError::UnknownMember)
+        );
+    }
+}

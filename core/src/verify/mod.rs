@@ -1,0 +1,519 @@
+//! Verification (SPEC section 3): reads records and reports every fault, where it is,
+//! and what was expected.
+//!
+//! [`Verifier`] is a push-style state machine over lines, so memory does not grow with
+//! the number of records; [`verify_bytes`], [`verify_records`] and (with `std`)
+//! [`verify_reader`] and [`verify_file`] drive it.
+
+mod checkpoint;
+mod fault;
+#[cfg(feature = "std")]
+mod io;
+
+pub use checkpoint::{Checkpoint, CheckpointError};
+pub use fault::{Fault, FaultKind, Report};
+#[cfg(feature = "std")]
+pub use io::{verify_file, verify_reader};
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use sha2::{Digest, Sha256};
+
+use crate::anchor::Anchor;
+use crate::hash::Hash;
+use crate::jcs::{write_object_except, write_value};
+use crate::json::{parse_tolerant, Object, ParseError, Value, MAX_DEPTH};
+use crate::number::format_f64;
+use crate::record::FIELDS;
+use crate::sink::CompareSink;
+
+/// Default cap on the faults kept in a report (the SPEC asks for at least 10,000).
+pub const MAX_FAULTS: usize = 10_000;
+
+/// Default longest line accepted: 16 MiB. A longer line is `bad_json`; a reader never
+/// buffers more than this (plus one read block).
+pub const MAX_LINE_BYTES: usize = 16 << 20;
+
+/// How to verify.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Where the chain starts; `(0, zeros)` by default.
+    pub anchor: Anchor,
+    /// Accept lines that are not in canonical form (no `not_canonical`).
+    pub lenient: bool,
+    /// An external `(count, head)` to check for truncation and rewrites.
+    pub checkpoint: Option<Checkpoint>,
+    /// Faults kept in the report; the rest are counted in `faults_omitted`.
+    pub max_faults: usize,
+    /// Longest line accepted, in bytes, without its newline.
+    pub max_line_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            anchor: Anchor::GENESIS,
+            lenient: false,
+            checkpoint: None,
+            max_faults: MAX_FAULTS,
+            max_line_bytes: MAX_LINE_BYTES,
+        }
+    }
+}
+
+/// Verifies a whole transcript held in memory.
+pub fn verify_bytes(bytes: &[u8], options: &Options) -> Report {
+    let mut verifier = Verifier::new(*options);
+    let mut rest = bytes;
+    while let Some(nl) = rest.iter().position(|&b| b == b'\n') {
+        verifier.push_line(&rest[..nl]);
+        rest = &rest[nl + 1..];
+    }
+    if !rest.is_empty() {
+        verifier.push_torn_tail(rest.len());
+    }
+    verifier.finish()
+}
+
+/// Verifies records that are already parsed (no lines: no `not_canonical`, no line
+/// numbers).
+pub fn verify_records(records: &[Value], options: &Options) -> Report {
+    let mut verifier = Verifier::new(*options);
+    for record in records {
+        verifier.push_record(record);
+    }
+    verifier.finish()
+}
+
+/// The verifier's state between records.
+#[derive(Debug, Clone)]
+pub struct Verifier {
+    options: Options,
+    count: u64,
+    expected_seq: f64,
+    /// The stored hash of the record before, if it had a well-formed one.
+    prev: Option<Hash>,
+    at_checkpoint: Option<Hash>,
+    faults: Vec<Fault>,
+    faults_omitted: u64,
+}
+
+impl Verifier {
+    /// A verifier before the first record.
+    pub fn new(options: Options) -> Self {
+        Verifier {
+            options,
+            count: 0,
+            expected_seq: options.anchor.seq0 as f64,
+            prev: Some(options.anchor.prev0),
+            at_checkpoint: None,
+            faults: Vec::new(),
+            faults_omitted: 0,
+        }
+    }
+
+    /// Checks one complete line, without its `\n`.
+    pub fn push_line(&mut self, line: &[u8]) {
+        let index = self.count;
+        self.count += 1;
+        let at = Some(index + 1);
+        if line.is_empty() {
+            self.fault(
+                index,
+                at,
+                FaultKind::BadJson,
+                String::from("the line is empty"),
+            );
+            return self.skip_unread();
+        }
+        if line.len() > self.options.max_line_bytes {
+            return self.push_oversized(index, line.len());
+        }
+        match parse_tolerant(line, MAX_DEPTH + 1) {
+            Err(e) => {
+                self.fault(index, at, FaultKind::BadJson, describe_parse_error(&e));
+                self.skip_unread();
+            }
+            Ok((value, number_issue)) => self.check(index, at, &value, number_issue, Some(line)),
+        }
+    }
+
+    /// Reports a complete line of `len` bytes that is longer than the limit, without
+    /// its bytes (a reader stops buffering a line at the limit): `bad_json`.
+    pub fn push_long_line(&mut self, len: usize) {
+        let index = self.count;
+        self.count += 1;
+        self.push_oversized(index, len);
+    }
+
+    fn push_oversized(&mut self, index: u64, len: usize) {
+        let detail = format!(
+            "the line is {len} bytes long, more than the limit of {} bytes",
+            self.options.max_line_bytes
+        );
+        self.fault(index, Some(index + 1), FaultKind::BadJson, detail);
+        self.skip_unread();
+    }
+
+    /// Checks one record that is already parsed.
+    pub fn push_record(&mut self, record: &Value) {
+        let index = self.count;
+        self.count += 1;
+        self.check(index, None, record, None, None);
+    }
+
+    /// Reports that the input ended with `len` bytes and no `\n`: a torn last append.
+    pub fn push_torn_tail(&mut self, len: usize) {
+        let index = self.count;
+        let detail = format!(
+            "the last line ({len} bytes) has no terminating newline: the last append did not finish"
+        );
+        self.fault(index, Some(index + 1), FaultKind::TornTail, detail);
+    }
+
+    /// Reports that the input could not be read.
+    pub fn push_unreadable(&mut self, detail: String) {
+        self.keep(Fault {
+            index: None,
+            line: None,
+            kind: FaultKind::Unreadable,
+            detail,
+        });
+    }
+
+    /// Records read so far.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Applies the checkpoint, if any, and returns the report.
+    pub fn finish(mut self) -> Report {
+        let mut beyond_checkpoint = None;
+        if let Some(cp) = self.options.checkpoint {
+            if self.count < cp.count {
+                let missing = cp.count - self.count;
+                let fault = Fault {
+                    index: Some(self.count),
+                    line: None,
+                    kind: FaultKind::Truncated,
+                    detail: format!(
+                        "the checkpoint covers {} records but the transcript has {}: {missing} missing from the end",
+                        cp.count, self.count
+                    ),
+                };
+                self.faults.push(fault);
+            } else {
+                beyond_checkpoint = Some(self.count - cp.count);
+                let found = if cp.count == 0 {
+                    Some(self.options.anchor.prev0)
+                } else {
+                    self.at_checkpoint
+                };
+                match cp.head {
+                    Some(head) if found != Some(head) => {
+                        let index = cp.count.checked_sub(1);
+                        let fault = Fault {
+                            index,
+                            line: index.map(|i| i + 1),
+                            kind: FaultKind::HeadMismatch,
+                            detail: format!(
+                                "the checkpoint's head is {head}, but record {} carries {}",
+                                cp.count as i128 - 1,
+                                describe_hash(found)
+                            ),
+                        };
+                        let at = self.faults.partition_point(|f| f.index <= index);
+                        self.faults.insert(at, fault);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let head = if self.count == 0 {
+            Some(self.options.anchor.prev0)
+        } else {
+            self.prev
+        };
+        Report {
+            count: self.count,
+            head,
+            faults: self.faults,
+            faults_omitted: self.faults_omitted,
+            beyond_checkpoint,
+        }
+    }
+
+    fn fault(&mut self, index: u64, line: Option<u64>, kind: FaultKind, detail: String) {
+        self.keep(Fault {
+            index: Some(index),
+            line,
+            kind,
+            detail,
+        });
+    }
+
+    fn keep(&mut self, fault: Fault) {
+        if self.faults.len() < self.options.max_faults {
+            self.faults.push(fault);
+        } else {
+            self.faults_omitted += 1;
+        }
+    }
+
+    /// After a record that could not be read: its hash is unknown, seq counting goes on.
+    fn skip_unread(&mut self) {
+        self.expected_seq += 1.0;
+        self.prev = None;
+        self.note_checkpoint(None);
+    }
+
+    fn note_checkpoint(&mut self, stored: Option<Hash>) {
+        if let Some(cp) = self.options.checkpoint {
+            if cp.count == self.count {
+                self.at_checkpoint = stored;
+            }
+        }
+    }
+
+    fn check(
+        &mut self,
+        index: u64,
+        line_no: Option<u64>,
+        value: &Value,
+        number_issue: Option<ParseError>,
+        line: Option<&[u8]>,
+    ) {
+        let canonical_line = |v: &Value| {
+            let mut cmp = CompareSink::new(line.unwrap_or_default());
+            write_value(v, &mut cmp).is_ok() && cmp.matches()
+        };
+        let check_canonical = line.is_some() && !self.options.lenient && number_issue.is_none();
+        let Some(record) = value.as_object() else {
+            let detail = format!(
+                "expected a JSON object, found {}",
+                article(value.type_name())
+            );
+            self.fault(index, line_no, FaultKind::NotAnObject, detail);
+            if check_canonical && !canonical_line(value) {
+                let detail = not_canonical_detail(value, line.unwrap_or_default());
+                self.fault(index, line_no, FaultKind::NotCanonical, detail);
+            }
+            return self.skip_unread();
+        };
+
+        let absent: Vec<&str> = FIELDS
+            .iter()
+            .copied()
+            .filter(|f| !record.contains_key(f))
+            .collect();
+        let kind_ok = match record.get("kind") {
+            None => true, // already named as absent
+            Some(Value::String(s)) => !s.is_empty(),
+            Some(_) => false,
+        };
+        if !absent.is_empty() || !kind_ok {
+            let mut detail = String::new();
+            if !absent.is_empty() {
+                detail = format!("missing {}", quoted_list(&absent));
+            }
+            if !kind_ok {
+                if !detail.is_empty() {
+                    detail.push_str("; ");
+                }
+                detail.push_str(&format!(
+                    "kind must be a non-empty string, found {}",
+                    describe_value(record.get("kind").unwrap_or(&Value::Null))
+                ));
+            }
+            self.fault(index, line_no, FaultKind::MissingFields, detail);
+        }
+
+        let extra: Vec<&str> = record
+            .iter()
+            .map(|(k, _)| k)
+            .filter(|k| !FIELDS.contains(k))
+            .collect();
+        if !extra.is_empty() {
+            let detail = format!(
+                "unexpected member {}; a record has only hash, kind, payload, prev and seq",
+                quoted_list(&extra)
+            );
+            self.fault(index, line_no, FaultKind::UnexpectedFields, detail);
+        }
+
+        if let Some(issue) = number_issue {
+            let detail = format!(
+                "{}, so the record has no canonical encoding to hash",
+                issue.kind
+            );
+            self.fault(index, line_no, FaultKind::UnserialisablePayload, detail);
+        }
+
+        let stored = self.check_hash(index, line_no, record, number_issue.is_some());
+        self.check_seq(index, line_no, record);
+        self.check_prev(index, line_no, record);
+
+        if check_canonical && !canonical_line(value) {
+            let detail = not_canonical_detail(value, line.unwrap_or_default());
+            self.fault(index, line_no, FaultKind::NotCanonical, detail);
+        }
+        self.prev = stored;
+        self.note_checkpoint(stored);
+    }
+
+    /// Checks `hash` and returns the stored hash if it is well-formed.
+    fn check_hash(
+        &mut self,
+        index: u64,
+        at: Option<u64>,
+        record: &Object,
+        unhashable: bool,
+    ) -> Option<Hash> {
+        let value = record.get("hash")?;
+        let Some(stored) = value.as_str().and_then(|s| Hash::from_hex(s.as_bytes())) else {
+            let detail = format!(
+                "hash must be 64 lowercase hex digits, found {}",
+                describe_value(value)
+            );
+            self.fault(index, at, FaultKind::HashMismatch, detail);
+            return None;
+        };
+        if !unhashable {
+            let mut hasher = Sha256::new();
+            if write_object_except(record, Some("hash"), &mut hasher).is_ok() {
+                let computed = Hash(hasher.finalize().into());
+                if computed != stored {
+                    let detail =
+                        format!("stored hash {stored}, but the record hashes to {computed}");
+                    self.fault(index, at, FaultKind::HashMismatch, detail);
+                }
+            }
+        }
+        Some(stored)
+    }
+
+    fn check_seq(&mut self, index: u64, at: Option<u64>, record: &Object) {
+        let expected = self.expected_seq;
+        match record.get("seq") {
+            None => self.expected_seq = expected + 1.0,
+            Some(Value::Number(n)) if n.is_finite() => {
+                if *n != expected {
+                    let detail = format!("expected seq {}, found {}", spell(expected), spell(*n));
+                    self.fault(index, at, FaultKind::SeqGap, detail);
+                }
+                self.expected_seq = n + 1.0;
+            }
+            Some(other) => {
+                let detail = format!(
+                    "expected seq {}, found {}",
+                    spell(expected),
+                    describe_value(other)
+                );
+                self.fault(index, at, FaultKind::SeqGap, detail);
+                self.expected_seq = expected + 1.0;
+            }
+        }
+    }
+
+    fn check_prev(&mut self, index: u64, at: Option<u64>, record: &Object) {
+        let Some(value) = record.get("prev") else {
+            return;
+        };
+        match value.as_str().and_then(|s| Hash::from_hex(s.as_bytes())) {
+            None => {
+                let detail = format!(
+                    "prev must be 64 lowercase hex digits, found {}",
+                    describe_value(value)
+                );
+                self.fault(index, at, FaultKind::PrevMismatch, detail);
+            }
+            Some(prev) => {
+                if let Some(expected) = self.prev {
+                    if prev != expected {
+                        let whose = match index {
+                            0 => String::from("the anchor's prev0"),
+                            i => format!("the hash of record {}", i - 1),
+                        };
+                        let detail = format!("expected prev {expected} ({whose}), found {prev}");
+                        self.fault(index, at, FaultKind::PrevMismatch, detail);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn describe_parse_error(e: &ParseError) -> String {
+    format!("{} at column {}", e.kind, e.offset + 1)
+}
+
+fn not_canonical_detail(value: &Value, line: &[u8]) -> String {
+    let mut canonical = Vec::new();
+    let _ = write_value(value, &mut canonical);
+    let at = canonical
+        .iter()
+        .zip(line)
+        .position(|(a, b)| a != b)
+        .unwrap_or(canonical.len().min(line.len()));
+    format!(
+        "the line is not in canonical (RFC 8785) form: first difference at column {} ({} bytes, canonical is {})",
+        at + 1,
+        line.len(),
+        canonical.len()
+    )
+}
+
+fn spell(n: f64) -> String {
+    let mut buf = [0u8; 32];
+    match format_f64(n, &mut buf) {
+        Some(len) => String::from_utf8_lossy(&buf[..len]).into_owned(),
+        None => String::from("a non-finite number"),
+    }
+}
+
+fn article(type_name: &str) -> String {
+    match type_name {
+        "array" | "object" => format!("an {type_name}"),
+        "null" => String::from("null"),
+        other => format!("a {other}"),
+    }
+}
+
+/// A short description of a found value for a detail sentence.
+fn describe_value(value: &Value) -> String {
+    match value {
+        Value::String(s) => {
+            let mut shown: String = s.chars().take(70).collect();
+            if shown.len() < s.len() {
+                shown.push('…');
+            }
+            format!("\"{}\"", shown.escape_debug())
+        }
+        Value::Number(n) => format!("the number {}", spell(*n)),
+        other => article(other.type_name()),
+    }
+}
+
+fn describe_hash(hash: Option<Hash>) -> String {
+    match hash {
+        Some(h) => format!("{h}"),
+        None => String::from("no well-formed hash"),
+    }
+}
+
+fn quoted_list(names: &[&str]) -> String {
+    let mut out = String::new();
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let shown: String = name.chars().take(40).collect();
+        out.push_str(&format!("'{}'", shown.escape_debug()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
