@@ -1,1 +1,253 @@
+use alloc::string::String;
+use alloc::vec::Vec;
 
+use super::*;
+use crate::chain::Chain;
+use crate::json::parse;
+
+fn chain_bytes(n: usize) -> (Vec<u8>, Chain) {
+    let mut chain = Chain::new();
+    let mut out = Vec::new();
+    for i in 0..n {
+        let payload = alloc::format!("{{\"i\":{i}}}");
+        out.extend_from_slice(chain.append_json("note", payload.as_bytes()).unwrap());
+    }
+    (out, chain)
+}
+
+fn lines(bytes: &[u8]) -> Vec<String> {
+    String::from_utf8(bytes.to_vec())
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+fn join(lines: &[String]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for l in lines {
+        out.extend_from_slice(l.as_bytes());
+        out.push(b'\n');
+    }
+    out
+}
+
+fn kinds(report: &Report) -> Vec<(Option<u64>, &'static str)> {
+    report
+        .faults
+        .iter()
+        .map(|f| (f.index, f.kind.as_str()))
+        .collect()
+}
+
+#[test]
+fn valid_chain_verifies_with_count_and_head() {
+    let (bytes, chain) = chain_bytes(4);
+    let report = verify_bytes(&bytes, &Options::default());
+    assert!(report.ok(), "{:?}", report.faults);
+    assert_eq!(report.count, 4);
+    assert_eq!(report.head, Some(chain.head()));
+    let empty = verify_bytes(b"", &Options::default());
+    assert!(empty.ok());
+    assert_eq!((empty.count, empty.head), (0, Some(Hash::ZERO)));
+}
+
+#[test]
+fn faults_of_one_record_come_in_spec_table_order() {
+    // Wrong hash, wrong seq, wrong prev, an extra member and non-canonical spacing.
+    let line = alloc::format!(
+        "{{\"extra\":1, \"hash\":\"{}\",\"kind\":\"k\",\"payload\":null,\"prev\":\"{}\",\"seq\":7}}\n",
+        Hash([1; 32]),
+        Hash([2; 32])
+    );
+    let report = verify_bytes(line.as_bytes(), &Options::default());
+    assert_eq!(
+        kinds(&report),
+        [
+            (Some(0), "unexpected_fields"),
+            (Some(0), "hash_mismatch"),
+            (Some(0), "seq_gap"),
+            (Some(0), "prev_mismatch"),
+            (Some(0), "not_canonical"),
+        ]
+    );
+    assert!(report.faults.iter().all(|f| f.line == Some(1)));
+    assert!(report.faults[2].detail.contains("expected seq 0, found 7"));
+    assert!(report.faults[0].detail.contains("'extra'"));
+    // Lenient mode accepts the formatting and reports the rest.
+    let lenient = Options {
+        lenient: true,
+        ..Options::default()
+    };
+    assert_eq!(verify_bytes(line.as_bytes(), &lenient).faults.len(), 4);
+}
+
+#[test]
+fn details_name_expected_and_found() {
+    let (bytes, chain) = chain_bytes(2);
+    let mut l = lines(&bytes);
+    l[1] = l[1].replace("\"i\":1", "\"i\":2");
+    let report = verify_bytes(&join(&l), &Options::default());
+    assert_eq!(kinds(&report), [(Some(1), "hash_mismatch")]);
+    let detail = &report.faults[0].detail;
+    assert!(
+        detail.contains(&alloc::format!("stored hash {}", chain.head())),
+        "{detail}"
+    );
+    let bad = verify_bytes(b"{\"a\":1,\"a\":2}\n", &Options::default());
+    assert_eq!(kinds(&bad), [(Some(0), "bad_json")]);
+    assert_eq!(bad.faults[0].detail, "duplicate object key at column 8");
+}
+
+#[test]
+fn not_an_object_and_missing_fields() {
+    let report = verify_bytes(b"[1, 2]\n{}\n{\"kind\":\"\"}\n", &Options::default());
+    assert_eq!(
+        kinds(&report),
+        [
+            (Some(0), "not_an_object"),
+            (Some(0), "not_canonical"),
+            (Some(1), "missing_fields"),
+            (Some(2), "missing_fields"),
+        ]
+    );
+    assert_eq!(
+        report.faults[0].detail,
+        "expected a JSON object, found an array"
+    );
+    assert_eq!(
+        report.faults[2].detail,
+        "missing 'hash', 'kind', 'payload', 'prev', 'seq'"
+    );
+    assert!(report.faults[3]
+        .detail
+        .contains("kind must be a non-empty string, found \"\""));
+    assert_eq!(report.head, None);
+}
+
+#[test]
+fn parsed_records_verify_without_lines() {
+    let (bytes, chain) = chain_bytes(3);
+    let records: Vec<Value> = lines(&bytes)
+        .iter()
+        .map(|l| parse(l.as_bytes()).unwrap())
+        .collect();
+    let report = verify_records(&records, &Options::default());
+    assert!(report.ok());
+    assert_eq!((report.count, report.head), (3, Some(chain.head())));
+    let mut swapped = records.clone();
+    swapped.swap(1, 2);
+    let report = verify_records(&swapped, &Options::default());
+    assert_eq!(
+        kinds(&report),
+        [
+            (Some(1), "seq_gap"),
+            (Some(1), "prev_mismatch"),
+            (Some(2), "seq_gap"),
+            (Some(2), "prev_mismatch")
+        ]
+    );
+    assert!(report.faults.iter().all(|f| f.line.is_none()));
+}
+
+#[test]
+fn checkpoint_faults_are_placed_by_index() {
+    let (bytes, chain) = chain_bytes(3);
+    let with = |cp| Options {
+        checkpoint: Some(cp),
+        ..Options::default()
+    };
+    let ok = verify_bytes(
+        &bytes,
+        &with(Checkpoint {
+            count: 2,
+            head: None,
+        }),
+    );
+    assert!(ok.ok());
+    assert_eq!(ok.beyond_checkpoint, Some(1));
+    let wrong_head = Checkpoint {
+        count: 2,
+        head: Some(chain.head()),
+    };
+    let mut l = lines(&bytes);
+    l[2].insert(0, ' ');
+    let report = verify_bytes(&join(&l), &with(wrong_head));
+    assert_eq!(
+        kinds(&report),
+        [(Some(1), "head_mismatch"), (Some(2), "not_canonical")]
+    );
+    assert_eq!(report.faults[0].line, Some(2));
+    let report = verify_bytes(
+        &bytes,
+        &with(Checkpoint {
+            count: 5,
+            head: None,
+        }),
+    );
+    assert_eq!(kinds(&report), [(Some(3), "truncated")]);
+    assert_eq!(report.beyond_checkpoint, None);
+    let zero = Checkpoint {
+        count: 0,
+        head: Some(Hash::ZERO),
+    };
+    assert!(verify_bytes(&bytes, &with(zero)).ok());
+}
+
+#[test]
+fn torn_tail_is_not_counted() {
+    let (bytes, _) = chain_bytes(2);
+    let torn = &bytes[..bytes.len() - 1];
+    let report = verify_bytes(torn, &Options::default());
+    assert_eq!(kinds(&report), [(Some(1), "torn_tail")]);
+    assert_eq!((report.count, report.faults[0].line), (1, Some(2)));
+}
+
+#[test]
+fn fault_cap_counts_the_rest() {
+    let bytes = b"x\n".repeat(30);
+    let report = verify_bytes(
+        &bytes,
+        &Options {
+            max_faults: 5,
+            ..Options::default()
+        },
+    );
+    assert_eq!((report.faults.len(), report.faults_omitted), (5, 25));
+    assert!(!report.ok());
+}
+
+#[cfg(feature = "std")]
+#[test]
+fn reader_and_bytes_agree_in_any_chunking() {
+    let (bytes, _) = chain_bytes(3);
+    let mut l = lines(&bytes);
+    l[1] = l[1].replace("\"seq\":1", "\"seq\":4");
+    let mut tampered = join(&l);
+    tampered.extend_from_slice(b"{\"torn");
+    let options = Options {
+        max_line_bytes: 200,
+        ..Options::default()
+    };
+    let expected = verify_bytes(&tampered, &options);
+    for capacity in [1, 2, 7, 64, 4096] {
+        let reader = std::io::BufReader::with_capacity(capacity, &tampered[..]);
+        assert_eq!(
+            verify_reader(reader, &options),
+            expected,
+            "capacity {capacity}"
+        );
+    }
+    let long = [&b"x".repeat(300)[..], b"\n"].concat();
+    let expected = verify_bytes(&long, &options);
+    assert_eq!(kinds(&expected), [(Some(0), "bad_json")]);
+    assert!(expected.faults[0].detail.contains("300 bytes"));
+    for capacity in [1, 16, 4096] {
+        let reader = std::io::BufReader::with_capacity(capacity, &long[..]);
+        assert_eq!(
+            verify_reader(reader, &options),
+            expected,
+            "capacity {capacity}"
+        );
+    }
+}

@@ -1,0 +1,56 @@
+//! Builds agentloop-core without std: `cargo build` (no allocator) and
+//! `cargo build --features alloc` (with a global allocator of our own).
+#![no_std]
+
+use agentloop_core::hash::Hash;
+use agentloop_core::jcs;
+use agentloop_core::sink::SliceSink;
+
+/// Encodes a string canonically into a fixed buffer: the no-alloc layer in use.
+pub fn canonical_string(s: &str, out: &mut [u8]) -> Option<usize> {
+    let mut sink = SliceSink::new(out);
+    jcs::write_str(s, &mut sink).ok()?;
+    Some(sink.len())
+}
+
+/// Parses a hash: the no-alloc layer in use.
+pub fn parse_hash(hex: &[u8]) -> Option<Hash> {
+    Hash::from_hex(hex)
+}
+
+#[cfg(feature = "alloc")]
+mod with_alloc {
+    extern crate alloc;
+
+    use core::alloc::{GlobalAlloc, Layout};
+
+    /// Appends one record with the allocating layer, returning the line length.
+    pub fn append_one() -> Option<usize> {
+        let mut chain = agentloop_core::chain::Chain::new();
+        chain.append_json("task", b"{\"task\":\"x\"}").ok().map(<[u8]>::len)
+    }
+
+    /// An allocator that never allocates: enough to link, never meant to run.
+    struct NoHeap;
+
+    // SAFETY: `alloc` returns null (allowed: allocation failure) and `dealloc` is only
+    // ever given pointers this allocator returned, of which there are none.
+    unsafe impl GlobalAlloc for NoHeap {
+        unsafe fn alloc(&self, _layout: Layout) -> *mut u8 {
+            core::ptr::null_mut()
+        }
+        unsafe fn dealloc(&self, _ptr: *mut u8, _layout: Layout) {}
+    }
+
+    #[global_allocator]
+    static ALLOCATOR: NoHeap = NoHeap;
+}
+
+#[cfg(feature = "alloc")]
+pub use with_alloc::append_one;
+
+#[cfg(not(test))]
+#[panic_handler]
+fn panic(_info: &core::panic::PanicInfo<'_>) -> ! {
+    loop {}
+}
