@@ -206,8 +206,39 @@ mod tests {
         )));
         assert_eq!(chain.count(), 1);
         assert_eq!(
+            chain.anchor(),
+            Anchor {
+                seq0: MAX_SEQ,
+                prev0
+            }
+        );
+        assert_eq!(
             chain.append("k", &Value::Null),
             Err(AppendError::SeqExhausted)
+        );
+    }
+
+    #[test]
+    fn errors_read_as_sentences() {
+        let parse_error = json::parse(b"1e400").unwrap_err();
+        let cases = [
+            (AppendError::EmptyKind, "a record's kind must be a non-empty string"),
+            (AppendError::SeqExhausted, "the chain has reached seq 2^53-1"),
+            (
+                AppendError::Payload(EncodeError::NonFiniteNumber),
+                "the payload cannot be encoded: NaN and infinite numbers have no canonical encoding",
+            ),
+            (
+                AppendError::PayloadJson(parse_error),
+                "the payload is not acceptable JSON: number outside the double range at byte 0",
+            ),
+        ];
+        for (error, text) in cases {
+            assert_eq!(alloc::format!("{error}"), text);
+        }
+        assert_eq!(
+            alloc::format!("{}", EncodeError::BufferFull),
+            "the output buffer is too small"
         );
     }
 }

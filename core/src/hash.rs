@@ -58,7 +58,7 @@ impl fmt::Debug for Hash {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "alloc"))]
 mod tests {
     use super::*;
 
@@ -78,5 +78,10 @@ mod tests {
         assert_eq!(Hash::ZERO.to_hex(), [b'0'; 64]);
         let all = b"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
         assert_eq!(Hash::from_hex(all).unwrap().to_hex(), *all);
+        let shown = alloc::format!("{:?}", Hash::from_hex(all).unwrap());
+        assert_eq!(
+            shown,
+            alloc::format!("Hash({})", core::str::from_utf8(all).unwrap())
+        );
     }
 }

@@ -179,6 +179,15 @@ mod tests {
     }
 
     #[test]
+    fn decimal_normal_form() {
+        // (first significant digit, significant digits, power of ten of the last one)
+        assert_eq!(split(b"125").normal(), Some((0, 3, 0)));
+        assert_eq!(split(b"-0.0125").normal(), Some((2, 3, -4)));
+        assert_eq!(split(b"1200e-1").normal(), Some((0, 2, 1)));
+        assert_eq!(split(b"0.000").normal(), None);
+    }
+
+    #[test]
     fn decimal_value_comparison() {
         assert!(same_decimal_value(b"100000000000000000000", b"1e+20"));
         assert!(same_decimal_value(b"1000000000000000000000", b"1e+21"));

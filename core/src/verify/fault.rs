@@ -113,7 +113,8 @@ pub struct Report {
     /// Records read (complete lines; a torn tail is not counted).
     pub count: u64,
     /// The stored `hash` of the last record (`prev0` for an empty transcript); `None`
-    /// when the last record has no well-formed hash. Not meaningful when there are faults.
+    /// when the last record has no well-formed hash or the input could not be read.
+    /// Not meaningful when there are faults.
     pub head: Option<Hash>,
     /// Faults in record order, at most [`super::Options::max_faults`] of them (checkpoint
     /// faults always kept).

@@ -173,9 +173,10 @@ impl Verifier {
         self.fault(index, Some(index + 1), FaultKind::TornTail, detail);
     }
 
-    /// Reports that the input could not be read.
+    /// Reports that the input could not be read. Like checkpoint faults, it is kept
+    /// even when the fault list is full: it says the report is incomplete.
     pub fn push_unreadable(&mut self, detail: String) {
-        self.keep(Fault {
+        self.faults.push(Fault {
             index: None,
             line: None,
             kind: FaultKind::Unreadable,
@@ -231,10 +232,11 @@ impl Verifier {
                 }
             }
         }
-        let head = if self.count == 0 {
-            Some(self.options.anchor.prev0)
-        } else {
-            self.prev
+        let unreadable = self.faults.iter().any(|f| f.kind == FaultKind::Unreadable);
+        let head = match self.count {
+            _ if unreadable => None,
+            0 => Some(self.options.anchor.prev0),
+            _ => self.prev,
         };
         Report {
             count: self.count,

@@ -251,3 +251,52 @@ fn reader_and_bytes_agree_in_any_chunking() {
         );
     }
 }
+
+#[cfg(feature = "std")]
+#[test]
+fn unreadable_file_has_no_head() {
+    let report = verify_file(
+        std::path::Path::new("/nonexistent/agentloop/x.jsonl"),
+        &Options::default(),
+    );
+    assert_eq!(kinds(&report), [(None, "unreadable")]);
+    assert!(report.faults[0]
+        .detail
+        .starts_with("cannot open /nonexistent/agentloop/x.jsonl: "));
+    assert_eq!((report.count, report.head), (0, None));
+}
+
+#[cfg(feature = "std")]
+#[test]
+fn unreadable_is_kept_past_the_fault_cap() {
+    struct FailAfter<'a>(&'a [u8]);
+    impl std::io::Read for FailAfter<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("disk on fire"));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+    let bytes = b"x\n".repeat(3);
+    let options = Options {
+        max_faults: 2,
+        ..Options::default()
+    };
+    let report = verify_reader(std::io::BufReader::new(FailAfter(&bytes)), &options);
+    assert_eq!(
+        kinds(&report),
+        [
+            (Some(0), "bad_json"),
+            (Some(1), "bad_json"),
+            (None, "unreadable")
+        ]
+    );
+    assert_eq!((report.faults_omitted, report.head), (1, None));
+    assert!(report.faults[2]
+        .detail
+        .contains("after 3 complete lines: disk on fire"));
+}

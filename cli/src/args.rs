@@ -1,0 +1,189 @@
+//! The command line, as clap derive types: what each command accepts.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::path::PathBuf;
+
+use agentloop_core::{Anchor, Hash};
+use clap::builder::NonEmptyStringValueParser;
+use clap::{ArgGroup, Args, Parser, Subcommand};
+
+/// Exit codes, shown at the end of `--help`.
+const EXIT_CODES: &str = "\
+Exit status: 0 the claim held (verified, canonical, appended, printed);
+1 a graded fault (a fault found, input with no canonical form);
+2 could not grade (unreadable input, malformed checkpoint, bad usage).
+Over several inputs, the worst (2 > 1 > 0). A FILE of '-' reads standard input.";
+
+/// agentloop: verify, canonicalise, append to and inspect hash-chained JSONL transcripts.
+#[derive(Debug, Parser)]
+#[command(name = "agentloop", version, after_help = EXIT_CODES)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Verify transcripts: report every fault, where it is and what was expected.
+    Verify(VerifyArgs),
+    /// Print the RFC 8785 canonical encoding of a JSON document (or of each JSONL line).
+    Canon(CanonArgs),
+    /// Append one record to a transcript, under an exclusive lock, and print the new head.
+    Append(AppendArgs),
+    /// Print a transcript's checkpoint ({"count":N,"head":"<64 hex>"}) for `verify --checkpoint`.
+    Checkpoint(CheckpointArgs),
+    /// Print one human-readable line per record, then verify the transcript.
+    Show(ShowArgs),
+}
+
+/// `agentloop verify`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Exit status: 0 every file verified; 1 a fault was found; 2 a file could not be read,
+or the checkpoint could not be read or is malformed, or bad usage. With several
+files, the worst of theirs.")]
+pub struct VerifyArgs {
+    /// Print one JSON object per file on stdout:
+    /// {"file","ok","count","head","faults":[{"index","line","kind","detail"}]},
+    /// plus "faults_omitted" when faults were left out and "beyond_checkpoint" with a checkpoint.
+    #[arg(long)]
+    pub json: bool,
+    /// Accept lines that are not in canonical form (no not_canonical faults).
+    #[arg(long)]
+    pub lenient: bool,
+    /// Where the chain starts, for a transcript that continues another:
+    /// SEQ0 (the first record's seq) and PREV0 (its prev, 64 lowercase hex).
+    #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]
+    pub anchor: Option<Anchor>,
+    /// A checkpoint given inline: the file has at least N records.
+    #[arg(long, value_name = "N")]
+    pub expect_count: Option<u64>,
+    /// With --expect-count N: record N-1 carries this hash (64 lowercase hex).
+    #[arg(long, value_name = "HEX", requires = "expect_count", value_parser = parse_hash)]
+    pub expect_head: Option<Hash>,
+    /// A checkpoint file as printed by `agentloop checkpoint` ({"count":N,"head":"<hex>"}).
+    #[arg(long, value_name = "FILE", conflicts_with = "expect_count")]
+    pub checkpoint: Option<PathBuf>,
+    /// Transcripts to verify ('-' reads standard input).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// `agentloop canon`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Exit status: 0 printed; 1 the input is not I-JSON or has no canonical encoding
+(the error names the line and column; with --jsonl nothing past the bad line is
+printed); 2 the input could not be read.")]
+pub struct CanonArgs {
+    /// Canonicalise each line of JSONL input, printing each followed by a newline.
+    #[arg(long)]
+    pub jsonl: bool,
+    /// The input; standard input when absent or '-'.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// `agentloop append`.
+#[derive(Debug, Args)]
+#[command(group(
+    ArgGroup::new("payload_source")
+        .required(true)
+        .args(["payload", "payload_file"]),
+))]
+#[command(after_help = "\
+FILE is created when absent. The record is written with one write at the end of the
+file and synced; on failure the file is cut back to its previous length.
+Exit status: 0 appended (the new head is printed); 1 the payload is not I-JSON or has
+no canonical encoding, or FILE does not verify (the file is left untouched);
+2 FILE or the payload file cannot be read or written, or bad usage (an empty --kind
+is bad usage).")]
+pub struct AppendArgs {
+    /// The transcript to append to (created if absent).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The record's kind: a non-empty string (e.g. task, assistant, tool, stop).
+    #[arg(long, value_name = "KIND", value_parser = NonEmptyStringValueParser::new())]
+    pub kind: String,
+    /// The payload as JSON text.
+    #[arg(long, value_name = "JSON", allow_hyphen_values = true)]
+    pub payload: Option<OsString>,
+    /// A file holding the payload as JSON ('-' reads standard input).
+    #[arg(long, value_name = "F")]
+    pub payload_file: Option<PathBuf>,
+    /// Where the chain starts, for a transcript that continues another (SEQ0:PREV0).
+    #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]
+    pub anchor: Option<Anchor>,
+}
+
+/// `agentloop checkpoint`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Exit status: 0 the file verified and its checkpoint was printed; 1 the file has a
+fault (nothing is printed on stdout); 2 the file could not be read.")]
+pub struct CheckpointArgs {
+    /// Where the chain starts, for a transcript that continues another (SEQ0:PREV0).
+    #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]
+    pub anchor: Option<Anchor>,
+    /// The transcript ('-' reads standard input).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+/// `agentloop show`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Prints `seq=<seq> <kind> <summary>` for each record, and `line N: <problem>` for a
+line that is not a record. Shown strings and JSON are cut at 120 characters ('...').
+Verification faults go to stderr.
+Exit status: 0 every line is a record and the file verifies; 1 otherwise;
+2 the file could not be read.")]
+pub struct ShowArgs {
+    /// Where the chain starts, for a transcript that continues another (SEQ0:PREV0).
+    #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]
+    pub anchor: Option<Anchor>,
+    /// The transcript ('-' reads standard input).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+/// Why a command-line value was refused (clap turns it into a usage error, exit 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueError {
+    /// A hash that is not 64 lowercase hex digits.
+    NotAHash,
+}
+
+impl fmt::Display for ValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ValueError::NotAHash => f.write_str("a hash is 64 lowercase hex digits"),
+        }
+    }
+}
+
+impl std::error::Error for ValueError {}
+
+/// Parses `--anchor SEQ0:PREV0`.
+fn parse_anchor(text: &str) -> Result<Anchor, agentloop_core::anchor::AnchorError> {
+    text.parse()
+}
+
+/// Parses a 64-lowercase-hex hash.
+fn parse_hash(text: &str) -> Result<Hash, ValueError> {
+    Hash::from_hex(text.as_bytes()).ok_or(ValueError::NotAHash)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,85 @@
+//! `agentloop canon`: the RFC 8785 canonical bytes of a JSON document, or of each line.
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+use agentloop_core::{jcs, json};
+
+use super::{emit, flush};
+use crate::args::CanonArgs;
+use crate::exit::Exit;
+use crate::failure::Failure;
+use crate::input::Source;
+
+/// Canonicalises the input (standard input when no FILE is given).
+pub fn run(args: &CanonArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
+    let source = Source::from_arg(args.file.as_deref().unwrap_or(Path::new("-")));
+    if args.jsonl {
+        canon_lines(source, out)
+    } else {
+        canon_document(source, out)
+    }
+}
+
+/// One document: its canonical bytes, with no trailing newline.
+fn canon_document(source: Source<'_>, out: &mut dyn Write) -> Result<Exit, Failure> {
+    let input = source.read_all().map_err(|reason| Failure::Unreadable {
+        name: source.name(),
+        reason,
+    })?;
+    let value = json::parse(&input).map_err(|e| {
+        let (line, column) = e.line_column(&input);
+        Failure::Json {
+            name: source.name(),
+            line,
+            column,
+            kind: e.kind,
+        }
+    })?;
+    let bytes = jcs::to_vec(&value).map_err(|error| Failure::Encode {
+        name: source.name(),
+        error,
+    })?;
+    emit(out, &bytes)?;
+    Ok(Exit::Held)
+}
+
+/// JSONL: each line's canonical bytes and a newline, streamed; stops at the first bad
+/// line with everything before it printed and nothing after it.
+fn canon_lines(source: Source<'_>, out: &mut dyn Write) -> Result<Exit, Failure> {
+    let unreadable = |reason| Failure::Unreadable {
+        name: source.name(),
+        reason,
+    };
+    let mut reader = source.open().map_err(unreadable)?;
+    let mut line = Vec::new();
+    let mut canonical = Vec::new();
+    let mut line_no = 0usize;
+    loop {
+        line.clear();
+        if reader.read_until(b'\n', &mut line).map_err(unreadable)? == 0 {
+            break;
+        }
+        line_no += 1;
+        let content = line.strip_suffix(b"\n").unwrap_or(&line);
+        let value = json::parse(content).map_err(|e| Failure::Json {
+            name: source.name(),
+            line: line_no,
+            column: e.offset + 1,
+            kind: e.kind,
+        })?;
+        canonical.clear();
+        jcs::write_value(&value, &mut canonical).map_err(|error| Failure::Encode {
+            name: source.name(),
+            error,
+        })?;
+        canonical.push(b'\n');
+        emit(out, &canonical)?;
+        // Flush whenever the next line is not already buffered, so output keeps up
+        // with a slow producer without a write per line on a fast one.
+        if reader.buffer().is_empty() {
+            flush(out)?;
+        }
+    }
+    Ok(Exit::Held)
+}

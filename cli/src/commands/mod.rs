@@ -1,0 +1,34 @@
+//! The commands: thin layers over `agentloop_core`, one module each.
+
+pub mod append;
+pub mod canon;
+pub mod checkpoint;
+pub mod show;
+pub mod verify;
+
+use std::io::Write;
+
+use crate::args::Command;
+use crate::exit::Exit;
+use crate::failure::Failure;
+
+/// Runs `command`, writing its output to `out`.
+pub fn run(command: &Command, out: &mut dyn Write) -> Result<Exit, Failure> {
+    match command {
+        Command::Verify(args) => verify::run(args, out),
+        Command::Canon(args) => canon::run(args, out),
+        Command::Append(args) => append::run(args, out),
+        Command::Checkpoint(args) => checkpoint::run(args, out),
+        Command::Show(args) => show::run(args, out),
+    }
+}
+
+/// Writes `bytes` to standard output.
+fn emit(out: &mut dyn Write, bytes: &[u8]) -> Result<(), Failure> {
+    out.write_all(bytes).map_err(Failure::Stdout)
+}
+
+/// Pushes what was written so far out of the buffer.
+fn flush(out: &mut dyn Write) -> Result<(), Failure> {
+    out.flush().map_err(Failure::Stdout)
+}

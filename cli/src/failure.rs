@@ -1,0 +1,274 @@
+//! Why a command stopped: each failure is one sentence and an exit status.
+
+use std::fmt;
+use std::io;
+
+use agentloop_core::chain::AppendError;
+use agentloop_core::jcs::EncodeError;
+use agentloop_core::json::ParseErrorKind;
+use agentloop_core::verify::{CheckpointError, Fault, Report};
+
+use crate::diag::{fault_sentence, plural};
+use crate::exit::Exit;
+
+/// A command's failure. Its `Display` is the sentence printed after `agentloop: `.
+#[derive(Debug)]
+pub enum Failure {
+    /// Writing to standard output failed (a closed pipe is reported silently).
+    Stdout(io::Error),
+    /// An input file could not be opened or read.
+    Unreadable {
+        /// The input, as named on the command line.
+        name: String,
+        /// Why.
+        reason: io::Error,
+    },
+    /// The checkpoint file could not be opened or read.
+    CheckpointUnreadable {
+        /// The checkpoint file, as named on the command line.
+        name: String,
+        /// Why.
+        reason: io::Error,
+    },
+    /// The checkpoint file is longer than any checkpoint can be.
+    CheckpointTooLarge {
+        /// The checkpoint file, as named on the command line.
+        name: String,
+        /// The largest accepted size in bytes.
+        limit: u64,
+    },
+    /// The checkpoint file is not a checkpoint (`checkpoint_malformed`).
+    CheckpointMalformed {
+        /// The checkpoint file, as named on the command line.
+        name: String,
+        /// What is wrong with it.
+        error: CheckpointError,
+    },
+    /// A JSON input is not I-JSON or has no canonical encoding.
+    Json {
+        /// The input, as named on the command line.
+        name: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in bytes.
+        column: usize,
+        /// What was wrong.
+        kind: ParseErrorKind,
+    },
+    /// `append`: the payload is not I-JSON or has no canonical encoding.
+    Payload {
+        /// The transcript, as named on the command line.
+        file: String,
+        /// Where the payload came from: `--payload` or the payload file's name.
+        origin: String,
+        /// 1-based line in the payload.
+        line: usize,
+        /// 1-based column in the payload, in bytes.
+        column: usize,
+        /// What was wrong.
+        kind: ParseErrorKind,
+    },
+    /// `append`: the payload file could not be read.
+    PayloadUnreadable {
+        /// The payload file, as named on the command line.
+        name: String,
+        /// Why.
+        reason: io::Error,
+    },
+    /// `append -`: standard input is not a file one can append to.
+    AppendToStdin,
+    /// `append`: the transcript could not be opened (or created) for appending.
+    Open {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Why.
+        reason: io::Error,
+    },
+    /// `append`: the exclusive lock could not be taken.
+    Lock {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Why.
+        reason: io::Error,
+    },
+    /// The transcript does not verify, so the command refused to act on it.
+    DoesNotVerify {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Its first fault, if the report kept one.
+        first: Option<Fault>,
+        /// How many faults were found in all.
+        total: u64,
+        /// What the refusal means, e.g. "nothing was appended".
+        consequence: &'static str,
+        /// The verification's own exit status (2 when unreadable, else 1).
+        exit: Exit,
+    },
+    /// `append`: the chain refused the record (e.g. seq exhausted).
+    Append {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Why.
+        error: AppendError,
+    },
+    /// `append`: writing or syncing the new line failed.
+    Write {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Why.
+        reason: io::Error,
+        /// Why cutting the file back to its previous length failed too, if it did.
+        restore: Option<io::Error>,
+    },
+    /// A value could not be canonically encoded (only a NaN or infinity can cause this).
+    Encode {
+        /// The input, as named on the command line.
+        name: String,
+        /// Why.
+        error: EncodeError,
+    },
+}
+
+impl Failure {
+    /// The refusal to act on a transcript that does not verify, naming its first fault.
+    pub fn does_not_verify(name: &str, report: &Report, consequence: &'static str) -> Failure {
+        Failure::DoesNotVerify {
+            name: name.to_owned(),
+            first: report.faults.first().cloned(),
+            total: (report.faults.len() as u64).saturating_add(report.faults_omitted),
+            consequence,
+            exit: Exit::of_report(report),
+        }
+    }
+
+    /// The exit status this failure ends the process with.
+    pub fn exit(&self) -> Exit {
+        match self {
+            Failure::Json { .. }
+            | Failure::Payload { .. }
+            | Failure::Append { .. }
+            | Failure::Encode { .. } => Exit::Fault,
+            Failure::DoesNotVerify { exit, .. } => *exit,
+            Failure::Stdout(_)
+            | Failure::Unreadable { .. }
+            | Failure::CheckpointUnreadable { .. }
+            | Failure::CheckpointTooLarge { .. }
+            | Failure::CheckpointMalformed { .. }
+            | Failure::PayloadUnreadable { .. }
+            | Failure::AppendToStdin
+            | Failure::Open { .. }
+            | Failure::Lock { .. }
+            | Failure::Write { .. } => Exit::CannotGrade,
+        }
+    }
+
+    /// Whether to leave stderr silent: a reader that closed the pipe wants no more.
+    pub fn is_silent(&self) -> bool {
+        matches!(self, Failure::Stdout(e) if e.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
+/// "is not I-JSON" or "has no canonical encoding", by kind of parse error.
+fn parse_verdict(kind: ParseErrorKind) -> &'static str {
+    if kind.is_unserialisable() {
+        "has no canonical encoding"
+    } else {
+        "is not I-JSON"
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Stdout(e) => write!(f, "cannot write to standard output: {e}"),
+            Failure::Unreadable { name, reason } => write!(f, "{name}: cannot read it: {reason}"),
+            Failure::CheckpointUnreadable { name, reason } => {
+                write!(f, "{name}: cannot read the checkpoint: {reason}")
+            }
+            Failure::CheckpointTooLarge { name, limit } => write!(
+                f,
+                "{name}: checkpoint_malformed: the checkpoint is longer than {limit} bytes"
+            ),
+            Failure::CheckpointMalformed { name, error } => {
+                write!(f, "{name}: checkpoint_malformed: {error}")
+            }
+            Failure::Json {
+                name,
+                line,
+                column,
+                kind,
+            } => write!(
+                f,
+                "{name} line {line} column {column}: the input {}: {kind}",
+                parse_verdict(*kind)
+            ),
+            Failure::Payload {
+                file,
+                origin,
+                line,
+                column,
+                kind,
+            } => write!(
+                f,
+                "{file}: the payload ({origin} line {line} column {column}) {}: {kind}; \
+                 nothing was appended",
+                parse_verdict(*kind)
+            ),
+            Failure::PayloadUnreadable { name, reason } => {
+                write!(f, "{name}: cannot read the payload: {reason}")
+            }
+            Failure::AppendToStdin => {
+                f.write_str("append needs a transcript file, and '-' (standard input) is not one")
+            }
+            Failure::Open { name, reason } => {
+                write!(f, "{name}: cannot open it for appending: {reason}")
+            }
+            Failure::Lock { name, reason } => {
+                write!(f, "{name}: cannot take the exclusive lock: {reason}")
+            }
+            Failure::DoesNotVerify {
+                name,
+                first,
+                total,
+                consequence,
+                ..
+            } => {
+                match first {
+                    Some(fault) => f.write_str(&fault_sentence(name, fault))?,
+                    None => write!(f, "{name}: faults were found")?,
+                }
+                let more = total.saturating_sub(1);
+                if more > 0 {
+                    write!(
+                        f,
+                        " (and {} more; the file does not verify, so {consequence})",
+                        plural(more, "fault")
+                    )
+                } else {
+                    write!(f, " (the file does not verify, so {consequence})")
+                }
+            }
+            Failure::Append { name, error } => write!(f, "{name}: {error}; nothing was appended"),
+            Failure::Write {
+                name,
+                reason,
+                restore: None,
+            } => write!(
+                f,
+                "{name}: appending failed: {reason}; the file was cut back to its previous length"
+            ),
+            Failure::Write {
+                name,
+                reason,
+                restore: Some(again),
+            } => write!(
+                f,
+                "{name}: appending failed: {reason}, and cutting the file back to its \
+                 previous length failed too: {again}"
+            ),
+            Failure::Encode { name, error } => write!(f, "{name}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for Failure {}

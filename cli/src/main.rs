@@ -1,0 +1,51 @@
+//! `agentloop`: verify, canonicalise, append to and inspect hash-chained JSONL
+//! transcripts (SPEC section 6).
+//!
+//! Exit status: 0 the claim held, 1 a graded fault, 2 could not grade; errors go to
+//! stderr as one sentence, `agentloop: <file> line <n>: <what was wrong>`.
+#![forbid(unsafe_code)]
+
+mod args;
+mod commands;
+mod diag;
+mod exit;
+mod failure;
+mod input;
+mod record_line;
+mod report_json;
+mod report_text;
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::args::Cli;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Usage errors exit 2; --help and --version exit 0.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = commands::run(&cli.command, &mut out).and_then(|exit| {
+        out.flush().map_err(failure::Failure::Stdout)?;
+        Ok(exit)
+    });
+    match result {
+        Ok(exit) => exit.into(),
+        Err(failure) => {
+            // Whatever was printed before the failure goes out before the sentence.
+            let _ = out.flush();
+            if !failure.is_silent() {
+                diag::say(&failure);
+            }
+            failure.exit().into()
+        }
+    }
+}

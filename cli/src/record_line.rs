@@ -1,0 +1,232 @@
+//! `show`'s line for one record: `seq=<seq> <kind> <summary>`.
+
+use std::fmt;
+
+use agentloop_core::jcs;
+use agentloop_core::json::{Object, Value};
+
+/// The most characters of one string or JSON text shown before it is cut with `...`.
+pub const SHOWN_CHARS: usize = 120;
+
+/// Why a parsed line is not a record `show` can print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotARecord {
+    /// The line is JSON, but not an object (its type name).
+    NotAnObject(&'static str),
+    /// `seq` is absent or not a number.
+    NoSeq,
+    /// `kind` is absent or not a non-empty string.
+    NoKind,
+    /// `payload` is absent.
+    NoPayload,
+}
+
+impl fmt::Display for NotARecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotARecord::NotAnObject(type_name) => {
+                let article = match *type_name {
+                    "array" | "object" => "an ",
+                    "null" => "",
+                    _ => "a ",
+                };
+                write!(
+                    f,
+                    "not a record: expected a JSON object, found {article}{type_name}"
+                )
+            }
+            NotARecord::NoSeq => f.write_str("not a record: seq is absent or not a number"),
+            NotARecord::NoKind => {
+                f.write_str("not a record: kind is absent or not a non-empty string")
+            }
+            NotARecord::NoPayload => f.write_str("not a record: payload is absent"),
+        }
+    }
+}
+
+/// Formats one record as `seq=<seq> <kind> <summary>`.
+pub fn record_line(value: &Value) -> Result<String, NotARecord> {
+    let record = value
+        .as_object()
+        .ok_or(NotARecord::NotAnObject(value.type_name()))?;
+    let seq = match record.get("seq") {
+        Some(v @ Value::Number(_)) => json_text(v),
+        _ => return Err(NotARecord::NoSeq),
+    };
+    let kind = match record.get("kind").and_then(Value::as_str) {
+        Some(k) if !k.is_empty() => k,
+        _ => return Err(NotARecord::NoKind),
+    };
+    let payload = record.get("payload").ok_or(NotARecord::NoPayload)?;
+    let summary = payload
+        .as_object()
+        .and_then(|p| summary(kind, p))
+        .unwrap_or_else(|| format!("payload={}", json_text(payload)));
+    Ok(format!("seq={seq} {} {summary}", bare(kind)))
+}
+
+/// The summary of a payload of a kind the loop writes, or None to show it whole.
+fn summary(kind: &str, payload: &Object) -> Option<String> {
+    match kind {
+        "task" => Some(format!("task={}", quoted(str_member(payload, "task")?))),
+        "assistant" => {
+            let text = str_member(payload, "text")?;
+            let calls = match payload.get("tool_calls") {
+                None => &[][..],
+                Some(Value::Array(calls)) => calls.as_slice(),
+                Some(_) => return None,
+            };
+            let mut line = format!("text={} calls={}", quoted(text), calls.len());
+            for call in calls {
+                let call = call.as_object()?;
+                let name = str_member(call, "name")?;
+                let arguments = call.get("arguments").map(json_text).unwrap_or_default();
+                line.push_str(&format!(" {}({arguments})", bare(name)));
+            }
+            Some(line)
+        }
+        "tool" => {
+            let name = bare(str_member(payload, "name")?);
+            match payload.get("ok")? {
+                Value::Bool(true) => {
+                    let value = payload.get("value").unwrap_or(&Value::Null);
+                    Some(format!("{name} ok=True value={}", json_text(value)))
+                }
+                Value::Bool(false) => {
+                    let error = match payload.get("error") {
+                        Some(Value::String(s)) => quoted(s),
+                        Some(other) => json_text(other),
+                        None => String::from("null"),
+                    };
+                    Some(format!("{name} ok=False error={error}"))
+                }
+                _ => None,
+            }
+        }
+        "stop" => {
+            let mut line = format!(
+                "reason={} steps={} tokens={} unrun_calls={}",
+                bare(str_member(payload, "reason")?),
+                number_member(payload, "steps")?,
+                number_member(payload, "tokens")?,
+                number_member(payload, "unrun_calls")?,
+            );
+            if let Some(error) = payload.get("error") {
+                let shown = match error {
+                    Value::String(s) => quoted(s),
+                    other => json_text(other),
+                };
+                line.push_str(&format!(" error={shown}"));
+            }
+            Some(line)
+        }
+        "resume" => Some(format!("after={}", bare(str_member(payload, "after")?))),
+        _ => None,
+    }
+}
+
+/// A string member.
+fn str_member<'a>(object: &'a Object, key: &str) -> Option<&'a str> {
+    object.get(key).and_then(Value::as_str)
+}
+
+/// A number member, spelled canonically.
+fn number_member(object: &Object, key: &str) -> Option<String> {
+    match object.get(key)? {
+        v @ Value::Number(_) => Some(json_text(v)),
+        _ => None,
+    }
+}
+
+/// Cuts `text` to [`SHOWN_CHARS`] characters, marking a cut with `...`.
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(SHOWN_CHARS) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+/// A string as a JSON string literal (escaped, so it stays on one line), cut first.
+fn quoted(text: &str) -> String {
+    let mut out = Vec::new();
+    // Writing into a Vec cannot fail, and escaping keeps the text valid UTF-8.
+    let _ = jcs::write_str(&cut(text), &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A name shown bare when it is plain (no white space, control characters or quotes),
+/// quoted otherwise; cut either way.
+fn bare(text: &str) -> String {
+    let plain = !text.is_empty()
+        && !text
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == '"' || c == '\\');
+    if plain {
+        cut(text)
+    } else {
+        quoted(text)
+    }
+}
+
+/// A value's canonical JSON text, cut.
+fn json_text(value: &Value) -> String {
+    match jcs::to_vec(value) {
+        Ok(bytes) => cut(&String::from_utf8_lossy(&bytes)),
+        Err(e) => format!("<{e}>"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agentloop_core::json::parse;
+
+    fn line(json: &str) -> Result<String, NotARecord> {
+        record_line(&parse(json.as_bytes()).unwrap())
+    }
+
+    #[test]
+    fn loop_kinds() {
+        assert_eq!(
+            line(r#"{"seq":2,"kind":"tool","payload":{"name":"multiply","ok":false,"error":"no tool named 'multiply'"}}"#).unwrap(),
+            r#"seq=2 tool multiply ok=False error="no tool named 'multiply'""#
+        );
+        assert_eq!(
+            line(r#"{"seq":1,"kind":"assistant","payload":{"text":"hi\n","tool_calls":[{"name":"add","arguments":{"b":1,"a":2}}]}}"#).unwrap(),
+            r#"seq=1 assistant text="hi\n" calls=1 add({"a":2,"b":1})"#
+        );
+        assert_eq!(
+            line(r#"{"seq":9,"kind":"stop","payload":{"reason":"model_error","steps":2,"tokens":10,"unrun_calls":0,"error":"x"}}"#).unwrap(),
+            r#"seq=9 stop reason=model_error steps=2 tokens=10 unrun_calls=0 error="x""#
+        );
+        assert_eq!(
+            line(r#"{"seq":0,"kind":"my kind","payload":[1]}"#).unwrap(),
+            r#"seq=0 "my kind" payload=[1]"#
+        );
+        assert_eq!(
+            line(r#"{"seq":0,"kind":"task","payload":{"text":"no task member"}}"#).unwrap(),
+            r#"seq=0 task payload={"text":"no task member"}"#
+        );
+    }
+
+    #[test]
+    fn long_text_is_cut() {
+        let long = "é".repeat(200);
+        let shown = line(&format!(
+            r#"{{"seq":0,"kind":"task","payload":{{"task":"{long}"}}}}"#
+        ))
+        .unwrap();
+        assert_eq!(shown, format!("seq=0 task task=\"{}...\"", "é".repeat(120)));
+    }
+
+    #[test]
+    fn not_records() {
+        assert_eq!(line("[1]"), Err(NotARecord::NotAnObject("array")));
+        assert_eq!(line(r#"{"kind":"k","payload":1}"#), Err(NotARecord::NoSeq));
+        assert_eq!(
+            line(r#"{"seq":0,"kind":"","payload":1}"#),
+            Err(NotARecord::NoKind)
+        );
+        assert_eq!(line(r#"{"seq":0,"kind":"k"}"#), Err(NotARecord::NoPayload));
+    }
+}

@@ -1,0 +1,882 @@
+//! End-to-end tests of the `agentloop` binary: exit statuses, output formats, stdin,
+//! the SPEC section 5 vectors, and concurrent appends under the lock.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::thread;
+
+use agentloop_core::json::{self, Value};
+
+const LINE0: &str = r#"{"hash":"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949","kind":"task","payload":{"task":"add 2 and 40"},"prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":0}"#;
+const LINE1: &str = r#"{"hash":"ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01","kind":"assistant","payload":{"text":"","tool_calls":[{"arguments":{"a":2,"b":40},"name":"add"}]},"prev":"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949","seq":1}"#;
+const LINE2: &str = r#"{"hash":"8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6","kind":"tool","payload":{"name":"add","ok":true,"value":{"sum":42}},"prev":"ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01","seq":2}"#;
+const HEAD0: &str = "dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949";
+const HEAD1: &str = "ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01";
+const HEAD2: &str = "8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6";
+
+fn spec_chain() -> String {
+    format!("{LINE0}\n{LINE1}\n{LINE2}\n")
+}
+
+/// A scratch directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("agentloop-cli-{test}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.path(name);
+        fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    fn read(&self, name: &str) -> Vec<u8> {
+        fs::read(self.path(name)).unwrap()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What a run of the binary produced.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    raw_stdout: Vec<u8>,
+}
+
+fn run_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agentloop"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(bytes) = stdin {
+        let mut pipe = child.stdin.take().unwrap();
+        // A child that exits without reading everything closes the pipe: not an error here.
+        let _ = pipe.write_all(bytes);
+    }
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = child.wait_with_output().unwrap();
+    let run = Run {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        raw_stdout: stdout,
+    };
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    run
+}
+
+fn json_lines(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|l| json::parse(l.as_bytes()).unwrap())
+        .collect()
+}
+
+fn member<'a>(value: &'a Value, key: &str) -> &'a Value {
+    value.as_object().unwrap().get(key).unwrap_or(&Value::Null)
+}
+
+fn faults(report: &Value) -> Vec<(Value, Value, String)> {
+    match member(report, "faults") {
+        Value::Array(items) => items
+            .iter()
+            .map(|f| {
+                (
+                    member(f, "index").clone(),
+                    member(f, "line").clone(),
+                    member(f, "kind").as_str().unwrap().to_owned(),
+                )
+            })
+            .collect(),
+        other => panic!("faults is {other:?}"),
+    }
+}
+
+fn num(n: f64) -> Value {
+    Value::Number(n)
+}
+
+fn tampered_chain() -> String {
+    spec_chain().replace(r#""sum":42"#, r#""sum":43"#)
+}
+
+#[test]
+fn docs_sample_is_the_spec_chain_and_verifies() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/sample.jsonl");
+    assert_eq!(fs::read_to_string(&sample).unwrap(), spec_chain());
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let run = run_in(&dir, &["verify", "docs/sample.jsonl"], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        format!("docs/sample.jsonl: ok, 3 records, head {HEAD2}\n")
+    );
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn verify_json_shape_and_unreadable() {
+    let s = Scratch::new("verify_json");
+    s.write("t.jsonl", spec_chain());
+    let run = run_in(
+        &s.0,
+        &["verify", "--json", "t.jsonl", "missing.jsonl"],
+        None,
+    );
+    assert_eq!(run.code, 2);
+    let reports = json_lines(&run.stdout);
+    assert_eq!(reports.len(), 2);
+    let ok = &reports[0];
+    assert_eq!(member(ok, "file"), &Value::from("t.jsonl"));
+    assert_eq!(member(ok, "ok"), &Value::Bool(true));
+    assert_eq!(member(ok, "count"), &num(3.0));
+    assert_eq!(member(ok, "head"), &Value::from(HEAD2));
+    assert_eq!(member(ok, "faults"), &Value::Array(Vec::new()));
+    let keys: Vec<&str> = ok.as_object().unwrap().iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, ["count", "faults", "file", "head", "ok"]);
+    let missing = &reports[1];
+    assert_eq!(member(missing, "file"), &Value::from("missing.jsonl"));
+    assert_eq!(member(missing, "ok"), &Value::Bool(false));
+    assert_eq!(
+        faults(missing),
+        [(Value::Null, Value::Null, String::from("unreadable"))]
+    );
+    // Each line is canonical JSON.
+    for line in run.stdout.lines() {
+        let canon = agentloop_core::jcs::canonicalize(line.as_bytes()).unwrap();
+        assert_eq!(canon, line.as_bytes());
+    }
+}
+
+#[test]
+fn verify_exit_is_the_worst_of_several_files() {
+    let s = Scratch::new("verify_worst");
+    s.write("good.jsonl", spec_chain());
+    s.write("bad.jsonl", tampered_chain());
+    let code = |args: &[&str]| run_in(&s.0, args, None).code;
+    assert_eq!(code(&["verify", "good.jsonl", "good.jsonl"]), 0);
+    assert_eq!(code(&["verify", "good.jsonl", "bad.jsonl"]), 1);
+    assert_eq!(code(&["verify", "bad.jsonl", "good.jsonl"]), 1);
+    assert_eq!(code(&["verify", "missing", "bad.jsonl", "good.jsonl"]), 2);
+    assert_eq!(code(&["verify", "good.jsonl", "missing"]), 2);
+}
+
+#[test]
+fn verify_human_output_names_file_line_and_fault() {
+    let s = Scratch::new("verify_human");
+    s.write("t.jsonl", tampered_chain());
+    let run = run_in(&s.0, &["verify", "t.jsonl"], None);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "agentloop: t.jsonl line 3: hash_mismatch: stored hash {HEAD2}, but the record hashes to "
+        )),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1);
+    assert_eq!(run.stdout, "t.jsonl: 1 fault in 3 records\n");
+
+    let run = run_in(&s.0, &["verify", "missing.jsonl"], None);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with("agentloop: missing.jsonl: unreadable: cannot open missing.jsonl"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn verify_reads_stdin_for_dash() {
+    let s = Scratch::new("verify_stdin");
+    let run = run_in(&s.0, &["verify", "-"], Some(spec_chain().as_bytes()));
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stdout,
+        format!("<stdin>: ok, 3 records, head {HEAD2}\n")
+    );
+    let run = run_in(
+        &s.0,
+        &["verify", "--json", "-"],
+        Some(spec_chain().as_bytes()),
+    );
+    assert_eq!(
+        member(&json_lines(&run.stdout)[0], "file"),
+        &Value::from("-")
+    );
+    let torn = format!("{LINE0}\n{LINE1}");
+    let run = run_in(&s.0, &["verify", "-"], Some(torn.as_bytes()));
+    assert_eq!(run.code, 1);
+    assert!(run
+        .stderr
+        .contains("agentloop: <stdin> line 2: torn_tail: "));
+}
+
+#[test]
+fn verify_torn_tail() {
+    let s = Scratch::new("verify_torn");
+    let mut text = spec_chain();
+    text.push_str(&LINE2[..40]);
+    s.write("t.jsonl", text);
+    let run = run_in(&s.0, &["verify", "--json", "t.jsonl"], None);
+    assert_eq!(run.code, 1);
+    let report = &json_lines(&run.stdout)[0];
+    assert_eq!(
+        faults(report),
+        [(num(3.0), num(4.0), String::from("torn_tail"))]
+    );
+    assert_eq!(member(report, "count"), &num(3.0));
+    assert_eq!(run.stderr, "", "--json prints faults only as JSON");
+}
+
+#[test]
+fn verify_inline_checkpoint() {
+    let s = Scratch::new("verify_expect");
+    s.write("t.jsonl", spec_chain());
+    let run = run_in(
+        &s.0,
+        &["verify", "--json", "--expect-count", "4", "t.jsonl"],
+        None,
+    );
+    assert_eq!(run.code, 1);
+    let report = &json_lines(&run.stdout)[0];
+    assert_eq!(
+        faults(report),
+        [(num(3.0), Value::Null, String::from("truncated"))]
+    );
+    assert_eq!(member(report, "beyond_checkpoint"), &Value::Null);
+
+    let wrong = "ab".repeat(32);
+    let run = run_in(
+        &s.0,
+        &[
+            "verify",
+            "--json",
+            "--expect-count",
+            "3",
+            "--expect-head",
+            &wrong,
+            "t.jsonl",
+        ],
+        None,
+    );
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        faults(&json_lines(&run.stdout)[0]),
+        [(num(2.0), num(3.0), String::from("head_mismatch"))]
+    );
+
+    let run = run_in(
+        &s.0,
+        &[
+            "verify",
+            "--expect-count",
+            "2",
+            "--expect-head",
+            HEAD1,
+            "t.jsonl",
+        ],
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        format!("t.jsonl: ok, 3 records, head {HEAD2}, 1 beyond the checkpoint\n")
+    );
+
+    // --expect-head needs --expect-count; a malformed hash is bad usage.
+    let code = |args: &[&str]| run_in(&s.0, args, None).code;
+    assert_eq!(code(&["verify", "--expect-head", HEAD1, "t.jsonl"]), 2);
+    assert_eq!(
+        code(&[
+            "verify",
+            "--expect-count",
+            "3",
+            "--expect-head",
+            "AB",
+            "t.jsonl"
+        ]),
+        2
+    );
+    assert_eq!(code(&["verify", "--expect-count", "x", "t.jsonl"]), 2);
+}
+
+#[test]
+fn checkpoint_round_trips_into_verify() {
+    let s = Scratch::new("checkpoint");
+    s.write("t.jsonl", spec_chain());
+    let run = run_in(&s.0, &["checkpoint", "t.jsonl"], None);
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stdout,
+        format!("{{\"count\":3,\"head\":\"{HEAD2}\"}}\n")
+    );
+    s.write("cp.json", &run.stdout);
+
+    let run = run_in(
+        &s.0,
+        &["verify", "--json", "--checkpoint", "cp.json", "t.jsonl"],
+        None,
+    );
+    assert_eq!(run.code, 0);
+    let report = &json_lines(&run.stdout)[0];
+    assert_eq!(member(report, "ok"), &Value::Bool(true));
+    assert_eq!(member(report, "beyond_checkpoint"), &num(0.0));
+
+    s.write("cut.jsonl", format!("{LINE0}\n{LINE1}\n"));
+    let run = run_in(
+        &s.0,
+        &["verify", "--json", "--checkpoint", "cp.json", "cut.jsonl"],
+        None,
+    );
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        faults(&json_lines(&run.stdout)[0]),
+        [(num(2.0), Value::Null, String::from("truncated"))]
+    );
+
+    // The checkpoint of stdin, and of a file with faults (nothing on stdout).
+    let run = run_in(&s.0, &["checkpoint", "-"], Some(spec_chain().as_bytes()));
+    assert_eq!(run.code, 0);
+    assert_eq!(run.stdout, fs::read_to_string(s.path("cp.json")).unwrap());
+    s.write("bad.jsonl", tampered_chain());
+    let run = run_in(&s.0, &["checkpoint", "bad.jsonl"], None);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout, "");
+    assert!(run
+        .stderr
+        .starts_with("agentloop: bad.jsonl line 3: hash_mismatch: "));
+    let run = run_in(&s.0, &["checkpoint", "missing.jsonl"], None);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn bad_checkpoint_files_cannot_grade() {
+    let s = Scratch::new("checkpoint_bad");
+    s.write("t.jsonl", spec_chain());
+    s.write("bad.json", r#"{"count":3,"head":"xyz"}"#);
+    s.write("big.json", vec![b' '; 1 << 17]);
+    for (cp, needle) in [
+        ("bad.json", "agentloop: bad.json: checkpoint_malformed: "),
+        (
+            "missing.json",
+            "agentloop: missing.json: cannot read the checkpoint: ",
+        ),
+        ("big.json", "agentloop: big.json: checkpoint_malformed: "),
+    ] {
+        let run = run_in(
+            &s.0,
+            &["verify", "--json", "--checkpoint", cp, "t.jsonl"],
+            None,
+        );
+        assert_eq!(run.code, 2, "{cp}");
+        assert_eq!(run.stdout, "");
+        assert!(run.stderr.starts_with(needle), "{}", run.stderr);
+    }
+    s.write("cp.json", format!("{{\"count\":3,\"head\":\"{HEAD2}\"}}"));
+    let run = run_in(
+        &s.0,
+        &[
+            "verify",
+            "--checkpoint",
+            "cp.json",
+            "--expect-count",
+            "3",
+            "t.jsonl",
+        ],
+        None,
+    );
+    assert_eq!(run.code, 2);
+}
+
+#[test]
+fn anchor_continues_a_transcript() {
+    let s = Scratch::new("anchor");
+    let anchor = format!("3:{HEAD2}");
+    let run = run_in(
+        &s.0,
+        &[
+            "append",
+            "next.jsonl",
+            "--kind",
+            "resume",
+            "--payload",
+            r#"{"after":"no_tool_calls"}"#,
+            "--anchor",
+            &anchor,
+        ],
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let head = run.stdout.trim().to_owned();
+    let run = run_in(
+        &s.0,
+        &[
+            "append",
+            "next.jsonl",
+            "--kind",
+            "x",
+            "--payload",
+            "null",
+            "--anchor",
+            &anchor,
+        ],
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = String::from_utf8(s.read("next.jsonl")).unwrap();
+    assert!(text.contains(&format!("\"prev\":\"{HEAD2}\",\"seq\":3}}\n")));
+    assert!(text.contains(&format!("\"prev\":\"{head}\",\"seq\":4}}\n")));
+
+    let code = |args: &[&str]| run_in(&s.0, args, None).code;
+    assert_eq!(code(&["verify", "next.jsonl"]), 1);
+    assert_eq!(code(&["verify", "--anchor", &anchor, "next.jsonl"]), 0);
+    assert_eq!(code(&["checkpoint", "--anchor", &anchor, "next.jsonl"]), 0);
+    assert_eq!(code(&["show", "--anchor", &anchor, "next.jsonl"]), 0);
+
+    let run = run_in(&s.0, &["verify", "--anchor", "3", "next.jsonl"], None);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("an anchor is SEQ0:PREV0"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(code(&["verify", "--anchor", "x:00", "next.jsonl"]), 2);
+    assert_eq!(
+        code(&[
+            "append",
+            "next.jsonl",
+            "--kind",
+            "k",
+            "--payload",
+            "1",
+            "--anchor",
+            "1:x"
+        ]),
+        2
+    );
+}
+
+#[test]
+fn canon_spec_vector_byte_for_byte() {
+    let s = Scratch::new("canon_vector");
+    let input = r#"{"€":1,"\r":2,"😀":3,"ﬁ":4,"a":[1e21,1e-7,-0.0,0.1,1e20,5e-324]}"#;
+    let expected =
+        r#"{"\r":2,"a":[1e+21,1e-7,0,0.1,100000000000000000000,5e-324],"€":1,"😀":3,"ﬁ":4}"#;
+    s.write("doc.json", format!(" {input}\n"));
+    for (args, stdin) in [
+        (&["canon", "doc.json"][..], None),
+        (&["canon"][..], Some(input.as_bytes())),
+        (&["canon", "-"][..], Some(input.as_bytes())),
+    ] {
+        let run = run_in(&s.0, args, stdin);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(run.raw_stdout, expected.as_bytes());
+    }
+}
+
+#[test]
+fn canon_refuses_input_without_canonical_form() {
+    let s = Scratch::new("canon_refuse");
+    let cases: [(&str, &[u8]); 7] = [
+        ("inexact.json", b"[1,\n 9007199254740993]"),
+        ("range.json", b"1e400"),
+        ("surrogate.json", br#""\ud800""#),
+        ("dup.json", br#"{"a":1,"\u0061":2}"#),
+        ("bom.json", b"\xef\xbb\xbf{}"),
+        ("utf8.json", b"\"\xff\""),
+        ("syntax.json", b"{\"a\" 1}"),
+    ];
+    for (name, bytes) in cases {
+        s.write(name, bytes);
+        let run = run_in(&s.0, &["canon", name], None);
+        assert_eq!(run.code, 1, "{name}");
+        assert_eq!(run.stdout, "", "{name}");
+        assert!(
+            run.stderr.starts_with(&format!("agentloop: {name} line ")),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(run.stderr.lines().count(), 1);
+    }
+    let run = run_in(&s.0, &["canon", "inexact.json"], None);
+    assert!(run.stderr.starts_with(
+        "agentloop: inexact.json line 2 column 2: the input has no canonical encoding"
+    ));
+    assert_eq!(run_in(&s.0, &["canon", "missing.json"], None).code, 2);
+    assert_eq!(
+        run_in(&s.0, &["canon", "--jsonl", "missing.json"], None).code,
+        2
+    );
+}
+
+#[test]
+fn canon_jsonl_streams_and_stops_at_the_bad_line() {
+    let s = Scratch::new("canon_jsonl");
+    let run = run_in(
+        &s.0,
+        &["canon", "--jsonl"],
+        Some(b"{\"b\":1, \"a\":1e21}\n[1.0]\n\"x\""),
+    );
+    assert_eq!(run.code, 0);
+    assert_eq!(run.stdout, "{\"a\":1e+21,\"b\":1}\n[1]\n\"x\"\n");
+
+    s.write(
+        "l.jsonl",
+        "{\"b\":2,\"a\":1}\n{\"x\":9007199254740993}\n{}\n",
+    );
+    let run = run_in(&s.0, &["canon", "--jsonl", "l.jsonl"], None);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout, "{\"a\":1,\"b\":2}\n");
+    assert!(
+        run.stderr
+            .starts_with("agentloop: l.jsonl line 2 column 6: "),
+        "{}",
+        run.stderr
+    );
+
+    s.write("e.jsonl", "1\n\n2\n");
+    let run = run_in(&s.0, &["canon", "--jsonl", "e.jsonl"], None);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout, "1\n");
+    assert!(run
+        .stderr
+        .starts_with("agentloop: e.jsonl line 2 column 1: "));
+
+    let run = run_in(&s.0, &["canon", "--jsonl"], Some(b""));
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""));
+}
+
+#[test]
+fn canon_on_a_closed_pipe_exits_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agentloop"))
+        .args(["canon", "--jsonl"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let input = "[1,2,3]\n".repeat(50_000);
+    let mut stdin = child.stdin.take().unwrap();
+    // The child may stop reading once its output fails.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
+#[test]
+fn append_writes_the_spec_chain() {
+    let s = Scratch::new("append_spec");
+    s.write("p.json", r#"{"value":{"sum":42},"ok":true,"name":"add"}"#);
+    let steps: [(&[&str], &str); 3] = [
+        (
+            &["--kind", "task", "--payload", r#"{"task":"add 2 and 40"}"#],
+            HEAD0,
+        ),
+        (
+            &[
+                "--kind",
+                "assistant",
+                "--payload",
+                r#"{"tool_calls":[{"name":"add","arguments":{"b":40,"a":2}}],"text":""}"#,
+            ],
+            HEAD1,
+        ),
+        (&["--kind", "tool", "--payload-file", "p.json"], HEAD2),
+    ];
+    for (extra, head) in steps {
+        let mut args = vec!["append", "t.jsonl"];
+        args.extend_from_slice(extra);
+        let run = run_in(&s.0, &args, None);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(run.stdout, format!("{head}\n"));
+        assert_eq!(run.stderr, "");
+    }
+    assert_eq!(s.read("t.jsonl"), spec_chain().as_bytes());
+
+    // A payload from standard input.
+    let run = run_in(
+        &s.0,
+        &["append", "t.jsonl", "--kind", "note", "--payload-file", "-"],
+        Some(b"{\"n\": -1}"),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run_in(&s.0, &["verify", "t.jsonl"], None).code, 0);
+}
+
+#[test]
+fn append_refusals_leave_the_file_untouched() {
+    let s = Scratch::new("append_refuse");
+    s.write("t.jsonl", spec_chain());
+    s.write("bad.jsonl", tampered_chain());
+    s.write("torn.jsonl", format!("{LINE0}\n{}", &LINE1[..10]));
+    let cases: [(&[&str], i32, &str); 9] = [
+        (
+            &[
+                "append",
+                "t.jsonl",
+                "--kind",
+                "x",
+                "--payload",
+                "9007199254740993",
+            ],
+            1,
+            "t.jsonl",
+        ),
+        (
+            &[
+                "append",
+                "t.jsonl",
+                "--kind",
+                "x",
+                "--payload",
+                "{\"a\":1,\"a\":2}",
+            ],
+            1,
+            "t.jsonl",
+        ),
+        (
+            &["append", "bad.jsonl", "--kind", "x", "--payload", "1"],
+            1,
+            "bad.jsonl",
+        ),
+        (
+            &["append", "torn.jsonl", "--kind", "x", "--payload", "1"],
+            1,
+            "torn.jsonl",
+        ),
+        (
+            &["append", "t.jsonl", "--kind", "", "--payload", "1"],
+            2,
+            "t.jsonl",
+        ),
+        (
+            &[
+                "append",
+                "t.jsonl",
+                "--kind",
+                "x",
+                "--payload-file",
+                "missing.json",
+            ],
+            2,
+            "t.jsonl",
+        ),
+        (&["append", "t.jsonl", "--kind", "x"], 2, "t.jsonl"),
+        (
+            &[
+                "append",
+                "t.jsonl",
+                "--kind",
+                "x",
+                "--payload",
+                "1",
+                "--payload-file",
+                "p",
+            ],
+            2,
+            "t.jsonl",
+        ),
+        (
+            &["append", "-", "--kind", "x", "--payload", "1"],
+            2,
+            "t.jsonl",
+        ),
+    ];
+    for (args, code, file) in cases {
+        let before = s.read(file);
+        let run = run_in(&s.0, args, None);
+        assert_eq!(run.code, code, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{args:?}");
+        assert_eq!(s.read(file), before, "{args:?}");
+    }
+    let run = run_in(
+        &s.0,
+        &["append", "bad.jsonl", "--kind", "x", "--payload", "1"],
+        None,
+    );
+    assert!(
+        run.stderr
+            .starts_with("agentloop: bad.jsonl line 3: hash_mismatch: "),
+        "{}",
+        run.stderr
+    );
+    let run = run_in(
+        &s.0,
+        &["append", "torn.jsonl", "--kind", "x", "--payload", "1"],
+        None,
+    );
+    assert!(
+        run.stderr
+            .starts_with("agentloop: torn.jsonl line 2: torn_tail: "),
+        "{}",
+        run.stderr
+    );
+    let run = run_in(
+        &s.0,
+        &[
+            "append",
+            "t.jsonl",
+            "--kind",
+            "x",
+            "--payload",
+            "9007199254740993",
+        ],
+        None,
+    );
+    assert!(
+        run.stderr.starts_with(
+            "agentloop: t.jsonl: the payload (--payload line 1 column 1) has no canonical encoding"
+        ),
+        "{}",
+        run.stderr
+    );
+
+    // A refused payload does not create the file.
+    let run = run_in(
+        &s.0,
+        &["append", "new.jsonl", "--kind", "x", "--payload", "1e400"],
+        None,
+    );
+    assert_eq!(run.code, 1);
+    assert!(!s.path("new.jsonl").exists());
+    // An unreadable transcript (a directory) cannot be graded.
+    fs::create_dir(s.path("dir.jsonl")).unwrap();
+    let run = run_in(
+        &s.0,
+        &["append", "dir.jsonl", "--kind", "x", "--payload", "1"],
+        None,
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}
+
+#[test]
+fn concurrent_appends_are_serialised_by_the_lock() {
+    let s = Scratch::new("append_concurrent");
+    let workers: Vec<_> = (0..4)
+        .map(|w| {
+            let dir = s.0.clone();
+            thread::spawn(move || {
+                for i in 0..25 {
+                    let payload = format!("{{\"worker\":{w},\"i\":{i}}}");
+                    let run = run_in(
+                        &dir,
+                        &[
+                            "append",
+                            "shared.jsonl",
+                            "--kind",
+                            "note",
+                            "--payload",
+                            &payload,
+                        ],
+                        None,
+                    );
+                    assert_eq!(run.code, 0, "{}", run.stderr);
+                }
+            })
+        })
+        .collect();
+    for worker in workers {
+        worker.join().unwrap();
+    }
+    let run = run_in(&s.0, &["verify", "--json", "shared.jsonl"], None);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let report = &json_lines(&run.stdout)[0];
+    assert_eq!(member(report, "count"), &num(100.0));
+    assert_eq!(member(report, "ok"), &Value::Bool(true));
+}
+
+#[test]
+fn show_prints_one_line_per_record() {
+    let s = Scratch::new("show");
+    s.write("t.jsonl", spec_chain());
+    let expected = concat!(
+        "seq=0 task task=\"add 2 and 40\"\n",
+        "seq=1 assistant text=\"\" calls=1 add({\"a\":2,\"b\":40})\n",
+        "seq=2 tool add ok=True value={\"sum\":42}\n",
+    );
+    let run = run_in(&s.0, &["show", "t.jsonl"], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, expected);
+    assert_eq!(run.stderr, "");
+    let run = run_in(&s.0, &["show", "-"], Some(spec_chain().as_bytes()));
+    assert_eq!((run.code, run.stdout.as_str()), (0, expected));
+
+    // A line that is not a record is named, the rest still shown; faults on stderr.
+    s.write("bad.jsonl", format!("{LINE0}\n[1, 2]\n{LINE2}\n"));
+    let run = run_in(&s.0, &["show", "bad.jsonl"], None);
+    assert_eq!(run.code, 1);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0], "seq=0 task task=\"add 2 and 40\"");
+    assert!(
+        lines[1].starts_with("line 2: not a record: "),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines[2], "seq=2 tool add ok=True value={\"sum\":42}");
+    assert!(run
+        .stderr
+        .contains("agentloop: bad.jsonl line 2: not_an_object: "));
+
+    // A file whose lines are all records but that does not verify.
+    s.write("tampered.jsonl", tampered_chain());
+    let run = run_in(&s.0, &["show", "tampered.jsonl"], None);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout.lines().count(), 3);
+    assert!(run
+        .stderr
+        .contains("agentloop: tampered.jsonl line 3: hash_mismatch: "));
+
+    let run = run_in(&s.0, &["show", "missing.jsonl"], None);
+    assert_eq!(run.code, 2);
+    assert!(run
+        .stderr
+        .starts_with("agentloop: missing.jsonl: unreadable: "));
+}
+
+#[test]
+fn usage_help_and_version() {
+    let s = Scratch::new("usage");
+    let code = |args: &[&str]| run_in(&s.0, args, None).code;
+    assert_eq!(code(&[]), 2);
+    assert_eq!(code(&["frobnicate"]), 2);
+    assert_eq!(code(&["verify"]), 2);
+    assert_eq!(code(&["verify", "--bogus", "x"]), 2);
+    assert_eq!(code(&["--help"]), 0);
+    assert_eq!(code(&["verify", "--help"]), 0);
+    assert_eq!(code(&["--version"]), 0);
+}
