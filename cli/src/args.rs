@@ -10,9 +10,9 @@ use clap::{ArgGroup, Args, Parser, Subcommand};
 
 /// Exit codes, shown at the end of `--help`.
 const EXIT_CODES: &str = "\
-Exit status: 0 the claim held (verified, canonical, appended, printed);
-1 a graded fault (a fault found, input with no canonical form);
-2 could not grade (unreadable input, malformed checkpoint, bad usage).
+Exit status: 0 the claim held (verified, canonical, valid, appended, printed);
+1 a graded fault (a fault found, an instance invalid, input with no canonical form);
+2 could not grade (unreadable input, malformed checkpoint, refused schema, bad usage).
 Over several inputs, the worst (2 > 1 > 0). A FILE of '-' reads standard input.";
 
 /// agentloop: verify, canonicalise, append to and inspect hash-chained JSONL transcripts.
@@ -27,6 +27,9 @@ pub struct Cli {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run three scripted agent loops, write their transcripts, verify them from disk
+    /// and check what each must show.
+    Demo(DemoArgs),
     /// Verify transcripts: report every fault, where it is and what was expected.
     Verify(VerifyArgs),
     /// Print the RFC 8785 canonical encoding of a JSON document (or of each JSONL line).
@@ -37,6 +40,24 @@ pub enum Command {
     Checkpoint(CheckpointArgs),
     /// Print one human-readable line per record, then verify the transcript.
     Show(ShowArgs),
+    /// Validate a JSON instance against a tool-argument schema (the JSON Schema draft
+    /// 2020-12 subset of tool arguments): one violation a line, with its JSON path.
+    Validate(ValidateArgs),
+}
+
+/// `agentloop demo`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Writes demo-answer.jsonl (5 records), demo-recover.jsonl (11) and demo-budget.jsonl (9),
+each atomically (a temporary file in DIR, synced, renamed over the target), so a rerun
+replaces them with the same bytes. Prints one line per claim checked, ok or FAILED.
+Exit status: 0 every claim held; 1 a claim did not hold; 2 DIR or a file in it could
+not be created, written or read.")]
+pub struct DemoArgs {
+    /// Where to write the three transcripts (created if absent; default: the current
+    /// directory).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 /// `agentloop verify`.
@@ -148,6 +169,26 @@ pub struct ShowArgs {
     /// The transcript ('-' reads standard input).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
+}
+
+/// `agentloop validate`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Prints 'INSTANCE_FILE: valid', or one violation per line ('$.a: expected type integer,
+got string'; paths start at '$') and a one-sentence summary on stderr. Schemas may use
+type, enum, const, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength,
+maxLength, minItems, maxItems, required, properties, additionalProperties, items, anyOf,
+$ref (within the document) and $defs, plus annotations; any other keyword is refused.
+Exit status: 0 valid; 1 invalid; 2 the schema was refused (the sentence names the
+pointer and the keyword), a file could not be read or is not I-JSON, or bad usage
+(both files '-').")]
+pub struct ValidateArgs {
+    /// The schema, a JSON document ('-' reads standard input).
+    #[arg(value_name = "SCHEMA_FILE")]
+    pub schema: PathBuf,
+    /// The instance to validate, a JSON document ('-' reads standard input).
+    #[arg(value_name = "INSTANCE_FILE")]
+    pub instance: PathBuf,
 }
 
 /// Why a command-line value was refused (clap turns it into a usage error, exit 2).

@@ -6,6 +6,7 @@ use std::io;
 use agentloop_core::chain::AppendError;
 use agentloop_core::jcs::EncodeError;
 use agentloop_core::json::ParseErrorKind;
+use agentloop_core::schema::SchemaError;
 use agentloop_core::verify::{CheckpointError, Fault, Report};
 
 use crate::diag::{fault_sentence, plural};
@@ -120,12 +121,48 @@ pub enum Failure {
         /// Why cutting the file back to its previous length failed too, if it did.
         restore: Option<io::Error>,
     },
+    /// `demo`: a transcript (or its folder) could not be created or written.
+    DemoWrite {
+        /// The file or folder, as a path under `--out`.
+        name: String,
+        /// Why.
+        reason: io::Error,
+    },
     /// A value could not be canonically encoded (only a NaN or infinity can cause this).
     Encode {
         /// The input, as named on the command line.
         name: String,
         /// Why.
         error: EncodeError,
+    },
+    /// `validate`: both files are standard input.
+    ValidateBothStdin,
+    /// `validate`: the schema or the instance is not I-JSON (so it cannot be graded).
+    ValidateJson {
+        /// The input, as named on the command line.
+        name: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in bytes.
+        column: usize,
+        /// What was wrong.
+        kind: ParseErrorKind,
+    },
+    /// `validate`: the schema was refused (outside the subset, or not valid draft 2020-12).
+    SchemaRefused {
+        /// The schema file, as named on the command line.
+        name: String,
+        /// What was refused, and where in the schema.
+        error: SchemaError,
+    },
+    /// `validate`: the instance breaks the schema (the violations are on stdout).
+    Invalid {
+        /// The instance file, as named on the command line.
+        instance: String,
+        /// The schema file, as named on the command line.
+        schema: String,
+        /// How many violations were printed.
+        violations: usize,
     },
 }
 
@@ -147,8 +184,12 @@ impl Failure {
             Failure::Json { .. }
             | Failure::Payload { .. }
             | Failure::Append { .. }
-            | Failure::Encode { .. } => Exit::Fault,
+            | Failure::Encode { .. }
+            | Failure::Invalid { .. } => Exit::Fault,
             Failure::DoesNotVerify { exit, .. } => *exit,
+            Failure::ValidateBothStdin
+            | Failure::ValidateJson { .. }
+            | Failure::SchemaRefused { .. } => Exit::CannotGrade,
             Failure::Stdout(_)
             | Failure::Unreadable { .. }
             | Failure::CheckpointUnreadable { .. }
@@ -158,7 +199,8 @@ impl Failure {
             | Failure::AppendToStdin
             | Failure::Open { .. }
             | Failure::Lock { .. }
-            | Failure::Write { .. } => Exit::CannotGrade,
+            | Failure::Write { .. }
+            | Failure::DemoWrite { .. } => Exit::CannotGrade,
         }
     }
 
@@ -267,6 +309,33 @@ impl fmt::Display for Failure {
                  previous length failed too: {again}"
             ),
             Failure::Encode { name, error } => write!(f, "{name}: {error}"),
+            Failure::ValidateBothStdin => f.write_str(
+                "validate reads at most one of SCHEMA_FILE and INSTANCE_FILE from '-' \
+                 (standard input), not both",
+            ),
+            Failure::ValidateJson {
+                name,
+                line,
+                column,
+                kind,
+            } => write!(
+                f,
+                "{name} line {line} column {column}: the input {}: {kind}; nothing was validated",
+                parse_verdict(*kind)
+            ),
+            Failure::SchemaRefused { name, error } => write!(f, "{name}: {error}"),
+            Failure::Invalid {
+                instance,
+                schema,
+                violations,
+            } => write!(
+                f,
+                "{instance} is not valid against the schema {schema}: {}",
+                plural(*violations as u64, "violation")
+            ),
+            Failure::DemoWrite { name, reason } => {
+                write!(f, "{name}: cannot write it: {reason}")
+            }
         }
     }
 }

@@ -97,5 +97,21 @@ mod tests {
             Err(AnchorError::BadSeq)
         );
         assert_eq!("1:abc".parse::<Anchor>(), Err(AnchorError::BadPrev));
+        for (error, text) in [
+            (
+                AnchorError::MissingColon,
+                "an anchor is SEQ0:PREV0, and the ':' is missing",
+            ),
+            (
+                AnchorError::BadSeq,
+                "the anchor's SEQ0 is not an integer from 0 to 2^53-1",
+            ),
+            (
+                AnchorError::BadPrev,
+                "the anchor's PREV0 is not 64 lowercase hex digits",
+            ),
+        ] {
+            assert_eq!(alloc::format!("{error}"), text);
+        }
     }
 }

@@ -8,9 +8,12 @@
 //! - no features: [`sink`], [`hash`], string and number encoding in [`jcs`] — no
 //!   allocator needed;
 //! - `alloc`: the [`json`] value type and strict parser, canonical encoding of any
-//!   value, the [`chain`] and the [`verify`] module;
+//!   value, the [`chain`] and the [`verify`] module; the budgeted agent loop — the
+//!   sans-I/O state machine [`agent`], [`model`]s, [`tools`] with their [`schema`]s,
+//!   the blocking [`driver`] and the [`demo`] runs;
 //! - `std` (default): verifying readers and files ([`verify::verify_reader`],
-//!   [`verify::verify_file`]).
+//!   [`verify::verify_file`]), a file record sink (`sink::FileSink`), and tool
+//!   panics caught by the driver.
 //!
 //! ```
 //! use agentloop_core::{chain::Chain, json, verify};
@@ -40,11 +43,23 @@ pub mod number;
 pub mod sink;
 
 #[cfg(feature = "alloc")]
+pub mod agent;
+#[cfg(feature = "alloc")]
 pub mod chain;
+#[cfg(feature = "alloc")]
+pub mod demo;
+#[cfg(feature = "alloc")]
+pub mod driver;
 #[cfg(feature = "alloc")]
 pub mod json;
 #[cfg(feature = "alloc")]
+pub mod model;
+#[cfg(feature = "alloc")]
 pub mod record;
+#[cfg(feature = "alloc")]
+pub mod schema;
+#[cfg(feature = "alloc")]
+pub mod tools;
 #[cfg(feature = "alloc")]
 pub mod verify;
 

@@ -30,6 +30,13 @@ mod with_alloc {
         chain.append_json("task", b"{\"task\":\"x\"}").ok().map(<[u8]>::len)
     }
 
+    /// Runs the demo's first scenario — the agent loop, its scripted model and tools,
+    /// the schema validator and the chain — returning the transcript's length.
+    pub fn run_demo() -> Option<usize> {
+        let (transcript, _) = agentloop_core::demo::answer().run().ok()?;
+        Some(transcript.len())
+    }
+
     /// An allocator that never allocates: enough to link, never meant to run.
     struct NoHeap;
 
@@ -47,7 +54,7 @@ mod with_alloc {
 }
 
 #[cfg(feature = "alloc")]
-pub use with_alloc::append_one;
+pub use with_alloc::{append_one, run_demo};
 
 #[cfg(not(test))]
 #[panic_handler]

@@ -3,7 +3,9 @@
 pub mod append;
 pub mod canon;
 pub mod checkpoint;
+pub mod demo;
 pub mod show;
+pub mod validate;
 pub mod verify;
 
 use std::io::Write;
@@ -15,11 +17,13 @@ use crate::failure::Failure;
 /// Runs `command`, writing its output to `out`.
 pub fn run(command: &Command, out: &mut dyn Write) -> Result<Exit, Failure> {
     match command {
+        Command::Demo(args) => demo::run(args, out),
         Command::Verify(args) => verify::run(args, out),
         Command::Canon(args) => canon::run(args, out),
         Command::Append(args) => append::run(args, out),
         Command::Checkpoint(args) => checkpoint::run(args, out),
         Command::Show(args) => show::run(args, out),
+        Command::Validate(args) => validate::run(args, out),
     }
 }
 

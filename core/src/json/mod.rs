@@ -220,6 +220,10 @@ mod tests {
         let keys: Vec<&str> = o.iter().map(|(k, _)| k).collect();
         assert_eq!(keys, vec!["a", "😀", "ﬁ"]);
         assert_eq!(o.get("a"), Some(&Value::Number(2.0)));
+        assert_eq!(o.get("a").and_then(Value::as_f64), Some(2.0));
+        assert_eq!(Value::Null.as_f64(), None);
+        assert!(!o.is_empty());
+        assert!(Object::new().is_empty());
         assert_eq!(o.remove("a"), Some(Value::Number(2.0)));
         assert!(!o.contains_key("a"));
         assert_eq!(o.len(), 2);

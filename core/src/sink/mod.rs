@@ -1,8 +1,16 @@
-//! Byte sinks: where canonical bytes go.
+//! Sinks: where canonical bytes and record lines go.
 //!
 //! The canonical encoder writes into a [`ByteSink`] rather than returning a buffer, so
 //! the same code fills a caller's fixed buffer, grows a `Vec`, counts bytes, or feeds a
 //! SHA-256 hasher directly (hashing a record needs no intermediate buffer at all).
+//!
+//! The loop's drivers hand each finished record line to a [`RecordSink`]: a `Vec<u8>`
+//! in memory, or (with `std`) a `FileSink`.
+
+#[cfg(feature = "std")]
+mod file;
+#[cfg(feature = "std")]
+pub use file::FileSink;
 
 use core::fmt;
 
@@ -142,7 +150,55 @@ impl ByteSink for CompareSink<'_> {
     }
 }
 
-#[cfg(test)]
+/// Why a [`RecordSink`] did not take a record line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SinkError {
+    /// The sink has no room for the line.
+    Full,
+    /// The host's sink refused the line (e.g. a C callback returned an error).
+    Refused,
+    /// Writing failed (with `std`: the I/O error's kind).
+    #[cfg(feature = "std")]
+    Io(std::io::ErrorKind),
+}
+
+impl fmt::Display for SinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SinkError::Full => f.write_str("the record sink is full"),
+            SinkError::Refused => f.write_str("the record sink refused the record"),
+            #[cfg(feature = "std")]
+            SinkError::Io(kind) => write!(f, "writing the record failed: {kind}"),
+        }
+    }
+}
+
+impl core::error::Error for SinkError {}
+
+/// Where a driver puts each record line: the canonical line, `\n` included, in
+/// transcript order. A sink that fails stops the run (the transcript then ends early).
+pub trait RecordSink {
+    /// Takes one complete line.
+    fn record(&mut self, line: &[u8]) -> Result<(), SinkError>;
+}
+
+impl<S: RecordSink + ?Sized> RecordSink for &mut S {
+    fn record(&mut self, line: &[u8]) -> Result<(), SinkError> {
+        (**self).record(line)
+    }
+}
+
+/// In memory: the transcript's bytes.
+#[cfg(feature = "alloc")]
+impl RecordSink for alloc::vec::Vec<u8> {
+    fn record(&mut self, line: &[u8]) -> Result<(), SinkError> {
+        self.extend_from_slice(line);
+        Ok(())
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
 mod tests {
     use super::*;
 
@@ -150,7 +206,9 @@ mod tests {
     fn slice_sink_refuses_overflow_and_keeps_prefix() {
         let mut buf = [0u8; 4];
         let mut s = SliceSink::new(&mut buf);
+        assert!(s.is_empty());
         s.write(b"ab").unwrap();
+        assert_eq!((s.len(), s.is_empty()), (2, false));
         assert_eq!(s.write(b"cde"), Err(BufferFull));
         assert_eq!(s.written(), b"ab");
         s.write(b"cd").unwrap();
@@ -170,6 +228,20 @@ mod tests {
         let mut s = CompareSink::new(b"abc");
         s.write(b"abd").unwrap();
         assert!(!s.matches());
+    }
+
+    #[test]
+    fn a_mutable_reference_is_the_same_sink() {
+        let mut buf = [0u8; 2];
+        let mut inner = SliceSink::new(&mut buf);
+        let mut by_ref = &mut inner;
+        assert_eq!(ByteSink::write(&mut by_ref, b"abc"), Err(BufferFull));
+        ByteSink::write(&mut by_ref, b"ab").unwrap();
+        assert_eq!(inner.written(), b"ab");
+        assert_eq!(
+            alloc::format!("{BufferFull}"),
+            "the output buffer is too small"
+        );
     }
 
     #[test]

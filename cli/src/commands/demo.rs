@@ -1,0 +1,149 @@
+//! `agentloop demo`: the three scripted runs of `agentloop_core::demo`, each written
+//! atomically, verified from disk and checked against what it must show.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::Path;
+
+use agentloop_core::demo::{self, Scenario};
+use agentloop_core::verify::{self, Options};
+
+use super::emit;
+use crate::args::DemoArgs;
+use crate::exit::Exit;
+use crate::failure::Failure;
+
+/// One line of the table: a claim about one file.
+struct Row {
+    file: &'static str,
+    what: String,
+    held: bool,
+    found: String,
+}
+
+/// Writes, verifies and checks each run; prints one line per claim.
+pub fn run(args: &DemoArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
+    let dir = args.out.as_deref().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(|reason| Failure::DemoWrite {
+        name: dir.display().to_string(),
+        reason,
+    })?;
+    let mut rows = Vec::new();
+    for scenario in demo::scenarios() {
+        rows.extend(one(&scenario, dir)?);
+    }
+    let width = rows.iter().map(|r| r.file.len()).max().unwrap_or(0);
+    for row in &rows {
+        let line = if row.held {
+            format!("ok      {:width$}  {}\n", row.file, row.what)
+        } else {
+            format!(
+                "FAILED  {:width$}  {} (found: {})\n",
+                row.file, row.what, row.found
+            )
+        };
+        emit(out, line.as_bytes())?;
+    }
+    let failed = rows.iter().filter(|r| !r.held).count();
+    let summary = if failed == 0 {
+        format!("all {} claims held, in {}\n", rows.len(), dir.display())
+    } else {
+        format!(
+            "{failed} of {} claims FAILED, in {}\n",
+            rows.len(),
+            dir.display()
+        )
+    };
+    emit(out, summary.as_bytes())?;
+    Ok(if failed == 0 { Exit::Held } else { Exit::Fault })
+}
+
+/// Runs one scenario twice in memory, writes it, and checks it from disk.
+fn one(scenario: &Scenario, dir: &Path) -> Result<Vec<Row>, Failure> {
+    let file = scenario.file_name;
+    let row = |what: String, held: bool, found: String| Row {
+        file,
+        what,
+        held,
+        found,
+    };
+    let (first, second) = match (scenario.run(), scenario.run()) {
+        (Ok((first, _)), Ok((second, _))) => (first, second),
+        (Err(error), _) | (_, Err(error)) => {
+            let what = String::from("the run completes");
+            return Ok(vec![row(what, false, error.to_string())]);
+        }
+    };
+    let mut rows = vec![row(
+        String::from("a second run gives byte-identical bytes"),
+        first == second,
+        String::from("the two runs differ"),
+    )];
+    let path = dir.join(file);
+    let name = path.display().to_string();
+    write_atomically(&path, &first).map_err(|reason| Failure::DemoWrite {
+        name: name.clone(),
+        reason,
+    })?;
+    let report = verify::verify_file(&path, &Options::default());
+    let head = report
+        .head
+        .map(|h| h.to_string()[..12].to_owned())
+        .unwrap_or_else(|| String::from("none"));
+    let found = match report.faults.first() {
+        Some(fault) => fault.to_string(),
+        None => String::from("faults were left out of the report"),
+    };
+    rows.push(row(
+        format!(
+            "verifies from disk: {} records, head {head}...",
+            report.count
+        ),
+        report.ok(),
+        found,
+    ));
+    let on_disk = fs::read(&path).map_err(|reason| Failure::Unreadable { name, reason })?;
+    rows.push(row(
+        String::from("the file holds exactly the run's bytes"),
+        on_disk == first,
+        String::from("the file differs from what was written"),
+    ));
+    for claim in scenario.check(&on_disk) {
+        rows.push(row(claim.what, claim.held, claim.found));
+    }
+    Ok(rows)
+}
+
+/// Replaces `path` with `bytes` atomically: writes a temporary file beside it, syncs
+/// it, renames it over `path`, then syncs the folder so the rename itself is durable.
+fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    // A file of this name is left over from a process that had our id and died.
+    let _ = fs::remove_file(&tmp);
+    let written = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| {
+            f.write_all(bytes)?;
+            f.sync_all()
+        })
+        .and_then(|()| fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+        return written;
+    }
+    // Not every platform can open and sync a folder; the data itself is synced.
+    if let Ok(folder) = File::open(dir) {
+        let _ = folder.sync_all();
+    }
+    Ok(())
+}

@@ -1,0 +1,65 @@
+//! `agentloop validate`: checks a JSON instance against a tool-argument schema.
+
+use std::io::Write;
+
+use agentloop_core::json::{self, Value};
+use agentloop_core::schema::Schema;
+
+use super::emit;
+use crate::args::ValidateArgs;
+use crate::exit::Exit;
+use crate::failure::Failure;
+use crate::input::Source;
+
+/// Compiles the schema, then validates the instance: `FILE: valid`, or one violation
+/// per line (paths from `$`) and the summary as the failure.
+pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
+    let schema_source = Source::from_arg(&args.schema);
+    let instance_source = Source::from_arg(&args.instance);
+    if let (Source::Stdin, Source::Stdin) = (schema_source, instance_source) {
+        return Err(Failure::ValidateBothStdin);
+    }
+    let document = read_json(schema_source)?;
+    let schema = Schema::compile(&document).map_err(|error| Failure::SchemaRefused {
+        name: schema_source.name(),
+        error,
+    })?;
+    let instance = read_json(instance_source)?;
+    let violations = schema.validate(&instance, "$");
+    if violations.is_empty() {
+        emit(
+            out,
+            format!("{}: valid\n", instance_source.name()).as_bytes(),
+        )?;
+        return Ok(Exit::Held);
+    }
+    // Paths and messages never hold a raw newline: one violation is one line.
+    let mut text = String::new();
+    for violation in &violations {
+        text.push_str(&violation.to_string());
+        text.push('\n');
+    }
+    emit(out, text.as_bytes())?;
+    Err(Failure::Invalid {
+        instance: instance_source.name(),
+        schema: schema_source.name(),
+        violations: violations.len(),
+    })
+}
+
+/// Reads and strictly parses one JSON document.
+fn read_json(source: Source<'_>) -> Result<Value, Failure> {
+    let input = source.read_all().map_err(|reason| Failure::Unreadable {
+        name: source.name(),
+        reason,
+    })?;
+    json::parse(&input).map_err(|e| {
+        let (line, column) = e.line_column(&input);
+        Failure::ValidateJson {
+            name: source.name(),
+            line,
+            column,
+            kind: e.kind,
+        }
+    })
+}

@@ -1,0 +1,429 @@
+//! The loop (SPEC section 4) as a sans-I/O state machine.
+//!
+//! An [`Agent`] never calls out. The host asks it what it needs next with
+//! [`Agent::poll`] — a model reply for these messages, a tool result for this call, or
+//! nothing because the run is over — and feeds the answer back with
+//! [`Agent::feed_reply`] or [`Agent::feed_tool_result`]. Each step leaves records to
+//! append, drained with [`Agent::take_records`]. Async hosts, C event loops and
+//! thread-less firmware drive it directly; [`crate::driver`] is a blocking driver over
+//! the [`crate::model::Model`] and [`crate::tools::Tool`] traits.
+//!
+//! ```
+//! use agentloop_core::agent::{Agent, Budgets, Need, StopReason};
+//! use agentloop_core::model::Reply;
+//! use agentloop_core::tools::Manifest;
+//!
+//! let mut agent = Agent::new("say hi", Budgets::default(), Manifest::new()).unwrap();
+//! assert!(matches!(agent.poll(), Need::ModelReply { .. }));
+//! agent.feed_reply(Ok(Reply::new("hi"))).unwrap();
+//! let Need::Done(outcome) = agent.poll() else { unreachable!() };
+//! assert_eq!(outcome.reason, StopReason::NoToolCalls);
+//! let kinds: Vec<&str> = agent.take_records().iter().map(|r| r.kind.as_str()).collect();
+//! assert_eq!(kinds, ["task", "assistant", "stop"]);
+//! ```
+//!
+//! Order of checks, as the SPEC gives it. Before each turn: cancelled, then
+//! `step_budget`. After a reply: record the turn (a failed model writes no `assistant`
+//! record; the `stop` record carries its error), then the sentinel, then
+//! `no_tool_calls`, then `token_budget`. Before each call: cancelled, then
+//! `tool_budget`, then unknown tool, then the tool's call limit, then the schema; the
+//! three refusals are `ok:false` records and the run goes on. A tool's call limit
+//! counts the calls it ran (whatever they returned); the tool-call budget counts every
+//! `tool` record, refusals included.
+
+mod budget;
+mod checks;
+mod records;
+#[cfg(test)]
+mod tests;
+
+pub use budget::{estimate_tokens, BudgetError, Budgets, Outcome, StopReason};
+pub use checks::{argument_root, MAX_SHOWN_VIOLATIONS};
+pub use records::{call_id, Record, RecordKind};
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::json::Value;
+use crate::model::{Message, ModelError, Reply, ToolCall};
+use crate::tools::{Manifest, ToolError, ToolSpec};
+
+/// What the agent needs next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Need<'a> {
+    /// A model reply: call the model with these and feed the answer to
+    /// [`Agent::feed_reply`].
+    ModelReply {
+        /// The conversation so far, the task first.
+        messages: &'a [Message],
+        /// The tools on offer, sorted by name.
+        manifest: &'a [ToolSpec],
+    },
+    /// A tool result: run this call (its arguments passed the tool's schema) and feed
+    /// the answer to [`Agent::feed_tool_result`].
+    ToolResult {
+        /// The call to run.
+        call: ToolCall,
+    },
+    /// Nothing: the run is over.
+    Done(Outcome),
+}
+
+/// Something was fed that the agent did not ask for. Nothing changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FeedError {
+    /// A model reply, but the agent is not waiting for one (poll first).
+    NotAwaitingReply,
+    /// A tool result, but the agent is not waiting for one (poll first).
+    NotAwaitingToolResult,
+    /// Anything, after the run stopped.
+    Finished,
+}
+
+impl fmt::Display for FeedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FeedError::NotAwaitingReply => "a model reply was fed, but none was asked for",
+            FeedError::NotAwaitingToolResult => "a tool result was fed, but none was asked for",
+            FeedError::Finished => "the run has stopped; nothing more can be fed",
+        })
+    }
+}
+
+impl core::error::Error for FeedError {}
+
+/// The calls of the turn being run, and the position of the next one.
+#[derive(Debug, Clone, PartialEq)]
+struct Turn {
+    calls: Vec<ToolCall>,
+    next: usize,
+}
+
+impl Turn {
+    fn unrun(&self) -> u64 {
+        self.calls.len().saturating_sub(self.next) as u64
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum State {
+    /// The next check point is before a turn.
+    BeforeTurn,
+    /// A model reply was asked for.
+    AwaitingReply,
+    /// The next check point is before call `next` (or the turn is over).
+    Calls(Turn),
+    /// The result of call `next` was asked for.
+    AwaitingTool(Turn),
+    /// The `stop` record is written.
+    Done(Outcome),
+}
+
+/// The loop's state: budgets, tools, the conversation, counts, and the records not yet
+/// taken. See the [module documentation](self).
+#[derive(Debug, Clone)]
+pub struct Agent {
+    budgets: Budgets,
+    manifest: Manifest,
+    /// How many times each tool (by manifest index) has run.
+    runs: Vec<u64>,
+    messages: Vec<Message>,
+    records: Vec<Record>,
+    next_seq: u64,
+    steps: u64,
+    tokens: u64,
+    tool_calls: u64,
+    state: State,
+}
+
+impl Agent {
+    /// An agent for `task` whose records start at seq 0. The `task` record is ready at
+    /// once ([`Agent::take_records`]).
+    pub fn new(task: &str, budgets: Budgets, manifest: Manifest) -> Result<Agent, BudgetError> {
+        Agent::with_first_seq(0, task, budgets, manifest)
+    }
+
+    /// An agent whose first record (the `task`) will have `seq = first_seq`: for a
+    /// chain anchored elsewhere. Call ids derive from these seqs.
+    pub fn with_first_seq(
+        first_seq: u64,
+        task: &str,
+        budgets: Budgets,
+        manifest: Manifest,
+    ) -> Result<Agent, BudgetError> {
+        budgets.check()?;
+        let payload = records::task(task, &budgets, &manifest);
+        let mut agent = Agent {
+            runs: alloc::vec![0; manifest.len()],
+            budgets,
+            manifest,
+            messages: alloc::vec![Message::User { text: task.into() }],
+            records: Vec::new(),
+            next_seq: first_seq,
+            steps: 0,
+            tokens: 0,
+            tool_calls: 0,
+            state: State::BeforeTurn,
+        };
+        agent.push_record(RecordKind::Task, payload);
+        Ok(agent)
+    }
+
+    /// What the agent needs next, running every check point it reaches; a host
+    /// cancellation is only the one [`Agent::cancel`] set. Calling it again without
+    /// feeding anything returns the same need.
+    pub fn poll(&mut self) -> Need<'_> {
+        self.poll_with(&mut || false)
+    }
+
+    /// Like [`Agent::poll`], asking `cancel` at each check point it reaches (before a
+    /// turn, before a call) whether to stop: exactly once per check point, in order.
+    /// This is how a host adds a wall-clock deadline without a clock in the core.
+    pub fn poll_with(&mut self, cancel: &mut dyn FnMut() -> bool) -> Need<'_> {
+        loop {
+            let state = core::mem::replace(&mut self.state, State::BeforeTurn);
+            match state {
+                State::BeforeTurn => self.before_turn(cancel),
+                State::Calls(turn) => self.before_call(turn, cancel),
+                State::AwaitingReply => {
+                    self.state = State::AwaitingReply;
+                    return Need::ModelReply {
+                        messages: &self.messages,
+                        manifest: self.manifest.specs(),
+                    };
+                }
+                State::AwaitingTool(turn) => {
+                    let call = turn.calls.get(turn.next).cloned();
+                    self.state = State::AwaitingTool(turn);
+                    if let Some(call) = call {
+                        return Need::ToolResult { call };
+                    }
+                    // Unreachable: a turn awaits only a call it has. Stop rather than spin.
+                    self.cancel();
+                }
+                State::Done(outcome) => {
+                    self.state = State::Done(outcome.clone());
+                    return Need::Done(outcome);
+                }
+            }
+        }
+    }
+
+    /// Feeds the model's answer to the reply asked for.
+    pub fn feed_reply(&mut self, reply: Result<Reply, ModelError>) -> Result<(), FeedError> {
+        match self.state {
+            State::AwaitingReply => {}
+            State::Done(_) => return Err(FeedError::Finished),
+            _ => return Err(FeedError::NotAwaitingReply),
+        }
+        match reply {
+            Err(error) => {
+                let sentence = if error.message().is_empty() {
+                    String::from("the model failed without saying why")
+                } else {
+                    String::from(error.message())
+                };
+                self.model_error(sentence);
+            }
+            Ok(reply) => match checks::reply(&reply) {
+                Ok(tokens) => self.record_turn(reply, tokens),
+                Err(sentence) => self.model_error(sentence),
+            },
+        }
+        Ok(())
+    }
+
+    /// Feeds the result of the call asked for: a value, or the tool's failure.
+    pub fn feed_tool_result(&mut self, result: Result<Value, ToolError>) -> Result<(), FeedError> {
+        let mut turn = match core::mem::replace(&mut self.state, State::BeforeTurn) {
+            State::AwaitingTool(turn) => turn,
+            other => {
+                let error = match other {
+                    State::Done(_) => FeedError::Finished,
+                    _ => FeedError::NotAwaitingToolResult,
+                };
+                self.state = other;
+                return Err(error);
+            }
+        };
+        if let Some(call) = turn.calls.get(turn.next) {
+            if let Some(index) = self.manifest.index(&call.name) {
+                if let Some(runs) = self.runs.get_mut(index) {
+                    *runs = runs.saturating_add(1);
+                }
+            }
+            let recorded = checks::result(&call.name, result);
+            self.record_tool(call, recorded);
+            turn.next += 1;
+        }
+        self.state = State::Calls(turn);
+        Ok(())
+    }
+
+    /// The host's cancellation: stops the run now, as the next check point would. A
+    /// reply or result asked for and not yet fed is abandoned (an abandoned call gets
+    /// no `tool` record and counts as unrun). Does nothing once the run has stopped.
+    pub fn cancel(&mut self) {
+        let unrun = match &self.state {
+            State::Done(_) => return,
+            State::BeforeTurn | State::AwaitingReply => 0,
+            State::Calls(turn) | State::AwaitingTool(turn) => turn.unrun(),
+        };
+        self.finish(StopReason::Cancelled, unrun, None);
+    }
+
+    /// Drains the records produced so far, in order.
+    pub fn take_records(&mut self) -> Vec<Record> {
+        core::mem::take(&mut self.records)
+    }
+
+    /// The outcome, once the run has stopped.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match &self.state {
+            State::Done(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    /// The conversation so far, the task first.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// The `seq` the next record will have.
+    pub fn next_seq(&self) -> u64 {
+        self.next_seq
+    }
+
+    /// Assistant turns recorded so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Tokens counted so far.
+    pub fn tokens(&self) -> u64 {
+        self.tokens
+    }
+
+    /// `tool` records written so far.
+    pub fn tool_calls(&self) -> u64 {
+        self.tool_calls
+    }
+
+    /// Check point before a turn: cancelled, then `step_budget`.
+    fn before_turn(&mut self, cancel: &mut dyn FnMut() -> bool) {
+        if cancel() {
+            self.finish(StopReason::Cancelled, 0, None);
+        } else if self.budgets.max_steps.is_some_and(|max| self.steps >= max) {
+            self.finish(StopReason::StepBudget, 0, None);
+        } else {
+            self.state = State::AwaitingReply;
+        }
+    }
+
+    /// Check point before call `turn.next`: cancelled, `tool_budget`, then the call's
+    /// own checks; a refused call is recorded and the next one comes up.
+    fn before_call(&mut self, mut turn: Turn, cancel: &mut dyn FnMut() -> bool) {
+        let Some(call) = turn.calls.get(turn.next) else {
+            self.state = State::BeforeTurn;
+            return;
+        };
+        if cancel() {
+            return self.finish(StopReason::Cancelled, turn.unrun(), None);
+        }
+        if let Some(max) = self.budgets.max_tool_calls {
+            if self.tool_calls >= max {
+                return self.finish(StopReason::ToolBudget, turn.unrun(), None);
+            }
+        }
+        match checks::call(&self.manifest, &self.runs, call) {
+            Ok(_) => self.state = State::AwaitingTool(turn),
+            Err(sentence) => {
+                self.record_tool(call, Err(sentence));
+                turn.next += 1;
+                self.state = State::Calls(turn);
+            }
+        }
+    }
+
+    /// Records a turn, then checks the sentinel, `no_tool_calls` and `token_budget`.
+    fn record_turn(&mut self, reply: Reply, tokens: u64) {
+        self.steps += 1;
+        self.tokens = self.tokens.saturating_add(tokens);
+        let seq = self.next_seq;
+        let calls: Vec<ToolCall> = reply
+            .tool_calls
+            .into_iter()
+            .enumerate()
+            .map(|(index, (name, arguments))| ToolCall {
+                id: call_id(seq, index),
+                name,
+                arguments,
+            })
+            .collect();
+        let payload = records::assistant(&reply.text, &calls, tokens);
+        self.push_record(RecordKind::Assistant, payload);
+        let sentinel = match &self.budgets.stop_sentinel {
+            Some(sentinel) => reply.text.contains(sentinel.as_str()),
+            None => false,
+        };
+        let over_budget = self.budgets.max_tokens.is_some_and(|max| self.tokens > max);
+        let turn = Turn {
+            calls: calls.clone(),
+            next: 0,
+        };
+        self.messages.push(Message::Assistant {
+            text: reply.text,
+            tool_calls: calls,
+        });
+        if sentinel {
+            self.finish(StopReason::Sentinel, turn.unrun(), None);
+        } else if turn.calls.is_empty() {
+            self.finish(StopReason::NoToolCalls, 0, None);
+        } else if over_budget {
+            self.finish(StopReason::TokenBudget, turn.unrun(), None);
+        } else {
+            self.state = State::Calls(turn);
+        }
+    }
+
+    fn model_error(&mut self, sentence: String) {
+        self.finish(StopReason::ModelError, 0, Some(sentence));
+    }
+
+    /// Writes the `tool` record for `call` and shows the result to the model.
+    fn record_tool(&mut self, call: &ToolCall, result: Result<Value, String>) {
+        self.tool_calls += 1;
+        let payload = records::tool(call, &result);
+        self.push_record(RecordKind::Tool, payload);
+        self.messages.push(Message::Tool {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            result,
+        });
+    }
+
+    /// Writes the `stop` record; the run is over.
+    fn finish(&mut self, reason: StopReason, unrun_calls: u64, error: Option<String>) {
+        let outcome = Outcome {
+            reason,
+            steps: self.steps,
+            tokens: self.tokens,
+            unrun_calls,
+            tool_calls: self.tool_calls,
+            error,
+        };
+        self.push_record(RecordKind::Stop, records::stop(&outcome));
+        self.state = State::Done(outcome);
+    }
+
+    fn push_record(&mut self, kind: RecordKind, payload: Value) {
+        self.records.push(Record {
+            seq: self.next_seq,
+            kind,
+            payload,
+        });
+        self.next_seq = self.next_seq.saturating_add(1);
+    }
+}

@@ -1,0 +1,249 @@
+//! The records the loop writes and their payloads (SPEC section 4). Member names are
+//! part of the format.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use super::budget::{Budgets, Outcome};
+use crate::jcs::{write_value, EncodeError};
+use crate::json::{Object, Value, MAX_DEPTH};
+use crate::model::ToolCall;
+use crate::sink::CountingSink;
+use crate::tools::Manifest;
+
+/// The kinds of record the loop writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RecordKind {
+    /// The first record: the task and the budgets in force.
+    Task,
+    /// One model turn.
+    Assistant,
+    /// The result of one call, run or refused.
+    Tool,
+    /// The last record: why the run stopped.
+    Stop,
+}
+
+impl RecordKind {
+    /// The record's `kind` member.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordKind::Task => "task",
+            RecordKind::Assistant => "assistant",
+            RecordKind::Tool => "tool",
+            RecordKind::Stop => "stop",
+        }
+    }
+}
+
+impl fmt::Display for RecordKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A record the loop produced, to be appended to a chain at `seq`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// The `seq` it must have in the transcript (call ids are derived from it).
+    pub seq: u64,
+    /// Its kind.
+    pub kind: RecordKind,
+    /// Its payload; always has a canonical encoding.
+    pub payload: Value,
+}
+
+/// `call_<seq>_<index>`: the id of call `index` of the assistant record at `seq`.
+pub fn call_id(seq: u64, index: usize) -> String {
+    format!("call_{seq}_{index}")
+}
+
+/// A count as a JSON number (exact: counts and limits stay at or below 2^53 − 1).
+fn count(n: u64) -> Value {
+    Value::Number(n as f64)
+}
+
+fn object(members: Vec<(&str, Value)>) -> Value {
+    let mut object = Object::new();
+    for (key, value) in members {
+        object.insert(key, value);
+    }
+    Value::Object(object)
+}
+
+/// `{"task": text, "budgets": {...}}`: only the budgets that are set, plus
+/// `tool_limits` (name → limit) when a tool has a limit.
+pub(crate) fn task(text: &str, budgets: &Budgets, manifest: &Manifest) -> Value {
+    let mut set = Object::new();
+    for (name, limit) in budgets.limits() {
+        set.insert(name, count(limit));
+    }
+    if let Some(sentinel) = &budgets.stop_sentinel {
+        set.insert("stop_sentinel", Value::from(sentinel.as_str()));
+    }
+    let mut limits = Object::new();
+    for (name, limit) in manifest.limits() {
+        limits.insert(name, count(limit));
+    }
+    if !limits.is_empty() {
+        set.insert("tool_limits", Value::Object(limits));
+    }
+    object(alloc::vec![
+        ("task", Value::from(text)),
+        ("budgets", Value::Object(set)),
+    ])
+}
+
+/// `{"text", "tool_calls": [{"id", "name", "arguments"}], "tokens"}`.
+pub(crate) fn assistant(text: &str, calls: &[ToolCall], tokens: u64) -> Value {
+    let calls = calls
+        .iter()
+        .map(|c| {
+            object(alloc::vec![
+                ("id", Value::from(c.id.as_str())),
+                ("name", Value::from(c.name.as_str())),
+                ("arguments", c.arguments.clone()),
+            ])
+        })
+        .collect();
+    object(alloc::vec![
+        ("text", Value::from(text)),
+        ("tool_calls", Value::Array(calls)),
+        ("tokens", count(tokens)),
+    ])
+}
+
+/// `{"id", "name", "ok": true, "value"}` or `{"id", "name", "ok": false, "error"}`.
+pub(crate) fn tool(call: &ToolCall, result: &Result<Value, String>) -> Value {
+    let (ok, member, value) = match result {
+        Ok(value) => (true, "value", value.clone()),
+        Err(sentence) => (false, "error", Value::from(sentence.as_str())),
+    };
+    object(alloc::vec![
+        ("id", Value::from(call.id.as_str())),
+        ("name", Value::from(call.name.as_str())),
+        ("ok", Value::Bool(ok)),
+        (member, value),
+    ])
+}
+
+/// `{"reason", "steps", "tokens", "unrun_calls"}` plus `"error"` for `model_error`.
+pub(crate) fn stop(outcome: &Outcome) -> Value {
+    let mut members = alloc::vec![
+        ("reason", Value::from(outcome.reason.as_str())),
+        ("steps", count(outcome.steps)),
+        ("tokens", count(outcome.tokens)),
+        ("unrun_calls", count(outcome.unrun_calls)),
+    ];
+    if let Some(error) = &outcome.error {
+        members.push(("error", Value::from(error.as_str())));
+    }
+    object(members)
+}
+
+/// Levels a value may have inside the `tool_calls` of an `assistant` payload (payload,
+/// array, call object).
+pub(crate) const MAX_ARGUMENTS_DEPTH: usize = MAX_DEPTH - 3;
+
+/// Levels a tool's value may have inside a `tool` payload.
+pub(crate) const MAX_VALUE_DEPTH: usize = MAX_DEPTH - 1;
+
+/// Why a value cannot go into a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unrecordable {
+    /// Nested deeper than the limit (the limit is given): a verifier would refuse it.
+    TooDeep(usize),
+    /// Holds a NaN or an infinity.
+    NoCanonicalEncoding,
+}
+
+/// Checks that `value` nested at most `max_depth` levels deep can be encoded.
+pub(crate) fn recordable(value: &Value, max_depth: usize) -> Result<(), Unrecordable> {
+    if deeper_than(value, max_depth) {
+        return Err(Unrecordable::TooDeep(max_depth));
+    }
+    match write_value(value, &mut CountingSink::default()) {
+        Err(EncodeError::NonFiniteNumber) => Err(Unrecordable::NoCanonicalEncoding),
+        Err(EncodeError::BufferFull) | Ok(()) => Ok(()),
+    }
+}
+
+/// Whether `value` has more than `limit` levels of arrays and objects. Recursion stops
+/// at the limit, so a hostile value cannot exhaust the stack here.
+fn deeper_than(value: &Value, limit: usize) -> bool {
+    match value {
+        Value::Array(items) => limit == 0 || items.iter().any(|v| deeper_than(v, limit - 1)),
+        Value::Object(object) => {
+            limit == 0 || object.iter().any(|(_, v)| deeper_than(v, limit - 1))
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jcs::to_vec;
+    use crate::json::parse;
+
+    fn nested(levels: usize) -> Value {
+        let mut v = Value::Null;
+        for _ in 0..levels {
+            v = Value::Array(alloc::vec![v]);
+        }
+        v
+    }
+
+    #[test]
+    fn depth_limit_is_exact() {
+        assert!(!deeper_than(&Value::Null, 0));
+        assert!(deeper_than(&nested(1), 0));
+        assert!(!deeper_than(&nested(5), 5));
+        assert!(deeper_than(&nested(6), 5));
+        let obj = parse(br#"{"a":{"b":[1]}}"#).unwrap();
+        assert!(!deeper_than(&obj, 3));
+        assert!(deeper_than(&obj, 2));
+        assert_eq!(recordable(&nested(6), 5), Err(Unrecordable::TooDeep(5)));
+        assert_eq!(
+            recordable(&Value::Array(alloc::vec![Value::Number(f64::NAN)]), 5),
+            Err(Unrecordable::NoCanonicalEncoding)
+        );
+    }
+
+    #[test]
+    fn payload_shapes() {
+        let call = ToolCall {
+            id: call_id(1, 0),
+            name: "add".into(),
+            arguments: parse(br#"{"a":2,"b":40}"#).unwrap(),
+        };
+        let text = |v: &Value| String::from_utf8(to_vec(v).unwrap()).unwrap();
+        assert_eq!(
+            text(&assistant("", core::slice::from_ref(&call), 1)),
+            r#"{"text":"","tokens":1,"tool_calls":[{"arguments":{"a":2,"b":40},"id":"call_1_0","name":"add"}]}"#
+        );
+        assert_eq!(
+            text(&tool(&call, &Ok(parse(br#"{"sum":42}"#).unwrap()))),
+            r#"{"id":"call_1_0","name":"add","ok":true,"value":{"sum":42}}"#
+        );
+        assert_eq!(
+            text(&tool(&call, &Err("no".into()))),
+            r#"{"error":"no","id":"call_1_0","name":"add","ok":false}"#
+        );
+        let budgets = Budgets {
+            max_steps: Some(3),
+            stop_sentinel: Some("DONE".into()),
+            ..Budgets::default()
+        };
+        assert_eq!(
+            text(&task("t", &budgets, &Manifest::new())),
+            r#"{"budgets":{"max_steps":3,"stop_sentinel":"DONE"},"task":"t"}"#
+        );
+        assert_eq!(
+            text(&task("t", &Budgets::default(), &Manifest::new())),
+            r#"{"budgets":{},"task":"t"}"#
+        );
+    }
+}

@@ -1,0 +1,408 @@
+//! The state machine driven by hand: feeding out of turn, cancelling, the conversation
+//! a model is shown, determinism, and what the drivers refuse.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::*;
+use crate::agent::{Agent, BudgetError, FeedError, Need, RecordKind, StopReason};
+use crate::demo;
+use crate::driver::RunError;
+use crate::jcs::to_vec;
+use crate::model::{Message, ToolCall};
+use crate::sink::{RecordSink, SinkError};
+
+fn agent(budgets: Budgets) -> Agent {
+    Agent::new("the task", budgets, demo_tools().manifest().clone()).unwrap()
+}
+
+fn kinds(records: &[crate::agent::Record]) -> Vec<RecordKind> {
+    records.iter().map(|r| r.kind).collect()
+}
+
+#[test]
+fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
+    let mut a = agent(Budgets::default());
+    assert_eq!(
+        a.feed_reply(Ok(Reply::new("x"))),
+        Err(FeedError::NotAwaitingReply)
+    );
+    assert_eq!(
+        a.feed_tool_result(Ok(Value::Null)),
+        Err(FeedError::NotAwaitingToolResult)
+    );
+    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    // Polling again without feeding asks for the same thing.
+    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    assert_eq!(
+        a.feed_tool_result(Ok(Value::Null)),
+        Err(FeedError::NotAwaitingToolResult)
+    );
+    a.feed_reply(Ok(call("echo", r#"{"x":1}"#))).unwrap();
+    let need = a.poll();
+    let Need::ToolResult { call: asked } = need else {
+        panic!("expected a tool call, got {need:?}");
+    };
+    assert_eq!(
+        asked,
+        ToolCall {
+            id: "call_1_0".into(),
+            name: "echo".into(),
+            arguments: j(r#"{"x":1}"#)
+        }
+    );
+    assert_eq!(
+        a.feed_reply(Ok(Reply::new("x"))),
+        Err(FeedError::NotAwaitingReply)
+    );
+    assert!(matches!(a.poll(), Need::ToolResult { .. }));
+    a.feed_tool_result(Ok(j(r#"{"x":1}"#))).unwrap();
+    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    a.feed_reply(Err(ModelError::new(""))).unwrap();
+    let Need::Done(outcome) = a.poll() else {
+        panic!("expected the end");
+    };
+    assert_eq!(outcome.reason, StopReason::ModelError);
+    assert_eq!(
+        outcome.error.as_deref(),
+        Some("the model failed without saying why")
+    );
+    assert_eq!(a.feed_reply(Ok(Reply::new("x"))), Err(FeedError::Finished));
+    assert_eq!(
+        a.feed_tool_result(Ok(Value::Null)),
+        Err(FeedError::Finished)
+    );
+    assert!(matches!(a.poll(), Need::Done(_)));
+    a.cancel(); // no effect once stopped
+    assert_eq!(a.outcome().unwrap().reason, StopReason::ModelError);
+    let records = a.take_records();
+    assert_eq!(
+        kinds(&records),
+        [
+            RecordKind::Task,
+            RecordKind::Assistant,
+            RecordKind::Tool,
+            RecordKind::Stop
+        ]
+    );
+    assert_eq!(
+        records.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        [0, 1, 2, 3]
+    );
+    assert!(a.take_records().is_empty());
+    assert_eq!(
+        alloc::format!("{}", FeedError::NotAwaitingReply),
+        "a model reply was fed, but none was asked for"
+    );
+}
+
+#[test]
+fn records_come_out_as_they_are_made() {
+    let mut a = agent(Budgets::default());
+    assert_eq!(kinds(&a.take_records()), [RecordKind::Task]);
+    let _ = a.poll();
+    assert!(a.take_records().is_empty());
+    a.feed_reply(Ok(call("nope", "{}"))).unwrap();
+    assert_eq!(kinds(&a.take_records()), [RecordKind::Assistant]);
+    // The unknown tool is refused at the next poll, which then asks for a reply.
+    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    assert_eq!(kinds(&a.take_records()), [RecordKind::Tool]);
+    assert_eq!(a.next_seq(), 3);
+    assert_eq!((a.steps(), a.tool_calls()), (1, 1));
+}
+
+#[test]
+fn cancel_abandons_an_outstanding_call() {
+    let mut a = agent(Budgets::default());
+    let _ = a.poll();
+    let turn = Reply::new("")
+        .with_call("echo", j("{}"))
+        .with_call("echo", j("{}"));
+    a.feed_reply(Ok(turn)).unwrap();
+    assert!(matches!(a.poll(), Need::ToolResult { .. }));
+    a.cancel();
+    let Need::Done(outcome) = a.poll() else {
+        panic!("expected the end");
+    };
+    assert_eq!(outcome.reason, StopReason::Cancelled);
+    assert_eq!(outcome.unrun_calls, 2, "the abandoned call is unrun");
+    assert_eq!(
+        a.feed_tool_result(Ok(Value::Null)),
+        Err(FeedError::Finished)
+    );
+    let records = a.take_records();
+    assert_eq!(
+        kinds(&records),
+        [RecordKind::Task, RecordKind::Assistant, RecordKind::Stop]
+    );
+    // Cancelling while a reply is outstanding: no assistant record.
+    let mut a = agent(Budgets::default());
+    let _ = a.poll();
+    a.cancel();
+    assert_eq!(a.outcome().unwrap().unrun_calls, 0);
+    assert_eq!(
+        kinds(&a.take_records()),
+        [RecordKind::Task, RecordKind::Stop]
+    );
+}
+
+#[test]
+fn the_hook_is_asked_once_per_check_point() {
+    let mut a = agent(Budgets::default());
+    let mut asked = 0;
+    let _ = a.poll_with(&mut || {
+        asked += 1;
+        false
+    });
+    let _ = a.poll_with(&mut || {
+        asked += 1;
+        false
+    });
+    assert_eq!(asked, 1, "waiting for a reply is not a check point");
+    a.feed_reply(Ok(Reply::new("")
+        .with_call("nope", j("{}"))
+        .with_call("nope", j("{}"))
+        .with_call("echo", j("{}"))))
+        .unwrap();
+    let _ = a.poll_with(&mut || {
+        asked += 1;
+        false
+    });
+    // Before each of the three calls; the two refusals happened in this poll.
+    assert_eq!(asked, 4);
+    assert_eq!(a.tool_calls(), 2);
+}
+
+#[test]
+fn the_model_sees_the_whole_conversation() {
+    let mut a = agent(Budgets::default());
+    let Need::ModelReply { messages, manifest } = a.poll() else {
+        panic!("expected a reply request");
+    };
+    assert_eq!(
+        messages,
+        [Message::User {
+            text: "the task".into()
+        }]
+    );
+    let names: Vec<&str> = manifest.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["add", "echo", "fail", "greet"]);
+    a.feed_reply(Ok(Reply::new("trying")
+        .with_call("nope", j("{}"))
+        .with_call("echo", j(r#"{"k":"v"}"#))))
+        .unwrap();
+    assert!(matches!(a.poll(), Need::ToolResult { .. }));
+    a.feed_tool_result(Ok(j(r#"{"k":"v"}"#))).unwrap();
+    let Need::ModelReply { messages, .. } = a.poll() else {
+        panic!("expected a reply request");
+    };
+    let calls = vec![
+        ToolCall {
+            id: "call_1_0".into(),
+            name: "nope".into(),
+            arguments: j("{}"),
+        },
+        ToolCall {
+            id: "call_1_1".into(),
+            name: "echo".into(),
+            arguments: j(r#"{"k":"v"}"#),
+        },
+    ];
+    assert_eq!(
+        messages,
+        [
+            Message::User {
+                text: "the task".into()
+            },
+            Message::Assistant {
+                text: "trying".into(),
+                tool_calls: calls,
+            },
+            Message::Tool {
+                call_id: "call_1_0".into(),
+                name: "nope".into(),
+                result: Err("no tool named 'nope' (have: add, echo, fail, greet)".into()),
+            },
+            Message::Tool {
+                call_id: "call_1_1".into(),
+                name: "echo".into(),
+                result: Ok(j(r#"{"k":"v"}"#)),
+            },
+        ]
+    );
+    assert_eq!(a.messages().len(), 4);
+}
+
+#[test]
+fn the_task_record_states_the_budgets_in_force() {
+    let budgets = Budgets {
+        max_steps: Some(8),
+        max_tokens: Some(1000),
+        max_tool_calls: Some(20),
+        stop_sentinel: Some("DONE".into()),
+    };
+    let mut tools = demo_tools();
+    tools.register_limited(counting("count").0, 3).unwrap();
+    let mut a = Agent::new("add 2 and 40", budgets, tools.manifest().clone()).unwrap();
+    let task = a.take_records().remove(0);
+    assert_eq!(
+        to_vec(&task.payload).unwrap(),
+        br#"{"budgets":{"max_steps":8,"max_tokens":1000,"max_tool_calls":20,"stop_sentinel":"DONE","tool_limits":{"count":3}},"task":"add 2 and 40"}"#
+    );
+}
+
+#[test]
+fn budgets_that_cannot_be_applied_are_refused_before_anything_is_written() {
+    let empty = Budgets {
+        stop_sentinel: Some("".into()),
+        ..Budgets::default()
+    };
+    assert_eq!(
+        Agent::new("t", empty.clone(), Default::default()).unwrap_err(),
+        BudgetError::EmptySentinel
+    );
+    let mut out = Vec::new();
+    let err = crate::driver::run(
+        "t",
+        empty,
+        &mut Scripted::new([]),
+        &mut demo_tools(),
+        &mut || false,
+        &mut out,
+    )
+    .unwrap_err();
+    assert_eq!(err, RunError::Budgets(BudgetError::EmptySentinel));
+    assert!(out.is_empty());
+}
+
+/// A sink that takes `room` lines, then refuses.
+struct Limited {
+    room: usize,
+    lines: Vec<u8>,
+}
+
+impl RecordSink for Limited {
+    fn record(&mut self, line: &[u8]) -> Result<(), SinkError> {
+        if self.room == 0 {
+            return Err(SinkError::Full);
+        }
+        self.room -= 1;
+        self.lines.extend_from_slice(line);
+        Ok(())
+    }
+}
+
+#[test]
+fn a_failing_sink_stops_the_run_with_the_lines_so_far() {
+    let mut sink = Limited {
+        room: 2,
+        lines: Vec::new(),
+    };
+    let err = crate::driver::run(
+        "t",
+        Budgets::default(),
+        &mut Scripted::new([call("echo", "{}"), Reply::new("done")]),
+        &mut demo_tools(),
+        &mut || false,
+        &mut sink,
+    )
+    .unwrap_err();
+    assert_eq!(err, RunError::Sink(SinkError::Full));
+    let report = verify::verify_bytes(&sink.lines, &Options::default());
+    assert!(report.ok());
+    assert_eq!(report.count, 2);
+}
+
+#[test]
+fn identical_runs_give_byte_identical_transcripts() {
+    let once = || {
+        let replies = vec![
+            Ok(call("multiply", "{}")),
+            Ok(Reply::new("é")
+                .with_call("greet", j(r#"{"name":"ada"}"#))
+                .with_call("fail", j("{}"))),
+            Ok(Reply::new("done")),
+        ];
+        run_with(Budgets::default(), replies, &mut demo_tools(), &mut || {
+            false
+        })
+        .transcript
+    };
+    let first = once();
+    assert!(!first.is_empty());
+    assert_eq!(first, once());
+    for scenario in demo::scenarios() {
+        let (a, _) = scenario.run().unwrap();
+        let (b, _) = scenario.run().unwrap();
+        assert_eq!(a, b, "{}", scenario.file_name);
+    }
+}
+
+#[test]
+fn the_demo_transcripts_bear_out_their_claims() {
+    for scenario in demo::scenarios() {
+        let (transcript, outcome) = scenario.run().unwrap();
+        assert!(verify::verify_bytes(&transcript, &Options::default()).ok());
+        assert_eq!(outcome.reason, scenario.expect.reason);
+        let lines = transcript.iter().filter(|&&b| b == b'\n').count();
+        assert_eq!(lines, scenario.expect.kinds.len(), "{}", scenario.file_name);
+        for claim in scenario.check(&transcript) {
+            assert!(
+                claim.held,
+                "{}: {} (found {})",
+                scenario.file_name, claim.what, claim.found
+            );
+        }
+    }
+}
+
+#[test]
+fn the_claims_catch_a_wrong_transcript() {
+    // Negative control: the answer transcript does not bear out the recover claims.
+    let (answer, _) = demo::answer().run().unwrap();
+    let claims = demo::recover().check(&answer);
+    assert!(claims.iter().any(|c| !c.held));
+    let (budget, _) = demo::budget().run().unwrap();
+    // Drop the stop record: the stop claim fails.
+    let cut = &budget[..budget[..budget.len() - 1]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .unwrap()
+        + 1];
+    let claims = demo::budget().check(cut);
+    assert!(claims
+        .iter()
+        .any(|c| !c.held && c.what.starts_with("stop:")));
+    let claims = demo::budget().check(b"not json\n");
+    assert_eq!(claims.len(), 1);
+    assert!(!claims[0].held);
+}
+
+#[cfg(feature = "std")]
+#[test]
+fn a_run_into_a_file_sink_verifies_from_disk() {
+    let path = std::env::temp_dir().join(alloc::format!(
+        "agentloop-core-run-{}.jsonl",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&path);
+    let mut sink = crate::sink::FileSink::append_to(&path).unwrap();
+    let scenario = demo::recover();
+    let outcome = crate::driver::run(
+        scenario.task,
+        scenario.budgets.clone(),
+        &mut Scripted::new(scenario.replies.clone()),
+        &mut demo_tools(),
+        &mut || false,
+        &mut sink,
+    )
+    .unwrap();
+    drop(sink);
+    assert_eq!(outcome.reason, StopReason::NoToolCalls);
+    let report = verify::verify_file(&path, &Options::default());
+    assert!(report.ok(), "{:?}", report.faults);
+    assert_eq!(report.count, 11);
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(bytes, scenario.run().unwrap().0);
+    let _ = std::fs::remove_file(&path);
+}

@@ -1,0 +1,261 @@
+//! Models: anything that maps `(messages, tool manifest)` to a reply (SPEC section 4).
+//!
+//! The loop shows a model the whole conversation so far as [`Message`]s — the task as
+//! the user's message, each assistant turn with its tool calls, each tool result — and
+//! the tool manifest; the model answers with a [`Reply`] (text plus zero or more tool
+//! calls) or a [`ModelError`]. [`Scripted`] is a model that replays a fixed list of
+//! replies: for tests, demos and reproducing a run.
+
+use alloc::collections::VecDeque;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::json::Value;
+use crate::tools::ToolSpec;
+
+/// Who speaks in a [`Message`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Role {
+    /// The user: the task.
+    User,
+    /// The model.
+    Assistant,
+    /// A tool's result (or the loop's refusal to run a call).
+    Tool,
+}
+
+impl Role {
+    /// The role's conventional name: `user`, `assistant` or `tool`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One tool call of an assistant turn, with the id the loop gave it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    /// `call_<seq>_<index>`: the `seq` of the `assistant` record that asked for the call
+    /// and the call's 0-based position in it. Deterministic, and unique in a transcript.
+    pub id: String,
+    /// The name of the tool asked for (it may name no registered tool).
+    pub name: String,
+    /// The arguments, as the model gave them.
+    pub arguments: Value,
+}
+
+/// One message of the conversation a model is shown.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    /// The task, as the user's message (always the first message).
+    User {
+        /// The task text.
+        text: String,
+    },
+    /// A recorded assistant turn.
+    Assistant {
+        /// The assistant's text.
+        text: String,
+        /// The calls it asked for, with their ids, in order.
+        tool_calls: Vec<ToolCall>,
+    },
+    /// The result of one call: what the tool returned, or the `ok:false` sentence (an
+    /// unknown tool, a call over its tool's limit, invalid arguments, a failed tool).
+    Tool {
+        /// The id of the call this answers.
+        call_id: String,
+        /// The tool name the call asked for.
+        name: String,
+        /// `Ok(value)` as in a `tool` record with `"ok":true`, `Err(sentence)` for
+        /// `"ok":false`.
+        result: Result<Value, String>,
+    },
+}
+
+impl Message {
+    /// Who speaks.
+    pub fn role(&self) -> Role {
+        match self {
+            Message::User { .. } => Role::User,
+            Message::Assistant { .. } => Role::Assistant,
+            Message::Tool { .. } => Role::Tool,
+        }
+    }
+}
+
+/// A model's answer to one turn.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Reply {
+    /// The assistant's text (may be empty).
+    pub text: String,
+    /// The tool calls asked for, in order: `(tool name, arguments)`.
+    pub tool_calls: Vec<(String, Value)>,
+    /// The turn's real output tokens, when the model reports them; they then replace
+    /// the `max(1, chars / 4)` estimate for this turn. At most 2^53 − 1.
+    pub output_tokens: Option<u64>,
+}
+
+impl Reply {
+    /// A reply with this text, no tool calls and no reported tokens.
+    pub fn new(text: impl Into<String>) -> Reply {
+        Reply {
+            text: text.into(),
+            tool_calls: Vec::new(),
+            output_tokens: None,
+        }
+    }
+
+    /// Adds a tool call.
+    pub fn with_call(mut self, name: impl Into<String>, arguments: Value) -> Reply {
+        self.tool_calls.push((name.into(), arguments));
+        self
+    }
+
+    /// Sets the output tokens the model reports for this turn.
+    pub fn with_output_tokens(mut self, tokens: u64) -> Reply {
+        self.output_tokens = Some(tokens);
+        self
+    }
+}
+
+/// Why a model produced no reply: a sentence, written into the `stop` record's `error`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelError {
+    message: String,
+}
+
+impl ModelError {
+    /// An error saying `message` (a sentence, e.g. `"the provider returned HTTP 503"`).
+    pub fn new(message: impl Into<String>) -> ModelError {
+        ModelError {
+            message: message.into(),
+        }
+    }
+
+    /// The sentence.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl core::error::Error for ModelError {}
+
+/// A model: maps the conversation so far and the tool manifest to a reply.
+///
+/// The loop calls it once per turn. It must not depend on anything but its inputs and
+/// its own state if transcripts are to be reproducible.
+pub trait Model {
+    /// The next turn: `messages` is the whole conversation (the task first), `manifest`
+    /// the tools on offer, sorted by name.
+    fn reply(&mut self, messages: &[Message], manifest: &[ToolSpec]) -> Result<Reply, ModelError>;
+}
+
+impl<M: Model + ?Sized> Model for &mut M {
+    fn reply(&mut self, messages: &[Message], manifest: &[ToolSpec]) -> Result<Reply, ModelError> {
+        (**self).reply(messages, manifest)
+    }
+}
+
+/// A model that replays a fixed script: each turn takes the next entry, whatever it
+/// is shown. When the script runs out, it fails with a [`ModelError`] saying so.
+///
+/// ```
+/// use agentloop_core::model::{Model, Reply, Scripted};
+/// let mut model = Scripted::new([Reply::new("hello")]);
+/// assert_eq!(model.reply(&[], &[]).unwrap().text, "hello");
+/// assert!(model.reply(&[], &[]).is_err());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Scripted {
+    script: VecDeque<Result<Reply, ModelError>>,
+    served: usize,
+}
+
+impl Scripted {
+    /// A model that gives these replies, in order.
+    pub fn new(replies: impl IntoIterator<Item = Reply>) -> Scripted {
+        Scripted::from_results(replies.into_iter().map(Ok))
+    }
+
+    /// A model that gives these replies or failures, in order.
+    pub fn from_results(script: impl IntoIterator<Item = Result<Reply, ModelError>>) -> Scripted {
+        Scripted {
+            script: script.into_iter().collect(),
+            served: 0,
+        }
+    }
+
+    /// How many turns it has answered (replies and failures).
+    pub fn served(&self) -> usize {
+        self.served
+    }
+
+    /// How many entries are left.
+    pub fn remaining(&self) -> usize {
+        self.script.len()
+    }
+}
+
+impl Model for Scripted {
+    fn reply(&mut self, _: &[Message], _: &[ToolSpec]) -> Result<Reply, ModelError> {
+        match self.script.pop_front() {
+            Some(entry) => {
+                self.served += 1;
+                entry
+            }
+            None => Err(ModelError::new(alloc::format!(
+                "the scripted model has no reply left after {} turns",
+                self.served
+            ))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripted_replays_then_fails() {
+        let mut model = Scripted::from_results([
+            Ok(Reply::new("a").with_call("add", Value::Null)),
+            Err(ModelError::new("down")),
+        ]);
+        assert_eq!(model.remaining(), 2);
+        let first = model.reply(&[], &[]).unwrap();
+        assert_eq!(first.tool_calls, [(String::from("add"), Value::Null)]);
+        assert_eq!(model.reply(&[], &[]).unwrap_err().message(), "down");
+        let err = model.reply(&[], &[]).unwrap_err();
+        assert_eq!(
+            alloc::format!("{err}"),
+            "the scripted model has no reply left after 2 turns"
+        );
+        assert_eq!(model.served(), 2);
+    }
+
+    #[test]
+    fn roles_and_builders() {
+        let m = Message::User { text: "t".into() };
+        assert_eq!(m.role().as_str(), "user");
+        assert_eq!(alloc::format!("{}", Role::Tool), "tool");
+        let reply = Reply::new("x").with_output_tokens(7);
+        assert_eq!(reply.output_tokens, Some(7));
+        assert!(reply.tool_calls.is_empty());
+    }
+}

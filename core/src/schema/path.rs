@@ -1,0 +1,179 @@
+//! JSON paths of instance values, as violations spell them: `$.a.b[0]`, `$['a b']`.
+//!
+//! A member whose key is an identifier (`[A-Za-z_][A-Za-z0-9_]*`) is `.key`; any other
+//! key is `['key']`, with `'` and `\` escaped by a backslash and control characters
+//! written `\n`, `\r`, `\t` or `\u00XX`, so a path is always one line. An array item is
+//! `[index]`.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::Write;
+
+/// Where a value sits in the instance: a chain of steps up to the root, kept on the
+/// stack while validating, and spelled out only when a violation needs it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Location<'a> {
+    /// The instance itself.
+    Root,
+    /// A member of an object.
+    Member {
+        /// Where the object is.
+        parent: &'a Location<'a>,
+        /// The member's position in the object's canonical order.
+        index: usize,
+        /// The member's key.
+        key: &'a str,
+    },
+    /// An item of an array.
+    Item {
+        /// Where the array is.
+        parent: &'a Location<'a>,
+        /// The item's index.
+        index: usize,
+    },
+}
+
+impl Location<'_> {
+    /// The path from `root` (e.g. `$` or `$.add`) to this value.
+    pub(crate) fn spell(&self, root: &str) -> String {
+        let mut steps = Vec::new();
+        let mut at = self;
+        loop {
+            match at {
+                Location::Root => break,
+                Location::Member { parent, .. } | Location::Item { parent, .. } => {
+                    steps.push(at);
+                    at = parent;
+                }
+            }
+        }
+        let mut out = String::from(root);
+        for step in steps.iter().rev() {
+            match step {
+                Location::Root => {}
+                Location::Member { key, .. } => push_member(&mut out, key),
+                Location::Item { index, .. } => push_index(&mut out, *index),
+            }
+        }
+        out
+    }
+
+    /// The positions (member or item index) from the root down to this value. Sorting
+    /// by this key puts values in document order, a value before its members.
+    pub(crate) fn order_key(&self) -> Vec<usize> {
+        let mut key = Vec::new();
+        let mut at = self;
+        while let Location::Member { parent, index, .. } | Location::Item { parent, index } = at {
+            key.push(*index);
+            at = parent;
+        }
+        key.reverse();
+        key
+    }
+}
+
+/// Whether `key` can be written `.key`: `[A-Za-z_][A-Za-z0-9_]*`.
+pub(crate) fn is_identifier(key: &str) -> bool {
+    let mut bytes = key.bytes();
+    match bytes.next() {
+        Some(b) if b.is_ascii_alphabetic() || b == b'_' => {}
+        _ => return false,
+    }
+    bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Appends the step to member `key`: `.key` or `['key']`.
+pub(crate) fn push_member(out: &mut String, key: &str) {
+    if is_identifier(key) {
+        out.push('.');
+        out.push_str(key);
+    } else {
+        out.push('[');
+        push_quoted(out, key);
+        out.push(']');
+    }
+}
+
+/// Appends the step to item `index`: `[index]`.
+pub(crate) fn push_index(out: &mut String, index: usize) {
+    // Writing to a String cannot fail.
+    let _ = write!(out, "[{index}]");
+}
+
+/// Appends `text` in single quotes, escaping `'`, `\` and control characters.
+pub(crate) fn push_quoted(out: &mut String, text: &str) {
+    out.push('\'');
+    for c in text.chars() {
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+}
+
+/// `text` in single quotes, escaped as [`push_quoted`] does.
+pub(crate) fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    push_quoted(&mut out, text);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers() {
+        for key in ["a", "_", "A_1", "add", "_x9"] {
+            assert!(is_identifier(key), "{key}");
+        }
+        for key in ["", "1a", "a b", "a-b", "é", "a.b", "$", "a'"] {
+            assert!(!is_identifier(key), "{key}");
+        }
+    }
+
+    #[test]
+    fn spelling() {
+        let root = Location::Root;
+        assert_eq!(root.spell("$"), "$");
+        assert_eq!(root.spell("$.add"), "$.add");
+        let a = Location::Member {
+            parent: &root,
+            index: 0,
+            key: "a",
+        };
+        let a0 = Location::Item {
+            parent: &a,
+            index: 0,
+        };
+        assert_eq!(a0.spell("$"), "$.a[0]");
+        let spaced = Location::Member {
+            parent: &a0,
+            index: 3,
+            key: "a b",
+        };
+        assert_eq!(spaced.spell("$"), "$.a[0]['a b']");
+        assert_eq!(spaced.order_key(), [0, 0, 3]);
+        let nasty = Location::Member {
+            parent: &root,
+            index: 1,
+            key: "it's \\ a\nb\u{1}",
+        };
+        assert_eq!(nasty.spell("$"), "$['it\\'s \\\\ a\\nb\\u0001']");
+        let empty = Location::Member {
+            parent: &root,
+            index: 0,
+            key: "",
+        };
+        assert_eq!(empty.spell("$.t"), "$.t['']");
+        assert_eq!(quoted("😀"), "'😀'");
+    }
+}

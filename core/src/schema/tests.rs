@@ -1,0 +1,762 @@
+//! Unit tests of the schema validator: every keyword accepted and rejected, every
+//! refusal, paths, order, and the bounds on work and nesting.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::{Schema, SchemaError, Violation, MAX_NESTING};
+use crate::json::{parse, Object, Value};
+
+fn json(text: &str) -> Value {
+    parse(text.as_bytes()).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn compile(schema: &str) -> Schema {
+    Schema::compile(&json(schema)).unwrap_or_else(|e| panic!("{schema} refused: {e}"))
+}
+
+fn refused(schema: &str) -> SchemaError {
+    match Schema::compile(&json(schema)) {
+        Err(e) => e,
+        Ok(_) => panic!("{schema} was accepted"),
+    }
+}
+
+/// The violations of `instance` against `schema` as `path: message` lines, checking that
+/// `is_valid` gives the same verdict.
+fn violations(schema: &str, instance: &str) -> Vec<String> {
+    let compiled = compile(schema);
+    let value = json(instance);
+    let found: Vec<String> = compiled
+        .validate(&value, "$")
+        .iter()
+        .map(Violation::to_string)
+        .collect();
+    assert_eq!(
+        compiled.is_valid(&value),
+        found.is_empty(),
+        "is_valid disagrees with validate for {schema} / {instance}: {found:?}"
+    );
+    found
+}
+
+fn valid(schema: &str, instance: &str) -> bool {
+    violations(schema, instance).is_empty()
+}
+
+/// Asserts exactly one violation, with this text.
+fn one(schema: &str, instance: &str, expected: &str) {
+    assert_eq!(
+        violations(schema, instance),
+        [expected],
+        "{schema} / {instance}"
+    );
+}
+
+#[test]
+fn spec_example() {
+    let schema = compile(
+        r#"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}"#,
+    );
+    let found = schema.validate(&json(r#"{"a":"2","b":40}"#), "$.add");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        found[0].to_string(),
+        "$.add.a: expected type integer, got string"
+    );
+    assert_eq!(found[0].path, "$.add.a");
+    assert!(schema
+        .validate(&json(r#"{"a":2,"b":40}"#), "$.add")
+        .is_empty());
+    let missing = schema.validate(&json(r#"{"a":2}"#), "$.add");
+    assert_eq!(
+        missing[0].to_string(),
+        "$.add: missing required property 'b'"
+    );
+}
+
+#[test]
+fn type_single_and_list() {
+    one(
+        r#"{"type":"string"}"#,
+        "1",
+        "$: expected type string, got integer",
+    );
+    one(
+        r#"{"type":"string"}"#,
+        "1.5",
+        "$: expected type string, got number",
+    );
+    assert!(valid(r#"{"type":"string"}"#, r#""x""#));
+    one(
+        r#"{"type":["integer","null"]}"#,
+        r#""x""#,
+        "$: expected type one of integer, null, got string",
+    );
+    assert!(valid(r#"{"type":["integer","null"]}"#, "null"));
+    assert!(valid(r#"{"type":["integer","null"]}"#, "3"));
+    one(
+        r#"{"type":["integer"]}"#,
+        "[]",
+        "$: expected type integer, got array",
+    );
+    for (t, ok, bad) in [
+        ("null", "null", "false"),
+        ("boolean", "false", "0"),
+        ("object", "{}", "[]"),
+        ("array", "[]", "{}"),
+        ("number", "1.5", "\"1\""),
+        ("integer", "7", "7.5"),
+        ("string", "\"\"", "null"),
+    ] {
+        let schema = format!(r#"{{"type":"{t}"}}"#);
+        assert!(valid(&schema, ok), "{t} accepts {ok}");
+        assert!(!valid(&schema, bad), "{t} refuses {bad}");
+    }
+}
+
+#[test]
+fn integers_and_booleans_the_2020_12_way() {
+    assert!(valid(r#"{"type":"integer"}"#, "1.0"));
+    assert!(valid(r#"{"type":"integer"}"#, "-0"));
+    assert!(valid(r#"{"type":"integer"}"#, "1e300"));
+    assert!(!valid(r#"{"type":"integer"}"#, "1.000001"));
+    one(
+        r#"{"type":"integer"}"#,
+        "true",
+        "$: expected type integer, got boolean",
+    );
+    one(
+        r#"{"type":"number"}"#,
+        "true",
+        "$: expected type number, got boolean",
+    );
+    assert!(!valid(r#"{"type":"boolean"}"#, "1"));
+    // Booleans are not numbers for enum/const either.
+    assert!(!valid(r#"{"const":1}"#, "true"));
+    assert!(!valid(r#"{"enum":[0]}"#, "false"));
+}
+
+#[test]
+fn enum_and_const_use_json_equality() {
+    assert!(valid(r#"{"enum":[1,2,3]}"#, "1.0"));
+    one(
+        r#"{"enum":[1,2,3]}"#,
+        "4",
+        "$: expected one of [1,2,3], got 4",
+    );
+    assert!(valid(
+        r#"{"enum":[{"a":1,"b":[1,2]}]}"#,
+        r#"{"b":[1.0,2],"a":1}"#
+    ));
+    assert!(!valid(
+        r#"{"enum":[{"a":1,"b":[1,2]}]}"#,
+        r#"{"b":[2,1],"a":1}"#
+    ));
+    assert!(!valid(r#"{"enum":[{"a":1}]}"#, r#"{"a":1,"b":2}"#));
+    assert!(valid(r#"{"enum":[null,"x"]}"#, "null"));
+    // An empty enum is valid per the meta-schema; nothing matches it.
+    one(r#"{"enum":[]}"#, "1", "$: expected one of [], got 1");
+    assert!(valid(r#"{"const":"x"}"#, r#""x""#));
+    one(
+        r#"{"const":"x"}"#,
+        r#""y""#,
+        r#"$: expected const "x", got "y""#,
+    );
+    assert!(valid(
+        r#"{"const":{"a":[0,{"b":null}]}}"#,
+        r#"{"a":[-0,{"b":null}]}"#
+    ));
+    assert!(!valid(r#"{"const":[1,2]}"#, "[2,1]"));
+    assert!(valid(r#"{"const":null}"#, "null"));
+    assert!(!valid(r#"{"const":null}"#, "0"));
+}
+
+#[test]
+fn numeric_bounds() {
+    let s = r#"{"minimum":0,"maximum":10}"#;
+    assert!(valid(s, "0") && valid(s, "10") && valid(s, "5.5"));
+    one(s, "-1", "$: expected a value >= 0, got -1");
+    one(s, "10.5", "$: expected a value <= 10, got 10.5");
+    let s = r#"{"exclusiveMinimum":0,"exclusiveMaximum":10}"#;
+    assert!(valid(s, "0.1") && valid(s, "9.9"));
+    one(s, "0", "$: expected a value > 0, got 0");
+    one(s, "10", "$: expected a value < 10, got 10");
+    // Both forms together.
+    let s = r#"{"minimum":1,"exclusiveMinimum":1}"#;
+    one(s, "1", "$: expected a value > 1, got 1");
+    // Bounds ignore other types.
+    assert!(valid(r#"{"minimum":5}"#, r#""x""#));
+    assert!(valid(r#"{"maximum":5}"#, "[1,2,3,4,5,6]"));
+}
+
+#[test]
+fn bounds_refuse_a_hand_built_nan() {
+    let schema = compile(r#"{"minimum":0}"#);
+    assert!(!schema.is_valid(&Value::Number(f64::NAN)));
+    let schema = compile(r#"{"exclusiveMaximum":0}"#);
+    assert_eq!(schema.validate(&Value::Number(f64::NAN), "$").len(), 1);
+}
+
+#[test]
+fn string_lengths_count_code_points() {
+    assert!(valid(r#"{"maxLength":1}"#, r#""😀""#));
+    assert!(valid(r#"{"minLength":1,"maxLength":1}"#, r#""é""#));
+    one(
+        r#"{"minLength":2}"#,
+        r#""😀""#,
+        "$: expected at least 2 characters, got 1",
+    );
+    one(
+        r#"{"maxLength":1}"#,
+        r#""ab""#,
+        "$: expected at most 1 character, got 2",
+    );
+    assert!(valid(r#"{"minLength":0}"#, r#""""#));
+    assert!(
+        valid(r#"{"minLength":3}"#, "12"),
+        "minLength ignores numbers"
+    );
+}
+
+#[test]
+fn item_counts_and_items() {
+    one(
+        r#"{"minItems":2}"#,
+        "[1]",
+        "$: expected at least 2 items, got 1",
+    );
+    one(
+        r#"{"maxItems":1}"#,
+        "[1,2]",
+        "$: expected at most 1 item, got 2",
+    );
+    assert!(valid(r#"{"minItems":1.0}"#, "[1]"));
+    assert!(valid(r#"{"minItems":2}"#, "{}"), "minItems ignores objects");
+    let s = r#"{"items":{"type":"integer"}}"#;
+    assert!(valid(s, "[1,2,3]") && valid(s, "[]") && valid(s, r#"{"a":"x"}"#));
+    assert_eq!(
+        violations(s, r#"[1,"a",2,null]"#),
+        [
+            "$[1]: expected type integer, got string",
+            "$[3]: expected type integer, got null"
+        ]
+    );
+    one(
+        r#"{"items":false}"#,
+        "[1]",
+        "$[0]: not allowed: array items (the items schema is false)",
+    );
+    assert!(valid(r#"{"items":false}"#, "[]"));
+    assert!(valid(r#"{"items":true}"#, "[1,{}]"));
+}
+
+#[test]
+fn objects_required_properties_additional() {
+    let s = r#"{"properties":{"a":{"type":"string"}},"required":["a","b"]}"#;
+    assert!(valid(s, r#"{"a":"x","b":null,"c":1}"#));
+    assert_eq!(
+        violations(s, r#"{"a":1}"#),
+        [
+            "$: missing required property 'b'",
+            "$.a: expected type string, got integer"
+        ]
+    );
+    assert!(
+        valid(r#"{"required":["a"]}"#, "[1]"),
+        "required ignores arrays"
+    );
+    assert!(valid(r#"{"required":[]}"#, "{}"));
+    let closed = r#"{"properties":{"a":{}},"additionalProperties":false}"#;
+    assert!(valid(closed, r#"{"a":1}"#));
+    one(
+        closed,
+        r#"{"a":1,"c":2}"#,
+        "$.c: not allowed: additional property 'c'",
+    );
+    let typed = r#"{"properties":{"a":{}},"additionalProperties":{"type":"integer"}}"#;
+    assert!(valid(typed, r#"{"a":"x","b":1}"#));
+    one(
+        typed,
+        r#"{"a":"x","b":"y"}"#,
+        "$.b: expected type integer, got string",
+    );
+    one(
+        r#"{"properties":{"x":false}}"#,
+        r#"{"x":1}"#,
+        "$.x: not allowed: property 'x'",
+    );
+    assert!(valid(r#"{"properties":{"x":false}}"#, "{}"));
+    assert!(valid(r#"{"additionalProperties":false}"#, "{}"));
+    assert!(valid(r#"{"additionalProperties":false}"#, "[1]"));
+}
+
+#[test]
+fn any_of() {
+    let s = r#"{"anyOf":[{"type":"integer"},{"type":"string","minLength":2}]}"#;
+    assert!(valid(s, "1") && valid(s, r#""ab""#));
+    one(
+        s,
+        r#""a""#,
+        "$: expected to match at least one of 2 alternatives",
+    );
+    one(
+        s,
+        "null",
+        "$: expected to match at least one of 2 alternatives",
+    );
+    one(
+        r#"{"anyOf":[false]}"#,
+        "1",
+        "$: expected to match at least one of 1 alternative",
+    );
+    // The anyOf violation is at the value's path, not the alternatives' paths.
+    one(
+        r#"{"properties":{"p":{"anyOf":[{"items":{"type":"null"}}]}}}"#,
+        r#"{"p":[1]}"#,
+        "$.p: expected to match at least one of 1 alternative",
+    );
+}
+
+#[test]
+fn references_into_defs() {
+    let s = r##"{"$defs":{"n":{"type":"integer","minimum":0}},"properties":{"a":{"$ref":"#/$defs/n"}}}"##;
+    assert!(valid(s, r#"{"a":3}"#));
+    one(s, r#"{"a":-3}"#, "$.a: expected a value >= 0, got -3");
+    // Escaped and percent-encoded names.
+    let s = r##"{"$defs":{"a/b~c":{"type":"integer"},"x y":{"type":"string"}},
+        "properties":{"p":{"$ref":"#/$defs/a~1b~0c"},"q":{"$ref":"#/$defs/x%20y"}}}"##;
+    assert!(valid(s, r#"{"p":1,"q":"s"}"#));
+    assert_eq!(
+        violations(s, r#"{"p":"1","q":1}"#),
+        [
+            "$.p: expected type integer, got string",
+            "$.q: expected type string, got integer"
+        ]
+    );
+    // `$ref` beside other keywords: both apply (2020-12).
+    let s = r##"{"$defs":{"i":{"type":"integer"}},"$ref":"#/$defs/i","minimum":5}"##;
+    assert!(valid(s, "6"));
+    assert_eq!(
+        violations(s, "4.5"),
+        [
+            "$: expected a value >= 5, got 4.5",
+            "$: expected type integer, got number"
+        ]
+    );
+    // A reference to a `false` definition speaks for the member it is applied to.
+    one(
+        r##"{"$defs":{"no":false},"properties":{"x":{"$ref":"#/$defs/no"}}}"##,
+        r#"{"x":1}"#,
+        "$.x: not allowed: property 'x'",
+    );
+    // Pointers to other subschemas.
+    let s = r##"{"properties":{"a":{"type":"string"},"b":{"$ref":"#/properties/a"}}}"##;
+    one(s, r#"{"b":1}"#, "$.b: expected type string, got integer");
+}
+
+#[test]
+fn recursive_schemas_through_members_and_items() {
+    let tree = r##"{"$defs":{"node":{"type":"object","properties":{
+        "value":{"type":"integer"},"children":{"type":"array","items":{"$ref":"#/$defs/node"}}},
+        "required":["value"]}},"$ref":"#/$defs/node"}"##;
+    assert!(valid(
+        tree,
+        r#"{"value":1,"children":[{"value":2,"children":[]},{"value":3}]}"#
+    ));
+    one(
+        tree,
+        r#"{"value":1,"children":[{"value":2,"children":[{}]}]}"#,
+        "$.children[0].children[0]: missing required property 'value'",
+    );
+    let root = r##"{"type":["array","integer"],"items":{"$ref":"#"}}"##;
+    assert!(valid(root, "[[[1]],2,[]]"));
+    one(
+        root,
+        r#"[[["x"]]]"#,
+        "$[0][0][0]: expected type one of array, integer, got string",
+    );
+}
+
+#[test]
+fn boolean_schemas() {
+    assert!(valid("true", r#"{"anything":[1]}"#));
+    one(
+        "false",
+        "null",
+        "$: not allowed: the schema here is false, so no value is valid",
+    );
+    assert!(valid(r#"{"anyOf":[false,true]}"#, "1"));
+}
+
+#[test]
+fn annotations_are_accepted_and_ignored() {
+    let s = r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","title":"t",
+        "description":"d","default":{"x":1},"examples":[1,"two"],"$comment":"c",
+        "deprecated":true,"readOnly":false,"writeOnly":true,"format":"email",
+        "properties":{"a":{"format":"date-time","title":"a","default":5}}}"#;
+    assert!(valid(s, r#"{"a":"not a date"}"#));
+    assert!(valid(s, "42"));
+    assert!(valid(r#"{"format":"no-such-format"}"#, r#""x""#));
+    compile(r#"{"$schema":"https://json-schema.org/draft/2020-12/schema#"}"#);
+}
+
+#[test]
+fn paths_are_spelled_with_dots_and_brackets() {
+    let s = r#"{"additionalProperties":{"type":"integer","items":{"type":"integer"}}}"#;
+    one(
+        s,
+        r#"{"a b":"x"}"#,
+        "$['a b']: expected type integer, got string",
+    );
+    one(
+        s,
+        r#"{"it's":"x"}"#,
+        r"$['it\'s']: expected type integer, got string",
+    );
+    one(
+        s,
+        r#"{"a\\b":"x"}"#,
+        r"$['a\\b']: expected type integer, got string",
+    );
+    one(
+        s,
+        r#"{"a\nb":"x"}"#,
+        r"$['a\nb']: expected type integer, got string",
+    );
+    one(
+        s,
+        r#"{"1st":"x"}"#,
+        "$['1st']: expected type integer, got string",
+    );
+    one(
+        s,
+        r#"{"_ok9":"x"}"#,
+        "$._ok9: expected type integer, got string",
+    );
+    let nested = r#"{"properties":{"a":{"items":{"properties":{"b c":{"type":"null"}}}}}}"#;
+    one(
+        nested,
+        r#"{"a":[{"b c":1}]}"#,
+        "$.a[0]['b c']: expected type null, got integer",
+    );
+    let schema = compile(r#"{"items":{"type":"string"}}"#);
+    let found = schema.validate(&json("[0]"), "$.my tool");
+    assert_eq!(
+        found[0].to_string(),
+        "$.my tool[0]: expected type string, got integer"
+    );
+}
+
+#[test]
+fn violations_come_in_document_order_then_keyword_order() {
+    let s = r##"{"$defs":{"d":{"required":["z"],"properties":{"a":{"const":0}}}},
+        "type":"array","required":["y"],"additionalProperties":{"type":"string"},
+        "properties":{"b":{"type":"string","minLength":3,"enum":["long"]}},
+        "anyOf":[{"type":"null"}],"$ref":"#/$defs/d"}"##;
+    let expected = [
+        "$: expected type array, got object",
+        "$: missing required property 'y'",
+        "$: expected to match at least one of 1 alternative",
+        "$: missing required property 'z'",
+        "$.a: expected type string, got integer",
+        "$.a: expected const 0, got 1",
+        "$.b: expected type string, got integer",
+        "$.b: expected one of [\"long\"], got 5",
+        "$.c: expected type string, got boolean",
+    ];
+    for instance in [r#"{"c":true,"b":5,"a":1}"#, r#"{"a":1,"b":5,"c":true}"#] {
+        assert_eq!(violations(s, instance), expected, "{instance}");
+    }
+    // Canonical key order (UTF-16 code units): "😀" before "ﬁ".
+    let s = r#"{"additionalProperties":false}"#;
+    assert_eq!(
+        violations(s, r#"{"ﬁ":1,"😀":2,"a":3}"#),
+        [
+            "$.a: not allowed: additional property 'a'",
+            "$['😀']: not allowed: additional property '😀'",
+            "$['ﬁ']: not allowed: additional property 'ﬁ'"
+        ]
+    );
+}
+
+#[test]
+fn a_violation_reached_twice_is_listed_once() {
+    // Two paths to one definition for the same item (the root's items, and the items
+    // of the root's $ref target): its violation is listed once.
+    let s = r##"{"$defs":{"i":{"type":"integer"},"j":{"items":{"$ref":"#/$defs/i"}}},
+        "$ref":"#/$defs/j","items":{"$ref":"#/$defs/i"}}"##;
+    assert_eq!(
+        violations(s, "[1,1.5]"),
+        ["$[1]: expected type integer, got number"]
+    );
+    // Two keywords saying the same thing about one value: listed once.
+    one(
+        r##"{"$defs":{"i":{"type":"integer"}},"type":"integer","$ref":"#/$defs/i"}"##,
+        "1.5",
+        "$: expected type integer, got number",
+    );
+}
+
+#[test]
+fn refusals_name_the_keyword_and_where_it_is() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            r#"{"patternProperties":{}}"#,
+            "/patternProperties",
+            "'patternProperties'",
+        ),
+        (
+            r#"{"properties":{"a":{"patternProperties":{"x":{}}}}}"#,
+            "/properties/a/patternProperties",
+            "'patternProperties'",
+        ),
+        (r#"{"requried":["a"]}"#, "/requried", "'requried'"),
+        (r#"{"definitions":{}}"#, "/definitions", "'$defs'"),
+        (r#"{"oneOf":[{}]}"#, "/oneOf", "'oneOf'"),
+        (r#"{"type":"dict"}"#, "/type", "'dict'"),
+        (r#"{"type":"float"}"#, "/type", "'float'"),
+        (r#"{"type":["integer","int"]}"#, "/type/1", "'int'"),
+        (r#"{"type":[]}"#, "/type", "'type'"),
+        (r#"{"type":["null","null"]}"#, "/type/1", "twice"),
+        (r#"{"type":1}"#, "/type", "'type'"),
+        (r#"{"required":["a","a"]}"#, "/required/1", "'required'"),
+        (r#"{"required":[1]}"#, "/required/0", "'required'"),
+        (r#"{"required":"a"}"#, "/required", "'required'"),
+        (r#"{"anyOf":[]}"#, "/anyOf", "'anyOf'"),
+        (r#"{"anyOf":{}}"#, "/anyOf", "'anyOf'"),
+        (r#"{"anyOf":[1]}"#, "/anyOf/0", "'anyOf'"),
+        (r#"{"minItems":1.5}"#, "/minItems", "'minItems'"),
+        (r#"{"minItems":-1}"#, "/minItems", "'minItems'"),
+        (r#"{"maxLength":"3"}"#, "/maxLength", "'maxLength'"),
+        (r#"{"minimum":"0"}"#, "/minimum", "'minimum'"),
+        (
+            r#"{"exclusiveMinimum":true}"#,
+            "/exclusiveMinimum",
+            "'exclusiveMinimum'",
+        ),
+        (r#"{"items":[{}]}"#, "/items", "'items'"),
+        (r#"{"items":1}"#, "/items", "'items'"),
+        (r#"{"properties":[]}"#, "/properties", "'properties'"),
+        (r#"{"properties":{"a":1}}"#, "/properties/a", "'properties'"),
+        (
+            r#"{"additionalProperties":"no"}"#,
+            "/additionalProperties",
+            "'additionalProperties'",
+        ),
+        (r#"{"$defs":{"a":null}}"#, "/$defs/a", "'$defs'"),
+        (
+            r#"{"$defs":{"a":{"minLength":-2}}}"#,
+            "/$defs/a/minLength",
+            "'minLength'",
+        ),
+        (r#"{"enum":{}}"#, "/enum", "'enum'"),
+        (r#"{"title":1}"#, "/title", "'title'"),
+        (r#"{"description":null}"#, "/description", "'description'"),
+        (r#"{"$comment":[]}"#, "/$comment", "'$comment'"),
+        (r#"{"format":1}"#, "/format", "'format'"),
+        (r#"{"examples":1}"#, "/examples", "'examples'"),
+        (r#"{"deprecated":"yes"}"#, "/deprecated", "'deprecated'"),
+        (r#"{"readOnly":1}"#, "/readOnly", "'readOnly'"),
+        (r#"{"writeOnly":null}"#, "/writeOnly", "'writeOnly'"),
+        (r#"{"$schema":1}"#, "/$schema", "'$schema'"),
+        (
+            r#"{"$schema":"http://json-schema.org/draft-07/schema#"}"#,
+            "/$schema",
+            "draft 2020-12",
+        ),
+        (
+            r#"{"items":{"$schema":"https://json-schema.org/draft/2020-12/schema"}}"#,
+            "/items/$schema",
+            "root",
+        ),
+        (r#"{"$ref":1}"#, "/$ref", "'$ref'"),
+        (r#""string""#, "", "object or a boolean"),
+        (r#"null"#, "", "object or a boolean"),
+    ];
+    for (schema, pointer, words) in cases {
+        let e = refused(schema);
+        assert_eq!(e.pointer, *pointer, "{schema}: {e}");
+        assert!(e.message.contains(words), "{schema}: {e}");
+    }
+    let e = refused(r#"{"properties":{"a":{"patternProperties":{}}}}"#);
+    assert_eq!(
+        e.to_string(),
+        "schema refused at /properties/a/patternProperties: keyword 'patternProperties' is \
+         not supported: it is a draft 2020-12 keyword outside the tool-argument schema \
+         subset, refused rather than ignored"
+    );
+    assert_eq!(
+        refused(r#"{"type":"dict"}"#).to_string(),
+        "schema refused at /type: keyword 'type': 'dict' is not a draft 2020-12 type name \
+         (the names are array, boolean, integer, null, number, object, string)"
+    );
+    assert!(refused("[]")
+        .to_string()
+        .starts_with("schema refused at the root: "));
+    // Keys needing escapes in the pointer.
+    assert_eq!(
+        refused(r#"{"properties":{"a/b~":{"x":1}}}"#).pointer,
+        "/properties/a~1b~0/x"
+    );
+}
+
+#[test]
+fn non_negative_integers_follow_the_meta_schema() {
+    for ok in ["0", "1.0", "-0", "1e300", "3"] {
+        compile(&format!(r#"{{"minItems":{ok},"maxLength":{ok}}}"#));
+    }
+    for bad in ["1.5", "-1", "true", "null", "\"1\""] {
+        refused(&format!(r#"{{"minLength":{bad}}}"#));
+    }
+    // A huge limit saturates and still works.
+    assert!(valid(r#"{"maxItems":1e300}"#, "[1,2]"));
+    assert!(!valid(r#"{"minItems":1e300}"#, "[1,2]"));
+}
+
+#[test]
+fn bad_references_are_refused() {
+    let cases: &[(&str, &str)] = &[
+        (
+            r#"{"$ref":"http://example.com/s.json"}"#,
+            "not a local reference",
+        ),
+        (r#"{"$ref":"other.json#/$defs/a"}"#, "not a local reference"),
+        (
+            r##"{"$ref":"#/$defs/missing"}"##,
+            "does not point to a subschema",
+        ),
+        (
+            r##"{"$defs":{"a":{"type":"integer"}},"$ref":"#/$defs/a/type"}"##,
+            "does not point to a subschema",
+        ),
+        (
+            r##"{"default":{"type":"integer"},"$ref":"#/default"}"##,
+            "does not point",
+        ),
+        (
+            r##"{"$defs":{"a":{}},"$ref":"#/$defs/a~2"}"##,
+            "JSON pointer",
+        ),
+        (
+            r##"{"$defs":{"a":{}},"$ref":"#/$defs/a%2"}"##,
+            "percent-encoding",
+        ),
+        (r##"{"$defs":{"a":{}},"$ref":"#a"}"##, "plain-name"),
+    ];
+    for (schema, words) in cases {
+        let e = refused(schema);
+        assert_eq!(e.pointer, "/$ref", "{schema}: {e}");
+        assert!(e.message.contains(words), "{schema}: {e}");
+    }
+}
+
+#[test]
+fn reference_cycles_are_refused() {
+    let e = refused(r##"{"$defs":{"a":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}"##);
+    assert_eq!(e.pointer, "/$defs/a/$ref", "{e}");
+    assert!(e.message.contains("#/$defs/a -> #/$defs/a"), "{e}");
+    let e = refused(r##"{"$ref":"#"}"##);
+    assert_eq!(e.pointer, "/$ref");
+    let e = refused(
+        r##"{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"anyOf":[{"type":"null"},{"$ref":"#/$defs/a"}]}}}"##,
+    );
+    assert!(e.message.contains("cycle"), "{e}");
+    refused(r##"{"anyOf":[{"$ref":"#"}]}"##);
+    // A cycle in a definition nothing uses is still a broken schema.
+    refused(r##"{"$defs":{"x":{"$ref":"#/$defs/y"},"y":{"$ref":"#/$defs/x"}}}"##);
+    // Going into a member or an item breaks the cycle.
+    compile(r##"{"properties":{"next":{"$ref":"#"}}}"##);
+    compile(r##"{"additionalProperties":{"$ref":"#"}}"##);
+    compile(r##"{"items":{"anyOf":[{"$ref":"#"}]}}"##);
+}
+
+#[test]
+fn work_stays_bounded_with_shared_references() {
+    // 60 definitions, each an anyOf of two references to the next: 2^60 paths to the
+    // last one, which fails. Remembered verdicts keep it linear.
+    let mut defs = Vec::new();
+    for i in 0..60 {
+        defs.push(format!(
+            r##""d{i}":{{"anyOf":[{{"$ref":"#/$defs/d{n}"}},{{"$ref":"#/$defs/d{n}","minimum":0}}]}}"##,
+            n = i + 1
+        ));
+    }
+    defs.push(r#""d60":{"type":"string"}"#.to_string());
+    let s = format!(
+        r##"{{"$defs":{{{}}},"$ref":"#/$defs/d0"}}"##,
+        defs.join(",")
+    );
+    one(
+        &s,
+        "1",
+        "$: expected to match at least one of 2 alternatives",
+    );
+    assert!(valid(&s, r#""ok""#));
+    // Recursion through items with two references per level: 2^depth paths.
+    let s = r##"{"$defs":{"t":{"anyOf":[{"items":{"$ref":"#/$defs/t"}},
+        {"items":{"$ref":"#/$defs/t"},"minItems":0}]}},"$ref":"#/$defs/t",
+        "items":{"$ref":"#/$defs/t"}}"##;
+    let deep = format!("{}\"x\"{}", "[".repeat(100), "]".repeat(100));
+    assert!(valid(s, &deep));
+    let s = r##"{"$defs":{"t":{"type":"array","anyOf":[{"items":{"$ref":"#/$defs/t"}},
+        {"items":{"$ref":"#/$defs/t"},"minItems":0}]}},"$ref":"#/$defs/t",
+        "items":{"$ref":"#/$defs/t"}}"##;
+    let found = violations(s, &deep);
+    assert!(!found.is_empty());
+    assert!(found[0].starts_with("$: expected to match"), "{found:?}");
+}
+
+#[test]
+fn nesting_is_bounded_without_overflowing_the_stack() {
+    // A hand-built instance deeper than any parser would give, against a recursive
+    // schema: the validator stops at MAX_NESTING with a violation, not a crash.
+    let schema = compile(r##"{"$defs":{"t":{"items":{"$ref":"#/$defs/t"}}},"$ref":"#/$defs/t"}"##);
+    let mut deep = Value::Null;
+    for _ in 0..MAX_NESTING {
+        deep = Value::Array(alloc::vec![deep]);
+    }
+    let found = schema.validate(&deep, "$");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].message.contains("too deeply nested"),
+        "{}",
+        found[0]
+    );
+    assert!(!schema.is_valid(&deep));
+    // The deepest a parser gives (128) is well within the bound.
+    let parsed = json(&format!("{}{}", "[".repeat(128), "]".repeat(128)));
+    assert!(schema.validate(&parsed, "$").is_empty());
+    // Unwind iteratively: dropping a deep value recursively is not under test here.
+    let mut v = deep;
+    while let Value::Array(mut items) = v {
+        v = items.pop().unwrap_or(Value::Null);
+    }
+}
+
+#[test]
+fn schemas_nested_past_the_limit_are_refused() {
+    let mut deep = Value::Bool(true);
+    for _ in 0..200 {
+        let mut o = Object::new();
+        o.insert("items", deep);
+        deep = Value::Object(o);
+    }
+    let e = Schema::compile(&deep).unwrap_err();
+    assert!(e.message.contains("deeper than"), "{e}");
+}
+
+#[test]
+fn the_source_is_kept() {
+    let doc = json(r#"{"type":"object","title":"t"}"#);
+    assert_eq!(Schema::compile(&doc).unwrap().source(), &doc);
+}
+
+#[test]
+fn long_values_in_messages_are_cut() {
+    let long = "x".repeat(300);
+    let found = violations(&format!(r#"{{"const":"{long}"}}"#), "1");
+    assert!(found[0].ends_with("..., got 1"), "{found:?}");
+    assert!(found[0].len() < 200);
+}

@@ -1,0 +1,354 @@
+//! Tools: what a model may call, their argument schemas, and the registry.
+//!
+//! A [`Tool`] describes itself with a [`ToolSpec`] (name, description, JSON Schema for
+//! its arguments) and runs on arguments the loop has already checked. Registering a
+//! tool compiles its schema once — a schema outside the supported subset is refused
+//! there, never skipped at call time — and may give it a call limit.
+//!
+//! [`Manifest`] is the part the loop's state machine needs (specs, compiled schemas,
+//! limits; no code to run), [`Toolbox`] adds the tools themselves for the drivers.
+//! Both are ordered by name (byte order), so nothing depends on insertion or hash order.
+
+use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::anchor::MAX_SEQ;
+use crate::json::Value;
+use crate::schema::{Schema, SchemaError};
+
+/// How a tool presents itself to a model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSpec {
+    /// The name calls use (non-empty, unique in a registry).
+    pub name: String,
+    /// What the tool does, for the model.
+    pub description: String,
+    /// The JSON Schema its arguments must satisfy (the SPEC section 4 subset).
+    pub schema: Value,
+}
+
+impl ToolSpec {
+    /// A spec from its three parts.
+    pub fn new(name: impl Into<String>, description: impl Into<String>, schema: Value) -> Self {
+        ToolSpec {
+            name: name.into(),
+            description: description.into(),
+            schema,
+        }
+    }
+}
+
+/// Why a tool failed: a sentence. The loop records `tool '<name>' failed: <sentence>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolError {
+    message: String,
+}
+
+impl ToolError {
+    /// An error saying `message`.
+    pub fn new(message: impl Into<String>) -> ToolError {
+        ToolError {
+            message: message.into(),
+        }
+    }
+
+    /// The sentence.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl core::error::Error for ToolError {}
+
+/// A tool a model may call.
+pub trait Tool {
+    /// Its name, description and argument schema; read once, at registration.
+    fn spec(&self) -> ToolSpec;
+
+    /// Runs the tool. The loop calls it only with arguments that satisfy the schema.
+    fn call(&mut self, arguments: &Value) -> Result<Value, ToolError>;
+}
+
+/// A tool made of a spec and a closure.
+pub struct FnTool<F> {
+    spec: ToolSpec,
+    run: F,
+}
+
+impl<F> FnTool<F>
+where
+    F: FnMut(&Value) -> Result<Value, ToolError>,
+{
+    /// A tool that presents `spec` and runs `run`.
+    pub fn new(spec: ToolSpec, run: F) -> Self {
+        FnTool { spec, run }
+    }
+}
+
+impl<F> fmt::Debug for FnTool<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FnTool").field("spec", &self.spec).finish()
+    }
+}
+
+impl<F> Tool for FnTool<F>
+where
+    F: FnMut(&Value) -> Result<Value, ToolError>,
+{
+    fn spec(&self) -> ToolSpec {
+        self.spec.clone()
+    }
+
+    fn call(&mut self, arguments: &Value) -> Result<Value, ToolError> {
+        (self.run)(arguments)
+    }
+}
+
+/// Why a tool was refused at registration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RegisterError {
+    /// A tool's name must be a non-empty string.
+    EmptyName,
+    /// A tool of this name is already registered.
+    Duplicate(String),
+    /// The tool's schema is outside the supported subset or not a valid schema.
+    Schema {
+        /// The tool.
+        tool: String,
+        /// What is wrong with its schema, and where.
+        error: SchemaError,
+    },
+    /// A call limit above 2^53 − 1, which a transcript cannot record exactly.
+    LimitTooLarge(String),
+}
+
+impl fmt::Display for RegisterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegisterError::EmptyName => f.write_str("a tool's name must not be empty"),
+            RegisterError::Duplicate(name) => {
+                write!(f, "a tool named '{name}' is already registered")
+            }
+            RegisterError::Schema { tool, error } => write!(f, "tool '{tool}': {error}"),
+            RegisterError::LimitTooLarge(name) => write!(
+                f,
+                "tool '{name}': a call limit must be at most 2^53-1 to be recorded exactly"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for RegisterError {}
+
+/// What the loop checks a call against: the compiled schema and the call limit.
+#[derive(Debug, Clone, PartialEq)]
+struct Check {
+    schema: Schema,
+    limit: Option<u64>,
+}
+
+/// The registered tools as the loop sees them: specs (sorted by name), compiled
+/// schemas and call limits. Cheap enough to clone once per run.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Manifest {
+    specs: Vec<ToolSpec>,
+    checks: Vec<Check>,
+}
+
+impl Manifest {
+    /// An empty manifest.
+    pub fn new() -> Manifest {
+        Manifest::default()
+    }
+
+    /// Adds a tool: compiles its schema (refusing one outside the subset), refuses an
+    /// empty or duplicate name. `limit` caps how many times the loop runs it in one
+    /// run; a call over the limit gets an `ok:false` record and the loop goes on.
+    pub fn register(&mut self, spec: ToolSpec, limit: Option<u64>) -> Result<(), RegisterError> {
+        if spec.name.is_empty() {
+            return Err(RegisterError::EmptyName);
+        }
+        let at = match self.position(&spec.name) {
+            Ok(_) => return Err(RegisterError::Duplicate(spec.name)),
+            Err(at) => at,
+        };
+        if limit.is_some_and(|l| l > MAX_SEQ) {
+            return Err(RegisterError::LimitTooLarge(spec.name));
+        }
+        let schema = Schema::compile(&spec.schema).map_err(|error| RegisterError::Schema {
+            tool: spec.name.clone(),
+            error,
+        })?;
+        self.specs.insert(at, spec);
+        self.checks.insert(at, Check { schema, limit });
+        Ok(())
+    }
+
+    /// The specs, sorted by name: what a model is shown.
+    pub fn specs(&self) -> &[ToolSpec] {
+        &self.specs
+    }
+
+    /// The registered names, sorted.
+    pub fn names(&self) -> impl ExactSizeIterator<Item = &str> {
+        self.specs.iter().map(|s| s.name.as_str())
+    }
+
+    /// Number of tools.
+    pub fn len(&self) -> usize {
+        self.specs.len()
+    }
+
+    /// Whether there are no tools.
+    pub fn is_empty(&self) -> bool {
+        self.specs.is_empty()
+    }
+
+    /// The call limit of `name`, if it is registered and has one.
+    pub fn limit(&self, name: &str) -> Option<u64> {
+        self.index(name).and_then(|i| self.checks[i].limit)
+    }
+
+    /// Position of `name` in the sorted list, if registered.
+    pub(crate) fn index(&self, name: &str) -> Option<usize> {
+        self.position(name).ok()
+    }
+
+    /// The compiled schema and limit of the tool at `index`.
+    pub(crate) fn check(&self, index: usize) -> Option<(&Schema, Option<u64>)> {
+        self.checks.get(index).map(|c| (&c.schema, c.limit))
+    }
+
+    /// `(name, limit)` of every tool that has a limit, sorted by name.
+    pub(crate) fn limits(&self) -> impl Iterator<Item = (&str, u64)> {
+        self.specs
+            .iter()
+            .zip(&self.checks)
+            .filter_map(|(s, c)| Some((s.name.as_str(), c.limit?)))
+    }
+
+    fn position(&self, name: &str) -> Result<usize, usize> {
+        self.specs.binary_search_by(|s| s.name.as_str().cmp(name))
+    }
+}
+
+/// A registry of tools, keyed by name: the [`Manifest`] plus the tools themselves.
+#[derive(Default)]
+pub struct Toolbox {
+    manifest: Manifest,
+    tools: BTreeMap<String, Box<dyn Tool>>,
+}
+
+impl fmt::Debug for Toolbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Toolbox")
+            .field("manifest", &self.manifest)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Toolbox {
+    /// An empty toolbox.
+    pub fn new() -> Toolbox {
+        Toolbox::default()
+    }
+
+    /// Registers a tool with no call limit (see [`Manifest::register`]).
+    pub fn register(&mut self, tool: impl Tool + 'static) -> Result<(), RegisterError> {
+        self.add(Box::new(tool), None)
+    }
+
+    /// Registers a tool the loop runs at most `limit` times per run.
+    pub fn register_limited(
+        &mut self,
+        tool: impl Tool + 'static,
+        limit: u64,
+    ) -> Result<(), RegisterError> {
+        self.add(Box::new(tool), Some(limit))
+    }
+
+    /// Registers a boxed tool, with an optional call limit.
+    pub fn add(&mut self, tool: Box<dyn Tool>, limit: Option<u64>) -> Result<(), RegisterError> {
+        let spec = tool.spec();
+        let name = spec.name.clone();
+        self.manifest.register(spec, limit)?;
+        self.tools.insert(name, tool);
+        Ok(())
+    }
+
+    /// What the loop needs to know about the tools.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// Runs the tool `name`. It does not check the arguments: the loop has (a
+    /// [`crate::agent::Agent`] asks for a tool result only for a call that passed).
+    pub fn call(&mut self, name: &str, arguments: &Value) -> Result<Value, ToolError> {
+        match self.tools.get_mut(name) {
+            Some(tool) => tool.call(arguments),
+            None => Err(ToolError::new(alloc::format!(
+                "no tool named '{name}' in this toolbox"
+            ))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    fn spec(name: &str) -> ToolSpec {
+        ToolSpec::new(name, "d", parse(br#"{"type":"object"}"#).unwrap())
+    }
+
+    #[test]
+    fn registry_is_sorted_and_refuses_duplicates_and_empty_names() {
+        let mut m = Manifest::new();
+        for name in ["greet", "add", "fail", "echo"] {
+            m.register(spec(name), None).unwrap();
+        }
+        assert_eq!(
+            m.names().collect::<Vec<_>>(),
+            ["add", "echo", "fail", "greet"]
+        );
+        assert_eq!(
+            m.register(spec("add"), None),
+            Err(RegisterError::Duplicate("add".into()))
+        );
+        assert_eq!(m.register(spec(""), None), Err(RegisterError::EmptyName));
+        assert_eq!(
+            m.register(spec("big"), Some(MAX_SEQ + 1)),
+            Err(RegisterError::LimitTooLarge("big".into()))
+        );
+        m.register(spec("lim"), Some(3)).unwrap();
+        assert_eq!(m.limit("lim"), Some(3));
+        assert_eq!(m.limit("add"), None);
+        assert_eq!(m.limits().collect::<Vec<_>>(), [("lim", 3)]);
+        assert_eq!(m.len(), 5);
+    }
+
+    #[test]
+    fn toolbox_runs_registered_tools() {
+        let mut tb = Toolbox::new();
+        tb.register(FnTool::new(spec("echo"), |a: &Value| Ok(a.clone())))
+            .unwrap();
+        assert_eq!(tb.call("echo", &Value::Bool(true)), Ok(Value::Bool(true)));
+        let err = tb.call("nope", &Value::Null).unwrap_err();
+        assert_eq!(err.message(), "no tool named 'nope' in this toolbox");
+        let dup = tb.register(FnTool::new(spec("echo"), |a: &Value| Ok(a.clone())));
+        assert_eq!(
+            alloc::format!("{}", dup.unwrap_err()),
+            "a tool named 'echo' is already registered"
+        );
+    }
+}
