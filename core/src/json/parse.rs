@@ -441,7 +441,7 @@ impl Parser<'_> {
                 self.pos = next + 6;
                 0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00)
             }
-            0xDC00..=0xDFFF => return Err(lone),
+            // A lone low surrogate (0xDC00..=0xDFFF) is not a char: `from_u32` refuses it.
             _ => {
                 self.pos = at + 6;
                 u32::from(unit)
@@ -608,6 +608,51 @@ mod tests {
             Value::Number(9007199254740992.0)
         );
         assert_eq!(parse(b"0e-400").unwrap(), Value::Number(0.0));
+    }
+
+    #[test]
+    fn depth_counts_nesting_not_siblings() {
+        let arrays = alloc::format!("[{}[]]", "[],".repeat(300));
+        assert!(parse(arrays.as_bytes()).is_ok());
+        let members: alloc::string::String =
+            (0..300).map(|i| alloc::format!("\"k{i}\":{{}},")).collect();
+        let objects = alloc::format!("{{{members}\"z\":{{}}}}");
+        assert!(parse(objects.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn errors_at_the_end_of_input_point_past_the_last_byte() {
+        let err = parse(b"\"\\").unwrap_err();
+        assert_eq!((err.kind, err.offset), (ParseErrorKind::UnexpectedEnd, 2));
+        let err = parse(b"\"\\udc00\"").unwrap_err();
+        assert_eq!((err.kind, err.offset), (ParseErrorKind::LoneSurrogate, 1));
+    }
+
+    #[test]
+    fn kinds_say_which_fault_they_become() {
+        for kind in [
+            ParseErrorKind::InexactInteger,
+            ParseErrorKind::NumberOutOfRange,
+            ParseErrorKind::NumberUnderflow,
+        ] {
+            assert!(kind.is_unserialisable(), "{kind}");
+        }
+        for kind in [
+            ParseErrorKind::DuplicateKey,
+            ParseErrorKind::InvalidNumber,
+            ParseErrorKind::NonFiniteLiteral,
+            ParseErrorKind::LoneSurrogate,
+        ] {
+            assert!(!kind.is_unserialisable(), "{kind}");
+        }
+        assert_eq!(
+            alloc::format!("{}", parse(b"+1").unwrap_err()),
+            "unexpected character '+' at byte 0"
+        );
+        assert_eq!(
+            alloc::format!("{}", parse(b"[\x01]").unwrap_err()),
+            "unexpected byte 0x01 at byte 1"
+        );
     }
 
     #[test]

@@ -233,11 +233,8 @@ impl Verifier {
             }
         }
         let unreadable = self.faults.iter().any(|f| f.kind == FaultKind::Unreadable);
-        let head = match self.count {
-            _ if unreadable => None,
-            0 => Some(self.options.anchor.prev0),
-            _ => self.prev,
-        };
+        // Before any record `prev` holds the anchor's prev0, after one the stored hash.
+        let head = if unreadable { None } else { self.prev };
         Report {
             count: self.count,
             head,
@@ -493,7 +490,8 @@ fn describe_value(value: &Value) -> String {
             }
             format!("\"{}\"", shown.escape_debug())
         }
-        Value::Number(n) => format!("the number {}", spell(*n)),
+        Value::Number(n) if n.is_finite() => format!("the number {}", spell(*n)),
+        Value::Number(_) => String::from("a number outside the double range"),
         other => article(other.type_name()),
     }
 }

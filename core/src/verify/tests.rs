@@ -300,3 +300,131 @@ fn unreadable_is_kept_past_the_fault_cap() {
         .detail
         .contains("after 3 complete lines: disk on fire"));
 }
+
+#[test]
+fn details_of_rarer_faults() {
+    // A kind that is not a string beside an absent member: one fault, both named.
+    let line = alloc::format!(
+        "{{\"hash\":\"{}\",\"kind\":5,\"payload\":null,\"prev\":\"{}\"}}\n",
+        Hash([1; 32]),
+        Hash::ZERO
+    );
+    let report = verify_bytes(line.as_bytes(), &Options::default());
+    let missing = report
+        .faults
+        .iter()
+        .find(|f| f.kind == FaultKind::MissingFields)
+        .unwrap();
+    assert_eq!(
+        missing.detail,
+        "missing 'seq'; kind must be a non-empty string, found the number 5"
+    );
+
+    // A long malformed hash is shown cut short.
+    let long = "x".repeat(100);
+    let line = alloc::format!(
+        "{{\"hash\":\"{long}\",\"kind\":\"k\",\"payload\":null,\"prev\":\"{}\",\"seq\":0}}\n",
+        Hash::ZERO
+    );
+    let report = verify_bytes(line.as_bytes(), &Options::default());
+    assert_eq!(
+        report.faults[0].detail,
+        alloc::format!(
+            "hash must be 64 lowercase hex digits, found \"{}…\"",
+            "x".repeat(70)
+        )
+    );
+    let short = line.replace(&long, "xy");
+    let report = verify_bytes(short.as_bytes(), &Options::default());
+    assert_eq!(
+        report.faults[0].detail,
+        "hash must be 64 lowercase hex digits, found \"xy\""
+    );
+
+    // Where a line stops being canonical.
+    let (bytes, _) = chain_bytes(1);
+    let mut l = lines(&bytes);
+    l[0] = l[0].replacen("\"kind\"", " \"kind\"", 1);
+    let report = verify_bytes(&join(&l), &Options::default());
+    assert_eq!(kinds(&report), [(Some(0), "not_canonical")]);
+    let len = l[0].len();
+    assert_eq!(
+        report.faults[0].detail,
+        alloc::format!(
+            "the line is not in canonical (RFC 8785) form: first difference at column 76 ({len} bytes, canonical is {})",
+            len - 1
+        )
+    );
+}
+
+#[test]
+fn a_seq_out_of_the_double_range_is_not_a_number() {
+    let (bytes, _) = chain_bytes(2);
+    let mut l = lines(&bytes);
+    l[0] = l[0].replace("\"seq\":0", "\"seq\":1e400");
+    let report = verify_bytes(&join(&l), &Options::default());
+    // Counting goes on from the expectation, so record 1 (seq 1) is in order.
+    assert_eq!(
+        kinds(&report),
+        [(Some(0), "unserialisable_payload"), (Some(0), "seq_gap")]
+    );
+    assert_eq!(
+        report.faults[1].detail,
+        "expected seq 0, found a number outside the double range"
+    );
+}
+
+#[test]
+fn checkpoint_details_name_counts_and_hashes() {
+    let (bytes, chain) = chain_bytes(3);
+    let with = |cp| Options {
+        checkpoint: Some(cp),
+        ..Options::default()
+    };
+    let report = verify_bytes(
+        &bytes,
+        &with(Checkpoint {
+            count: 5,
+            head: None,
+        }),
+    );
+    assert_eq!(
+        report.faults[0].detail,
+        "the checkpoint covers 5 records but the transcript has 3: 2 missing from the end"
+    );
+    let wrong = Hash([9; 32]);
+    let report = verify_bytes(
+        &bytes,
+        &with(Checkpoint {
+            count: 3,
+            head: Some(wrong),
+        }),
+    );
+    assert_eq!(
+        report.faults[0].detail,
+        alloc::format!(
+            "the checkpoint's head is {wrong}, but record 2 carries {}",
+            chain.head()
+        )
+    );
+    let mut l = lines(&bytes);
+    l[2] = l[2].replacen("\"hash\":\"", "\"hash\":\"X", 1);
+    let report = verify_bytes(
+        &join(&l),
+        &with(Checkpoint {
+            count: 3,
+            head: Some(wrong),
+        }),
+    );
+    let head = report
+        .faults
+        .iter()
+        .find(|f| f.kind == FaultKind::HeadMismatch)
+        .unwrap();
+    assert_eq!(
+        head.detail,
+        alloc::format!(
+            "the checkpoint's head is {wrong}, but record 2 carries no well-formed hash"
+        )
+    );
+}
