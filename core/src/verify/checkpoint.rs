@@ -134,5 +134,25 @@ mod tests {
             Checkpoint::parse(b"{\"count\":1,\"x\":1}"),
             Err(CheckpointError::UnknownMember)
         );
+        // Counts go up to 2^53 (a transcript of seqs 0..=2^53-1).
+        assert_eq!(
+            Checkpoint::parse(b"{\"count\":9007199254740992}"),
+            Ok(Checkpoint {
+                count: 1 << 53,
+                head: None
+            })
+        );
+        assert_eq!(
+            Checkpoint::parse(b"{\"count\":9007199254740994}"),
+            Err(CheckpointError::BadCount)
+        );
+        assert_eq!(
+            alloc::format!("{}", CheckpointError::BadHead),
+            "the checkpoint's head is not 64 lowercase hex digits"
+        );
+        assert_eq!(
+            alloc::format!("{}", CheckpointError::UnknownMember),
+            "the checkpoint has a member other than count and head"
+        );
     }
 }

@@ -428,3 +428,50 @@ fn checkpoint_details_name_counts_and_hashes() {
         )
     );
 }
+
+#[test]
+fn faults_display_with_their_place() {
+    let fault = |index, line| Fault {
+        index,
+        line,
+        kind: FaultKind::SeqGap,
+        detail: String::from("expected seq 1, found 5"),
+    };
+    assert_eq!(
+        alloc::format!("{}", fault(Some(1), Some(2))),
+        "line 2: seq_gap: expected seq 1, found 5"
+    );
+    assert_eq!(
+        alloc::format!("{}", fault(Some(1), None)),
+        "record 1: seq_gap: expected seq 1, found 5"
+    );
+    assert_eq!(
+        alloc::format!("{}", fault(None, None)),
+        "seq_gap: expected seq 1, found 5"
+    );
+}
+
+#[cfg(feature = "std")]
+#[test]
+fn an_interrupted_read_is_retried() {
+    struct InterruptOnce<'a>(&'a [u8], bool);
+    impl std::io::Read for InterruptOnce<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if !self.1 {
+                self.1 = true;
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+    let (bytes, chain) = chain_bytes(2);
+    let report = verify_reader(
+        std::io::BufReader::new(InterruptOnce(&bytes, false)),
+        &Options::default(),
+    );
+    assert!(report.ok(), "{:?}", report.faults);
+    assert_eq!((report.count, report.head), (2, Some(chain.head())));
+}
