@@ -63,6 +63,7 @@ pub struct DemoArgs {
 /// `agentloop verify`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
+With --loop, each file is also audited as a run of the loop in the same streaming pass.
 Exit status: 0 every file verified; 1 a fault was found; 2 a file could not be read,
 or the checkpoint could not be read or is malformed, or bad usage. With several
 files, the worst of theirs.")]
@@ -75,6 +76,11 @@ pub struct VerifyArgs {
     /// Accept lines that are not in canonical form (no not_canonical faults).
     #[arg(long)]
     pub lenient: bool,
+    /// Also check that each file is a well-formed run of the loop (task first, stop
+    /// last, each tool record answering a call, stop's counts matching the records);
+    /// what is wrong is reported as loop_malformed faults.
+    #[arg(long = "loop")]
+    pub check_loop: bool,
     /// Where the chain starts, for a transcript that continues another:
     /// SEQ0 (the first record's seq) and PREV0 (its prev, 64 lowercase hex).
     #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]

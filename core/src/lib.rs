@@ -5,12 +5,16 @@
 //! exactly which record was rewritten, reordered or cut.
 //!
 //! Layers (cargo features):
-//! - no features: [`sink`], [`hash`], string and number encoding in [`jcs`] — no
-//!   allocator needed;
+//! - no features: [`sink`], [`hash`], string and number encoding in [`jcs`], the
+//!   record format's constants in [`record`], and the no-allocation layer [`stream`]
+//!   (a streaming verifier with fixed state, canonical-form checking of bytes, append
+//!   into a caller's buffer) — no allocator needed;
 //! - `alloc`: the [`json`] value type and strict parser, canonical encoding of any
 //!   value, the [`chain`] and the [`verify`] module; the budgeted agent loop — the
 //!   sans-I/O state machine [`agent`], [`model`]s, [`tools`] with their [`schema`]s,
-//!   the blocking [`driver`] and the [`demo`] runs;
+//!   the blocking [`driver`] and the [`demo`] runs; [`export`] of a transcript as an
+//!   OpenAI or Anthropic message history and of the tools in provider shapes; the
+//!   [`audit`] of a transcript as a well-formed run (`verify --loop`);
 //! - `std` (default): verifying readers and files ([`verify::verify_reader`],
 //!   [`verify::verify_file`]), a file record sink (`sink::FileSink`), and tool
 //!   panics caught by the driver.
@@ -40,10 +44,14 @@ pub mod anchor;
 pub mod hash;
 pub mod jcs;
 pub mod number;
+pub mod record;
 pub mod sink;
+pub mod stream;
 
 #[cfg(feature = "alloc")]
 pub mod agent;
+#[cfg(feature = "alloc")]
+pub mod audit;
 #[cfg(feature = "alloc")]
 pub mod chain;
 #[cfg(feature = "alloc")]
@@ -51,11 +59,11 @@ pub mod demo;
 #[cfg(feature = "alloc")]
 pub mod driver;
 #[cfg(feature = "alloc")]
+pub mod export;
+#[cfg(feature = "alloc")]
 pub mod json;
 #[cfg(feature = "alloc")]
 pub mod model;
-#[cfg(feature = "alloc")]
-pub mod record;
 #[cfg(feature = "alloc")]
 pub mod schema;
 #[cfg(feature = "alloc")]

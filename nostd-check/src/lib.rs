@@ -5,6 +5,7 @@
 use agentloop_core::hash::Hash;
 use agentloop_core::jcs;
 use agentloop_core::sink::SliceSink;
+use agentloop_core::stream::{ChainState, StreamOptions, StreamVerifier};
 
 /// Encodes a string canonically into a fixed buffer: the no-alloc layer in use.
 pub fn canonical_string(s: &str, out: &mut [u8]) -> Option<usize> {
@@ -16,6 +17,21 @@ pub fn canonical_string(s: &str, out: &mut [u8]) -> Option<usize> {
 /// Parses a hash: the no-alloc layer in use.
 pub fn parse_hash(hex: &[u8]) -> Option<Hash> {
     Hash::from_hex(hex)
+}
+
+/// Appends one record into a stack buffer without an allocator, then verifies the
+/// line with the streaming verifier fed one byte at a time: the no-alloc layer in use.
+/// Returns the record count, or `None` if anything failed.
+pub fn append_and_verify(payload: &[u8]) -> Option<u64> {
+    let mut chain = ChainState::new();
+    let mut line = [0u8; 512];
+    let len = chain.append(&mut line, "task", payload).ok()?;
+    let mut verifier = StreamVerifier::new(StreamOptions::default());
+    for byte in line.get(..len)?.chunks(1) {
+        verifier.push(byte);
+    }
+    let report = verifier.finish();
+    (report.ok() && report.head == Some(chain.head())).then_some(report.count)
 }
 
 #[cfg(feature = "alloc")]

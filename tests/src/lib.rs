@@ -617,3 +617,8 @@ mod tests {
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeExample;
+
+/// The no-allocation example of docs/embedded.md, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/embedded.md")]
+pub struct EmbeddedExample;

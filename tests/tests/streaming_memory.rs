@@ -105,3 +105,25 @@ fn verify_memory_does_not_grow_with_the_record_count() {
         "peak heap grew from {small} bytes (1,000 records) to {large} bytes (50,000 records)"
     );
 }
+
+#[test]
+fn an_overlong_line_is_not_buffered() {
+    // 4 MiB of one line against a 1 KiB limit: the reader stops buffering at the limit.
+    let mut line = vec![b'x'; 4 << 20];
+    line.push(b'\n');
+    let options = Options {
+        max_line_bytes: 1024,
+        ..Options::default()
+    };
+    let reader = BufReader::with_capacity(1 << 16, &line[..]);
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let report = verify_reader(reader, &options);
+    let peak = PEAK.load(Ordering::Relaxed) - base;
+    assert_eq!(report.faults.len(), 1);
+    assert!(report.faults[0].detail.contains("4194304 bytes"));
+    assert!(
+        peak < 256 << 10,
+        "verifying an overlong line held {peak} bytes"
+    );
+}

@@ -3,6 +3,7 @@
 use std::io::{self, BufReader, Write};
 use std::path::Path;
 
+use agentloop_core::audit;
 use agentloop_core::verify::{self, Checkpoint, Options, Report};
 use agentloop_core::Anchor;
 
@@ -35,7 +36,11 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let mut worst = Exit::Held;
     for file in &args.files {
         let source = Source::from_arg(file);
-        let report = verify_source(source, &options);
+        let report = if args.check_loop {
+            verify_loop_source(source, &options)
+        } else {
+            verify_source(source, &options)
+        };
         if args.json {
             let value =
                 report_json::report_value(&source.json_name(), &report, checkpoint.is_some());
@@ -69,6 +74,17 @@ pub fn verify_source(source: Source<'_>, options: &Options) -> Report {
             options,
         ),
         Source::Path(path) => verify::verify_file(path, options),
+    }
+}
+
+/// Verifies one input and audits it as a run of the loop, in one streaming pass.
+fn verify_loop_source(source: Source<'_>, options: &Options) -> Report {
+    match source {
+        Source::Stdin => audit::verify_loop_reader(
+            BufReader::with_capacity(1 << 16, io::stdin().lock()),
+            options,
+        ),
+        Source::Path(path) => audit::verify_loop_file(path, options),
     }
 }
 

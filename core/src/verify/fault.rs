@@ -36,11 +36,14 @@ pub enum FaultKind {
     Truncated,
     /// Record `count − 1` does not carry the checkpoint's head.
     HeadMismatch,
+    /// The transcript is not a well-formed run of the loop (`verify --loop`; see
+    /// [`crate::audit`]). Not a chain fault: the SPEC allows new kinds.
+    LoopMalformed,
 }
 
 impl FaultKind {
-    /// Every kind, in the order the SPEC lists them.
-    pub const ALL: [FaultKind; 13] = [
+    /// Every kind, in the order the SPEC lists them (then the loop audit's).
+    pub const ALL: [FaultKind; 14] = [
         FaultKind::NotAnObject,
         FaultKind::MissingFields,
         FaultKind::UnexpectedFields,
@@ -54,6 +57,7 @@ impl FaultKind {
         FaultKind::Unreadable,
         FaultKind::Truncated,
         FaultKind::HeadMismatch,
+        FaultKind::LoopMalformed,
     ];
 
     /// The SPEC's name for the kind, e.g. `"hash_mismatch"`.
@@ -72,6 +76,7 @@ impl FaultKind {
             FaultKind::Unreadable => "unreadable",
             FaultKind::Truncated => "truncated",
             FaultKind::HeadMismatch => "head_mismatch",
+            FaultKind::LoopMalformed => "loop_malformed",
         }
     }
 }

@@ -1,0 +1,375 @@
+//! `agentloop verify --loop`: the demo transcripts are well-formed runs, and transcripts
+//! that were tampered with and re-chained (so the chain itself verifies) are reported
+//! as `loop_malformed` at the right record.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use agentloop_core::chain::Chain;
+use agentloop_core::demo;
+use agentloop_core::export::parse_records;
+use agentloop_core::json::{self, Value};
+
+/// A scratch directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("agentloop-loop-{test}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(name);
+        fs::write(&path, bytes).unwrap();
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn agentloop(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agentloop"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(bytes) = stdin {
+        let _ = child.stdin.take().unwrap().write_all(bytes);
+    }
+    let out = child.wait_with_output().unwrap();
+    let run = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    run
+}
+
+type Records = Vec<(String, Value)>;
+
+fn demo_records(scenario: demo::Scenario) -> Records {
+    let (bytes, _) = scenario.run().unwrap();
+    parse_records(&bytes)
+        .unwrap()
+        .into_iter()
+        .map(|r| {
+            let o = r.as_object().unwrap();
+            let kind = o.get("kind").unwrap().as_str().unwrap().to_owned();
+            (kind, o.get("payload").unwrap().clone())
+        })
+        .collect()
+}
+
+/// The records on a fresh chain: the chain verifies whatever the records say.
+fn rechain(records: &Records) -> Vec<u8> {
+    let mut chain = Chain::new();
+    let mut bytes = Vec::new();
+    for (kind, payload) in records {
+        bytes.extend_from_slice(chain.append(kind, payload).unwrap());
+    }
+    bytes
+}
+
+fn set(records: &mut Records, index: usize, key: &str, value: Value) {
+    match &mut records[index].1 {
+        Value::Object(o) => {
+            o.insert(key, value);
+        }
+        _ => panic!("payload {index} is not an object"),
+    }
+}
+
+fn member<'a>(value: &'a Value, key: &str) -> &'a Value {
+    value.as_object().unwrap().get(key).unwrap_or(&Value::Null)
+}
+
+/// `verify --json --loop` on one transcript: the exit code and its faults as
+/// `(index, line, kind, detail)`.
+fn verify_loop_json(
+    s: &Scratch,
+    name: &str,
+    bytes: &[u8],
+) -> (i32, Vec<(Value, Value, String, String)>) {
+    s.write(name, bytes);
+    let run = agentloop(&s.0, &["verify", "--json", "--loop", name], None);
+    let report = json::parse(run.stdout.trim_end().as_bytes()).unwrap();
+    let Value::Array(faults) = member(&report, "faults") else {
+        panic!("no faults array: {}", run.stdout);
+    };
+    let faults = faults
+        .iter()
+        .map(|f| {
+            (
+                member(f, "index").clone(),
+                member(f, "line").clone(),
+                member(f, "kind").as_str().unwrap().to_owned(),
+                member(f, "detail").as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    (run.code, faults)
+}
+
+#[test]
+fn demo_transcripts_pass_verify_loop() {
+    let s = Scratch::new("demo");
+    let run = agentloop(&s.0, &["demo"], None);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let files = [
+        "demo-answer.jsonl",
+        "demo-recover.jsonl",
+        "demo-budget.jsonl",
+    ];
+    let mut args = vec!["verify", "--loop"];
+    args.extend(files);
+    let run = agentloop(&s.0, &args, None);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.stdout.lines().count(), 3);
+    assert!(run.stdout.lines().all(|l| l.contains(": ok, ")));
+    assert!(run.stderr.is_empty());
+    // From standard input too.
+    let bytes = fs::read(s.0.join("demo-recover.jsonl")).unwrap();
+    let run = agentloop(&s.0, &["verify", "--loop", "-"], Some(&bytes));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("<stdin>: ok, 11 records"));
+}
+
+#[test]
+fn each_rule_is_reported_at_its_record() {
+    let s = Scratch::new("rules");
+    let answer = demo_records(demo::answer());
+    // 0 task, 1 assistant (call_1_0 add), 2 tool, 3 assistant, 4 stop
+    let budget = demo_records(demo::budget());
+    // 0 task, 1 A, 2 T, 3 A, 4 T, 5 A, 6 T, 7 A (call_7_0, call_7_1), 8 stop token_budget
+
+    let num = |n: f64| Value::Number(n);
+    let mut cases: Vec<(&str, Records, u64, Option<u64>, &str)> = Vec::new();
+
+    let mut r = answer.clone();
+    r.swap(0, 4); // stop first, task last
+    cases.push((
+        "stop-first",
+        r,
+        0,
+        Some(1),
+        "expected a task record first, found a 'stop' record",
+    ));
+
+    let mut r = answer.clone();
+    r.pop();
+    cases.push((
+        "no-stop",
+        r,
+        4,
+        None,
+        "the transcript ends without a stop record",
+    ));
+
+    let mut r = answer.clone();
+    r.insert(4, answer[2].clone());
+    cases.push((
+        "tool-without-call",
+        r,
+        4,
+        Some(5),
+        "a tool record answering no call",
+    ));
+
+    let mut r = answer.clone();
+    set(&mut r, 2, "id", Value::from("call_1_1"));
+    cases.push((
+        "tool-wrong-id",
+        r,
+        2,
+        Some(3),
+        "expected the tool record for call_1_0 'add'",
+    ));
+
+    let mut r = answer.clone();
+    set(&mut r, 3, "tokens", num(-3.0));
+    cases.push((
+        "bad-tokens",
+        r,
+        3,
+        Some(4),
+        "tokens must be an integer from 0 to 2^53-1",
+    ));
+
+    let mut r = answer.clone();
+    set(&mut r, 4, "steps", num(3.0));
+    cases.push(("steps", r, 4, Some(5), "steps is 3, but the records give 2"));
+
+    let mut r = budget.clone();
+    set(&mut r, 8, "unrun_calls", num(1.0));
+    cases.push((
+        "unrun",
+        r,
+        8,
+        Some(9),
+        "unrun_calls is 1, but the records give 2",
+    ));
+
+    let mut r = budget.clone();
+    set(&mut r, 8, "tokens", num(48.0));
+    cases.push((
+        "tokens",
+        r,
+        8,
+        Some(9),
+        "tokens is 48, but the records give 49",
+    ));
+
+    let mut r = budget.clone();
+    set(&mut r, 8, "reason", Value::from("out_of_time"));
+    cases.push(("reason", r, 8, Some(9), "reason must be one of"));
+
+    let mut r = budget.clone();
+    set(&mut r, 8, "reason", Value::from("model_error"));
+    cases.push((
+        "model-error-without-error",
+        r,
+        8,
+        Some(9),
+        "needs an error sentence",
+    ));
+
+    let mut r = answer.clone();
+    r.push(answer[4].clone());
+    cases.push((
+        "after-stop",
+        r,
+        5,
+        Some(6),
+        "after the stop record at index 4",
+    ));
+
+    let mut r = answer.clone();
+    r.push((
+        "resume".into(),
+        json::parse(br#"{"after":"no_tool_calls"}"#).unwrap(),
+    ));
+    cases.push((
+        "resume-without-end",
+        r,
+        6,
+        None,
+        "the transcript ends without a stop record",
+    ));
+
+    let mut r = answer.clone();
+    set(
+        &mut r,
+        1,
+        "tool_calls",
+        json::parse(br#"[{"arguments":{"a":2,"b":40},"id":"c1","name":"add"}]"#).unwrap(),
+    );
+    set(&mut r, 2, "id", Value::from("c1"));
+    cases.push((
+        "call-id",
+        r,
+        1,
+        Some(2),
+        "id is \"c1\", expected \"call_1_0\"",
+    ));
+
+    for (name, records, index, line, part) in cases {
+        let bytes = rechain(&records);
+        // The chain alone verifies: only the loop audit objects.
+        let plain = agentloop(&s.0, &["verify", "-"], Some(&bytes));
+        assert_eq!(plain.code, 0, "{name}: {}", plain.stderr);
+        let (code, faults) = verify_loop_json(&s, &format!("{name}.jsonl"), &bytes);
+        assert_eq!(code, 1, "{name}");
+        // One finding each, except the swap, whose other records then break rules too.
+        if name != "stop-first" {
+            assert_eq!(faults.len(), 1, "{name}: {faults:#?}");
+        }
+        assert!(
+            faults.iter().all(|f| f.2 == "loop_malformed"),
+            "{name}: {faults:#?}"
+        );
+        let (i, l, _, detail) = &faults[0];
+        assert_eq!(i, &Value::Number(index as f64), "{name}: {detail}");
+        assert_eq!(
+            l,
+            &line.map_or(Value::Null, |l| Value::Number(l as f64)),
+            "{name}"
+        );
+        assert!(detail.contains(part), "{name}: {detail:?} lacks {part:?}");
+    }
+}
+
+#[test]
+fn human_output_and_resumed_runs() {
+    let s = Scratch::new("human");
+    let mut r = demo_records(demo::answer());
+    set(&mut r, 4, "tokens", Value::Number(5.0));
+    s.write("bad.jsonl", rechain(&r));
+    let run = agentloop(&s.0, &["verify", "--loop", "bad.jsonl"], None);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr,
+        "agentloop: bad.jsonl line 5: loop_malformed: stop payload: tokens is 5, but the records \
+         give 4 (the sum of the assistant records' tokens)\n"
+    );
+    assert_eq!(run.stdout, "bad.jsonl: 1 fault in 5 records\n");
+
+    // task … stop resume … stop, counts cumulative: a well-formed run.
+    let mut r = demo_records(demo::answer());
+    r.push((
+        "resume".into(),
+        json::parse(br#"{"after":"no_tool_calls"}"#).unwrap(),
+    ));
+    r.push((
+        "assistant".into(),
+        json::parse(br#"{"text":"again","tokens":1,"tool_calls":[]}"#).unwrap(),
+    ));
+    r.push((
+        "stop".into(),
+        json::parse(br#"{"reason":"no_tool_calls","steps":3,"tokens":5,"unrun_calls":0}"#).unwrap(),
+    ));
+    s.write("resumed.jsonl", rechain(&r));
+    let run = agentloop(&s.0, &["verify", "--loop", "resumed.jsonl"], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+
+    // The SPEC's illustrative chain verifies, but is not a run of the loop.
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/sample.jsonl");
+    let sample = fs::read(sample).unwrap();
+    let plain = agentloop(&s.0, &["verify", "-"], Some(&sample));
+    assert_eq!(plain.code, 0);
+    let run = agentloop(&s.0, &["verify", "--loop", "-"], Some(&sample));
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("line 2: loop_malformed: assistant payload: missing 'tokens'"),
+        "{}",
+        run.stderr
+    );
+
+    // Unreadable still wins: exit 2.
+    let run = agentloop(&s.0, &["verify", "--loop", "missing.jsonl"], None);
+    assert_eq!(run.code, 2);
+}

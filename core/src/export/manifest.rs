@@ -1,0 +1,51 @@
+//! The tool manifest in the shapes OpenAI, Anthropic and MCP expect.
+//!
+//! Each takes the loop's specs as given (a [`crate::tools::Manifest`] keeps them
+//! sorted by name, so the output is too) and copies each schema unchanged.
+
+use alloc::vec::Vec;
+
+use crate::json::{Object, Value};
+use crate::tools::ToolSpec;
+
+fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
+    let mut object = Object::new();
+    for (key, value) in members {
+        object.insert(key, value);
+    }
+    Value::Object(object)
+}
+
+/// `name`, `description` and the schema under `schema_key`.
+fn described(spec: &ToolSpec, schema_key: &str) -> Value {
+    object([
+        ("name", Value::from(spec.name.as_str())),
+        ("description", Value::from(spec.description.as_str())),
+        (schema_key, spec.schema.clone()),
+    ])
+}
+
+/// OpenAI Chat Completions `tools`:
+/// `[{"type":"function","function":{"name","description","parameters":<schema>}}]`.
+pub fn openai_tools(specs: &[ToolSpec]) -> Value {
+    let tools: Vec<Value> = specs
+        .iter()
+        .map(|spec| {
+            object([
+                ("type", Value::from("function")),
+                ("function", described(spec, "parameters")),
+            ])
+        })
+        .collect();
+    Value::Array(tools)
+}
+
+/// Anthropic Messages `tools`: `[{"name","description","input_schema":<schema>}]`.
+pub fn anthropic_tools(specs: &[ToolSpec]) -> Value {
+    Value::Array(specs.iter().map(|s| described(s, "input_schema")).collect())
+}
+
+/// MCP `tools/list` result `tools`: `[{"name","description","inputSchema":<schema>}]`.
+pub fn mcp_tools(specs: &[ToolSpec]) -> Value {
+    Value::Array(specs.iter().map(|s| described(s, "inputSchema")).collect())
+}

@@ -1,0 +1,56 @@
+//! Exports for model providers: a transcript as a provider's message history, and the
+//! tool manifest in the shapes providers and MCP servers expect.
+//!
+//! [`openai_messages`] and [`anthropic_messages`] turn a transcript's records into an
+//! OpenAI Chat Completions or an Anthropic Messages history, pairing every tool call
+//! with exactly one result — a call the loop left unrun (the `stop` record's
+//! `unrun_calls`) with a synthetic `not run: the loop stopped (<reason>)` result.
+//! [`openai_tools`], [`anthropic_tools`] and [`mcp_tools`] turn the loop's
+//! [`ToolSpec`](crate::tools::ToolSpec)s into tool lists.
+//!
+//! ```
+//! use agentloop_core::{demo, export};
+//!
+//! let (bytes, _) = demo::answer().run().unwrap();
+//! let records = export::parse_records(&bytes).unwrap();
+//! let history = export::openai_messages(&records).unwrap();
+//! let text = String::from_utf8(agentloop_core::jcs::to_vec(&history).unwrap()).unwrap();
+//! assert!(text.starts_with(r#"[{"content":"add 2 and 40","role":"user"},"#));
+//! ```
+//!
+//! Everything here is built as [`Value`]s; encode them with [`crate::jcs`].
+
+mod conversation;
+mod history;
+mod manifest;
+
+pub use conversation::{HistoryError, HistoryErrorKind};
+pub use history::{anthropic_messages, not_run_sentence, openai_messages};
+pub use manifest::{anthropic_tools, mcp_tools, openai_tools};
+
+use alloc::vec::Vec;
+
+use crate::json::{parse_with, ParseError, ParseOptions, Value, MAX_DEPTH};
+
+/// Parses a transcript's lines (JSONL, each line ending in `\n`; a last line without
+/// one is read too) into record values, for [`openai_messages`] and
+/// [`anthropic_messages`]. Lines are parsed strictly, one level deeper than a payload
+/// may be (the record around it); the error gives the 0-based line index.
+///
+/// This does not verify the chain: use [`crate::verify`] for that.
+pub fn parse_records(transcript: &[u8]) -> Result<Vec<Value>, (usize, ParseError)> {
+    let body = transcript.strip_suffix(b"\n").unwrap_or(transcript);
+    if body.is_empty() {
+        return Ok(Vec::new());
+    }
+    let options = ParseOptions {
+        max_depth: MAX_DEPTH + 1,
+    };
+    body.split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(index, line)| parse_with(line, options).map_err(|e| (index, e)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

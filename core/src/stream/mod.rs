@@ -1,0 +1,448 @@
+//! The no-allocation layer: a streaming verifier of canonical transcripts and an append
+//! that writes a record into a caller's buffer. Needs no allocator and keeps a fixed
+//! amount of state (no line buffer).
+//!
+//! [`StreamVerifier`] takes a transcript's bytes in any chunking ([`StreamVerifier::push`],
+//! one byte at a time works) and checks each line as its bytes arrive: canonical form
+//! byte by byte (`stream/lexer.rs`), the record's members, and SHA-256 of the record without
+//! `hash`, hashed incrementally. [`StreamVerifier::finish`] returns a [`StreamReport`].
+//!
+//! # Same faults as the allocating verifier — for canonical lines
+//!
+//! For every line that is the canonical encoding of its content and within the limits
+//! below, the faults (index, line, kind) are those `verify::verify_bytes` reports in its
+//! default strict mode, in the same order, with the same record count and head; so are
+//! `torn_tail`, `truncated` and `head_mismatch`. Details are fixed-size [`Detail`]s whose
+//! `Display` is a sentence (the same facts, worded a little more briefly).
+//!
+//! A line is checked until its first byte that cannot belong to a canonical record.
+//! Then the rest of the line is skipped and the line gets exactly one fault:
+//! - `not_canonical` when the bytes could still be JSON, only not canonical (white
+//!   space, an escape canonical form does not use, a key out of UTF-16 order, a number
+//!   spelled otherwise than ECMAScript does). The allocating verifier reports
+//!   `not_canonical` for such a line too, with whatever else it finds in it; if the rest
+//!   of the line is not JSON at all it reports `bad_json` instead, and if a number in
+//!   it has no canonical form, `unserialisable_payload` (it does not call such a line
+//!   `not_canonical`).
+//! - `bad_json` when no JSON document starts with those bytes (syntax, invalid UTF-8, a
+//!   raw control character in a string, a duplicate key, nesting past
+//!   [`RECORD_MAX_DEPTH`]); the allocating verifier says `bad_json` too.
+//! - `bad_json` naming the limit when the line goes past [`MAX_KEY_BYTES`] or
+//!   [`KEY_PATH_BYTES`] (the allocating verifier has no such limits).
+//!
+//! After such a line the chain goes on as after any unreadable line: the record's
+//! hash is unknown, so the next record's `prev` is not checked, and the expected `seq`
+//! is the previous expectation + 1 (the allocating verifier may still compare them
+//! using the content of a merely non-canonical line).
+//!
+//! A number with no canonical encoding (`1e400`, `9007199254740993`) does not stop
+//! the line: as in the allocating verifier it is `unserialisable_payload`, the hash is
+//! not computed, `seq` and `prev` are still checked.
+//!
+//! There is no lenient mode: a lenient check needs the line in memory.
+//!
+//! # Limits and state size
+//!
+//! | limit | value | past it |
+//! | --- | --- | --- |
+//! | nesting of a record line | [`RECORD_MAX_DEPTH`] = 129 (a payload: 128) | `bad_json` (as the allocating verifier) |
+//! | one object key, unescaped | [`MAX_KEY_BYTES`] = 256 bytes | `bad_json`, naming the limit |
+//! | keys along the open path (last key of each open object + the key being read) | [`KEY_PATH_BYTES`] = 1024 bytes | `bad_json`, naming the limit |
+//! | a number literal | [`MAX_NUMBER_BYTES`] = 32 bytes (no canonical number is longer than 25) | `not_canonical` (the allocating verifier: `not_canonical`, or `unserialisable_payload` for a literal with no canonical form) |
+//! | a line | [`StreamOptions::max_line_bytes`], 16 MiB by default as in the allocating verifier | `bad_json` (as the allocating verifier) |
+//! | faults kept | [`MAX_FAULTS`] = 8 line faults, plus a checkpoint fault | counted in `faults_omitted` |
+//! | `seq` | compared as a double, as the allocating verifier does | — |
+//!
+//! `size_of::<StreamVerifier>()` is 3,232 bytes on x86_64: the canonical-form checker
+//! 1,590 (nesting stack 129 × 4, key buffer 1,024, number literal 32), the record state
+//! 344 (SHA-256 context, a 66-byte capture of `hash`/`prev`/`kind`), the fault list
+//! 1,088; the unit test `state_size_is_fixed` prints the figures and
+//! bounds it at 4 KiB. [`StreamVerifier::push`] and [`write_record`] never allocate.
+
+mod lexer;
+mod record;
+mod report;
+
+pub use lexer::{
+    check_canonical, CheckError, CheckReason, Departure, JsonType, Limit, NumberProblem, Stop,
+    Syntax, KEY_PATH_BYTES, MAX_DEPTH, MAX_KEY_BYTES, MAX_NUMBER_BYTES, RECORD_MAX_DEPTH,
+};
+pub use report::{Detail, Fault, FaultKind, Found, StreamReport, MAX_FAULTS, NAME_BYTES};
+
+mod append;
+pub use append::{write_record, AppendError, ChainState};
+
+use crate::anchor::Anchor;
+use crate::hash::Hash;
+use lexer::Lexer;
+use record::RecordState;
+
+/// The allocating verifier's default line limit (`verify::MAX_LINE_BYTES`): 16 MiB.
+pub const MAX_LINE_BYTES: u64 = 16 << 20;
+
+/// An external expectation `(count, head)`, as `verify::Checkpoint`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// How many records the transcript had.
+    pub count: u64,
+    /// The `hash` of record `count − 1` (for `count == 0`, the anchor's `prev0`).
+    pub head: Option<Hash>,
+}
+
+#[cfg(feature = "alloc")]
+impl From<crate::verify::Checkpoint> for Checkpoint {
+    fn from(cp: crate::verify::Checkpoint) -> Self {
+        Checkpoint {
+            count: cp.count,
+            head: cp.head,
+        }
+    }
+}
+
+/// How to verify.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamOptions {
+    /// Where the chain starts; `(0, zeros)` by default.
+    pub anchor: Anchor,
+    /// An external `(count, head)` to check for truncation and rewrites.
+    pub checkpoint: Option<Checkpoint>,
+    /// Longest line accepted, in bytes, without its `\n` ([`MAX_LINE_BYTES`]).
+    pub max_line_bytes: u64,
+}
+
+impl Default for StreamOptions {
+    fn default() -> Self {
+        StreamOptions {
+            anchor: Anchor::GENESIS,
+            checkpoint: None,
+            max_line_bytes: MAX_LINE_BYTES,
+        }
+    }
+}
+
+/// Verifies a transcript from bytes in any chunking, with fixed state and no allocator.
+///
+/// ```
+/// use agentloop_core::stream::{StreamOptions, StreamVerifier};
+///
+/// let transcript: &[u8] = b"{\"hash\":\"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949\",\"kind\":\"task\",\"payload\":{\"task\":\"add 2 and 40\"},\"prev\":\"0000000000000000000000000000000000000000000000000000000000000000\",\"seq\":0}\n";
+/// let mut verifier = StreamVerifier::new(StreamOptions::default());
+/// for chunk in transcript.chunks(7) {
+///     verifier.push(chunk);
+/// }
+/// let report = verifier.finish();
+/// assert!(report.ok());
+/// assert_eq!(report.count, 1);
+/// ```
+#[derive(Debug, Clone)]
+pub struct StreamVerifier {
+    options: StreamOptions,
+    lexer: Lexer,
+    record: RecordState,
+    /// Bytes of the current line so far, without `\n`.
+    line_len: u64,
+    /// Why (and at which 0-based column) checking of the current line stopped.
+    stopped: Option<(u64, Stop)>,
+    count: u64,
+    expected_seq: f64,
+    /// The stored hash of the record before, if it had a well-formed one.
+    prev: Option<Hash>,
+    at_checkpoint: Option<Hash>,
+    faults: heapless::Vec<Fault, { MAX_FAULTS + 1 }, u8>,
+    faults_omitted: u64,
+}
+
+impl StreamVerifier {
+    /// A verifier before the first byte.
+    pub fn new(options: StreamOptions) -> Self {
+        StreamVerifier {
+            options,
+            lexer: Lexer::new(RECORD_MAX_DEPTH),
+            record: RecordState::new(),
+            line_len: 0,
+            stopped: None,
+            count: 0,
+            expected_seq: options.anchor.seq0 as f64,
+            prev: Some(options.anchor.prev0),
+            at_checkpoint: None,
+            faults: heapless::Vec::new(),
+            faults_omitted: 0,
+        }
+    }
+
+    /// Complete lines read so far.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Takes the next bytes of the transcript, in any chunking.
+    pub fn push(&mut self, bytes: &[u8]) {
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            if self.stopped.is_some() || self.line_len > self.options.max_line_bytes {
+                // Skipping the rest of a line that is already judged.
+                match rest.iter().position(|&b| b == b'\n') {
+                    Some(nl) => {
+                        self.line_len = self.line_len.saturating_add(nl as u64);
+                        self.end_line();
+                        rest = rest.get(nl + 1..).unwrap_or_default();
+                    }
+                    None => {
+                        self.line_len = self.line_len.saturating_add(rest.len() as u64);
+                        return;
+                    }
+                }
+                continue;
+            }
+            let Some((&b, tail)) = rest.split_first() else {
+                return;
+            };
+            rest = tail;
+            if b == b'\n' {
+                self.end_line();
+                continue;
+            }
+            let column = self.line_len;
+            self.line_len += 1;
+            if self.line_len > self.options.max_line_bytes {
+                continue;
+            }
+            if let Err(stop) = self.lexer.byte(b, &mut self.record) {
+                self.stopped = Some((column, stop));
+            }
+        }
+    }
+
+    /// Ends the input: a last line without `\n` is a `torn_tail`; then the checkpoint,
+    /// if any, is applied and the report returned.
+    pub fn finish(mut self) -> StreamReport {
+        if self.line_len > 0 {
+            let index = self.count;
+            let len = self.line_len;
+            self.fault(index, FaultKind::TornTail, Detail::TornTail { len });
+        }
+        let mut beyond_checkpoint = None;
+        if let Some(cp) = self.options.checkpoint {
+            if self.count < cp.count {
+                let fault = Fault {
+                    index: Some(self.count),
+                    line: None,
+                    kind: FaultKind::Truncated,
+                    detail: Detail::Truncated {
+                        checkpoint: cp.count,
+                        count: self.count,
+                    },
+                };
+                // The list keeps one slot beyond MAX_FAULTS for this fault.
+                let _ = self.faults.push(fault);
+            } else {
+                beyond_checkpoint = Some(self.count - cp.count);
+                let found = if cp.count == 0 {
+                    Some(self.options.anchor.prev0)
+                } else {
+                    self.at_checkpoint
+                };
+                match cp.head {
+                    Some(head) if found != Some(head) => {
+                        let index = cp.count.checked_sub(1);
+                        let fault = Fault {
+                            index,
+                            line: index.map(|i| i + 1),
+                            kind: FaultKind::HeadMismatch,
+                            detail: Detail::HeadMismatch {
+                                head,
+                                checkpoint: cp.count,
+                                found,
+                            },
+                        };
+                        let at = self.faults.partition_point(|f| f.index <= index);
+                        let _ = self.faults.insert(at, fault);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        StreamReport {
+            count: self.count,
+            head: self.prev,
+            faults: self.faults,
+            faults_omitted: self.faults_omitted,
+            beyond_checkpoint,
+        }
+    }
+
+    fn fault(&mut self, index: u64, kind: FaultKind, detail: Detail) {
+        let fault = Fault {
+            index: Some(index),
+            line: Some(index + 1),
+            kind,
+            detail,
+        };
+        if self.faults.len() < MAX_FAULTS {
+            let _ = self.faults.push(fault);
+        } else {
+            self.faults_omitted += 1;
+        }
+    }
+
+    /// A `\n`: judges the line just read and gets ready for the next.
+    fn end_line(&mut self) {
+        let index = self.count;
+        self.count += 1;
+        let len = self.line_len;
+        let stopped = self.stopped.take();
+        let mut record = core::mem::replace(&mut self.record, RecordState::new());
+        let outcome = if len == 0 {
+            Err(Detail::EmptyLine)
+        } else if len > self.options.max_line_bytes {
+            Err(Detail::LineTooLong {
+                len,
+                limit: self.options.max_line_bytes,
+            })
+        } else {
+            let stop = match stopped {
+                Some(stop) => Err(stop),
+                None => self.lexer.end(&mut record).map_err(|stop| (len, stop)),
+            };
+            stop.map_err(|(column, stop)| {
+                let column = column + 1;
+                match stop {
+                    Stop::Bad(error) => Detail::Syntax { column, error },
+                    Stop::Limit(limit) => Detail::Limit { column, limit },
+                    Stop::NotCanonical(departure) => Detail::NotCanonical { column, departure },
+                }
+            })
+        };
+        self.lexer.reset();
+        self.line_len = 0;
+        match outcome {
+            Err(detail) => {
+                let kind = match detail {
+                    Detail::NotCanonical { .. } => FaultKind::NotCanonical,
+                    _ => FaultKind::BadJson,
+                };
+                self.fault(index, kind, detail);
+                self.skip_unread();
+            }
+            Ok(JsonType::Object) => self.check(index, &record),
+            Ok(found) => {
+                self.fault(index, FaultKind::NotAnObject, Detail::NotAnObject { found });
+                self.skip_unread();
+            }
+        }
+    }
+
+    /// After a record that could not be read: its hash is unknown, seq counting goes on.
+    fn skip_unread(&mut self) {
+        self.expected_seq += 1.0;
+        self.prev = None;
+        self.note_checkpoint(None);
+    }
+
+    fn note_checkpoint(&mut self, stored: Option<Hash>) {
+        if let Some(cp) = self.options.checkpoint {
+            if cp.count == self.count {
+                self.at_checkpoint = stored;
+            }
+        }
+    }
+
+    /// The checks of a canonical record line, in the allocating verifier's order.
+    fn check(&mut self, index: u64, record: &RecordState) {
+        let absent = !record.seen & 0b1_1111;
+        let kind = match record.kind {
+            Some(Err(found)) => Some(found),
+            _ => None,
+        };
+        if absent != 0 || kind.is_some() {
+            self.fault(
+                index,
+                FaultKind::MissingFields,
+                Detail::Missing { absent, kind },
+            );
+        }
+        if record.unexpected > 0 {
+            let detail = Detail::Unexpected {
+                count: record.unexpected,
+                first: record.first_unexpected.clone(),
+            };
+            self.fault(index, FaultKind::UnexpectedFields, detail);
+        }
+        if let Some(problem) = record.unserialisable {
+            self.fault(
+                index,
+                FaultKind::UnserialisablePayload,
+                Detail::Unserialisable { problem },
+            );
+        }
+        let stored = match record.hash {
+            None => None,
+            Some(Err(found)) => {
+                self.fault(
+                    index,
+                    FaultKind::HashMismatch,
+                    Detail::HashMalformed { found },
+                );
+                None
+            }
+            Some(Ok(stored)) => {
+                if record.unserialisable.is_none() {
+                    let computed = record.computed();
+                    if computed != stored {
+                        self.fault(
+                            index,
+                            FaultKind::HashMismatch,
+                            Detail::HashDiffers { stored, computed },
+                        );
+                    }
+                }
+                Some(stored)
+            }
+        };
+        let expected = self.expected_seq;
+        match record.seq {
+            None => self.expected_seq = expected + 1.0,
+            Some(Ok(n)) => {
+                if n != expected {
+                    let detail = Detail::SeqGap {
+                        expected,
+                        found: Found::Number(n),
+                    };
+                    self.fault(index, FaultKind::SeqGap, detail);
+                }
+                self.expected_seq = n + 1.0;
+            }
+            Some(Err(found)) => {
+                self.fault(index, FaultKind::SeqGap, Detail::SeqGap { expected, found });
+                self.expected_seq = expected + 1.0;
+            }
+        }
+        match record.prev {
+            None => {}
+            Some(Err(found)) => {
+                self.fault(
+                    index,
+                    FaultKind::PrevMismatch,
+                    Detail::PrevMalformed { found },
+                );
+            }
+            Some(Ok(found)) => {
+                if let Some(expected) = self.prev {
+                    if found != expected {
+                        let detail = Detail::PrevDiffers {
+                            expected,
+                            found,
+                            index,
+                        };
+                        self.fault(index, FaultKind::PrevMismatch, detail);
+                    }
+                }
+            }
+        }
+        self.prev = stored;
+        self.note_checkpoint(stored);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,178 @@
+//! Record-level state of one line as its bytes arrive: which of the five members were
+//! seen, what `hash`, `kind`, `prev` and `seq` hold, and the SHA-256 of the record
+//! without `hash`, computed as the bytes go by.
+//!
+//! The hashed bytes are `{`, then each member but `hash` (`,` between them, the key
+//! re-encoded from its unescaped form — the same bytes, as the line is canonical — `:`
+//! and the value's bytes as they arrive), then `}`: the canonical encoding of the
+//! record without `hash`, wherever `hash` sits among the members.
+
+use heapless::{String, Vec};
+use sha2::{Digest, Sha256};
+
+use super::lexer::{JsonType, NumberProblem, Observer, ValueEnd, Where};
+use super::report::{Found, NAME_BYTES};
+use crate::hash::Hash;
+use crate::jcs::write_str;
+
+/// Raw bytes kept of a `hash`, `prev` or `kind` value: a quoted 64-digit hash.
+const CAPTURE_BYTES: usize = 66;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Member {
+    None,
+    Hash,
+    Kind,
+    Payload,
+    Prev,
+    Seq,
+    Other,
+}
+
+/// What one line's record holds, as far as the checks need it.
+#[derive(Debug, Clone)]
+pub(crate) struct RecordState {
+    hasher: Sha256,
+    member: Member,
+    /// Bit `i` set: `record::FIELDS[i]` was seen.
+    pub seen: u8,
+    any_hashed: bool,
+    pub unexpected: u64,
+    pub first_unexpected: String<NAME_BYTES>,
+    capture: Vec<u8, CAPTURE_BYTES, u8>,
+    /// Bytes of the current member's value (saturating).
+    value_len: u64,
+    pub hash: Option<Result<Hash, Found>>,
+    pub prev: Option<Result<Hash, Found>>,
+    pub seq: Option<Result<f64, Found>>,
+    /// `Err` when `kind` is present but not a non-empty string.
+    pub kind: Option<Result<(), Found>>,
+    pub unserialisable: Option<NumberProblem>,
+}
+
+impl RecordState {
+    pub fn new() -> Self {
+        RecordState {
+            hasher: Sha256::new(),
+            member: Member::None,
+            seen: 0,
+            any_hashed: false,
+            unexpected: 0,
+            first_unexpected: String::new(),
+            capture: Vec::new(),
+            value_len: 0,
+            hash: None,
+            prev: None,
+            seq: None,
+            kind: None,
+            unserialisable: None,
+        }
+    }
+
+    /// SHA-256 of the record without `hash` (complete once the line was accepted).
+    pub fn computed(&self) -> Hash {
+        Hash(self.hasher.clone().finalize().into())
+    }
+
+    fn found(&self, end: ValueEnd) -> Found {
+        match end.ty {
+            JsonType::String if self.value_len == 2 => Found::EmptyString,
+            JsonType::String => Found::String {
+                len: self.value_len.saturating_sub(2),
+            },
+            JsonType::Number => Found::Number(end.number),
+            other => Found::Type(other),
+        }
+    }
+
+    fn hex(&self, end: ValueEnd) -> Result<Hash, Found> {
+        let digits = match self.capture.as_slice() {
+            [b'"', digits @ .., b'"'] if end.ty == JsonType::String => digits,
+            _ => return Err(self.found(end)),
+        };
+        if self.value_len != CAPTURE_BYTES as u64 {
+            return Err(self.found(end));
+        }
+        Hash::from_hex(digits).ok_or_else(|| self.found(end))
+    }
+}
+
+impl Observer for RecordState {
+    fn byte(&mut self, b: u8, at: Where) {
+        match at {
+            Where::Record if b == b'{' || b == b'}' => self.hasher.update([b]),
+            Where::Value => {
+                if self.member != Member::Hash {
+                    self.hasher.update([b]);
+                }
+                self.value_len = self.value_len.saturating_add(1);
+                let _ = self.capture.push(b);
+            }
+            _ => {}
+        }
+    }
+
+    fn key(&mut self, key: &[u8]) {
+        let (member, bit) = match key {
+            b"hash" => (Member::Hash, 0),
+            b"kind" => (Member::Kind, 1),
+            b"payload" => (Member::Payload, 2),
+            b"prev" => (Member::Prev, 3),
+            b"seq" => (Member::Seq, 4),
+            _ => (Member::Other, 8),
+        };
+        self.member = member;
+        if bit < 8 {
+            self.seen |= 1 << bit;
+        } else {
+            if self.unexpected == 0 {
+                let name = core::str::from_utf8(key).unwrap_or_default();
+                for c in name.chars() {
+                    if self.first_unexpected.push(c).is_err() {
+                        break;
+                    }
+                }
+            }
+            self.unexpected += 1;
+        }
+        self.capture.clear();
+        self.value_len = 0;
+        if member != Member::Hash {
+            if self.any_hashed {
+                self.hasher.update(b",");
+            }
+            // The key is checked UTF-8; its canonical encoding is the line's bytes.
+            let _ = write_str(
+                core::str::from_utf8(key).unwrap_or_default(),
+                &mut self.hasher,
+            );
+            self.hasher.update(b":");
+            self.any_hashed = true;
+        }
+    }
+
+    fn value_end(&mut self, end: ValueEnd) {
+        match self.member {
+            Member::Hash => self.hash = Some(self.hex(end)),
+            Member::Prev => self.prev = Some(self.hex(end)),
+            Member::Kind => {
+                self.kind = Some(match self.found(end) {
+                    Found::String { .. } => Ok(()),
+                    other => Err(other),
+                })
+            }
+            Member::Seq => {
+                self.seq = Some(match end.ty {
+                    JsonType::Number if end.number.is_finite() => Ok(end.number),
+                    _ => Err(self.found(end)),
+                })
+            }
+            Member::None | Member::Payload | Member::Other => {}
+        }
+        self.member = Member::None;
+    }
+
+    fn unserialisable(&mut self, problem: NumberProblem) {
+        self.unserialisable.get_or_insert(problem);
+    }
+}

@@ -1,0 +1,406 @@
+//! What the streaming verifier reports: fault kinds, fixed-size details, the report.
+
+use core::fmt;
+
+use heapless::{String, Vec};
+
+use super::lexer::{Departure, JsonType, Limit, NumberProblem, Syntax};
+use crate::hash::Hash;
+use crate::number::format_f64;
+use crate::record::FIELDS;
+
+/// Line faults a [`StreamReport`] keeps; the rest are counted in
+/// [`StreamReport::faults_omitted`]. A checkpoint fault is always kept (one more slot).
+pub const MAX_FAULTS: usize = 8;
+
+/// The bytes of the first unexpected member's name kept for a detail sentence.
+pub const NAME_BYTES: usize = 24;
+
+/// The kinds of fault the streaming verifier reports, with the SPEC's names (the same
+/// as `verify::FaultKind`, which it converts into, less `unreadable`: reading is the
+/// caller's job).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FaultKind {
+    /// The line is JSON but not an object.
+    NotAnObject,
+    /// A required member is absent, or `kind` is not a non-empty string.
+    MissingFields,
+    /// A member other than the five of a record.
+    UnexpectedFields,
+    /// A number in the record has no canonical encoding, so no hash can be computed.
+    UnserialisablePayload,
+    /// The stored `hash` is malformed or not the SHA-256 of the record.
+    HashMismatch,
+    /// `seq` is not the previous record's `seq` + 1 (or is not a number).
+    SeqGap,
+    /// `prev` is malformed or not the stored `hash` of the record before.
+    PrevMismatch,
+    /// The line's bytes are not the canonical encoding of a record.
+    NotCanonical,
+    /// The line is not JSON, is empty, or is past a limit.
+    BadJson,
+    /// The last line has no terminating newline.
+    TornTail,
+    /// The transcript has fewer records than the checkpoint.
+    Truncated,
+    /// Record `count − 1` does not carry the checkpoint's head.
+    HeadMismatch,
+}
+
+impl FaultKind {
+    /// The SPEC's name for the kind, e.g. `"hash_mismatch"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FaultKind::NotAnObject => "not_an_object",
+            FaultKind::MissingFields => "missing_fields",
+            FaultKind::UnexpectedFields => "unexpected_fields",
+            FaultKind::UnserialisablePayload => "unserialisable_payload",
+            FaultKind::HashMismatch => "hash_mismatch",
+            FaultKind::SeqGap => "seq_gap",
+            FaultKind::PrevMismatch => "prev_mismatch",
+            FaultKind::NotCanonical => "not_canonical",
+            FaultKind::BadJson => "bad_json",
+            FaultKind::TornTail => "torn_tail",
+            FaultKind::Truncated => "truncated",
+            FaultKind::HeadMismatch => "head_mismatch",
+        }
+    }
+}
+
+impl fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl From<FaultKind> for crate::verify::FaultKind {
+    fn from(kind: FaultKind) -> Self {
+        use crate::verify::FaultKind as V;
+        match kind {
+            FaultKind::NotAnObject => V::NotAnObject,
+            FaultKind::MissingFields => V::MissingFields,
+            FaultKind::UnexpectedFields => V::UnexpectedFields,
+            FaultKind::UnserialisablePayload => V::UnserialisablePayload,
+            FaultKind::HashMismatch => V::HashMismatch,
+            FaultKind::SeqGap => V::SeqGap,
+            FaultKind::PrevMismatch => V::PrevMismatch,
+            FaultKind::NotCanonical => V::NotCanonical,
+            FaultKind::BadJson => V::BadJson,
+            FaultKind::TornTail => V::TornTail,
+            FaultKind::Truncated => V::Truncated,
+            FaultKind::HeadMismatch => V::HeadMismatch,
+        }
+    }
+}
+
+/// A value found where something else was expected, as far as a detail names it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Found {
+    /// The empty string.
+    EmptyString,
+    /// A string (its length in bytes as written, quotes excluded).
+    String {
+        /// Bytes between the quotes, escapes as written.
+        len: u64,
+    },
+    /// A number (its nearest double; infinite when out of range).
+    Number(f64),
+    /// A value of another type.
+    Type(JsonType),
+}
+
+impl fmt::Display for Found {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Found::EmptyString => f.write_str("\"\""),
+            Found::String { len } => write!(f, "a string of {len} bytes"),
+            Found::Number(n) if n.is_finite() => write!(f, "the number {}", Spelled(*n)),
+            Found::Number(_) => f.write_str("a number outside the double range"),
+            Found::Type(t) => f.write_str(t.with_article()),
+        }
+    }
+}
+
+/// A double in its ECMAScript spelling.
+struct Spelled(f64);
+
+impl fmt::Display for Spelled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = [0u8; 32];
+        match format_f64(self.0, &mut buf) {
+            Some(len) => {
+                let text = buf.get(..len).unwrap_or_default();
+                f.write_str(core::str::from_utf8(text).unwrap_or("?"))
+            }
+            None => f.write_str("a non-finite number"),
+        }
+    }
+}
+
+/// What a fault found, in a fixed size: its `Display` is the detail sentence.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Detail {
+    /// `bad_json`: the line is empty.
+    EmptyLine,
+    /// `bad_json`: the line is longer than the line limit.
+    LineTooLong {
+        /// The line's length without its `\n`.
+        len: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// `bad_json`: not JSON, found at a 1-based column.
+    Syntax {
+        /// 1-based byte column.
+        column: u64,
+        /// What was wrong.
+        error: Syntax,
+    },
+    /// `bad_json`: past a limit of the streaming verifier, at a 1-based column.
+    Limit {
+        /// 1-based byte column.
+        column: u64,
+        /// Which limit.
+        limit: Limit,
+    },
+    /// `not_canonical`: the first byte that departs from canonical form.
+    NotCanonical {
+        /// 1-based byte column of the first departing byte.
+        column: u64,
+        /// How it departs.
+        departure: Departure,
+    },
+    /// `not_an_object`.
+    NotAnObject {
+        /// The line's type.
+        found: JsonType,
+    },
+    /// `missing_fields`: absent members (bit `i` set = `record::FIELDS[i]` absent) and
+    /// what `kind` was if it was not a non-empty string.
+    Missing {
+        /// Bit `i` set: member `FIELDS[i]` is absent.
+        absent: u8,
+        /// A present `kind` that is not a non-empty string.
+        kind: Option<Found>,
+    },
+    /// `unexpected_fields`: how many, and the start of the first one's name.
+    Unexpected {
+        /// Number of members other than the five.
+        count: u64,
+        /// The first one's name (at most [`NAME_BYTES`] bytes, cut at a character).
+        first: String<NAME_BYTES>,
+    },
+    /// `unserialisable_payload`: the first number with no canonical encoding.
+    Unserialisable {
+        /// Why it has none.
+        problem: NumberProblem,
+    },
+    /// `hash_mismatch`: `hash` is not 64 lowercase hex digits.
+    HashMalformed {
+        /// What it was.
+        found: Found,
+    },
+    /// `hash_mismatch`: the stored hash differs from the computed one.
+    HashDiffers {
+        /// The stored `hash`.
+        stored: Hash,
+        /// SHA-256 of the record without `hash`.
+        computed: Hash,
+    },
+    /// `seq_gap`.
+    SeqGap {
+        /// The expected `seq`.
+        expected: f64,
+        /// What was found.
+        found: Found,
+    },
+    /// `prev_mismatch`: `prev` is not 64 lowercase hex digits.
+    PrevMalformed {
+        /// What it was.
+        found: Found,
+    },
+    /// `prev_mismatch`: `prev` differs from the stored hash of the record before.
+    PrevDiffers {
+        /// The stored hash of the record before (or the anchor's `prev0`).
+        expected: Hash,
+        /// The `prev` found.
+        found: Hash,
+        /// The record's index (0: `expected` is the anchor's `prev0`).
+        index: u64,
+    },
+    /// `torn_tail`.
+    TornTail {
+        /// Bytes after the last `\n`.
+        len: u64,
+    },
+    /// `truncated`.
+    Truncated {
+        /// Records the checkpoint covers.
+        checkpoint: u64,
+        /// Records read.
+        count: u64,
+    },
+    /// `head_mismatch`.
+    HeadMismatch {
+        /// The checkpoint's head.
+        head: Hash,
+        /// The checkpoint's count.
+        checkpoint: u64,
+        /// The stored hash of record `count − 1`, if well-formed.
+        found: Option<Hash>,
+    },
+}
+
+impl fmt::Display for Detail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Detail::EmptyLine => f.write_str("the line is empty"),
+            Detail::LineTooLong { len, limit } => write!(
+                f,
+                "the line is {len} bytes long, more than the limit of {limit} bytes"
+            ),
+            Detail::Syntax { column, error } => write!(f, "{error} at column {column}"),
+            Detail::Limit { column, limit } => write!(f, "{limit} at column {column}"),
+            Detail::NotCanonical { column, departure } => write!(
+                f,
+                "the line is not in canonical (RFC 8785) form: {departure} at column {column}"
+            ),
+            Detail::NotAnObject { found } => {
+                write!(f, "expected a JSON object, found {}", found.with_article())
+            }
+            Detail::Missing { absent, kind } => {
+                let mut first = true;
+                for (i, name) in FIELDS.iter().enumerate() {
+                    if absent & (1 << i) != 0 {
+                        f.write_str(if first { "missing '" } else { ", '" })?;
+                        f.write_str(name)?;
+                        f.write_str("'")?;
+                        first = false;
+                    }
+                }
+                if let Some(found) = kind {
+                    if !first {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "kind must be a non-empty string, found {found}")?;
+                }
+                Ok(())
+            }
+            Detail::Unexpected { count, first } => {
+                write!(f, "unexpected member '{}'", first.escape_debug())?;
+                if *count > 1 {
+                    write!(f, " and {} more", count - 1)?;
+                }
+                f.write_str("; a record has only hash, kind, payload, prev and seq")
+            }
+            Detail::Unserialisable { problem } => write!(
+                f,
+                "{problem}, so the record has no canonical encoding to hash"
+            ),
+            Detail::HashMalformed { found } => {
+                write!(f, "hash must be 64 lowercase hex digits, found {found}")
+            }
+            Detail::HashDiffers { stored, computed } => {
+                write!(f, "stored hash {stored}, but the record hashes to {computed}")
+            }
+            Detail::SeqGap { expected, found } => {
+                write!(f, "expected seq {}, found ", Spelled(*expected))?;
+                match found {
+                    Found::Number(n) if n.is_finite() => write!(f, "{}", Spelled(*n)),
+                    other => write!(f, "{other}"),
+                }
+            }
+            Detail::PrevMalformed { found } => {
+                write!(f, "prev must be 64 lowercase hex digits, found {found}")
+            }
+            Detail::PrevDiffers {
+                expected,
+                found,
+                index,
+            } => {
+                write!(f, "expected prev {expected} (")?;
+                match index {
+                    0 => f.write_str("the anchor's prev0")?,
+                    i => write!(f, "the hash of record {}", i - 1)?,
+                }
+                write!(f, "), found {found}")
+            }
+            Detail::TornTail { len } => write!(
+                f,
+                "the last line ({len} bytes) has no terminating newline: the last append did not finish"
+            ),
+            Detail::Truncated { checkpoint, count } => write!(
+                f,
+                "the checkpoint covers {checkpoint} records but the transcript has {count}: {} missing from the end",
+                checkpoint.saturating_sub(*count)
+            ),
+            Detail::HeadMismatch {
+                head,
+                checkpoint,
+                found,
+            } => {
+                write!(
+                    f,
+                    "the checkpoint's head is {head}, but record {} carries ",
+                    i128::from(*checkpoint) - 1
+                )?;
+                match found {
+                    Some(h) => write!(f, "{h}"),
+                    None => f.write_str("no well-formed hash"),
+                }
+            }
+        }
+    }
+}
+
+/// One fault: where, what kind, and a fixed-size detail whose `Display` is a sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fault {
+    /// 0-based position of the record (the line) in the transcript.
+    pub index: Option<u64>,
+    /// 1-based line number (`None` for `truncated`: that record is not in the input).
+    pub line: Option<u64>,
+    /// What is wrong.
+    pub kind: FaultKind,
+    /// What was expected and what was found.
+    pub detail: Detail,
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.index) {
+            (Some(line), _) => write!(f, "line {line}: ")?,
+            (None, Some(index)) => write!(f, "record {index}: ")?,
+            (None, None) => {}
+        }
+        write!(f, "{}: {}", self.kind, self.detail)
+    }
+}
+
+/// The result of a streaming verification.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamReport {
+    /// Records read (complete lines; a torn tail is not counted).
+    pub count: u64,
+    /// The stored `hash` of the last record (`prev0` for an empty transcript); `None`
+    /// when the last record has no well-formed hash or was not read to the end.
+    /// Not meaningful when there are faults.
+    pub head: Option<Hash>,
+    /// Faults in line order: at most [`MAX_FAULTS`] line faults, then a checkpoint
+    /// fault in its place (always kept).
+    pub faults: Vec<Fault, { MAX_FAULTS + 1 }, u8>,
+    /// Faults found but left out of `faults`.
+    pub faults_omitted: u64,
+    /// With a checkpoint: how many records lie beyond it (information, not a fault).
+    pub beyond_checkpoint: Option<u64>,
+}
+
+impl StreamReport {
+    /// Whether the transcript verified: no fault at all.
+    pub fn ok(&self) -> bool {
+        self.faults.is_empty() && self.faults_omitted == 0
+    }
+}

@@ -1,0 +1,655 @@
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::*;
+use crate::chain::Chain;
+use crate::json;
+use crate::verify::{self, Options};
+
+const SPEC_CHAIN: &str = concat!(
+    r#"{"hash":"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949","kind":"task","payload":{"task":"add 2 and 40"},"prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":0}"#,
+    "\n",
+    r#"{"hash":"ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01","kind":"assistant","payload":{"text":"","tool_calls":[{"arguments":{"a":2,"b":40},"name":"add"}]},"prev":"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949","seq":1}"#,
+    "\n",
+    r#"{"hash":"8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6","kind":"tool","payload":{"name":"add","ok":true,"value":{"sum":42}},"prev":"ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01","seq":2}"#,
+    "\n",
+);
+
+fn stream(bytes: &[u8], options: StreamOptions, chunk: usize) -> StreamReport {
+    let mut v = StreamVerifier::new(options);
+    for c in bytes.chunks(chunk.max(1)) {
+        v.push(c);
+    }
+    v.finish()
+}
+
+type Row = (Option<u64>, Option<u64>, verify::FaultKind);
+
+fn rows(report: &StreamReport) -> Vec<Row> {
+    report
+        .faults
+        .iter()
+        .map(|f| (f.index, f.line, f.kind.into()))
+        .collect()
+}
+
+fn alloc_rows(report: &verify::Report) -> Vec<Row> {
+    report
+        .faults
+        .iter()
+        .map(|f| (f.index, f.line, f.kind))
+        .collect()
+}
+
+/// Streams `bytes` in 1-, 3- and all-byte chunks and checks the three reports agree
+/// with each other and with the allocating verifier; returns the stream report.
+fn same_as_alloc(bytes: &[u8], options: StreamOptions) -> StreamReport {
+    let mut alloc_options = Options {
+        anchor: options.anchor,
+        max_line_bytes: options.max_line_bytes as usize,
+        ..Options::default()
+    };
+    if let Some(cp) = options.checkpoint {
+        alloc_options.checkpoint = Some(verify::Checkpoint {
+            count: cp.count,
+            head: cp.head,
+        });
+    }
+    let expected = verify::verify_bytes(bytes, &alloc_options);
+    let whole = stream(bytes, options, bytes.len());
+    for chunk in [1, 3] {
+        assert_eq!(stream(bytes, options, chunk), whole, "chunk {chunk}");
+    }
+    assert_eq!(
+        rows(&whole),
+        alloc_rows(&expected),
+        "{}\nstream: {:#?}",
+        String::from_utf8_lossy(bytes),
+        whole.faults
+    );
+    assert_eq!(whole.count, expected.count);
+    // After a non-canonical line the stream verifier does not know its hash (the
+    // allocating one may); a head is not meaningful with faults anyway.
+    if !whole
+        .faults
+        .iter()
+        .any(|f| f.kind == FaultKind::NotCanonical)
+    {
+        assert_eq!(whole.head, expected.head);
+    }
+    assert_eq!(whole.beyond_checkpoint, expected.beyond_checkpoint);
+    for f in &whole.faults {
+        assert!(!format!("{f}").is_empty());
+    }
+    whole
+}
+
+fn kinds(report: &StreamReport) -> Vec<(u64, &'static str)> {
+    report
+        .faults
+        .iter()
+        .map(|f| (f.index.unwrap_or(u64::MAX), f.kind.as_str()))
+        .collect()
+}
+
+#[test]
+fn spec_chain_verifies_in_any_chunking() {
+    for chunk in [1, 2, 7, 64, 4096] {
+        let report = stream(SPEC_CHAIN.as_bytes(), StreamOptions::default(), chunk);
+        assert!(report.ok(), "{:?}", report.faults);
+        assert_eq!(report.count, 3);
+        assert_eq!(
+            format!("{}", report.head.unwrap()),
+            "8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6"
+        );
+    }
+    same_as_alloc(SPEC_CHAIN.as_bytes(), StreamOptions::default());
+    let empty = stream(b"", StreamOptions::default(), 1);
+    assert_eq!((empty.count, empty.head), (0, Some(Hash::ZERO)));
+}
+
+#[test]
+fn write_record_matches_chain_append() {
+    let mut chain = Chain::new();
+    let mut state = ChainState::new();
+    let mut buf = [0u8; 512];
+    let mut out = Vec::new();
+    for (kind, payload) in [
+        ("task", r#"{"task":"add 2 and 40"}"#),
+        (
+            "assistant",
+            r#"{"text":"","tool_calls":[{"arguments":{"a":2,"b":40},"name":"add"}]}"#,
+        ),
+        ("tool", r#"{"name":"add","ok":true,"value":{"sum":42}}"#),
+        ("k\u{1}\"é😀", r#"[1e+21,"\u0000",null,-5e-324]"#),
+    ] {
+        let len = state.append(&mut buf, kind, payload.as_bytes()).unwrap();
+        let expected = chain.append_json(kind, payload.as_bytes()).unwrap();
+        assert_eq!(&buf[..len], expected);
+        out.extend_from_slice(&buf[..len]);
+        assert_eq!(state.head(), chain.head());
+    }
+    assert!(out.starts_with(SPEC_CHAIN.as_bytes()));
+    assert_eq!((state.count(), state.next_seq()), (4, 4));
+    assert_eq!(state.anchor(), Anchor::GENESIS);
+    assert!(same_as_alloc(&out, StreamOptions::default()).ok());
+}
+
+#[test]
+fn write_record_refusals() {
+    let mut buf = [0u8; 400];
+    let prev = Hash::ZERO;
+    assert_eq!(
+        write_record(&mut buf, "", b"{}", &prev, 0),
+        Err(AppendError::EmptyKind)
+    );
+    assert_eq!(
+        write_record(&mut buf, "k", b"{}", &prev, crate::anchor::MAX_SEQ + 1),
+        Err(AppendError::SeqExhausted)
+    );
+    for payload in [&b"{ }"[..], b"1.0", b"{\"b\":1,\"a\":2}", b"\"\\/\""] {
+        match write_record(&mut buf, "k", payload, &prev, 0) {
+            Err(AppendError::NotCanonical(CheckError {
+                reason: CheckReason::Stop(Stop::NotCanonical(_)),
+                ..
+            })) => {}
+            other => panic!("{}: {other:?}", String::from_utf8_lossy(payload)),
+        }
+    }
+    let e = write_record(&mut buf, "k", b"9007199254740993", &prev, 0).unwrap_err();
+    assert_eq!(
+        e,
+        AppendError::NotCanonical(CheckError {
+            offset: 16,
+            reason: CheckReason::Unserialisable(NumberProblem::InexactInteger)
+        })
+    );
+    assert!(format!("{e}").contains("integer literal"));
+    let needed = write_record(&mut buf, "k", b"{}", &prev, 7).unwrap().0;
+    for small in [0, 1, needed - 1] {
+        assert_eq!(
+            write_record(&mut buf[..small], "k", b"{}", &prev, 7),
+            Err(AppendError::BufferFull { needed })
+        );
+    }
+    assert_eq!(
+        write_record(&mut buf[..needed], "k", b"{}", &prev, 7)
+            .unwrap()
+            .0,
+        needed
+    );
+    let mut state = ChainState::from_anchor(Anchor {
+        seq0: crate::anchor::MAX_SEQ,
+        prev0: Hash([3; 32]),
+    });
+    state.append(&mut buf, "k", b"null").unwrap();
+    let before = state;
+    assert_eq!(
+        state.append(&mut buf, "k", b"null"),
+        Err(AppendError::SeqExhausted)
+    );
+    assert_eq!(state, before);
+    for e in [
+        AppendError::EmptyKind,
+        AppendError::SeqExhausted,
+        AppendError::BufferFull { needed: 3 },
+    ] {
+        assert!(!format!("{e}").is_empty());
+    }
+}
+
+#[test]
+fn check_canonical_accepts_exactly_canonical_bytes() {
+    let ok: &[&str] = &[
+        r#"{"\r":2,"a":[1e+21,1e-7,0,0.1,100000000000000000000,5e-324],"€":1,"😀":3,"ﬁ":4}"#,
+        r#""\u0000\u001f\b\t\n\f\r\"\\/é""#,
+        "[]",
+        "{}",
+        "[[],{},true,false,null,-1.5]",
+        "\"\u{7f}\u{10ffff}\"",
+        "0",
+        "-0.0000033333333333333333",
+    ];
+    for s in ok {
+        assert!(check_canonical(s.as_bytes(), MAX_DEPTH).is_ok(), "{s}");
+        // The allocating encoder agrees.
+        assert_eq!(
+            crate::jcs::canonicalize(s.as_bytes()).unwrap(),
+            s.as_bytes(),
+            "{s}"
+        );
+    }
+    let departures: &[&str] = &[
+        " 1",
+        "1 ",
+        "[1, 2]",
+        "{\"a\" :1}",
+        r#""\/""#,
+        r#""\u00e9""#,
+        r#""\u001F""#,
+        r#""\u000a""#,
+        r#""\u0008""#,
+        r#""\u0009""#,
+        r#""\u000c""#,
+        r#""\u000d""#,
+        r#""\u0022""#,
+        r#""\u005c""#,
+        r#""\u002f""#,
+        r#""\u0041""#,
+        r#""\ud800""#,
+        r#"{"b":1,"a":2}"#,
+        r#"{"ﬁ":1,"😀":2}"#,
+        "1.0",
+        "-0",
+        "1E21",
+        "1e21",
+        "0.10",
+        "100000000000000000000000000000000000",
+        "1.00000000000000000000000000000000000",
+    ];
+    for s in departures {
+        let e = check_canonical(s.as_bytes(), MAX_DEPTH).unwrap_err();
+        assert!(
+            matches!(e.reason, CheckReason::Stop(Stop::NotCanonical(_))),
+            "{s}: {e:?}"
+        );
+    }
+    let bad: &[(&str, Syntax)] = &[
+        ("", Syntax::UnexpectedEnd),
+        ("{", Syntax::UnexpectedEnd),
+        ("[1,]", Syntax::UnexpectedByte(b']')),
+        ("[1}", Syntax::UnexpectedByte(b'}')),
+        ("{\"a\"}", Syntax::UnexpectedByte(b'}')),
+        ("{1:2}", Syntax::UnexpectedByte(b'1')),
+        ("01", Syntax::InvalidNumber),
+        ("1.", Syntax::InvalidNumber),
+        ("1.e5", Syntax::InvalidNumber),
+        ("-", Syntax::InvalidNumber),
+        ("1e", Syntax::InvalidNumber),
+        ("1e+", Syntax::InvalidNumber),
+        ("NaN", Syntax::NonFiniteLiteral),
+        ("-Infinity", Syntax::NonFiniteLiteral),
+        ("tru", Syntax::UnexpectedEnd),
+        ("trux", Syntax::UnexpectedByte(b'x')),
+        ("\u{feff}1", Syntax::UnexpectedByte(0xef)),
+        ("\"a\tb\"", Syntax::ControlCharacter),
+        (r#""\x""#, Syntax::InvalidEscape),
+        (r#""\u12g4""#, Syntax::InvalidEscape),
+        (r#"{"a":1,"a":2}"#, Syntax::DuplicateKey),
+        ("{}x", Syntax::TrailingCharacters),
+        ("\"abc", Syntax::UnexpectedEnd),
+    ];
+    for (s, syntax) in bad {
+        let e = check_canonical(s.as_bytes(), MAX_DEPTH).unwrap_err();
+        assert_eq!(e.reason, CheckReason::Stop(Stop::Bad(*syntax)), "{s}");
+        assert!(json::parse(s.as_bytes()).is_err(), "{s}");
+    }
+    for bytes in [
+        &b"\"\xff\""[..],
+        b"\"\xc0\x80\"",
+        b"\"\xed\xa0\x80\"",
+        b"\"\xf4\x90\x80\x80\"",
+        b"\"\xe2\x82\"",
+        b"\"\xe2\x82",
+    ] {
+        let e = check_canonical(bytes, MAX_DEPTH).unwrap_err();
+        assert!(
+            matches!(
+                e.reason,
+                CheckReason::Stop(Stop::Bad(Syntax::InvalidUtf8 | Syntax::UnexpectedEnd))
+            ),
+            "{bytes:?}: {e:?}"
+        );
+    }
+    for (s, p) in [
+        ("1e400", NumberProblem::OutOfRange),
+        ("[-1e400]", NumberProblem::OutOfRange),
+        ("1e-400", NumberProblem::Underflow),
+        ("9007199254740993", NumberProblem::InexactInteger),
+        ("1152921504606846976", NumberProblem::InexactInteger),
+    ] {
+        let e = check_canonical(s.as_bytes(), MAX_DEPTH).unwrap_err();
+        assert_eq!(e.reason, CheckReason::Unserialisable(p), "{s}");
+        assert!(json::parse(s.as_bytes())
+            .unwrap_err()
+            .kind
+            .is_unserialisable());
+    }
+    for s in ["9007199254740992", "1152921504606847000", "0"] {
+        assert!(check_canonical(s.as_bytes(), MAX_DEPTH).is_ok(), "{s}");
+    }
+}
+
+#[test]
+fn depth_and_key_limits() {
+    let nested = |n: usize| "[".repeat(n) + &"]".repeat(n);
+    assert!(check_canonical(nested(MAX_DEPTH).as_bytes(), MAX_DEPTH).is_ok());
+    let e = check_canonical(nested(MAX_DEPTH + 1).as_bytes(), MAX_DEPTH).unwrap_err();
+    assert_eq!(e.reason, CheckReason::Stop(Stop::Bad(Syntax::TooDeep)));
+    assert_eq!(e.offset, MAX_DEPTH);
+    // The stream verifier allows 129 on a record line, as the allocating one does.
+    let mut state = ChainState::new();
+    let mut buf = alloc::vec![0u8; 1024];
+    let len = state
+        .append(&mut buf, "k", nested(MAX_DEPTH - 1).as_bytes())
+        .unwrap();
+    assert!(same_as_alloc(&buf[..len], StreamOptions::default()).ok());
+    let deep = format!(
+        "{{\"hash\":\"{}\",\"payload\":{}}}\n",
+        "0".repeat(64),
+        nested(MAX_DEPTH + 1)
+    );
+    let report = same_as_alloc(deep.as_bytes(), StreamOptions::default());
+    assert_eq!(kinds(&report), [(0, "bad_json")]);
+
+    let long_key = "k".repeat(MAX_KEY_BYTES);
+    let ok = format!("{{\"{long_key}\":1}}");
+    assert!(check_canonical(ok.as_bytes(), MAX_DEPTH).is_ok());
+    let too_long = format!("{{\"{long_key}k\":1}}");
+    let e = check_canonical(too_long.as_bytes(), MAX_DEPTH).unwrap_err();
+    assert_eq!(e.reason, CheckReason::Stop(Stop::Limit(Limit::KeyTooLong)));
+    assert_eq!(e.offset, 2 + MAX_KEY_BYTES);
+    // Five open objects with a 250-byte last key each need 1250 bytes of key path.
+    let key = "p".repeat(250);
+    let path = format!("{{\"{key}\":").repeat(5) + "1" + &"}".repeat(5);
+    let e = check_canonical(path.as_bytes(), MAX_DEPTH).unwrap_err();
+    assert_eq!(
+        e.reason,
+        CheckReason::Stop(Stop::Limit(Limit::KeyPathTooLong))
+    );
+    assert!(json::parse(path.as_bytes()).is_ok());
+    // Siblings do not add up: only the open path counts.
+    let siblings: String = (0..20)
+        .map(|i| format!("\"{i:02}{key}\":{{\"{key}\":1}}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    assert!(check_canonical(format!("{{{siblings}}}").as_bytes(), MAX_DEPTH).is_ok());
+    // On a line, past a limit is bad_json naming the limit.
+    let line = format!("{too_long}\n");
+    let report = stream(line.as_bytes(), StreamOptions::default(), 1);
+    assert_eq!(kinds(&report), [(0, "bad_json")]);
+    let detail = format!("{}", report.faults[0].detail);
+    assert!(detail.contains("limit of 256 bytes"), "{detail}");
+}
+
+fn forge(kind: &str, payload: &str, prev: &Hash, seq: &str, extra: &[(&str, &str)]) -> String {
+    // Members in canonical order, the hash over the record without it.
+    let mut members: Vec<(String, String)> = Vec::new();
+    members.push((
+        "kind".into(),
+        String::from_utf8(crate::jcs::to_vec(&json::Value::from(kind)).unwrap()).unwrap(),
+    ));
+    members.push(("payload".into(), payload.into()));
+    members.push(("prev".into(), format!("\"{prev}\"")));
+    members.push(("seq".into(), seq.into()));
+    for (k, v) in extra {
+        members.push(((*k).into(), (*v).into()));
+    }
+    members.sort_by(|a, b| json::cmp_keys(&a.0, &b.0));
+    let body = |ms: &[(String, String)]| {
+        let inner: Vec<String> = ms.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+        format!("{{{}}}", inner.join(","))
+    };
+    let hash = Hash(Sha256::digest(body(&members).as_bytes()).into());
+    members.push(("hash".into(), format!("\"{hash}\"")));
+    members.sort_by(|a, b| json::cmp_keys(&a.0, &b.0));
+    body(&members)
+}
+
+use sha2::{Digest, Sha256};
+
+#[test]
+fn record_faults_match_the_allocating_verifier() {
+    let z = Hash::ZERO;
+    let good = forge("task", "{}", &z, "0", &[]);
+    let cases: Vec<(String, Vec<(u64, &str)>)> = alloc::vec![
+        (format!("{good}\n"), alloc::vec![]),
+        // A member sorting before `hash` is still covered by the hash.
+        (
+            format!("{}\n", forge("k", "1", &z, "0", &[("a", "true")])),
+            alloc::vec![(0, "unexpected_fields")],
+        ),
+        (
+            format!(
+                "{}\n",
+                forge("k", "1", &z, "0", &[("zz", "[]"), ("q", "{}")])
+            ),
+            alloc::vec![(0, "unexpected_fields")],
+        ),
+        (
+            format!("{}\n", forge("", "1", &z, "0", &[])),
+            alloc::vec![(0, "missing_fields")],
+        ),
+        (
+            format!("{}\n", forge("k", "1", &z, "\"0\"", &[])),
+            alloc::vec![(0, "seq_gap")],
+        ),
+        (
+            format!("{}\n", forge("k", "1", &z, "5", &[])),
+            alloc::vec![(0, "seq_gap")],
+        ),
+        (
+            format!("{}\n", forge("k", "1", &Hash([1; 32]), "0", &[])),
+            alloc::vec![(0, "prev_mismatch")],
+        ),
+        (
+            format!("{}\n", forge("k", "[1e400]", &z, "0", &[])),
+            alloc::vec![(0, "unserialisable_payload")],
+        ),
+        (
+            format!("{}\n", forge("k", "1", &z, "9007199254740993", &[])),
+            alloc::vec![(0, "unserialisable_payload"), (0, "seq_gap")],
+        ),
+        (
+            format!("{}\n", forge("k", "1", &z, "1e400", &[])),
+            alloc::vec![(0, "unserialisable_payload"), (0, "seq_gap")],
+        ),
+        (
+            format!("{}\n", good.replace("\"task\"", "\"tusk\"")),
+            alloc::vec![(0, "hash_mismatch")],
+        ),
+        (
+            format!(
+                "{}\n",
+                good.replace(&good[9..73], &good[9..73].to_uppercase())
+            ),
+            alloc::vec![(0, "hash_mismatch")],
+        ),
+        (
+            String::from("{\"hash\":1,\"kind\":2,\"prev\":null,\"seq\":true}\n"),
+            alloc::vec![
+                (0, "missing_fields"),
+                (0, "hash_mismatch"),
+                (0, "seq_gap"),
+                (0, "prev_mismatch")
+            ],
+        ),
+        (
+            String::from("{\"hash\":\"\",\"prev\":\"abc\",\"seq\":0}\n"),
+            alloc::vec![
+                (0, "missing_fields"),
+                (0, "hash_mismatch"),
+                (0, "prev_mismatch")
+            ],
+        ),
+        (String::from("{}\n"), alloc::vec![(0, "missing_fields")]),
+        (String::from("[]\n"), alloc::vec![(0, "not_an_object")]),
+        (
+            String::from("\"x\"\n1\nnull\n"),
+            alloc::vec![
+                (0, "not_an_object"),
+                (1, "not_an_object"),
+                (2, "not_an_object")
+            ]
+        ),
+        (String::from("1e400\n"), alloc::vec![(0, "not_an_object")]),
+        (String::from("\n"), alloc::vec![(0, "bad_json")]),
+        (
+            String::from("{\"a\":1,\"a\":2}\n"),
+            alloc::vec![(0, "bad_json")]
+        ),
+        (String::from("{\"a\":tru}\n"), alloc::vec![(0, "bad_json")]),
+        (String::from("\u{feff}{}\n"), alloc::vec![(0, "bad_json")]),
+        (
+            String::from("{\"a\":\"\t\"}\n"),
+            alloc::vec![(0, "bad_json")]
+        ),
+        (String::from("{\"a\":1}}\n"), alloc::vec![(0, "bad_json")]),
+        (String::from("{\"a\":1\n"), alloc::vec![(0, "bad_json")]),
+        (format!("{good}\n{good}"), alloc::vec![(1, "torn_tail")]),
+        (
+            format!("{good}\n{good}\n"),
+            alloc::vec![(1, "seq_gap"), (1, "prev_mismatch")],
+        ),
+        // After an unreadable line, prev is not checked and seq counts on.
+        (
+            format!("[]\n{}\n", forge("k", "1", &Hash([9; 32]), "1", &[])),
+            alloc::vec![(0, "not_an_object")],
+        ),
+        // Non-canonical lines whose content is fine: not_canonical alone in both.
+        (format!("{} \n", good), alloc::vec![(0, "not_canonical")]),
+        (format!("{}\r\n", good), alloc::vec![(0, "not_canonical")],),
+        (
+            format!("{}\n", good.replace("\"payload\":{}", "\"payload\":{ }")),
+            alloc::vec![(0, "not_canonical")],
+        ),
+        (
+            format!("{}\n", good.replace("\"task\"", "\"t\\u0061sk\"")),
+            alloc::vec![(0, "not_canonical")],
+        ),
+        (
+            format!("{}\n", good.replace("\"seq\":0", "\"seq\":0.0")),
+            alloc::vec![(0, "not_canonical")],
+        ),
+    ];
+    for (text, expected) in cases {
+        let report = same_as_alloc(text.as_bytes(), StreamOptions::default());
+        assert_eq!(kinds(&report), expected, "{text}");
+    }
+}
+
+#[test]
+fn anchors_checkpoints_and_fault_cap() {
+    let mut state = ChainState::from_anchor(Anchor {
+        seq0: 5,
+        prev0: Hash([7; 32]),
+    });
+    let mut bytes = Vec::new();
+    let mut buf = [0u8; 256];
+    for i in 0..3 {
+        let len = state
+            .append(&mut buf, "note", format!("{{\"i\":{i}}}").as_bytes())
+            .unwrap();
+        bytes.extend_from_slice(&buf[..len]);
+    }
+    let anchored = StreamOptions {
+        anchor: state.anchor(),
+        ..StreamOptions::default()
+    };
+    assert!(same_as_alloc(&bytes, anchored).ok());
+    assert_eq!(
+        kinds(&same_as_alloc(&bytes, StreamOptions::default())),
+        [(0, "seq_gap"), (0, "prev_mismatch")]
+    );
+    let head = state.head();
+    for (count, head, expected) in [
+        (3, Some(head), alloc::vec![]),
+        (2, Some(head), alloc::vec![(1, "head_mismatch")]),
+        (5, Some(head), alloc::vec![(3, "truncated")]),
+        (0, Some(Hash([7; 32])), alloc::vec![]),
+        (0, Some(head), alloc::vec![(u64::MAX, "head_mismatch")]),
+        (3, None, alloc::vec![]),
+    ] {
+        let options = StreamOptions {
+            checkpoint: Some(Checkpoint { count, head }),
+            ..anchored
+        };
+        let report = same_as_alloc(&bytes, options);
+        assert_eq!(kinds(&report), expected, "{count}");
+    }
+    // A head mismatch is placed in line order among line faults.
+    let mut tampered = bytes.clone();
+    tampered.extend_from_slice(b"[]\n");
+    let options = StreamOptions {
+        checkpoint: Some(Checkpoint {
+            count: 2,
+            head: Some(head),
+        }),
+        ..anchored
+    };
+    let report = same_as_alloc(&tampered, options);
+    assert_eq!(kinds(&report), [(1, "head_mismatch"), (3, "not_an_object")]);
+    // More faults than MAX_FAULTS: counted, not kept; the checkpoint fault is kept.
+    let many = "[]\n".repeat(MAX_FAULTS + 3);
+    let options = StreamOptions {
+        checkpoint: Some(Checkpoint {
+            count: 100,
+            head: None,
+        }),
+        ..StreamOptions::default()
+    };
+    let report = stream(many.as_bytes(), options, 5);
+    assert_eq!(report.faults.len(), MAX_FAULTS + 1);
+    assert_eq!(report.faults_omitted, 3);
+    assert_eq!(report.faults[MAX_FAULTS].kind, FaultKind::Truncated);
+    assert!(!report.ok());
+}
+
+#[test]
+fn long_lines_are_bad_json_as_in_the_allocating_verifier() {
+    let good = forge("task", "{}", &Hash::ZERO, "0", &[]);
+    let options = StreamOptions {
+        max_line_bytes: 40,
+        ..StreamOptions::default()
+    };
+    let text = format!("{good}\n{}\n", " ".repeat(41));
+    let report = same_as_alloc(text.as_bytes(), options);
+    assert_eq!(kinds(&report), [(0, "bad_json"), (1, "bad_json")]);
+    assert!(format!("{}", report.faults[0].detail).contains("more than the limit of 40"));
+}
+
+#[test]
+fn details_read_as_sentences() {
+    let z = Hash::ZERO;
+    let text = format!(
+        "{}\n{{\"hash\":1,\"kind\":\"\",\"seq\":\"x\",\"zz\":1,\"zzz\":2}}\n{{ }}\n",
+        forge("k", "1", &Hash([1; 32]), "3", &[])
+    );
+    let report = stream(text.as_bytes(), StreamOptions::default(), 1);
+    let shown: Vec<String> = report.faults.iter().map(|f| format!("{f}")).collect();
+    assert_eq!(
+        shown,
+        [
+            "line 1: seq_gap: expected seq 0, found 3",
+            "line 1: prev_mismatch: expected prev 0000000000000000000000000000000000000000000000000000000000000000 (the anchor's prev0), found 0101010101010101010101010101010101010101010101010101010101010101",
+            "line 2: missing_fields: missing 'payload', 'prev'; kind must be a non-empty string, found \"\"",
+            "line 2: unexpected_fields: unexpected member 'zz' and 1 more; a record has only hash, kind, payload, prev and seq",
+            "line 2: hash_mismatch: hash must be 64 lowercase hex digits, found the number 1",
+            "line 2: seq_gap: expected seq 4, found a string of 1 bytes",
+            "line 3: not_canonical: the line is not in canonical (RFC 8785) form: white space between tokens at column 2",
+        ]
+    );
+    let _ = z;
+}
+
+#[test]
+fn state_size_is_fixed() {
+    let size = core::mem::size_of::<StreamVerifier>();
+    std::eprintln!("size_of::<StreamVerifier>() = {size} bytes");
+    std::eprintln!(
+        "size_of::<StreamReport>() = {} bytes, size_of::<Fault>() = {} bytes, size_of::<ChainState>() = {} bytes",
+        core::mem::size_of::<StreamReport>(),
+        core::mem::size_of::<Fault>(),
+        core::mem::size_of::<ChainState>()
+    );
+    std::eprintln!(
+        "of which: lexer {} bytes, record state {} bytes, fault list {} bytes",
+        core::mem::size_of::<lexer::Lexer>(),
+        core::mem::size_of::<record::RecordState>(),
+        core::mem::size_of::<heapless::Vec<Fault, { MAX_FAULTS + 1 }, u8>>()
+    );
+    assert!(size <= 4096, "{size}");
+    assert_eq!(MAX_LINE_BYTES, verify::MAX_LINE_BYTES as u64);
+    assert_eq!(MAX_DEPTH, json::MAX_DEPTH);
+}

@@ -1,0 +1,73 @@
+//! # libagentloop: the C ABI of agentloop
+//!
+//! Thin `extern "C"` wrappers over `agentloop-core`, one module per C type, following
+//! the rustls-ffi conventions:
+//!
+//! - every symbol is `agentloop_<type>_<verb>`; types are opaque (`agentloop_chain`,
+//!   `agentloop_report`, …) except the plain options struct;
+//! - every fallible function returns [`agentloop_result`] (`AGENTLOOP_RESULT_OK` = 0,
+//!   numbers stable and append-only), and [`agentloop_result_str`] spells it out;
+//! - objects come back through `T **out`, written only on success, and every `_new` /
+//!   `_open` has a `_free` that accepts NULL; no call consumes its argument;
+//! - byte inputs are `(const uint8_t *ptr, size_t len)`, NULL only with `len == 0`;
+//!   byte outputs go to a caller buffer with the size-query protocol
+//!   (`AGENTLOOP_RESULT_INSUFFICIENT_SIZE` and the needed length in `*out_len`);
+//! - every export runs inside one panic boundary (`boundary`), and `tests/boundary.rs`
+//!   fails if one does not; there is no global state.
+//!
+//! The header `include/agentloop.h` is generated from these sources by cbindgen
+//! (`tests/header.rs` fails on drift); `docs/c-api.md` is the guide, with the link
+//! lines and the ABI policy. Rust code (tests, fuzz targets) can call the exports
+//! through the rlib.
+//!
+//! All `unsafe` code of agentloop lives in this crate; each block says why it is sound
+//! in a `// SAFETY:` comment.
+#![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+// The C names are the API.
+#![allow(non_camel_case_types)]
+
+mod boundary;
+mod bytes;
+pub mod canon;
+pub mod chain;
+pub mod hash;
+pub mod report;
+pub mod result;
+pub mod schema;
+pub mod verifier;
+pub mod verify;
+pub mod version;
+pub mod writer;
+
+pub use canon::agentloop_canonicalize;
+pub use chain::{
+    agentloop_chain, agentloop_chain_append, agentloop_chain_count, agentloop_chain_free,
+    agentloop_chain_head, agentloop_chain_new, agentloop_chain_resume,
+};
+pub use hash::{agentloop_hash_from_hex, agentloop_hash_to_hex};
+pub use report::{
+    agentloop_fault_kind, agentloop_fault_kind_str, agentloop_report,
+    agentloop_report_beyond_checkpoint, agentloop_report_count, agentloop_report_fault,
+    agentloop_report_fault_count, agentloop_report_faults_omitted, agentloop_report_free,
+    agentloop_report_head, agentloop_report_ok,
+};
+pub use result::{agentloop_result, agentloop_result_str};
+pub use schema::{
+    agentloop_schema, agentloop_schema_explain, agentloop_schema_free, agentloop_schema_new,
+    agentloop_schema_validate, agentloop_schema_violations,
+};
+pub use verifier::{
+    agentloop_verifier, agentloop_verifier_finish, agentloop_verifier_free, agentloop_verifier_new,
+    agentloop_verifier_push,
+};
+pub use verify::{
+    agentloop_verify_buffer, agentloop_verify_file, agentloop_verify_options,
+    agentloop_verify_options_init,
+};
+pub use version::agentloop_version;
+pub use writer::{
+    agentloop_writer, agentloop_writer_append, agentloop_writer_count, agentloop_writer_free,
+    agentloop_writer_head, agentloop_writer_open, agentloop_writer_sync,
+};

@@ -1,0 +1,150 @@
+//! `agentloop_result`: the one result enum every fallible export returns, and
+//! `agentloop_result_str`.
+
+use core::ffi::c_char;
+
+use crate::boundary::boundary;
+
+/// The result of a fallible call. `AGENTLOOP_RESULT_OK` is 0; every other value names
+/// what went wrong, and `agentloop_result_str` spells it out.
+///
+/// The numbers are stable and append-only: a value once given keeps its meaning in
+/// every later version, and new values are only ever added at the end. A caller should
+/// treat an unknown non-zero value as a failure.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum agentloop_result {
+    /// The call succeeded.
+    Ok = 0,
+    /// A pointer parameter that must not be NULL was NULL (or a byte input was NULL
+    /// with a non-zero length).
+    NullParameter = 1,
+    /// A text input (a record kind, a path) is not valid UTF-8.
+    InvalidUtf8 = 2,
+    /// A JSON input is not I-JSON the strict parser accepts: bad syntax, invalid UTF-8,
+    /// a byte-order mark, a duplicate key, a lone surrogate, `NaN`, nesting too deep.
+    InvalidJson = 3,
+    /// A JSON input reads, but a number in it has no canonical encoding (an integer
+    /// that a double cannot hold exactly, a number out of range, an underflow).
+    NoCanonicalForm = 4,
+    /// The output buffer is too small (or NULL): the needed length was written to
+    /// `*out_len`, nothing else changed. Call again with a buffer that large.
+    InsufficientSize = 5,
+    /// An argument is out of its range: an empty record kind, a `seq0` above 2^53 − 1,
+    /// a length above `PTRDIFF_MAX`, a checkpoint count above 2^53.
+    InvalidArgument = 6,
+    /// The chain has written the record with `seq` 2^53 − 1 and can take no more.
+    ChainExhausted = 7,
+    /// A schema uses a keyword outside the supported subset or is not a valid draft
+    /// 2020-12 schema.
+    SchemaRefused = 8,
+    /// An operating-system input/output call failed (open, lock, write, sync).
+    Io = 9,
+    /// The call is not allowed in the object's current state (a push after finish, an
+    /// append to a writer whose earlier write failed).
+    InvalidState = 10,
+    /// An index is past the end (a fault index not below the fault count).
+    IndexOutOfRange = 11,
+    /// A transcript to continue does not verify, so nothing was appended to it.
+    DoesNotVerify = 12,
+    /// A bug: the library panicked. The panic was caught at the boundary; the object
+    /// the call was given may be in an unspecified (but memory-safe) state.
+    Panic = 13,
+}
+
+impl agentloop_result {
+    /// Every value, in number order.
+    pub const ALL: [agentloop_result; 14] = [
+        agentloop_result::Ok,
+        agentloop_result::NullParameter,
+        agentloop_result::InvalidUtf8,
+        agentloop_result::InvalidJson,
+        agentloop_result::NoCanonicalForm,
+        agentloop_result::InsufficientSize,
+        agentloop_result::InvalidArgument,
+        agentloop_result::ChainExhausted,
+        agentloop_result::SchemaRefused,
+        agentloop_result::Io,
+        agentloop_result::InvalidState,
+        agentloop_result::IndexOutOfRange,
+        agentloop_result::DoesNotVerify,
+        agentloop_result::Panic,
+    ];
+
+    /// The value with this number, if there is one.
+    pub fn from_u32(code: u32) -> Option<agentloop_result> {
+        usize::try_from(code)
+            .ok()
+            .and_then(|i| agentloop_result::ALL.get(i))
+            .copied()
+    }
+
+    /// The message, NUL-terminated.
+    fn message(self) -> &'static [u8] {
+        match self {
+            agentloop_result::Ok => b"ok\0",
+            agentloop_result::NullParameter => b"a required pointer parameter is NULL\0",
+            agentloop_result::InvalidUtf8 => b"a text input is not valid UTF-8\0",
+            agentloop_result::InvalidJson => {
+                b"the input is not JSON the strict I-JSON parser accepts\0"
+            }
+            agentloop_result::NoCanonicalForm => {
+                b"a number in the input has no canonical encoding\0"
+            }
+            agentloop_result::InsufficientSize => {
+                b"the output buffer is too small; the needed length was written to out_len\0"
+            }
+            agentloop_result::InvalidArgument => b"an argument is out of its range\0",
+            agentloop_result::ChainExhausted => b"the chain has reached seq 2^53-1\0",
+            agentloop_result::SchemaRefused => {
+                b"the schema is outside the supported JSON Schema subset or invalid\0"
+            }
+            agentloop_result::Io => b"an input/output operation failed\0",
+            agentloop_result::InvalidState => {
+                b"the call is not allowed in the object's current state\0"
+            }
+            agentloop_result::IndexOutOfRange => b"the index is out of range\0",
+            agentloop_result::DoesNotVerify => {
+                b"the transcript does not verify, so nothing was appended\0"
+            }
+            agentloop_result::Panic => b"internal error: the library panicked (a bug)\0",
+        }
+    }
+}
+
+/// Lets `?` turn a core error into a result code.
+pub(crate) type Outcome<T = ()> = Result<T, agentloop_result>;
+
+/// A static, NUL-terminated English sentence for `result`, e.g.
+/// `"the output buffer is too small; …"`. Any value is accepted: one this version does
+/// not know gives `"unknown result code"`.
+///
+/// Never NULL. The string is static: do not free it. Thread-safe.
+#[no_mangle]
+pub extern "C" fn agentloop_result_str(result: u32) -> *const c_char {
+    boundary(|| {
+        let text: &'static [u8] = match agentloop_result::from_u32(result) {
+            Some(known) => known.message(),
+            None => b"unknown result code\0",
+        };
+        text.as_ptr().cast::<c_char>()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_positions_and_messages_are_terminated() {
+        for (i, code) in agentloop_result::ALL.iter().enumerate() {
+            assert_eq!(*code as u32 as usize, i);
+            assert_eq!(agentloop_result::from_u32(i as u32), Some(*code));
+            let message = code.message();
+            assert_eq!(message.last(), Some(&0));
+            assert_eq!(message.iter().filter(|&&b| b == 0).count(), 1);
+        }
+        assert_eq!(agentloop_result::from_u32(14), None);
+        assert_eq!(agentloop_result::from_u32(u32::MAX), None);
+    }
+}

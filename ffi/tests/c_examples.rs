@@ -1,0 +1,399 @@
+//! Builds `c-examples/` against the freshly built `libagentloop.a` and `libagentloop.so`
+//! with the warning flags of the Makefile, and runs them: linked statically and
+//! dynamically, under valgrind, and with `-fsanitize=address,undefined`.
+//!
+//! Needs `cc` and `c++` (skipped with a message when absent, failing when `CI` is set);
+//! valgrind likewise. The library is a crate type of this package, so cargo has built
+//! it before this test runs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::thread;
+
+/// What `cargo rustc -p agentloop-ffi --lib --crate-type staticlib -- --print
+/// native-static-libs` prints on Linux; the Makefile and docs/c-api.md must say the same.
+const NATIVE_STATIC_LIBS: &str = "-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc";
+const CFLAGS: &[&str] = &[
+    "-std=c11",
+    "-Wall",
+    "-Wextra",
+    "-Wpedantic",
+    "-Werror",
+    "-g",
+];
+const CXXFLAGS: &[&str] = &[
+    "-std=c++17",
+    "-Wall",
+    "-Wextra",
+    "-Wpedantic",
+    "-Werror",
+    "-g",
+];
+const SANITIZE: &[&str] = &[
+    "-fsanitize=address,undefined",
+    "-fno-omit-frame-pointer",
+    "-fno-sanitize-recover=all",
+];
+
+const SPEC_TRANSCRIPT: &str = concat!(
+    r#"{"hash":"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949","kind":"task","payload":{"task":"add 2 and 40"},"prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":0}"#,
+    "\n",
+    r#"{"hash":"ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01","kind":"assistant","payload":{"text":"","tool_calls":[{"arguments":{"a":2,"b":40},"name":"add"}]},"prev":"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949","seq":1}"#,
+    "\n",
+    r#"{"hash":"8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6","kind":"tool","payload":{"name":"add","ok":true,"value":{"sum":42}},"prev":"ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01","seq":2}"#,
+    "\n",
+);
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Where cargo put the library this test binary was built with. Built as a dependency
+/// of the tests, all its crate types land in `target/<profile>/deps` (unhashed, next to
+/// this binary; that also covers `CARGO_TARGET_DIR`); `cargo build` copies them up to
+/// `target/<profile>`, which may be older. A library older than the rlib the tests link
+/// is refused as stale.
+fn lib_dir() -> PathBuf {
+    let mut candidates = Vec::new();
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let deps = exe.parent().expect("a directory").to_path_buf();
+    candidates.push(deps.clone());
+    if let Some(profile_dir) = deps.parent() {
+        candidates.push(profile_dir.to_path_buf());
+    }
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => candidates.push(PathBuf::from(dir).join(profile)),
+        None => candidates.push(root().join("target").join(profile)),
+    }
+    let rlib_time = std::fs::metadata(deps.join("libagentloop.rlib"))
+        .and_then(|m| m.modified())
+        .ok();
+    for dir in &candidates {
+        let (a, so) = (dir.join("libagentloop.a"), dir.join("libagentloop.so"));
+        if !(a.is_file() && so.is_file()) {
+            continue;
+        }
+        let fresh = |p: &Path| match (rlib_time, std::fs::metadata(p).and_then(|m| m.modified())) {
+            (Some(rlib), Ok(lib)) => lib + std::time::Duration::from_secs(60) >= rlib,
+            _ => true,
+        };
+        if fresh(&a) && fresh(&so) {
+            return dir.clone();
+        }
+        eprintln!(
+            "{}: libagentloop is older than the tests' rlib, skipping it",
+            dir.display()
+        );
+    }
+    panic!(
+        "a fresh libagentloop.a / libagentloop.so was not found in {candidates:?}; \
+         build them with `cargo build -p agentloop-ffi`"
+    );
+}
+
+fn have(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Whether a missing tool is a skip (a developer machine) or a failure (`CI` set).
+fn missing(tool: &str) -> bool {
+    if std::env::var_os("CI").is_some() {
+        panic!("{tool} is required when CI is set");
+    }
+    eprintln!("SKIPPED: {tool} is not installed");
+    true
+}
+
+fn run(command: &mut Command) -> Output {
+    let shown = format!("{command:?}");
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {shown}: {e}"));
+    output
+}
+
+fn expect_status(output: &Output, code: i32, what: &str) {
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "{what}: exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// One way of building and running the examples.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Flavour {
+    Static,
+    Dynamic,
+    Sanitized,
+}
+
+struct Build {
+    dir: PathBuf,
+    lib: PathBuf,
+}
+
+impl Build {
+    fn compile(&self, source: &str, flavour: Flavour) -> PathBuf {
+        let cpp = source.ends_with(".cpp");
+        let stem = source.split('.').next().unwrap();
+        let out = self.dir.join(format!("{stem}-{flavour:?}").to_lowercase());
+        let mut cmd = Command::new(if cpp { "c++" } else { "cc" });
+        cmd.args(if cpp { CXXFLAGS } else { CFLAGS });
+        if flavour == Flavour::Sanitized {
+            cmd.args(SANITIZE);
+        }
+        cmd.arg(format!("-I{}", root().join("include").display()))
+            .arg(root().join("c-examples").join(source))
+            .arg("-o")
+            .arg(&out);
+        match flavour {
+            Flavour::Static | Flavour::Sanitized => {
+                cmd.arg(self.lib.join("libagentloop.a"));
+                cmd.args(NATIVE_STATIC_LIBS.split(' '));
+            }
+            Flavour::Dynamic => {
+                let shared = self.dir.join("lib");
+                cmd.arg(format!("-L{}", shared.display()))
+                    .arg("-lagentloop")
+                    .arg(format!("-Wl,-rpath,{}", shared.display()));
+            }
+        }
+        let output = run(&mut cmd);
+        expect_status(&output, 0, &format!("compiling {source} ({flavour:?})"));
+        out
+    }
+}
+
+/// Runs the three examples built one way, with an optional wrapper (valgrind).
+fn exercise(build: &Build, programs: &[PathBuf; 3], wrapper: &[&str], label: &str) {
+    let [append, verify, cpp] = programs;
+    let command = |program: &Path| {
+        let mut cmd = Command::new(
+            wrapper
+                .first()
+                .copied()
+                .unwrap_or(program.to_str().unwrap()),
+        );
+        if !wrapper.is_empty() {
+            cmd.args(&wrapper[1..]).arg(program);
+        }
+        // Leak checking in ASan builds; report UBSan findings as failures.
+        cmd.env(
+            "ASAN_OPTIONS",
+            "detect_leaks=1:abort_on_error=0:exitcode=99",
+        )
+        .env(
+            "UBSAN_OPTIONS",
+            "print_stacktrace=1:halt_on_error=1:exitcode=98",
+        );
+        cmd
+    };
+    let dir = build.dir.join(label);
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("spec.jsonl");
+
+    let out = run(command(append).arg(&spec));
+    expect_status(&out, 0, &format!("{label}: append"));
+    assert_eq!(
+        std::fs::read_to_string(&spec).unwrap(),
+        SPEC_TRANSCRIPT,
+        "{label}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("seq=2 tool head=8428b0f390a2bdfa"),
+        "{label}: {stdout}"
+    );
+
+    let out = run(command(verify).arg(&spec));
+    expect_status(&out, 0, &format!("{label}: verify"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.ends_with(&format!(
+            "{}: ok, 3 records, head 8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6\n",
+            spec.display()
+        )),
+        "{label}: {stdout}"
+    );
+
+    let tampered = dir.join("tampered.jsonl");
+    std::fs::write(
+        &tampered,
+        SPEC_TRANSCRIPT.replace("\"sum\":42", "\"sum\":43"),
+    )
+    .unwrap();
+    let absent = dir.join("absent.jsonl");
+    let out = run(command(verify).arg(&tampered).arg(&spec));
+    expect_status(&out, 1, &format!("{label}: verify tampered"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let expected = format!(
+        "{} line 3: hash_mismatch: stored hash 8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6, but the record hashes to ",
+        tampered.display()
+    );
+    assert!(
+        stderr.lines().any(|l| l.starts_with(&expected)),
+        "{label}: {stderr}"
+    );
+    let out = run(command(verify).arg(&tampered).arg(&absent));
+    expect_status(&out, 2, &format!("{label}: verify absent"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("{}: unreadable: cannot open", absent.display())),
+        "{label}: {stderr}"
+    );
+    let out = run(&mut command(verify));
+    expect_status(&out, 2, &format!("{label}: verify usage"));
+
+    let out = run(&mut command(cpp));
+    expect_status(&out, 0, &format!("{label}: cpp_example"));
+}
+
+#[test]
+fn c_examples_build_and_run_static_dynamic_valgrind_and_sanitized() {
+    if (!have("cc") && missing("cc")) || (!have("c++") && missing("c++")) {
+        return;
+    }
+    let lib = lib_dir();
+    let dir = lib.join(format!("c-examples-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("lib")).unwrap();
+    // The loader looks for the SONAME, libagentloop.so.0; the linker for libagentloop.so.
+    std::fs::copy(
+        lib.join("libagentloop.so"),
+        dir.join("lib/libagentloop.so.0"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("libagentloop.so.0", dir.join("lib/libagentloop.so")).unwrap();
+    let build = Build {
+        dir: dir.clone(),
+        lib,
+    };
+
+    let sources = ["append.c", "verify.c", "cpp_example.cpp"];
+    let flavours = [Flavour::Static, Flavour::Dynamic, Flavour::Sanitized];
+    let programs: Vec<[PathBuf; 3]> = thread::scope(|s| {
+        let handles: Vec<_> = flavours
+            .iter()
+            .map(|&flavour| {
+                let build = &build;
+                s.spawn(move || sources.map(|source| build.compile(source, flavour)))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+
+    let valgrind = have("valgrind") || !missing("valgrind");
+    let vg: &[&str] = &[
+        "valgrind",
+        "-q",
+        "--error-exitcode=1",
+        "--leak-check=full",
+        "--errors-for-leak-kinds=definite",
+    ];
+    thread::scope(|s| {
+        let build = &build;
+        let programs = &programs;
+        s.spawn(move || exercise(build, &programs[0], &[], "static"));
+        s.spawn(move || exercise(build, &programs[1], &[], "dynamic"));
+        s.spawn(move || exercise(build, &programs[2], &[], "sanitized"));
+        if valgrind {
+            s.spawn(move || exercise(build, &programs[0], vg, "valgrind-static"));
+            s.spawn(move || exercise(build, &programs[1], vg, "valgrind-dynamic"));
+        }
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Compiles the first C block after `heading` in the Markdown file `doc` (statically
+/// linked, the Makefile's flags) and runs it: it must exit 0.
+fn doc_example_runs(doc: &str, heading: &str) {
+    if !have("cc") && missing("cc") {
+        return;
+    }
+    let text = std::fs::read_to_string(root().join(doc)).unwrap();
+    let section = &text[text
+        .find(heading)
+        .unwrap_or_else(|| panic!("{doc}: {heading}"))..];
+    let start = section.find("```c\n").expect("a C block") + 5;
+    let code = &section[start..start + section[start..].find("```").unwrap()];
+    let lib = lib_dir();
+    let stem = doc.replace(['/', '.'], "-");
+    let dir = lib.join(format!("{stem}-example-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("example.c");
+    std::fs::write(&source, code).unwrap();
+    let program = dir.join("example");
+    let out = run(Command::new("cc")
+        .args(CFLAGS)
+        .arg(format!("-I{}", root().join("include").display()))
+        .arg(&source)
+        .arg("-o")
+        .arg(&program)
+        .arg(lib.join("libagentloop.a"))
+        .args(NATIVE_STATIC_LIBS.split(' ')));
+    expect_status(&out, 0, &format!("compiling the {doc} example"));
+    expect_status(
+        &run(&mut Command::new(&program)),
+        0,
+        &format!("running the {doc} example"),
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_guides_worked_example_compiles_and_runs() {
+    doc_example_runs("docs/c-api.md", "## A worked example");
+}
+
+#[test]
+fn the_readme_c_example_compiles_and_runs() {
+    doc_example_runs("README.md", "## In C");
+}
+
+#[test]
+fn the_shared_library_carries_its_soname() {
+    let lib = lib_dir().join("libagentloop.so");
+    if !have("readelf") {
+        eprintln!("SKIPPED: readelf is not installed");
+        return;
+    }
+    let out = run(Command::new("readelf").arg("-d").arg(&lib));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Library soname: [libagentloop.so.0]"),
+        "{}: {text}",
+        lib.display()
+    );
+}
+
+#[test]
+fn makefile_and_guide_give_the_link_lines_the_test_uses() {
+    let makefile = std::fs::read_to_string(root().join("c-examples/Makefile")).unwrap();
+    assert!(
+        makefile.contains(&format!("NATIVE_STATIC_LIBS = {NATIVE_STATIC_LIBS}\n")),
+        "c-examples/Makefile must link with {NATIVE_STATIC_LIBS}"
+    );
+    assert!(makefile.contains(&format!("CFLAGS     ?= {}\n", CFLAGS.join(" "))));
+    assert!(makefile.contains(&format!("CXXFLAGS   ?= {}\n", CXXFLAGS.join(" "))));
+    let guide = std::fs::read_to_string(root().join("docs/c-api.md")).unwrap();
+    assert!(
+        guide.contains(&format!("libagentloop.a {NATIVE_STATIC_LIBS}")),
+        "docs/c-api.md must give the static link line with {NATIVE_STATIC_LIBS}"
+    );
+    assert!(
+        guide.contains("-lagentloop"),
+        "docs/c-api.md must give the dynamic link line"
+    );
+}

@@ -1,0 +1,300 @@
+//! The streaming (no-allocation) verifier agrees with the allocating one: on random
+//! canonical transcripts, on transcripts with one record tampered with, and under random
+//! chunkings (always including one byte at a time) — for every line that is canonical
+//! and within the stream verifier's limits (`core/src/stream/mod.rs` documents the rest).
+
+use agentloop_core::anchor::Anchor;
+use agentloop_core::chain::Chain;
+use agentloop_core::hash::Hash;
+use agentloop_core::jcs;
+use agentloop_core::json::{Object, Value};
+use agentloop_core::stream::{self, StreamOptions, StreamReport, StreamVerifier};
+use agentloop_core::stream::{check_canonical, MAX_DEPTH};
+use agentloop_core::verify::{self, FaultKind, Options, Report};
+use agentloop_tests::{
+    canonical, encode_record, json_value, parse_record, record_kind, seal, transcript, write_noisy,
+    XorShift,
+};
+use proptest::prelude::*;
+use proptest::sample::Index;
+
+type Row = (Option<u64>, Option<u64>, FaultKind);
+
+fn alloc_rows(report: &Report) -> Vec<Row> {
+    report
+        .faults
+        .iter()
+        .map(|f| (f.index, f.line, f.kind))
+        .collect()
+}
+
+fn stream_rows(report: &StreamReport) -> Vec<Row> {
+    report
+        .faults
+        .iter()
+        .map(|f| (f.index, f.line, f.kind.into()))
+        .collect()
+}
+
+/// Streams `bytes` cutting chunks of the given sizes in turn.
+fn stream_in(bytes: &[u8], options: StreamOptions, sizes: &[usize]) -> StreamReport {
+    let mut verifier = StreamVerifier::new(options);
+    let mut rest = bytes;
+    let mut turn = 0;
+    while !rest.is_empty() {
+        let size = sizes.get(turn % sizes.len().max(1)).copied().unwrap_or(1);
+        let (chunk, tail) = rest.split_at(size.clamp(1, rest.len()));
+        verifier.push(chunk);
+        rest = tail;
+        turn += 1;
+    }
+    verifier.finish()
+}
+
+/// The stream report, after checking that 1-byte, whole-input and `sizes` chunkings
+/// give the same one.
+fn stream_all_chunkings(bytes: &[u8], options: StreamOptions, sizes: &[usize]) -> StreamReport {
+    let one = stream_in(bytes, options, &[1]);
+    let whole = stream_in(bytes, options, &[bytes.len()]);
+    let random = stream_in(bytes, options, sizes);
+    assert_eq!(one, whole, "1-byte vs whole");
+    assert_eq!(random, whole, "chunks {sizes:?} vs whole");
+    whole
+}
+
+fn build(records: &[(String, Value)], anchor: Anchor) -> (Vec<Vec<u8>>, Chain) {
+    let mut chain = Chain::from_anchor(anchor);
+    let lines = records
+        .iter()
+        .map(|(kind, payload)| {
+            let line = chain
+                .append(kind, payload)
+                .expect("a random record appends");
+            line[..line.len() - 1].to_vec()
+        })
+        .collect();
+    (lines, chain)
+}
+
+fn records(max: usize) -> impl Strategy<Value = Vec<(String, Value)>> {
+    prop::collection::vec((record_kind(), json_value()), 1..=max)
+}
+
+fn chunk_sizes() -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(prop_oneof![3 => 1usize..8, 1 => 8usize..300], 1..6)
+}
+
+/// Reports must be equal: faults (index, line, kind), count, head, checkpoint growth.
+fn assert_same(stream: &StreamReport, alloc: &Report, what: &str) {
+    assert_eq!(stream_rows(stream), alloc_rows(alloc), "{what}");
+    assert_eq!(stream.count, alloc.count, "{what}");
+    assert_eq!(stream.beyond_checkpoint, alloc.beyond_checkpoint, "{what}");
+    assert_eq!(stream.faults_omitted, alloc.faults_omitted, "{what}");
+    let last_not_canonical = stream
+        .faults
+        .iter()
+        .any(|f| f.kind == stream::FaultKind::NotCanonical && f.index == Some(stream.count - 1));
+    if !last_not_canonical {
+        assert_eq!(stream.head, alloc.head, "{what}");
+    }
+}
+
+fn set(line: &[u8], member: &str, value: Value) -> Vec<u8> {
+    let mut o: Object = parse_record(line);
+    o.insert(member, value);
+    encode_record(&o)
+}
+
+/// Edits of a canonical line that keep its content but not its canonical form.
+fn non_canonical(line: &[u8], choice: usize) -> Vec<u8> {
+    let text = String::from_utf8(line.to_vec()).expect("utf-8");
+    let seq_at = text.rfind(",\"seq\":").expect("seq member");
+    let edited = match choice % 6 {
+        0 => format!("{{ {}", &text[1..]),
+        1 => format!("{text} "),
+        2 => format!("{text}\r"),
+        3 => text.replacen(",\"kind\":", ", \"kind\":", 1),
+        // `seq` first: keys out of order.
+        4 => {
+            let seq = &text[seq_at + 1..text.len() - 1];
+            format!("{{{seq},{}}}", &text[1..seq_at])
+        }
+        // The seq spelled with a fraction.
+        _ => format!("{}.0}}", &text[..text.len() - 1]),
+    };
+    edited.into_bytes()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Random canonical transcripts (from an anchor or not) verify the same in any
+    /// chunking; so do checkpoints against them.
+    #[test]
+    fn canonical_transcripts_agree(
+        records in records(6),
+        sizes in chunk_sizes(),
+        anchored in any::<bool>(),
+        seq0 in 0u64..1000,
+        cut in any::<Index>(),
+        head_flip in any::<bool>(),
+    ) {
+        let anchor = if anchored { Anchor { seq0, prev0: Hash([5; 32]) } } else { Anchor::GENESIS };
+        let (lines, chain) = build(&records, anchor);
+        let bytes = transcript(&lines);
+        let options = StreamOptions { anchor, ..StreamOptions::default() };
+        let report = stream_all_chunkings(&bytes, options, &sizes);
+        prop_assert!(report.ok(), "{:?}", report.faults);
+        prop_assert_eq!(report.count, lines.len() as u64);
+        prop_assert_eq!(report.head, Some(chain.head()));
+        let alloc = verify::verify_bytes(&bytes, &Options { anchor, ..Options::default() });
+        assert_same(&report, &alloc, "canonical");
+
+        // A checkpoint: at a random count (up to two past the end), its head right or not.
+        let count = cut.index(lines.len() + 3) as u64;
+        let head = if head_flip { Some(Hash([0xee; 32])) } else { Some(chain.head()) };
+        let cp = verify::Checkpoint { count, head };
+        let options = StreamOptions { anchor, checkpoint: Some(cp.into()), ..StreamOptions::default() };
+        let report = stream_all_chunkings(&bytes, options, &sizes);
+        let alloc = verify::verify_bytes(&bytes, &Options { anchor, checkpoint: Some(cp), ..Options::default() });
+        assert_same(&report, &alloc, "checkpoint");
+    }
+
+    /// One record tampered with (content, hash, prev, seq, order, deletion, torn tail,
+    /// or a content-preserving non-canonical edit): the same faults in both.
+    #[test]
+    fn tampered_transcripts_agree(
+        records in records(6),
+        sizes in chunk_sizes(),
+        which in any::<Index>(),
+        other in any::<Index>(),
+        how in 0usize..9,
+        choice in 0usize..6,
+        new_payload in json_value(),
+        new_hash in any::<[u8; 32]>(),
+        new_seq in prop_oneof![Just(-1.0f64), 0.0f64..20.0, Just(1e300)],
+    ) {
+        let (mut lines, _) = build(&records, Anchor::GENESIS);
+        let i = which.index(lines.len());
+        let j = other.index(lines.len());
+        let mut torn = None;
+        match how {
+            0 => lines[i] = set(&lines[i], "payload", new_payload),
+            1 => {
+                let mut o = parse_record(&lines[i]);
+                o.remove("hash");
+                o.insert("payload", new_payload);
+                lines[i] = seal(o).0;
+            }
+            2 => lines[i] = set(&lines[i], "hash", Value::String(Hash(new_hash).to_string())),
+            3 => lines[i] = set(&lines[i], "prev", Value::String(Hash(new_hash).to_string())),
+            4 => lines[i] = set(&lines[i], "seq", Value::Number(new_seq)),
+            5 => lines.swap(i, j),
+            6 => { lines.remove(i); }
+            7 => torn = Some(j),
+            _ => lines[i] = non_canonical(&lines[i], choice),
+        }
+        let mut bytes = transcript(&lines);
+        if let Some(j) = torn {
+            // Cut inside the last line.
+            let last = lines.last().map_or(0, Vec::len);
+            bytes.truncate(bytes.len() - 1 - (j % last.max(1)));
+        }
+        let report = stream_all_chunkings(&bytes, StreamOptions::default(), &sizes);
+        let alloc = verify::verify_bytes(&bytes, &Options::default());
+        assert_same(&report, &alloc, &format!("how {how} at {i}"));
+        if how == 8 {
+            prop_assert_eq!(
+                report.faults.iter().map(|f| (f.index, f.kind)).collect::<Vec<_>>(),
+                vec![(Some(i as u64), stream::FaultKind::NotCanonical)]
+            );
+        }
+    }
+
+    /// Any single byte changed: lines before it agree; the changed line is either
+    /// canonical (then everything agrees) or refused by both (`not_canonical` or
+    /// `bad_json` in the stream, where the allocating verifier says `not_canonical`,
+    /// `bad_json` or `unserialisable_payload`); from two lines after it on, all agree.
+    #[test]
+    fn byte_edits_agree_on_canonical_lines(
+        records in records(5),
+        sizes in chunk_sizes(),
+        at in any::<Index>(),
+        byte in prop_oneof![
+            Just(b' '), Just(b'"'), Just(b'\\'), Just(b'{'), Just(b'}'), Just(b','),
+            Just(b'0'), Just(b'e'), Just(b'\n'), Just(0xffu8), Just(0xc3u8), any::<u8>()
+        ],
+        insert in any::<bool>(),
+    ) {
+        let (lines, _) = build(&records, Anchor::GENESIS);
+        let mut bytes = transcript(&lines);
+        let k = at.index(bytes.len());
+        if insert { bytes.insert(k, byte) } else { bytes[k] = byte }
+        let report = stream_all_chunkings(&bytes, StreamOptions::default(), &sizes);
+        let alloc = verify::verify_bytes(&bytes, &Options::default());
+        prop_assert_eq!(report.count, alloc.count);
+        // The line holding byte k.
+        let line = bytes[..k].iter().filter(|&&b| b == b'\n').count() as u64;
+        let at_line = |rows: &[Row], i: u64| -> Vec<FaultKind> {
+            rows.iter().filter(|r| r.0 == Some(i)).map(|r| r.2).collect()
+        };
+        let (s, a) = (stream_rows(&report), alloc_rows(&alloc));
+        let refused = |kinds: &[FaultKind]| {
+            kinds.contains(&FaultKind::NotCanonical) || kinds.contains(&FaultKind::BadJson)
+        };
+        for i in 0..=report.count {
+            let (sk, ak) = (at_line(&s, i), at_line(&a, i));
+            if i < line || i > line + 1 {
+                prop_assert_eq!(&sk, &ak, "line {} (edit on line {})", i, line);
+            } else if i == line {
+                if refused(&sk) {
+                    prop_assert_eq!(sk.len(), 1);
+                    prop_assert!(
+                        refused(&ak) || ak.contains(&FaultKind::UnserialisablePayload),
+                        "stream {:?} alloc {:?}", sk, ak
+                    );
+                    if sk == [FaultKind::BadJson] {
+                        prop_assert_eq!(&ak, &vec![FaultKind::BadJson]);
+                    }
+                } else {
+                    prop_assert_eq!(&sk, &ak, "canonical edited line {}", i);
+                }
+            } else if !refused(&at_line(&s, line)) {
+                // The edited line was canonical: the next one agrees too.
+                prop_assert_eq!(&sk, &ak, "line after the edit {}", i);
+            }
+        }
+    }
+
+    /// The no-alloc checker accepts exactly the canonical encodings: a random value's
+    /// canonical bytes; a noisy spelling only if it happens to be canonical; a canonical
+    /// encoding with one byte changed or inserted only if the allocating canonicaliser
+    /// gives back the same bytes. Arbitrary bytes never make it (or the stream
+    /// verifier) panic.
+    #[test]
+    fn checker_accepts_exactly_canonical_bytes(
+        value in json_value(),
+        seed in any::<u64>(),
+        at in any::<Index>(),
+        byte in any::<u8>(),
+        insert in any::<bool>(),
+        noise in prop::collection::vec(any::<u8>(), 0..64),
+    ) {
+        let bytes = canonical(&value);
+        prop_assert!(check_canonical(&bytes, MAX_DEPTH).is_ok());
+        let mut noisy = String::new();
+        write_noisy(&value, &mut XorShift::new(seed), &mut noisy);
+        let accepted = check_canonical(noisy.as_bytes(), MAX_DEPTH).is_ok();
+        prop_assert_eq!(accepted, noisy.as_bytes() == &bytes[..], "{}", noisy);
+        let mut edited = bytes.clone();
+        let k = at.index(edited.len() + 1);
+        if insert || k == edited.len() { edited.insert(k, byte) } else { edited[k] = byte }
+        let accepted = check_canonical(&edited, MAX_DEPTH).is_ok();
+        let canonical_again = jcs::canonicalize(&edited).is_ok_and(|c| c == edited);
+        prop_assert_eq!(accepted, canonical_again, "{:?}", String::from_utf8_lossy(&edited));
+        let _ = check_canonical(&noise, MAX_DEPTH);
+        let mut verifier = StreamVerifier::new(StreamOptions::default());
+        verifier.push(&noise);
+        let _ = verifier.finish();
+    }
+}
