@@ -1,139 +1,24 @@
 //! End-to-end tests of the `agentloop` binary: exit statuses, output formats, stdin,
 //! the SPEC section 5 vectors, and concurrent appends under the lock.
 
+mod common;
+
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::thread;
 
-use agentloop_core::json::{self, Value};
+use agentloop_core::json::Value;
 
-const LINE0: &str = r#"{"hash":"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949","kind":"task","payload":{"task":"add 2 and 40"},"prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":0}"#;
-const LINE1: &str = r#"{"hash":"ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01","kind":"assistant","payload":{"text":"","tool_calls":[{"arguments":{"a":2,"b":40},"name":"add"}]},"prev":"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949","seq":1}"#;
-const LINE2: &str = r#"{"hash":"8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6","kind":"tool","payload":{"name":"add","ok":true,"value":{"sum":42}},"prev":"ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01","seq":2}"#;
-const HEAD0: &str = "dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949";
-const HEAD1: &str = "ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01";
-const HEAD2: &str = "8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6";
-
-fn spec_chain() -> String {
-    format!("{LINE0}\n{LINE1}\n{LINE2}\n")
-}
-
-/// A scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("agentloop-cli-{test}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-
-    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.path(name);
-        fs::write(&path, bytes).unwrap();
-        path
-    }
-
-    fn read(&self, name: &str) -> Vec<u8> {
-        fs::read(self.path(name)).unwrap()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-/// What a run of the binary produced.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    raw_stdout: Vec<u8>,
-}
-
-fn run_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agentloop"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(bytes) = stdin {
-        let mut pipe = child.stdin.take().unwrap();
-        // A child that exits without reading everything closes the pipe: not an error here.
-        let _ = pipe.write_all(bytes);
-    }
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = child.wait_with_output().unwrap();
-    let run = Run {
-        code: status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&stderr).into_owned(),
-        raw_stdout: stdout,
-    };
-    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-    run
-}
-
-fn json_lines(stdout: &str) -> Vec<Value> {
-    stdout
-        .lines()
-        .map(|l| json::parse(l.as_bytes()).unwrap())
-        .collect()
-}
-
-fn member<'a>(value: &'a Value, key: &str) -> &'a Value {
-    value.as_object().unwrap().get(key).unwrap_or(&Value::Null)
-}
-
-fn faults(report: &Value) -> Vec<(Value, Value, String)> {
-    match member(report, "faults") {
-        Value::Array(items) => items
-            .iter()
-            .map(|f| {
-                (
-                    member(f, "index").clone(),
-                    member(f, "line").clone(),
-                    member(f, "kind").as_str().unwrap().to_owned(),
-                )
-            })
-            .collect(),
-        other => panic!("faults is {other:?}"),
-    }
-}
-
-fn num(n: f64) -> Value {
-    Value::Number(n)
-}
-
-fn tampered_chain() -> String {
-    spec_chain().replace(r#""sum":42"#, r#""sum":43"#)
-}
+use common::{
+    assert_fails, faults, json_lines, member, num, run_in, sample_path, spec_chain, tampered_chain,
+    workspace, Scratch, HEAD0, HEAD1, HEAD2, LINE0, LINE1, LINE2,
+};
 
 #[test]
 fn docs_sample_is_the_spec_chain_and_verifies() {
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/sample.jsonl");
-    assert_eq!(fs::read_to_string(&sample).unwrap(), spec_chain());
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let run = run_in(&dir, &["verify", "docs/sample.jsonl"], None);
+    assert_eq!(fs::read_to_string(sample_path()).unwrap(), spec_chain());
+    let run = run_in(&workspace(), &["verify", "docs/sample.jsonl"], None);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.stdout,
@@ -146,11 +31,7 @@ fn docs_sample_is_the_spec_chain_and_verifies() {
 fn verify_json_shape_and_unreadable() {
     let s = Scratch::new("verify_json");
     s.write("t.jsonl", spec_chain());
-    let run = run_in(
-        &s.0,
-        &["verify", "--json", "t.jsonl", "missing.jsonl"],
-        None,
-    );
+    let run = s.run(&["verify", "--json", "t.jsonl", "missing.jsonl"]);
     assert_eq!(run.code, 2);
     let reports = json_lines(&run.stdout);
     assert_eq!(reports.len(), 2);
@@ -181,7 +62,7 @@ fn verify_exit_is_the_worst_of_several_files() {
     let s = Scratch::new("verify_worst");
     s.write("good.jsonl", spec_chain());
     s.write("bad.jsonl", tampered_chain());
-    let code = |args: &[&str]| run_in(&s.0, args, None).code;
+    let code = |args: &[&str]| s.run(args).code;
     assert_eq!(code(&["verify", "good.jsonl", "good.jsonl"]), 0);
     assert_eq!(code(&["verify", "good.jsonl", "bad.jsonl"]), 1);
     assert_eq!(code(&["verify", "bad.jsonl", "good.jsonl"]), 1);
@@ -193,48 +74,40 @@ fn verify_exit_is_the_worst_of_several_files() {
 fn verify_human_output_names_file_line_and_fault() {
     let s = Scratch::new("verify_human");
     s.write("t.jsonl", tampered_chain());
-    let run = run_in(&s.0, &["verify", "t.jsonl"], None);
-    assert_eq!(run.code, 1);
-    assert!(
-        run.stderr.starts_with(&format!(
+    let run = s.run(&["verify", "t.jsonl"]);
+    assert_fails(
+        &run,
+        1,
+        &format!(
             "agentloop: t.jsonl line 3: hash_mismatch: stored hash {HEAD2}, but the record hashes to "
-        )),
-        "{}",
-        run.stderr
+        ),
     );
     assert_eq!(run.stderr.lines().count(), 1);
     assert_eq!(run.stdout, "t.jsonl: 1 fault in 3 records\n");
 
-    let run = run_in(&s.0, &["verify", "missing.jsonl"], None);
-    assert_eq!(run.code, 2);
-    assert!(
-        run.stderr
-            .starts_with("agentloop: missing.jsonl: unreadable: cannot open missing.jsonl"),
-        "{}",
-        run.stderr
+    assert_fails(
+        &s.run(&["verify", "missing.jsonl"]),
+        2,
+        "agentloop: missing.jsonl: unreadable: cannot open missing.jsonl",
     );
 }
 
 #[test]
 fn verify_reads_stdin_for_dash() {
     let s = Scratch::new("verify_stdin");
-    let run = run_in(&s.0, &["verify", "-"], Some(spec_chain().as_bytes()));
+    let run = s.run_stdin(&["verify", "-"], spec_chain().as_bytes());
     assert_eq!(run.code, 0);
     assert_eq!(
         run.stdout,
         format!("<stdin>: ok, 3 records, head {HEAD2}\n")
     );
-    let run = run_in(
-        &s.0,
-        &["verify", "--json", "-"],
-        Some(spec_chain().as_bytes()),
-    );
+    let run = s.run_stdin(&["verify", "--json", "-"], spec_chain().as_bytes());
     assert_eq!(
         member(&json_lines(&run.stdout)[0], "file"),
         &Value::from("-")
     );
     let torn = format!("{LINE0}\n{LINE1}");
-    let run = run_in(&s.0, &["verify", "-"], Some(torn.as_bytes()));
+    let run = s.run_stdin(&["verify", "-"], torn.as_bytes());
     assert_eq!(run.code, 1);
     assert!(run
         .stderr
@@ -247,7 +120,7 @@ fn verify_torn_tail() {
     let mut text = spec_chain();
     text.push_str(&LINE2[..40]);
     s.write("t.jsonl", text);
-    let run = run_in(&s.0, &["verify", "--json", "t.jsonl"], None);
+    let run = s.run(&["verify", "--json", "t.jsonl"]);
     assert_eq!(run.code, 1);
     let report = &json_lines(&run.stdout)[0];
     assert_eq!(
@@ -262,11 +135,7 @@ fn verify_torn_tail() {
 fn verify_inline_checkpoint() {
     let s = Scratch::new("verify_expect");
     s.write("t.jsonl", spec_chain());
-    let run = run_in(
-        &s.0,
-        &["verify", "--json", "--expect-count", "4", "t.jsonl"],
-        None,
-    );
+    let run = s.run(&["verify", "--json", "--expect-count", "4", "t.jsonl"]);
     assert_eq!(run.code, 1);
     let report = &json_lines(&run.stdout)[0];
     assert_eq!(
@@ -276,37 +145,29 @@ fn verify_inline_checkpoint() {
     assert_eq!(member(report, "beyond_checkpoint"), &Value::Null);
 
     let wrong = "ab".repeat(32);
-    let run = run_in(
-        &s.0,
-        &[
-            "verify",
-            "--json",
-            "--expect-count",
-            "3",
-            "--expect-head",
-            &wrong,
-            "t.jsonl",
-        ],
-        None,
-    );
+    let run = s.run(&[
+        "verify",
+        "--json",
+        "--expect-count",
+        "3",
+        "--expect-head",
+        &wrong,
+        "t.jsonl",
+    ]);
     assert_eq!(run.code, 1);
     assert_eq!(
         faults(&json_lines(&run.stdout)[0]),
         [(num(2.0), num(3.0), String::from("head_mismatch"))]
     );
 
-    let run = run_in(
-        &s.0,
-        &[
-            "verify",
-            "--expect-count",
-            "2",
-            "--expect-head",
-            HEAD1,
-            "t.jsonl",
-        ],
-        None,
-    );
+    let run = s.run(&[
+        "verify",
+        "--expect-count",
+        "2",
+        "--expect-head",
+        HEAD1,
+        "t.jsonl",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.stdout,
@@ -314,7 +175,7 @@ fn verify_inline_checkpoint() {
     );
 
     // --expect-head needs --expect-count; a malformed hash is bad usage.
-    let code = |args: &[&str]| run_in(&s.0, args, None).code;
+    let code = |args: &[&str]| s.run(args).code;
     assert_eq!(code(&["verify", "--expect-head", HEAD1, "t.jsonl"]), 2);
     assert_eq!(
         code(&[
@@ -334,7 +195,7 @@ fn verify_inline_checkpoint() {
 fn checkpoint_round_trips_into_verify() {
     let s = Scratch::new("checkpoint");
     s.write("t.jsonl", spec_chain());
-    let run = run_in(&s.0, &["checkpoint", "t.jsonl"], None);
+    let run = s.run(&["checkpoint", "t.jsonl"]);
     assert_eq!(run.code, 0);
     assert_eq!(
         run.stdout,
@@ -342,22 +203,14 @@ fn checkpoint_round_trips_into_verify() {
     );
     s.write("cp.json", &run.stdout);
 
-    let run = run_in(
-        &s.0,
-        &["verify", "--json", "--checkpoint", "cp.json", "t.jsonl"],
-        None,
-    );
+    let run = s.run(&["verify", "--json", "--checkpoint", "cp.json", "t.jsonl"]);
     assert_eq!(run.code, 0);
     let report = &json_lines(&run.stdout)[0];
     assert_eq!(member(report, "ok"), &Value::Bool(true));
     assert_eq!(member(report, "beyond_checkpoint"), &num(0.0));
 
     s.write("cut.jsonl", format!("{LINE0}\n{LINE1}\n"));
-    let run = run_in(
-        &s.0,
-        &["verify", "--json", "--checkpoint", "cp.json", "cut.jsonl"],
-        None,
-    );
+    let run = s.run(&["verify", "--json", "--checkpoint", "cp.json", "cut.jsonl"]);
     assert_eq!(run.code, 1);
     assert_eq!(
         faults(&json_lines(&run.stdout)[0]),
@@ -365,17 +218,14 @@ fn checkpoint_round_trips_into_verify() {
     );
 
     // The checkpoint of stdin, and of a file with faults (nothing on stdout).
-    let run = run_in(&s.0, &["checkpoint", "-"], Some(spec_chain().as_bytes()));
+    let run = s.run_stdin(&["checkpoint", "-"], spec_chain().as_bytes());
     assert_eq!(run.code, 0);
     assert_eq!(run.stdout, fs::read_to_string(s.path("cp.json")).unwrap());
     s.write("bad.jsonl", tampered_chain());
-    let run = run_in(&s.0, &["checkpoint", "bad.jsonl"], None);
-    assert_eq!(run.code, 1);
+    let run = s.run(&["checkpoint", "bad.jsonl"]);
+    assert_fails(&run, 1, "agentloop: bad.jsonl line 3: hash_mismatch: ");
     assert_eq!(run.stdout, "");
-    assert!(run
-        .stderr
-        .starts_with("agentloop: bad.jsonl line 3: hash_mismatch: "));
-    let run = run_in(&s.0, &["checkpoint", "missing.jsonl"], None);
+    let run = s.run(&["checkpoint", "missing.jsonl"]);
     assert_eq!(run.code, 2);
     assert_eq!(run.stdout, "");
 }
@@ -394,28 +244,20 @@ fn bad_checkpoint_files_cannot_grade() {
         ),
         ("big.json", "agentloop: big.json: checkpoint_malformed: "),
     ] {
-        let run = run_in(
-            &s.0,
-            &["verify", "--json", "--checkpoint", cp, "t.jsonl"],
-            None,
-        );
+        let run = s.run(&["verify", "--json", "--checkpoint", cp, "t.jsonl"]);
         assert_eq!(run.code, 2, "{cp}");
         assert_eq!(run.stdout, "");
         assert!(run.stderr.starts_with(needle), "{}", run.stderr);
     }
     s.write("cp.json", format!("{{\"count\":3,\"head\":\"{HEAD2}\"}}"));
-    let run = run_in(
-        &s.0,
-        &[
-            "verify",
-            "--checkpoint",
-            "cp.json",
-            "--expect-count",
-            "3",
-            "t.jsonl",
-        ],
-        None,
-    );
+    let run = s.run(&[
+        "verify",
+        "--checkpoint",
+        "cp.json",
+        "--expect-count",
+        "3",
+        "t.jsonl",
+    ]);
     assert_eq!(run.code, 2);
 }
 
@@ -423,48 +265,40 @@ fn bad_checkpoint_files_cannot_grade() {
 fn anchor_continues_a_transcript() {
     let s = Scratch::new("anchor");
     let anchor = format!("3:{HEAD2}");
-    let run = run_in(
-        &s.0,
-        &[
-            "append",
-            "next.jsonl",
-            "--kind",
-            "resume",
-            "--payload",
-            r#"{"after":"no_tool_calls"}"#,
-            "--anchor",
-            &anchor,
-        ],
-        None,
-    );
+    let run = s.run(&[
+        "append",
+        "next.jsonl",
+        "--kind",
+        "resume",
+        "--payload",
+        r#"{"after":"no_tool_calls"}"#,
+        "--anchor",
+        &anchor,
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let head = run.stdout.trim().to_owned();
-    let run = run_in(
-        &s.0,
-        &[
-            "append",
-            "next.jsonl",
-            "--kind",
-            "x",
-            "--payload",
-            "null",
-            "--anchor",
-            &anchor,
-        ],
-        None,
-    );
+    let run = s.run(&[
+        "append",
+        "next.jsonl",
+        "--kind",
+        "x",
+        "--payload",
+        "null",
+        "--anchor",
+        &anchor,
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let text = String::from_utf8(s.read("next.jsonl")).unwrap();
     assert!(text.contains(&format!("\"prev\":\"{HEAD2}\",\"seq\":3}}\n")));
     assert!(text.contains(&format!("\"prev\":\"{head}\",\"seq\":4}}\n")));
 
-    let code = |args: &[&str]| run_in(&s.0, args, None).code;
+    let code = |args: &[&str]| s.run(args).code;
     assert_eq!(code(&["verify", "next.jsonl"]), 1);
     assert_eq!(code(&["verify", "--anchor", &anchor, "next.jsonl"]), 0);
     assert_eq!(code(&["checkpoint", "--anchor", &anchor, "next.jsonl"]), 0);
     assert_eq!(code(&["show", "--anchor", &anchor, "next.jsonl"]), 0);
 
-    let run = run_in(&s.0, &["verify", "--anchor", "3", "next.jsonl"], None);
+    let run = s.run(&["verify", "--anchor", "3", "next.jsonl"]);
     assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains("an anchor is SEQ0:PREV0"),
@@ -499,7 +333,7 @@ fn canon_spec_vector_byte_for_byte() {
         (&["canon"][..], Some(input.as_bytes())),
         (&["canon", "-"][..], Some(input.as_bytes())),
     ] {
-        let run = run_in(&s.0, args, stdin);
+        let run = run_in(s.dir(), args, stdin);
         assert_eq!(run.code, 0, "{}", run.stderr);
         assert_eq!(run.raw_stdout, expected.as_bytes());
     }
@@ -519,7 +353,7 @@ fn canon_refuses_input_without_canonical_form() {
     ];
     for (name, bytes) in cases {
         s.write(name, bytes);
-        let run = run_in(&s.0, &["canon", name], None);
+        let run = s.run(&["canon", name]);
         assert_eq!(run.code, 1, "{name}");
         assert_eq!(run.stdout, "", "{name}");
         assert!(
@@ -529,24 +363,20 @@ fn canon_refuses_input_without_canonical_form() {
         );
         assert_eq!(run.stderr.lines().count(), 1);
     }
-    let run = run_in(&s.0, &["canon", "inexact.json"], None);
+    let run = s.run(&["canon", "inexact.json"]);
     assert!(run.stderr.starts_with(
         "agentloop: inexact.json line 2 column 2: the input has no canonical encoding"
     ));
-    assert_eq!(run_in(&s.0, &["canon", "missing.json"], None).code, 2);
-    assert_eq!(
-        run_in(&s.0, &["canon", "--jsonl", "missing.json"], None).code,
-        2
-    );
+    assert_eq!(s.run(&["canon", "missing.json"]).code, 2);
+    assert_eq!(s.run(&["canon", "--jsonl", "missing.json"]).code, 2);
 }
 
 #[test]
 fn canon_jsonl_streams_and_stops_at_the_bad_line() {
     let s = Scratch::new("canon_jsonl");
-    let run = run_in(
-        &s.0,
+    let run = s.run_stdin(
         &["canon", "--jsonl"],
-        Some(b"{\"b\":1, \"a\":1e21}\n[1.0]\n\"x\""),
+        b"{\"b\":1, \"a\":1e21}\n[1.0]\n\"x\"",
     );
     assert_eq!(run.code, 0);
     assert_eq!(run.stdout, "{\"a\":1e+21,\"b\":1}\n[1]\n\"x\"\n");
@@ -555,25 +385,16 @@ fn canon_jsonl_streams_and_stops_at_the_bad_line() {
         "l.jsonl",
         "{\"b\":2,\"a\":1}\n{\"x\":9007199254740993}\n{}\n",
     );
-    let run = run_in(&s.0, &["canon", "--jsonl", "l.jsonl"], None);
-    assert_eq!(run.code, 1);
+    let run = s.run(&["canon", "--jsonl", "l.jsonl"]);
+    assert_fails(&run, 1, "agentloop: l.jsonl line 2 column 6: ");
     assert_eq!(run.stdout, "{\"a\":1,\"b\":2}\n");
-    assert!(
-        run.stderr
-            .starts_with("agentloop: l.jsonl line 2 column 6: "),
-        "{}",
-        run.stderr
-    );
 
     s.write("e.jsonl", "1\n\n2\n");
-    let run = run_in(&s.0, &["canon", "--jsonl", "e.jsonl"], None);
-    assert_eq!(run.code, 1);
+    let run = s.run(&["canon", "--jsonl", "e.jsonl"]);
+    assert_fails(&run, 1, "agentloop: e.jsonl line 2 column 1: ");
     assert_eq!(run.stdout, "1\n");
-    assert!(run
-        .stderr
-        .starts_with("agentloop: e.jsonl line 2 column 1: "));
 
-    let run = run_in(&s.0, &["canon", "--jsonl"], Some(b""));
+    let run = s.run_stdin(&["canon", "--jsonl"], b"");
     assert_eq!((run.code, run.stdout.as_str()), (0, ""));
 }
 
@@ -620,7 +441,7 @@ fn append_writes_the_spec_chain() {
     for (extra, head) in steps {
         let mut args = vec!["append", "t.jsonl"];
         args.extend_from_slice(extra);
-        let run = run_in(&s.0, &args, None);
+        let run = s.run(&args);
         assert_eq!(run.code, 0, "{}", run.stderr);
         assert_eq!(run.stdout, format!("{head}\n"));
         assert_eq!(run.stderr, "");
@@ -628,13 +449,12 @@ fn append_writes_the_spec_chain() {
     assert_eq!(s.read("t.jsonl"), spec_chain().as_bytes());
 
     // A payload from standard input.
-    let run = run_in(
-        &s.0,
+    let run = s.run_stdin(
         &["append", "t.jsonl", "--kind", "note", "--payload-file", "-"],
-        Some(b"{\"n\": -1}"),
+        b"{\"n\": -1}",
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(run_in(&s.0, &["verify", "t.jsonl"], None).code, 0);
+    assert_eq!(s.run(&["verify", "t.jsonl"]).code, 0);
 }
 
 #[test]
@@ -643,7 +463,8 @@ fn append_refusals_leave_the_file_untouched() {
     s.write("t.jsonl", spec_chain());
     s.write("bad.jsonl", tampered_chain());
     s.write("torn.jsonl", format!("{LINE0}\n{}", &LINE1[..10]));
-    let cases: [(&[&str], i32, &str); 9] = [
+    // (arguments, exit code, the file left untouched, how stderr starts: "" for any way)
+    let cases: [(&[&str], i32, &str, &str); 9] = [
         (
             &[
                 "append",
@@ -655,6 +476,7 @@ fn append_refusals_leave_the_file_untouched() {
             ],
             1,
             "t.jsonl",
+            "agentloop: t.jsonl: the payload (--payload line 1 column 1) has no canonical encoding",
         ),
         (
             &[
@@ -667,21 +489,25 @@ fn append_refusals_leave_the_file_untouched() {
             ],
             1,
             "t.jsonl",
+            "",
         ),
         (
             &["append", "bad.jsonl", "--kind", "x", "--payload", "1"],
             1,
             "bad.jsonl",
+            "agentloop: bad.jsonl line 3: hash_mismatch: ",
         ),
         (
             &["append", "torn.jsonl", "--kind", "x", "--payload", "1"],
             1,
             "torn.jsonl",
+            "agentloop: torn.jsonl line 2: torn_tail: ",
         ),
         (
             &["append", "t.jsonl", "--kind", "", "--payload", "1"],
             2,
             "t.jsonl",
+            "",
         ),
         (
             &[
@@ -694,8 +520,9 @@ fn append_refusals_leave_the_file_untouched() {
             ],
             2,
             "t.jsonl",
+            "",
         ),
-        (&["append", "t.jsonl", "--kind", "x"], 2, "t.jsonl"),
+        (&["append", "t.jsonl", "--kind", "x"], 2, "t.jsonl", ""),
         (
             &[
                 "append",
@@ -709,77 +536,31 @@ fn append_refusals_leave_the_file_untouched() {
             ],
             2,
             "t.jsonl",
+            "",
         ),
         (
             &["append", "-", "--kind", "x", "--payload", "1"],
             2,
             "t.jsonl",
+            "",
         ),
     ];
-    for (args, code, file) in cases {
+    for (args, code, file, stderr) in cases {
         let before = s.read(file);
-        let run = run_in(&s.0, args, None);
+        let run = s.run(args);
         assert_eq!(run.code, code, "{args:?}: {}", run.stderr);
         assert_eq!(run.stdout, "", "{args:?}");
         assert_eq!(s.read(file), before, "{args:?}");
+        assert!(run.stderr.starts_with(stderr), "{args:?}: {}", run.stderr);
     }
-    let run = run_in(
-        &s.0,
-        &["append", "bad.jsonl", "--kind", "x", "--payload", "1"],
-        None,
-    );
-    assert!(
-        run.stderr
-            .starts_with("agentloop: bad.jsonl line 3: hash_mismatch: "),
-        "{}",
-        run.stderr
-    );
-    let run = run_in(
-        &s.0,
-        &["append", "torn.jsonl", "--kind", "x", "--payload", "1"],
-        None,
-    );
-    assert!(
-        run.stderr
-            .starts_with("agentloop: torn.jsonl line 2: torn_tail: "),
-        "{}",
-        run.stderr
-    );
-    let run = run_in(
-        &s.0,
-        &[
-            "append",
-            "t.jsonl",
-            "--kind",
-            "x",
-            "--payload",
-            "9007199254740993",
-        ],
-        None,
-    );
-    assert!(
-        run.stderr.starts_with(
-            "agentloop: t.jsonl: the payload (--payload line 1 column 1) has no canonical encoding"
-        ),
-        "{}",
-        run.stderr
-    );
 
     // A refused payload does not create the file.
-    let run = run_in(
-        &s.0,
-        &["append", "new.jsonl", "--kind", "x", "--payload", "1e400"],
-        None,
-    );
+    let run = s.run(&["append", "new.jsonl", "--kind", "x", "--payload", "1e400"]);
     assert_eq!(run.code, 1);
     assert!(!s.path("new.jsonl").exists());
     // An unreadable transcript (a directory) cannot be graded.
     fs::create_dir(s.path("dir.jsonl")).unwrap();
-    let run = run_in(
-        &s.0,
-        &["append", "dir.jsonl", "--kind", "x", "--payload", "1"],
-        None,
-    );
+    let run = s.run(&["append", "dir.jsonl", "--kind", "x", "--payload", "1"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
 }
 
@@ -788,7 +569,7 @@ fn concurrent_appends_are_serialised_by_the_lock() {
     let s = Scratch::new("append_concurrent");
     let workers: Vec<_> = (0..4)
         .map(|w| {
-            let dir = s.0.clone();
+            let dir = s.dir().to_path_buf();
             thread::spawn(move || {
                 for i in 0..25 {
                     let payload = format!("{{\"worker\":{w},\"i\":{i}}}");
@@ -812,7 +593,7 @@ fn concurrent_appends_are_serialised_by_the_lock() {
     for worker in workers {
         worker.join().unwrap();
     }
-    let run = run_in(&s.0, &["verify", "--json", "shared.jsonl"], None);
+    let run = s.run(&["verify", "--json", "shared.jsonl"]);
     assert_eq!(run.code, 0, "{}", run.stdout);
     let report = &json_lines(&run.stdout)[0];
     assert_eq!(member(report, "count"), &num(100.0));
@@ -828,16 +609,16 @@ fn show_prints_one_line_per_record() {
         "seq=1 assistant text=\"\" calls=1 add({\"a\":2,\"b\":40})\n",
         "seq=2 tool add ok=True value={\"sum\":42}\n",
     );
-    let run = run_in(&s.0, &["show", "t.jsonl"], None);
+    let run = s.run(&["show", "t.jsonl"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout, expected);
     assert_eq!(run.stderr, "");
-    let run = run_in(&s.0, &["show", "-"], Some(spec_chain().as_bytes()));
+    let run = s.run_stdin(&["show", "-"], spec_chain().as_bytes());
     assert_eq!((run.code, run.stdout.as_str()), (0, expected));
 
     // A line that is not a record is named, the rest still shown; faults on stderr.
     s.write("bad.jsonl", format!("{LINE0}\n[1, 2]\n{LINE2}\n"));
-    let run = run_in(&s.0, &["show", "bad.jsonl"], None);
+    let run = s.run(&["show", "bad.jsonl"]);
     assert_eq!(run.code, 1);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines.len(), 3);
@@ -854,24 +635,24 @@ fn show_prints_one_line_per_record() {
 
     // A file whose lines are all records but that does not verify.
     s.write("tampered.jsonl", tampered_chain());
-    let run = run_in(&s.0, &["show", "tampered.jsonl"], None);
+    let run = s.run(&["show", "tampered.jsonl"]);
     assert_eq!(run.code, 1);
     assert_eq!(run.stdout.lines().count(), 3);
     assert!(run
         .stderr
         .contains("agentloop: tampered.jsonl line 3: hash_mismatch: "));
 
-    let run = run_in(&s.0, &["show", "missing.jsonl"], None);
-    assert_eq!(run.code, 2);
-    assert!(run
-        .stderr
-        .starts_with("agentloop: missing.jsonl: unreadable: "));
+    assert_fails(
+        &s.run(&["show", "missing.jsonl"]),
+        2,
+        "agentloop: missing.jsonl: unreadable: ",
+    );
 }
 
 #[test]
 fn usage_help_and_version() {
     let s = Scratch::new("usage");
-    let code = |args: &[&str]| run_in(&s.0, args, None).code;
+    let code = |args: &[&str]| s.run(args).code;
     assert_eq!(code(&[]), 2);
     assert_eq!(code(&["frobnicate"]), 2);
     assert_eq!(code(&["verify"]), 2);

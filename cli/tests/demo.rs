@@ -1,12 +1,15 @@
 //! End-to-end tests of `agentloop demo`: the three transcripts, their claims, atomic
 //! replacement on a rerun, and the exit statuses.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use agentloop_core::demo;
 use agentloop_core::verify::{self, Options};
+
+use common::{assert_fails, Run, Scratch};
 
 const FILES: [(&str, usize); 3] = [
     ("demo-answer.jsonl", 5),
@@ -14,47 +17,12 @@ const FILES: [(&str, usize); 3] = [
     ("demo-budget.jsonl", 9),
 ];
 
-/// A scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("agentloop-demo-{test}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn agentloop(dir: &Path, args: &[&str]) -> Run {
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = Command::new(env!("CARGO_BIN_EXE_agentloop"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let run = Run {
-        code: status.code().unwrap_or(-1),
-        stdout: String::from_utf8(stdout).unwrap(),
-        stderr: String::from_utf8(stderr).unwrap(),
-    };
-    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+/// `agentloop ARGS` in `s`; the demo's output must be UTF-8 as written, not only once
+/// decoded lossily.
+fn agentloop(s: &Scratch, args: &[&str]) -> Run {
+    let run = s.run(args);
+    std::str::from_utf8(&run.raw_stdout).unwrap();
+    std::str::from_utf8(&run.raw_stderr).unwrap();
     run
 }
 
@@ -68,10 +36,10 @@ fn read_all(dir: &Path) -> Vec<Vec<u8>> {
 #[test]
 fn demo_writes_three_verified_transcripts_and_every_claim_holds() {
     let s = Scratch::new("writes");
-    let run = agentloop(&s.0, &["demo", "--out", "out"]);
+    let run = agentloop(&s, &["demo", "--out", "out"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert_eq!(run.stderr, "");
-    let out = s.0.join("out");
+    let out = s.path("out");
     for (name, lines) in FILES {
         let bytes = fs::read(out.join(name)).unwrap();
         assert_eq!(
@@ -126,22 +94,22 @@ fn demo_writes_three_verified_transcripts_and_every_claim_holds() {
 fn a_rerun_replaces_the_files_with_identical_bytes() {
     let s = Scratch::new("rerun");
     // The default folder is the current one.
-    let first = agentloop(&s.0, &["demo"]);
+    let first = agentloop(&s, &["demo"]);
     assert_eq!(first.code, 0, "{}", first.stdout);
-    let before = read_all(&s.0);
+    let before = read_all(s.dir());
     // Damage one file: the rerun replaces it rather than appending or refusing.
-    fs::write(s.0.join("demo-answer.jsonl"), b"garbage\n").unwrap();
-    let second = agentloop(&s.0, &["demo"]);
+    s.write("demo-answer.jsonl", b"garbage\n");
+    let second = agentloop(&s, &["demo"]);
     assert_eq!(second.code, 0, "{}", second.stdout);
-    assert_eq!(read_all(&s.0), before);
+    assert_eq!(read_all(s.dir()), before);
     assert_eq!(first.stdout, second.stdout);
 }
 
 #[test]
 fn show_on_demo_recover_shows_the_three_failures() {
     let s = Scratch::new("show");
-    assert_eq!(agentloop(&s.0, &["demo"]).code, 0);
-    let run = agentloop(&s.0, &["show", "demo-recover.jsonl"]);
+    assert_eq!(agentloop(&s, &["demo"]).code, 0);
+    let run = agentloop(&s, &["show", "demo-recover.jsonl"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines.len(), 11);
@@ -159,7 +127,7 @@ fn show_on_demo_recover_shows_the_three_failures() {
     );
     assert_eq!(lines[8], "seq=8 tool add ok=True value={\"sum\":42}");
     assert!(lines[10].starts_with("seq=10 stop reason=no_tool_calls steps=5 "));
-    let run = agentloop(&s.0, &["show", "demo-budget.jsonl"]);
+    let run = agentloop(&s, &["show", "demo-budget.jsonl"]);
     assert!(run
         .stdout
         .ends_with("stop reason=token_budget steps=4 tokens=49 unrun_calls=2\n"));
@@ -168,27 +136,18 @@ fn show_on_demo_recover_shows_the_three_failures() {
 #[test]
 fn an_unwritable_folder_cannot_grade() {
     let s = Scratch::new("unwritable");
-    fs::write(s.0.join("file"), b"").unwrap();
-    let run = agentloop(&s.0, &["demo", "--out", "file/sub"]);
-    assert_eq!(run.code, 2, "{}", run.stdout);
+    s.write("file", b"");
+    let run = agentloop(&s, &["demo", "--out", "file/sub"]);
+    assert_fails(&run, 2, "agentloop: file/sub: cannot write it: ");
     assert_eq!(run.stdout, "");
-    assert!(
-        run.stderr
-            .starts_with("agentloop: file/sub: cannot write it: "),
-        "{}",
-        run.stderr
-    );
     // A target that is a folder cannot be replaced: exit 2, naming it.
-    fs::create_dir_all(s.0.join("out/demo-recover.jsonl")).unwrap();
-    let run = agentloop(&s.0, &["demo", "--out", "out"]);
-    assert_eq!(run.code, 2);
-    assert!(
-        run.stderr
-            .starts_with("agentloop: out/demo-recover.jsonl: cannot write it: "),
-        "{}",
-        run.stderr
+    fs::create_dir_all(s.path("out/demo-recover.jsonl")).unwrap();
+    assert_fails(
+        &agentloop(&s, &["demo", "--out", "out"]),
+        2,
+        "agentloop: out/demo-recover.jsonl: cannot write it: ",
     );
-    let names: Vec<String> = fs::read_dir(s.0.join("out"))
+    let names: Vec<String> = fs::read_dir(s.path("out"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".tmp"))

@@ -2,85 +2,15 @@
 //! 2 refused schema, unreadable or non-I-JSON input, both files on stdin), the output
 //! on stdout and stderr, and `-` for standard input.
 
-use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::{assert_fails, Run, Scratch};
 
 const ADD_SCHEMA: &str = r#"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}"#;
 
-/// A scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "agentloop-cli-validate-{test}-{}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.0.join(name);
-        fs::write(&path, bytes).unwrap();
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-/// What a run of the binary produced.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agentloop"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(bytes) = stdin {
-        let mut pipe = child.stdin.take().unwrap();
-        // A child that exits without reading everything closes the pipe: not an error here.
-        let _ = pipe.write_all(bytes);
-    }
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = child.wait_with_output().unwrap();
-    let run = Run {
-        code: status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&stderr).into_owned(),
-    };
-    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-    run
-}
-
+/// `agentloop validate SCHEMA INSTANCE` in `dir`.
 fn validate(dir: &Scratch, schema: &str, instance: &str) -> Run {
-    run_in(dir.path(), &["validate", schema, instance], None)
+    dir.run(&["validate", schema, instance])
 }
 
 #[test]
@@ -172,46 +102,26 @@ fn unreadable_or_non_json_input_exits_2() {
     dir.write("schema.json", ADD_SCHEMA);
     dir.write("args.json", r#"{"a":1,"b":2}"#);
 
-    let run = validate(&dir, "missing.json", "args.json");
-    assert_eq!(run.code, 2);
-    assert!(
-        run.stderr
-            .starts_with("agentloop: missing.json: cannot read it"),
-        "{}",
-        run.stderr
-    );
+    let cannot_read = "agentloop: missing.json: cannot read it";
+    assert_fails(&validate(&dir, "missing.json", "args.json"), 2, cannot_read);
     let run = validate(&dir, "schema.json", "missing.json");
-    assert_eq!(run.code, 2);
-    assert!(
-        run.stderr
-            .starts_with("agentloop: missing.json: cannot read it"),
-        "{}",
-        run.stderr
-    );
+    assert_fails(&run, 2, cannot_read);
     assert_eq!(run.stdout, "");
 
     // Not I-JSON: a duplicate key on line 2, and a schema with a syntax error.
     dir.write("dup.json", "{\"a\":1,\n \"a\":2}");
     let run = validate(&dir, "schema.json", "dup.json");
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(
-        run.stderr.starts_with("agentloop: dup.json line 2 column "),
-        "{}",
-        run.stderr
-    );
+    assert_fails(&run, 2, "agentloop: dup.json line 2 column ");
     assert!(
         run.stderr.contains("duplicate object key"),
         "{}",
         run.stderr
     );
     dir.write("broken.json", r#"{"type":}"#);
-    let run = validate(&dir, "broken.json", "args.json");
-    assert_eq!(run.code, 2);
-    assert!(
-        run.stderr
-            .starts_with("agentloop: broken.json line 1 column 9: the input is not I-JSON"),
-        "{}",
-        run.stderr
+    assert_fails(
+        &validate(&dir, "broken.json", "args.json"),
+        2,
+        "agentloop: broken.json line 1 column 9: the input is not I-JSON",
     );
     // A number with no exact double is refused, not rounded into a verdict.
     dir.write("big.json", r#"{"a":9007199254740993,"b":1}"#);
@@ -229,18 +139,10 @@ fn either_file_may_be_stdin_but_not_both() {
     let dir = Scratch::new("stdin");
     dir.write("schema.json", ADD_SCHEMA);
     dir.write("args.json", r#"{"a":"2","b":40}"#);
-    let run = run_in(
-        dir.path(),
-        &["validate", "schema.json", "-"],
-        Some(br#"{"a":2,"b":40}"#),
-    );
+    let run = dir.run_stdin(&["validate", "schema.json", "-"], br#"{"a":2,"b":40}"#);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout, "<stdin>: valid\n");
-    let run = run_in(
-        dir.path(),
-        &["validate", "-", "args.json"],
-        Some(ADD_SCHEMA.as_bytes()),
-    );
+    let run = dir.run_stdin(&["validate", "-", "args.json"], ADD_SCHEMA.as_bytes());
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert_eq!(run.stdout, "$.a: expected type integer, got string\n");
     assert!(
@@ -248,7 +150,7 @@ fn either_file_may_be_stdin_but_not_both() {
         "{}",
         run.stderr
     );
-    let run = run_in(dir.path(), &["validate", "-", "-"], Some(b"{}"));
+    let run = dir.run_stdin(&["validate", "-", "-"], b"{}");
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("not both"), "{}", run.stderr);
     assert_eq!(run.stdout, "");
@@ -257,9 +159,9 @@ fn either_file_may_be_stdin_but_not_both() {
 #[test]
 fn usage() {
     let dir = Scratch::new("usage");
-    let run = run_in(dir.path(), &["validate", "only-one.json"], None);
+    let run = dir.run(&["validate", "only-one.json"]);
     assert_eq!(run.code, 2);
-    let run = run_in(dir.path(), &["validate", "--help"], None);
+    let run = dir.run(&["validate", "--help"]);
     assert_eq!(run.code, 0);
     assert!(run.stdout.contains("SCHEMA_FILE") && run.stdout.contains("INSTANCE_FILE"));
 }

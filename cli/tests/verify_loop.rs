@@ -2,72 +2,16 @@
 //! that were tampered with and re-chained (so the chain itself verifies) are reported
 //! as `loop_malformed` at the right record.
 
+mod common;
+
 use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use agentloop_core::chain::Chain;
 use agentloop_core::demo;
 use agentloop_core::export::parse_records;
 use agentloop_core::json::{self, Value};
 
-/// A scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("agentloop-loop-{test}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.0.join(name);
-        fs::write(&path, bytes).unwrap();
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn agentloop(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agentloop"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(bytes) = stdin {
-        let _ = child.stdin.take().unwrap().write_all(bytes);
-    }
-    let out = child.wait_with_output().unwrap();
-    let run = Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    };
-    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-    run
-}
+use common::{member, num, sample_path, Scratch};
 
 type Records = Vec<(String, Value)>;
 
@@ -94,6 +38,7 @@ fn rechain(records: &Records) -> Vec<u8> {
     bytes
 }
 
+/// Sets `key` of the payload of record `index` to `value`.
 fn set(records: &mut Records, index: usize, key: &str, value: Value) {
     match &mut records[index].1 {
         Value::Object(o) => {
@@ -103,8 +48,16 @@ fn set(records: &mut Records, index: usize, key: &str, value: Value) {
     }
 }
 
-fn member<'a>(value: &'a Value, key: &str) -> &'a Value {
-    value.as_object().unwrap().get(key).unwrap_or(&Value::Null)
+/// A copy of `records` changed by `change`.
+fn edited(records: &Records, change: impl FnOnce(&mut Records)) -> Records {
+    let mut copy = records.clone();
+    change(&mut copy);
+    copy
+}
+
+/// A copy of `records` with `key` of the payload of record `index` set to `value`.
+fn with(records: &Records, index: usize, key: &str, value: Value) -> Records {
+    edited(records, |r| set(r, index, key, value))
 }
 
 /// `verify --json --loop` on one transcript: the exit code and its faults as
@@ -115,7 +68,7 @@ fn verify_loop_json(
     bytes: &[u8],
 ) -> (i32, Vec<(Value, Value, String, String)>) {
     s.write(name, bytes);
-    let run = agentloop(&s.0, &["verify", "--json", "--loop", name], None);
+    let run = s.run(&["verify", "--json", "--loop", name]);
     let report = json::parse(run.stdout.trim_end().as_bytes()).unwrap();
     let Value::Array(faults) = member(&report, "faults") else {
         panic!("no faults array: {}", run.stdout);
@@ -137,7 +90,7 @@ fn verify_loop_json(
 #[test]
 fn demo_transcripts_pass_verify_loop() {
     let s = Scratch::new("demo");
-    let run = agentloop(&s.0, &["demo"], None);
+    let run = s.run(&["demo"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let files = [
         "demo-answer.jsonl",
@@ -146,14 +99,14 @@ fn demo_transcripts_pass_verify_loop() {
     ];
     let mut args = vec!["verify", "--loop"];
     args.extend(files);
-    let run = agentloop(&s.0, &args, None);
+    let run = s.run(&args);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert_eq!(run.stdout.lines().count(), 3);
     assert!(run.stdout.lines().all(|l| l.contains(": ok, ")));
     assert!(run.stderr.is_empty());
     // From standard input too.
-    let bytes = fs::read(s.0.join("demo-recover.jsonl")).unwrap();
-    let run = agentloop(&s.0, &["verify", "--loop", "-"], Some(&bytes));
+    let bytes = s.read("demo-recover.jsonl");
+    let run = s.run_stdin(&["verify", "--loop", "-"], &bytes);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.starts_with("<stdin>: ok, 11 records"));
 }
@@ -166,140 +119,118 @@ fn each_rule_is_reported_at_its_record() {
     let budget = demo_records(demo::budget());
     // 0 task, 1 A, 2 T, 3 A, 4 T, 5 A, 6 T, 7 A (call_7_0, call_7_1), 8 stop token_budget
 
-    let num = |n: f64| Value::Number(n);
-    let mut cases: Vec<(&str, Records, u64, Option<u64>, &str)> = Vec::new();
-
-    let mut r = answer.clone();
-    r.swap(0, 4); // stop first, task last
-    cases.push((
-        "stop-first",
-        r,
-        0,
-        Some(1),
-        "expected a task record first, found a 'stop' record",
-    ));
-
-    let mut r = answer.clone();
-    r.pop();
-    cases.push((
-        "no-stop",
-        r,
-        4,
-        None,
-        "the transcript ends without a stop record",
-    ));
-
-    let mut r = answer.clone();
-    r.insert(4, answer[2].clone());
-    cases.push((
-        "tool-without-call",
-        r,
-        4,
-        Some(5),
-        "a tool record answering no call",
-    ));
-
-    let mut r = answer.clone();
-    set(&mut r, 2, "id", Value::from("call_1_1"));
-    cases.push((
-        "tool-wrong-id",
-        r,
-        2,
-        Some(3),
-        "expected the tool record for call_1_0 'add'",
-    ));
-
-    let mut r = answer.clone();
-    set(&mut r, 3, "tokens", num(-3.0));
-    cases.push((
-        "bad-tokens",
-        r,
-        3,
-        Some(4),
-        "tokens must be an integer from 0 to 2^53-1",
-    ));
-
-    let mut r = answer.clone();
-    set(&mut r, 4, "steps", num(3.0));
-    cases.push(("steps", r, 4, Some(5), "steps is 3, but the records give 2"));
-
-    let mut r = budget.clone();
-    set(&mut r, 8, "unrun_calls", num(1.0));
-    cases.push((
-        "unrun",
-        r,
-        8,
-        Some(9),
-        "unrun_calls is 1, but the records give 2",
-    ));
-
-    let mut r = budget.clone();
-    set(&mut r, 8, "tokens", num(48.0));
-    cases.push((
-        "tokens",
-        r,
-        8,
-        Some(9),
-        "tokens is 48, but the records give 49",
-    ));
-
-    let mut r = budget.clone();
-    set(&mut r, 8, "reason", Value::from("out_of_time"));
-    cases.push(("reason", r, 8, Some(9), "reason must be one of"));
-
-    let mut r = budget.clone();
-    set(&mut r, 8, "reason", Value::from("model_error"));
-    cases.push((
-        "model-error-without-error",
-        r,
-        8,
-        Some(9),
-        "needs an error sentence",
-    ));
-
-    let mut r = answer.clone();
-    r.push(answer[4].clone());
-    cases.push((
-        "after-stop",
-        r,
-        5,
-        Some(6),
-        "after the stop record at index 4",
-    ));
-
-    let mut r = answer.clone();
-    r.push((
-        "resume".into(),
+    let resume = (
+        String::from("resume"),
         json::parse(br#"{"after":"no_tool_calls"}"#).unwrap(),
-    ));
-    cases.push((
-        "resume-without-end",
-        r,
-        6,
-        None,
-        "the transcript ends without a stop record",
-    ));
-
-    let mut r = answer.clone();
-    set(
-        &mut r,
-        1,
-        "tool_calls",
-        json::parse(br#"[{"arguments":{"a":2,"b":40},"id":"c1","name":"add"}]"#).unwrap(),
     );
-    set(&mut r, 2, "id", Value::from("c1"));
-    cases.push((
-        "call-id",
-        r,
-        1,
-        Some(2),
-        "id is \"c1\", expected \"call_1_0\"",
-    ));
+    let id_c1 = |r: &mut Records| {
+        set(
+            r,
+            1,
+            "tool_calls",
+            json::parse(br#"[{"arguments":{"a":2,"b":40},"id":"c1","name":"add"}]"#).unwrap(),
+        );
+        set(r, 2, "id", Value::from("c1"));
+    };
+    // (name, records, index of the fault, its line, part of its detail)
+    let cases: [(&str, Records, u64, Option<u64>, &str); 13] = [
+        (
+            "stop-first",
+            edited(&answer, |r| r.swap(0, 4)), // stop first, task last
+            0,
+            Some(1),
+            "expected a task record first, found a 'stop' record",
+        ),
+        (
+            "no-stop",
+            edited(&answer, |r| drop(r.pop())),
+            4,
+            None,
+            "the transcript ends without a stop record",
+        ),
+        (
+            "tool-without-call",
+            edited(&answer, |r| r.insert(4, answer[2].clone())),
+            4,
+            Some(5),
+            "a tool record answering no call",
+        ),
+        (
+            "tool-wrong-id",
+            with(&answer, 2, "id", Value::from("call_1_1")),
+            2,
+            Some(3),
+            "expected the tool record for call_1_0 'add'",
+        ),
+        (
+            "bad-tokens",
+            with(&answer, 3, "tokens", num(-3.0)),
+            3,
+            Some(4),
+            "tokens must be an integer from 0 to 2^53-1",
+        ),
+        (
+            "steps",
+            with(&answer, 4, "steps", num(3.0)),
+            4,
+            Some(5),
+            "steps is 3, but the records give 2",
+        ),
+        (
+            "unrun",
+            with(&budget, 8, "unrun_calls", num(1.0)),
+            8,
+            Some(9),
+            "unrun_calls is 1, but the records give 2",
+        ),
+        (
+            "tokens",
+            with(&budget, 8, "tokens", num(48.0)),
+            8,
+            Some(9),
+            "tokens is 48, but the records give 49",
+        ),
+        (
+            "reason",
+            with(&budget, 8, "reason", Value::from("out_of_time")),
+            8,
+            Some(9),
+            "reason must be one of",
+        ),
+        (
+            "model-error-without-error",
+            with(&budget, 8, "reason", Value::from("model_error")),
+            8,
+            Some(9),
+            "needs an error sentence",
+        ),
+        (
+            "after-stop",
+            edited(&answer, |r| r.push(answer[4].clone())),
+            5,
+            Some(6),
+            "after the stop record at index 4",
+        ),
+        (
+            "resume-without-end",
+            edited(&answer, |r| r.push(resume.clone())),
+            6,
+            None,
+            "the transcript ends without a stop record",
+        ),
+        (
+            "call-id",
+            edited(&answer, id_c1),
+            1,
+            Some(2),
+            "id is \"c1\", expected \"call_1_0\"",
+        ),
+    ];
 
     for (name, records, index, line, part) in cases {
         let bytes = rechain(&records);
         // The chain alone verifies: only the loop audit objects.
-        let plain = agentloop(&s.0, &["verify", "-"], Some(&bytes));
+        let plain = s.run_stdin(&["verify", "-"], &bytes);
         assert_eq!(plain.code, 0, "{name}: {}", plain.stderr);
         let (code, faults) = verify_loop_json(&s, &format!("{name}.jsonl"), &bytes);
         assert_eq!(code, 1, "{name}");
@@ -328,7 +259,7 @@ fn human_output_and_resumed_runs() {
     let mut r = demo_records(demo::answer());
     set(&mut r, 4, "tokens", Value::Number(5.0));
     s.write("bad.jsonl", rechain(&r));
-    let run = agentloop(&s.0, &["verify", "--loop", "bad.jsonl"], None);
+    let run = s.run(&["verify", "--loop", "bad.jsonl"]);
     assert_eq!(run.code, 1);
     assert_eq!(
         run.stderr,
@@ -352,15 +283,14 @@ fn human_output_and_resumed_runs() {
         json::parse(br#"{"reason":"no_tool_calls","steps":3,"tokens":5,"unrun_calls":0}"#).unwrap(),
     ));
     s.write("resumed.jsonl", rechain(&r));
-    let run = agentloop(&s.0, &["verify", "--loop", "resumed.jsonl"], None);
+    let run = s.run(&["verify", "--loop", "resumed.jsonl"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 
     // The SPEC's illustrative chain verifies, but is not a run of the loop.
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/sample.jsonl");
-    let sample = fs::read(sample).unwrap();
-    let plain = agentloop(&s.0, &["verify", "-"], Some(&sample));
+    let sample = fs::read(sample_path()).unwrap();
+    let plain = s.run_stdin(&["verify", "-"], &sample);
     assert_eq!(plain.code, 0);
-    let run = agentloop(&s.0, &["verify", "--loop", "-"], Some(&sample));
+    let run = s.run_stdin(&["verify", "--loop", "-"], &sample);
     assert_eq!(run.code, 1);
     assert!(
         run.stderr
@@ -370,6 +300,6 @@ fn human_output_and_resumed_runs() {
     );
 
     // Unreadable still wins: exit 2.
-    let run = agentloop(&s.0, &["verify", "--loop", "missing.jsonl"], None);
+    let run = s.run(&["verify", "--loop", "missing.jsonl"]);
     assert_eq!(run.code, 2);
 }

@@ -41,6 +41,8 @@ extern crate alloc;
 extern crate std;
 
 pub mod anchor;
+mod checkpoint;
+mod fault_kind;
 pub mod hash;
 pub mod jcs;
 pub mod number;

@@ -32,7 +32,7 @@ fn stream_rows(report: &StreamReport) -> Vec<Row> {
     report
         .faults
         .iter()
-        .map(|f| (f.index, f.line, f.kind.into()))
+        .map(|f| (f.index, f.line, f.kind))
         .collect()
 }
 
@@ -154,7 +154,7 @@ proptest! {
         let count = cut.index(lines.len() + 3) as u64;
         let head = if head_flip { Some(Hash([0xee; 32])) } else { Some(chain.head()) };
         let cp = verify::Checkpoint { count, head };
-        let options = StreamOptions { anchor, checkpoint: Some(cp.into()), ..StreamOptions::default() };
+        let options = StreamOptions { anchor, checkpoint: Some(cp), ..StreamOptions::default() };
         let report = stream_all_chunkings(&bytes, options, &sizes);
         let alloc = verify::verify_bytes(&bytes, &Options { anchor, checkpoint: Some(cp), ..Options::default() });
         assert_same(&report, &alloc, "checkpoint");

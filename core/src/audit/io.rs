@@ -2,77 +2,47 @@
 //! bounded by the longest line and the largest turn, not the number of records.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, ErrorKind};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::vec::Vec;
 
 use super::{merge, LoopAudit};
+use crate::verify::lines::{for_each_line, LineEvent};
 use crate::verify::{Options, Report, Verifier};
 
 /// Verifies a transcript from a reader (as [`crate::verify::verify_reader`] does) and
 /// audits it as a run, each line parsed by both. The findings are added to the report
 /// as `loop_malformed` faults ([`merge`]). A read error ends both with an `unreadable`
 /// fault, and the audit says nothing about an end it did not see.
-pub fn verify_loop_reader<R: BufRead>(mut reader: R, options: &Options) -> Report {
+pub fn verify_loop_reader<R: BufRead>(reader: R, options: &Options) -> Report {
     let mut verifier = Verifier::new(*options);
     let mut audit = LoopAudit::with_max_findings(options.max_faults);
     // The same line splitting as `verify_reader`: a line longer than the limit stops
     // being buffered and is reported by length.
-    let mut line = Vec::new();
-    let mut overflow: Option<usize> = None;
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => {
-                verifier.push_unreadable(std::format!(
-                    "reading failed after {} complete lines: {e}",
-                    verifier.count()
-                ));
-                return merge(
-                    verifier.finish(),
-                    audit.finish_incomplete(),
-                    options.max_faults,
-                );
-            }
-        };
-        if chunk.is_empty() {
-            break;
+    let read = for_each_line(reader, options.max_line_bytes, |event| match event {
+        LineEvent::Line(line) => {
+            verifier.push_line(line);
+            audit.push_line(line);
         }
-        let (taken, complete) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(nl) => (&chunk[..nl], true),
-            None => (chunk, false),
-        };
-        let used = taken.len() + usize::from(complete);
-        match overflow.as_mut() {
-            Some(len) => *len += taken.len(),
-            None if line.len() + taken.len() > options.max_line_bytes => {
-                overflow = Some(line.len() + taken.len());
-                line.clear();
-            }
-            None => line.extend_from_slice(taken),
+        LineEvent::TooLong(len) => {
+            verifier.push_long_line(len);
+            audit.push_unreadable();
         }
-        reader.consume(used);
-        if complete {
-            match overflow.take() {
-                Some(len) => {
-                    verifier.push_long_line(len);
-                    audit.push_unreadable();
-                }
-                None => {
-                    verifier.push_line(&line);
-                    audit.push_line(&line);
-                }
-            }
-            line.clear();
+        LineEvent::TornTail(len) => verifier.push_torn_tail(len),
+    });
+    match read {
+        Ok(()) => merge(verifier.finish(), audit.finish(), options.max_faults),
+        Err(e) => {
+            verifier.push_unreadable(std::format!(
+                "reading failed after {} complete lines: {e}",
+                verifier.count()
+            ));
+            merge(
+                verifier.finish(),
+                audit.finish_incomplete(),
+                options.max_faults,
+            )
         }
     }
-    match overflow {
-        Some(len) => verifier.push_torn_tail(len),
-        None if !line.is_empty() => verifier.push_torn_tail(line.len()),
-        None => {}
-    }
-    merge(verifier.finish(), audit.finish(), options.max_faults)
 }
 
 /// Verifies and audits a transcript file; a file that cannot be opened is an

@@ -45,6 +45,7 @@ use alloc::vec::Vec;
 use crate::agent::{call_id, StopReason};
 use crate::anchor::MAX_SEQ;
 use crate::json::{parse_tolerant, Object, Value, MAX_DEPTH};
+use crate::verify::lines::{for_each_line_in, LineEvent};
 use crate::verify::{self, Fault, FaultKind, Options, Report, MAX_FAULTS};
 
 /// One way a transcript is not a well-formed run.
@@ -646,16 +647,12 @@ pub fn audit_records(records: &[Value]) -> LoopReport {
 pub fn verify_loop_bytes(bytes: &[u8], options: &Options) -> Report {
     let report = verify::verify_bytes(bytes, options);
     let mut audit = LoopAudit::with_max_findings(options.max_faults);
-    let mut rest = bytes;
-    while let Some(nl) = rest.iter().position(|&b| b == b'\n') {
-        let line = &rest[..nl];
-        if line.len() > options.max_line_bytes {
-            audit.push_unreadable();
-        } else {
-            audit.push_line(line);
-        }
-        rest = &rest[nl + 1..];
-    }
+    for_each_line_in(bytes, options.max_line_bytes, |event| match event {
+        LineEvent::Line(line) => audit.push_line(line),
+        LineEvent::TooLong(_) => audit.push_unreadable(),
+        // The verifier reports a torn tail; the audit never sees that record.
+        LineEvent::TornTail(_) => {}
+    });
     merge(report, audit.finish(), options.max_faults)
 }
 

@@ -13,7 +13,8 @@
 //! below, the faults (index, line, kind) are those `verify::verify_bytes` reports in its
 //! default strict mode, in the same order, with the same record count and head; so are
 //! `torn_tail`, `truncated` and `head_mismatch`. Details are fixed-size [`Detail`]s whose
-//! `Display` is a sentence (the same facts, worded a little more briefly).
+//! `Display` is a sentence (the same facts, worded a little more briefly). The two
+//! verifiers share [`FaultKind`] and [`Checkpoint`] (`verify` re-exports them).
 //!
 //! A line is checked until its first byte that cannot belong to a canonical record.
 //! Then the rest of the line is skipped and the line gets exactly one fault:
@@ -67,37 +68,22 @@ pub use lexer::{
     check_canonical, CheckError, CheckReason, Departure, JsonType, Limit, NumberProblem, Stop,
     Syntax, KEY_PATH_BYTES, MAX_DEPTH, MAX_KEY_BYTES, MAX_NUMBER_BYTES, RECORD_MAX_DEPTH,
 };
-pub use report::{Detail, Fault, FaultKind, Found, StreamReport, MAX_FAULTS, NAME_BYTES};
+pub use report::{Detail, Fault, Found, StreamReport, MAX_FAULTS, NAME_BYTES};
+
+pub use crate::checkpoint::Checkpoint;
+pub use crate::fault_kind::FaultKind;
 
 mod append;
 pub use append::{write_record, AppendError, ChainState};
 
 use crate::anchor::Anchor;
+use crate::checkpoint::{HeadMismatch, Verdict};
 use crate::hash::Hash;
 use lexer::Lexer;
 use record::RecordState;
 
 /// The allocating verifier's default line limit (`verify::MAX_LINE_BYTES`): 16 MiB.
 pub const MAX_LINE_BYTES: u64 = 16 << 20;
-
-/// An external expectation `(count, head)`, as `verify::Checkpoint`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Checkpoint {
-    /// How many records the transcript had.
-    pub count: u64,
-    /// The `hash` of record `count − 1` (for `count == 0`, the anchor's `prev0`).
-    pub head: Option<Hash>,
-}
-
-#[cfg(feature = "alloc")]
-impl From<crate::verify::Checkpoint> for Checkpoint {
-    fn from(cp: crate::verify::Checkpoint) -> Self {
-        Checkpoint {
-            count: cp.count,
-            head: cp.head,
-        }
-    }
-}
 
 /// How to verify.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -223,28 +209,23 @@ impl StreamVerifier {
         }
         let mut beyond_checkpoint = None;
         if let Some(cp) = self.options.checkpoint {
-            if self.count < cp.count {
-                let fault = Fault {
-                    index: Some(self.count),
-                    line: None,
-                    kind: FaultKind::Truncated,
-                    detail: Detail::Truncated {
-                        checkpoint: cp.count,
-                        count: self.count,
-                    },
-                };
-                // The list keeps one slot beyond MAX_FAULTS for this fault.
-                let _ = self.faults.push(fault);
-            } else {
-                beyond_checkpoint = Some(self.count - cp.count);
-                let found = if cp.count == 0 {
-                    Some(self.options.anchor.prev0)
-                } else {
-                    self.at_checkpoint
-                };
-                match cp.head {
-                    Some(head) if found != Some(head) => {
-                        let index = cp.count.checked_sub(1);
+            match cp.verdict(self.count, self.at_checkpoint, self.options.anchor.prev0) {
+                Verdict::Truncated => {
+                    let fault = Fault {
+                        index: Some(self.count),
+                        line: None,
+                        kind: FaultKind::Truncated,
+                        detail: Detail::Truncated {
+                            checkpoint: cp.count,
+                            count: self.count,
+                        },
+                    };
+                    // The list keeps one slot beyond MAX_FAULTS for this fault.
+                    let _ = self.faults.push(fault);
+                }
+                Verdict::Reached { beyond, mismatch } => {
+                    beyond_checkpoint = Some(beyond);
+                    if let Some(HeadMismatch { index, head, found }) = mismatch {
                         let fault = Fault {
                             index,
                             line: index.map(|i| i + 1),
@@ -258,7 +239,6 @@ impl StreamVerifier {
                         let at = self.faults.partition_point(|f| f.index <= index);
                         let _ = self.faults.insert(at, fault);
                     }
-                    _ => {}
                 }
             }
         }

@@ -1,10 +1,11 @@
-//! What the streaming verifier reports: fault kinds, fixed-size details, the report.
+//! What the streaming verifier reports: fixed-size details, faults, the report.
 
 use core::fmt;
 
 use heapless::{String, Vec};
 
 use super::lexer::{Departure, JsonType, Limit, NumberProblem, Syntax};
+use crate::fault_kind::FaultKind;
 use crate::hash::Hash;
 use crate::number::format_f64;
 use crate::record::FIELDS;
@@ -15,85 +16,6 @@ pub const MAX_FAULTS: usize = 8;
 
 /// The bytes of the first unexpected member's name kept for a detail sentence.
 pub const NAME_BYTES: usize = 24;
-
-/// The kinds of fault the streaming verifier reports, with the SPEC's names (the same
-/// as `verify::FaultKind`, which it converts into, less `unreadable`: reading is the
-/// caller's job).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum FaultKind {
-    /// The line is JSON but not an object.
-    NotAnObject,
-    /// A required member is absent, or `kind` is not a non-empty string.
-    MissingFields,
-    /// A member other than the five of a record.
-    UnexpectedFields,
-    /// A number in the record has no canonical encoding, so no hash can be computed.
-    UnserialisablePayload,
-    /// The stored `hash` is malformed or not the SHA-256 of the record.
-    HashMismatch,
-    /// `seq` is not the previous record's `seq` + 1 (or is not a number).
-    SeqGap,
-    /// `prev` is malformed or not the stored `hash` of the record before.
-    PrevMismatch,
-    /// The line's bytes are not the canonical encoding of a record.
-    NotCanonical,
-    /// The line is not JSON, is empty, or is past a limit.
-    BadJson,
-    /// The last line has no terminating newline.
-    TornTail,
-    /// The transcript has fewer records than the checkpoint.
-    Truncated,
-    /// Record `count − 1` does not carry the checkpoint's head.
-    HeadMismatch,
-}
-
-impl FaultKind {
-    /// The SPEC's name for the kind, e.g. `"hash_mismatch"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FaultKind::NotAnObject => "not_an_object",
-            FaultKind::MissingFields => "missing_fields",
-            FaultKind::UnexpectedFields => "unexpected_fields",
-            FaultKind::UnserialisablePayload => "unserialisable_payload",
-            FaultKind::HashMismatch => "hash_mismatch",
-            FaultKind::SeqGap => "seq_gap",
-            FaultKind::PrevMismatch => "prev_mismatch",
-            FaultKind::NotCanonical => "not_canonical",
-            FaultKind::BadJson => "bad_json",
-            FaultKind::TornTail => "torn_tail",
-            FaultKind::Truncated => "truncated",
-            FaultKind::HeadMismatch => "head_mismatch",
-        }
-    }
-}
-
-impl fmt::Display for FaultKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl From<FaultKind> for crate::verify::FaultKind {
-    fn from(kind: FaultKind) -> Self {
-        use crate::verify::FaultKind as V;
-        match kind {
-            FaultKind::NotAnObject => V::NotAnObject,
-            FaultKind::MissingFields => V::MissingFields,
-            FaultKind::UnexpectedFields => V::UnexpectedFields,
-            FaultKind::UnserialisablePayload => V::UnserialisablePayload,
-            FaultKind::HashMismatch => V::HashMismatch,
-            FaultKind::SeqGap => V::SeqGap,
-            FaultKind::PrevMismatch => V::PrevMismatch,
-            FaultKind::NotCanonical => V::NotCanonical,
-            FaultKind::BadJson => V::BadJson,
-            FaultKind::TornTail => V::TornTail,
-            FaultKind::Truncated => V::Truncated,
-            FaultKind::HeadMismatch => V::HeadMismatch,
-        }
-    }
-}
 
 /// A value found where something else was expected, as far as a detail names it.
 #[derive(Debug, Clone, Copy, PartialEq)]

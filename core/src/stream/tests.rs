@@ -30,7 +30,7 @@ fn rows(report: &StreamReport) -> Vec<Row> {
     report
         .faults
         .iter()
-        .map(|f| (f.index, f.line, f.kind.into()))
+        .map(|f| (f.index, f.line, f.kind))
         .collect()
 }
 

@@ -1,7 +1,6 @@
-//! Checkpoints: `(count, head)` held outside the transcript, the only way to detect a
-//! cut tail (SPEC section 3).
+//! The text form of a [`Checkpoint`] (the struct itself needs no allocator).
 //!
-//! Text form (format version 1), one canonical JSON object and a newline:
+//! Format version 1: one canonical JSON object and a newline,
 //! `{"count":3,"head":"8428b0…"}`. `head` may be omitted to check the count alone.
 
 use alloc::string::String;
@@ -9,19 +8,10 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::anchor::MAX_SEQ;
+use crate::checkpoint::Checkpoint;
 use crate::hash::Hash;
 use crate::jcs::write_u64;
 use crate::json::{self, Value};
-
-/// An external expectation: the transcript has at least `count` records, and record
-/// `count − 1` carries `head`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Checkpoint {
-    /// How many records the transcript had.
-    pub count: u64,
-    /// The `hash` of record `count − 1` (for `count == 0`, the anchor's `prev0`).
-    pub head: Option<Hash>,
-}
 
 /// Why a checkpoint text was refused (`checkpoint_malformed`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,9 +9,12 @@ mod checkpoint;
 mod fault;
 #[cfg(feature = "std")]
 mod io;
+pub(crate) mod lines;
 
-pub use checkpoint::{Checkpoint, CheckpointError};
-pub use fault::{Fault, FaultKind, Report};
+pub use crate::checkpoint::Checkpoint;
+pub use crate::fault_kind::FaultKind;
+pub use checkpoint::CheckpointError;
+pub use fault::{Fault, Report};
 #[cfg(feature = "std")]
 pub use io::{verify_file, verify_reader};
 
@@ -22,12 +25,14 @@ use alloc::vec::Vec;
 use sha2::{Digest, Sha256};
 
 use crate::anchor::Anchor;
+use crate::checkpoint::{HeadMismatch, Verdict};
 use crate::hash::Hash;
 use crate::jcs::{write_object_except, write_value};
 use crate::json::{parse_tolerant, Object, ParseError, Value, MAX_DEPTH};
 use crate::number::format_f64;
 use crate::record::FIELDS;
 use crate::sink::CompareSink;
+use lines::{for_each_line_in, LineEvent};
 
 /// Default cap on the faults kept in a report (the SPEC asks for at least 10,000).
 pub const MAX_FAULTS: usize = 10_000;
@@ -66,14 +71,9 @@ impl Default for Options {
 /// Verifies a whole transcript held in memory.
 pub fn verify_bytes(bytes: &[u8], options: &Options) -> Report {
     let mut verifier = Verifier::new(*options);
-    let mut rest = bytes;
-    while let Some(nl) = rest.iter().position(|&b| b == b'\n') {
-        verifier.push_line(&rest[..nl]);
-        rest = &rest[nl + 1..];
-    }
-    if !rest.is_empty() {
-        verifier.push_torn_tail(rest.len());
-    }
+    for_each_line_in(bytes, options.max_line_bytes, |event| {
+        verifier.push_event(event)
+    });
     verifier.finish()
 }
 
@@ -157,6 +157,15 @@ impl Verifier {
         self.skip_unread();
     }
 
+    /// Takes what the line splitting found.
+    fn push_event(&mut self, event: LineEvent<'_>) {
+        match event {
+            LineEvent::Line(line) => self.push_line(line),
+            LineEvent::TooLong(len) => self.push_long_line(len),
+            LineEvent::TornTail(len) => self.push_torn_tail(len),
+        }
+    }
+
     /// Checks one record that is already parsed.
     pub fn push_record(&mut self, record: &Value) {
         let index = self.count;
@@ -193,28 +202,23 @@ impl Verifier {
     pub fn finish(mut self) -> Report {
         let mut beyond_checkpoint = None;
         if let Some(cp) = self.options.checkpoint {
-            if self.count < cp.count {
-                let missing = cp.count - self.count;
-                let fault = Fault {
-                    index: Some(self.count),
-                    line: None,
-                    kind: FaultKind::Truncated,
-                    detail: format!(
-                        "the checkpoint covers {} records but the transcript has {}: {missing} missing from the end",
-                        cp.count, self.count
-                    ),
-                };
-                self.faults.push(fault);
-            } else {
-                beyond_checkpoint = Some(self.count - cp.count);
-                let found = if cp.count == 0 {
-                    Some(self.options.anchor.prev0)
-                } else {
-                    self.at_checkpoint
-                };
-                match cp.head {
-                    Some(head) if found != Some(head) => {
-                        let index = cp.count.checked_sub(1);
+            match cp.verdict(self.count, self.at_checkpoint, self.options.anchor.prev0) {
+                Verdict::Truncated => {
+                    let missing = cp.count - self.count;
+                    let fault = Fault {
+                        index: Some(self.count),
+                        line: None,
+                        kind: FaultKind::Truncated,
+                        detail: format!(
+                            "the checkpoint covers {} records but the transcript has {}: {missing} missing from the end",
+                            cp.count, self.count
+                        ),
+                    };
+                    self.faults.push(fault);
+                }
+                Verdict::Reached { beyond, mismatch } => {
+                    beyond_checkpoint = Some(beyond);
+                    if let Some(HeadMismatch { index, head, found }) = mismatch {
                         let fault = Fault {
                             index,
                             line: index.map(|i| i + 1),
@@ -228,7 +232,6 @@ impl Verifier {
                         let at = self.faults.partition_point(|f| f.index <= index);
                         self.faults.insert(at, fault);
                     }
-                    _ => {}
                 }
             }
         }
