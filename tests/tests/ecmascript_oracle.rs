@@ -2,107 +2,14 @@
 //! `JSON.parse`, a key sort by UTF-16 code units (JavaScript's default sort) and
 //! `JSON.stringify` for strings and numbers — which is what RFC 8785 defines.
 
-use std::process::Command;
-
 use agentloop_core::jcs::canonicalize;
-use agentloop_core::json::{Object, ParseErrorKind, Value};
-use agentloop_tests::{have_program, skip_or_fail, write_noisy, TempDir, XorShift};
+use agentloop_core::json::ParseErrorKind;
+use agentloop_tests::{
+    ecmascript_canonical, have_program, random_document, skip_or_fail, write_noisy, XorShift,
+};
 
 const DOCUMENTS: usize = 3000;
 const SEED: u64 = 0x00a9_e471_0095_2026;
-
-/// Reads JSONL from the file named by `$JCS_INPUT` and prints the RFC 8785 form of each
-/// line, one per line.
-const NODE_JCS: &str = r#"
-const fs = require('fs');
-function canon(v) {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v);
-  if (Array.isArray(v)) return '[' + v.map(canon).join(',') + ']';
-  const keys = Object.keys(v).sort();
-  return '{' + keys.map(k => JSON.stringify(k) + ':' + canon(v[k])).join(',') + '}';
-}
-const out = [];
-for (const line of fs.readFileSync(process.env.JCS_INPUT, 'utf8').split('\n')) {
-  if (line.length > 0) out.push(canon(JSON.parse(line)));
-}
-process.stdout.write(out.join('\n') + '\n');
-"#;
-
-fn random_char(rng: &mut XorShift) -> char {
-    let code = match rng.below(10) {
-        0..=2 => 0x20 + rng.below(0x5f) as u32,
-        3 => rng.below(0x20) as u32,
-        4 => [0x22, 0x5c, 0x2f, 0x7f, 0x2028, 0x2029, 0xe9, 0xfeff][rng.below(8) as usize],
-        5 => 0x80 + rng.below(0x780) as u32,
-        6 => 0x800 + rng.below(0xd800 - 0x800) as u32,
-        7 => 0xe000 + rng.below(0x2000) as u32,
-        _ => 0x10000 + rng.below(0x100000) as u32,
-    };
-    char::from_u32(code).unwrap_or('?')
-}
-
-fn random_string(rng: &mut XorShift) -> String {
-    let len = rng.below(10);
-    (0..len).map(|_| random_char(rng)).collect()
-}
-
-fn random_number(rng: &mut XorShift) -> f64 {
-    const TWO_53: u64 = 1 << 53;
-    let sign = if rng.one_in(2) { -1.0 } else { 1.0 };
-    let n = match rng.below(8) {
-        0 | 1 => loop {
-            let f = f64::from_bits(rng.next_u64());
-            if f.is_finite() {
-                break f;
-            }
-        },
-        2 => [0.0, -0.0][rng.below(2) as usize],
-        3 => f64::from_bits(rng.below(1 << 52)), // subnormal (or zero)
-        4 => sign * rng.below(TWO_53 + 1) as f64,
-        5 => sign * rng.below(100_000) as f64,
-        _ => {
-            // Around the ECMAScript switches to exponent form: 1e21 and 1e-7.
-            let exp = [21, 20, 22, -7, -6, -8, 0, 1][rng.below(8) as usize];
-            let base = (1 + rng.below(9)) as f64 * 10f64.powi(exp);
-            let bits = base.to_bits();
-            let nudged = match rng.below(3) {
-                0 => bits,
-                1 => bits + 1,
-                _ => bits - 1,
-            };
-            sign * f64::from_bits(nudged)
-        }
-    };
-    if n.is_finite() {
-        n
-    } else {
-        0.5
-    }
-}
-
-fn random_value(rng: &mut XorShift, depth: usize) -> Value {
-    let container = depth == 0 || (depth < 4 && rng.below(10) < 4);
-    if !container {
-        return match rng.below(8) {
-            0 => Value::Null,
-            1 => Value::Bool(rng.one_in(2)),
-            2..=4 => Value::Number(random_number(rng)),
-            _ => Value::String(random_string(rng)),
-        };
-    }
-    let len = rng.below(6) as usize;
-    if rng.one_in(2) {
-        Value::Array((0..len).map(|_| random_value(rng, depth + 1)).collect())
-    } else {
-        let mut object = Object::new();
-        for _ in 0..len {
-            let key = random_string(rng);
-            let value = random_value(rng, depth + 1);
-            object.insert(key, value);
-        }
-        Value::Object(object)
-    }
-}
 
 #[test]
 fn canonical_form_matches_ecmascript_json_stringify() {
@@ -116,32 +23,13 @@ fn canonical_form_matches_ecmascript_json_stringify() {
         r#"{"€":1,"\r":2,"😀":3,"ﬁ":4,"a":[1e21,1e-7,-0.0,0.1,1e20,5e-324]}"#.to_string(),
     ];
     while inputs.len() < DOCUMENTS {
-        let value = random_value(&mut rng, 0);
+        let value = random_document(&mut rng);
         let mut line = String::new();
         write_noisy(&value, &mut rng, &mut line);
         inputs.push(line);
     }
-    let dir = TempDir::new("ecmascript");
-    let mut jsonl = inputs.join("\n");
-    jsonl.push('\n');
-    let path = dir.write("documents.jsonl", jsonl.as_bytes());
-    let output = Command::new("node")
-        .arg("-e")
-        .arg(NODE_JCS)
-        .env("JCS_INPUT", &path)
-        .output()
-        .expect("run node");
-    assert!(
-        output.status.success(),
-        "node failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let expected: Vec<&[u8]> = output
-        .stdout
-        .strip_suffix(b"\n")
-        .expect("node output ends with a newline")
-        .split(|&b| b == b'\n')
-        .collect();
+    let expected_owned = ecmascript_canonical(&inputs);
+    let expected: Vec<&[u8]> = expected_owned.iter().map(Vec::as_slice).collect();
     assert_eq!(expected.len(), inputs.len(), "one output line per document");
     assert_eq!(
         expected[0],
