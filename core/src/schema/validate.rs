@@ -32,41 +32,14 @@ pub const MAX_NESTING: usize = 512;
 
 /// Validates `instance` against `tree`, with paths starting at `root`.
 pub(crate) fn validate(tree: &Tree, instance: &Value, root: &str) -> Vec<Violation> {
-    let mut run = Run {
-        tree,
-        root,
-        checked: BTreeMap::new(),
-        collected: BTreeMap::new(),
-        found: Vec::new(),
-    };
-    run.apply(
-        tree.root,
-        instance,
-        &Location::Root,
-        Context::Plain,
-        0,
-        Mode::Collect,
-    );
+    let mut run = Run::new(tree, root);
+    run.apply_root(instance, Mode::Collect);
     run.finish()
 }
 
 /// Whether `instance` is valid against `tree`, stopping at the first failure.
 pub(crate) fn is_valid(tree: &Tree, instance: &Value) -> bool {
-    let mut run = Run {
-        tree,
-        root: "$",
-        checked: BTreeMap::new(),
-        collected: BTreeMap::new(),
-        found: Vec::new(),
-    };
-    run.apply(
-        tree.root,
-        instance,
-        &Location::Root,
-        Context::Plain,
-        0,
-        Mode::Check,
-    )
+    Run::new(tree, "$").apply_root(instance, Mode::Check)
 }
 
 /// Whether violations are recorded or only validity is asked for.
@@ -98,7 +71,23 @@ struct Run<'t> {
     found: Vec<Found>,
 }
 
-impl Run<'_> {
+impl<'t> Run<'t> {
+    fn new(tree: &'t Tree, root: &'t str) -> Self {
+        Run {
+            tree,
+            root,
+            checked: BTreeMap::new(),
+            collected: BTreeMap::new(),
+            found: Vec::new(),
+        }
+    }
+
+    /// Applies the whole schema to the whole instance.
+    fn apply_root(&mut self, instance: &Value, mode: Mode) -> bool {
+        let root = self.tree.root;
+        self.apply(root, instance, &Location::Root, Context::Plain, 0, mode)
+    }
+
     /// Applies `node` to `value` (at `at`); returns whether the value is valid.
     fn apply(
         &mut self,
