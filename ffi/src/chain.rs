@@ -3,6 +3,7 @@
 
 use agentloop_core::anchor::{Anchor, MAX_SEQ};
 use agentloop_core::chain::{AppendError, Chain};
+use agentloop_core::json::Value;
 use agentloop_core::Hash;
 
 use crate::boundary::boundary;
@@ -35,11 +36,35 @@ impl agentloop_chain {
     /// Appends a record and copies its line out, or, when it does not fit, restores
     /// the chain as it was before the call.
     fn append(&mut self, kind: &str, payload: &[u8], out: Out) -> Outcome {
+        self.append_with(out, |chain| chain.append_json(kind, payload))
+    }
+
+    /// As [`agentloop_chain::append`], with a parsed payload (the loop's records).
+    pub(crate) fn append_value(
+        &mut self,
+        kind: &str,
+        payload: &Value,
+        buf: *mut u8,
+        cap: usize,
+        len: *mut usize,
+    ) -> Outcome {
+        let out = Out { buf, cap, len };
+        self.append_with(out, |chain| chain.append(kind, payload))
+    }
+
+    /// The `seq` the next record will have.
+    pub(crate) fn next_seq(&self) -> u64 {
+        self.chain.next_seq()
+    }
+
+    /// Runs one append on the chain; see [`agentloop_chain::append`].
+    fn append_with(
+        &mut self,
+        out: Out,
+        append: impl for<'c> FnOnce(&'c mut Chain) -> Result<&'c [u8], AppendError>,
+    ) -> Outcome {
         let before = (self.chain.next_seq(), self.chain.head());
-        let line = self
-            .chain
-            .append_json(kind, payload)
-            .map_err(append_error)?;
+        let line = append(&mut self.chain).map_err(append_error)?;
         if fits(out.buf, out.cap, line.len()) {
             // SAFETY: the caller's contract for the output buffer and out_len.
             return unsafe { write_out(line, out.buf, out.cap, out.len) };

@@ -4,7 +4,8 @@
 //! the rustls-ffi conventions:
 //!
 //! - every symbol is `agentloop_<type>_<verb>`; types are opaque (`agentloop_chain`,
-//!   `agentloop_report`, …) except the plain options struct;
+//!   `agentloop_report`, `agentloop_agent`, …) except the plain structs (verify options,
+//!   budgets, tools and outcomes of the driver);
 //! - every fallible function returns [`agentloop_result`] (`AGENTLOOP_RESULT_OK` = 0,
 //!   numbers stable and append-only), and [`agentloop_result_str`] spells it out;
 //! - objects come back through `T **out`, written only on success, and every `_new` /
@@ -13,7 +14,9 @@
 //!   byte outputs go to a caller buffer with the size-query protocol
 //!   (`AGENTLOOP_RESULT_INSUFFICIENT_SIZE` and the needed length in `*out_len`);
 //! - every export runs inside one panic boundary (`boundary`), and `tests/boundary.rs`
-//!   fails if one does not; there is no global state.
+//!   fails if one does not; there is no global state;
+//! - callbacks (the driver [`agentloop_run`]) are `Option<unsafe extern "C" fn(void
+//!   *userdata, …)>`, userdata first; a NULL one is a result code.
 //!
 //! The header `include/agentloop.h` is generated from these sources by cbindgen
 //! (`tests/header.rs` fails on drift); `docs/c-api.md` is the guide, with the link
@@ -28,25 +31,43 @@
 // The C names are the API.
 #![allow(non_camel_case_types)]
 
+pub mod agent;
 mod boundary;
 mod bytes;
 pub mod canon;
 pub mod chain;
 pub mod hash;
+pub mod reply;
 pub mod report;
 pub mod result;
+pub mod run;
 pub mod schema;
+pub mod tool_result;
 pub mod verifier;
 pub mod verify;
 pub mod version;
 pub mod writer;
 
+pub use agent::{
+    agentloop_agent, agentloop_agent_add_tool, agentloop_agent_call_arguments,
+    agentloop_agent_call_id, agentloop_agent_call_json, agentloop_agent_call_name,
+    agentloop_agent_cancel, agentloop_agent_feed_model_error, agentloop_agent_feed_reply,
+    agentloop_agent_feed_tool_error, agentloop_agent_feed_tool_result, agentloop_agent_free,
+    agentloop_agent_manifest_json, agentloop_agent_messages_json, agentloop_agent_new,
+    agentloop_agent_outcome, agentloop_agent_poll, agentloop_agent_stop_error,
+    agentloop_agent_take_record, agentloop_budgets, agentloop_budgets_init, agentloop_need,
+    agentloop_stop, agentloop_stop_reason_str,
+};
 pub use canon::agentloop_canonicalize;
 pub use chain::{
     agentloop_chain, agentloop_chain_append, agentloop_chain_count, agentloop_chain_free,
     agentloop_chain_head, agentloop_chain_new, agentloop_chain_resume,
 };
 pub use hash::{agentloop_hash_from_hex, agentloop_hash_to_hex};
+pub use reply::{
+    agentloop_reply, agentloop_reply_add_call, agentloop_reply_set_error,
+    agentloop_reply_set_output_tokens, agentloop_reply_set_text,
+};
 pub use report::{
     agentloop_fault_kind, agentloop_fault_kind_str, agentloop_report,
     agentloop_report_beyond_checkpoint, agentloop_report_count, agentloop_report_fault,
@@ -54,9 +75,17 @@ pub use report::{
     agentloop_report_head, agentloop_report_ok,
 };
 pub use result::{agentloop_result, agentloop_result_str};
+pub use run::{
+    agentloop_cancel_callback, agentloop_model_callback, agentloop_outcome,
+    agentloop_record_callback, agentloop_run, agentloop_run_to_writer, agentloop_tool,
+    agentloop_tool_callback,
+};
 pub use schema::{
     agentloop_schema, agentloop_schema_explain, agentloop_schema_free, agentloop_schema_new,
     agentloop_schema_validate, agentloop_schema_violations,
+};
+pub use tool_result::{
+    agentloop_tool_result, agentloop_tool_result_set_error, agentloop_tool_result_set_value,
 };
 pub use verifier::{
     agentloop_verifier, agentloop_verifier_finish, agentloop_verifier_free, agentloop_verifier_new,

@@ -50,11 +50,14 @@ pub enum agentloop_result {
     /// A bug: the library panicked. The panic was caught at the boundary; the object
     /// the call was given may be in an unspecified (but memory-safe) state.
     Panic = 13,
+    /// A callback refused: the record sink of `agentloop_run` returned non-zero, so the
+    /// run stopped and the transcript ends before that record.
+    CallbackRefused = 14,
 }
 
 impl agentloop_result {
     /// Every value, in number order.
-    pub const ALL: [agentloop_result; 14] = [
+    pub const ALL: [agentloop_result; 15] = [
         agentloop_result::Ok,
         agentloop_result::NullParameter,
         agentloop_result::InvalidUtf8,
@@ -69,6 +72,7 @@ impl agentloop_result {
         agentloop_result::IndexOutOfRange,
         agentloop_result::DoesNotVerify,
         agentloop_result::Panic,
+        agentloop_result::CallbackRefused,
     ];
 
     /// The value with this number, if there is one.
@@ -77,6 +81,12 @@ impl agentloop_result {
             .ok()
             .and_then(|i| agentloop_result::ALL.get(i))
             .copied()
+    }
+
+    /// The message without its NUL, for sentences built around it.
+    pub(crate) fn sentence(self) -> &'static str {
+        let message = self.message();
+        core::str::from_utf8(&message[..message.len() - 1]).unwrap_or("")
     }
 
     /// The message, NUL-terminated.
@@ -108,6 +118,9 @@ impl agentloop_result {
                 b"the transcript does not verify, so nothing was appended\0"
             }
             agentloop_result::Panic => b"internal error: the library panicked (a bug)\0",
+            agentloop_result::CallbackRefused => {
+                b"a callback refused (the record sink returned non-zero); the run stopped\0"
+            }
         }
     }
 }
@@ -144,7 +157,7 @@ mod tests {
             assert_eq!(message.last(), Some(&0));
             assert_eq!(message.iter().filter(|&&b| b == 0).count(), 1);
         }
-        assert_eq!(agentloop_result::from_u32(14), None);
+        assert_eq!(agentloop_result::from_u32(15), None);
         assert_eq!(agentloop_result::from_u32(u32::MAX), None);
     }
 }

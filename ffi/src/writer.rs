@@ -23,12 +23,12 @@ use crate::verify::{agentloop_verify_options, path_of, read_options};
 /// Not thread-safe: one thread at a time may call functions on a writer (it may move
 /// between threads).
 pub struct agentloop_writer {
-    file: File,
-    chain: Chain,
+    pub(crate) file: File,
+    pub(crate) chain: Chain,
     /// Records in the file.
-    count: u64,
+    pub(crate) count: u64,
     /// A write failed and the file could not be cut back: nothing more is appended.
-    broken: bool,
+    pub(crate) broken: bool,
 }
 
 impl agentloop_writer {

@@ -177,8 +177,8 @@ impl Build {
 }
 
 /// Runs the three examples built one way, with an optional wrapper (valgrind).
-fn exercise(build: &Build, programs: &[PathBuf; 3], wrapper: &[&str], label: &str) {
-    let [append, verify, cpp] = programs;
+fn exercise(build: &Build, programs: &[PathBuf; 4], wrapper: &[&str], label: &str) {
+    let [append, verify, cpp, agent_loop] = programs;
     let command = |program: &Path| {
         let mut cmd = Command::new(
             wrapper
@@ -258,6 +258,31 @@ fn exercise(build: &Build, programs: &[PathBuf; 3], wrapper: &[&str], label: &st
 
     let out = run(&mut command(cpp));
     expect_status(&out, 0, &format!("{label}: cpp_example"));
+
+    // loop.c: a C model and C tools reproduce the Rust demo's recover transcript, through
+    // the sans-I/O agent handle and through the callback driver.
+    let transcript = dir.join("demo-recover.jsonl");
+    let driven = dir.join("demo-recover-driver.jsonl");
+    let out = run(command(agent_loop).arg(&transcript).arg(&driven));
+    expect_status(&out, 0, &format!("{label}: loop"));
+    let (expected, _) = agentloop_core::demo::recover().run().unwrap();
+    for path in [&transcript, &driven] {
+        let written = std::fs::read(path).unwrap();
+        assert!(
+            written == expected,
+            "{label}: {} differs from the Rust demo's transcript:\n{}\nexpected:\n{}",
+            path.display(),
+            String::from_utf8_lossy(&written),
+            String::from_utf8_lossy(&expected)
+        );
+        assert_eq!(
+            written.iter().filter(|&&b| b == b'\n').count(),
+            11,
+            "{label}"
+        );
+    }
+    let out = run(&mut command(agent_loop));
+    expect_status(&out, 2, &format!("{label}: loop usage"));
 }
 
 #[test]
@@ -281,9 +306,9 @@ fn c_examples_build_and_run_static_dynamic_valgrind_and_sanitized() {
         lib,
     };
 
-    let sources = ["append.c", "verify.c", "cpp_example.cpp"];
+    let sources = ["append.c", "verify.c", "cpp_example.cpp", "loop.c"];
     let flavours = [Flavour::Static, Flavour::Dynamic, Flavour::Sanitized];
-    let programs: Vec<[PathBuf; 3]> = thread::scope(|s| {
+    let programs: Vec<[PathBuf; 4]> = thread::scope(|s| {
         let handles: Vec<_> = flavours
             .iter()
             .map(|&flavour| {
@@ -329,7 +354,7 @@ fn doc_example_runs(doc: &str, heading: &str) {
     let start = section.find("```c\n").expect("a C block") + 5;
     let code = &section[start..start + section[start..].find("```").unwrap()];
     let lib = lib_dir();
-    let stem = doc.replace(['/', '.'], "-");
+    let stem = format!("{doc}-{heading}").replace(|c: char| !c.is_ascii_alphanumeric(), "-");
     let dir = lib.join(format!("{stem}-example-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let source = dir.join("example.c");
@@ -355,6 +380,11 @@ fn doc_example_runs(doc: &str, heading: &str) {
 #[test]
 fn the_guides_worked_example_compiles_and_runs() {
     doc_example_runs("docs/c-api.md", "## A worked example");
+}
+
+#[test]
+fn the_guides_loop_example_compiles_and_runs() {
+    doc_example_runs("docs/c-api.md", "## A worked example: the loop");
 }
 
 #[test]
@@ -395,5 +425,45 @@ fn makefile_and_guide_give_the_link_lines_the_test_uses() {
     assert!(
         guide.contains("-lagentloop"),
         "docs/c-api.md must give the dynamic link line"
+    );
+}
+
+#[test]
+fn the_pkg_config_file_gives_the_link_lines() {
+    let pc = std::fs::read_to_string(root().join("c-examples/agentloop.pc")).unwrap();
+    let field = |name: &str| {
+        pc.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .unwrap_or_else(|| panic!("agentloop.pc has no {name}"))
+            .trim()
+            .to_owned()
+    };
+    assert_eq!(field("Libs.private:"), NATIVE_STATIC_LIBS);
+    assert_eq!(field("Libs:"), "-L${libdir} -lagentloop");
+    assert_eq!(field("Cflags:"), "-I${includedir}");
+    assert_eq!(field("Version:"), env!("CARGO_PKG_VERSION"));
+    if !have("pkg-config") {
+        eprintln!("SKIPPED: pkg-config is not installed; the file's content was checked");
+        return;
+    }
+    let out = run(Command::new("pkg-config")
+        .args(["--libs", "--static", "agentloop"])
+        .env("PKG_CONFIG_PATH", root().join("c-examples")));
+    expect_status(&out, 0, "pkg-config --libs --static agentloop");
+    let libs = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        libs.trim_end()
+            .ends_with(&format!("-lagentloop {NATIVE_STATIC_LIBS}")),
+        "pkg-config --libs --static: {libs}"
+    );
+    let out = run(Command::new("pkg-config")
+        .args(["--cflags", "agentloop"])
+        .env("PKG_CONFIG_PATH", root().join("c-examples")));
+    expect_status(&out, 0, "pkg-config --cflags agentloop");
+    let cflags = String::from_utf8(out.stdout).unwrap();
+    let include = cflags.trim().strip_prefix("-I").expect("an -I flag");
+    assert!(
+        Path::new(include).join("agentloop.h").is_file(),
+        "pkg-config --cflags: {cflags}"
     );
 }

@@ -1,0 +1,479 @@
+//! `agentloop_run`: a blocking driver with a model callback, tool callbacks, a cancel
+//! callback, and the transcript going to a record callback or a writer.
+
+use core::ffi::c_void;
+
+use agentloop_core::agent::Outcome as RunOutcome;
+use agentloop_core::chain::{AppendError, Chain};
+use agentloop_core::driver::{self, RunError};
+use agentloop_core::json::{self, Value};
+use agentloop_core::model::{Message, Model, ModelError, Reply};
+use agentloop_core::sink::{RecordSink, SinkError};
+use agentloop_core::tools::{RegisterError, Tool, ToolError, ToolSpec, Toolbox};
+
+use crate::agent::{
+    agentloop_budgets, agentloop_stop, canonical, manifest_value, message_value, read_budgets,
+};
+use crate::boundary::boundary;
+use crate::bytes::{handle_mut, input, need, put, text};
+use crate::canon::parse_error;
+use crate::reply::agentloop_reply;
+use crate::result::{agentloop_result, Outcome};
+use crate::tool_result::agentloop_tool_result;
+use crate::writer::agentloop_writer;
+
+/// The model: called once per turn with the conversation so far as JSON `(messages,
+/// messages_len)` (the shape of `agentloop_agent_messages_json`) and the tools on
+/// offer `(manifest, manifest_len)` (the shape of `agentloop_agent_manifest_json`); it
+/// writes its answer into `reply` with the `agentloop_reply_*` functions. The inputs
+/// and `reply` are valid only during the call. Called on the thread that called
+/// `agentloop_run`.
+pub type agentloop_model_callback = Option<
+    unsafe extern "C" fn(
+        userdata: *mut c_void,
+        messages: *const u8,
+        messages_len: usize,
+        manifest: *const u8,
+        manifest_len: usize,
+        reply: *mut agentloop_reply,
+    ),
+>;
+
+/// A tool: called with the call's arguments as canonical JSON `(arguments,
+/// arguments_len)` — they have passed the tool's schema — it writes its value or
+/// failure into `result` with the `agentloop_tool_result_*` functions. The inputs and
+/// `result` are valid only during the call.
+pub type agentloop_tool_callback = Option<
+    unsafe extern "C" fn(
+        userdata: *mut c_void,
+        arguments: *const u8,
+        arguments_len: usize,
+        result: *mut agentloop_tool_result,
+    ),
+>;
+
+/// Asked at every check point (before each turn, before each call): `true` stops the
+/// run with `cancelled`.
+pub type agentloop_cancel_callback = Option<unsafe extern "C" fn(userdata: *mut c_void) -> bool>;
+
+/// Takes one record line `(line, len)` — canonical, ending in `\n`, no NUL, valid only
+/// during the call — in transcript order. Return 0 when it was taken; any other value
+/// stops the run (`AGENTLOOP_RESULT_CALLBACK_REFUSED`) and the transcript ends before
+/// this record.
+pub type agentloop_record_callback =
+    Option<unsafe extern "C" fn(userdata: *mut c_void, line: *const u8, len: usize) -> u32>;
+
+/// A tool for `agentloop_run`: its name (UTF-8, not empty, unique), description
+/// (UTF-8) and argument schema (JSON in the supported JSON Schema subset), each as
+/// `(pointer, length)`; its call limit (0: none); its callback (not NULL) and the
+/// `userdata` passed to it. The strings are copied when the run starts.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct agentloop_tool {
+    /// The tool's name.
+    pub name: *const u8,
+    /// Its length in bytes.
+    pub name_len: usize,
+    /// What the tool does, for the model.
+    pub description: *const u8,
+    /// Its length in bytes.
+    pub description_len: usize,
+    /// The argument schema, a JSON document.
+    pub schema: *const u8,
+    /// Its length in bytes.
+    pub schema_len: usize,
+    /// Most calls it runs in one run; 0 means no limit.
+    pub limit: u64,
+    /// Runs a call (must not be NULL).
+    pub callback: agentloop_tool_callback,
+    /// Passed to `callback` as its first argument.
+    pub userdata: *mut c_void,
+}
+
+/// How a run ended, written by `agentloop_run` on success.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct agentloop_outcome {
+    /// Why it stopped: an `agentloop_stop` value (`agentloop_stop_reason_str`).
+    pub reason: u32,
+    /// Assistant turns recorded.
+    pub steps: u64,
+    /// Tokens counted, summed over turns.
+    pub tokens: u64,
+    /// Calls asked for and not run.
+    pub unrun_calls: u64,
+    /// `tool` records written.
+    pub tool_calls: u64,
+}
+
+impl agentloop_outcome {
+    fn from_core(outcome: &RunOutcome) -> agentloop_outcome {
+        agentloop_outcome {
+            reason: agentloop_stop::from_core(outcome.reason) as u32,
+            steps: outcome.steps,
+            tokens: outcome.tokens,
+            unrun_calls: outcome.unrun_calls,
+            tool_calls: outcome.tool_calls,
+        }
+    }
+}
+
+/// The model callback as a [`Model`].
+struct CModel {
+    callback:
+        unsafe extern "C" fn(*mut c_void, *const u8, usize, *const u8, usize, *mut agentloop_reply),
+    userdata: *mut c_void,
+}
+
+impl Model for CModel {
+    fn reply(&mut self, messages: &[Message], manifest: &[ToolSpec]) -> Result<Reply, ModelError> {
+        let messages = Value::Array(messages.iter().map(message_value).collect());
+        let (Ok(messages), Ok(manifest)) =
+            (canonical(&messages), canonical(&manifest_value(manifest)))
+        else {
+            return Err(ModelError::new(
+                "the conversation has no canonical encoding",
+            ));
+        };
+        let mut reply = agentloop_reply::new();
+        // SAFETY: the caller of agentloop_run promises the callback may be called with
+        // its userdata; the buffers and the reply live until it returns.
+        unsafe {
+            (self.callback)(
+                self.userdata,
+                messages.as_ptr(),
+                messages.len(),
+                manifest.as_ptr(),
+                manifest.len(),
+                &mut reply,
+            )
+        };
+        reply.into_result()
+    }
+}
+
+/// A tool callback as a [`Tool`].
+struct CTool {
+    spec: ToolSpec,
+    callback: unsafe extern "C" fn(*mut c_void, *const u8, usize, *mut agentloop_tool_result),
+    userdata: *mut c_void,
+}
+
+impl Tool for CTool {
+    fn spec(&self) -> ToolSpec {
+        self.spec.clone()
+    }
+
+    fn call(&mut self, arguments: &Value) -> Result<Value, ToolError> {
+        let arguments = canonical(arguments)
+            .map_err(|_| ToolError::new("the arguments have no canonical encoding"))?;
+        let mut result = agentloop_tool_result::new();
+        // SAFETY: the caller of agentloop_run promises the callback may be called with
+        // its userdata; the buffer and the result live until it returns.
+        unsafe {
+            (self.callback)(
+                self.userdata,
+                arguments.as_ptr(),
+                arguments.len(),
+                &mut result,
+            )
+        };
+        result.into_result()
+    }
+}
+
+/// The record callback as a [`RecordSink`].
+struct CSink {
+    callback: unsafe extern "C" fn(*mut c_void, *const u8, usize) -> u32,
+    userdata: *mut c_void,
+}
+
+impl RecordSink for CSink {
+    fn record(&mut self, line: &[u8]) -> Result<(), SinkError> {
+        // SAFETY: the caller of agentloop_run promises the callback may be called with
+        // its userdata; the line lives until it returns.
+        match unsafe { (self.callback)(self.userdata, line.as_ptr(), line.len()) } {
+            0 => Ok(()),
+            _ => Err(SinkError::Refused),
+        }
+    }
+}
+
+/// A writer's file as a [`RecordSink`].
+struct WriterSink<'a> {
+    file: &'a std::fs::File,
+    count: &'a mut u64,
+    broken: &'a mut bool,
+}
+
+impl RecordSink for WriterSink<'_> {
+    fn record(&mut self, line: &[u8]) -> Result<(), SinkError> {
+        use std::io::Write;
+        match self.file.write_all(line) {
+            Ok(()) => {
+                *self.count += 1;
+                Ok(())
+            }
+            Err(error) => {
+                // The chain has moved past a record the file may not hold.
+                *self.broken = true;
+                Err(SinkError::Io(error.kind()))
+            }
+        }
+    }
+}
+
+/// Everything of a run but where its records go, read from C.
+struct Run {
+    task: String,
+    budgets: agentloop_core::agent::Budgets,
+    model: CModel,
+    toolbox: Toolbox,
+    cancel: agentloop_cancel_callback,
+    cancel_userdata: *mut c_void,
+}
+
+/// Reads one tool from C.
+///
+/// # Safety
+/// `tool`'s byte inputs must point to their lengths in readable bytes.
+unsafe fn read_tool(tool: &agentloop_tool) -> Outcome<(CTool, Option<u64>)> {
+    let callback = tool.callback.ok_or(agentloop_result::NullParameter)?;
+    // SAFETY: the caller's contract for the tool's byte inputs.
+    let name = unsafe { text(tool.name, tool.name_len) }?;
+    // SAFETY: as above.
+    let description = unsafe { text(tool.description, tool.description_len) }?;
+    // SAFETY: as above.
+    let schema =
+        json::parse(unsafe { input(tool.schema, tool.schema_len) }?).map_err(parse_error)?;
+    let spec = ToolSpec::new(name, description, schema);
+    let limit = (tool.limit != 0).then_some(tool.limit);
+    let c_tool = CTool {
+        spec,
+        callback,
+        userdata: tool.userdata,
+    };
+    Ok((c_tool, limit))
+}
+
+/// The result code for a tool refused at registration.
+fn register_error(error: RegisterError) -> agentloop_result {
+    match error {
+        RegisterError::Schema { .. } => agentloop_result::SchemaRefused,
+        _ => agentloop_result::InvalidArgument,
+    }
+}
+
+/// Reads a run's inputs from C, checking every one before anything runs.
+///
+/// # Safety
+/// The contract of `agentloop_run` for these parameters.
+// The C parameters of the two exports, passed through unchanged.
+#[allow(clippy::too_many_arguments)]
+unsafe fn read_run(
+    task_ptr: *const u8,
+    task_len: usize,
+    budgets: *const agentloop_budgets,
+    model: agentloop_model_callback,
+    model_userdata: *mut c_void,
+    tools: *const agentloop_tool,
+    n_tools: usize,
+    cancel: agentloop_cancel_callback,
+    cancel_userdata: *mut c_void,
+) -> Outcome<Run> {
+    let model = model.ok_or(agentloop_result::NullParameter)?;
+    // SAFETY: the caller's contract for the byte input.
+    let task = String::from(unsafe { text(task_ptr, task_len) }?);
+    // SAFETY: the caller promises NULL or an initialised struct.
+    let budgets = unsafe { read_budgets(budgets) }?;
+    let tools: &[agentloop_tool] = if n_tools == 0 {
+        &[]
+    } else if tools.is_null() {
+        return Err(agentloop_result::NullParameter);
+    } else if n_tools > isize::MAX as usize / core::mem::size_of::<agentloop_tool>() {
+        return Err(agentloop_result::InvalidArgument);
+    } else {
+        // SAFETY: non-NULL, a size that fits isize, and the caller promises n_tools
+        // initialised structs (their bools and function pointers valid, as C's are).
+        unsafe { core::slice::from_raw_parts(tools, n_tools) }
+    };
+    let mut toolbox = Toolbox::new();
+    for tool in tools {
+        // SAFETY: the caller's contract for each tool's byte inputs.
+        let (c_tool, limit) = unsafe { read_tool(tool) }?;
+        toolbox
+            .add(Box::new(c_tool), limit)
+            .map_err(register_error)?;
+    }
+    Ok(Run {
+        task,
+        budgets,
+        model: CModel {
+            callback: model,
+            userdata: model_userdata,
+        },
+        toolbox,
+        cancel,
+        cancel_userdata,
+    })
+}
+
+impl Run {
+    /// Runs to the end on `chain`, the lines going to `sink`.
+    fn run_on(
+        mut self,
+        chain: &mut Chain,
+        sink: &mut dyn RecordSink,
+    ) -> Outcome<agentloop_outcome> {
+        let (cancel, userdata) = (self.cancel, self.cancel_userdata);
+        let mut asked = || match cancel {
+            // SAFETY: the caller of agentloop_run promises the callback may be called
+            // with its userdata.
+            Some(callback) => unsafe { callback(userdata) },
+            None => false,
+        };
+        let outcome = driver::run_on(
+            chain,
+            &self.task,
+            self.budgets,
+            &mut self.model,
+            &mut self.toolbox,
+            &mut asked,
+            sink,
+        )
+        .map_err(|error| match error {
+            RunError::Budgets(_) => agentloop_result::InvalidArgument,
+            RunError::Append(AppendError::SeqExhausted) => agentloop_result::ChainExhausted,
+            RunError::Append(_) => agentloop_result::NoCanonicalForm,
+            RunError::Sink(SinkError::Io(_)) => agentloop_result::Io,
+            RunError::Sink(_) => agentloop_result::CallbackRefused,
+            RunError::Feed(_) => agentloop_result::InvalidState,
+        })?;
+        Ok(agentloop_outcome::from_core(&outcome))
+    }
+}
+
+/// Runs the loop to its end with callbacks: the task `(task_ptr, task_len)` (UTF-8),
+/// `budgets` (NULL: no limits), the model callback `model` with `model_userdata`, the
+/// `n_tools` tools at `tools` (NULL only when `n_tools` is 0), the cancel callback
+/// `cancel` (NULL: never cancelled) with `cancel_userdata`, and each record line —
+/// a new chain from seq 0 — handed to `record` with `record_userdata` before the run
+/// goes on. On success the outcome is written to `*out_outcome`.
+///
+/// The model's and tools' failures are not errors: they are recorded (see
+/// `agentloop_reply` and `agentloop_tool_result`), and the run stops or goes on as the
+/// SPEC says; `OK` means the run reached its `stop` record. Refused before anything
+/// runs: NULL `model`, `record`, `out_outcome`, or a tool's callback is
+/// `NULL_PARAMETER`; a tool is refused as by `agentloop_agent_add_tool`
+/// (`INVALID_UTF8`, `INVALID_JSON`, `SCHEMA_REFUSED`, `INVALID_ARGUMENT` for an empty
+/// or duplicate name or a limit above 2^53 − 1); budgets as by `agentloop_agent_new`.
+/// During the run: `CALLBACK_REFUSED` when `record` returned non-zero (the transcript
+/// ends before that record). `*out_outcome` is written only on success.
+///
+/// Every callback is called on this thread, before this function returns, and never
+/// after. Callbacks must not unwind (C++ exceptions) through the library. Thread-safe
+/// (no shared state), as long as the callbacks are.
+///
+/// # Safety
+/// The byte inputs must point to their lengths in readable bytes; `budgets` must be
+/// NULL or an initialised struct; `tools` must point to `n_tools` initialised structs
+/// whose byte inputs are valid; each callback must be safe to call with its userdata
+/// and the documented arguments; `out_outcome` must be valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_run(
+    task_ptr: *const u8,
+    task_len: usize,
+    budgets: *const agentloop_budgets,
+    model: agentloop_model_callback,
+    model_userdata: *mut c_void,
+    tools: *const agentloop_tool,
+    n_tools: usize,
+    cancel: agentloop_cancel_callback,
+    cancel_userdata: *mut c_void,
+    record: agentloop_record_callback,
+    record_userdata: *mut c_void,
+    out_outcome: *mut agentloop_outcome,
+) -> agentloop_result {
+    boundary(|| {
+        need(out_outcome)?;
+        let record = record.ok_or(agentloop_result::NullParameter)?;
+        // SAFETY: forwarded from this function's contract.
+        let run = unsafe {
+            read_run(
+                task_ptr,
+                task_len,
+                budgets,
+                model,
+                model_userdata,
+                tools,
+                n_tools,
+                cancel,
+                cancel_userdata,
+            )
+        }?;
+        let mut sink = CSink {
+            callback: record,
+            userdata: record_userdata,
+        };
+        let outcome = run.run_on(&mut Chain::new(), &mut sink)?;
+        // SAFETY: out_outcome was checked non-NULL; the caller promises it is writable.
+        unsafe { put(out_outcome, outcome) }
+    })
+}
+
+/// As `agentloop_run`, with the records appended to `writer`'s file (opened with
+/// `agentloop_writer_open`, so verified and locked), continuing its chain: the `task`
+/// record gets the file's next `seq`. A failed write is `AGENTLOOP_RESULT_IO`: the run
+/// stops and the writer refuses every later append with `INVALID_STATE` (the file may
+/// end with a partial line; `agentloop_verify_file` says where). A writer in that
+/// state is refused with `INVALID_STATE` before anything runs. Records reach the
+/// operating system, not necessarily the disk: call `agentloop_writer_sync` after.
+/// NULL `writer` is `NULL_PARAMETER`. Not thread-safe for one writer.
+///
+/// # Safety
+/// `writer` must be a live writer from this library; the rest as `agentloop_run`.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_run_to_writer(
+    writer: *mut agentloop_writer,
+    task_ptr: *const u8,
+    task_len: usize,
+    budgets: *const agentloop_budgets,
+    model: agentloop_model_callback,
+    model_userdata: *mut c_void,
+    tools: *const agentloop_tool,
+    n_tools: usize,
+    cancel: agentloop_cancel_callback,
+    cancel_userdata: *mut c_void,
+    out_outcome: *mut agentloop_outcome,
+) -> agentloop_result {
+    boundary(|| {
+        need(out_outcome)?;
+        // SAFETY: the caller promises a live writer used by no other thread.
+        let writer = unsafe { handle_mut(writer) }?;
+        if writer.broken {
+            return Err(agentloop_result::InvalidState);
+        }
+        // SAFETY: forwarded from this function's contract.
+        let run = unsafe {
+            read_run(
+                task_ptr,
+                task_len,
+                budgets,
+                model,
+                model_userdata,
+                tools,
+                n_tools,
+                cancel,
+                cancel_userdata,
+            )
+        }?;
+        let mut sink = WriterSink {
+            file: &writer.file,
+            count: &mut writer.count,
+            broken: &mut writer.broken,
+        };
+        let outcome = run.run_on(&mut writer.chain, &mut sink)?;
+        // SAFETY: out_outcome was checked non-NULL; the caller promises it is writable.
+        unsafe { put(out_outcome, outcome) }
+    })
+}

@@ -1,0 +1,99 @@
+//! `agentloop_tool_result`: a tool callback of `agentloop_run` writes its result here.
+
+use agentloop_core::json::Value;
+use agentloop_core::tools::ToolError;
+
+use crate::agent::tool_value;
+use crate::boundary::boundary;
+use crate::bytes::{handle_mut, input, text};
+use crate::result::agentloop_result;
+
+/// The result a tool callback builds: a value or a failure. The library makes it,
+/// hands it to the tool callback and reads it when the callback returns: it is valid
+/// only during that callback, and the callback must not free or keep it. The last
+/// value or error set wins.
+///
+/// A callback that sets nothing is a failed tool: `tool '<name>' failed: the callback
+/// returned no result`. Garbage (a value that is not JSON, an error that is not UTF-8)
+/// gets the result code and is recorded as the tool's failure, saying what was
+/// refused. Tool failures are data: the run goes on.
+pub struct agentloop_tool_result {
+    result: Option<Result<Value, ToolError>>,
+}
+
+impl agentloop_tool_result {
+    pub(crate) fn new() -> agentloop_tool_result {
+        agentloop_tool_result { result: None }
+    }
+
+    /// What the callback said, as the tool's result.
+    pub(crate) fn into_result(self) -> Result<Value, ToolError> {
+        self.result
+            .unwrap_or_else(|| Err(ToolError::new("the callback returned no result")))
+    }
+
+    fn refuse(&mut self, what: &str, code: agentloop_result) -> agentloop_result {
+        self.result = Some(Err(ToolError::new(format!(
+            "the callback's {what} was refused: {}",
+            code.sentence()
+        ))));
+        code
+    }
+}
+
+/// Sets the tool's value: the JSON document `(ptr, len)`, recorded with `"ok":true`.
+/// Text that is not JSON is `INVALID_JSON` and is recorded as the tool's failure. A
+/// number with no canonical encoding (`1e400`) is accepted and recorded as `ok:false`
+/// `tool '<name>' returned a value with no canonical encoding`, as in the Rust loop.
+/// NULL `result` is `NULL_PARAMETER`. Call it only from the tool callback that was
+/// given `result`.
+///
+/// # Safety
+/// `result` must be the result handed to the running tool callback; `ptr` must point
+/// to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_tool_result_set_value(
+    result: *mut agentloop_tool_result,
+    ptr: *const u8,
+    len: usize,
+) -> agentloop_result {
+    boundary(|| {
+        // SAFETY: the caller promises the live result of the running callback.
+        let result = unsafe { handle_mut(result) }?;
+        // SAFETY: the caller's contract for the byte input.
+        match unsafe { input(ptr, len) }.and_then(tool_value) {
+            Ok(value) => {
+                result.result = Some(Ok(value));
+                Ok(())
+            }
+            Err(code) => Err(result.refuse("value", code)),
+        }
+    })
+}
+
+/// Says the tool failed: the sentence `(ptr, len)` (UTF-8) is recorded as `ok:false`
+/// with `"error":"tool '<name>' failed: <sentence>"` (empty: "failed without saying
+/// why"), and the run goes on. A sentence that is not UTF-8 is `INVALID_UTF8` (the
+/// failure is still recorded, saying that). NULL `result` is `NULL_PARAMETER`.
+///
+/// # Safety
+/// As `agentloop_tool_result_set_value`.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_tool_result_set_error(
+    result: *mut agentloop_tool_result,
+    ptr: *const u8,
+    len: usize,
+) -> agentloop_result {
+    boundary(|| {
+        // SAFETY: the caller promises the live result of the running callback.
+        let result = unsafe { handle_mut(result) }?;
+        // SAFETY: the caller's contract for the byte input.
+        match unsafe { text(ptr, len) } {
+            Ok(sentence) => {
+                result.result = Some(Err(ToolError::new(sentence)));
+                Ok(())
+            }
+            Err(code) => Err(result.refuse("error sentence", code)),
+        }
+    })
+}

@@ -1,0 +1,879 @@
+//! The loop from C (`agentloop_agent_*`), called through the rlib: it reproduces the
+//! Rust demo byte for byte, and a careless caller — NULLs, calls in the wrong state,
+//! garbage text and JSON, small buffers, unknown enum values — gets result codes, with
+//! the agent and chain unchanged.
+
+use core::ffi::CStr;
+use core::ptr::{null, null_mut};
+
+use agentloop::*;
+use agentloop_core::agent::StopReason;
+use agentloop_core::demo;
+
+type Getter =
+    unsafe extern "C" fn(*const agentloop_agent, *mut u8, usize, *mut usize) -> agentloop_result;
+
+struct Agent(*mut agentloop_agent);
+
+impl Drop for Agent {
+    fn drop(&mut self) {
+        // SAFETY: a live agent, freed once.
+        unsafe { agentloop_agent_free(self.0) };
+    }
+}
+
+struct Chain(*mut agentloop_chain);
+
+impl Drop for Chain {
+    fn drop(&mut self) {
+        // SAFETY: a live chain, freed once.
+        unsafe { agentloop_chain_free(self.0) };
+    }
+}
+
+fn chain() -> Chain {
+    let mut out = null_mut();
+    // SAFETY: a valid out pointer.
+    assert_eq!(
+        unsafe { agentloop_chain_new(&mut out) },
+        agentloop_result::Ok
+    );
+    Chain(out)
+}
+
+fn agent(task: &str, budgets: Option<&agentloop_budgets>) -> Agent {
+    let mut out = null_mut();
+    let budgets = budgets.map_or(null(), |b| b as *const _);
+    // SAFETY: valid inputs and out pointer.
+    let r = unsafe { agentloop_agent_new(task.as_ptr(), task.len(), budgets, 0, &mut out) };
+    assert_eq!(r, agentloop_result::Ok);
+    Agent(out)
+}
+
+fn add_tool(
+    a: &Agent,
+    name: &str,
+    description: &str,
+    schema: &str,
+    limit: u64,
+) -> agentloop_result {
+    // SAFETY: a live agent and valid byte inputs.
+    unsafe {
+        agentloop_agent_add_tool(
+            a.0,
+            name.as_ptr(),
+            name.len(),
+            description.as_ptr(),
+            description.len(),
+            schema.as_ptr(),
+            schema.len(),
+            limit,
+        )
+    }
+}
+
+/// The demo tools, as loop.c registers them.
+fn demo_tools(a: &Agent) {
+    let object = r#"{"type":"object"}"#;
+    for (name, description, schema) in [
+        (
+            "add",
+            r#"Adds two integers a and b; returns {"sum": a + b}."#,
+            r#"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}"#,
+        ),
+        ("echo", "Returns its arguments unchanged.", object),
+        (
+            "fail",
+            "Always fails: shows that a failing tool is recorded, not fatal.",
+            object,
+        ),
+        (
+            "greet",
+            r#"Greets someone by name; returns {"greeting": "hello, <name>"}."#,
+            r#"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#,
+        ),
+    ] {
+        assert_eq!(
+            add_tool(a, name, description, schema, 0),
+            agentloop_result::Ok
+        );
+    }
+}
+
+fn poll(a: &Agent) -> u32 {
+    let mut need = 0;
+    // SAFETY: a live agent and a valid out pointer.
+    assert_eq!(
+        unsafe { agentloop_agent_poll(a.0, &mut need) },
+        agentloop_result::Ok
+    );
+    need
+}
+
+fn get(g: Getter, a: &Agent) -> Result<String, agentloop_result> {
+    let mut len = 0;
+    // SAFETY: a size query: NULL buffer, valid out_len.
+    let r = unsafe { g(a.0, null_mut(), 0, &mut len) };
+    if r != agentloop_result::InsufficientSize && r != agentloop_result::Ok {
+        return Err(r);
+    }
+    let mut buf = vec![0u8; len];
+    let mut written = 0;
+    // SAFETY: a buffer of len bytes.
+    let r = unsafe { g(a.0, buf.as_mut_ptr(), buf.len(), &mut written) };
+    assert_eq!(r, agentloop_result::Ok);
+    assert_eq!(written, len);
+    Ok(String::from_utf8(buf).unwrap())
+}
+
+fn feed_reply(a: &Agent, text: &[u8], calls: &[u8]) -> agentloop_result {
+    // SAFETY: a live agent and valid byte inputs.
+    unsafe {
+        agentloop_agent_feed_reply(
+            a.0,
+            text.as_ptr(),
+            text.len(),
+            calls.as_ptr(),
+            calls.len(),
+            false,
+            0,
+        )
+    }
+}
+
+fn feed_value(a: &Agent, value: &[u8]) -> agentloop_result {
+    // SAFETY: a live agent and a valid byte input.
+    unsafe { agentloop_agent_feed_tool_result(a.0, value.as_ptr(), value.len()) }
+}
+
+fn feed_error(a: &Agent, message: &[u8]) -> agentloop_result {
+    // SAFETY: a live agent and a valid byte input.
+    unsafe { agentloop_agent_feed_tool_error(a.0, message.as_ptr(), message.len()) }
+}
+
+/// Takes every pending record into `c`, returning the lines.
+fn drain(a: &Agent, c: &Chain) -> String {
+    let mut text = String::new();
+    loop {
+        let (mut len, mut has) = (0, true);
+        // SAFETY: live objects; a size query.
+        let r = unsafe { agentloop_agent_take_record(a.0, c.0, null_mut(), 0, &mut len, &mut has) };
+        if r == agentloop_result::Ok {
+            assert!(!has);
+            assert_eq!(len, 0);
+            return text;
+        }
+        assert_eq!(r, agentloop_result::InsufficientSize);
+        let mut buf = vec![0u8; len];
+        let mut written = 0;
+        has = false;
+        // SAFETY: live objects; a buffer of len bytes.
+        let r = unsafe {
+            agentloop_agent_take_record(
+                a.0,
+                c.0,
+                buf.as_mut_ptr(),
+                buf.len(),
+                &mut written,
+                &mut has,
+            )
+        };
+        assert_eq!(r, agentloop_result::Ok);
+        assert!(has);
+        assert_eq!(written, len);
+        text.push_str(std::str::from_utf8(&buf).unwrap());
+    }
+}
+
+fn outcome(a: &Agent) -> Result<(u32, u64, u64, u64, u64), agentloop_result> {
+    let (mut reason, mut steps, mut tokens, mut unrun, mut calls) = (99, 0, 0, 0, 0);
+    // SAFETY: a live agent and valid out pointers.
+    let r = unsafe {
+        agentloop_agent_outcome(
+            a.0,
+            &mut reason,
+            &mut steps,
+            &mut tokens,
+            &mut unrun,
+            &mut calls,
+        )
+    };
+    if r == agentloop_result::Ok {
+        Ok((reason, steps, tokens, unrun, calls))
+    } else {
+        assert_eq!(reason, 99, "nothing written on failure");
+        Err(r)
+    }
+}
+
+fn recover_budgets() -> agentloop_budgets {
+    let mut b = agentloop_budgets {
+        has_max_steps: true,
+        max_steps: 1,
+        has_max_tokens: true,
+        max_tokens: 1,
+        has_max_tool_calls: true,
+        max_tool_calls: 1,
+        stop_sentinel: b"x".as_ptr(),
+        stop_sentinel_len: 1,
+    };
+    // SAFETY: a valid struct to write.
+    assert_eq!(
+        unsafe { agentloop_budgets_init(&mut b) },
+        agentloop_result::Ok
+    );
+    assert!(!b.has_max_steps && !b.has_max_tokens && !b.has_max_tool_calls);
+    assert!(b.stop_sentinel.is_null() && b.stop_sentinel_len == 0);
+    b.has_max_steps = true;
+    b.max_steps = 8;
+    b
+}
+
+#[test]
+fn the_sans_io_agent_reproduces_demo_recover() {
+    let scenario = demo::recover();
+    let budgets = recover_budgets();
+    let a = agent(scenario.task, Some(&budgets));
+    demo_tools(&a);
+    let c = chain();
+    let mut transcript = String::new();
+    let mut replies = scenario.replies.iter();
+    loop {
+        let need = poll(&a);
+        transcript += &drain(&a, &c);
+        match need {
+            n if n == agentloop_need::ModelReply as u32 => {
+                let messages = get(agentloop_agent_messages_json, &a).unwrap();
+                assert!(messages.starts_with(r#"[{"role":"user","text":"add 2 and 40"#));
+                let manifest = get(agentloop_agent_manifest_json, &a).unwrap();
+                assert!(manifest.starts_with(r#"[{"description":"Adds two integers"#));
+                let reply = replies.next().unwrap();
+                let calls: Vec<String> = reply
+                    .tool_calls
+                    .iter()
+                    .map(|(name, args)| {
+                        let args = agentloop_core::jcs::to_vec(args).unwrap();
+                        format!(
+                            r#"{{"name":"{name}","arguments":{}}}"#,
+                            String::from_utf8(args).unwrap()
+                        )
+                    })
+                    .collect();
+                let calls = format!("[{}]", calls.join(","));
+                assert_eq!(
+                    feed_reply(&a, reply.text.as_bytes(), calls.as_bytes()),
+                    agentloop_result::Ok
+                );
+            }
+            n if n == agentloop_need::ToolResult as u32 => {
+                let name = get(agentloop_agent_call_name, &a).unwrap();
+                let id = get(agentloop_agent_call_id, &a).unwrap();
+                let args = get(agentloop_agent_call_arguments, &a).unwrap();
+                let json = get(agentloop_agent_call_json, &a).unwrap();
+                assert_eq!(
+                    json,
+                    format!(r#"{{"arguments":{args},"id":"{id}","name":"{name}"}}"#)
+                );
+                match name.as_str() {
+                    "add" => {
+                        assert_eq!(args, r#"{"a":2,"b":40}"#);
+                        assert_eq!(feed_value(&a, br#"{"sum": 42}"#), agentloop_result::Ok);
+                    }
+                    "fail" => assert_eq!(
+                        feed_error(&a, b"the tool is broken on purpose"),
+                        agentloop_result::Ok
+                    ),
+                    other => panic!("unexpected call to {other}"),
+                }
+            }
+            n => {
+                assert_eq!(n, agentloop_need::Done as u32);
+                break;
+            }
+        }
+        transcript += &drain(&a, &c);
+    }
+    let (expected, rust_outcome) = scenario.run().unwrap();
+    assert_eq!(transcript.as_bytes(), expected.as_slice());
+    let (reason, steps, tokens, unrun, calls) = outcome(&a).unwrap();
+    assert_eq!(reason, agentloop_stop::NoToolCalls as u32);
+    assert_eq!(
+        (steps, tokens, unrun, calls),
+        (
+            rust_outcome.steps,
+            rust_outcome.tokens,
+            0,
+            rust_outcome.tool_calls
+        )
+    );
+    assert_eq!(get(agentloop_agent_stop_error, &a).unwrap(), "");
+    // Done stays done, and nothing more can be fed.
+    assert_eq!(poll(&a), agentloop_need::Done as u32);
+    assert_eq!(feed_reply(&a, b"", b""), agentloop_result::InvalidState);
+    // SAFETY: a live agent.
+    assert_eq!(unsafe { agentloop_agent_cancel(a.0) }, agentloop_result::Ok);
+    assert_eq!(drain(&a, &c), "");
+}
+
+#[test]
+fn stop_reasons_have_the_record_names_and_unknown_values_are_unknown() {
+    let name = |v: u32| {
+        // SAFETY: static NUL-terminated strings.
+        unsafe { CStr::from_ptr(agentloop_stop_reason_str(v)) }
+            .to_str()
+            .unwrap()
+            .to_owned()
+    };
+    for reason in StopReason::ALL {
+        assert_eq!(
+            name(agentloop_stop::from_core(reason) as u32),
+            reason.as_str()
+        );
+    }
+    for (i, v) in agentloop_stop::ALL.iter().enumerate() {
+        assert_eq!(*v as u32 as usize, i);
+    }
+    assert_eq!(name(0), "unknown");
+    assert_eq!(name(8), "unknown");
+    assert_eq!(name(u32::MAX), "unknown");
+}
+
+#[test]
+fn nulls_are_result_codes() {
+    let mut out = null_mut();
+    let mut need = 0;
+    let mut len = 0;
+    let mut has = false;
+    // SAFETY: every call below passes NULL where the header allows it to be refused.
+    unsafe {
+        assert_eq!(
+            agentloop_agent_new(null(), 0, null(), 0, null_mut()),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_new(null(), 3, null(), 0, &mut out),
+            agentloop_result::NullParameter
+        );
+        assert!(out.is_null());
+        assert_eq!(
+            agentloop_budgets_init(null_mut()),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_poll(null_mut(), &mut need),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_add_tool(null_mut(), null(), 0, null(), 0, null(), 0, 0),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_messages_json(null(), null_mut(), 0, &mut len),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_manifest_json(null(), null_mut(), 0, &mut len),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_call_json(null(), null_mut(), 0, &mut len),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_feed_reply(null_mut(), null(), 0, null(), 0, false, 0),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_feed_model_error(null_mut(), null(), 0),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_feed_tool_result(null_mut(), null(), 0),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_feed_tool_error(null_mut(), null(), 0),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_cancel(null_mut()),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_take_record(null_mut(), null_mut(), null_mut(), 0, &mut len, &mut has),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_outcome(
+                null(),
+                null_mut(),
+                null_mut(),
+                null_mut(),
+                null_mut(),
+                null_mut()
+            ),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_stop_error(null(), null_mut(), 0, &mut len),
+            agentloop_result::NullParameter
+        );
+        agentloop_agent_free(null_mut());
+    }
+    let a = agent("t", None);
+    let c = chain();
+    // SAFETY: live objects, NULL outputs.
+    unsafe {
+        assert_eq!(
+            agentloop_agent_poll(a.0, null_mut()),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_messages_json(a.0, null_mut(), 0, null_mut()),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_take_record(a.0, null_mut(), null_mut(), 0, &mut len, &mut has),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_take_record(a.0, c.0, null_mut(), 0, null_mut(), &mut has),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_take_record(a.0, c.0, null_mut(), 0, &mut len, null_mut()),
+            agentloop_result::NullParameter
+        );
+        // A NULL byte input with a length.
+        assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
+        assert_eq!(
+            agentloop_agent_feed_reply(a.0, null(), 2, null(), 0, false, 0),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_agent_feed_reply(a.0, null(), 0, null(), 2, false, 0),
+            agentloop_result::NullParameter
+        );
+        // NULL / 0 inputs are empty: an empty reply ends the run.
+        assert_eq!(
+            agentloop_agent_feed_reply(a.0, null(), 0, null(), 0, false, 0),
+            agentloop_result::Ok
+        );
+        // Outcome outputs may be NULL.
+        assert_eq!(poll(&a), agentloop_need::Done as u32);
+        assert_eq!(
+            agentloop_agent_outcome(
+                a.0,
+                null_mut(),
+                null_mut(),
+                null_mut(),
+                null_mut(),
+                null_mut()
+            ),
+            agentloop_result::Ok
+        );
+    }
+}
+
+#[test]
+fn wrong_state_calls_change_nothing() {
+    let a = agent("add", None);
+    demo_tools(&a);
+    let c = chain();
+    // Before the first poll: no conversation, no record, no call, no outcome.
+    assert_eq!(
+        get(agentloop_agent_messages_json, &a),
+        Err(agentloop_result::InvalidState)
+    );
+    assert!(get(agentloop_agent_manifest_json, &a)
+        .unwrap()
+        .contains(r#""name":"greet""#));
+    assert_eq!(drain(&a, &c), "");
+    assert_eq!(feed_reply(&a, b"", b""), agentloop_result::InvalidState);
+    assert_eq!(feed_value(&a, b"1"), agentloop_result::InvalidState);
+    assert_eq!(
+        get(agentloop_agent_call_json, &a),
+        Err(agentloop_result::InvalidState)
+    );
+    assert_eq!(outcome(&a), Err(agentloop_result::InvalidState));
+    assert_eq!(
+        get(agentloop_agent_stop_error, &a),
+        Err(agentloop_result::InvalidState)
+    );
+
+    assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
+    assert_eq!(
+        poll(&a),
+        agentloop_need::ModelReply as u32,
+        "polling again asks again"
+    );
+    assert_eq!(
+        add_tool(&a, "late", "", r#"{"type":"object"}"#, 0),
+        agentloop_result::InvalidState
+    );
+    assert!(!get(agentloop_agent_manifest_json, &a)
+        .unwrap()
+        .contains("late"));
+    assert_eq!(feed_value(&a, b"1"), agentloop_result::InvalidState);
+    assert_eq!(feed_error(&a, b"x"), agentloop_result::InvalidState);
+    assert_eq!(
+        get(agentloop_agent_call_name, &a),
+        Err(agentloop_result::InvalidState)
+    );
+    assert_eq!(
+        feed_reply(&a, b"", br#"[{"name":"echo","arguments":{"x":1}}]"#),
+        agentloop_result::Ok
+    );
+    // Fed: a second feed before the next poll is refused.
+    assert_eq!(feed_reply(&a, b"", b""), agentloop_result::InvalidState);
+    assert_eq!(feed_value(&a, b"1"), agentloop_result::InvalidState);
+    assert_eq!(poll(&a), agentloop_need::ToolResult as u32);
+    assert_eq!(feed_reply(&a, b"", b""), agentloop_result::InvalidState);
+    assert_eq!(get(agentloop_agent_call_id, &a).unwrap(), "call_1_0");
+    assert_eq!(feed_value(&a, br#"{"x":1}"#), agentloop_result::Ok);
+    assert_eq!(
+        feed_value(&a, br#"{"x":1}"#),
+        agentloop_result::InvalidState
+    );
+    let lines = drain(&a, &c);
+    assert_eq!(lines.lines().count(), 3);
+    assert!(lines.contains(
+        r#""kind":"tool","payload":{"id":"call_1_0","name":"echo","ok":true,"value":{"x":1}}"#
+    ));
+}
+
+#[test]
+fn garbage_from_c_is_refused_and_the_agent_keeps_waiting() {
+    let a = agent("t", None);
+    demo_tools(&a);
+    let c = chain();
+    assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
+    let bad = [
+        (&b"\xff"[..], &b""[..], agentloop_result::InvalidUtf8),
+        (b"", b"[", agentloop_result::InvalidJson),
+        (b"", b"\xff", agentloop_result::InvalidJson),
+        (
+            b"",
+            br#"[{"name":"a","name":"b","arguments":1}]"#,
+            agentloop_result::InvalidJson,
+        ),
+        (
+            b"",
+            br#"[{"name":"add","arguments":{"a":1e400}}]"#,
+            agentloop_result::NoCanonicalForm,
+        ),
+        (
+            b"",
+            br#"{"name":"add","arguments":{}}"#,
+            agentloop_result::InvalidArgument,
+        ),
+        (b"", br#"[1]"#, agentloop_result::InvalidArgument),
+        (
+            b"",
+            br#"[{"name":"add"}]"#,
+            agentloop_result::InvalidArgument,
+        ),
+        (
+            b"",
+            br#"[{"arguments":{}}]"#,
+            agentloop_result::InvalidArgument,
+        ),
+        (
+            b"",
+            br#"[{"name":7,"arguments":{}}]"#,
+            agentloop_result::InvalidArgument,
+        ),
+        (
+            b"",
+            br#"[{"name":"add","arguments":{},"extra":1}]"#,
+            agentloop_result::InvalidArgument,
+        ),
+    ];
+    for (text, calls, code) in bad {
+        assert_eq!(feed_reply(&a, text, calls), code, "{calls:?}");
+        assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
+    }
+    // SAFETY: a live agent, an invalid-UTF-8 sentence.
+    assert_eq!(
+        unsafe { agentloop_agent_feed_model_error(a.0, b"\xff".as_ptr(), 1) },
+        agentloop_result::InvalidUtf8
+    );
+    // Only the task record so far.
+    assert_eq!(drain(&a, &c).lines().count(), 1);
+    assert_eq!(
+        feed_reply(
+            &a,
+            b"",
+            br#"[{"name":"echo","arguments":{}},{"name":"echo","arguments":{"y":1}}]"#
+        ),
+        agentloop_result::Ok
+    );
+    assert_eq!(poll(&a), agentloop_need::ToolResult as u32);
+    for (value, code) in [
+        (&b"{"[..], agentloop_result::InvalidJson),
+        (b"", agentloop_result::InvalidJson),
+        (b"\xff", agentloop_result::InvalidJson),
+        (br#"{"a":1,"a":2}"#, agentloop_result::InvalidJson),
+        (b"NaN", agentloop_result::InvalidJson),
+    ] {
+        assert_eq!(feed_value(&a, value), code, "{value:?}");
+        assert_eq!(poll(&a), agentloop_need::ToolResult as u32);
+    }
+    assert_eq!(feed_error(&a, b"\xff"), agentloop_result::InvalidUtf8);
+    assert_eq!(poll(&a), agentloop_need::ToolResult as u32);
+    // A number with no canonical encoding: recorded as ok:false, like the Rust loop.
+    assert_eq!(feed_value(&a, br#"{"n":1e400}"#), agentloop_result::Ok);
+    assert_eq!(poll(&a), agentloop_need::ToolResult as u32);
+    // An empty failure sentence.
+    assert_eq!(feed_error(&a, b""), agentloop_result::Ok);
+    let lines = drain(&a, &c);
+    assert!(
+        lines.contains(
+            r#""error":"tool 'echo' returned a value with no canonical encoding","id":"call_1_0""#
+        ),
+        "{lines}"
+    );
+    assert!(
+        lines.contains(r#""error":"tool 'echo' failed without saying why","id":"call_1_1""#),
+        "{lines}"
+    );
+}
+
+#[test]
+fn tools_are_checked_when_registered() {
+    let a = agent("t", None);
+    let object = r#"{"type":"object"}"#;
+    assert_eq!(
+        add_tool(&a, "x", "", r#"{"required":["a","a"]}"#, 0),
+        agentloop_result::SchemaRefused
+    );
+    assert_eq!(
+        add_tool(&a, "x", "", r#"{"type":"#, 0),
+        agentloop_result::InvalidJson
+    );
+    assert_eq!(
+        add_tool(&a, "x", "", r#"{"maximum":1e400}"#, 0),
+        agentloop_result::NoCanonicalForm
+    );
+    assert_eq!(
+        add_tool(&a, "", "", object, 0),
+        agentloop_result::InvalidArgument
+    );
+    assert_eq!(
+        add_tool(&a, "x", "", object, 1 << 53),
+        agentloop_result::InvalidArgument
+    );
+    // SAFETY: a live agent and an invalid-UTF-8 name.
+    let r = unsafe {
+        agentloop_agent_add_tool(
+            a.0,
+            b"\xff".as_ptr(),
+            1,
+            null(),
+            0,
+            object.as_ptr(),
+            object.len(),
+            0,
+        )
+    };
+    assert_eq!(r, agentloop_result::InvalidUtf8);
+    assert_eq!(get(agentloop_agent_manifest_json, &a).unwrap(), "[]");
+    assert_eq!(add_tool(&a, "x", "d", object, 1), agentloop_result::Ok);
+    assert_eq!(
+        add_tool(&a, "x", "d", object, 0),
+        agentloop_result::InvalidArgument
+    );
+    assert_eq!(
+        get(agentloop_agent_manifest_json, &a).unwrap(),
+        r#"[{"description":"d","name":"x","schema":{"type":"object"}}]"#
+    );
+    // The limit is the tool's: the second call is refused by the loop.
+    let c = chain();
+    assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
+    let calls = br#"[{"name":"x","arguments":{}},{"name":"x","arguments":{}}]"#;
+    assert_eq!(feed_reply(&a, b"", calls), agentloop_result::Ok);
+    assert_eq!(poll(&a), agentloop_need::ToolResult as u32);
+    assert_eq!(feed_value(&a, b"null"), agentloop_result::Ok);
+    assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
+    let lines = drain(&a, &c);
+    assert!(
+        lines.contains("tool 'x' reached its limit of 1 call"),
+        "{lines}"
+    );
+    assert!(
+        lines.contains(r#""payload":{"budgets":{"tool_limits":{"x":1}},"task":"t"}"#),
+        "{lines}"
+    );
+}
+
+#[test]
+fn budgets_from_c_are_checked() {
+    let mut out = null_mut();
+    let task = "t";
+    let new = |b: &agentloop_budgets, first_seq: u64, out: &mut *mut agentloop_agent| {
+        // SAFETY: valid inputs and out pointer.
+        unsafe { agentloop_agent_new(task.as_ptr(), task.len(), b, first_seq, out) }
+    };
+    let mut b = recover_budgets();
+    b.max_steps = 1 << 53;
+    assert_eq!(new(&b, 0, &mut out), agentloop_result::InvalidArgument);
+    b = recover_budgets();
+    b.has_max_tool_calls = true;
+    b.max_tool_calls = u64::MAX;
+    assert_eq!(new(&b, 0, &mut out), agentloop_result::InvalidArgument);
+    b = recover_budgets();
+    b.stop_sentinel = b"\xff".as_ptr();
+    b.stop_sentinel_len = 1;
+    assert_eq!(new(&b, 0, &mut out), agentloop_result::InvalidUtf8);
+    b.stop_sentinel_len = 0; // a pointer with length 0 is no sentinel
+    assert_eq!(
+        new(&recover_budgets(), 1 << 53, &mut out),
+        agentloop_result::InvalidArgument
+    );
+    b.stop_sentinel = null();
+    b.stop_sentinel_len = 3;
+    assert_eq!(new(&b, 0, &mut out), agentloop_result::NullParameter);
+    assert!(out.is_null());
+    // SAFETY: invalid UTF-8 task.
+    let r = unsafe { agentloop_agent_new(b"\xff".as_ptr(), 1, null(), 0, &mut out) };
+    assert_eq!(r, agentloop_result::InvalidUtf8);
+    assert!(out.is_null());
+
+    // A sentinel stops the run.
+    b = recover_budgets();
+    b.stop_sentinel = b"DONE".as_ptr();
+    b.stop_sentinel_len = 4;
+    let a = agent("t", Some(&b));
+    assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
+    assert_eq!(
+        feed_reply(&a, b"all DONE", br#"[{"name":"x","arguments":{}}]"#),
+        agentloop_result::Ok
+    );
+    assert_eq!(poll(&a), agentloop_need::Done as u32);
+    let (reason, steps, _, unrun, calls) = outcome(&a).unwrap();
+    assert_eq!(
+        (reason, steps, unrun, calls),
+        (agentloop_stop::Sentinel as u32, 1, 1, 0)
+    );
+}
+
+#[test]
+fn records_need_a_chain_at_their_seq_and_small_buffers_take_nothing() {
+    let a = agent("t", None);
+    assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
+    // A chain resumed at seq 5 cannot take the agent's seq-0 task record.
+    let mut resumed = null_mut();
+    // SAFETY: 32 readable bytes and a valid out pointer.
+    assert_eq!(
+        unsafe { agentloop_chain_resume(5, [0u8; 32].as_ptr(), &mut resumed) },
+        agentloop_result::Ok
+    );
+    let resumed = Chain(resumed);
+    let (mut len, mut has) = (7, false);
+    let mut buf = [0u8; 8];
+    // SAFETY: live objects and a buffer of 8 bytes.
+    let r = unsafe {
+        agentloop_agent_take_record(
+            a.0,
+            resumed.0,
+            buf.as_mut_ptr(),
+            buf.len(),
+            &mut len,
+            &mut has,
+        )
+    };
+    assert_eq!(r, agentloop_result::InvalidArgument);
+    assert_eq!((len, has), (7, false));
+    // Too small: only the length is written, the record stays, the chain is unchanged.
+    let c = chain();
+    // SAFETY: as above.
+    let r = unsafe {
+        agentloop_agent_take_record(a.0, c.0, buf.as_mut_ptr(), buf.len(), &mut len, &mut has)
+    };
+    assert_eq!(r, agentloop_result::InsufficientSize);
+    assert!(len > 8);
+    assert!(!has);
+    assert_eq!(buf, [0u8; 8]);
+    let mut count = 9;
+    // SAFETY: a live chain and a valid out pointer.
+    assert_eq!(
+        unsafe { agentloop_chain_count(c.0, &mut count) },
+        agentloop_result::Ok
+    );
+    assert_eq!(count, 0);
+    let lines = drain(&a, &c);
+    assert_eq!(lines.len(), len);
+    assert!(
+        lines.contains(r#""kind":"task","payload":{"budgets":{},"task":"t"}"#),
+        "{lines}"
+    );
+    // A too-small buffer for the other outputs.
+    let mut small = [0u8; 4];
+    // SAFETY: a live agent and a 4-byte buffer.
+    let r =
+        unsafe { agentloop_agent_messages_json(a.0, small.as_mut_ptr(), small.len(), &mut len) };
+    assert_eq!(r, agentloop_result::InsufficientSize);
+    assert_eq!(len, r#"[{"role":"user","text":"t"}]"#.len());
+    assert_eq!(small, [0u8; 4]);
+
+    // A resumed agent writes into a resumed chain.
+    let mut out = null_mut();
+    // SAFETY: valid inputs and out pointer.
+    assert_eq!(
+        unsafe { agentloop_agent_new(b"t".as_ptr(), 1, null(), 5, &mut out) },
+        agentloop_result::Ok
+    );
+    let b = Agent(out);
+    assert_eq!(poll(&b), agentloop_need::ModelReply as u32);
+    assert!(drain(&b, &resumed).contains(r#""seq":5}"#));
+}
+
+#[test]
+fn cancel_and_model_errors_stop_the_run() {
+    let a = agent("t", None);
+    demo_tools(&a);
+    let c = chain();
+    assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
+    let calls = br#"[{"name":"echo","arguments":{}},{"name":"echo","arguments":{}}]"#;
+    assert_eq!(feed_reply(&a, b"two", calls), agentloop_result::Ok);
+    assert_eq!(poll(&a), agentloop_need::ToolResult as u32);
+    // SAFETY: a live agent.
+    assert_eq!(unsafe { agentloop_agent_cancel(a.0) }, agentloop_result::Ok);
+    assert_eq!(feed_value(&a, b"1"), agentloop_result::InvalidState);
+    assert_eq!(poll(&a), agentloop_need::Done as u32);
+    let (reason, steps, _, unrun, calls) = outcome(&a).unwrap();
+    assert_eq!(
+        (reason, steps, unrun, calls),
+        (agentloop_stop::Cancelled as u32, 1, 2, 0)
+    );
+    assert!(drain(&a, &c).contains(r#""reason":"cancelled""#));
+
+    // Cancelled before the first poll: task, then stop.
+    let b = agent("t", None);
+    // SAFETY: a live agent.
+    assert_eq!(unsafe { agentloop_agent_cancel(b.0) }, agentloop_result::Ok);
+    assert_eq!(drain(&b, &chain()).lines().count(), 2);
+
+    let m = agent("t", None);
+    assert_eq!(poll(&m), agentloop_need::ModelReply as u32);
+    let why = "the provider returned HTTP 503";
+    // SAFETY: a live agent and a valid byte input.
+    assert_eq!(
+        unsafe { agentloop_agent_feed_model_error(m.0, why.as_ptr(), why.len()) },
+        agentloop_result::Ok
+    );
+    assert_eq!(poll(&m), agentloop_need::Done as u32);
+    assert_eq!(outcome(&m).unwrap().0, agentloop_stop::ModelError as u32);
+    assert_eq!(get(agentloop_agent_stop_error, &m).unwrap(), why);
+
+    // Reported tokens above 2^53 - 1: accepted, and a model_error, as in the Rust loop.
+    let t = agent("t", None);
+    assert_eq!(poll(&t), agentloop_need::ModelReply as u32);
+    // SAFETY: a live agent.
+    let r = unsafe { agentloop_agent_feed_reply(t.0, null(), 0, null(), 0, true, u64::MAX) };
+    assert_eq!(r, agentloop_result::Ok);
+    assert_eq!(poll(&t), agentloop_need::Done as u32);
+    assert!(get(agentloop_agent_stop_error, &t)
+        .unwrap()
+        .contains("output tokens"));
+}
