@@ -3,6 +3,8 @@
 //! canonical encoding and hashing — and nothing else.
 #![forbid(unsafe_code)]
 
+pub mod realistic;
+
 use agentloop_core::agent::{Budgets, Outcome};
 use agentloop_core::chain::Chain;
 use agentloop_core::driver;
