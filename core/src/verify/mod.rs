@@ -30,7 +30,7 @@ use crate::hash::Hash;
 use crate::jcs::{write_object_except, write_value};
 use crate::json::{parse_tolerant, Object, ParseError, Value, MAX_DEPTH};
 use crate::number::format_f64;
-use crate::record::FIELDS;
+use crate::record::{FIELDS, LINE_PREFIX};
 use crate::sink::CompareSink;
 use lines::{for_each_line_in, LineEvent};
 
@@ -292,13 +292,16 @@ impl Verifier {
             write_value(v, &mut cmp).is_ok() && cmp.matches()
         };
         let check_canonical = line.is_some() && !self.options.lenient && number_issue.is_none();
+        // Strict mode compares the line with the canonical encoding once; a line that
+        // matches is its own canonical bytes, so the hash can be taken from it directly.
+        let canonical = check_canonical && canonical_line(value);
         let Some(record) = value.as_object() else {
             let detail = format!(
                 "expected a JSON object, found {}",
                 article(value.type_name())
             );
             self.fault(index, line_no, FaultKind::NotAnObject, detail);
-            if check_canonical && !canonical_line(value) {
+            if check_canonical && !canonical {
                 let detail = not_canonical_detail(value, line.unwrap_or_default());
                 self.fault(index, line_no, FaultKind::NotCanonical, detail);
             }
@@ -353,11 +356,18 @@ impl Verifier {
             self.fault(index, line_no, FaultKind::UnserialisablePayload, detail);
         }
 
-        let stored = self.check_hash(index, line_no, record, number_issue.is_some());
+        let canonical_bytes = if canonical { line } else { None };
+        let stored = self.check_hash(
+            index,
+            line_no,
+            record,
+            number_issue.is_some(),
+            canonical_bytes,
+        );
         self.check_seq(index, line_no, record);
         self.check_prev(index, line_no, record);
 
-        if check_canonical && !canonical_line(value) {
+        if check_canonical && !canonical {
             let detail = not_canonical_detail(value, line.unwrap_or_default());
             self.fault(index, line_no, FaultKind::NotCanonical, detail);
         }
@@ -366,12 +376,15 @@ impl Verifier {
     }
 
     /// Checks `hash` and returns the stored hash if it is well-formed.
+    /// Checks `hash` and returns the stored hash if it is well-formed. `canonical_line`
+    /// is the record's line when it is known to be in canonical form.
     fn check_hash(
         &mut self,
         index: u64,
         at: Option<u64>,
         record: &Object,
         unhashable: bool,
+        canonical_line: Option<&[u8]>,
     ) -> Option<Hash> {
         let value = record.get("hash")?;
         let Some(stored) = value.as_str().and_then(|s| Hash::from_hex(s.as_bytes())) else {
@@ -384,7 +397,16 @@ impl Verifier {
         };
         if !unhashable {
             let mut hasher = Sha256::new();
-            if write_object_except(record, Some("hash"), &mut hasher).is_ok() {
+            let hashed = match canonical_line.and_then(hashed_tail) {
+                // The canonical line minus its `"hash":"…",` member: no encoding needed.
+                Some(tail) => {
+                    hasher.update(b"{");
+                    hasher.update(tail);
+                    true
+                }
+                None => write_object_except(record, Some("hash"), &mut hasher).is_ok(),
+            };
+            if hashed {
                 let computed = Hash(hasher.finalize().into());
                 if computed != stored {
                     let detail =
@@ -445,6 +467,16 @@ impl Verifier {
             }
         }
     }
+}
+
+/// The bytes a canonical line hashes to after `{`: everything after a leading
+/// `{"hash":"<64 hex>",` member, or `None` when the line does not start that way (then
+/// `hash` is not the first member, or the only one, and the record is encoded instead).
+/// Only called for a canonical line whose `hash` is 64 hex digits, so the 64 bytes
+/// after the prefix are exactly those digits.
+fn hashed_tail(line: &[u8]) -> Option<&[u8]> {
+    let rest = line.strip_prefix(LINE_PREFIX)?;
+    rest.get(64..)?.strip_prefix(b"\",")
 }
 
 fn describe_parse_error(e: &ParseError) -> String {
