@@ -136,6 +136,79 @@ pub(crate) fn same_decimal_value(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
+/// Significant digits kept when a literal is reduced for [`parse_f64`]: more than the
+/// 768 that can decide the rounding of a double, plus a sticky digit.
+const REDUCED_DIGITS: usize = 800;
+
+/// Reads a JSON number literal (syntax already checked) as the correctly rounded double;
+/// `None` only for a literal `str::parse` refuses.
+///
+/// `str::parse::<f64>` stops accumulating an exponent near 65,536 while it reads it. That
+/// is exact unless tens of thousands of digits offset the exponent: `1`, 70,000 zeros,
+/// `e-70000` is 1 but would read as infinity, and `0.`, 65,536 zeros, `1e+999999` (far
+/// beyond the double range) would read as a finite number — a silent change of value.
+/// A literal whose exponent has five or more digits is therefore reduced first, without
+/// allocating, to its first [`REDUCED_DIGITS`] significant digits (plus a sticky `1`
+/// where non-zero digits were cut, so rounding cannot change) and the exponent of its
+/// first digit, which reads exactly; past the double range either way it is infinity or
+/// zero at once.
+pub fn parse_f64(literal: &str) -> Option<f64> {
+    let bytes = literal.as_bytes();
+    let exponent_digits = bytes
+        .iter()
+        .position(|&c| c == b'e' || c == b'E')
+        .map(|e| {
+            bytes[e + 1..]
+                .iter()
+                .skip_while(|&&c| matches!(c, b'+' | b'-' | b'0'))
+                .count()
+        })
+        .unwrap_or(0);
+    if exponent_digits < 5 {
+        return literal.parse().ok();
+    }
+    let decimal = split(bytes);
+    let Some((first, count, weight)) = decimal.normal() else {
+        return literal.parse().ok();
+    };
+    let sign = if decimal.negative { -1.0 } else { 1.0 };
+    // The power of ten of the first significant digit.
+    let lead = weight.saturating_add(count as i64 - 1);
+    if lead > 400 {
+        return Some(sign * f64::INFINITY);
+    }
+    if lead < -400 {
+        return Some(sign * 0.0);
+    }
+    // `-0.` + digits + sticky digit + `e` + exponent (at most 4 characters).
+    let mut buf = [0u8; REDUCED_DIGITS + 12];
+    let mut n = 0;
+    let mut push = |b: u8| {
+        buf[n] = b;
+        n += 1;
+    };
+    if decimal.negative {
+        push(b'-');
+    }
+    push(b'0');
+    push(b'.');
+    let keep = count.min(REDUCED_DIGITS);
+    decimal.digits().skip(first).take(keep).for_each(&mut push);
+    // The last significant digit is non-zero: cutting any digit cuts a non-zero one.
+    if count > keep {
+        push(b'1');
+    }
+    push(b'e');
+    let exponent = lead + 1;
+    if exponent < 0 {
+        push(b'-');
+    }
+    let mut digits = [0u8; 20];
+    let len = format_u64(exponent.unsigned_abs(), &mut digits);
+    digits[..len].iter().copied().for_each(&mut push);
+    core::str::from_utf8(&buf[..n]).ok()?.parse().ok()
+}
+
 /// Whether a number literal has a non-zero digit in its significand.
 pub(crate) fn literal_is_nonzero(literal: &[u8]) -> bool {
     split(literal).normal().is_some()
@@ -144,6 +217,37 @@ pub(crate) fn literal_is_nonzero(literal: &[u8]) -> bool {
 #[cfg(all(test, feature = "alloc"))]
 mod tests {
     use super::*;
+    use alloc::format;
+
+    fn read(literal: &str) -> f64 {
+        parse_f64(literal).unwrap()
+    }
+
+    #[test]
+    fn long_digit_strings_offset_huge_exponents_exactly() {
+        let zeros = |n: usize| "0".repeat(n);
+        // std alone reads these wrong (infinity; a finite number for an out-of-range one).
+        assert_eq!(read(&format!("1{}e-70000", zeros(70_000))), 1.0);
+        assert_eq!(read(&format!("-0.{}25e+70001", zeros(70_000))), -2.5);
+        assert_eq!(
+            read(&format!("0.{}1e+999999", zeros(65_536))),
+            f64::INFINITY
+        );
+        assert_eq!(read(&format!("1{}e-999999", zeros(65_536))), 0.0);
+        assert_eq!(read(&format!("{}e-999990", "9".repeat(1_000_000))), 1e10);
+        // Cut digits keep the rounding: just above and at the midpoint between 1 and
+        // the next double (1 + 2^-52), 2^-53 = 1.1102230246251565404236316680908203125e-16.
+        let half_ulp = "0000000000000001110223024625156540423631668090820312";
+        let above = format!("1.{half_ulp}5{}1e+00000", zeros(2000));
+        assert_eq!(read(&above), 1.0 + f64::EPSILON);
+        let at = format!("1.{half_ulp}5{}e+00000", zeros(2000));
+        assert_eq!(read(&at), 1.0, "ties to even");
+        // Ordinary literals are untouched.
+        assert_eq!(read("1e5"), 1e5);
+        assert_eq!(read("1e-0000000000000000400"), 0.0);
+        assert_eq!(read("0e99999999"), 0.0);
+        assert_eq!(read("-0"), 0.0);
+    }
 
     fn fmt(v: f64) -> alloc::string::String {
         let mut out = [0u8; 32];

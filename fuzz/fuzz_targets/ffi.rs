@@ -18,9 +18,9 @@ use agentloop::*;
 use agentloop_core::chain::AppendError;
 use agentloop_core::hash::Hash;
 use agentloop_core::jcs;
+use agentloop_core::json;
 use agentloop_core::schema::Schema;
 use agentloop_core::verify::{self, Options, Report};
-use agentloop_core::json;
 use libfuzzer_sys::fuzz_target;
 
 use agentloop_result as R;
@@ -31,14 +31,15 @@ const UNTOUCHED: u8 = 0xA5;
 /// Calls a size-query function: first with a NULL buffer, then with `small` bytes,
 /// then with exactly the length it asked for; checks the protocol on the way and
 /// returns (result, bytes).
-fn size_query(
-    small: usize,
-    mut call: impl FnMut(*mut u8, usize, *mut usize) -> R,
-) -> (R, Vec<u8>) {
+fn size_query(small: usize, mut call: impl FnMut(*mut u8, usize, *mut usize) -> R) -> (R, Vec<u8>) {
     let mut need = usize::MAX;
     let first = call(ptr::null_mut(), 0, &mut need);
     assert_ne!(first, R::Panic);
-    assert_eq!(call(ptr::null_mut(), 0, ptr::null_mut()), R::NullParameter, "NULL out_len");
+    assert_eq!(
+        call(ptr::null_mut(), 0, ptr::null_mut()),
+        R::NullParameter,
+        "NULL out_len"
+    );
     match first {
         R::InsufficientSize => {}
         // An empty answer fits in no buffer at all.
@@ -126,13 +127,17 @@ fn check_report(report: *mut agentloop_report, expected: &Report) {
     unsafe {
         assert_eq!(agentloop_report_ok(report), expected.ok());
         assert_eq!(agentloop_report_count(report), expected.count);
-        assert_eq!(agentloop_report_faults_omitted(report), expected.faults_omitted);
+        assert_eq!(
+            agentloop_report_faults_omitted(report),
+            expected.faults_omitted
+        );
         let n = agentloop_report_fault_count(report);
         assert_eq!(n, expected.faults.len());
         for (i, fault) in expected.faults.iter().enumerate() {
             let (mut index, mut line, mut kind) = (0i64, 0i64, 0u32);
             let mut detail: *const std::ffi::c_char = ptr::null();
-            let r = agentloop_report_fault(report, i, &mut index, &mut line, &mut kind, &mut detail);
+            let r =
+                agentloop_report_fault(report, i, &mut index, &mut line, &mut kind, &mut detail);
             assert_eq!(r, R::Ok);
             assert_eq!(index, fault.index.map_or(-1, |i| i as i64));
             assert_eq!(line, fault.line.map_or(-1, |l| l as i64));
@@ -176,7 +181,10 @@ fn check_report(report: *mut agentloop_report, expected: &Report) {
 fn verify(config: u8, bytes: &[u8]) {
     let mut options = agentloop_verify_options::default();
     // SAFETY: a live struct to fill.
-    assert_eq!(unsafe { agentloop_verify_options_init(&mut options) }, R::Ok);
+    assert_eq!(
+        unsafe { agentloop_verify_options_init(&mut options) },
+        R::Ok
+    );
     options.lenient = config & 1 != 0;
     options.max_line_bytes = u64::from(config >> 4) * 8;
     options.max_faults = u64::from((config >> 1) & 7);
@@ -192,7 +200,10 @@ fn verify(config: u8, bytes: &[u8]) {
     // The streaming entry point, in chunks the configuration chooses.
     let mut verifier = ptr::null_mut();
     // SAFETY: live options and out pointer.
-    assert_eq!(unsafe { agentloop_verifier_new(&options, &mut verifier) }, R::Ok);
+    assert_eq!(
+        unsafe { agentloop_verifier_new(&options, &mut verifier) },
+        R::Ok
+    );
     let size = 1 + usize::from(config % 7);
     for chunk in bytes.chunks(size) {
         // SAFETY: a live verifier and slice.
@@ -202,16 +213,28 @@ fn verify(config: u8, bytes: &[u8]) {
     // SAFETY: NULL with length 0 is an empty push; NULL with a length is refused.
     unsafe {
         assert_eq!(agentloop_verifier_push(verifier, ptr::null(), 0), R::Ok);
-        assert_eq!(agentloop_verifier_push(verifier, ptr::null(), 3), R::NullParameter);
-        assert_eq!(agentloop_verifier_finish(verifier, ptr::null_mut()), R::NullParameter);
+        assert_eq!(
+            agentloop_verifier_push(verifier, ptr::null(), 3),
+            R::NullParameter
+        );
+        assert_eq!(
+            agentloop_verifier_finish(verifier, ptr::null_mut()),
+            R::NullParameter
+        );
     }
     let mut report = ptr::null_mut();
     // SAFETY: a live verifier and out pointer.
-    assert_eq!(unsafe { agentloop_verifier_finish(verifier, &mut report) }, R::Ok);
+    assert_eq!(
+        unsafe { agentloop_verifier_finish(verifier, &mut report) },
+        R::Ok
+    );
     check_report(report, &expected);
     // SAFETY: as above; the verifier is finished but live until freed.
     unsafe {
-        assert_eq!(agentloop_verifier_push(verifier, bytes.as_ptr(), bytes.len()), R::InvalidState);
+        assert_eq!(
+            agentloop_verifier_push(verifier, bytes.as_ptr(), bytes.len()),
+            R::InvalidState
+        );
         let mut again = ptr::null_mut();
         assert_eq!(agentloop_verifier_finish(verifier, &mut again), R::Ok);
         check_report(again, &expected);
@@ -225,7 +248,9 @@ fn schema(small: usize, data: &[u8]) {
         None => (data, data),
     };
     let core = json::parse(doc).map_err(parse_result).and_then(|v| {
-        Schema::compile(&v).map_err(|e| (R::SchemaRefused, e.to_string())).map_err(|e| e.0)
+        Schema::compile(&v)
+            .map_err(|e| (R::SchemaRefused, e.to_string()))
+            .map_err(|e| e.0)
     });
     let mut handle: *mut agentloop_schema = ptr::null_mut();
     // SAFETY: a live slice and out pointer.
@@ -240,7 +265,10 @@ fn schema(small: usize, data: &[u8]) {
             assert!(handle.is_null(), "*out written on failure");
             if code == R::SchemaRefused {
                 assert_eq!(er, R::Ok);
-                assert!(explanation.starts_with(b"schema refused"), "{explanation:?}");
+                assert!(
+                    explanation.starts_with(b"schema refused"),
+                    "{explanation:?}"
+                );
             } else {
                 assert_eq!(er, code);
             }
@@ -252,7 +280,8 @@ fn schema(small: usize, data: &[u8]) {
     assert_eq!((er, explanation.len()), (R::Ok, 0));
     let mut valid = false;
     // SAFETY: a live schema, slice and bool.
-    let r = unsafe { agentloop_schema_validate(handle, instance.as_ptr(), instance.len(), &mut valid) };
+    let r =
+        unsafe { agentloop_schema_validate(handle, instance.as_ptr(), instance.len(), &mut valid) };
     let (vr, text) = size_query(small, |buf, cap, len| unsafe {
         // SAFETY: a live schema; the rest as for agentloop_canonicalize.
         agentloop_schema_violations(handle, instance.as_ptr(), instance.len(), buf, cap, len)
@@ -276,7 +305,10 @@ fn schema(small: usize, data: &[u8]) {
     }
     // SAFETY: the handle is live and freed once; NULL frees are no-ops.
     unsafe {
-        assert_eq!(agentloop_schema_validate(ptr::null(), ptr::null(), 0, &mut valid), R::NullParameter);
+        assert_eq!(
+            agentloop_schema_validate(ptr::null(), ptr::null(), 0, &mut valid),
+            R::NullParameter
+        );
         agentloop_schema_free(handle);
         agentloop_schema_free(ptr::null_mut());
     }
@@ -295,7 +327,16 @@ fn chain(small: usize, data: &[u8]) {
     for payload in payloads.split(|&b| b == 0).take(4) {
         let (r, line) = size_query(small, |buf, cap, len| unsafe {
             // SAFETY: a live chain and slices; the rest as for agentloop_canonicalize.
-            agentloop_chain_append(handle, kind.as_ptr(), kind.len(), payload.as_ptr(), payload.len(), buf, cap, len)
+            agentloop_chain_append(
+                handle,
+                kind.as_ptr(),
+                kind.len(),
+                payload.as_ptr(),
+                payload.len(),
+                buf,
+                cap,
+                len,
+            )
         });
         // The core's answer, mapped as the C API documents it.
         let expected = match std::str::from_utf8(kind) {
@@ -323,7 +364,11 @@ fn chain(small: usize, data: &[u8]) {
             assert_eq!(agentloop_chain_head(handle, head.as_mut_ptr()), R::Ok);
             assert_eq!(agentloop_chain_count(handle, &mut count), R::Ok);
         }
-        assert_eq!(head, core.head().0, "a failed or size-query append changed the chain");
+        assert_eq!(
+            head,
+            core.head().0,
+            "a failed or size-query append changed the chain"
+        );
         assert_eq!(count, core.count());
     }
     let report = verify::verify_bytes(&transcript, &Options::default());

@@ -37,14 +37,22 @@ fuzz_target!(|data: &[u8]| {
         }
         (Err(a), Err(b)) => {
             assert_eq!(a, b, "parse and canonicalize refuse alike");
-            assert!(a.offset <= data.len(), "error offset {} past the input", a.offset);
+            assert!(
+                a.offset <= data.len(),
+                "error offset {} past the input",
+                a.offset
+            );
             let _ = a.line_column(data);
             let _ = a.to_string();
         }
         _ => panic!("parse {parsed:?} but canonicalize {canonical:?}"),
     }
     if check_canonical(data, MAX_DEPTH).is_ok() {
-        assert_eq!(canonical.as_deref().ok(), Some(data), "checker accepted non-canonical bytes");
+        assert_eq!(
+            canonical.as_deref().ok(),
+            Some(data),
+            "checker accepted non-canonical bytes"
+        );
     }
     // A shallower limit only ever refuses more, and refuses with TooDeep.
     let shallow = json::parse_with(data, ParseOptions { max_depth: 3 });

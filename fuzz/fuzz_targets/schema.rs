@@ -19,7 +19,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let compiled = Schema::compile(&document);
-    assert_eq!(Schema::compile(&document), compiled, "compile is deterministic");
+    assert_eq!(
+        Schema::compile(&document),
+        compiled,
+        "compile is deterministic"
+    );
     let schema = match compiled {
         Ok(schema) => schema,
         Err(refusal) => {
@@ -34,8 +38,16 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let violations = schema.validate(&instance, "$");
-    assert_eq!(schema.validate(&instance, "$"), violations, "validate is deterministic");
-    assert_eq!(schema.is_valid(&instance), violations.is_empty(), "is_valid vs validate");
+    assert_eq!(
+        schema.validate(&instance, "$"),
+        violations,
+        "validate is deterministic"
+    );
+    assert_eq!(
+        schema.is_valid(&instance),
+        violations.is_empty(),
+        "is_valid vs validate"
+    );
     for v in &violations {
         assert!(v.path.starts_with('$'), "{v}");
         assert!(!v.message.is_empty(), "{v}");

@@ -49,8 +49,15 @@ fuzz_target!(|data: &[u8]| {
     let Some((&config, bytes)) = data.split_first() else {
         return;
     };
-    let sizes = [1 + usize::from(config & 7), 1 + usize::from((config >> 3) & 7) * 13];
-    let max_line_bytes = if config & 0x40 != 0 { 64 } else { verify::MAX_LINE_BYTES };
+    let sizes = [
+        1 + usize::from(config & 7),
+        1 + usize::from((config >> 3) & 7) * 13,
+    ];
+    let max_line_bytes = if config & 0x40 != 0 {
+        64
+    } else {
+        verify::MAX_LINE_BYTES
+    };
     let checkpoint = (config & 0x80 != 0).then(|| Checkpoint {
         count: u64::from(config & 3),
         head: (config & 4 != 0).then_some(Hash::ZERO),
@@ -65,7 +72,13 @@ fuzz_target!(|data: &[u8]| {
     let reader = verify::verify_reader(BufReader::with_capacity(16, Cursor::new(bytes)), &options);
     assert_eq!(reader, alloc, "verify_reader vs verify_bytes");
     check_alloc(&alloc);
-    let lenient = verify::verify_bytes(bytes, &Options { lenient: true, ..options });
+    let lenient = verify::verify_bytes(
+        bytes,
+        &Options {
+            lenient: true,
+            ..options
+        },
+    );
     assert_eq!(lenient.count, alloc.count);
 
     let stream_options = StreamOptions {
@@ -74,8 +87,16 @@ fuzz_target!(|data: &[u8]| {
         ..StreamOptions::default()
     };
     let whole = stream_in(bytes, stream_options, &[bytes.len()]);
-    assert_eq!(stream_in(bytes, stream_options, &[1]), whole, "1-byte chunks vs whole");
-    assert_eq!(stream_in(bytes, stream_options, &sizes), whole, "chunks {sizes:?} vs whole");
+    assert_eq!(
+        stream_in(bytes, stream_options, &[1]),
+        whole,
+        "1-byte chunks vs whole"
+    );
+    assert_eq!(
+        stream_in(bytes, stream_options, &sizes),
+        whole,
+        "chunks {sizes:?} vs whole"
+    );
     for fault in &whole.faults {
         let _ = fault.to_string();
     }
@@ -86,7 +107,10 @@ fuzz_target!(|data: &[u8]| {
 /// Internal consistency of one allocating report.
 fn check_alloc(report: &Report) {
     for fault in &report.faults {
-        assert!(!fault.detail.is_empty(), "a fault without a detail sentence");
+        assert!(
+            !fault.detail.is_empty(),
+            "a fault without a detail sentence"
+        );
         if let (Some(index), Some(line)) = (fault.index, fault.line) {
             assert_eq!(line, index + 1);
         }
@@ -95,7 +119,10 @@ fn check_alloc(report: &Report) {
         }
     }
     let indices: Vec<u64> = report.faults.iter().filter_map(|f| f.index).collect();
-    assert!(indices.windows(2).all(|w| w[0] <= w[1]), "faults out of order");
+    assert!(
+        indices.windows(2).all(|w| w[0] <= w[1]),
+        "faults out of order"
+    );
 }
 
 fn agree(stream: &StreamReport, alloc: &Report) {
@@ -123,7 +150,10 @@ fn agree(stream: &StreamReport, alloc: &Report) {
         }
         None => {
             // The stream's list filled up: what it kept is where the other starts.
-            let kept: Vec<Row> = s_rows.into_iter().filter(|r| !is_checkpoint_kind(r.2)).collect();
+            let kept: Vec<Row> = s_rows
+                .into_iter()
+                .filter(|r| !is_checkpoint_kind(r.2))
+                .collect();
             assert!(a_rows.starts_with(&kept), "kept {kept:?} vs {a_rows:?}");
         }
         Some(fault) => {
@@ -134,7 +164,11 @@ fn agree(stream: &StreamReport, alloc: &Report) {
                     .copied()
                     .collect()
             };
-            assert_eq!(before(&s_rows), before(&a_rows), "faults before the refused line {at:?}");
+            assert_eq!(
+                before(&s_rows),
+                before(&a_rows),
+                "faults before the refused line {at:?}"
+            );
             let at_line = |rows: &[Row]| -> Vec<FaultKind> {
                 rows.iter()
                     .filter(|r| r.0 == at && !is_checkpoint_kind(r.2))
@@ -142,14 +176,24 @@ fn agree(stream: &StreamReport, alloc: &Report) {
                     .collect()
             };
             let (here, stream_here) = (at_line(&a_rows), at_line(&s_rows));
-            assert_eq!(stream_here.len(), 1, "one fault for a refused line: {stream_here:?}");
+            assert_eq!(
+                stream_here.len(),
+                1,
+                "one fault for a refused line: {stream_here:?}"
+            );
             assert!(
-                here.iter().any(|&k| refused(k) || k == FaultKind::UnserialisablePayload),
+                here.iter()
+                    .any(|&k| refused(k) || k == FaultKind::UnserialisablePayload),
                 "stream refused line {at:?} ({:?}), the allocating verifier says {here:?}",
                 fault.detail
             );
             if fault.kind == FaultKind::BadJson && !matches!(fault.detail, Detail::Limit { .. }) {
-                assert_eq!(here, vec![FaultKind::BadJson], "bad_json in both: {:?}", fault.detail);
+                assert_eq!(
+                    here,
+                    vec![FaultKind::BadJson],
+                    "bad_json in both: {:?}",
+                    fault.detail
+                );
             }
         }
     }

@@ -1,45 +1,16 @@
 //! `verify` streams: the heap it holds at its peak does not grow with the number of
 //! records. Measured with a counting global allocator (this test binary only).
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{BufReader, Read};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use agentloop_core::chain::Chain;
 use agentloop_core::verify::{verify_reader, Options};
 
-/// Tracks live heap bytes and their high-water mark.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is forwarded unchanged to the system allocator, which upholds the
-// GlobalAlloc contract; the counters are only bookkeeping.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded with the caller's layout, as GlobalAlloc::alloc requires.
-        let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        ptr
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `alloc` above with this `layout`.
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
+mod counting;
+use counting::{peak_of, Counting};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-/// The counters are global, so the tests of this binary take turns measuring.
-static MEASURING: Mutex<()> = Mutex::new(());
 
 /// A transcript of `n` records produced on the fly, so the input itself is never held.
 struct Generated {
@@ -88,14 +59,11 @@ impl Read for Generated {
 
 /// Peak heap growth while verifying `n` generated records.
 fn peak_while_verifying(n: usize) -> usize {
-    let _turn = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
     let reader = BufReader::with_capacity(1 << 16, Generated::new(n));
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let report = verify_reader(reader, &Options::default());
+    let (report, peak) = peak_of(|| verify_reader(reader, &Options::default()));
     assert!(report.ok(), "{:?}", report.faults.first());
     assert_eq!(report.count, n as u64);
-    PEAK.load(Ordering::Relaxed) - base
+    peak
 }
 
 #[test]
@@ -121,11 +89,7 @@ fn an_overlong_line_is_not_buffered() {
         ..Options::default()
     };
     let reader = BufReader::with_capacity(1 << 16, &line[..]);
-    let _turn = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let report = verify_reader(reader, &options);
-    let peak = PEAK.load(Ordering::Relaxed) - base;
+    let (report, peak) = peak_of(|| verify_reader(reader, &options));
     assert_eq!(report.faults.len(), 1);
     assert!(report.faults[0].detail.contains("4194304 bytes"));
     assert!(

@@ -183,15 +183,10 @@ impl Object {
         self.members.binary_search_by(|(k, _)| cmp_keys(k, key))
     }
 
-    /// Appends a member known to sort after every present key (the parser's fast path
-    /// for input that is already in canonical order).
-    pub(crate) fn push_sorted(&mut self, key: String, value: Value) {
-        self.members.push((key, value));
-    }
-
-    /// The last key, used by the parser to detect in-order input.
-    pub(crate) fn last_key(&self) -> Option<&str> {
-        self.members.last().map(|(k, _)| k.as_str())
+    /// An object from members already in canonical order with unique keys (the parser
+    /// checked both).
+    pub(crate) fn from_sorted_unique(members: Vec<(String, Value)>) -> Self {
+        Object { members }
     }
 }
 

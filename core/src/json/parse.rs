@@ -300,9 +300,16 @@ impl Parser<'_> {
         Ok(Value::Array(items))
     }
 
+    /// Reads an object. Members in canonical order (the common case, and every canonical
+    /// line) are appended as they come; once a key arrives out of order the members are
+    /// sorted once at the end, so an object with keys in any order costs O(n log n),
+    /// never O(n^2) (a 16 MiB line of reversed keys must not stall a verifier).
     fn object(&mut self) -> Result<Value, ParseError> {
         self.enter()?;
-        let mut object = Object::new();
+        let mut members: Vec<(String, Value)> = Vec::new();
+        // Where each key starts, to name a duplicate; kept once order is broken.
+        let mut key_offsets: Vec<usize> = Vec::new();
+        let mut sorted = true;
         self.skip_ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -318,19 +325,27 @@ impl Parser<'_> {
                 self.expect(b':')?;
                 self.skip_ws();
                 let value = self.value()?;
-                let in_order = object
-                    .last_key()
-                    .is_none_or(|last| cmp_keys(last, &key).is_lt());
-                if in_order {
-                    object.push_sorted(key, value);
-                } else if object.contains_key(&key) {
-                    return Err(ParseError {
-                        kind: ParseErrorKind::DuplicateKey,
-                        offset: key_at,
-                    });
+                if sorted {
+                    match members.last() {
+                        Some((last, _)) if !cmp_keys(last, &key).is_lt() => {
+                            if *last == key {
+                                return Err(ParseError {
+                                    kind: ParseErrorKind::DuplicateKey,
+                                    offset: key_at,
+                                });
+                            }
+                            sorted = false;
+                            // Keys so far were strictly increasing: none of them is a
+                            // second occurrence, so their offsets are never reported.
+                            key_offsets.resize(members.len(), 0);
+                            key_offsets.push(key_at);
+                        }
+                        _ => {}
+                    }
                 } else {
-                    object.insert(key, value);
+                    key_offsets.push(key_at);
                 }
+                members.push((key, value));
                 self.skip_ws();
                 match self.peek() {
                     Some(b',') => self.pos += 1,
@@ -343,7 +358,10 @@ impl Parser<'_> {
             }
         }
         self.depth -= 1;
-        Ok(Value::Object(object))
+        if !sorted {
+            sort_members(&mut members, &key_offsets)?;
+        }
+        Ok(Value::Object(Object::from_sorted_unique(members)))
     }
 
     fn string(&mut self) -> Result<String, ParseError> {
@@ -491,7 +509,7 @@ impl Parser<'_> {
             }
         }
         let literal = &self.text[start..self.pos];
-        let value: f64 = literal.parse().map_err(|_| ParseError {
+        let value = number::parse_f64(literal).ok_or(ParseError {
             kind: ParseErrorKind::InvalidNumber,
             offset: start,
         })?;
@@ -507,6 +525,28 @@ impl Parser<'_> {
         }
         Ok(Value::Number(value))
     }
+}
+
+/// Sorts an object's members into canonical order; a duplicate key is an error at the
+/// first key, in input order, that repeats an earlier one (`offsets[i]` is where member
+/// `i`'s key starts).
+fn sort_members(members: &mut [(String, Value)], offsets: &[usize]) -> Result<(), ParseError> {
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    // Stable: equal keys stay in input order, so the later of a pair is the repeat.
+    order.sort_by(|&a, &b| cmp_keys(&members[a].0, &members[b].0));
+    let repeat = order
+        .windows(2)
+        .filter(|pair| members[pair[0]].0 == members[pair[1]].0)
+        .map(|pair| pair[1])
+        .min();
+    if let Some(i) = repeat {
+        return Err(ParseError {
+            kind: ParseErrorKind::DuplicateKey,
+            offset: offsets.get(i).copied().unwrap_or_default(),
+        });
+    }
+    members.sort_unstable_by(|a, b| cmp_keys(&a.0, &b.0));
+    Ok(())
 }
 
 /// Why a syntactically valid literal has no canonical encoding, if it has none.

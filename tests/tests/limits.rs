@@ -1,0 +1,263 @@
+//! The limits as a contract (docs/assurance.md, "Limits"): each adversarial shape of
+//! input — deep nesting, huge numbers, millions of keys, long keys, long strings, long
+//! lines — has a documented bound, a clear error past it, and a bounded amount of heap,
+//! measured with a counting global allocator (this test binary only).
+
+use std::io::BufReader;
+
+use agentloop_core::chain::Chain;
+use agentloop_core::json::{self, ParseErrorKind, Value, MAX_DEPTH};
+use agentloop_core::stream::{self, StreamOptions, StreamVerifier};
+use agentloop_core::verify::{self, FaultKind, Options};
+
+mod counting;
+use counting::{peak_of, Counting};
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The documented bound on the strict parser's heap: at most this many bytes per input
+/// byte at its peak, plus [`SLACK`]. The worst shape is an array of one-digit numbers:
+/// a 32-byte `Value` per 2 input bytes, in a `Vec` that doubles (up to 2x) and holds
+/// the old block while it grows (another 1x of the half-size block): 16 x 3 = 48.
+const HEAP_PER_INPUT_BYTE: usize = 48;
+const SLACK: usize = 64 << 10;
+
+fn parse_peak(input: &[u8]) -> (Result<Value, json::ParseError>, usize) {
+    peak_of(|| json::parse(input))
+}
+
+fn assert_within_bound(what: &str, input: &[u8], peak: usize) {
+    let bound = HEAP_PER_INPUT_BYTE * input.len() + SLACK;
+    assert!(
+        peak <= bound,
+        "{what}: {} input bytes held {peak} heap bytes at the peak (bound {bound})",
+        input.len()
+    );
+}
+
+fn array_of_zeros(n: usize) -> Vec<u8> {
+    let mut s = Vec::with_capacity(2 * n + 1);
+    s.push(b'[');
+    for i in 0..n {
+        if i > 0 {
+            s.push(b',');
+        }
+        s.push(b'0');
+    }
+    s.push(b']');
+    s
+}
+
+/// `{"k<n-1>":0,…,"k0":0}`: every key out of canonical order.
+fn reversed_keys(n: usize) -> Vec<u8> {
+    let mut s = String::from("{");
+    for i in (0..n).rev() {
+        if i + 1 != n {
+            s.push(',');
+        }
+        s.push_str(&format!("\"k{i:07}\":0"));
+    }
+    s.push('}');
+    s.into_bytes()
+}
+
+#[test]
+fn the_densest_input_stays_within_the_heap_bound() {
+    // Just past a power of two elements, the Vec's last growth doubles it: the worst case.
+    for n in [1 << 19, (1 << 19) + 1] {
+        let input = array_of_zeros(n);
+        let (value, peak) = parse_peak(&input);
+        assert!(matches!(value, Ok(Value::Array(ref a)) if a.len() == n));
+        assert_within_bound("an array of zeros", &input, peak);
+    }
+}
+
+#[test]
+fn nesting_past_the_limit_is_refused_at_the_limit_in_little_memory() {
+    let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+    assert!(json::parse(ok.as_bytes()).is_ok());
+    // A million opening brackets: refused where depth 129 starts, without reading on.
+    let deep = "[".repeat(1_000_000);
+    let (result, peak) = parse_peak(deep.as_bytes());
+    let error = result.unwrap_err();
+    assert_eq!(error.kind, ParseErrorKind::TooDeep);
+    assert_eq!(error.offset, MAX_DEPTH);
+    assert_eq!(
+        error.to_string(),
+        "nesting deeper than the limit at byte 128"
+    );
+    assert!(peak < SLACK, "a refused deep document held {peak} bytes");
+}
+
+#[test]
+fn huge_numbers_are_refused_by_kind_without_copying_the_literal() {
+    let digits = |n: usize| "9".repeat(n);
+    let cases: Vec<(String, Option<ParseErrorKind>)> = vec![
+        ("1e400".into(), Some(ParseErrorKind::NumberOutOfRange)),
+        ("-1e400".into(), Some(ParseErrorKind::NumberOutOfRange)),
+        ("1e-400".into(), Some(ParseErrorKind::NumberUnderflow)),
+        // Exponents far past any double saturate; they do not overflow.
+        (
+            "1e99999999999999999999999999".into(),
+            Some(ParseErrorKind::NumberOutOfRange),
+        ),
+        (
+            "1e-99999999999999999999999999".into(),
+            Some(ParseErrorKind::NumberUnderflow),
+        ),
+        ("0e99999999999999999999999999".into(), None),
+        // A million digits: beyond the double range as an integer...
+        (digits(1_000_000), Some(ParseErrorKind::NumberOutOfRange)),
+        // ...and an inexact integer well inside it...
+        (digits(300), Some(ParseErrorKind::InexactInteger)),
+        // ...while a fraction or an exponent is an ordinary, rounded double.
+        (format!("0.{}", digits(1_000_000)), None),
+        (format!("{}e-999990", digits(1_000_000)), None),
+        (
+            format!("0.{}1", "0".repeat(1_000_000)),
+            Some(ParseErrorKind::NumberUnderflow),
+        ),
+    ];
+    for (literal, expected) in cases {
+        let (result, peak) = parse_peak(literal.as_bytes());
+        let short = &literal[..literal.len().min(40)];
+        assert_eq!(result.err().map(|e| e.kind), expected, "{short}");
+        assert!(peak < 4096, "{short}: the number held {peak} heap bytes");
+    }
+    // In a record: `unserialisable_payload` naming the refusal, not `bad_json`.
+    let mut line = Vec::new();
+    line.extend_from_slice(b"{\"hash\":\"");
+    line.extend_from_slice(&[b'0'; 64]);
+    line.extend_from_slice(b"\",\"kind\":\"k\",\"payload\":");
+    line.extend_from_slice(digits(1_000_000).as_bytes());
+    line.extend_from_slice(b",\"prev\":\"");
+    line.extend_from_slice(&[b'0'; 64]);
+    line.extend_from_slice(b"\",\"seq\":0}\n");
+    let report = verify::verify_bytes(&line, &Options::default());
+    assert_eq!(report.faults.len(), 1, "{:?}", report.faults);
+    assert_eq!(report.faults[0].kind, FaultKind::UnserialisablePayload);
+    assert!(report.faults[0].detail.contains("outside the double range"));
+}
+
+#[test]
+fn keys_in_any_order_cost_n_log_n_and_bounded_memory() {
+    // 262,144 keys, every one out of order. Sorting them once costs well under a
+    // second; inserting each into a sorted list (the parser before the fuzzing issue)
+    // took minutes, and hours for the ~1.2 million keys a 16 MiB line holds.
+    let n = 1 << 18;
+    let input = reversed_keys(n);
+    let (value, peak) = parse_peak(&input);
+    let value = value.expect("distinct keys parse");
+    let object = value.as_object().expect("an object");
+    assert_eq!(object.len(), n);
+    let keys: Vec<&str> = object.iter().map(|(k, _)| k).take(3).collect();
+    assert_eq!(keys, ["k0000000", "k0000001", "k0000002"]);
+    assert_within_bound("reversed keys", &input, peak);
+    // The canonical encoding is in order, and the stream checker accepts it.
+    let canonical = agentloop_core::jcs::canonicalize(&input).expect("encodes");
+    assert!(canonical.starts_with(b"{\"k0000000\":0,\"k0000001\":0"));
+    assert!(stream::check_canonical(&canonical, stream::MAX_DEPTH).is_ok());
+}
+
+#[test]
+fn a_repeated_key_among_reordered_keys_is_named_where_it_repeats() {
+    // The first key, in input order, that repeats an earlier one: the second "a", not
+    // the second "c" (which comes later) — as when duplicates were found one by one.
+    let input = br#"{"c":1,"a":2,"b":3,"a":4,"c":5}"#;
+    let error = json::parse(input).unwrap_err();
+    assert_eq!(error.kind, ParseErrorKind::DuplicateKey);
+    assert_eq!(error.offset, 19, "{}", error);
+    // Adjacent repeats in canonical order are found at once.
+    let error = json::parse(br#"{"a":1,"b":2,"b":3}"#).unwrap_err();
+    assert_eq!(
+        (error.kind, error.offset),
+        (ParseErrorKind::DuplicateKey, 13)
+    );
+    // And among a quarter of a million reordered keys.
+    let mut input = reversed_keys(1 << 18);
+    input.pop();
+    let at = input.len() + 1;
+    input.extend_from_slice(b",\"k0123456\":1}");
+    let error = json::parse(&input).unwrap_err();
+    assert_eq!(
+        (error.kind, error.offset),
+        (ParseErrorKind::DuplicateKey, at)
+    );
+}
+
+/// One record line whose payload is `payload`, sealed by the chain.
+fn record_line(payload: &Value) -> Vec<u8> {
+    let mut chain = Chain::new();
+    chain.append("note", payload).expect("appends").to_vec()
+}
+
+#[test]
+fn long_keys_and_long_strings_verify_in_bounded_memory() {
+    let long = "é😀x".repeat(1 << 18); // 1.75 MiB of UTF-8
+    let mut object = json::Object::new();
+    object.insert(long.clone(), Value::String(long.clone()));
+    let line = record_line(&Value::Object(object));
+    let (report, peak) = peak_of(|| {
+        verify::verify_reader(
+            BufReader::with_capacity(1 << 16, &line[..]),
+            &Options::default(),
+        )
+    });
+    assert!(report.ok(), "{:?}", report.faults);
+    assert_within_bound("a long key and string", &line, peak);
+    // The stream verifier keeps no line: a key past its 256 bytes is `bad_json` naming
+    // that limit (its state is fixed; `stream/tests.rs` checks the exact boundary).
+    let mut verifier = StreamVerifier::new(StreamOptions::default());
+    verifier.push(&line);
+    let report = verifier.finish();
+    assert_eq!(report.faults.len(), 1);
+    assert_eq!(report.faults[0].kind, FaultKind::BadJson);
+    assert!(
+        report.faults[0]
+            .to_string()
+            .contains("longer than the streaming verifier's limit of 256 bytes"),
+        "{}",
+        report.faults[0]
+    );
+}
+
+#[test]
+fn a_line_of_the_densest_payload_verifies_within_the_bound() {
+    // The allocating verifier holds one line and its parsed record: 48 bytes per line
+    // byte at most, so at most 768 MiB at the default 16 MiB line limit — lower
+    // `max_line_bytes` (or use the stream verifier) where that is too much.
+    let payload = json::parse(&array_of_zeros((1 << 19) + 1)).expect("parses");
+    let line = record_line(&payload);
+    let (report, peak) = peak_of(|| {
+        verify::verify_reader(
+            BufReader::with_capacity(1 << 16, &line[..]),
+            &Options::default(),
+        )
+    });
+    assert!(report.ok(), "{:?}", report.faults);
+    // The line itself is buffered once more than the parse needs.
+    let bound = (HEAP_PER_INPUT_BYTE + 2) * line.len() + SLACK;
+    assert!(
+        peak <= bound,
+        "{} line bytes held {peak} (bound {bound})",
+        line.len()
+    );
+    // Past the line limit the line is neither buffered nor parsed.
+    let options = Options {
+        max_line_bytes: 1 << 16,
+        ..Options::default()
+    };
+    let (report, peak) =
+        peak_of(|| verify::verify_reader(BufReader::with_capacity(1 << 16, &line[..]), &options));
+    assert_eq!(report.faults.len(), 1);
+    assert_eq!(report.faults[0].kind, FaultKind::BadJson);
+    assert!(
+        report.faults[0]
+            .detail
+            .contains("more than the limit of 65536 bytes"),
+        "{}",
+        report.faults[0]
+    );
+    assert!(peak < 4 << 16, "an overlong line held {peak} bytes");
+}
