@@ -176,9 +176,12 @@ impl Build {
     }
 }
 
-/// Runs the three examples built one way, with an optional wrapper (valgrind).
-fn exercise(build: &Build, programs: &[PathBuf; 4], wrapper: &[&str], label: &str) {
-    let [append, verify, cpp, agent_loop] = programs;
+/// Iterations of `stress.c` natively and under ASan/UBSan; valgrind runs a tenth.
+const STRESS_ITERATIONS: u32 = 20_000;
+
+/// Runs the examples built one way, with an optional wrapper (valgrind).
+fn exercise(build: &Build, programs: &[PathBuf; 5], wrapper: &[&str], label: &str) {
+    let [append, verify, cpp, agent_loop, stress] = programs;
     let command = |program: &Path| {
         let mut cmd = Command::new(
             wrapper
@@ -283,6 +286,24 @@ fn exercise(build: &Build, programs: &[PathBuf; 4], wrapper: &[&str], label: &st
     }
     let out = run(&mut command(agent_loop));
     expect_status(&out, 2, &format!("{label}: loop usage"));
+
+    // stress.c: random call sequences with NULLs, tiny buffers and freed handles; every
+    // result must be documented. Two seeds, so a change of the sequence is no escape.
+    let iterations = if wrapper.is_empty() {
+        STRESS_ITERATIONS
+    } else {
+        STRESS_ITERATIONS / 10
+    };
+    for seed in ["1", "2"] {
+        let out = run(command(stress).arg(iterations.to_string()).arg(seed));
+        expect_status(&out, 0, &format!("{label}: stress seed {seed}"));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.starts_with(&format!("stress: {iterations} iterations, "))
+                && stdout.ends_with(&format!("seed {seed}: every result documented\n")),
+            "{label}: {stdout}"
+        );
+    }
 }
 
 #[test]
@@ -306,9 +327,9 @@ fn c_examples_build_and_run_static_dynamic_valgrind_and_sanitized() {
         lib,
     };
 
-    let sources = ["append.c", "verify.c", "cpp_example.cpp", "loop.c"];
+    let sources = ["append.c", "verify.c", "cpp_example.cpp", "loop.c", "stress.c"];
     let flavours = [Flavour::Static, Flavour::Dynamic, Flavour::Sanitized];
-    let programs: Vec<[PathBuf; 4]> = thread::scope(|s| {
+    let programs: Vec<[PathBuf; 5]> = thread::scope(|s| {
         let handles: Vec<_> = flavours
             .iter()
             .map(|&flavour| {
