@@ -327,7 +327,13 @@ fn c_examples_build_and_run_static_dynamic_valgrind_and_sanitized() {
         lib,
     };
 
-    let sources = ["append.c", "verify.c", "cpp_example.cpp", "loop.c", "stress.c"];
+    let sources = [
+        "append.c",
+        "verify.c",
+        "cpp_example.cpp",
+        "loop.c",
+        "stress.c",
+    ];
     let flavours = [Flavour::Static, Flavour::Dynamic, Flavour::Sanitized];
     let programs: Vec<[PathBuf; 5]> = thread::scope(|s| {
         let handles: Vec<_> = flavours
