@@ -148,7 +148,7 @@ const REDUCED_DIGITS: usize = 800;
 /// `e-70000` is 1 but would read as infinity, and `0.`, 65,536 zeros, `1e+999999` (far
 /// beyond the double range) would read as a finite number — a silent change of value.
 /// A literal whose exponent has five or more digits is therefore reduced first, without
-/// allocating, to its first [`REDUCED_DIGITS`] significant digits (plus a sticky `1`
+/// allocating, to its first 800 significant digits (plus a sticky `1`
 /// where non-zero digits were cut, so rounding cannot change) and the exponent of its
 /// first digit, which reads exactly; past the double range either way it is infinity or
 /// zero at once.
