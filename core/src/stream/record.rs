@@ -11,6 +11,7 @@ use heapless::{String, Vec};
 use sha2::{Digest, Sha256};
 
 use super::lexer::{JsonType, NumberProblem, Observer, ValueEnd, Where};
+use super::line::Sealed;
 use super::report::{Found, NAME_BYTES};
 use crate::hash::Hash;
 use crate::jcs::write_str;
@@ -74,6 +75,24 @@ impl RecordState {
         Hash(self.hasher.clone().finalize().into())
     }
 
+    /// The record's facts when it has exactly the five members, all well-formed, and
+    /// every number has a canonical encoding (the line was accepted as canonical).
+    pub fn sealed(&self) -> Option<Sealed> {
+        let complete = self.seen == 0b1_1111 && self.unexpected == 0;
+        if !complete || self.unserialisable.is_some() || self.kind != Some(Ok(())) {
+            return None;
+        }
+        match (self.hash, self.prev, self.seq) {
+            (Some(Ok(stored)), Some(Ok(prev)), Some(Ok(seq))) => Some(Sealed {
+                stored,
+                computed: self.computed(),
+                prev,
+                seq,
+            }),
+            _ => None,
+        }
+    }
+
     fn found(&self, end: ValueEnd) -> Found {
         match end.ty {
             JsonType::String if self.value_len == 2 => Found::EmptyString,
@@ -98,15 +117,25 @@ impl RecordState {
 }
 
 impl Observer for RecordState {
-    fn byte(&mut self, b: u8, at: Where) {
+    fn bytes(&mut self, run: &[u8], at: Where) {
         match at {
-            Where::Record if b == b'{' || b == b'}' => self.hasher.update([b]),
+            Where::Record => {
+                // The record's own `{` and `}` are hashed; `:` and `,` come with the keys.
+                for &b in run {
+                    if b == b'{' || b == b'}' {
+                        self.hasher.update([b]);
+                    }
+                }
+            }
             Where::Value => {
                 if self.member != Member::Hash {
-                    self.hasher.update([b]);
+                    self.hasher.update(run);
                 }
-                self.value_len = self.value_len.saturating_add(1);
-                let _ = self.capture.push(b);
+                self.value_len = self.value_len.saturating_add(run.len() as u64);
+                let room = CAPTURE_BYTES - self.capture.len();
+                let _ = self
+                    .capture
+                    .extend_from_slice(run.get(..room.min(run.len())).unwrap_or_default());
             }
             _ => {}
         }
@@ -172,7 +201,7 @@ impl Observer for RecordState {
         self.member = Member::None;
     }
 
-    fn unserialisable(&mut self, problem: NumberProblem) {
+    fn unserialisable(&mut self, problem: NumberProblem, _offset: usize) {
         self.unserialisable.get_or_insert(problem);
     }
 }
