@@ -236,3 +236,65 @@ fn sealed_facts_are_the_records() {
     assert_eq!(sealed.prev, Hash([3; 32]));
     assert_eq!(sealed.seq, 41.0);
 }
+
+/// Every number spelling the fast path takes a short cut for, or must refuse, as `seq`
+/// and inside the payload, strict and lenient.
+#[test]
+fn number_spellings_agree() {
+    let spellings = [
+        "0",
+        "-0",
+        "1",
+        "-1",
+        "01",
+        "-01",
+        "1.0",
+        "1E2",
+        "1e2",
+        "0.5",
+        "0.10",
+        "100",
+        "999999999999999",
+        "-999999999999999",
+        "9007199254740991",
+        "9007199254740993",
+        "1e400",
+        "-1e400",
+        "1e-400",
+        "5e-324",
+        "1e21",
+        "100000000000000000000",
+        "1e-7",
+        "0.000001",
+        "123456789012345678",
+        "-0.0",
+        "1.5e300",
+    ];
+    let lines = build(&[("note".to_string(), Value::from("x"))], Anchor::GENESIS);
+    let text = String::from_utf8(lines[0].clone()).expect("utf-8");
+    let seq_at = text.rfind(",\"seq\":").expect("seq member") + 7;
+    for spelled in spellings {
+        let as_seq = format!("{}{spelled}}}", &text[..seq_at]);
+        let in_payload = text.replace("\"payload\":\"x\"", &format!("\"payload\":[{spelled}]"));
+        let mut o = parse_record(&lines[0]);
+        o.remove("hash");
+        o.insert("payload", Value::from("y"));
+        let resealed = String::from_utf8(seal(o).0).expect("utf-8");
+        let resealed = resealed.replace(
+            "\"payload\":\"y\"",
+            &format!("\"payload\":{{\"n\":{spelled}}}"),
+        );
+        for line in [as_seq, in_payload, resealed] {
+            for lenient in [false, true] {
+                let bytes = transcript(&[line.as_bytes()]);
+                assert_agree(
+                    &bytes,
+                    &Options {
+                        lenient,
+                        ..Options::default()
+                    },
+                );
+            }
+        }
+    }
+}
