@@ -21,13 +21,17 @@ mod fault;
 #[cfg(feature = "std")]
 mod io;
 pub(crate) mod lines;
+#[cfg(feature = "std")]
+mod parallel;
 
 pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
 pub use checkpoint::CheckpointError;
 pub use fault::{Fault, Report};
 #[cfg(feature = "std")]
-pub use io::{verify_file, verify_reader};
+pub use io::{verify_file, verify_file_with, verify_reader};
+#[cfg(feature = "std")]
+pub use parallel::{verify_reader_parallel, Parallel};
 
 use alloc::format;
 use alloc::string::String;
