@@ -352,7 +352,10 @@ pub fn verify_all_agree(bytes: &[u8], options: &Options) -> Report {
             from_bytes: 0,
         };
         let threaded = verify::verify_reader_parallel(bytes, options, &parallel);
-        assert_eq!(threaded, from_bytes, "parallel {parallel:?} vs verify_bytes");
+        assert_eq!(
+            threaded, from_bytes,
+            "parallel {parallel:?} vs verify_bytes"
+        );
     }
     let forced = verify::Parallel {
         threads: 2,
@@ -360,7 +363,10 @@ pub fn verify_all_agree(bytes: &[u8], options: &Options) -> Report {
         from_bytes: 0,
     };
     let from_file_threaded = verify::verify_file_with(&path, options, &forced);
-    assert_eq!(from_file_threaded, from_bytes, "verify_file_with on threads");
+    assert_eq!(
+        from_file_threaded, from_bytes,
+        "verify_file_with on threads"
+    );
     from_file
 }
 

@@ -162,7 +162,12 @@ fn long_lines_across_buffers() {
     ]);
     let long = vec![b'y'; 5000];
     let layouts: Vec<Vec<Vec<u8>>> = vec![
-        vec![good[0].clone(), long.clone(), good[1].clone(), good[2].clone()],
+        vec![
+            good[0].clone(),
+            long.clone(),
+            good[1].clone(),
+            good[2].clone(),
+        ],
         vec![long.clone(), good[0].clone()],
         good.clone(),
     ];
@@ -175,7 +180,12 @@ fn long_lines_across_buffers() {
                     max_line_bytes: max_line,
                     ..Options::default()
                 };
-                for (threads, chunk, step) in [(2, 16, 1 << 16), (3, 64, 7), (2, 1000, 333), (1, 1 << 20, 1 << 16)] {
+                for (threads, chunk, step) in [
+                    (2, 16, 1 << 16),
+                    (3, 64, 7),
+                    (2, 1000, 333),
+                    (1, 1 << 20, 1 << 16),
+                ] {
                     agree(&bytes, &options, threads, chunk, step, None);
                 }
             }
