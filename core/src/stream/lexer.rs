@@ -507,6 +507,11 @@ impl Lexer {
         self.num_long = false;
     }
 
+    /// Whether a whole document was read (only white space may follow).
+    pub(crate) fn complete(&self) -> bool {
+        self.state == State::End
+    }
+
     fn top_object(&self) -> bool {
         self.top == Some(JsonType::Object)
     }

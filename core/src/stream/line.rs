@@ -6,6 +6,7 @@
 use super::lexer::{JsonType, Lexer, RECORD_MAX_DEPTH};
 use super::record::RecordState;
 use crate::hash::Hash;
+use crate::scan::find_newline;
 
 /// What a well-formed canonical record line holds, as far as the chain checks need it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -49,7 +50,29 @@ impl LineChecker {
         self.lexer.reset();
         let mut record = RecordState::new();
         self.lexer.push(line, &mut record).ok()?;
-        match self.lexer.end(&mut record) {
+        self.sealed(&mut record)
+    }
+
+    /// Checks the first line of `text`, which must hold a `\n`: returns the line's
+    /// length (without its `\n`; `None` when `text` has no `\n`) and what
+    /// [`LineChecker::check`] says of the line. One pass: a canonical line has no raw
+    /// `\n` before its end, so the checker stops at it; only a line it stops on earlier
+    /// is searched for its end.
+    pub fn check_first(&mut self, text: &[u8]) -> Option<(usize, Option<Sealed>)> {
+        self.lexer.reset();
+        let mut record = RecordState::new();
+        let Err((at, _)) = self.lexer.push(text, &mut record) else {
+            return None;
+        };
+        if text.get(at) == Some(&b'\n') && self.lexer.complete() {
+            return Some((at, self.sealed(&mut record)));
+        }
+        let rest = text.get(at..).unwrap_or_default();
+        find_newline(rest).map(|nl| (at + nl, None))
+    }
+
+    fn sealed(&mut self, record: &mut RecordState) -> Option<Sealed> {
+        match self.lexer.end(record) {
             Ok(JsonType::Object) => record.sealed(),
             _ => None,
         }

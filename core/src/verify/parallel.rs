@@ -157,14 +157,11 @@ fn work(jobs: &Receiver<Job>, pieces: &Sender<(u64, Piece)>, max_line: usize) {
         let mut lines = Vec::new();
         let mut start = 0;
         let text = buf.get(..len).unwrap_or_default();
-        while let Some(nl) = text.get(start..).and_then(find_newline) {
-            let end = start + nl;
-            let line = text.get(start..end).unwrap_or_default();
-            let sealed = if line.len() <= max_line {
-                checker.check(line)
-            } else {
-                None
-            };
+        while let Some((line_len, sealed)) = text.get(start..).and_then(|t| checker.check_first(t))
+        {
+            let end = start + line_len;
+            // A line past the limit is reported by the verifier, whatever it holds.
+            let sealed = sealed.filter(|_| line_len <= max_line);
             lines.push(Line { start, end, sealed });
             start = end + 1;
         }
