@@ -54,9 +54,10 @@
 //! | faults kept | [`MAX_FAULTS`] = 8 line faults, plus a checkpoint fault | counted in `faults_omitted` |
 //! | `seq` | compared as a double, as the allocating verifier does | — |
 //!
-//! `size_of::<StreamVerifier>()` is 3,232 bytes on x86_64: the canonical-form checker
+//! `size_of::<StreamVerifier>()` is 3,368 bytes on x86_64: the canonical-form checker
 //! 1,590 (nesting stack 129 × 4, key buffer 1,024, number literal 32), the record state
-//! 344 (SHA-256 context, a 66-byte capture of `hash`/`prev`/`kind`), the fault list
+//! 480 (SHA-256 context and a 128-byte staging buffer for it, a 66-byte capture of
+//! `hash`/`prev`/`kind`), the fault list
 //! 1,088; the unit test `state_size_is_fixed` prints the figures and
 //! bounds it at 4 KiB. [`StreamVerifier::push`] and [`write_record`] never allocate.
 
