@@ -38,7 +38,7 @@ impl<'a> Awkward<'a> {
 impl Read for Awkward<'_> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         self.reads += 1;
-        if self.reads % 3 == 0 {
+        if self.reads.is_multiple_of(3) {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"));
         }
         let end = self.fail_at.unwrap_or(usize::MAX).min(self.bytes.len());
