@@ -64,6 +64,8 @@ pub struct DemoArgs {
 #[derive(Debug, Args)]
 #[command(after_help = "\
 With --loop, each file is also audited as a run of the loop in the same streaming pass.
+Every core is used: one large file is checked in chunks on worker threads, several
+files are verified at once; the output is always in argument order.
 Exit status: 0 every file verified; 1 a fault was found; 2 a file could not be read,
 or the checkpoint could not be read or is malformed, or bad usage. With several
 files, the worst of theirs.")]

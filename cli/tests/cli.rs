@@ -70,6 +70,54 @@ fn verify_exit_is_the_worst_of_several_files() {
     assert_eq!(code(&["verify", "good.jsonl", "missing"]), 2);
 }
 
+/// Several files are verified on several threads, but reported in argument order, with
+/// each file's faults (stderr) before its verdict line (stdout), whichever finished first.
+#[test]
+fn several_files_are_reported_in_argument_order() {
+    let s = Scratch::new("verify_order");
+    // A large file first, so that the small ones after it finish first.
+    s.write("big.jsonl", spec_chain().repeat(2000));
+    s.write("good.jsonl", spec_chain());
+    s.write("bad.jsonl", tampered_chain());
+    let names = [
+        "big.jsonl",
+        "good.jsonl",
+        "bad.jsonl",
+        "missing",
+        "good.jsonl",
+        "bad.jsonl",
+    ];
+    let mut args = vec!["verify"];
+    args.extend(names);
+    let run = s.run(&args);
+    assert_eq!(run.code, 2);
+    let said: Vec<&str> = run
+        .stdout
+        .lines()
+        .map(|l| l.split(':').next().unwrap())
+        .collect();
+    assert_eq!(said, names);
+    let complaints: Vec<&str> = run
+        .stderr
+        .lines()
+        .map(|l| {
+            l.trim_start_matches("agentloop: ")
+                .split([' ', ':'])
+                .next()
+                .unwrap()
+        })
+        .filter(|name| *name != "big.jsonl")
+        .collect();
+    assert_eq!(complaints, ["bad.jsonl", "missing", "bad.jsonl"]);
+    let json = s.run(&[&["verify", "--json"][..], &names[..]].concat());
+    let files: Vec<Value> = json_lines(&json.stdout)
+        .iter()
+        .map(|r| member(r, "file").clone())
+        .collect();
+    let expected: Vec<Value> = names.iter().map(|n| Value::from(*n)).collect();
+    assert_eq!(files, expected);
+}
+
 #[test]
 fn verify_human_output_names_file_line_and_fault() {
     let s = Scratch::new("verify_human");

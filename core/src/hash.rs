@@ -19,8 +19,18 @@ impl Hash {
             return None;
         }
         let mut out = [0u8; 32];
+        // Every digit looked up; a non-digit sets a high bit in `bad` (no early exit:
+        // the verifier reads two hashes a line, nearly always well-formed).
+        let mut bad = 0u8;
         for (byte, pair) in out.iter_mut().zip(hex.chunks_exact(2)) {
-            *byte = (nibble(pair[0])? << 4) | nibble(pair[1])?;
+            let hi = NIBBLE[usize::from(pair[0])];
+            let lo = NIBBLE[usize::from(pair[1])];
+            bad |= hi;
+            bad |= lo;
+            *byte = (hi << 4) | lo;
+        }
+        if bad & 0xf0 != 0 {
+            return None;
         }
         Some(Hash(out))
     }
@@ -36,13 +46,16 @@ impl Hash {
     }
 }
 
-fn nibble(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        _ => None,
+/// The value of each lowercase hex digit; 0xff for every other byte.
+const NIBBLE: [u8; 256] = {
+    let mut table = [0xffu8; 256];
+    let mut d = 0;
+    while d < 16 {
+        table[HEX[d] as usize] = d as u8;
+        d += 1;
     }
-}
+    table
+};
 
 impl fmt::Display for Hash {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

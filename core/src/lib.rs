@@ -47,6 +47,7 @@ pub mod hash;
 pub mod jcs;
 pub mod number;
 pub mod record;
+mod scan;
 pub mod sink;
 pub mod stream;
 

@@ -319,9 +319,11 @@ pub fn check_line_invariants(report: &Report) {
 }
 
 /// Writes `bytes` to a fresh file on disk and verifies it with [`verify::verify_file`],
-/// [`verify::verify_bytes`], [`verify::verify_reader`] over the bytes, and
-/// [`verify::verify_reader`] over a reader that yields one byte at a time; asserts the
-/// four reports are identical and satisfy [`check_line_invariants`]; returns the report.
+/// [`verify::verify_bytes`], [`verify::verify_reader`] over the bytes,
+/// [`verify::verify_reader`] over a reader that yields one byte at a time, and
+/// [`verify::verify_reader_parallel`] / [`verify::verify_file_with`] on threads with
+/// chunks from 1 byte up; asserts the reports are identical and satisfy
+/// [`check_line_invariants`]; returns the report.
 pub fn verify_everywhere(bytes: &[u8], options: &Options) -> Report {
     let report = verify_all_agree(bytes, options);
     check_line_invariants(&report);
@@ -341,6 +343,30 @@ pub fn verify_all_agree(bytes: &[u8], options: &Options) -> Report {
     assert_eq!(from_file, from_bytes, "verify_file vs verify_bytes");
     assert_eq!(from_reader, from_bytes, "verify_reader vs verify_bytes");
     assert_eq!(byte_by_byte, from_bytes, "1-byte reader vs verify_bytes");
+    // On threads: chunks far smaller than a line (every line crosses buffers), about a
+    // line, and larger than the input; and the file path forced onto threads.
+    for (threads, chunk_bytes) in [(2, 1), (3, 7), (2, 150), (1, 1 << 20)] {
+        let parallel = verify::Parallel {
+            threads,
+            chunk_bytes,
+            from_bytes: 0,
+        };
+        let threaded = verify::verify_reader_parallel(bytes, options, &parallel);
+        assert_eq!(
+            threaded, from_bytes,
+            "parallel {parallel:?} vs verify_bytes"
+        );
+    }
+    let forced = verify::Parallel {
+        threads: 2,
+        chunk_bytes: 64,
+        from_bytes: 0,
+    };
+    let from_file_threaded = verify::verify_file_with(&path, options, &forced);
+    assert_eq!(
+        from_file_threaded, from_bytes,
+        "verify_file_with on threads"
+    );
     from_file
 }
 

@@ -193,7 +193,8 @@ fn allocation_budget() {
     );
     assert_eq!(steady, 0, "a reused Chain allocates after warm-up");
 
-    // --- The allocating verifier: reported, not bounded here. ---
+    // --- The allocating verifier: its fast path takes a canonical, well-formed line
+    // without a value tree, so it allocates nothing for one. ---
     let lines: Vec<&[u8]> = transcript
         .split(|&b| b == b'\n')
         .filter(|l| !l.is_empty())
@@ -210,4 +211,5 @@ fn allocation_budget() {
         lines.len(),
         pushed as f64 / lines.len() as f64
     );
+    assert_eq!(pushed, 0, "the fast path allocated for canonical lines");
 }

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use agentloop_core::verify::{Checkpoint, Options};
+use agentloop_core::verify::{Checkpoint, Options, Parallel};
 use agentloop_core::Anchor;
 
 use super::emit;
@@ -20,7 +20,7 @@ pub fn run(args: &CheckpointArgs, out: &mut dyn Write) -> Result<Exit, Failure> 
         anchor: args.anchor.unwrap_or(Anchor::GENESIS),
         ..Options::default()
     };
-    let report = verify_source(source, &options);
+    let report = verify_source(source, &options, &Parallel::default());
     if !report.ok() {
         return Err(Failure::does_not_verify(
             &source.name(),

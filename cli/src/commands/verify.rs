@@ -1,10 +1,14 @@
 //! `agentloop verify`: verifies each file and reports every fault.
 
+use std::collections::BTreeMap;
 use std::io::{self, BufReader, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
 
 use agentloop_core::audit;
-use agentloop_core::verify::{self, Checkpoint, Options, Report};
+use agentloop_core::verify::{self, Checkpoint, Options, Parallel, Report};
 use agentloop_core::Anchor;
 
 use super::{emit, flush};
@@ -33,47 +37,128 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         checkpoint,
         ..Options::default()
     };
-    let mut worst = Exit::Held;
-    for file in &args.files {
-        let source = Source::from_arg(file);
-        let report = if args.check_loop {
+    let verify_one = |source: Source<'_>, parallel: &Parallel| {
+        if args.check_loop {
             verify_loop_source(source, &options)
         } else {
-            verify_source(source, &options)
-        };
-        if args.json {
-            let value =
-                report_json::report_value(&source.json_name(), &report, checkpoint.is_some());
-            let line = report_json::to_line(&value).map_err(|error| Failure::Encode {
-                name: source.name(),
-                error,
-            })?;
-            emit(out, &line)?;
-        } else {
-            let name = source.name();
-            let verdict = if report.ok() {
-                report_text::ok_line(&name, &report)
-            } else {
-                report_text::say_faults(&name, &report);
-                report_text::faults_line(&name, &report)
-            };
-            emit(out, verdict.as_bytes())?;
-            emit(out, b"\n")?;
+            verify_source(source, &options, parallel)
         }
-        flush(out)?;
-        worst = worst.max(Exit::of_report(&report));
+    };
+    // Several files take the cores between them: each is verified on one thread.
+    let each_on_one_core = Parallel {
+        threads: 1,
+        ..Parallel::default()
+    };
+    let mut worst = Exit::Held;
+    let mut failure = None;
+    verify_in_order(
+        &args.files,
+        |file, report| {
+            if failure.is_some() {
+                return;
+            }
+            match say(args, &options, file, &report, out) {
+                Ok(()) => worst = worst.max(Exit::of_report(&report)),
+                Err(e) => failure = Some(e),
+            }
+        },
+        |source| verify_one(source, &each_on_one_core),
+        |source| verify_one(source, &Parallel::default()),
+    );
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(worst),
     }
-    Ok(worst)
 }
 
-/// Verifies one input: a file by path, or standard input streamed.
-pub fn verify_source(source: Source<'_>, options: &Options) -> Report {
+/// Verifies the files and hands each report to `say` in argument order. One file is
+/// verified with `alone` (which may use every core); several are verified `each` on
+/// its own thread, as many at once as the machine has cores, and said as soon as the
+/// ones before them were.
+fn verify_in_order(
+    files: &[PathBuf],
+    mut say: impl FnMut(&Path, Report),
+    each: impl Fn(Source<'_>) -> Report + Sync,
+    alone: impl Fn(Source<'_>) -> Report,
+) {
+    if let [file] = files {
+        return say(file, alone(Source::from_arg(file)));
+    }
+    let threads = Parallel::default().threads.clamp(1, files.len().max(1));
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, Report)>();
+    thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, each) = (&next, &each);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(file) = files.get(i) else {
+                    return;
+                };
+                if tx.send((i, each(Source::from_arg(file)))).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(tx);
+        let mut done = BTreeMap::new();
+        let mut said = 0;
+        for (i, report) in rx {
+            done.insert(i, report);
+            while let Some(report) = done.remove(&said) {
+                if let Some(file) = files.get(said) {
+                    say(file, report);
+                }
+                said += 1;
+            }
+        }
+    });
+}
+
+/// Writes one file's verdict (text or JSON line) and flushes.
+fn say(
+    args: &VerifyArgs,
+    options: &Options,
+    file: &Path,
+    report: &Report,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let source = Source::from_arg(file);
+    if args.json {
+        let value =
+            report_json::report_value(&source.json_name(), report, options.checkpoint.is_some());
+        let line = report_json::to_line(&value).map_err(|error| Failure::Encode {
+            name: source.name(),
+            error,
+        })?;
+        emit(out, &line)?;
+    } else {
+        let name = source.name();
+        let verdict = if report.ok() {
+            report_text::ok_line(&name, report)
+        } else {
+            report_text::say_faults(&name, report);
+            report_text::faults_line(&name, report)
+        };
+        emit(out, verdict.as_bytes())?;
+        emit(out, b"\n")?;
+    }
+    flush(out)
+}
+
+/// Verifies one input: a file by path, or standard input streamed; on `parallel`'s
+/// threads when they pay (a file of at least `from_bytes`, or standard input).
+pub fn verify_source(source: Source<'_>, options: &Options, parallel: &Parallel) -> Report {
     match source {
+        Source::Stdin if parallel.threads > 1 => {
+            verify::verify_reader_parallel(io::stdin(), options, parallel)
+        }
         Source::Stdin => verify::verify_reader(
             BufReader::with_capacity(1 << 16, io::stdin().lock()),
             options,
         ),
-        Source::Path(path) => verify::verify_file(path, options),
+        Source::Path(path) => verify::verify_file_with(path, options, parallel),
     }
 }
 

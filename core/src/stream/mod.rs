@@ -54,13 +54,15 @@
 //! | faults kept | [`MAX_FAULTS`] = 8 line faults, plus a checkpoint fault | counted in `faults_omitted` |
 //! | `seq` | compared as a double, as the allocating verifier does | — |
 //!
-//! `size_of::<StreamVerifier>()` is 3,232 bytes on x86_64: the canonical-form checker
+//! `size_of::<StreamVerifier>()` is 3,368 bytes on x86_64: the canonical-form checker
 //! 1,590 (nesting stack 129 × 4, key buffer 1,024, number literal 32), the record state
-//! 344 (SHA-256 context, a 66-byte capture of `hash`/`prev`/`kind`), the fault list
+//! 480 (SHA-256 context and a 128-byte staging buffer for it, a 66-byte capture of
+//! `hash`/`prev`/`kind`), the fault list
 //! 1,088; the unit test `state_size_is_fixed` prints the figures and
 //! bounds it at 4 KiB. [`StreamVerifier::push`] and [`write_record`] never allocate.
 
 mod lexer;
+mod line;
 mod record;
 mod report;
 
@@ -68,6 +70,7 @@ pub use lexer::{
     check_canonical, CheckError, CheckReason, Departure, JsonType, Limit, NumberProblem, Stop,
     Syntax, KEY_PATH_BYTES, MAX_DEPTH, MAX_KEY_BYTES, MAX_NUMBER_BYTES, RECORD_MAX_DEPTH,
 };
+pub use line::{LineChecker, Sealed};
 pub use report::{Detail, Fault, Found, StreamReport, MAX_FAULTS, NAME_BYTES};
 
 pub use crate::checkpoint::Checkpoint;
@@ -79,6 +82,7 @@ pub use append::{write_record, AppendError, ChainState};
 use crate::anchor::Anchor;
 use crate::checkpoint::{HeadMismatch, Verdict};
 use crate::hash::Hash;
+use crate::scan::find_newline;
 use lexer::Lexer;
 use record::RecordState;
 
@@ -165,36 +169,25 @@ impl StreamVerifier {
     pub fn push(&mut self, bytes: &[u8]) {
         let mut rest = bytes;
         while !rest.is_empty() {
-            if self.stopped.is_some() || self.line_len > self.options.max_line_bytes {
-                // Skipping the rest of a line that is already judged.
-                match rest.iter().position(|&b| b == b'\n') {
-                    Some(nl) => {
-                        self.line_len = self.line_len.saturating_add(nl as u64);
-                        self.end_line();
-                        rest = rest.get(nl + 1..).unwrap_or_default();
-                    }
-                    None => {
-                        self.line_len = self.line_len.saturating_add(rest.len() as u64);
-                        return;
-                    }
+            let newline = find_newline(rest);
+            let segment = newline.unwrap_or(rest.len());
+            let judged = self.stopped.is_some() || self.line_len > self.options.max_line_bytes;
+            if !judged {
+                // Check the bytes within the line limit; past it the line is skipped.
+                let room = self.options.max_line_bytes - self.line_len;
+                let take = usize::try_from(room).map_or(segment, |room| room.min(segment));
+                let input = rest.get(..take).unwrap_or_default();
+                if let Err((at, stop)) = self.lexer.push(input, &mut self.record) {
+                    self.stopped = Some((self.line_len + at as u64, stop));
                 }
-                continue;
             }
-            let Some((&b, tail)) = rest.split_first() else {
-                return;
-            };
-            rest = tail;
-            if b == b'\n' {
-                self.end_line();
-                continue;
-            }
-            let column = self.line_len;
-            self.line_len += 1;
-            if self.line_len > self.options.max_line_bytes {
-                continue;
-            }
-            if let Err(stop) = self.lexer.byte(b, &mut self.record) {
-                self.stopped = Some((column, stop));
+            self.line_len = self.line_len.saturating_add(segment as u64);
+            match newline {
+                Some(nl) => {
+                    self.end_line();
+                    rest = rest.get(nl + 1..).unwrap_or_default();
+                }
+                None => return,
             }
         }
     }

@@ -11,9 +11,56 @@ use heapless::{String, Vec};
 use sha2::{Digest, Sha256};
 
 use super::lexer::{JsonType, NumberProblem, Observer, ValueEnd, Where};
+use super::line::Sealed;
 use super::report::{Found, NAME_BYTES};
 use crate::hash::Hash;
 use crate::jcs::write_str;
+use crate::sink::{BufferFull, ByteSink};
+
+/// Bytes of short pieces gathered before they are hashed in one call.
+const STAGE_BYTES: usize = 128;
+
+/// SHA-256 fed through a small staging buffer: a record's many short pieces (`{`, each
+/// `,"key":`, short values) reach the hasher in one call instead of one call each, and
+/// long runs (a payload's strings) go straight through.
+#[derive(Debug, Clone)]
+struct StagedHasher {
+    hasher: Sha256,
+    staged: Vec<u8, STAGE_BYTES, u8>,
+}
+
+impl StagedHasher {
+    fn new() -> Self {
+        StagedHasher {
+            hasher: Sha256::new(),
+            staged: Vec::new(),
+        }
+    }
+
+    fn update(&mut self, bytes: &[u8]) {
+        if self.staged.extend_from_slice(bytes).is_ok() {
+            return;
+        }
+        self.hasher.update(&self.staged);
+        self.staged.clear();
+        if self.staged.extend_from_slice(bytes).is_err() {
+            self.hasher.update(bytes);
+        }
+    }
+
+    fn finish(&self) -> Hash {
+        let mut hasher = self.hasher.clone();
+        hasher.update(&self.staged);
+        Hash(hasher.finalize().into())
+    }
+}
+
+impl ByteSink for StagedHasher {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), BufferFull> {
+        self.update(bytes);
+        Ok(())
+    }
+}
 
 /// Raw bytes kept of a `hash`, `prev` or `kind` value: a quoted 64-digit hash.
 const CAPTURE_BYTES: usize = 66;
@@ -32,7 +79,7 @@ enum Member {
 /// What one line's record holds, as far as the checks need it.
 #[derive(Debug, Clone)]
 pub(crate) struct RecordState {
-    hasher: Sha256,
+    hasher: StagedHasher,
     member: Member,
     /// Bit `i` set: `record::FIELDS[i]` was seen.
     pub seen: u8,
@@ -53,7 +100,7 @@ pub(crate) struct RecordState {
 impl RecordState {
     pub fn new() -> Self {
         RecordState {
-            hasher: Sha256::new(),
+            hasher: StagedHasher::new(),
             member: Member::None,
             seen: 0,
             any_hashed: false,
@@ -71,7 +118,25 @@ impl RecordState {
 
     /// SHA-256 of the record without `hash` (complete once the line was accepted).
     pub fn computed(&self) -> Hash {
-        Hash(self.hasher.clone().finalize().into())
+        self.hasher.finish()
+    }
+
+    /// The record's facts when it has exactly the five members, all well-formed, and
+    /// every number has a canonical encoding (the line was accepted as canonical).
+    pub fn sealed(&self) -> Option<Sealed> {
+        let complete = self.seen == 0b1_1111 && self.unexpected == 0;
+        if !complete || self.unserialisable.is_some() || self.kind != Some(Ok(())) {
+            return None;
+        }
+        match (self.hash, self.prev, self.seq) {
+            (Some(Ok(stored)), Some(Ok(prev)), Some(Ok(seq))) => Some(Sealed {
+                stored,
+                computed: self.computed(),
+                prev,
+                seq,
+            }),
+            _ => None,
+        }
     }
 
     fn found(&self, end: ValueEnd) -> Found {
@@ -98,15 +163,25 @@ impl RecordState {
 }
 
 impl Observer for RecordState {
-    fn byte(&mut self, b: u8, at: Where) {
+    fn bytes(&mut self, run: &[u8], at: Where) {
         match at {
-            Where::Record if b == b'{' || b == b'}' => self.hasher.update([b]),
+            Where::Record => {
+                // The record's own `{` and `}` are hashed; `:` and `,` come with the keys.
+                for &b in run {
+                    if b == b'{' || b == b'}' {
+                        self.hasher.update(&[b]);
+                    }
+                }
+            }
             Where::Value => {
                 if self.member != Member::Hash {
-                    self.hasher.update([b]);
+                    self.hasher.update(run);
                 }
-                self.value_len = self.value_len.saturating_add(1);
-                let _ = self.capture.push(b);
+                self.value_len = self.value_len.saturating_add(run.len() as u64);
+                let room = CAPTURE_BYTES - self.capture.len();
+                let _ = self
+                    .capture
+                    .extend_from_slice(run.get(..room.min(run.len())).unwrap_or_default());
             }
             _ => {}
         }
@@ -172,7 +247,7 @@ impl Observer for RecordState {
         self.member = Member::None;
     }
 
-    fn unserialisable(&mut self, problem: NumberProblem) {
+    fn unserialisable(&mut self, problem: NumberProblem, _offset: usize) {
         self.unserialisable.get_or_insert(problem);
     }
 }

@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use super::lines::for_each_line;
-use super::{Options, Report, Verifier};
+use super::{verify_reader_parallel, Options, Parallel, Report, Verifier};
 
 /// Verifies a transcript from a reader. A read error ends verification with an
 /// `unreadable` fault; what was read before it is still reported.
@@ -24,11 +24,26 @@ pub fn verify_reader<R: BufRead>(reader: R, options: &Options) -> Report {
     verifier.finish()
 }
 
-/// Verifies a transcript file. A file that cannot be opened or read is an
-/// `unreadable` fault naming the path and the reason.
+/// Verifies a transcript file: on worker threads ([`verify_reader_parallel`] with
+/// [`Parallel::default`]) when the machine has more than one core and the file is at
+/// least [`Parallel::from_bytes`] long, else on the calling thread. A file that cannot
+/// be opened or read is an `unreadable` fault naming the path and the reason.
 pub fn verify_file(path: &Path, options: &Options) -> Report {
+    verify_file_with(path, options, &Parallel::default())
+}
+
+/// [`verify_file`] with the threads, chunk size and size threshold given;
+/// `threads` = 1 verifies on the calling thread.
+pub fn verify_file_with(path: &Path, options: &Options, parallel: &Parallel) -> Report {
     match File::open(path) {
-        Ok(file) => verify_reader(BufReader::with_capacity(1 << 16, file), options),
+        Ok(file) => {
+            let len = file.metadata().map_or(0, |m| m.len());
+            if parallel.threads > 1 && len >= parallel.from_bytes {
+                verify_reader_parallel(file, options, parallel)
+            } else {
+                verify_reader(BufReader::with_capacity(1 << 16, file), options)
+            }
+        }
         Err(e) => {
             let mut verifier = Verifier::new(*options);
             verifier.push_unreadable(std::format!("cannot open {}: {e}", path.display()));

@@ -2,6 +2,8 @@
 //! lines, lines longer than the limit (reported by length only), and a last line with
 //! no `\n` (a torn tail).
 
+use crate::scan::find_newline;
+
 /// What [`for_each_line_in`] and (with `std`) [`for_each_line`] find, in input order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum LineEvent<'a> {
@@ -21,7 +23,7 @@ pub(crate) fn for_each_line_in(
     mut on: impl FnMut(LineEvent<'_>),
 ) {
     let mut rest = bytes;
-    while let Some(nl) = rest.iter().position(|&b| b == b'\n') {
+    while let Some(nl) = find_newline(rest) {
         let line = &rest[..nl];
         if line.len() > max_line_bytes {
             on(LineEvent::TooLong(line.len()));
@@ -57,11 +59,17 @@ pub(crate) fn for_each_line<R: std::io::BufRead>(
         if chunk.is_empty() {
             break;
         }
-        let (taken, complete) = match chunk.iter().position(|&b| b == b'\n') {
+        let (taken, complete) = match find_newline(chunk) {
             Some(nl) => (&chunk[..nl], true),
             None => (chunk, false),
         };
         let used = taken.len() + usize::from(complete);
+        if complete && overflow.is_none() && line.is_empty() && taken.len() <= max_line_bytes {
+            // The whole line is in the reader's buffer: no copy.
+            on(LineEvent::Line(taken));
+            reader.consume(used);
+            continue;
+        }
         match overflow.as_mut() {
             Some(len) => *len += taken.len(),
             None if line.len() + taken.len() > max_line_bytes => {

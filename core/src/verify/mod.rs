@@ -4,19 +4,34 @@
 //! [`Verifier`] is a push-style state machine over lines, so memory does not grow with
 //! the number of records; [`verify_bytes`], [`verify_records`] and (with `std`)
 //! [`verify_reader`] and [`verify_file`] drive it.
+//!
+//! # The fast path
+//!
+//! A line is first given to the streaming checker of [`crate::stream`]
+//! ([`LineChecker`]): a line that is the canonical encoding of a record with its five
+//! members well-formed (every line a writer produces) is checked and hashed in that one
+//! pass over its bytes, without a value tree or an encoding. Only a line it does not
+//! accept — not canonical (lenient mode), or with a missing, extra or malformed member,
+//! or past a limit of the streaming checker — is parsed into a value tree and
+//! canonicalised, which gives the detailed faults. The report is the same either way:
+//! [`Verifier::without_fast_path`] parses every line, and the tests hold the two equal.
 
 mod checkpoint;
 mod fault;
 #[cfg(feature = "std")]
 mod io;
 pub(crate) mod lines;
+#[cfg(feature = "std")]
+mod parallel;
 
 pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
 pub use checkpoint::CheckpointError;
 pub use fault::{Fault, Report};
 #[cfg(feature = "std")]
-pub use io::{verify_file, verify_reader};
+pub use io::{verify_file, verify_file_with, verify_reader};
+#[cfg(feature = "std")]
+pub use parallel::{verify_reader_parallel, Parallel};
 
 use alloc::format;
 use alloc::string::String;
@@ -30,8 +45,9 @@ use crate::hash::Hash;
 use crate::jcs::{write_object_except, write_value};
 use crate::json::{parse_tolerant, Object, ParseError, Value, MAX_DEPTH};
 use crate::number::format_f64;
-use crate::record::{FIELDS, LINE_PREFIX};
+use crate::record::FIELDS;
 use crate::sink::CompareSink;
+use crate::stream::{LineChecker, Sealed};
 use lines::{for_each_line_in, LineEvent};
 
 /// Default cap on the faults kept in a report (the SPEC asks for at least 10,000).
@@ -98,12 +114,24 @@ pub struct Verifier {
     at_checkpoint: Option<Hash>,
     faults: Vec<Fault>,
     faults_omitted: u64,
+    /// The fast path; `None` parses every line.
+    fast: Option<LineChecker>,
 }
 
 impl Verifier {
     /// A verifier before the first record.
     pub fn new(options: Options) -> Self {
         Verifier {
+            fast: Some(LineChecker::new()),
+            ..Verifier::without_fast_path(options)
+        }
+    }
+
+    /// A verifier that parses and canonicalises every line: the reference the fast path
+    /// is tested against (the same reports, more slowly).
+    pub fn without_fast_path(options: Options) -> Self {
+        Verifier {
+            fast: None,
             options,
             count: 0,
             expected_seq: options.anchor.seq0 as f64,
@@ -116,6 +144,17 @@ impl Verifier {
 
     /// Checks one complete line, without its `\n`.
     pub fn push_line(&mut self, line: &[u8]) {
+        let sealed = match self.fast.as_mut() {
+            Some(fast) if line.len() <= self.options.max_line_bytes => fast.check(line),
+            _ => None,
+        };
+        self.push_checked(line, sealed);
+    }
+
+    /// Checks one complete line, given what [`LineChecker::check`] found in it (`None`
+    /// when it did not accept the line or was not asked): a verifier checking lines on
+    /// other threads passes their findings in, in line order.
+    pub fn push_checked(&mut self, line: &[u8], sealed: Option<Sealed>) {
         let index = self.count;
         self.count += 1;
         let at = Some(index + 1);
@@ -130,6 +169,9 @@ impl Verifier {
         }
         if line.len() > self.options.max_line_bytes {
             return self.push_oversized(index, line.len());
+        }
+        if let Some(sealed) = sealed {
+            return self.check_sealed(index, at, &sealed);
         }
         match parse_tolerant(line, MAX_DEPTH + 1) {
             Err(e) => {
@@ -267,16 +309,28 @@ impl Verifier {
     /// After a record that could not be read: its hash is unknown, seq counting goes on.
     fn skip_unread(&mut self) {
         self.expected_seq += 1.0;
-        self.prev = None;
-        self.note_checkpoint(None);
+        self.record_done(None);
     }
 
-    fn note_checkpoint(&mut self, stored: Option<Hash>) {
+    /// The last step for every record, in order: its stored hash (if well-formed)
+    /// becomes the `prev` the next record must carry.
+    fn record_done(&mut self, stored: Option<Hash>) {
+        self.prev = stored;
         if let Some(cp) = self.options.checkpoint {
             if cp.count == self.count {
                 self.at_checkpoint = stored;
             }
         }
+    }
+
+    /// The checks left for a line the fast path accepted: its members are all there and
+    /// well-formed and it is canonical, so only the hash, `seq` and `prev` can be wrong
+    /// (in the order [`Verifier::check`] reports them).
+    fn check_sealed(&mut self, index: u64, at: Option<u64>, sealed: &Sealed) {
+        self.compare_hash(index, at, sealed.stored, sealed.computed);
+        self.seq_number(index, at, sealed.seq);
+        self.prev_hash(index, at, sealed.prev);
+        self.record_done(Some(sealed.stored));
     }
 
     fn check(
@@ -292,8 +346,6 @@ impl Verifier {
             write_value(v, &mut cmp).is_ok() && cmp.matches()
         };
         let check_canonical = line.is_some() && !self.options.lenient && number_issue.is_none();
-        // Strict mode compares the line with the canonical encoding once; a line that
-        // matches is its own canonical bytes, so the hash can be taken from it directly.
         let canonical = check_canonical && canonical_line(value);
         let Some(record) = value.as_object() else {
             let detail = format!(
@@ -356,14 +408,7 @@ impl Verifier {
             self.fault(index, line_no, FaultKind::UnserialisablePayload, detail);
         }
 
-        let canonical_bytes = if canonical { line } else { None };
-        let stored = self.check_hash(
-            index,
-            line_no,
-            record,
-            number_issue.is_some(),
-            canonical_bytes,
-        );
+        let stored = self.check_hash(index, line_no, record, number_issue.is_some());
         self.check_seq(index, line_no, record);
         self.check_prev(index, line_no, record);
 
@@ -371,20 +416,16 @@ impl Verifier {
             let detail = not_canonical_detail(value, line.unwrap_or_default());
             self.fault(index, line_no, FaultKind::NotCanonical, detail);
         }
-        self.prev = stored;
-        self.note_checkpoint(stored);
+        self.record_done(stored);
     }
 
     /// Checks `hash` and returns the stored hash if it is well-formed.
-    /// Checks `hash` and returns the stored hash if it is well-formed. `canonical_line`
-    /// is the record's line when it is known to be in canonical form.
     fn check_hash(
         &mut self,
         index: u64,
         at: Option<u64>,
         record: &Object,
         unhashable: bool,
-        canonical_line: Option<&[u8]>,
     ) -> Option<Hash> {
         let value = record.get("hash")?;
         let Some(stored) = value.as_str().and_then(|s| Hash::from_hex(s.as_bytes())) else {
@@ -397,38 +438,25 @@ impl Verifier {
         };
         if !unhashable {
             let mut hasher = Sha256::new();
-            let hashed = match canonical_line.and_then(hashed_tail) {
-                // The canonical line minus its `"hash":"…",` member: no encoding needed.
-                Some(tail) => {
-                    hasher.update(b"{");
-                    hasher.update(tail);
-                    true
-                }
-                None => write_object_except(record, Some("hash"), &mut hasher).is_ok(),
-            };
-            if hashed {
-                let computed = Hash(hasher.finalize().into());
-                if computed != stored {
-                    let detail =
-                        format!("stored hash {stored}, but the record hashes to {computed}");
-                    self.fault(index, at, FaultKind::HashMismatch, detail);
-                }
+            if write_object_except(record, Some("hash"), &mut hasher).is_ok() {
+                self.compare_hash(index, at, stored, Hash(hasher.finalize().into()));
             }
         }
         Some(stored)
+    }
+
+    fn compare_hash(&mut self, index: u64, at: Option<u64>, stored: Hash, computed: Hash) {
+        if computed != stored {
+            let detail = format!("stored hash {stored}, but the record hashes to {computed}");
+            self.fault(index, at, FaultKind::HashMismatch, detail);
+        }
     }
 
     fn check_seq(&mut self, index: u64, at: Option<u64>, record: &Object) {
         let expected = self.expected_seq;
         match record.get("seq") {
             None => self.expected_seq = expected + 1.0,
-            Some(Value::Number(n)) if n.is_finite() => {
-                if *n != expected {
-                    let detail = format!("expected seq {}, found {}", spell(expected), spell(*n));
-                    self.fault(index, at, FaultKind::SeqGap, detail);
-                }
-                self.expected_seq = n + 1.0;
-            }
+            Some(Value::Number(n)) if n.is_finite() => self.seq_number(index, at, *n),
             Some(other) => {
                 let detail = format!(
                     "expected seq {}, found {}",
@@ -439,6 +467,16 @@ impl Verifier {
                 self.expected_seq = expected + 1.0;
             }
         }
+    }
+
+    /// A finite `seq`: compared with the one expected, and the next one expected after it.
+    fn seq_number(&mut self, index: u64, at: Option<u64>, n: f64) {
+        let expected = self.expected_seq;
+        if n != expected {
+            let detail = format!("expected seq {}, found {}", spell(expected), spell(n));
+            self.fault(index, at, FaultKind::SeqGap, detail);
+        }
+        self.expected_seq = n + 1.0;
     }
 
     fn check_prev(&mut self, index: u64, at: Option<u64>, record: &Object) {
@@ -453,30 +491,23 @@ impl Verifier {
                 );
                 self.fault(index, at, FaultKind::PrevMismatch, detail);
             }
-            Some(prev) => {
-                if let Some(expected) = self.prev {
-                    if prev != expected {
-                        let whose = match index {
-                            0 => String::from("the anchor's prev0"),
-                            i => format!("the hash of record {}", i - 1),
-                        };
-                        let detail = format!("expected prev {expected} ({whose}), found {prev}");
-                        self.fault(index, at, FaultKind::PrevMismatch, detail);
-                    }
-                }
+            Some(prev) => self.prev_hash(index, at, prev),
+        }
+    }
+
+    /// A well-formed `prev`: compared with the hash of the record before, if known.
+    fn prev_hash(&mut self, index: u64, at: Option<u64>, prev: Hash) {
+        if let Some(expected) = self.prev {
+            if prev != expected {
+                let whose = match index {
+                    0 => String::from("the anchor's prev0"),
+                    i => format!("the hash of record {}", i - 1),
+                };
+                let detail = format!("expected prev {expected} ({whose}), found {prev}");
+                self.fault(index, at, FaultKind::PrevMismatch, detail);
             }
         }
     }
-}
-
-/// The bytes a canonical line hashes to after `{`: everything after a leading
-/// `{"hash":"<64 hex>",` member, or `None` when the line does not start that way (then
-/// `hash` is not the first member, or the only one, and the record is encoded instead).
-/// Only called for a canonical line whose `hash` is 64 hex digits, so the 64 bytes
-/// after the prefix are exactly those digits.
-fn hashed_tail(line: &[u8]) -> Option<&[u8]> {
-    let rest = line.strip_prefix(LINE_PREFIX)?;
-    rest.get(64..)?.strip_prefix(b"\",")
 }
 
 fn describe_parse_error(e: &ParseError) -> String {
