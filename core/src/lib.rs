@@ -59,10 +59,10 @@ pub mod audit;
 pub mod chain;
 #[cfg(feature = "alloc")]
 pub mod demo;
-#[cfg(feature = "std")]
-pub mod durable;
 #[cfg(feature = "alloc")]
 pub mod driver;
+#[cfg(feature = "std")]
+pub mod durable;
 #[cfg(feature = "alloc")]
 pub mod export;
 #[cfg(feature = "alloc")]

@@ -68,9 +68,9 @@ impl fmt::Display for WriteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WriteError::Open(e) => write!(f, "cannot open or read the transcript: {e}"),
-            WriteError::Locked => f.write_str(
-                "another writer holds the transcript's lock (not waiting, as asked)",
-            ),
+            WriteError::Locked => {
+                f.write_str("another writer holds the transcript's lock (not waiting, as asked)")
+            }
             WriteError::Lock(e) => write!(f, "cannot take or release the transcript's lock: {e}"),
             WriteError::TornTail { offset, len } => write!(
                 f,
@@ -147,18 +147,18 @@ impl fmt::Display for RepairError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RepairError::Open(e) => write!(f, "cannot open or read the transcript: {e}"),
-            RepairError::Locked => f.write_str(
-                "another writer holds the transcript's lock (not waiting, as asked)",
-            ),
+            RepairError::Locked => {
+                f.write_str("another writer holds the transcript's lock (not waiting, as asked)")
+            }
             RepairError::DoesNotVerify(report) => match report.faults.first() {
                 Some(fault) => write!(
                     f,
                     "the records before the tail do not verify ({fault}); repair only removes \
                      a torn tail, so nothing was changed"
                 ),
-                None => f.write_str(
-                    "the records before the tail do not verify; nothing was changed",
-                ),
+                None => {
+                    f.write_str("the records before the tail do not verify; nothing was changed")
+                }
             },
             RepairError::SideFileExists(path) => write!(
                 f,

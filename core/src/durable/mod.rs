@@ -347,7 +347,11 @@ impl State {
     }
 
     /// Settles an append: on success counts the record; on failure restores the chain.
-    fn settle(&mut self, result: Result<u64, Failed>, before: Anchor) -> Result<Appended, WriteError> {
+    fn settle(
+        &mut self,
+        result: Result<u64, Failed>,
+        before: Anchor,
+    ) -> Result<Appended, WriteError> {
         match result {
             Ok(written) => {
                 self.len += written;

@@ -1,11 +1,11 @@
 //! Repair: the one operation that removes bytes from a transcript, and only a torn
 //! tail — an incomplete last line left by an append that did not finish.
 
-use std::string::ToString;
 use std::ffi::OsString;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::string::ToString;
 
 use super::lock::LockGuard;
 use super::tail::{complete_len, verify_range};

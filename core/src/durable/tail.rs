@@ -52,7 +52,9 @@ pub(crate) fn verify_range(
 ) -> Result<Range, WriteError> {
     let options = Options { anchor, ..*options };
     let mut reader = file;
-    reader.seek(SeekFrom::Start(from)).map_err(WriteError::Open)?;
+    reader
+        .seek(SeekFrom::Start(from))
+        .map_err(WriteError::Open)?;
     let report = verify::verify_reader(
         BufReader::with_capacity(1 << 16, reader.take(to - from)),
         &options,

@@ -17,10 +17,8 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "agentloop-durable-{name}-{}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("agentloop-durable-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         Scratch(dir)
@@ -243,11 +241,23 @@ fn a_file_that_shrank_is_refused() {
     w.append("x", &note(0)).unwrap();
     w.append("x", &note(1)).unwrap();
     let len = w.len();
-    let cut = fs::read(&path).unwrap().iter().position(|&b| b == b'\n').unwrap() as u64 + 1;
-    OpenOptions::new().write(true).open(&path).unwrap().set_len(cut).unwrap();
+    let cut = fs::read(&path)
+        .unwrap()
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap() as u64
+        + 1;
+    OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(cut)
+        .unwrap();
     match w.append("x", &note(2)) {
         Err(e @ WriteError::Shrank { .. }) => {
-            assert!(matches!(e, WriteError::Shrank { expected, found } if expected == len && found == cut));
+            assert!(
+                matches!(e, WriteError::Shrank { expected, found } if expected == len && found == cut)
+            );
             assert!(format!("{e}").contains("cut by someone else"));
         }
         other => panic!("{other:?}"),
@@ -258,7 +268,10 @@ fn a_file_that_shrank_is_refused() {
 /// Writes half the line, then fails as a full disk does.
 fn half_then_full(mut file: &File, line: &[u8]) -> io::Result<()> {
     file.write_all(&line[..line.len() / 2])?;
-    Err(io::Error::new(io::ErrorKind::StorageFull, "no space left on device"))
+    Err(io::Error::new(
+        io::ErrorKind::StorageFull,
+        "no space left on device",
+    ))
 }
 
 fn failing_sync(_: &File) -> io::Result<()> {
@@ -278,7 +291,10 @@ fn a_failed_write_is_cut_back_and_the_writer_goes_on() {
     assert!(matches!(&e, WriteError::Write(io) if io.kind() == io::ErrorKind::StorageFull));
     assert!(format!("{e}").contains("cut back to its length before the append"));
     assert_eq!(fs::read(&path).unwrap(), before);
-    assert_eq!((w.count(), w.head(), w.len()), (count, head, before.len() as u64));
+    assert_eq!(
+        (w.count(), w.head(), w.len()),
+        (count, head, before.len() as u64)
+    );
     // The disk has room again: the same writer continues the chain.
     w.state.io = Io::REAL;
     assert_eq!(w.append("x", &note(1)).unwrap().seq, 1);
@@ -365,7 +381,10 @@ fn lines_built_elsewhere_must_continue_the_file() {
     let mut other = Writer::open(&path, WriterOptions::default()).unwrap();
     other.append("y", &note(9)).unwrap();
     let e = w.append_line(&l1).unwrap_err();
-    assert!(format!("{e}").contains("another writer appended in between"), "{e}");
+    assert!(
+        format!("{e}").contains("another writer appended in between"),
+        "{e}"
+    );
     // As a record sink the refusal is Refused, with the full error kept.
     assert_eq!(RecordSink::record(&mut w, &l1), Err(SinkError::Refused));
     assert!(matches!(w.last_error(), Some(WriteError::Diverged(_))));
@@ -428,7 +447,10 @@ fn a_torn_tail_is_refused_until_repaired() {
 
     // Nothing more to repair; the writer opens and continues.
     let again = repair(&path, &WriterOptions::default()).unwrap();
-    assert_eq!((again.count, again.head, again.removed), (2, repaired.head, None));
+    assert_eq!(
+        (again.count, again.head, again.removed),
+        (2, repaired.head, None)
+    );
     let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
     assert_eq!(w.append("x", &note(2)).unwrap().seq, 2);
     assert_eq!(verified(&path), 3);
@@ -449,7 +471,9 @@ fn repair_never_overwrites_a_side_file_nor_cuts_a_faulty_file() {
     assert_eq!(fs::read(&path).unwrap(), torn);
 
     // A rewritten record before the tail: repair refuses and changes nothing.
-    let tampered = String::from_utf8(torn.clone()).unwrap().replace("\"i\":1", "\"i\":5");
+    let tampered = String::from_utf8(torn.clone())
+        .unwrap()
+        .replace("\"i\":1", "\"i\":5");
     fs::write(&path, &tampered).unwrap();
     fs::remove_file(&side).unwrap();
     match repair(&path, &WriterOptions::default()) {
