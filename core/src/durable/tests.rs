@@ -534,3 +534,29 @@ fn errors_read_as_sentences() {
         assert_eq!(format!("{error}"), text);
     }
 }
+
+#[test]
+fn the_loop_writes_a_run_through_the_writer() {
+    use crate::{demo, driver, model::Scripted};
+    let s = Scratch::new("driver");
+    let path = s.path("t.jsonl");
+    let scenario = demo::recover();
+    let (expected, _) = scenario.run().unwrap();
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    let mut chain = Chain::from_anchor(w.next());
+    let mut model = Scripted::new(scenario.replies.iter().cloned());
+    let mut toolbox = demo::toolbox().unwrap();
+    driver::run_on(
+        &mut chain,
+        scenario.task,
+        scenario.budgets.clone(),
+        &mut model,
+        &mut toolbox,
+        &mut || false,
+        &mut w,
+    )
+    .unwrap();
+    assert_eq!((w.count(), w.head()), (11, chain.head()));
+    w.close().unwrap();
+    assert_eq!(fs::read(&path).unwrap(), expected);
+}
