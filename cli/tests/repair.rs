@@ -26,7 +26,7 @@ fn repair_moves_a_torn_tail_aside_and_says_what_it_removed() {
     assert_eq!(s.read("t.jsonl"), spec_chain().as_bytes());
     assert_eq!(
         s.read(&format!("t.jsonl.torn-{offset}")),
-        LINE0[..25].as_bytes()
+        &LINE0.as_bytes()[..25]
     );
     // Appending works again; repairing again finds nothing to do.
     let run = s.run(&["append", "t.jsonl", "--kind", "note", "--payload", "{}"]);

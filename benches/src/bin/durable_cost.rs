@@ -56,6 +56,9 @@ fn plain(n: usize, sink: &mut dyn RecordSink) -> f64 {
     start.elapsed().as_secs_f64()
 }
 
+/// One measured case: its name and what it runs (returning seconds).
+type Case<'a> = (&'static str, Box<dyn Fn() -> f64 + 'a>);
+
 fn best_of_3(mut run: impl FnMut() -> f64) -> f64 {
     (0..3).map(|_| run()).fold(f64::INFINITY, f64::min)
 }
@@ -71,7 +74,7 @@ fn main() {
         std::process::id()
     ));
     let every = |k| SyncPolicy::EveryN(NonZeroU32::new(k).expect("non-zero"));
-    let cases: [(&str, Box<dyn Fn() -> f64>); 6] = [
+    let cases: [Case; 6] = [
         (
             "`Always` (fsync every record)",
             Box::new(|| durable(&path, n, SyncPolicy::Always)),
