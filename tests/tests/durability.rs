@@ -297,7 +297,7 @@ fn two_processes_appending_ten_thousand_each_never_fork_the_chain() {
 }
 
 #[test]
-fn sync_policies_parse_in_the_writer_process() {
+fn the_writer_process_refuses_an_unknown_policy() {
     // The helper refuses what it does not know instead of guessing a policy.
     let dir = TempDir::new("usage");
     let path = dir.path().join("t.jsonl");
