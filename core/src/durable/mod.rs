@@ -40,9 +40,11 @@
 //! ```
 
 mod error;
+mod files;
 mod lock;
 mod options;
 mod repair;
+mod rollback;
 mod tail;
 #[cfg(test)]
 mod tests;
@@ -52,8 +54,7 @@ pub use options::{LockWait, SyncPolicy, WriterOptions};
 pub use repair::{repair, Removed, Repaired};
 
 use std::boxed::Box;
-use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::fs::File;
 use std::path::Path;
 
 use crate::anchor::Anchor;
@@ -62,8 +63,11 @@ use crate::hash::Hash;
 use crate::json::{self, Value};
 use crate::sink::{RecordSink, SinkError};
 use crate::verify;
+use files::open_or_create;
+pub(crate) use files::sync_parent;
 use lock::LockGuard;
 use options::SyncCounter;
+use rollback::{write_line, Failed, Io};
 use tail::verify_range;
 
 /// A record the writer appended: its `seq` and its `hash` (the file's new head).
@@ -73,21 +77,6 @@ pub struct Appended {
     pub seq: u64,
     /// The record's `hash`.
     pub head: Hash,
-}
-
-/// The file operations a failure can be injected into (tests simulate a short write
-/// or a full disk through them).
-#[derive(Clone, Copy)]
-pub(crate) struct Io {
-    pub(crate) write: fn(&File, &[u8]) -> io::Result<()>,
-    pub(crate) sync: fn(&File) -> io::Result<()>,
-}
-
-impl Io {
-    const REAL: Io = Io {
-        write: |mut file, line| file.write_all(line),
-        sync: File::sync_data,
-    };
 }
 
 /// Appends records to a transcript file: verified when opened, one write per record,
@@ -372,80 +361,12 @@ impl State {
     }
 }
 
-/// A failed write: the error, and whether the writer must stop appending.
-struct Failed {
-    error: WriteError,
-    breaks: bool,
-}
-
-/// Writes `line` at the end of the file and syncs if due; on failure cuts the file
-/// back to `len_before`. Called under the lock, so the bytes past `len_before` are this
-/// writer's own. Returns the bytes written.
-fn write_line(
-    file: &File,
-    line: &[u8],
-    len_before: u64,
-    counter: &mut SyncCounter,
-    io: Io,
-) -> Result<u64, Failed> {
-    if let Err(error) = (io.write)(file, line) {
-        let undo = file.set_len(len_before);
-        let breaks = undo.is_err();
-        return Err(Failed {
-            error: WriteError::write_failed(error, undo),
-            breaks,
-        });
-    }
-    if counter.due_with_next() {
-        if let Err(error) = (io.sync)(file) {
-            // After a failed sync the kernel may have dropped the data of earlier
-            // unsynced records as well: this writer can no longer vouch for the file.
-            let undo = file.set_len(len_before);
-            return Err(Failed {
-                error: WriteError::write_failed(error, undo),
-                breaks: true,
-            });
-        }
-        counter.synced();
-    } else {
-        counter.written();
-    }
-    Ok(line.len() as u64)
-}
-
 /// Where a chain's next record continues: its next `seq` and its head.
 fn next_of(chain: &Chain) -> Anchor {
     Anchor {
         seq0: chain.next_seq(),
         prev0: chain.head(),
     }
-}
-
-/// Opens `path` for reading and appending; creates it if absent (and says so).
-fn open_or_create(path: &Path) -> io::Result<(File, bool)> {
-    let mut options = OpenOptions::new();
-    options.read(true).append(true);
-    match options.clone().create_new(true).open(path) {
-        Ok(file) => Ok((file, true)),
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok((options.open(path)?, false)),
-        Err(e) => Err(e),
-    }
-}
-
-/// Syncs the directory holding `path`, so a file created or renamed in it survives a
-/// crash (Unix; elsewhere a directory cannot be opened and this does nothing).
-pub(crate) fn sync_parent(path: &Path) -> io::Result<()> {
-    #[cfg(unix)]
-    {
-        let parent = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        File::open(parent)?.sync_all()?;
-    }
-    #[cfg(not(unix))]
-    let _ = path;
-    Ok(())
 }
 
 impl Drop for Writer {
