@@ -1,7 +1,9 @@
 /*
  * append.c: writes the three-record chain of SPEC section 5 with the chain handle and
  * checks every byte of every line and every head against the SPEC. With a FILE
- * argument it also writes the transcript there. Exit 0 when everything matched.
+ * argument it also writes the transcript there, and then exercises the durable writer
+ * on FILE.writer: the same chain through agentloop_writer, a torn tail it refuses,
+ * and agentloop_repair. Exit 0 when everything matched.
  *
  *   ./append [FILE]
  */
@@ -41,6 +43,111 @@ static const char *const HEADS[3] = {
 static int fail(const char *what, uint32_t result) {
     fprintf(stderr, "append: %s: %s\n", what, agentloop_result_str(result));
     return 1;
+}
+
+/* The durable writer on `<spec_path>.writer`: appends, a torn tail, repair. */
+static int writer_part(const char *spec_path) {
+    char path[4096];
+    char side[4200];
+    int n = snprintf(path, sizeof path, "%s.writer", spec_path);
+    if (n < 0 || (size_t)n >= sizeof path) {
+        fprintf(stderr, "append: path too long\n");
+        return 1;
+    }
+    remove(path);
+    agentloop_writer_options options;
+    agentloop_result r = agentloop_writer_options_init(&options);
+    if (r != AGENTLOOP_RESULT_OK) {
+        return fail("agentloop_writer_options_init", r);
+    }
+    options.sync = AGENTLOOP_SYNC_EVERY_N;
+    options.sync_every = 2;
+    options.wait_for_lock = false;
+    agentloop_writer *writer = NULL;
+    if ((r = agentloop_writer_open_with(path, NULL, &options, &writer)) != AGENTLOOP_RESULT_OK) {
+        return fail("agentloop_writer_open_with", r);
+    }
+    size_t complete = 0;
+    for (size_t i = 0; i < 3; i++) {
+        r = agentloop_writer_append(writer, (const uint8_t *)KINDS[i], strlen(KINDS[i]),
+                                    (const uint8_t *)PAYLOADS[i], strlen(PAYLOADS[i]));
+        if (r != AGENTLOOP_RESULT_OK) {
+            agentloop_writer_free(writer);
+            return fail("agentloop_writer_append", r);
+        }
+        complete += strlen(LINES[i]);
+    }
+    uint8_t head[32];
+    char hex[65];
+    if ((r = agentloop_writer_sync(writer)) != AGENTLOOP_RESULT_OK ||
+        (r = agentloop_writer_head(writer, head)) != AGENTLOOP_RESULT_OK ||
+        (r = agentloop_hash_to_hex(head, hex)) != AGENTLOOP_RESULT_OK) {
+        agentloop_writer_free(writer);
+        return fail("writer sync/head", r);
+    }
+    agentloop_writer_free(writer);
+    if (strcmp(hex, HEADS[2]) != 0) {
+        fprintf(stderr, "append: the writer's head is %s\n", hex);
+        return 1;
+    }
+
+    /* What a crash in the middle of an append leaves: an incomplete last line. */
+    const char *torn = "{\"hash\":\"12";
+    FILE *f = fopen(path, "ab");
+    if (f == NULL || fputs(torn, f) == EOF || fclose(f) != 0) {
+        perror(path);
+        return 1;
+    }
+    writer = NULL;
+    r = agentloop_writer_open(path, NULL, &writer);
+    if (r != AGENTLOOP_RESULT_TORN_TAIL || writer != NULL) {
+        agentloop_writer_free(writer);
+        return fail("opening a torn file", r);
+    }
+    uint64_t offset = 0, removed = 0;
+    r = agentloop_repair(path, NULL, &offset, &removed);
+    if (r != AGENTLOOP_RESULT_OK || offset != complete || removed != strlen(torn)) {
+        fprintf(stderr, "append: repair: %s, offset %llu, removed %llu\n",
+                agentloop_result_str(r), (unsigned long long)offset,
+                (unsigned long long)removed);
+        return 1;
+    }
+    /* Nothing left to repair; the side file keeps the torn bytes and is never overwritten. */
+    r = agentloop_repair(path, NULL, &offset, &removed);
+    if (r != AGENTLOOP_RESULT_OK || removed != 0 || offset != complete) {
+        return fail("repairing again", r);
+    }
+    f = fopen(path, "ab");
+    if (f == NULL || fputs(torn, f) == EOF || fclose(f) != 0) {
+        perror(path);
+        return 1;
+    }
+    r = agentloop_repair(path, NULL, &offset, &removed);
+    if (r != AGENTLOOP_RESULT_SIDE_FILE_EXISTS) {
+        return fail("repair over an existing side file", r);
+    }
+    n = snprintf(side, sizeof side, "%s.torn-%llu", path, (unsigned long long)complete);
+    if (n < 0 || (size_t)n >= sizeof side || remove(side) != 0) {
+        perror(side);
+        return 1;
+    }
+    if ((r = agentloop_repair(path, NULL, &offset, &removed)) != AGENTLOOP_RESULT_OK ||
+        removed != strlen(torn)) {
+        return fail("repair after removing the side file", r);
+    }
+    uint64_t count = 0;
+    if ((r = agentloop_writer_open(path, NULL, &writer)) != AGENTLOOP_RESULT_OK) {
+        return fail("reopening the repaired file", r);
+    }
+    r = agentloop_writer_count(writer, &count);
+    agentloop_writer_free(writer);
+    if (r != AGENTLOOP_RESULT_OK || count != 3) {
+        return fail("the repaired file's count", r);
+    }
+    remove(side);
+    remove(path);
+    printf("append: the durable writer wrote the chain; a torn tail was refused and repaired\n");
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -124,6 +231,9 @@ int main(int argc, char **argv) {
     }
     if (status == 0) {
         printf("append: the SPEC section 5 chain, byte for byte\n");
+    }
+    if (status == 0 && argc > 1) {
+        status = writer_part(argv[1]);
     }
     return status;
 }

@@ -111,6 +111,21 @@ enum agentloop_result
    * run stopped and the transcript ends before that record.
    */
   AGENTLOOP_RESULT_CALLBACK_REFUSED = 14,
+  /**
+   * Another writer holds the transcript's lock and the writer's options said not to
+   * wait (`wait_for_lock` false).
+   */
+  AGENTLOOP_RESULT_LOCKED = 15,
+  /**
+   * The transcript ends in an incomplete line (`torn_tail`): an earlier append did
+   * not finish. Nothing is appended until `agentloop_repair` moves it aside.
+   */
+  AGENTLOOP_RESULT_TORN_TAIL = 16,
+  /**
+   * `agentloop_repair`: the side file for the torn bytes already exists; nothing
+   * was changed.
+   */
+  AGENTLOOP_RESULT_SIDE_FILE_EXISTS = 17,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -292,6 +307,39 @@ typedef uint32_t agentloop_need;
 #endif // __cplusplus
 
 /**
+ * When a writer flushes appended records to the disk (`fdatasync`): the
+ * `sync` member of `agentloop_writer_options`. See `docs/durability.md` for what
+ * survives a crash under each and what each costs.
+ */
+enum agentloop_sync
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * After every record, before `agentloop_writer_append` returns (the default): a
+   * record whose append returned is on the disk.
+   */
+  AGENTLOOP_SYNC_ALWAYS = 0,
+  /**
+   * After every `sync_every`-th record: a machine crash loses at most the last
+   * `sync_every − 1` records whose append returned.
+   */
+  AGENTLOOP_SYNC_EVERY_N = 1,
+  /**
+   * Only on `agentloop_writer_sync` (and, best effort, `agentloop_writer_free`).
+   */
+  AGENTLOOP_SYNC_ON_CLOSE = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum agentloop_sync agentloop_sync;
+#else
+typedef uint32_t agentloop_sync;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * The loop as a state machine. Create it with `agentloop_agent_new`, register tools
  * with `agentloop_agent_add_tool`, then poll / feed / take records until
  * `agentloop_agent_poll` says `AGENTLOOP_NEED_DONE`; free it with
@@ -372,10 +420,12 @@ typedef struct agentloop_tool_result agentloop_tool_result;
 typedef struct agentloop_verifier agentloop_verifier;
 
 /**
- * A transcript file open for appending. While it is open the file carries an
- * exclusive advisory lock (`flock`-style on Unix), so two writers — processes or
- * handles, including `agentloop append` — never interleave. Open it with
- * `agentloop_writer_open`, free it with `agentloop_writer_free`.
+ * A transcript file open for appending. It holds no lock while idle: each append
+ * takes the file's exclusive advisory lock (`flock`-style on Unix) and releases it
+ * before returning, so other writers — processes, handles in this process,
+ * `agentloop append` — take turns with it and never fork the chain. What they
+ * appended in between is verified and followed. Open it with `agentloop_writer_open`,
+ * free it with `agentloop_writer_free`.
  *
  * Not thread-safe: one thread at a time may call functions on a writer (it may move
  * between threads).
@@ -589,6 +639,31 @@ typedef struct agentloop_verify_options {
    */
   uint64_t max_line_bytes;
 } agentloop_verify_options;
+
+/**
+ * How a writer syncs and locks. Fill it with `agentloop_writer_options_init`, then
+ * change what you need; a NULL pointer means the defaults.
+ *
+ * The layout may change before 1.0 (with a new SONAME); always start from
+ * `agentloop_writer_options_init` so new members get their defaults.
+ */
+typedef struct agentloop_writer_options {
+  /**
+   * An `agentloop_sync` value. Default `AGENTLOOP_SYNC_ALWAYS`; another number is
+   * `INVALID_ARGUMENT`.
+   */
+  uint32_t sync;
+  /**
+   * With `AGENTLOOP_SYNC_EVERY_N`: sync every this many records (at least 1;
+   * 0 is `INVALID_ARGUMENT`). Default 1. Read only with `AGENTLOOP_SYNC_EVERY_N`.
+   */
+  uint32_t sync_every;
+  /**
+   * Wait while another writer holds the file's lock (default `true`); `false`
+   * makes a call that finds it held return `AGENTLOOP_RESULT_LOCKED` at once.
+   */
+  bool wait_for_lock;
+} agentloop_writer_options;
 
 #ifdef __cplusplus
 extern "C" {
@@ -1308,13 +1383,17 @@ agentloop_result agentloop_run(const uint8_t *task_ptr,
 
 /**
  * As `agentloop_run`, with the records appended to `writer`'s file (opened with
- * `agentloop_writer_open`, so verified and locked), continuing its chain: the `task`
- * record gets the file's next `seq`. A failed write is `AGENTLOOP_RESULT_IO`: the run
- * stops and the writer refuses every later append with `INVALID_STATE` (the file may
- * end with a partial line; `agentloop_verify_file` says where). A writer in that
- * state is refused with `INVALID_STATE` before anything runs. Records reach the
- * operating system, not necessarily the disk: call `agentloop_writer_sync` after.
- * NULL `writer` is `NULL_PARAMETER`. Not thread-safe for one writer.
+ * `agentloop_writer_open`, so verified), continuing its chain: first the writer takes
+ * in what other writers appended (as `agentloop_writer_refresh`), then the `task`
+ * record gets the file's next `seq`. Each record is appended as
+ * `agentloop_writer_append` does — under the lock, synced by the writer's policy — but
+ * it must continue the run's own chain: if another writer appends during the run, the
+ * next record is refused with `DOES_NOT_VERIFY` and the run stops there (a run's
+ * records are never split). A failed write is `AGENTLOOP_RESULT_IO`: the run stops,
+ * the file is cut back to its last complete record; if cutting back (or a sync)
+ * failed, the writer refuses every later append with `INVALID_STATE`. A writer in
+ * that state is refused with `INVALID_STATE` before anything runs. NULL `writer` is
+ * `NULL_PARAMETER`. Not thread-safe for one writer.
  *
  * # Safety
  * `writer` must be a live writer from this library; the rest as `agentloop_run`.
@@ -1572,17 +1651,8 @@ const char *agentloop_version(void);
 
 /**
  * Opens the transcript file at `path` (NUL-terminated; on Unix any bytes, elsewhere
- * UTF-8) for appending, creating it empty if absent, and writes the writer to `*out`.
- *
- * It first takes an exclusive lock on the file — **blocking** while another writer
- * holds it — then verifies the whole file with `options` (NULL means the defaults;
- * the anchor says where the chain starts): a file that does not verify is
- * `AGENTLOOP_RESULT_DOES_NOT_VERIFY` and is left untouched (`agentloop_verify_file`
- * says why). Open, lock or read failures are `AGENTLOOP_RESULT_IO`.
- *
- * On success the caller owns `*out` (free it with `agentloop_writer_free`, which
- * releases the lock); on failure `*out` is not written and no lock is held.
- * Thread-safe.
+ * UTF-8) for appending, creating it empty if absent, with the default writer options
+ * (sync every record, wait for the lock); see `agentloop_writer_open_with`.
  *
  * # Safety
  * `path` must be a NUL-terminated string; `options` NULL or an initialised struct;
@@ -1593,16 +1663,54 @@ agentloop_result agentloop_writer_open(const char *path,
                                        struct agentloop_writer **out);
 
 /**
+ * Opens the transcript file at `path` (NUL-terminated; on Unix any bytes, elsewhere
+ * UTF-8) for appending, creating it empty if absent, and writes the writer to `*out`.
+ *
+ * Under the file's lock (waiting for it, or `LOCKED`, as `writer_options` says) it
+ * verifies the whole file with `verify_options` (NULL means the defaults; the anchor
+ * says where the chain starts), then releases the lock. A file whose last line is
+ * incomplete is `AGENTLOOP_RESULT_TORN_TAIL` (`agentloop_repair` moves that line
+ * aside); any other fault is `AGENTLOOP_RESULT_DOES_NOT_VERIFY`
+ * (`agentloop_verify_file` says why); either way the file is left untouched. Open or
+ * read failures are `AGENTLOOP_RESULT_IO`; options out of range `INVALID_ARGUMENT`.
+ * `writer_options` NULL means the defaults.
+ *
+ * On success the caller owns `*out` (free it with `agentloop_writer_free`); on
+ * failure `*out` is not written. Thread-safe.
+ *
+ * # Safety
+ * `path` must be a NUL-terminated string; each options pointer NULL or an initialised
+ * struct; `out` valid for a write of one pointer.
+ */
+agentloop_result agentloop_writer_open_with(const char *path,
+                                            const struct agentloop_verify_options *verify_options,
+                                            const struct agentloop_writer_options *writer_options,
+                                            struct agentloop_writer **out);
+
+/**
+ * Fills `*options` with the defaults: sync every record, `sync_every` 1, wait for
+ * the lock. NULL `options` is `AGENTLOOP_RESULT_NULL_PARAMETER`. Thread-safe.
+ *
+ * # Safety
+ * `options` must be valid for a write of one `agentloop_writer_options`.
+ */
+agentloop_result agentloop_writer_options_init(struct agentloop_writer_options *options);
+
+/**
  * Appends one record — `kind` `(kind_ptr, kind_len)`, UTF-8 and not empty, and the
  * JSON `payload` `(payload_ptr, payload_len)` — to the file with a single write.
  *
- * Refusals as `agentloop_chain_append` (`INVALID_UTF8`, `INVALID_ARGUMENT`,
- * `INVALID_JSON`, `NO_CANONICAL_FORM`, `CHAIN_EXHAUSTED`), with the file untouched. A
- * failed write is `AGENTLOOP_RESULT_IO`: the file is cut back to its length before the
- * call; if even that fails, the writer refuses every later append with
- * `INVALID_STATE`. The record reaches the operating system, not necessarily the disk:
- * call `agentloop_writer_sync` for durability. NULL `writer` is `NULL_PARAMETER`. Not
- * thread-safe for one writer.
+ * Under the file's lock: if other writers appended since this writer's last call,
+ * their records are verified and the new record continues from their head
+ * (`DOES_NOT_VERIFY` if they do not verify or the file shrank; `TORN_TAIL` if one of
+ * them left an incomplete line); then the line is written and synced as the
+ * writer's sync policy says. Refusals as `agentloop_chain_append` (`INVALID_UTF8`,
+ * `INVALID_ARGUMENT`, `INVALID_JSON`, `NO_CANONICAL_FORM`, `CHAIN_EXHAUSTED`), with the
+ * file untouched. A lock held elsewhere with `wait_for_lock` false is `LOCKED`. A
+ * failed write or sync is `AGENTLOOP_RESULT_IO` and the file is cut back to its
+ * length before the call; if even that fails, or a sync failed, the writer refuses
+ * every later append with `INVALID_STATE` (open the file again). NULL `writer` is
+ * `NULL_PARAMETER`. Not thread-safe for one writer.
  *
  * # Safety
  * `writer` must be a live writer from this library; the byte inputs must point to
@@ -1615,9 +1723,22 @@ agentloop_result agentloop_writer_append(struct agentloop_writer *writer,
                                          size_t payload_len);
 
 /**
- * Flushes the file's data to the disk (`fdatasync`), returning
- * `AGENTLOOP_RESULT_IO` when the operating system reports a write error. NULL
- * `writer` is `NULL_PARAMETER`. Not thread-safe for one writer.
+ * Takes in, under the lock, what other writers appended since this writer's last
+ * call, so `agentloop_writer_count` and `agentloop_writer_head` are the file's.
+ * Errors as for the growth check of `agentloop_writer_append`. NULL `writer` is
+ * `NULL_PARAMETER`. Not thread-safe for one writer.
+ *
+ * # Safety
+ * `writer` must be a live writer from this library.
+ */
+agentloop_result agentloop_writer_refresh(struct agentloop_writer *writer);
+
+/**
+ * Flushes every record appended so far to the disk (`fdatasync`), returning
+ * `AGENTLOOP_RESULT_IO` when the operating system reports an error; the writer then
+ * refuses later appends with `INVALID_STATE` (after a failed sync the system may have
+ * dropped earlier records' data). NULL `writer` is `NULL_PARAMETER`. Not thread-safe
+ * for one writer.
  *
  * # Safety
  * `writer` must be a live writer from this library.
@@ -1626,8 +1747,9 @@ agentloop_result agentloop_writer_sync(struct agentloop_writer *writer);
 
 /**
  * Writes the file's head — the `hash` of its last record, or the anchor's `prev0`
- * for an empty file — as 32 bytes to `out`. NULL `writer` or `out` is
- * `NULL_PARAMETER`. Not thread-safe against a concurrent append.
+ * for an empty file — as 32 bytes to `out`, as of this writer's last open, append or
+ * refresh. NULL `writer` or `out` is `NULL_PARAMETER`. Not thread-safe against a
+ * concurrent call on the same writer.
  *
  * # Safety
  * `writer` must be a live writer from this library; `out` must point to 32 writable
@@ -1637,9 +1759,10 @@ agentloop_result agentloop_writer_head(const struct agentloop_writer *writer,
                                        uint8_t *out);
 
 /**
- * Writes to `*out` how many records the file holds: those it had when opened plus
- * those appended since. NULL `writer` or `out` is `NULL_PARAMETER`. Not thread-safe
- * against a concurrent append.
+ * Writes to `*out` how many records the file holds, as of this writer's last open,
+ * append or refresh (records other writers appended are counted once this writer
+ * has seen them). NULL `writer` or `out` is `NULL_PARAMETER`. Not thread-safe against
+ * a concurrent call on the same writer.
  *
  * # Safety
  * `writer` must be a live writer from this library; `out` valid for a write.
@@ -1648,14 +1771,39 @@ agentloop_result agentloop_writer_count(const struct agentloop_writer *writer,
                                         uint64_t *out);
 
 /**
- * Closes the file, releasing its lock, and frees the writer. It does not sync: call
- * `agentloop_writer_sync` first when the records must be on disk. NULL does nothing.
+ * Closes the file and frees the writer. Records not yet synced (policies other than
+ * `AGENTLOOP_SYNC_ALWAYS`) are synced first, best effort: call
+ * `agentloop_writer_sync` before, to learn whether that worked. NULL does nothing.
  *
  * # Safety
  * `writer` must be NULL or a writer from this library not freed before, and no other
  * thread may be using it.
  */
 void agentloop_writer_free(struct agentloop_writer *writer);
+
+/**
+ * Repairs a torn tail of the transcript at `path` (NUL-terminated): if its last line
+ * is incomplete and every complete record before it verifies with `options` (NULL
+ * means the defaults), the incomplete bytes are copied to the new side file
+ * `<path>.torn-<offset>` and synced, then the file is cut to `offset` (its last
+ * complete record) and synced — all under the file's lock (waiting for it).
+ *
+ * On `AGENTLOOP_RESULT_OK`, `*out_offset` is where the torn line started and
+ * `*out_removed` how many bytes were moved aside; `*out_removed` 0 means there was
+ * no torn tail and nothing changed (`*out_offset` is then the file's length).
+ * Refusals change nothing: complete records with faults are `DOES_NOT_VERIFY`; an
+ * existing side file is `SIDE_FILE_EXISTS` (evidence is never overwritten); a file
+ * that cannot be opened, read or written is `IO`. NULL `path`, `out_offset` or
+ * `out_removed` is `NULL_PARAMETER`. Thread-safe.
+ *
+ * # Safety
+ * `path` must be a NUL-terminated string; `options` NULL or an initialised struct;
+ * `out_offset` and `out_removed` valid for a write.
+ */
+agentloop_result agentloop_repair(const char *path,
+                                  const struct agentloop_verify_options *options,
+                                  uint64_t *out_offset,
+                                  uint64_t *out_removed);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -43,6 +43,9 @@ pub enum Command {
     /// Validate a JSON instance against a tool-argument schema (the JSON Schema draft
     /// 2020-12 subset of tool arguments): one violation a line, with its JSON path.
     Validate(ValidateArgs),
+    /// Move a torn tail (an incomplete last line) to a side file and cut the
+    /// transcript back to its last complete record; say exactly what was removed.
+    Repair(RepairArgs),
 }
 
 /// `agentloop demo`.
@@ -124,12 +127,14 @@ pub struct CanonArgs {
         .args(["payload", "payload_file"]),
 ))]
 #[command(after_help = "\
-FILE is created when absent. The record is written with one write at the end of the
-file and synced; on failure the file is cut back to its previous length.
+FILE is created when absent. Under the file's exclusive lock (held for this append
+only) FILE is verified, the record is written with one write at the end and synced;
+on failure the file is cut back to its previous length. A FILE ending in an incomplete
+line (torn_tail) is refused: `agentloop repair FILE` moves that line aside.
 Exit status: 0 appended (the new head is printed); 1 the payload is not I-JSON or has
 no canonical encoding, or FILE does not verify (the file is left untouched);
-2 FILE or the payload file cannot be read or written, or bad usage (an empty --kind
-is bad usage).")]
+2 FILE or the payload file cannot be read or written, the lock is held and --no-wait
+was given, or bad usage (an empty --kind is bad usage).")]
 pub struct AppendArgs {
     /// The transcript to append to (created if absent).
     #[arg(value_name = "FILE")]
@@ -146,6 +151,32 @@ pub struct AppendArgs {
     /// Where the chain starts, for a transcript that continues another (SEQ0:PREV0).
     #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]
     pub anchor: Option<Anchor>,
+    /// Fail at once (exit 2) instead of waiting when another writer holds the lock.
+    #[arg(long)]
+    pub no_wait: bool,
+}
+
+/// `agentloop repair`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Only a torn tail is ever removed: the bytes after the last newline are copied to the
+new side file FILE.torn-OFFSET (never overwritten), synced, and FILE is cut to OFFSET
+and synced, all under the file's exclusive lock. Prints what was removed, or that there
+was nothing to repair.
+Exit status: 0 repaired, or nothing to repair (the output says which); 1 the complete
+records have faults of their own (repair fixes only a torn tail; nothing is changed);
+2 FILE could not be read or written, the side file already exists, the lock is held
+and --no-wait was given, or bad usage.")]
+pub struct RepairArgs {
+    /// Where the chain starts, for a transcript that continues another (SEQ0:PREV0).
+    #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]
+    pub anchor: Option<Anchor>,
+    /// Fail at once (exit 2) instead of waiting when another writer holds the lock.
+    #[arg(long)]
+    pub no_wait: bool,
+    /// The transcript to repair.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
 }
 
 /// `agentloop checkpoint`.

@@ -4,6 +4,7 @@ use std::fmt;
 use std::io;
 
 use agentloop_core::chain::AppendError;
+use agentloop_core::durable::{RepairError, WriteError};
 use agentloop_core::jcs::EncodeError;
 use agentloop_core::json::ParseErrorKind;
 use agentloop_core::schema::SchemaError;
@@ -121,6 +122,38 @@ pub enum Failure {
         /// Why cutting the file back to its previous length failed too, if it did.
         restore: Option<io::Error>,
     },
+    /// `append`: the transcript ends in an incomplete line; nothing was appended.
+    TornTail {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Where the incomplete line starts.
+        offset: u64,
+        /// Its length in bytes.
+        len: u64,
+    },
+    /// `append`: another writer holds the lock, and `--no-wait` was given.
+    Locked {
+        /// The transcript, as named on the command line.
+        name: String,
+    },
+    /// `append`: the durable writer refused for another reason (the file shrank or
+    /// changed under it, or an earlier failure).
+    Writer {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Why.
+        error: WriteError,
+    },
+    /// `repair -`: standard input is not a file one can repair.
+    RepairStdin,
+    /// `repair`: the file could not be repaired (the records before the tail do not
+    /// verify, the side file exists, reading or writing failed).
+    Repair {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Why.
+        error: RepairError,
+    },
     /// `demo`: a transcript (or its folder) could not be created or written.
     DemoWrite {
         /// The file or folder, as a path under `--out`.
@@ -178,6 +211,33 @@ impl Failure {
         }
     }
 
+    /// The failure for an error of the durable writer on `name`; `consequence` says
+    /// what did not happen ("nothing was appended").
+    pub fn writer(name: &str, error: WriteError, consequence: &'static str) -> Failure {
+        let name = name.to_owned();
+        match error {
+            WriteError::Open(reason) => Failure::Open { name, reason },
+            WriteError::Lock(reason) => Failure::Lock { name, reason },
+            WriteError::Locked => Failure::Locked { name },
+            WriteError::TornTail { offset, len } => Failure::TornTail { name, offset, len },
+            WriteError::DoesNotVerify(report) => {
+                Failure::does_not_verify(&name, &report, consequence)
+            }
+            WriteError::Record(error) => Failure::Append { name, error },
+            WriteError::Write(reason) => Failure::Write {
+                name,
+                reason,
+                restore: None,
+            },
+            WriteError::WriteNotUndone { write, undo } => Failure::Write {
+                name,
+                reason: write,
+                restore: Some(undo),
+            },
+            error => Failure::Writer { name, error },
+        }
+    }
+
     /// The exit status this failure ends the process with.
     pub fn exit(&self) -> Exit {
         match self {
@@ -185,7 +245,12 @@ impl Failure {
             | Failure::Payload { .. }
             | Failure::Append { .. }
             | Failure::Encode { .. }
+            | Failure::TornTail { .. }
             | Failure::Invalid { .. } => Exit::Fault,
+            Failure::Repair {
+                error: RepairError::DoesNotVerify(report),
+                ..
+            } => Exit::of_report(report),
             Failure::DoesNotVerify { exit, .. } => *exit,
             Failure::ValidateBothStdin
             | Failure::ValidateJson { .. }
@@ -200,6 +265,10 @@ impl Failure {
             | Failure::Open { .. }
             | Failure::Lock { .. }
             | Failure::Write { .. }
+            | Failure::Locked { .. }
+            | Failure::Writer { .. }
+            | Failure::RepairStdin
+            | Failure::Repair { .. }
             | Failure::DemoWrite { .. } => Exit::CannotGrade,
         }
     }
@@ -333,6 +402,33 @@ impl fmt::Display for Failure {
                 "{instance} is not valid against the schema {schema}: {}",
                 plural(*violations as u64, "violation")
             ),
+            Failure::TornTail { name, offset, len } => write!(
+                f,
+                "{name}: torn_tail: the file ends in an incomplete line ({} at offset \
+                 {offset}): an earlier append did not finish; nothing was appended \
+                 (`agentloop repair {name}` moves that line to a side file)",
+                plural(*len, "byte")
+            ),
+            Failure::Locked { name } => write!(
+                f,
+                "{name}: another writer holds the exclusive lock; nothing was appended \
+                 (--no-wait)"
+            ),
+            Failure::Writer { name, error } => write!(f, "{name}: {error}; nothing was appended"),
+            Failure::RepairStdin => {
+                f.write_str("repair needs a transcript file, and '-' (standard input) is not one")
+            }
+            Failure::Repair {
+                name,
+                error: RepairError::DoesNotVerify(report),
+            } => {
+                match report.faults.first() {
+                    Some(fault) => f.write_str(&fault_sentence(name, fault))?,
+                    None => write!(f, "{name}: faults were found")?,
+                }
+                f.write_str(" (repair removes only a torn tail, so nothing was changed)")
+            }
+            Failure::Repair { name, error } => write!(f, "{name}: cannot repair: {error}"),
             Failure::DemoWrite { name, reason } => {
                 write!(f, "{name}: cannot write it: {reason}")
             }

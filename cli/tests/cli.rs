@@ -549,7 +549,9 @@ fn append_refusals_leave_the_file_untouched() {
             &["append", "torn.jsonl", "--kind", "x", "--payload", "1"],
             1,
             "torn.jsonl",
-            "agentloop: torn.jsonl line 2: torn_tail: ",
+            "agentloop: torn.jsonl: torn_tail: the file ends in an incomplete line (10 bytes at \
+             offset 206): an earlier append did not finish; nothing was appended \
+             (`agentloop repair torn.jsonl` moves that line to a side file)",
         ),
         (
             &["append", "t.jsonl", "--kind", "", "--payload", "1"],

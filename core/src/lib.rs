@@ -16,8 +16,9 @@
 //!   OpenAI or Anthropic message history and of the tools in provider shapes; the
 //!   [`audit`] of a transcript as a well-formed run (`verify --loop`);
 //! - `std` (default): verifying readers and files ([`verify::verify_reader`],
-//!   [`verify::verify_file`]), a file record sink (`sink::FileSink`), and tool
-//!   panics caught by the driver.
+//!   [`verify::verify_file`]), a file record sink (`sink::FileSink`), the
+//!   `durable` writer (a lock per append, a sync policy, rollback of failed writes,
+//!   repair of a torn tail), and tool panics caught by the driver.
 //!
 //! ```
 //! use agentloop_core::{chain::Chain, json, verify};
@@ -61,6 +62,8 @@ pub mod chain;
 pub mod demo;
 #[cfg(feature = "alloc")]
 pub mod driver;
+#[cfg(feature = "std")]
+pub mod durable;
 #[cfg(feature = "alloc")]
 pub mod export;
 #[cfg(feature = "alloc")]

@@ -97,6 +97,8 @@ pub use verify::{
 };
 pub use version::agentloop_version;
 pub use writer::{
-    agentloop_writer, agentloop_writer_append, agentloop_writer_count, agentloop_writer_free,
-    agentloop_writer_head, agentloop_writer_open, agentloop_writer_sync,
+    agentloop_repair, agentloop_sync, agentloop_writer, agentloop_writer_append,
+    agentloop_writer_count, agentloop_writer_free, agentloop_writer_head, agentloop_writer_open,
+    agentloop_writer_open_with, agentloop_writer_options, agentloop_writer_options_init,
+    agentloop_writer_refresh, agentloop_writer_sync,
 };

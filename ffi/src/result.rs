@@ -53,11 +53,20 @@ pub enum agentloop_result {
     /// A callback refused: the record sink of `agentloop_run` returned non-zero, so the
     /// run stopped and the transcript ends before that record.
     CallbackRefused = 14,
+    /// Another writer holds the transcript's lock and the writer's options said not to
+    /// wait (`wait_for_lock` false).
+    Locked = 15,
+    /// The transcript ends in an incomplete line (`torn_tail`): an earlier append did
+    /// not finish. Nothing is appended until `agentloop_repair` moves it aside.
+    TornTail = 16,
+    /// `agentloop_repair`: the side file for the torn bytes already exists; nothing
+    /// was changed.
+    SideFileExists = 17,
 }
 
 impl agentloop_result {
     /// Every value, in number order.
-    pub const ALL: [agentloop_result; 15] = [
+    pub const ALL: [agentloop_result; 18] = [
         agentloop_result::Ok,
         agentloop_result::NullParameter,
         agentloop_result::InvalidUtf8,
@@ -73,6 +82,9 @@ impl agentloop_result {
         agentloop_result::DoesNotVerify,
         agentloop_result::Panic,
         agentloop_result::CallbackRefused,
+        agentloop_result::Locked,
+        agentloop_result::TornTail,
+        agentloop_result::SideFileExists,
     ];
 
     /// The value with this number, if there is one.
@@ -121,6 +133,15 @@ impl agentloop_result {
             agentloop_result::CallbackRefused => {
                 b"a callback refused (the record sink returned non-zero); the run stopped\0"
             }
+            agentloop_result::Locked => {
+                b"another writer holds the transcript's lock (not waiting, as asked)\0"
+            }
+            agentloop_result::TornTail => {
+                b"the transcript ends in an incomplete line (torn_tail); repair it first\0"
+            }
+            agentloop_result::SideFileExists => {
+                b"the repair's side file already exists; nothing was changed\0"
+            }
         }
     }
 }
@@ -157,7 +178,7 @@ mod tests {
             assert_eq!(message.last(), Some(&0));
             assert_eq!(message.iter().filter(|&&b| b == 0).count(), 1);
         }
-        assert_eq!(agentloop_result::from_u32(15), None);
+        assert_eq!(agentloop_result::from_u32(18), None);
         assert_eq!(agentloop_result::from_u32(u32::MAX), None);
     }
 }

@@ -20,7 +20,7 @@ use crate::canon::parse_error;
 use crate::reply::agentloop_reply;
 use crate::result::{agentloop_result, Outcome};
 use crate::tool_result::agentloop_tool_result;
-use crate::writer::agentloop_writer;
+use crate::writer::{agentloop_writer, write_error};
 
 /// The model: called once per turn with the conversation so far as JSON `(messages,
 /// messages_len)` (the shape of `agentloop_agent_messages_json`) and the tools on
@@ -195,30 +195,6 @@ impl RecordSink for CSink {
         match unsafe { (self.callback)(self.userdata, line.as_ptr(), line.len()) } {
             0 => Ok(()),
             _ => Err(SinkError::Refused),
-        }
-    }
-}
-
-/// A writer's file as a [`RecordSink`].
-struct WriterSink<'a> {
-    file: &'a std::fs::File,
-    count: &'a mut u64,
-    broken: &'a mut bool,
-}
-
-impl RecordSink for WriterSink<'_> {
-    fn record(&mut self, line: &[u8]) -> Result<(), SinkError> {
-        use std::io::Write;
-        match self.file.write_all(line) {
-            Ok(()) => {
-                *self.count += 1;
-                Ok(())
-            }
-            Err(error) => {
-                // The chain has moved past a record the file may not hold.
-                *self.broken = true;
-                Err(SinkError::Io(error.kind()))
-            }
         }
     }
 }
@@ -422,13 +398,17 @@ pub unsafe extern "C" fn agentloop_run(
 }
 
 /// As `agentloop_run`, with the records appended to `writer`'s file (opened with
-/// `agentloop_writer_open`, so verified and locked), continuing its chain: the `task`
-/// record gets the file's next `seq`. A failed write is `AGENTLOOP_RESULT_IO`: the run
-/// stops and the writer refuses every later append with `INVALID_STATE` (the file may
-/// end with a partial line; `agentloop_verify_file` says where). A writer in that
-/// state is refused with `INVALID_STATE` before anything runs. Records reach the
-/// operating system, not necessarily the disk: call `agentloop_writer_sync` after.
-/// NULL `writer` is `NULL_PARAMETER`. Not thread-safe for one writer.
+/// `agentloop_writer_open`, so verified), continuing its chain: first the writer takes
+/// in what other writers appended (as `agentloop_writer_refresh`), then the `task`
+/// record gets the file's next `seq`. Each record is appended as
+/// `agentloop_writer_append` does — under the lock, synced by the writer's policy — but
+/// it must continue the run's own chain: if another writer appends during the run, the
+/// next record is refused with `DOES_NOT_VERIFY` and the run stops there (a run's
+/// records are never split). A failed write is `AGENTLOOP_RESULT_IO`: the run stops,
+/// the file is cut back to its last complete record; if cutting back (or a sync)
+/// failed, the writer refuses every later append with `INVALID_STATE`. A writer in
+/// that state is refused with `INVALID_STATE` before anything runs. NULL `writer` is
+/// `NULL_PARAMETER`. Not thread-safe for one writer.
 ///
 /// # Safety
 /// `writer` must be a live writer from this library; the rest as `agentloop_run`.
@@ -449,10 +429,9 @@ pub unsafe extern "C" fn agentloop_run_to_writer(
     boundary(|| {
         need(out_outcome)?;
         // SAFETY: the caller promises a live writer used by no other thread.
-        let writer = unsafe { handle_mut(writer) }?;
-        if writer.broken {
-            return Err(agentloop_result::InvalidState);
-        }
+        let writer = &mut unsafe { handle_mut(writer) }?.writer;
+        // Start from the file's head, including what other writers appended.
+        writer.refresh().map_err(|e| write_error(&e))?;
         // SAFETY: forwarded from this function's contract.
         let run = unsafe {
             read_run(
@@ -467,12 +446,16 @@ pub unsafe extern "C" fn agentloop_run_to_writer(
                 cancel_userdata,
             )
         }?;
-        let mut sink = WriterSink {
-            file: &writer.file,
-            count: &mut writer.count,
-            broken: &mut writer.broken,
-        };
-        let outcome = run.run_on(&mut writer.chain, &mut sink)?;
+        let mut chain = Chain::from_anchor(writer.next());
+        let outcome = run.run_on(&mut chain, writer).map_err(|result| {
+            match (result, writer.last_error()) {
+                // The writer refused a record: say why rather than "callback refused".
+                (agentloop_result::CallbackRefused | agentloop_result::Io, Some(error)) => {
+                    write_error(error)
+                }
+                _ => result,
+            }
+        })?;
         // SAFETY: out_outcome was checked non-NULL; the caller promises it is writable.
         unsafe { put(out_outcome, outcome) }
     })

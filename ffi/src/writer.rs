@@ -1,13 +1,13 @@
-//! `agentloop_writer`: appends records to a transcript file, verifying it first and
-//! holding an exclusive lock on it while open.
+//! `agentloop_writer`: appends records to a transcript file through the durable writer
+//! of the core (verified on open, a lock per append, synced by policy, failed writes
+//! cut back), and `agentloop_repair`.
 
 use core::ffi::c_char;
-use std::fs::{File, OpenOptions};
-use std::io::{BufReader, Write};
+use std::num::NonZeroU32;
 
-use agentloop_core::anchor::Anchor;
-use agentloop_core::chain::Chain;
-use agentloop_core::verify;
+use agentloop_core::durable::{
+    self, LockWait, RepairError, SyncPolicy, WriteError, Writer, WriterOptions,
+};
 
 use crate::boundary::boundary;
 use crate::bytes::{c_str, give, handle, handle_mut, hash_out, input, need, put, take, text};
@@ -15,91 +15,105 @@ use crate::chain::append_error;
 use crate::result::{agentloop_result, Outcome};
 use crate::verify::{agentloop_verify_options, path_of, read_options};
 
-/// A transcript file open for appending. While it is open the file carries an
-/// exclusive advisory lock (`flock`-style on Unix), so two writers — processes or
-/// handles, including `agentloop append` — never interleave. Open it with
-/// `agentloop_writer_open`, free it with `agentloop_writer_free`.
+/// When a writer flushes appended records to the disk (`fdatasync`): the
+/// `sync` member of `agentloop_writer_options`. See `docs/durability.md` for what
+/// survives a crash under each and what each costs.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum agentloop_sync {
+    /// After every record, before `agentloop_writer_append` returns (the default): a
+    /// record whose append returned is on the disk.
+    Always = 0,
+    /// After every `sync_every`-th record: a machine crash loses at most the last
+    /// `sync_every − 1` records whose append returned.
+    EveryN = 1,
+    /// Only on `agentloop_writer_sync` (and, best effort, `agentloop_writer_free`).
+    OnClose = 2,
+}
+
+/// How a writer syncs and locks. Fill it with `agentloop_writer_options_init`, then
+/// change what you need; a NULL pointer means the defaults.
+///
+/// The layout may change before 1.0 (with a new SONAME); always start from
+/// `agentloop_writer_options_init` so new members get their defaults.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct agentloop_writer_options {
+    /// An `agentloop_sync` value. Default `AGENTLOOP_SYNC_ALWAYS`; another number is
+    /// `INVALID_ARGUMENT`.
+    pub sync: u32,
+    /// With `AGENTLOOP_SYNC_EVERY_N`: sync every this many records (at least 1;
+    /// 0 is `INVALID_ARGUMENT`). Default 1. Read only with `AGENTLOOP_SYNC_EVERY_N`.
+    pub sync_every: u32,
+    /// Wait while another writer holds the file's lock (default `true`); `false`
+    /// makes a call that finds it held return `AGENTLOOP_RESULT_LOCKED` at once.
+    pub wait_for_lock: bool,
+}
+
+impl Default for agentloop_writer_options {
+    fn default() -> Self {
+        agentloop_writer_options {
+            sync: agentloop_sync::Always as u32,
+            sync_every: 1,
+            wait_for_lock: true,
+        }
+    }
+}
+
+impl agentloop_writer_options {
+    /// The core options these stand for, with `verify`; `INVALID_ARGUMENT` for a value
+    /// out of range.
+    fn to_core(self, verify: agentloop_core::verify::Options) -> Outcome<WriterOptions> {
+        let sync = match self.sync {
+            0 => SyncPolicy::Always,
+            1 => SyncPolicy::EveryN(
+                NonZeroU32::new(self.sync_every).ok_or(agentloop_result::InvalidArgument)?,
+            ),
+            2 => SyncPolicy::OnClose,
+            _ => return Err(agentloop_result::InvalidArgument),
+        };
+        Ok(WriterOptions {
+            sync,
+            lock: if self.wait_for_lock {
+                LockWait::Block
+            } else {
+                LockWait::Fail
+            },
+            verify,
+        })
+    }
+}
+
+/// A transcript file open for appending. It holds no lock while idle: each append
+/// takes the file's exclusive advisory lock (`flock`-style on Unix) and releases it
+/// before returning, so other writers — processes, handles in this process,
+/// `agentloop append` — take turns with it and never fork the chain. What they
+/// appended in between is verified and followed. Open it with `agentloop_writer_open`,
+/// free it with `agentloop_writer_free`.
 ///
 /// Not thread-safe: one thread at a time may call functions on a writer (it may move
 /// between threads).
 pub struct agentloop_writer {
-    pub(crate) file: File,
-    pub(crate) chain: Chain,
-    /// Records in the file.
-    pub(crate) count: u64,
-    /// A write failed and the file could not be cut back: nothing more is appended.
-    pub(crate) broken: bool,
+    pub(crate) writer: Writer,
 }
 
-impl agentloop_writer {
-    fn open(path: &std::path::Path, options: &verify::Options) -> Outcome<agentloop_writer> {
-        let io = |_| agentloop_result::Io;
-        let file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(path)
-            .map_err(io)?;
-        // Blocks while another writer holds the lock; released when `file` closes.
-        file.lock().map_err(io)?;
-        let report = verify::verify_reader(BufReader::with_capacity(1 << 16, &file), options);
-        if !report.ok() {
-            return Err(agentloop_result::DoesNotVerify);
+/// The result code for an error of the durable writer.
+pub(crate) fn write_error(error: &WriteError) -> agentloop_result {
+    match error {
+        WriteError::Locked => agentloop_result::Locked,
+        WriteError::TornTail { .. } => agentloop_result::TornTail,
+        WriteError::DoesNotVerify(_) | WriteError::Shrank { .. } | WriteError::Diverged(_) => {
+            agentloop_result::DoesNotVerify
         }
-        let anchor = options.anchor;
-        let chain = Chain::from_anchor(Anchor {
-            seq0: anchor.seq0.saturating_add(report.count),
-            prev0: report.head.unwrap_or(anchor.prev0),
-        });
-        Ok(agentloop_writer {
-            file,
-            chain,
-            count: report.count,
-            broken: false,
-        })
-    }
-
-    fn append(&mut self, kind: &str, payload: &[u8]) -> Outcome {
-        if self.broken {
-            return Err(agentloop_result::InvalidState);
-        }
-        let before_chain = (self.chain.next_seq(), self.chain.head());
-        let before_len = self
-            .file
-            .metadata()
-            .map_err(|_| agentloop_result::Io)?
-            .len();
-        let line = self
-            .chain
-            .append_json(kind, payload)
-            .map_err(append_error)?;
-        if (&self.file).write_all(line).is_err() {
-            self.chain = Chain::from_anchor(Anchor {
-                seq0: before_chain.0,
-                prev0: before_chain.1,
-            });
-            if self.file.set_len(before_len).is_err() {
-                self.broken = true;
-            }
-            return Err(agentloop_result::Io);
-        }
-        self.count += 1;
-        Ok(())
+        WriteError::Record(e) => append_error(*e),
+        WriteError::Broken => agentloop_result::InvalidState,
+        _ => agentloop_result::Io,
     }
 }
 
 /// Opens the transcript file at `path` (NUL-terminated; on Unix any bytes, elsewhere
-/// UTF-8) for appending, creating it empty if absent, and writes the writer to `*out`.
-///
-/// It first takes an exclusive lock on the file — **blocking** while another writer
-/// holds it — then verifies the whole file with `options` (NULL means the defaults;
-/// the anchor says where the chain starts): a file that does not verify is
-/// `AGENTLOOP_RESULT_DOES_NOT_VERIFY` and is left untouched (`agentloop_verify_file`
-/// says why). Open, lock or read failures are `AGENTLOOP_RESULT_IO`.
-///
-/// On success the caller owns `*out` (free it with `agentloop_writer_free`, which
-/// releases the lock); on failure `*out` is not written and no lock is held.
-/// Thread-safe.
+/// UTF-8) for appending, creating it empty if absent, with the default writer options
+/// (sync every record, wait for the lock); see `agentloop_writer_open_with`.
 ///
 /// # Safety
 /// `path` must be a NUL-terminated string; `options` NULL or an initialised struct;
@@ -110,28 +124,93 @@ pub unsafe extern "C" fn agentloop_writer_open(
     options: *const agentloop_verify_options,
     out: *mut *mut agentloop_writer,
 ) -> agentloop_result {
+    // SAFETY: forwarded from this function's contract.
+    boundary(|| unsafe { open(path, options, core::ptr::null(), out) })
+}
+
+/// Opens the transcript file at `path` (NUL-terminated; on Unix any bytes, elsewhere
+/// UTF-8) for appending, creating it empty if absent, and writes the writer to `*out`.
+///
+/// Under the file's lock (waiting for it, or `LOCKED`, as `writer_options` says) it
+/// verifies the whole file with `verify_options` (NULL means the defaults; the anchor
+/// says where the chain starts), then releases the lock. A file whose last line is
+/// incomplete is `AGENTLOOP_RESULT_TORN_TAIL` (`agentloop_repair` moves that line
+/// aside); any other fault is `AGENTLOOP_RESULT_DOES_NOT_VERIFY`
+/// (`agentloop_verify_file` says why); either way the file is left untouched. Open or
+/// read failures are `AGENTLOOP_RESULT_IO`; options out of range `INVALID_ARGUMENT`.
+/// `writer_options` NULL means the defaults.
+///
+/// On success the caller owns `*out` (free it with `agentloop_writer_free`); on
+/// failure `*out` is not written. Thread-safe.
+///
+/// # Safety
+/// `path` must be a NUL-terminated string; each options pointer NULL or an initialised
+/// struct; `out` valid for a write of one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_writer_open_with(
+    path: *const c_char,
+    verify_options: *const agentloop_verify_options,
+    writer_options: *const agentloop_writer_options,
+    out: *mut *mut agentloop_writer,
+) -> agentloop_result {
+    // SAFETY: forwarded from this function's contract.
+    boundary(|| unsafe { open(path, verify_options, writer_options, out) })
+}
+
+/// The body of both open functions.
+///
+/// # Safety
+/// As `agentloop_writer_open_with`.
+unsafe fn open(
+    path: *const c_char,
+    verify_options: *const agentloop_verify_options,
+    writer_options: *const agentloop_writer_options,
+    out: *mut *mut agentloop_writer,
+) -> Outcome {
+    need(out)?;
+    // SAFETY: the caller promises a NUL-terminated string.
+    let path = unsafe { c_str(path) }?;
+    // SAFETY: the caller promises NULL or an initialised struct.
+    let verify = unsafe { read_options(verify_options) }?;
+    // SAFETY: the caller promises NULL or an initialised struct (its bool 0 or 1).
+    let options = unsafe { writer_options.as_ref() }
+        .copied()
+        .unwrap_or_default()
+        .to_core(verify)?;
+    let writer = Writer::open(path_of(path.to_bytes())?, options).map_err(|e| write_error(&e))?;
+    // SAFETY: out was checked non-NULL; the caller promises it is writable.
+    unsafe { give(out, agentloop_writer { writer }) }
+}
+
+/// Fills `*options` with the defaults: sync every record, `sync_every` 1, wait for
+/// the lock. NULL `options` is `AGENTLOOP_RESULT_NULL_PARAMETER`. Thread-safe.
+///
+/// # Safety
+/// `options` must be valid for a write of one `agentloop_writer_options`.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_writer_options_init(
+    options: *mut agentloop_writer_options,
+) -> agentloop_result {
     boundary(|| {
-        need(out)?;
-        // SAFETY: the caller promises a NUL-terminated string.
-        let path = unsafe { c_str(path) }?;
-        // SAFETY: the caller promises NULL or an initialised struct.
-        let options = unsafe { read_options(options) }?;
-        let writer = agentloop_writer::open(path_of(path.to_bytes())?, &options)?;
-        // SAFETY: out was checked non-NULL; the caller promises it is writable.
-        unsafe { give(out, writer) }
+        // SAFETY: put checks NULL; the caller promises the struct is writable.
+        unsafe { put(options, agentloop_writer_options::default()) }
     })
 }
 
 /// Appends one record — `kind` `(kind_ptr, kind_len)`, UTF-8 and not empty, and the
 /// JSON `payload` `(payload_ptr, payload_len)` — to the file with a single write.
 ///
-/// Refusals as `agentloop_chain_append` (`INVALID_UTF8`, `INVALID_ARGUMENT`,
-/// `INVALID_JSON`, `NO_CANONICAL_FORM`, `CHAIN_EXHAUSTED`), with the file untouched. A
-/// failed write is `AGENTLOOP_RESULT_IO`: the file is cut back to its length before the
-/// call; if even that fails, the writer refuses every later append with
-/// `INVALID_STATE`. The record reaches the operating system, not necessarily the disk:
-/// call `agentloop_writer_sync` for durability. NULL `writer` is `NULL_PARAMETER`. Not
-/// thread-safe for one writer.
+/// Under the file's lock: if other writers appended since this writer's last call,
+/// their records are verified and the new record continues from their head
+/// (`DOES_NOT_VERIFY` if they do not verify or the file shrank; `TORN_TAIL` if one of
+/// them left an incomplete line); then the line is written and synced as the
+/// writer's sync policy says. Refusals as `agentloop_chain_append` (`INVALID_UTF8`,
+/// `INVALID_ARGUMENT`, `INVALID_JSON`, `NO_CANONICAL_FORM`, `CHAIN_EXHAUSTED`), with the
+/// file untouched. A lock held elsewhere with `wait_for_lock` false is `LOCKED`. A
+/// failed write or sync is `AGENTLOOP_RESULT_IO` and the file is cut back to its
+/// length before the call; if even that fails, or a sync failed, the writer refuses
+/// every later append with `INVALID_STATE` (open the file again). NULL `writer` is
+/// `NULL_PARAMETER`. Not thread-safe for one writer.
 ///
 /// # Safety
 /// `writer` must be a live writer from this library; the byte inputs must point to
@@ -151,13 +230,37 @@ pub unsafe extern "C" fn agentloop_writer_append(
         let kind = unsafe { text(kind_ptr, kind_len) }?;
         // SAFETY: as above.
         let payload = unsafe { input(payload_ptr, payload_len) }?;
-        writer.append(kind, payload)
+        writer
+            .writer
+            .append_json(kind, payload)
+            .map(|_| ())
+            .map_err(|e| write_error(&e))
     })
 }
 
-/// Flushes the file's data to the disk (`fdatasync`), returning
-/// `AGENTLOOP_RESULT_IO` when the operating system reports a write error. NULL
-/// `writer` is `NULL_PARAMETER`. Not thread-safe for one writer.
+/// Takes in, under the lock, what other writers appended since this writer's last
+/// call, so `agentloop_writer_count` and `agentloop_writer_head` are the file's.
+/// Errors as for the growth check of `agentloop_writer_append`. NULL `writer` is
+/// `NULL_PARAMETER`. Not thread-safe for one writer.
+///
+/// # Safety
+/// `writer` must be a live writer from this library.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_writer_refresh(
+    writer: *mut agentloop_writer,
+) -> agentloop_result {
+    boundary(|| {
+        // SAFETY: the caller promises a live writer used by no other thread.
+        let writer = unsafe { handle_mut(writer) }?;
+        writer.writer.refresh().map_err(|e| write_error(&e))
+    })
+}
+
+/// Flushes every record appended so far to the disk (`fdatasync`), returning
+/// `AGENTLOOP_RESULT_IO` when the operating system reports an error; the writer then
+/// refuses later appends with `INVALID_STATE` (after a failed sync the system may have
+/// dropped earlier records' data). NULL `writer` is `NULL_PARAMETER`. Not thread-safe
+/// for one writer.
 ///
 /// # Safety
 /// `writer` must be a live writer from this library.
@@ -166,13 +269,14 @@ pub unsafe extern "C" fn agentloop_writer_sync(writer: *mut agentloop_writer) ->
     boundary(|| {
         // SAFETY: the caller promises a live writer used by no other thread.
         let writer = unsafe { handle_mut(writer) }?;
-        writer.file.sync_data().map_err(|_| agentloop_result::Io)
+        writer.writer.sync().map_err(|e| write_error(&e))
     })
 }
 
 /// Writes the file's head — the `hash` of its last record, or the anchor's `prev0`
-/// for an empty file — as 32 bytes to `out`. NULL `writer` or `out` is
-/// `NULL_PARAMETER`. Not thread-safe against a concurrent append.
+/// for an empty file — as 32 bytes to `out`, as of this writer's last open, append or
+/// refresh. NULL `writer` or `out` is `NULL_PARAMETER`. Not thread-safe against a
+/// concurrent call on the same writer.
 ///
 /// # Safety
 /// `writer` must be a live writer from this library; `out` must point to 32 writable
@@ -187,13 +291,14 @@ pub unsafe extern "C" fn agentloop_writer_head(
         // SAFETY: the caller promises a live writer.
         let writer = unsafe { handle(writer) }?;
         // SAFETY: out was checked non-NULL; the caller promises 32 writable bytes.
-        unsafe { hash_out(out, &writer.chain.head().0) }
+        unsafe { hash_out(out, &writer.writer.head().0) }
     })
 }
 
-/// Writes to `*out` how many records the file holds: those it had when opened plus
-/// those appended since. NULL `writer` or `out` is `NULL_PARAMETER`. Not thread-safe
-/// against a concurrent append.
+/// Writes to `*out` how many records the file holds, as of this writer's last open,
+/// append or refresh (records other writers appended are counted once this writer
+/// has seen them). NULL `writer` or `out` is `NULL_PARAMETER`. Not thread-safe against
+/// a concurrent call on the same writer.
 ///
 /// # Safety
 /// `writer` must be a live writer from this library; `out` valid for a write.
@@ -207,12 +312,13 @@ pub unsafe extern "C" fn agentloop_writer_count(
         // SAFETY: the caller promises a live writer.
         let writer = unsafe { handle(writer) }?;
         // SAFETY: out was checked non-NULL; the caller promises it is writable.
-        unsafe { put(out, writer.count) }
+        unsafe { put(out, writer.writer.count()) }
     })
 }
 
-/// Closes the file, releasing its lock, and frees the writer. It does not sync: call
-/// `agentloop_writer_sync` first when the records must be on disk. NULL does nothing.
+/// Closes the file and frees the writer. Records not yet synced (policies other than
+/// `AGENTLOOP_SYNC_ALWAYS`) are synced first, best effort: call
+/// `agentloop_writer_sync` before, to learn whether that worked. NULL does nothing.
 ///
 /// # Safety
 /// `writer` must be NULL or a writer from this library not freed before, and no other
@@ -221,4 +327,63 @@ pub unsafe extern "C" fn agentloop_writer_count(
 pub unsafe extern "C" fn agentloop_writer_free(writer: *mut agentloop_writer) {
     // SAFETY: forwarded from this function's contract.
     boundary(|| unsafe { take(writer) })
+}
+
+/// Repairs a torn tail of the transcript at `path` (NUL-terminated): if its last line
+/// is incomplete and every complete record before it verifies with `options` (NULL
+/// means the defaults), the incomplete bytes are copied to the new side file
+/// `<path>.torn-<offset>` and synced, then the file is cut to `offset` (its last
+/// complete record) and synced — all under the file's lock (waiting for it).
+///
+/// On `AGENTLOOP_RESULT_OK`, `*out_offset` is where the torn line started and
+/// `*out_removed` how many bytes were moved aside; `*out_removed` 0 means there was
+/// no torn tail and nothing changed (`*out_offset` is then the file's length).
+/// Refusals change nothing: complete records with faults are `DOES_NOT_VERIFY`; an
+/// existing side file is `SIDE_FILE_EXISTS` (evidence is never overwritten); a file
+/// that cannot be opened, read or written is `IO`. NULL `path`, `out_offset` or
+/// `out_removed` is `NULL_PARAMETER`. Thread-safe.
+///
+/// # Safety
+/// `path` must be a NUL-terminated string; `options` NULL or an initialised struct;
+/// `out_offset` and `out_removed` valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_repair(
+    path: *const c_char,
+    options: *const agentloop_verify_options,
+    out_offset: *mut u64,
+    out_removed: *mut u64,
+) -> agentloop_result {
+    boundary(|| {
+        need(out_offset)?;
+        need(out_removed)?;
+        // SAFETY: the caller promises a NUL-terminated string.
+        let path = unsafe { c_str(path) }?;
+        // SAFETY: the caller promises NULL or an initialised struct.
+        let verify = unsafe { read_options(options) }?;
+        let options = WriterOptions {
+            verify,
+            ..WriterOptions::default()
+        };
+        let path = path_of(path.to_bytes())?;
+        let repaired = durable::repair(path, &options).map_err(|e| match e {
+            RepairError::DoesNotVerify(_) => agentloop_result::DoesNotVerify,
+            RepairError::SideFileExists(_) => agentloop_result::SideFileExists,
+            RepairError::Locked => agentloop_result::Locked,
+            _ => agentloop_result::Io,
+        })?;
+        let (offset, removed) = match repaired.removed {
+            Some(removed) => (removed.offset, removed.len),
+            None => (
+                std::fs::metadata(path)
+                    .map_err(|_| agentloop_result::Io)?
+                    .len(),
+                0,
+            ),
+        };
+        // SAFETY: both were checked non-NULL; the caller promises they are writable.
+        unsafe {
+            put(out_offset, offset)?;
+            put(out_removed, removed)
+        }
+    })
 }

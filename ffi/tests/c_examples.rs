@@ -219,6 +219,10 @@ fn exercise(build: &Build, programs: &[PathBuf; 5], wrapper: &[&str], label: &st
         stdout.contains("seq=2 tool head=8428b0f390a2bdfa"),
         "{label}: {stdout}"
     );
+    assert!(
+        stdout.contains("the durable writer wrote the chain; a torn tail was refused and repaired"),
+        "{label}: {stdout}"
+    );
 
     let out = run(command(verify).arg(&spec));
     expect_status(&out, 0, &format!("{label}: verify"));

@@ -1,11 +1,11 @@
-//! `agentloop append`: appends one record under an exclusive lock.
+//! `agentloop append`: appends one record through the durable writer (a lock for the
+//! append, the file verified first, one write, synced, cut back on failure).
 
-use std::fs::{File, OpenOptions};
-use std::io::{BufReader, Write};
+use std::io::Write;
 
-use agentloop_core::chain::Chain;
+use agentloop_core::durable::{LockWait, Writer, WriterOptions};
 use agentloop_core::json::{self, Value};
-use agentloop_core::verify::{self, Options};
+use agentloop_core::verify::Options;
 use agentloop_core::Anchor;
 
 use super::emit;
@@ -14,7 +14,8 @@ use crate::exit::Exit;
 use crate::failure::Failure;
 use crate::input::Source;
 
-/// Validates the payload, then locks, verifies and appends; prints the new head.
+/// Validates the payload, then opens (verifying), appends and closes; prints the new
+/// head.
 ///
 /// Everything that can be refused without the file (empty kind, unreadable or
 /// unacceptable payload) is refused before the file is opened, so a refusal never
@@ -26,49 +27,24 @@ pub fn run(args: &AppendArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     };
     let name = source.name();
     let payload = read_payload(args, &name)?;
-    let anchor = args.anchor.unwrap_or(Anchor::GENESIS);
-
-    let file = OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create(true)
-        .open(path)
-        .map_err(|reason| Failure::Open {
-            name: name.clone(),
-            reason,
-        })?;
-    // Blocks while another process holds the lock; released when `file` is dropped.
-    file.lock().map_err(|reason| Failure::Lock {
-        name: name.clone(),
-        reason,
-    })?;
-
-    let options = Options {
-        anchor,
-        ..Options::default()
+    let options = WriterOptions {
+        lock: if args.no_wait {
+            LockWait::Fail
+        } else {
+            LockWait::Block
+        },
+        verify: Options {
+            anchor: args.anchor.unwrap_or(Anchor::GENESIS),
+            ..Options::default()
+        },
+        ..WriterOptions::default()
     };
-    let report = verify::verify_reader(BufReader::with_capacity(1 << 16, &file), &options);
-    if !report.ok() {
-        return Err(Failure::does_not_verify(
-            &name,
-            &report,
-            "nothing was appended",
-        ));
-    }
-    let mut chain = Chain::from_anchor(Anchor {
-        seq0: anchor.seq0.saturating_add(report.count),
-        prev0: report.head.unwrap_or(anchor.prev0),
-    });
-    let line = chain
-        .append(&args.kind, &payload)
-        .map_err(|error| Failure::Append {
-            name: name.clone(),
-            error,
-        })?;
-    write_line(&file, line, &name)?;
-    drop(file);
+    let fail = |error| Failure::writer(&name, error, "nothing was appended");
+    let mut writer = Writer::open(path, options).map_err(fail)?;
+    let appended = writer.append(&args.kind, &payload).map_err(fail)?;
+    writer.close().map_err(fail)?;
 
-    emit(out, format!("{}\n", chain.head()).as_bytes())?;
+    emit(out, format!("{}\n", appended.head).as_bytes())?;
     Ok(Exit::Held)
 }
 
@@ -99,26 +75,4 @@ fn read_payload(args: &AppendArgs, file: &str) -> Result<Value, Failure> {
             kind: e.kind,
         }
     })
-}
-
-/// Writes `line` at the end of the file with one write, then syncs; on failure cuts
-/// the file back to its length before the write.
-fn write_line(file: &File, line: &[u8], name: &str) -> Result<(), Failure> {
-    let before = file
-        .metadata()
-        .map(|m| m.len())
-        .map_err(|reason| Failure::Unreadable {
-            name: name.to_owned(),
-            reason,
-        })?;
-    let mut handle = file;
-    if let Err(reason) = handle.write_all(line).and_then(|()| file.sync_data()) {
-        let restore = file.set_len(before).and_then(|()| file.sync_data()).err();
-        return Err(Failure::Write {
-            name: name.to_owned(),
-            reason,
-            restore,
-        });
-    }
-    Ok(())
 }

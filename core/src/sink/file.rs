@@ -8,9 +8,10 @@ use super::{RecordSink, SinkError};
 
 /// Appends each record line to a file with one `write_all`, then flushes.
 ///
-/// This is the simple writer: it neither takes a lock nor syncs to disk, and a crash
-/// mid-write can leave a torn last line (the verifier reports it as `torn_tail`). A
-/// durable, locking writer with repair is its own piece of work.
+/// This is the simple writer: it neither takes a lock nor syncs to disk, nor verifies
+/// what it appends to, and a crash mid-write can leave a torn last line (the verifier
+/// reports it as `torn_tail`). For a transcript that must survive crashes and other
+/// writers, use the durable writer, `crate::durable::Writer` (also a [`RecordSink`]).
 #[derive(Debug)]
 pub struct FileSink {
     file: File,

@@ -1,0 +1,58 @@
+//! `agentloop repair`: moves a torn tail (an incomplete last line) to a side file and
+//! cuts the transcript back to its last complete record — the only command that ever
+//! removes bytes from a transcript.
+
+use std::io::Write;
+
+use agentloop_core::durable::{self, LockWait, WriterOptions};
+use agentloop_core::verify::Options;
+use agentloop_core::Anchor;
+
+use super::emit;
+use crate::args::RepairArgs;
+use crate::diag::plural;
+use crate::exit::Exit;
+use crate::failure::Failure;
+use crate::input::Source;
+
+/// Repairs FILE's torn tail, if it has one, and says exactly what it removed.
+pub fn run(args: &RepairArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
+    let source = Source::from_arg(&args.file);
+    let Source::Path(path) = source else {
+        return Err(Failure::RepairStdin);
+    };
+    let name = source.name();
+    let options = WriterOptions {
+        lock: if args.no_wait {
+            LockWait::Fail
+        } else {
+            LockWait::Block
+        },
+        verify: Options {
+            anchor: args.anchor.unwrap_or(Anchor::GENESIS),
+            ..Options::default()
+        },
+        ..WriterOptions::default()
+    };
+    let repaired = durable::repair(path, &options).map_err(|error| Failure::Repair {
+        name: name.clone(),
+        error,
+    })?;
+    let records = plural(repaired.count, "complete record");
+    let sentence = match &repaired.removed {
+        None => format!(
+            "{name}: nothing to repair: no torn tail; {records}, head {}\n",
+            repaired.head
+        ),
+        Some(removed) => format!(
+            "{name}: repaired: removed the torn tail, {} at offset {} (moved to {}); \
+             {records} remain, head {}\n",
+            plural(removed.len, "byte"),
+            removed.offset,
+            removed.side_file.display(),
+            repaired.head
+        ),
+    };
+    emit(out, sentence.as_bytes())?;
+    Ok(Exit::Held)
+}

@@ -1,0 +1,404 @@
+//! The durable writer (`std`): appends records to a transcript file so that a crash, a
+//! kill, a full disk or two writers at once never corrupt it.
+//!
+//! - **One write per record.** Each record line goes to the end of the file in one
+//!   `write` (the file is opened for appending). A process killed mid-append leaves at
+//!   worst an incomplete last line — a `torn_tail` — never a damaged earlier record.
+//! - **Sync policy.** [`SyncPolicy`] says when the data is flushed to the disk: after
+//!   every record (the default), every `n` records, or only on [`Writer::sync`] /
+//!   [`Writer::close`]. `docs/durability.md` states what survives under each and what
+//!   each costs, measured.
+//! - **A lock per append.** Every append takes the file's exclusive lock and releases
+//!   it before returning ([`LockWait`] says whether to wait for it), so two processes —
+//!   or two writers in one — never fork the chain, and `agentloop append` can add a
+//!   record while a long run holds a writer open.
+//! - **Growth.** Under the lock the writer compares the file's length with its length
+//!   after its own last append; if another writer appended in between, it verifies
+//!   only those new bytes (anchored at its last `(seq, head)`) and continues from their
+//!   head. A file that shrank, or new bytes that do not verify, are refused.
+//! - **Rollback.** A write (or sync) that fails is undone by the writer, under the
+//!   lock, by cutting the file back to its length before that append: only its own
+//!   bytes go.
+//! - **Torn tails.** Opening a file whose last line is incomplete is refused
+//!   ([`WriteError::TornTail`]); [`repair()`] — an explicit call, or `agentloop repair`
+//!   — moves the torn bytes to a side file and cuts the file back to its last complete
+//!   record. Nothing else ever truncates or rewrites a transcript.
+//!
+//! ```
+//! use agentloop_core::durable::{Writer, WriterOptions};
+//! use agentloop_core::json;
+//! # let dir = std::env::temp_dir().join(format!("agentloop-doc-durable-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir).unwrap();
+//! # let path = dir.join("t.jsonl");
+//! # let _ = std::fs::remove_file(&path);
+//! let mut writer = Writer::open(&path, WriterOptions::default()).unwrap();
+//! let payload = json::parse(br#"{"task":"add 2 and 40"}"#).unwrap();
+//! let appended = writer.append("task", &payload).unwrap();
+//! assert_eq!(appended.seq, 0);
+//! writer.close().unwrap();
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+mod error;
+mod files;
+mod lock;
+mod options;
+mod repair;
+mod rollback;
+mod tail;
+#[cfg(test)]
+mod tests;
+
+pub use error::{RepairError, WriteError};
+pub use options::{LockWait, SyncPolicy, WriterOptions};
+pub use repair::{repair, Removed, Repaired};
+
+use std::boxed::Box;
+use std::fs::File;
+use std::path::Path;
+
+use crate::anchor::Anchor;
+use crate::chain::{AppendError, Chain};
+use crate::hash::Hash;
+use crate::json::{self, Value};
+use crate::sink::{RecordSink, SinkError};
+use crate::verify;
+use files::open_or_create;
+pub(crate) use files::sync_parent;
+use lock::LockGuard;
+use options::SyncCounter;
+use rollback::{write_line, Failed, Io};
+use tail::verify_range;
+
+/// A record the writer appended: its `seq` and its `hash` (the file's new head).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Appended {
+    /// The record's `seq`.
+    pub seq: u64,
+    /// The record's `hash`.
+    pub head: Hash,
+}
+
+/// Appends records to a transcript file: verified when opened, one write per record,
+/// a lock per append, synced by policy, failed writes cut back. See the module docs.
+///
+/// Also a [`RecordSink`], so the loop's driver can write a run through it.
+pub struct Writer {
+    file: File,
+    state: State,
+}
+
+/// Everything of a [`Writer`] but its file, so the lock guard can borrow the file
+/// while the state changes.
+struct State {
+    options: WriterOptions,
+    /// The file's length after this writer's last append (or open).
+    len: u64,
+    /// Records in the file.
+    count: u64,
+    /// Builds the next line; its next seq and head are the file's.
+    chain: Chain,
+    counter: SyncCounter,
+    broken: bool,
+    /// The last error the [`RecordSink`] side swallowed into a [`SinkError`].
+    last_error: Option<WriteError>,
+    io: Io,
+}
+
+impl core::fmt::Debug for Writer {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let s = &self.state;
+        f.debug_struct("Writer")
+            .field("file", &self.file)
+            .field("options", &s.options)
+            .field("len", &s.len)
+            .field("count", &s.count)
+            .field("next_seq", &s.chain.next_seq())
+            .field("head", &s.chain.head())
+            .field("broken", &s.broken)
+            .finish()
+    }
+}
+
+impl Writer {
+    /// Opens the transcript at `path` for appending, creating it empty if absent.
+    ///
+    /// Under the lock it verifies the whole file with `options.verify` (its anchor says
+    /// where the chain starts): a file whose only fault is an incomplete last line is
+    /// [`WriteError::TornTail`], any other fault [`WriteError::DoesNotVerify`]; either
+    /// way the file is left untouched. The lock is released before this returns.
+    pub fn open(path: &Path, options: WriterOptions) -> Result<Writer, WriteError> {
+        Writer::open_with(path, options, Io::REAL)
+    }
+
+    pub(crate) fn open_with(
+        path: &Path,
+        options: WriterOptions,
+        io: Io,
+    ) -> Result<Writer, WriteError> {
+        let (file, created) = open_or_create(path).map_err(WriteError::Open)?;
+        if created {
+            // The new file's name must survive a crash as well as its records.
+            sync_parent(path).map_err(WriteError::Open)?;
+        }
+        let guard = LockGuard::take(&file, options.lock)?;
+        let len = file.metadata().map_err(WriteError::Open)?.len();
+        let anchor = options.verify.anchor;
+        let range = verify_range(&file, 0, len, anchor, &options.verify)?;
+        drop(guard);
+        let state = State {
+            options,
+            len,
+            count: range.count,
+            chain: Chain::from_anchor(Anchor {
+                seq0: anchor.seq0.saturating_add(range.count),
+                prev0: range.head,
+            }),
+            counter: SyncCounter::new(options.sync),
+            broken: false,
+            last_error: None,
+            io,
+        };
+        Ok(Writer { file, state })
+    }
+
+    /// Appends one record and returns its `seq` and hash.
+    ///
+    /// Under the lock: takes in what other writers appended since this writer's last
+    /// append (verifying only their bytes), builds the line from the file's head,
+    /// writes it with one write, syncs if the policy says so. A refused record
+    /// ([`WriteError::Record`]) writes nothing; a failed write or sync is cut back
+    /// ([`WriteError::Write`]).
+    pub fn append(&mut self, kind: &str, payload: &Value) -> Result<Appended, WriteError> {
+        let s = &mut self.state;
+        s.usable()?;
+        let _guard = LockGuard::take(&self.file, s.options.lock)?;
+        s.take_in_growth(&self.file)?;
+        let before = next_of(&s.chain);
+        let line = s.chain.append(kind, payload).map_err(WriteError::Record)?;
+        let result = write_line(&self.file, line, s.len, &mut s.counter, s.io);
+        s.settle(result, before)
+    }
+
+    /// Parses `payload_json` strictly and appends it (see [`Writer::append`]).
+    pub fn append_json(&mut self, kind: &str, payload_json: &[u8]) -> Result<Appended, WriteError> {
+        let payload = json::parse(payload_json)
+            .map_err(|e| WriteError::Record(AppendError::PayloadJson(e)))?;
+        self.append(kind, &payload)
+    }
+
+    /// Appends a record line built elsewhere (by a [`Chain`] the caller holds, e.g. the
+    /// loop's driver): exactly one canonical line ending in `\n`, which must continue
+    /// the file's chain — the next `seq`, `prev` = the file's head.
+    ///
+    /// Unlike [`Writer::append`] it cannot follow another writer's records (the line's
+    /// `seq` and `prev` are fixed): if the file grew, the line is refused as
+    /// [`WriteError::Diverged`] and nothing is written.
+    pub fn append_line(&mut self, line: &[u8]) -> Result<Appended, WriteError> {
+        let s = &mut self.state;
+        s.usable()?;
+        let _guard = LockGuard::take(&self.file, s.options.lock)?;
+        s.take_in_growth(&self.file)?;
+        let before = next_of(&s.chain);
+        let check = verify::Options {
+            anchor: before,
+            checkpoint: None,
+            ..s.options.verify
+        };
+        let report = verify::verify_bytes(line, &check);
+        let one_line = line.iter().filter(|&&b| b == b'\n').count() == 1;
+        if !report.ok() || report.count != 1 || !one_line {
+            return Err(WriteError::Diverged(Box::new(report)));
+        }
+        let head = report.head.unwrap_or(before.prev0);
+        let result = write_line(&self.file, line, s.len, &mut s.counter, s.io);
+        if result.is_ok() {
+            s.chain = Chain::from_anchor(Anchor {
+                seq0: before.seq0 + 1,
+                prev0: head,
+            });
+        }
+        s.settle(result, before)
+    }
+
+    /// Takes in, under the lock, what other writers appended since this writer's last
+    /// append, so [`Writer::count`], [`Writer::head`] and [`Writer::next`] are the
+    /// file's. Refused as an append would be (file shrank, new bytes do not verify).
+    pub fn refresh(&mut self) -> Result<(), WriteError> {
+        let s = &mut self.state;
+        s.usable()?;
+        let _guard = LockGuard::take(&self.file, s.options.lock)?;
+        s.take_in_growth(&self.file)
+    }
+
+    /// Flushes every record appended so far to the disk (`fdatasync`). A failure makes
+    /// the writer refuse later appends ([`WriteError::Broken`]): after a failed sync
+    /// the operating system may have dropped earlier records' data.
+    pub fn sync(&mut self) -> Result<(), WriteError> {
+        let s = &mut self.state;
+        s.usable()?;
+        match (s.io.sync)(&self.file) {
+            Ok(()) => {
+                s.counter.synced();
+                Ok(())
+            }
+            Err(e) => {
+                s.broken = true;
+                Err(WriteError::Write(e))
+            }
+        }
+    }
+
+    /// Syncs what is not yet on the disk and closes the file. Dropping a writer does
+    /// the same but cannot report a failure.
+    pub fn close(mut self) -> Result<(), WriteError> {
+        if self.state.counter.pending() > 0 && !self.state.broken {
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    /// Records in the file, as of this writer's last append, open or refresh.
+    pub fn count(&self) -> u64 {
+        self.state.count
+    }
+
+    /// The file's head (hash of its last record, or the anchor's `prev0` when empty),
+    /// as of this writer's last append, open or refresh.
+    pub fn head(&self) -> Hash {
+        self.state.chain.head()
+    }
+
+    /// Where the next record continues: its `seq` and its `prev` (the head). A chain
+    /// built with `Chain::from_anchor(writer.next())` produces lines
+    /// [`Writer::append_line`] accepts.
+    pub fn next(&self) -> Anchor {
+        next_of(&self.state.chain)
+    }
+
+    /// The file's length in bytes, as of this writer's last append, open or refresh.
+    pub fn len(&self) -> u64 {
+        self.state.len
+    }
+
+    /// Whether the file holds no bytes (as of the last append, open or refresh).
+    pub fn is_empty(&self) -> bool {
+        self.state.len == 0
+    }
+
+    /// Records appended since the last sync (what a machine crash could still lose).
+    pub fn unsynced(&self) -> u32 {
+        self.state.counter.pending()
+    }
+
+    /// The last error the [`RecordSink`] implementation turned into a [`SinkError`],
+    /// with everything it said.
+    pub fn last_error(&self) -> Option<&WriteError> {
+        self.state.last_error.as_ref()
+    }
+}
+
+impl State {
+    fn usable(&self) -> Result<(), WriteError> {
+        if self.broken {
+            Err(WriteError::Broken)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Under the lock: if the file changed length since this writer's last append,
+    /// verify the new bytes and continue from their head.
+    fn take_in_growth(&mut self, file: &File) -> Result<(), WriteError> {
+        let now = file.metadata().map_err(WriteError::Open)?.len();
+        if now == self.len {
+            return Ok(());
+        }
+        if now < self.len {
+            return Err(WriteError::Shrank {
+                expected: self.len,
+                found: now,
+            });
+        }
+        let anchor = next_of(&self.chain);
+        let options = verify::Options {
+            checkpoint: None,
+            ..self.options.verify
+        };
+        let range = verify_range(file, self.len, now, anchor, &options)?;
+        self.len = now;
+        self.count += range.count;
+        self.chain = Chain::from_anchor(Anchor {
+            seq0: anchor.seq0 + range.count,
+            prev0: range.head,
+        });
+        Ok(())
+    }
+
+    /// Settles an append: on success counts the record; on failure restores the chain.
+    fn settle(
+        &mut self,
+        result: Result<u64, Failed>,
+        before: Anchor,
+    ) -> Result<Appended, WriteError> {
+        match result {
+            Ok(written) => {
+                self.len += written;
+                self.count += 1;
+                Ok(Appended {
+                    seq: before.seq0,
+                    head: self.chain.head(),
+                })
+            }
+            Err(failed) => {
+                self.chain = Chain::from_anchor(before);
+                if failed.breaks {
+                    self.broken = true;
+                }
+                Err(failed.error)
+            }
+        }
+    }
+}
+
+/// Where a chain's next record continues: its next `seq` and its head.
+fn next_of(chain: &Chain) -> Anchor {
+    Anchor {
+        seq0: chain.next_seq(),
+        prev0: chain.head(),
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        let s = &self.state;
+        if s.counter.pending() > 0 && !s.broken {
+            // Best effort: `close` is the way to learn whether this failed.
+            let _ = (s.io.sync)(&self.file);
+        }
+    }
+}
+
+/// The loop's driver writes through the writer: each line must continue the file's
+/// chain ([`Writer::append_line`]). A failed write is [`SinkError::Io`]; any other
+/// refusal [`SinkError::Refused`]; [`Writer::last_error`] has the full error.
+impl RecordSink for Writer {
+    fn record(&mut self, line: &[u8]) -> Result<(), SinkError> {
+        match self.append_line(line) {
+            Ok(_) => {
+                self.state.last_error = None;
+                Ok(())
+            }
+            Err(error) => {
+                let sink_error = match &error {
+                    WriteError::Write(e) | WriteError::WriteNotUndone { write: e, .. } => {
+                        SinkError::Io(e.kind())
+                    }
+                    _ => SinkError::Refused,
+                };
+                self.state.last_error = Some(error);
+                Err(sink_error)
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! Where the complete records of a file end, and verifying a byte range of it.
+
+use std::boxed::Box;
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
+
+use super::WriteError;
+use crate::anchor::Anchor;
+use crate::hash::Hash;
+use crate::verify::{self, FaultKind, Options, Report};
+
+/// The length of the file's complete lines: the offset just past the last `\n` before
+/// `len` (0 when there is none). Reads backwards from `len`, so a torn tail costs a
+/// read of itself only.
+pub(crate) fn complete_len(file: &File, len: u64) -> io::Result<u64> {
+    let mut reader = file;
+    let mut end = len;
+    let mut block = [0u8; 8192];
+    while end > 0 {
+        let start = end.saturating_sub(block.len() as u64);
+        let chunk = &mut block[..(end - start) as usize];
+        reader.seek(SeekFrom::Start(start))?;
+        reader.read_exact(chunk)?;
+        if let Some(nl) = chunk.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + nl as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+/// What verifying `[from, to)` of a file found: records and head, continuing `anchor`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Range {
+    /// Complete records in the range.
+    pub(crate) count: u64,
+    /// The hash of the last one (the anchor's `prev0` when there is none).
+    pub(crate) head: Hash,
+}
+
+/// Verifies the bytes `[from, to)` of `file` as a transcript continuing `anchor`.
+///
+/// A range whose only fault is an incomplete last line is [`WriteError::TornTail`]
+/// (with the torn line's offset in the file); any other fault is
+/// [`WriteError::DoesNotVerify`].
+pub(crate) fn verify_range(
+    file: &File,
+    from: u64,
+    to: u64,
+    anchor: Anchor,
+    options: &Options,
+) -> Result<Range, WriteError> {
+    let options = Options { anchor, ..*options };
+    let mut reader = file;
+    reader
+        .seek(SeekFrom::Start(from))
+        .map_err(WriteError::Open)?;
+    let report = verify::verify_reader(
+        BufReader::with_capacity(1 << 16, reader.take(to - from)),
+        &options,
+    );
+    if report.ok() {
+        return Ok(Range {
+            count: report.count,
+            head: report.head.unwrap_or(anchor.prev0),
+        });
+    }
+    if only_torn_tail(&report) {
+        let offset = complete_len(file, to).map_err(WriteError::Open)?.max(from);
+        return Err(WriteError::TornTail {
+            offset,
+            len: to - offset,
+        });
+    }
+    Err(WriteError::DoesNotVerify(Box::new(report)))
+}
+
+/// Whether the report's one fault is a torn tail.
+pub(crate) fn only_torn_tail(report: &Report) -> bool {
+    report.faults_omitted == 0
+        && report.faults.len() == 1
+        && report.faults[0].kind == FaultKind::TornTail
+}

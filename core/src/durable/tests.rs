@@ -1,0 +1,562 @@
+//! The durable writer: appends, locks, growth, rollback, torn tails and repair.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::num::NonZeroU32;
+use std::path::{Path, PathBuf};
+use std::string::String;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::vec::Vec;
+use std::{format, thread};
+
+use super::*;
+use crate::verify::{verify_file, FaultKind, Options};
+
+/// A scratch directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("agentloop-durable-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn verified(path: &Path) -> u64 {
+    let report = verify_file(path, &Options::default());
+    assert!(report.ok(), "{:?}", report.faults);
+    report.count
+}
+
+fn note(i: usize) -> Value {
+    json::parse(format!("{{\"i\":{i}}}").as_bytes()).unwrap()
+}
+
+const SPEC: [(&str, &str); 3] = [
+    ("task", r#"{"task":"add 2 and 40"}"#),
+    (
+        "assistant",
+        r#"{"text":"","tool_calls":[{"arguments":{"a":2,"b":40},"name":"add"}]}"#,
+    ),
+    ("tool", r#"{"name":"add","ok":true,"value":{"sum":42}}"#),
+];
+
+#[test]
+fn appends_the_spec_chain_and_reopening_continues_it() {
+    let s = Scratch::new("spec");
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    assert!(w.is_empty());
+    for (i, (kind, payload)) in SPEC.into_iter().take(2).enumerate() {
+        let a = w.append_json(kind, payload.as_bytes()).unwrap();
+        assert_eq!(a.seq, i as u64);
+        assert_eq!(a.head, w.head());
+    }
+    w.close().unwrap();
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    assert_eq!((w.count(), w.next().seq0), (2, 2));
+    let a = w.append_json(SPEC[2].0, SPEC[2].1.as_bytes()).unwrap();
+    assert_eq!(
+        format!("{}", a.head),
+        "8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6"
+    );
+    assert_eq!(w.len(), fs::metadata(&path).unwrap().len());
+    drop(w);
+    assert_eq!(verified(&path), 3);
+}
+
+#[test]
+fn refused_records_write_nothing() {
+    let s = Scratch::new("refused");
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    w.append("task", &note(0)).unwrap();
+    let before = fs::read(&path).unwrap();
+    assert!(matches!(
+        w.append("", &note(1)),
+        Err(WriteError::Record(AppendError::EmptyKind))
+    ));
+    assert!(matches!(
+        w.append_json("x", b"9007199254740993"),
+        Err(WriteError::Record(AppendError::PayloadJson(_)))
+    ));
+    assert_eq!(fs::read(&path).unwrap(), before);
+    assert_eq!(w.append("x", &note(1)).unwrap().seq, 1);
+}
+
+#[test]
+fn an_anchored_transcript_continues_its_anchor() {
+    let s = Scratch::new("anchor");
+    let path = s.path("t.jsonl");
+    let anchor = Anchor {
+        seq0: 7,
+        prev0: Hash([9; 32]),
+    };
+    let mut options = WriterOptions::default();
+    options.verify.anchor = anchor;
+    let mut w = Writer::open(&path, options).unwrap();
+    assert_eq!(w.next(), anchor);
+    assert_eq!(w.append("x", &note(0)).unwrap().seq, 7);
+    drop(w);
+    // Reopened without the anchor, its first record does not verify.
+    assert!(matches!(
+        Writer::open(&path, WriterOptions::default()),
+        Err(WriteError::DoesNotVerify(_))
+    ));
+    assert_eq!(Writer::open(&path, options).unwrap().count(), 1);
+}
+
+#[test]
+fn two_writers_take_turns_and_follow_each_other() {
+    let s = Scratch::new("turns");
+    let path = s.path("t.jsonl");
+    let mut a = Writer::open(&path, WriterOptions::default()).unwrap();
+    let mut b = Writer::open(&path, WriterOptions::default()).unwrap();
+    assert_eq!(a.append("x", &note(0)).unwrap().seq, 0);
+    // b has not seen a's record: it verifies it and continues from its head.
+    assert_eq!(b.append("x", &note(1)).unwrap().seq, 1);
+    assert_eq!(b.count(), 2);
+    assert_eq!(a.append("x", &note(2)).unwrap().seq, 2);
+    b.refresh().unwrap();
+    assert_eq!((b.count(), b.head()), (a.count(), a.head()));
+    assert_eq!(verified(&path), 3);
+}
+
+#[test]
+fn writers_on_threads_never_fork_the_chain() {
+    let s = Scratch::new("threads");
+    let path = s.path("t.jsonl");
+    let per = 300;
+    let workers: Vec<_> = (0..3)
+        .map(|t| {
+            let path = path.clone();
+            thread::spawn(move || {
+                let options = WriterOptions {
+                    sync: SyncPolicy::OnClose,
+                    ..WriterOptions::default()
+                };
+                let mut w = Writer::open(&path, options).unwrap();
+                for i in 0..per {
+                    w.append("x", &note(t * per + i)).unwrap();
+                }
+                w.close().unwrap();
+            })
+        })
+        .collect();
+    for w in workers {
+        w.join().unwrap();
+    }
+    assert_eq!(verified(&path), 3 * per as u64);
+}
+
+#[test]
+fn a_held_lock_makes_a_not_waiting_writer_fail_and_a_waiting_one_wait() {
+    let s = Scratch::new("lock");
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(
+        &path,
+        WriterOptions {
+            lock: LockWait::Fail,
+            ..WriterOptions::default()
+        },
+    )
+    .unwrap();
+    let other = File::open(&path).unwrap();
+    other.lock().unwrap();
+    assert!(matches!(w.append("x", &note(0)), Err(WriteError::Locked)));
+    assert!(matches!(
+        Writer::open(
+            &path,
+            WriterOptions {
+                lock: LockWait::Fail,
+                ..WriterOptions::default()
+            }
+        ),
+        Err(WriteError::Locked)
+    ));
+    assert_eq!(fs::metadata(&path).unwrap().len(), 0);
+    // A waiting writer appends once the holder lets go.
+    let waiting = {
+        let path = path.clone();
+        thread::spawn(move || {
+            let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+            w.append("x", &note(0)).unwrap().seq
+        })
+    };
+    other.unlock().unwrap();
+    assert_eq!(waiting.join().unwrap(), 0);
+    // The lock is not held between appends: the first writer takes it again.
+    assert_eq!(w.append("x", &note(1)).unwrap().seq, 1);
+}
+
+#[test]
+fn growth_that_does_not_verify_is_refused_and_left_alone() {
+    let s = Scratch::new("growth");
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    w.append("x", &note(0)).unwrap();
+    let mut raw = OpenOptions::new().append(true).open(&path).unwrap();
+
+    raw.write_all(b"{\"not\":\"a record\"}\n").unwrap();
+    let grown = fs::read(&path).unwrap();
+    match w.append("x", &note(1)) {
+        Err(WriteError::DoesNotVerify(report)) => {
+            assert_eq!(report.faults[0].kind, FaultKind::MissingFields);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(fs::read(&path).unwrap(), grown);
+
+    let s2 = Scratch::new("growth-torn");
+    let path = s2.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    w.append("x", &note(0)).unwrap();
+    let len = w.len();
+    let mut raw = OpenOptions::new().append(true).open(&path).unwrap();
+    raw.write_all(b"{\"hash\":\"12").unwrap();
+    match w.append("x", &note(1)) {
+        Err(WriteError::TornTail { offset, len: torn }) => assert_eq!((offset, torn), (len, 11)),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_file_that_shrank_is_refused() {
+    let s = Scratch::new("shrank");
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    w.append("x", &note(0)).unwrap();
+    w.append("x", &note(1)).unwrap();
+    let len = w.len();
+    let cut = fs::read(&path)
+        .unwrap()
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap() as u64
+        + 1;
+    OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(cut)
+        .unwrap();
+    match w.append("x", &note(2)) {
+        Err(e @ WriteError::Shrank { .. }) => {
+            assert!(
+                matches!(e, WriteError::Shrank { expected, found } if expected == len && found == cut)
+            );
+            assert!(format!("{e}").contains("cut by someone else"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(fs::metadata(&path).unwrap().len(), cut);
+}
+
+/// Writes half the line, then fails as a full disk does.
+fn half_then_full(mut file: &File, line: &[u8]) -> io::Result<()> {
+    file.write_all(&line[..line.len() / 2])?;
+    Err(io::Error::new(
+        io::ErrorKind::StorageFull,
+        "no space left on device",
+    ))
+}
+
+fn failing_sync(_: &File) -> io::Result<()> {
+    Err(io::Error::other("injected sync failure"))
+}
+
+#[test]
+fn a_failed_write_is_cut_back_and_the_writer_goes_on() {
+    let s = Scratch::new("rollback");
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    w.append("x", &note(0)).unwrap();
+    let before = fs::read(&path).unwrap();
+    let (count, head) = (w.count(), w.head());
+    w.state.io.write = half_then_full;
+    let e = w.append("x", &note(1)).unwrap_err();
+    assert!(matches!(&e, WriteError::Write(io) if io.kind() == io::ErrorKind::StorageFull));
+    assert!(format!("{e}").contains("cut back to its length before the append"));
+    assert_eq!(fs::read(&path).unwrap(), before);
+    assert_eq!(
+        (w.count(), w.head(), w.len()),
+        (count, head, before.len() as u64)
+    );
+    // The disk has room again: the same writer continues the chain.
+    w.state.io = Io::REAL;
+    assert_eq!(w.append("x", &note(1)).unwrap().seq, 1);
+    assert_eq!(verified(&path), 2);
+}
+
+#[test]
+fn a_failed_sync_is_cut_back_and_stops_the_writer() {
+    let s = Scratch::new("syncfail");
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    w.append("x", &note(0)).unwrap();
+    let before = fs::read(&path).unwrap();
+    w.state.io.sync = failing_sync;
+    assert!(matches!(w.append("x", &note(1)), Err(WriteError::Write(_))));
+    assert_eq!(fs::read(&path).unwrap(), before);
+    w.state.io = Io::REAL;
+    assert!(matches!(w.append("x", &note(1)), Err(WriteError::Broken)));
+    assert!(matches!(w.sync(), Err(WriteError::Broken)));
+    assert_eq!(fs::read(&path).unwrap(), before);
+    // Reopening verifies the file and goes on.
+    let mut again = Writer::open(&path, WriterOptions::default()).unwrap();
+    assert_eq!(again.append("x", &note(1)).unwrap().seq, 1);
+}
+
+static SYNCS: AtomicUsize = AtomicUsize::new(0);
+
+fn counted_sync(file: &File) -> io::Result<()> {
+    SYNCS.fetch_add(1, Ordering::SeqCst);
+    file.sync_data()
+}
+
+#[test]
+fn each_policy_syncs_when_it_says() {
+    let s = Scratch::new("policy");
+    let cases = [
+        (SyncPolicy::Always, 7, 7, 0),
+        (SyncPolicy::EveryN(NonZeroU32::new(3).unwrap()), 7, 2, 1),
+        (SyncPolicy::OnClose, 7, 0, 7),
+    ];
+    for (i, (sync, appends, synced, pending)) in cases.into_iter().enumerate() {
+        let path = s.path(&format!("t{i}.jsonl"));
+        let io = Io {
+            sync: counted_sync,
+            ..Io::REAL
+        };
+        let options = WriterOptions {
+            sync,
+            ..WriterOptions::default()
+        };
+        let mut w = Writer::open_with(&path, options, io).unwrap();
+        SYNCS.store(0, Ordering::SeqCst);
+        for n in 0..appends {
+            w.append("x", &note(n)).unwrap();
+        }
+        assert_eq!(SYNCS.load(Ordering::SeqCst), synced, "{sync:?}");
+        assert_eq!(w.unsynced(), pending, "{sync:?}");
+        w.close().unwrap();
+        let closing = usize::from(pending > 0);
+        assert_eq!(SYNCS.load(Ordering::SeqCst), synced + closing, "{sync:?}");
+    }
+}
+
+#[test]
+fn lines_built_elsewhere_must_continue_the_file() {
+    let s = Scratch::new("lines");
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    let mut chain = Chain::from_anchor(w.next());
+    let line = chain.append("task", &note(0)).unwrap().to_vec();
+    assert_eq!(w.append_line(&line).unwrap().head, chain.head());
+    // The same line again would fork the chain.
+    assert!(matches!(w.append_line(&line), Err(WriteError::Diverged(_))));
+    // Two lines at once, a line without its newline: refused.
+    let l1 = chain.append("x", &note(1)).unwrap().to_vec();
+    let mut two = l1.clone();
+    two.extend_from_slice(&l1);
+    assert!(matches!(w.append_line(&two), Err(WriteError::Diverged(_))));
+    assert!(matches!(
+        w.append_line(&l1[..l1.len() - 1]),
+        Err(WriteError::Diverged(_))
+    ));
+    // Another writer appends: the caller's chain is now behind the file.
+    let mut other = Writer::open(&path, WriterOptions::default()).unwrap();
+    other.append("y", &note(9)).unwrap();
+    let e = w.append_line(&l1).unwrap_err();
+    assert!(
+        format!("{e}").contains("another writer appended in between"),
+        "{e}"
+    );
+    // As a record sink the refusal is Refused, with the full error kept.
+    assert_eq!(RecordSink::record(&mut w, &l1), Err(SinkError::Refused));
+    assert!(matches!(w.last_error(), Some(WriteError::Diverged(_))));
+    let mut chain = Chain::from_anchor(w.next());
+    let line = chain.append("x", &note(2)).unwrap().to_vec();
+    assert_eq!(RecordSink::record(&mut w, &line), Ok(()));
+    assert!(w.last_error().is_none());
+    assert_eq!(verified(&path), 3);
+}
+
+#[test]
+fn a_failed_write_reaches_a_record_sink_as_io() {
+    let s = Scratch::new("sinkio");
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    w.state.io.write = half_then_full;
+    let mut chain = Chain::from_anchor(w.next());
+    let line = chain.append("x", &note(0)).unwrap().to_vec();
+    assert_eq!(
+        RecordSink::record(&mut w, &line),
+        Err(SinkError::Io(io::ErrorKind::StorageFull))
+    );
+    assert_eq!(fs::metadata(&path).unwrap().len(), 0);
+}
+
+fn torn_file(s: &Scratch) -> (PathBuf, Vec<u8>, u64) {
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    w.append("x", &note(0)).unwrap();
+    w.append("x", &note(1)).unwrap();
+    let complete = w.len();
+    drop(w);
+    let mut raw = OpenOptions::new().append(true).open(&path).unwrap();
+    raw.write_all(b"{\"hash\":\"abc").unwrap();
+    (path.clone(), fs::read(&path).unwrap(), complete)
+}
+
+#[test]
+fn a_torn_tail_is_refused_until_repaired() {
+    let s = Scratch::new("torn");
+    let (path, torn, complete) = torn_file(&s);
+    match Writer::open(&path, WriterOptions::default()) {
+        Err(e @ WriteError::TornTail { .. }) => {
+            assert!(matches!(e, WriteError::TornTail { offset, len: 12 } if offset == complete));
+            assert!(format!("{e}").starts_with("torn_tail: "));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(fs::read(&path).unwrap(), torn);
+
+    let repaired = repair(&path, &WriterOptions::default()).unwrap();
+    let removed = repaired.removed.clone().unwrap();
+    assert_eq!((removed.offset, removed.len), (complete, 12));
+    let mut side = String::from(path.to_str().unwrap());
+    side.push_str(&format!(".torn-{complete}"));
+    assert_eq!(removed.side_file, PathBuf::from(&side));
+    assert_eq!(fs::read(&side).unwrap(), b"{\"hash\":\"abc");
+    assert_eq!(fs::read(&path).unwrap(), &torn[..complete as usize]);
+    assert_eq!(repaired.count, 2);
+
+    // Nothing more to repair; the writer opens and continues.
+    let again = repair(&path, &WriterOptions::default()).unwrap();
+    assert_eq!(
+        (again.count, again.head, again.removed),
+        (2, repaired.head, None)
+    );
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    assert_eq!(w.append("x", &note(2)).unwrap().seq, 2);
+    assert_eq!(verified(&path), 3);
+}
+
+#[test]
+fn repair_never_overwrites_a_side_file_nor_cuts_a_faulty_file() {
+    let s = Scratch::new("repair-refuse");
+    let (path, torn, complete) = torn_file(&s);
+    let mut side = path.clone().into_os_string();
+    side.push(format!(".torn-{complete}"));
+    fs::write(&side, b"earlier evidence").unwrap();
+    assert!(matches!(
+        repair(&path, &WriterOptions::default()),
+        Err(RepairError::SideFileExists(p)) if p == Path::new(&side)
+    ));
+    assert_eq!(fs::read(&side).unwrap(), b"earlier evidence");
+    assert_eq!(fs::read(&path).unwrap(), torn);
+
+    // A rewritten record before the tail: repair refuses and changes nothing.
+    let tampered = String::from_utf8(torn.clone())
+        .unwrap()
+        .replace("\"i\":1", "\"i\":5");
+    fs::write(&path, &tampered).unwrap();
+    fs::remove_file(&side).unwrap();
+    match repair(&path, &WriterOptions::default()) {
+        Err(e @ RepairError::DoesNotVerify(_)) => {
+            assert!(format!("{e}").contains("hash_mismatch"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(fs::read(&path).unwrap(), tampered.as_bytes());
+    assert!(!Path::new(&side).exists());
+    // A missing file cannot be repaired (and is not created).
+    let missing = s.path("absent.jsonl");
+    assert!(matches!(
+        repair(&missing, &WriterOptions::default()),
+        Err(RepairError::Open(_))
+    ));
+    assert!(!missing.exists());
+}
+
+#[test]
+fn a_file_with_no_complete_line_repairs_to_empty() {
+    let s = Scratch::new("repair-empty");
+    let path = s.path("t.jsonl");
+    fs::write(&path, b"{\"ha").unwrap();
+    let repaired = repair(&path, &WriterOptions::default()).unwrap();
+    assert_eq!(repaired.removed.unwrap().offset, 0);
+    assert_eq!(fs::metadata(&path).unwrap().len(), 0);
+    assert_eq!(repaired.head, Hash::ZERO);
+}
+
+#[test]
+fn errors_read_as_sentences() {
+    let cases: [(WriteError, &str); 4] = [
+        (
+            WriteError::Locked,
+            "another writer holds the transcript's lock (not waiting, as asked)",
+        ),
+        (
+            WriteError::TornTail { offset: 10, len: 3 },
+            "torn_tail: the transcript ends in an incomplete line (3 bytes at offset 10); \
+             nothing is appended until it is repaired (agentloop repair)",
+        ),
+        (
+            WriteError::Shrank {
+                expected: 9,
+                found: 4,
+            },
+            "the transcript is 4 bytes long, shorter than the 9 bytes it had after this \
+             writer's last append: it was cut by someone else",
+        ),
+        (
+            WriteError::Broken,
+            "an earlier write or sync failed, so this writer appends no more; open the \
+             transcript again",
+        ),
+    ];
+    for (error, text) in cases {
+        assert_eq!(format!("{error}"), text);
+    }
+}
+
+#[test]
+fn the_loop_writes_a_run_through_the_writer() {
+    use crate::{demo, driver, model::Scripted};
+    let s = Scratch::new("driver");
+    let path = s.path("t.jsonl");
+    let scenario = demo::recover();
+    let (expected, _) = scenario.run().unwrap();
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    let mut chain = Chain::from_anchor(w.next());
+    let mut model = Scripted::new(scenario.replies.iter().cloned());
+    let mut toolbox = demo::toolbox().unwrap();
+    driver::run_on(
+        &mut chain,
+        scenario.task,
+        scenario.budgets.clone(),
+        &mut model,
+        &mut toolbox,
+        &mut || false,
+        &mut w,
+    )
+    .unwrap();
+    assert_eq!((w.count(), w.head()), (11, chain.head()));
+    w.close().unwrap();
+    assert_eq!(fs::read(&path).unwrap(), expected);
+}

@@ -1,0 +1,306 @@
+//! `agentloop_writer` and `agentloop_repair` through the rlib: a lock per append (two
+//! writers on one file in one process take turns and follow each other), not waiting
+//! for a held lock, writer options, runs that follow other writers or are refused when
+//! one appends mid-run, and repair's refusals.
+
+use core::ffi::c_void;
+use core::ptr::{null, null_mut};
+use std::ffi::CString;
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+
+use agentloop::*;
+use agentloop_core::verify::{verify_file, Options};
+
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let dir = std::env::temp_dir().join(format!(
+            "agentloop-ffi-writer-{name}-{}",
+            std::process::id()
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Dir(dir)
+    }
+
+    fn file(&self, name: &str) -> (PathBuf, CString) {
+        let path = self.0.join(name);
+        let c = CString::new(path.to_str().unwrap()).unwrap();
+        (path, c)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn open(
+    path: &CString,
+    options: Option<&agentloop_writer_options>,
+) -> (agentloop_result, *mut agentloop_writer) {
+    let mut w = null_mut();
+    let options = options.map_or(null(), |o| o as *const _);
+    // SAFETY: a NUL-terminated path, NULL or valid options, a valid out pointer.
+    let r = unsafe { agentloop_writer_open_with(path.as_ptr(), null(), options, &mut w) };
+    (r, w)
+}
+
+fn append(w: *mut agentloop_writer, payload: &str) -> agentloop_result {
+    // SAFETY: a live writer (or NULL on purpose) and valid byte inputs.
+    unsafe { agentloop_writer_append(w, b"note".as_ptr(), 4, payload.as_ptr(), payload.len()) }
+}
+
+fn count(w: *mut agentloop_writer) -> u64 {
+    let mut n = 0;
+    // SAFETY: a live writer and a valid out pointer.
+    assert_eq!(
+        unsafe { agentloop_writer_count(w, &mut n) },
+        agentloop_result::Ok
+    );
+    n
+}
+
+fn verified(path: &Path) -> u64 {
+    let report = verify_file(path, &Options::default());
+    assert!(report.ok(), "{:?}", report.faults);
+    report.count
+}
+
+#[test]
+fn two_writers_in_one_process_take_turns_and_follow_each_other() {
+    let dir = Dir::new("turns");
+    let (path, c_path) = dir.file("t.jsonl");
+    // Both open at once: neither holds the lock while idle.
+    let (r, a) = open(&c_path, None);
+    assert_eq!(r, agentloop_result::Ok);
+    let (r, b) = open(&c_path, None);
+    assert_eq!(r, agentloop_result::Ok);
+    for i in 0..5 {
+        assert_eq!(append(a, &format!("{{\"a\":{i}}}")), agentloop_result::Ok);
+        assert_eq!(append(b, &format!("{{\"b\":{i}}}")), agentloop_result::Ok);
+    }
+    assert_eq!(count(b), 10);
+    assert_eq!(count(a), 9);
+    // SAFETY: a live writer.
+    assert_eq!(unsafe { agentloop_writer_refresh(a) }, agentloop_result::Ok);
+    assert_eq!(count(a), 10);
+    let (mut ha, mut hb) = ([0u8; 32], [0u8; 32]);
+    // SAFETY: live writers, 32-byte outputs; each freed once.
+    unsafe {
+        assert_eq!(
+            agentloop_writer_head(a, ha.as_mut_ptr()),
+            agentloop_result::Ok
+        );
+        assert_eq!(
+            agentloop_writer_head(b, hb.as_mut_ptr()),
+            agentloop_result::Ok
+        );
+        assert_eq!(
+            agentloop_writer_refresh(null_mut()),
+            agentloop_result::NullParameter
+        );
+        agentloop_writer_free(a);
+        agentloop_writer_free(b);
+    }
+    assert_eq!(ha, hb);
+    assert_eq!(verified(&path), 10);
+}
+
+#[test]
+fn not_waiting_for_a_held_lock_is_locked_and_options_are_checked() {
+    let dir = Dir::new("lock");
+    let (path, c_path) = dir.file("t.jsonl");
+    let mut options = agentloop_writer_options {
+        sync: 9,
+        sync_every: 0,
+        wait_for_lock: true,
+    };
+    // SAFETY: a valid out pointer, then NULL on purpose.
+    unsafe {
+        assert_eq!(
+            agentloop_writer_options_init(&mut options),
+            agentloop_result::Ok
+        );
+        assert_eq!(
+            agentloop_writer_options_init(null_mut()),
+            agentloop_result::NullParameter
+        );
+    }
+    assert_eq!(
+        (options.sync, options.sync_every, options.wait_for_lock),
+        (agentloop_sync::Always as u32, 1, true)
+    );
+    for (sync, every) in [(3, 1), (agentloop_sync::EveryN as u32, 0)] {
+        let bad = agentloop_writer_options {
+            sync,
+            sync_every: every,
+            ..options
+        };
+        let (r, w) = open(&c_path, Some(&bad));
+        assert_eq!((r, w.is_null()), (agentloop_result::InvalidArgument, true));
+    }
+    options.wait_for_lock = false;
+    options.sync = agentloop_sync::OnClose as u32;
+    let (r, w) = open(&c_path, Some(&options));
+    assert_eq!(r, agentloop_result::Ok);
+    assert_eq!(append(w, "1"), agentloop_result::Ok);
+
+    let holder = File::open(&path).unwrap();
+    holder.lock().unwrap();
+    assert_eq!(append(w, "2"), agentloop_result::Locked);
+    let (r, other) = open(&c_path, Some(&options));
+    assert_eq!((r, other.is_null()), (agentloop_result::Locked, true));
+    holder.unlock().unwrap();
+    assert_eq!(append(w, "2"), agentloop_result::Ok);
+    // SAFETY: a live writer, freed once.
+    unsafe {
+        assert_eq!(agentloop_writer_sync(w), agentloop_result::Ok);
+        agentloop_writer_free(w);
+    }
+    assert_eq!(verified(&path), 2);
+}
+
+unsafe extern "C" fn quiet_model(
+    _userdata: *mut c_void,
+    _messages: *const u8,
+    _messages_len: usize,
+    _manifest: *const u8,
+    _manifest_len: usize,
+    reply: *mut agentloop_reply,
+) {
+    // SAFETY: the reply handed to this callback and a static text.
+    unsafe { agentloop_reply_set_text(reply, b"done".as_ptr(), 4) };
+}
+
+/// A model whose turn is interrupted by another writer appending to the same file.
+unsafe extern "C" fn interloping_model(
+    userdata: *mut c_void,
+    messages: *const u8,
+    messages_len: usize,
+    manifest: *const u8,
+    manifest_len: usize,
+    reply: *mut agentloop_reply,
+) {
+    let other = userdata.cast::<agentloop_writer>();
+    assert_eq!(append(other, "{\"interloper\":true}"), agentloop_result::Ok);
+    // SAFETY: forwarded from the library's call.
+    unsafe {
+        quiet_model(
+            null_mut(),
+            messages,
+            messages_len,
+            manifest,
+            manifest_len,
+            reply,
+        )
+    };
+}
+
+fn run_to(
+    w: *mut agentloop_writer,
+    model: agentloop_model_callback,
+    userdata: *mut c_void,
+) -> (agentloop_result, agentloop_outcome) {
+    let mut outcome = agentloop_outcome::default();
+    // SAFETY: a live writer, a static task, no tools, valid callbacks and out pointer.
+    let r = unsafe {
+        agentloop_run_to_writer(
+            w,
+            b"t".as_ptr(),
+            1,
+            null(),
+            model,
+            userdata,
+            null(),
+            0,
+            None,
+            null_mut(),
+            &mut outcome,
+        )
+    };
+    (r, outcome)
+}
+
+#[test]
+fn runs_follow_other_writers_but_are_never_split_by_one() {
+    let dir = Dir::new("runs");
+    let (path, c_path) = dir.file("t.jsonl");
+    let (_, a) = open(&c_path, None);
+    let (_, b) = open(&c_path, None);
+    // b appended before the run: the run starts from the file's real head.
+    assert_eq!(append(b, "{\"before\":1}"), agentloop_result::Ok);
+    let (r, outcome) = run_to(a, Some(quiet_model), null_mut());
+    assert_eq!(r, agentloop_result::Ok);
+    assert_eq!(outcome.steps, 1);
+    assert_eq!(count(a), 4);
+    assert_eq!(verified(&path), 4);
+
+    // b appends in the middle of the next run: the run's next record is refused.
+    let (r, _) = run_to(a, Some(interloping_model), b.cast());
+    assert_eq!(r, agentloop_result::DoesNotVerify);
+    assert_eq!(verified(&path), 6);
+    let text = fs::read_to_string(&path).unwrap();
+    let kinds: Vec<&str> = text
+        .lines()
+        .map(|l| {
+            l.split("\"kind\":\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(kinds, ["note", "task", "assistant", "stop", "task", "note"]);
+    // The writer is still usable: its own appends follow the file.
+    assert_eq!(append(a, "3"), agentloop_result::Ok);
+    assert_eq!(count(a), 7);
+    // SAFETY: live writers, each freed once.
+    unsafe {
+        agentloop_writer_free(a);
+        agentloop_writer_free(b);
+    }
+    assert_eq!(verified(&path), 7);
+}
+
+#[test]
+fn repair_refusals_change_nothing() {
+    let dir = Dir::new("repair");
+    let (path, c_path) = dir.file("t.jsonl");
+    let (mut offset, mut removed) = (7u64, 7u64);
+    // SAFETY (this block): valid pointers unless NULL on purpose.
+    unsafe {
+        assert_eq!(
+            agentloop_repair(c_path.as_ptr(), null(), &mut offset, &mut removed),
+            agentloop_result::Io
+        );
+        assert!(!path.exists());
+        let (_, w) = open(&c_path, None);
+        assert_eq!(append(w, "{\"sum\":42}"), agentloop_result::Ok);
+        agentloop_writer_free(w);
+        let tampered = fs::read_to_string(&path).unwrap().replace("42", "43") + "{\"ha";
+        fs::write(&path, &tampered).unwrap();
+        assert_eq!(
+            agentloop_repair(c_path.as_ptr(), null(), &mut offset, &mut removed),
+            agentloop_result::DoesNotVerify
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), tampered);
+        assert_eq!((offset, removed), (7, 7));
+        assert_eq!(
+            agentloop_repair(null(), null(), &mut offset, &mut removed),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_repair(c_path.as_ptr(), null(), null_mut(), &mut removed),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_repair(c_path.as_ptr(), null(), &mut offset, null_mut()),
+            agentloop_result::NullParameter
+        );
+    }
+}
