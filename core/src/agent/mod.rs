@@ -43,7 +43,7 @@ pub use budget::{estimate_tokens, BudgetError, Budgets, Outcome, StopReason};
 pub use checks::{argument_root, MAX_SHOWN_VIOLATIONS};
 pub use follow::Difference;
 pub use records::{call_id, result_lost_sentence, Record, RecordKind};
-pub use resume::ResumeError;
+pub use resume::{recorded_budgets, ResumeError};
 
 use alloc::string::String;
 use alloc::vec::Vec;

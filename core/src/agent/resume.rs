@@ -139,3 +139,35 @@ pub(crate) fn audited(records: &[Value]) -> Result<(u64, &str), ResumeError> {
         })),
     }
 }
+
+/// The budgets a `task` record states (`max_steps`, `max_tokens`, `max_tool_calls`,
+/// `stop_sentinel`; `tool_limits` belong to the tools), for a host that resumes or
+/// replays a transcript with the budgets it was written with. `None` when the record
+/// is not a `task` record whose budgets are an object of counts and a string; members
+/// the loop does not write are left out here, so the task record that
+/// [`Agent::resume`] compares then differs.
+pub fn recorded_budgets(task: &Value) -> Option<Budgets> {
+    let record = task.as_object()?;
+    if record.get("kind")?.as_str()? != "task" {
+        return None;
+    }
+    let budgets = record
+        .get("payload")?
+        .as_object()?
+        .get("budgets")?
+        .as_object()?;
+    let count = |key: &str| match budgets.get(key) {
+        None => Some(None),
+        Some(value) => value.as_f64().and_then(as_count).map(Some),
+    };
+    let stop_sentinel = match budgets.get("stop_sentinel") {
+        None => None,
+        Some(value) => Some(String::from(value.as_str()?)),
+    };
+    Some(Budgets {
+        max_steps: count("max_steps")?,
+        max_tokens: count("max_tokens")?,
+        max_tool_calls: count("max_tool_calls")?,
+        stop_sentinel,
+    })
+}

@@ -1,13 +1,15 @@
 //! Continuing a transcript ([`resume`]) and running its tools again ([`replay`]).
 
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
 use super::{call_tool, drive, RunError};
 use crate::agent::follow::{follow, Tools};
 use crate::agent::resume::audited;
-use crate::agent::{Agent, Budgets, Difference, Outcome, ResumeError};
+use crate::agent::{recorded_budgets, Agent, Budgets, Difference, Outcome, ResumeError};
 use crate::anchor::Anchor;
+use crate::audit::LoopFinding;
 use crate::chain::Chain;
 use crate::export::parse_records;
 use crate::json::{ParseError, Value};
@@ -117,15 +119,19 @@ impl ReplayReport {
 /// catching a nondeterministic tool). A `result lost` record of a tool that is not
 /// idempotent is taken as recorded: no tool gave it. The replay ends at the
 /// transcript's last record, or at the first difference: the tools are not run after
-/// it. `budgets` and the toolbox's call limits must be those the `task` record states
-/// (if not, the difference is record 0).
-pub fn replay(
-    transcript: &[u8],
-    budgets: Budgets,
-    toolbox: &mut Toolbox,
-) -> Result<ReplayReport, ResumeRunError> {
+/// it. The budgets are those the `task` record states ([`recorded_budgets`]); the
+/// toolbox's call limits must be too (if not, the difference is record 0).
+pub fn replay(transcript: &[u8], toolbox: &mut Toolbox) -> Result<ReplayReport, ResumeRunError> {
     let (records, _) = read(Anchor::GENESIS, transcript)?;
     let (seq0, task) = audited(&records).map_err(ResumeRunError::Resume)?;
+    let budgets = records.first().and_then(recorded_budgets).ok_or_else(|| {
+        ResumeRunError::Resume(ResumeError::Malformed(LoopFinding {
+            index: 0,
+            detail: String::from(
+                "the task record's budgets are not the counts and sentinel the loop writes",
+            ),
+        }))
+    })?;
     let manifest = toolbox.manifest().clone();
     let mut agent = Agent::with_first_seq(seq0, task, budgets, manifest)
         .map_err(|e| ResumeRunError::Resume(ResumeError::Budgets(e)))?;

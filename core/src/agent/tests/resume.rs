@@ -8,7 +8,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::*;
-use crate::agent::{result_lost_sentence, Agent, Need, ResumeError, StopReason};
+use crate::agent::{recorded_budgets, result_lost_sentence, Agent, Need, ResumeError, StopReason};
 use crate::audit::verify_loop_bytes;
 use crate::driver::{self, ReplayReport, ResumeRunError};
 use crate::export::{openai_messages, parse_records};
@@ -644,7 +644,7 @@ fn ticker(start: u32) -> impl Tool {
 fn replay_of_the_demo_runs_finds_no_difference() {
     for scenario in crate::demo::scenarios() {
         let (bytes, _) = scenario.run().unwrap();
-        let report = driver::replay(&bytes, scenario.budgets.clone(), &mut demo_tools()).unwrap();
+        let report = driver::replay(&bytes, &mut demo_tools()).unwrap();
         assert_eq!(
             report,
             ReplayReport {
@@ -654,6 +654,16 @@ fn replay_of_the_demo_runs_finds_no_difference() {
         );
         assert!(report.same());
     }
+    // Other call limits than the task record states: the task record differs.
+    let (bytes, _) = crate::demo::answer().run().unwrap();
+    let mut limited = Toolbox::new();
+    limited.register_limited(crate::demo::Add, 1).unwrap();
+    let d = driver::replay(&bytes, &mut limited)
+        .unwrap()
+        .difference
+        .unwrap();
+    assert_eq!(d.index, 0);
+    assert!(d.found.contains(r#""tool_limits":{"add":1}"#), "{d}");
 }
 
 #[test]
@@ -665,13 +675,11 @@ fn replay_names_the_first_record_a_nondeterministic_tool_changes() {
     // The same tool, in the same state: the same records.
     let mut same = Toolbox::new();
     same.register(ticker(0)).unwrap();
-    assert!(driver::replay(&r.transcript, Budgets::default(), &mut same)
-        .unwrap()
-        .same());
+    assert!(driver::replay(&r.transcript, &mut same).unwrap().same());
     // One that has run once already: `{"n":2}` where `{"n":1}` was, at seq 2.
     let mut moved = Toolbox::new();
     moved.register(ticker(1)).unwrap();
-    let report = driver::replay(&r.transcript, Budgets::default(), &mut moved).unwrap();
+    let report = driver::replay(&r.transcript, &mut moved).unwrap();
     let d = report.difference.unwrap();
     assert_eq!((d.index, d.seq), (2, Some(2)));
     assert_eq!(
@@ -713,12 +721,36 @@ fn replay_takes_a_lost_result_as_recorded_and_runs_the_rest() {
     )
     .unwrap();
     let (mut fresh, runs) = case.toolbox(false);
-    let report = driver::replay(&resumed, budgets.clone(), &mut fresh).unwrap();
+    let report = driver::replay(&resumed, &mut fresh).unwrap();
     assert!(report.same(), "{:?}", report.difference);
     // b and c ran again; a (lost) and d (over the limit) did not.
     assert_eq!(runs.get(), 2);
     // Declared idempotent, the tool would have been run for a: a difference there.
     let (mut idem, _) = case.toolbox(true);
-    let report = driver::replay(&resumed, budgets, &mut idem).unwrap();
+    let report = driver::replay(&resumed, &mut idem).unwrap();
     assert_eq!(report.difference.unwrap().index, 2);
+}
+
+#[test]
+fn recorded_budgets_read_back_what_the_task_record_states() {
+    for scenario in crate::demo::scenarios() {
+        let (bytes, _) = scenario.run().unwrap();
+        let records = parse_records(&bytes).unwrap();
+        assert_eq!(recorded_budgets(&records[0]), Some(scenario.budgets));
+        assert_eq!(recorded_budgets(&records[1]), None);
+    }
+    let sentinel = Budgets {
+        max_tool_calls: Some(0),
+        stop_sentinel: Some("DONE".into()),
+        ..Budgets::default()
+    };
+    let r = run(
+        sentinel.clone(),
+        vec![Reply::new("DONE")],
+        &mut demo_tools(),
+    );
+    let records = parse_records(&r.transcript).unwrap();
+    assert_eq!(recorded_budgets(&records[0]), Some(sentinel));
+    let bad = j(r#"{"kind":"task","payload":{"task":"t","budgets":{"max_steps":1.5}}}"#);
+    assert_eq!(recorded_budgets(&bad), None);
 }
