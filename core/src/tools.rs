@@ -272,6 +272,18 @@ impl Manifest {
         self.index(name).is_some_and(|i| self.checks[i].idempotent)
     }
 
+    /// Declares the registered tool `name` idempotent (or not); `false` when no tool
+    /// has that name. For hosts that register tools by spec (the C ABI).
+    pub fn set_idempotent(&mut self, name: &str, idempotent: bool) -> bool {
+        match self.index(name) {
+            Some(i) => {
+                self.checks[i].idempotent = idempotent;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Position of `name` in the sorted list, if registered.
     pub(crate) fn index(&self, name: &str) -> Option<usize> {
         self.position(name).ok()
@@ -394,6 +406,11 @@ mod tests {
         m.register_with(spec("look"), None, true).unwrap();
         assert!(m.idempotent("look"));
         assert!(!m.idempotent("nope"));
+        assert!(m.set_idempotent("lim", true));
+        assert!(m.idempotent("lim"));
+        assert!(m.set_idempotent("lim", false));
+        assert!(!m.idempotent("lim"));
+        assert!(!m.set_idempotent("nope", true));
     }
 
     #[test]

@@ -53,11 +53,15 @@ pub enum agentloop_result {
     /// A callback refused: the record sink of `agentloop_run` returned non-zero, so the
     /// run stopped and the transcript ends before that record.
     CallbackRefused = 14,
+    /// A transcript verifies but is not a run this agent can resume: not a well-formed
+    /// run, another task, other budgets or tools (`agentloop_agent_resume_error` says
+    /// which record and why).
+    ResumeRefused = 15,
 }
 
 impl agentloop_result {
     /// Every value, in number order.
-    pub const ALL: [agentloop_result; 15] = [
+    pub const ALL: [agentloop_result; 16] = [
         agentloop_result::Ok,
         agentloop_result::NullParameter,
         agentloop_result::InvalidUtf8,
@@ -73,6 +77,7 @@ impl agentloop_result {
         agentloop_result::DoesNotVerify,
         agentloop_result::Panic,
         agentloop_result::CallbackRefused,
+        agentloop_result::ResumeRefused,
     ];
 
     /// The value with this number, if there is one.
@@ -121,6 +126,9 @@ impl agentloop_result {
             agentloop_result::CallbackRefused => {
                 b"a callback refused (the record sink returned non-zero); the run stopped\0"
             }
+            agentloop_result::ResumeRefused => {
+                b"the transcript is not a run this agent can resume\0"
+            }
         }
     }
 }
@@ -157,7 +165,7 @@ mod tests {
             assert_eq!(message.last(), Some(&0));
             assert_eq!(message.iter().filter(|&&b| b == 0).count(), 1);
         }
-        assert_eq!(agentloop_result::from_u32(15), None);
+        assert_eq!(agentloop_result::from_u32(16), None);
         assert_eq!(agentloop_result::from_u32(u32::MAX), None);
     }
 }
