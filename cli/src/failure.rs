@@ -4,9 +4,11 @@ use std::fmt;
 use std::io;
 
 use agentloop_core::chain::AppendError;
+use agentloop_core::driver::ResumeRunError;
 use agentloop_core::jcs::EncodeError;
 use agentloop_core::json::ParseErrorKind;
 use agentloop_core::schema::SchemaError;
+use agentloop_core::tools::RegisterError;
 use agentloop_core::verify::{CheckpointError, Fault, Report};
 
 use crate::diag::{fault_sentence, plural};
@@ -121,6 +123,15 @@ pub enum Failure {
         /// Why cutting the file back to its previous length failed too, if it did.
         restore: Option<io::Error>,
     },
+    /// `replay`: the transcript is not a run the loop can replay.
+    Replay {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Why.
+        error: ResumeRunError,
+    },
+    /// `replay`: a demo tool was refused at registration (a bug).
+    DemoTools(RegisterError),
     /// `demo`: a transcript (or its folder) could not be created or written.
     DemoWrite {
         /// The file or folder, as a path under `--out`.
@@ -200,6 +211,8 @@ impl Failure {
             | Failure::Open { .. }
             | Failure::Lock { .. }
             | Failure::Write { .. }
+            | Failure::Replay { .. }
+            | Failure::DemoTools(_)
             | Failure::DemoWrite { .. } => Exit::CannotGrade,
         }
     }
@@ -336,6 +349,8 @@ impl fmt::Display for Failure {
             Failure::DemoWrite { name, reason } => {
                 write!(f, "{name}: cannot write it: {reason}")
             }
+            Failure::DemoTools(e) => write!(f, "a demo tool was refused: {e}"),
+            Failure::Replay { name, error } => write!(f, "{name}: cannot replay it: {error}"),
         }
     }
 }

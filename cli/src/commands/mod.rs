@@ -4,6 +4,7 @@ pub mod append;
 pub mod canon;
 pub mod checkpoint;
 pub mod demo;
+pub mod replay;
 pub mod show;
 pub mod validate;
 pub mod verify;
@@ -24,6 +25,7 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<Exit, Failure> {
         Command::Checkpoint(args) => checkpoint::run(args, out),
         Command::Show(args) => show::run(args, out),
         Command::Validate(args) => validate::run(args, out),
+        Command::Replay(args) => replay::run(args, out),
     }
 }
 
