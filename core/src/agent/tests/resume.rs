@@ -754,3 +754,50 @@ fn recorded_budgets_read_back_what_the_task_record_states() {
     let bad = j(r#"{"kind":"task","payload":{"task":"t","budgets":{"max_steps":1.5}}}"#);
     assert_eq!(recorded_budgets(&bad), None);
 }
+
+#[test]
+fn a_transcript_on_an_anchored_chain_resumes_on_it() {
+    let anchor = Anchor {
+        seq0: 7,
+        prev0: crate::hash::Hash([0xab; 32]),
+    };
+    let case = &cases()[0];
+    let mut full = Vec::new();
+    driver::run_on(
+        &mut Chain::from_anchor(anchor),
+        case.task,
+        case.budgets.clone(),
+        &mut ByTurn::new(&case.replies),
+        &mut demo_tools(),
+        &mut || false,
+        &mut full,
+    )
+    .unwrap();
+    let lines: Vec<&[u8]> = full.split_inclusive(|&b| b == b'\n').collect();
+    let cut = lines[..3].concat();
+    let mut out = cut.clone();
+    driver::resume_anchored(
+        anchor,
+        &cut,
+        case.budgets.clone(),
+        &mut ByTurn::new(&case.replies),
+        &mut demo_tools(),
+        &mut || false,
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(out, full);
+    // Read from (0, zeros), its chain does not verify: refused, nothing written.
+    let mut nothing = Vec::new();
+    let err = driver::resume(
+        &cut,
+        case.budgets.clone(),
+        &mut ByTurn::new(&case.replies),
+        &mut demo_tools(),
+        &mut || false,
+        &mut nothing,
+    )
+    .unwrap_err();
+    assert!(matches!(err, ResumeRunError::Transcript(_)), "{err}");
+    assert!(nothing.is_empty());
+}
