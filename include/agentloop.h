@@ -126,6 +126,12 @@ enum agentloop_result
    * was changed.
    */
   AGENTLOOP_RESULT_SIDE_FILE_EXISTS = 17,
+  /**
+   * A transcript verifies but is not a run this agent can resume: not a well-formed
+   * run, another task, other budgets or tools (`agentloop_agent_resume_error` says
+   * which record and why).
+   */
+  AGENTLOOP_RESULT_RESUME_REFUSED = 18,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1005,6 +1011,77 @@ agentloop_result agentloop_agent_stop_error(const struct agentloop_agent *agent,
  * thread may be using it.
  */
 void agentloop_agent_free(struct agentloop_agent *agent);
+
+/**
+ * Declares the registered tool `(name_ptr, name_len)` idempotent: running it twice
+ * has the effect of running it once. When a resumed run finds that a call of an
+ * idempotent tool may have been running when the run died, it runs the call again;
+ * any other tool's call is not run again and is recorded `ok:false`, "result lost"
+ * (tool effects at most once; docs/resume.md). Tools are not idempotent unless
+ * declared.
+ *
+ * `INVALID_ARGUMENT` when no tool of that name is registered; `INVALID_UTF8`;
+ * `INVALID_STATE` after the first poll or a resume. NULL `agent` is `NULL_PARAMETER`.
+ * Not thread-safe for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `name_ptr` must point to `name_len`
+ * readable bytes.
+ */
+agentloop_result agentloop_agent_set_idempotent(struct agentloop_agent *agent,
+                                                const uint8_t *name_ptr,
+                                                size_t name_len);
+
+/**
+ * Makes the agent continue the transcript `(transcript_ptr, transcript_len)` — every
+ * line it holds, from its `task` record — instead of starting a new run. Call it after
+ * `agentloop_agent_new` (same task, budgets and `first_seq` as the run that wrote the
+ * transcript) and registering the same tools, before the first poll.
+ *
+ * The transcript must verify strictly from `(first_seq, prev0)` (`prev0`: 32 bytes,
+ * or NULL for 32 zero bytes); a torn last line or any other fault is
+ * `DOES_NOT_VERIFY`. It must be a run of this loop with this task, these budgets and
+ * tools; otherwise `RESUME_REFUSED`. After either, `agentloop_agent_resume_error`
+ * says why, and the agent is unchanged (it may be resumed again or run anew).
+ *
+ * On success the agent is where the recorded run was: polls go on from there, budgets
+ * cumulative, and records it holds already may be taken at once (a `resume` record
+ * when the transcript ended with `stop`). The next record's `seq` is written to
+ * `*out_next_seq` and the transcript's head (the last record's hash) to the 32 bytes
+ * at `out_head` (each may be NULL): create the chain for
+ * `agentloop_agent_take_record` with `agentloop_chain_resume(next_seq, head)` and
+ * append its lines to the same file.
+ *
+ * NULL `agent` is `NULL_PARAMETER`. The transcript is not kept. Not thread-safe for
+ * one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `prev0` NULL or 32 readable bytes;
+ * `transcript_ptr` must point to `transcript_len` readable bytes; `out_next_seq` NULL
+ * or valid for a write; `out_head` NULL or 32 writable bytes.
+ */
+agentloop_result agentloop_agent_resume(struct agentloop_agent *agent,
+                                        const uint8_t *prev0,
+                                        const uint8_t *transcript_ptr,
+                                        size_t transcript_len,
+                                        uint64_t *out_next_seq,
+                                        uint8_t *out_head);
+
+/**
+ * Writes why the last `agentloop_agent_resume` refused its transcript — the fault or
+ * the record and what is wrong with it; the empty string if it did not — to
+ * `(out_buf, out_cap)` and its length to `*out_len` (UTF-8, no NUL). Size query as
+ * `agentloop_canonicalize`. NULL `agent` or `out_len` is `NULL_PARAMETER`. Not
+ * thread-safe for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `out_buf`, if not NULL, must point
+ * to `out_cap` writable bytes; `out_len` must be valid for a write.
+ */
+agentloop_result agentloop_agent_resume_error(const struct agentloop_agent *agent,
+                                              uint8_t *out_buf,
+                                              size_t out_cap,
+                                              size_t *out_len);
 
 /**
  * Writes the RFC 8785 canonical encoding of the JSON document `(in_ptr, in_len)` to

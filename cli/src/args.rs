@@ -46,6 +46,24 @@ pub enum Command {
     /// Move a torn tail (an incomplete last line) to a side file and cut the
     /// transcript back to its last complete record; say exactly what was removed.
     Repair(RepairArgs),
+    /// Run a transcript's tool calls again with the demo tools and the recorded model
+    /// replies, and name the first record that comes out differently.
+    Replay(ReplayArgs),
+}
+
+/// `agentloop replay`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+The transcript must verify and be a run of the loop (as `verify --loop` checks; it may
+end without a stop record). The tools are the demo tools (add, echo, fail, greet), so
+this replays `agentloop demo` transcripts; the budgets are the task record's. A library
+host replays with its own tools (agentloop_core::driver::replay, docs/resume.md).
+Exit status: 0 every record came out as recorded; 1 a record differs (it is named), or
+the file does not verify; 2 the file could not be read or is not a run of the loop.")]
+pub struct ReplayArgs {
+    /// The transcript ('-' reads standard input).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
 }
 
 /// `agentloop demo`.

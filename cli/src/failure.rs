@@ -4,10 +4,12 @@ use std::fmt;
 use std::io;
 
 use agentloop_core::chain::AppendError;
+use agentloop_core::driver::ResumeRunError;
 use agentloop_core::durable::{RepairError, WriteError};
 use agentloop_core::jcs::EncodeError;
 use agentloop_core::json::ParseErrorKind;
 use agentloop_core::schema::SchemaError;
+use agentloop_core::tools::RegisterError;
 use agentloop_core::verify::{CheckpointError, Fault, Report};
 
 use crate::diag::{fault_sentence, plural};
@@ -154,6 +156,15 @@ pub enum Failure {
         /// Why.
         error: RepairError,
     },
+    /// `replay`: the transcript is not a run the loop can replay.
+    Replay {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Why.
+        error: ResumeRunError,
+    },
+    /// `replay`: a demo tool was refused at registration (a bug).
+    DemoTools(RegisterError),
     /// `demo`: a transcript (or its folder) could not be created or written.
     DemoWrite {
         /// The file or folder, as a path under `--out`.
@@ -269,6 +280,8 @@ impl Failure {
             | Failure::Writer { .. }
             | Failure::RepairStdin
             | Failure::Repair { .. }
+            | Failure::Replay { .. }
+            | Failure::DemoTools(_)
             | Failure::DemoWrite { .. } => Exit::CannotGrade,
         }
     }
@@ -432,6 +445,8 @@ impl fmt::Display for Failure {
             Failure::DemoWrite { name, reason } => {
                 write!(f, "{name}: cannot write it: {reason}")
             }
+            Failure::DemoTools(e) => write!(f, "a demo tool was refused: {e}"),
+            Failure::Replay { name, error } => write!(f, "{name}: cannot replay it: {error}"),
         }
     }
 }

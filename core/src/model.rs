@@ -70,7 +70,10 @@ pub enum Message {
         tool_calls: Vec<ToolCall>,
     },
     /// The result of one call: what the tool returned, or the `ok:false` sentence (an
-    /// unknown tool, a call over its tool's limit, invalid arguments, a failed tool).
+    /// unknown tool, a call over its tool's limit, invalid arguments, a failed tool, a
+    /// result lost when a resumed run would not run a call again). After a `resume`, a
+    /// call the `stop` left unrun is shown with `not run: the loop stopped (<reason>)`,
+    /// which no `tool` record holds.
     Tool {
         /// The id of the call this answers.
         call_id: String,

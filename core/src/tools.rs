@@ -76,27 +76,51 @@ pub trait Tool {
 
     /// Runs the tool. The loop calls it only with arguments that satisfy the schema.
     fn call(&mut self, arguments: &Value) -> Result<Value, ToolError>;
+
+    /// Whether running it twice with the same arguments has the same effect as running
+    /// it once (a lookup, a pure computation). Read once, at registration. When a run
+    /// is resumed after it was interrupted while a call was running, an idempotent tool
+    /// is run again; any other tool is not (its effect may already have happened) and
+    /// the call is recorded as `ok:false`, result lost ([`crate::agent::Agent::resume`]).
+    /// The default is `false`: at most once.
+    fn idempotent(&self) -> bool {
+        false
+    }
 }
 
 /// A tool made of a spec and a closure.
 pub struct FnTool<F> {
     spec: ToolSpec,
     run: F,
+    idempotent: bool,
 }
 
 impl<F> FnTool<F>
 where
     F: FnMut(&Value) -> Result<Value, ToolError>,
 {
-    /// A tool that presents `spec` and runs `run`.
+    /// A tool that presents `spec` and runs `run`; not idempotent.
     pub fn new(spec: ToolSpec, run: F) -> Self {
-        FnTool { spec, run }
+        FnTool {
+            spec,
+            run,
+            idempotent: false,
+        }
+    }
+
+    /// Declares the tool idempotent ([`Tool::idempotent`]).
+    pub fn idempotent(mut self) -> Self {
+        self.idempotent = true;
+        self
     }
 }
 
 impl<F> fmt::Debug for FnTool<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("FnTool").field("spec", &self.spec).finish()
+        f.debug_struct("FnTool")
+            .field("spec", &self.spec)
+            .field("idempotent", &self.idempotent)
+            .finish()
     }
 }
 
@@ -110,6 +134,10 @@ where
 
     fn call(&mut self, arguments: &Value) -> Result<Value, ToolError> {
         (self.run)(arguments)
+    }
+
+    fn idempotent(&self) -> bool {
+        self.idempotent
     }
 }
 
@@ -149,11 +177,13 @@ impl fmt::Display for RegisterError {
 
 impl core::error::Error for RegisterError {}
 
-/// What the loop checks a call against: the compiled schema and the call limit.
+/// What the loop checks a call against: the compiled schema and the call limit; and
+/// whether a resumed run may run the tool again.
 #[derive(Debug, Clone, PartialEq)]
 struct Check {
     schema: Schema,
     limit: Option<u64>,
+    idempotent: bool,
 }
 
 /// The registered tools as the loop sees them: specs (sorted by name), compiled
@@ -174,6 +204,18 @@ impl Manifest {
     /// empty or duplicate name. `limit` caps how many times the loop runs it in one
     /// run; a call over the limit gets an `ok:false` record and the loop goes on.
     pub fn register(&mut self, spec: ToolSpec, limit: Option<u64>) -> Result<(), RegisterError> {
+        self.register_with(spec, limit, false)
+    }
+
+    /// Like [`Manifest::register`], saying whether the tool is idempotent
+    /// ([`Tool::idempotent`]): whether a resumed run may run again a call that was
+    /// running when the run was interrupted.
+    pub fn register_with(
+        &mut self,
+        spec: ToolSpec,
+        limit: Option<u64>,
+        idempotent: bool,
+    ) -> Result<(), RegisterError> {
         if spec.name.is_empty() {
             return Err(RegisterError::EmptyName);
         }
@@ -189,7 +231,14 @@ impl Manifest {
             error,
         })?;
         self.specs.insert(at, spec);
-        self.checks.insert(at, Check { schema, limit });
+        self.checks.insert(
+            at,
+            Check {
+                schema,
+                limit,
+                idempotent,
+            },
+        );
         Ok(())
     }
 
@@ -216,6 +265,23 @@ impl Manifest {
     /// The call limit of `name`, if it is registered and has one.
     pub fn limit(&self, name: &str) -> Option<u64> {
         self.index(name).and_then(|i| self.checks[i].limit)
+    }
+
+    /// Whether `name` is registered as idempotent ([`Tool::idempotent`]).
+    pub fn idempotent(&self, name: &str) -> bool {
+        self.index(name).is_some_and(|i| self.checks[i].idempotent)
+    }
+
+    /// Declares the registered tool `name` idempotent (or not); `false` when no tool
+    /// has that name. For hosts that register tools by spec (the C ABI).
+    pub fn set_idempotent(&mut self, name: &str, idempotent: bool) -> bool {
+        match self.index(name) {
+            Some(i) => {
+                self.checks[i].idempotent = idempotent;
+                true
+            }
+            None => false,
+        }
     }
 
     /// Position of `name` in the sorted list, if registered.
@@ -280,7 +346,8 @@ impl Toolbox {
     pub fn add(&mut self, tool: Box<dyn Tool>, limit: Option<u64>) -> Result<(), RegisterError> {
         let spec = tool.spec();
         let name = spec.name.clone();
-        self.manifest.register(spec, limit)?;
+        self.manifest
+            .register_with(spec, limit, tool.idempotent())?;
         self.tools.insert(name, tool);
         Ok(())
     }
@@ -335,6 +402,15 @@ mod tests {
         assert_eq!(m.limit("add"), None);
         assert_eq!(m.limits().collect::<Vec<_>>(), [("lim", 3)]);
         assert_eq!(m.len(), 5);
+        assert!(!m.idempotent("lim"));
+        m.register_with(spec("look"), None, true).unwrap();
+        assert!(m.idempotent("look"));
+        assert!(!m.idempotent("nope"));
+        assert!(m.set_idempotent("lim", true));
+        assert!(m.idempotent("lim"));
+        assert!(m.set_idempotent("lim", false));
+        assert!(!m.idempotent("lim"));
+        assert!(!m.set_idempotent("nope", true));
     }
 
     #[test]
@@ -345,6 +421,10 @@ mod tests {
         assert_eq!(tb.call("echo", &Value::Bool(true)), Ok(Value::Bool(true)));
         let err = tb.call("nope", &Value::Null).unwrap_err();
         assert_eq!(err.message(), "no tool named 'nope' in this toolbox");
+        tb.register(FnTool::new(spec("pure"), |a: &Value| Ok(a.clone())).idempotent())
+            .unwrap();
+        assert!(tb.manifest().idempotent("pure"));
+        assert!(!tb.manifest().idempotent("echo"));
         let dup = tb.register(FnTool::new(spec("echo"), |a: &Value| Ok(a.clone())));
         assert_eq!(
             alloc::format!("{}", dup.unwrap_err()),

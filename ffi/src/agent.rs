@@ -220,9 +220,54 @@ pub struct agentloop_agent {
     /// Records produced and not yet taken, in order.
     pending: VecDeque<Record>,
     asked: Asked,
+    /// Why the last `agentloop_agent_resume` refused the transcript.
+    refusal: Option<String>,
 }
 
 impl agentloop_agent {
+    /// Before the first poll: declares the registered tool `name` idempotent.
+    pub(crate) fn set_idempotent(&mut self, name: &str) -> Outcome {
+        let setup = self.setup.as_mut().ok_or(agentloop_result::InvalidState)?;
+        if setup.manifest.set_idempotent(name, true) {
+            Ok(())
+        } else {
+            Err(agentloop_result::InvalidArgument)
+        }
+    }
+
+    /// Before the first poll: where the agent's chain starts and its task.
+    pub(crate) fn setup(&self) -> Outcome<(u64, &str)> {
+        let setup = self.setup.as_ref().ok_or(agentloop_result::InvalidState)?;
+        Ok((setup.first_seq, &setup.task))
+    }
+
+    /// Before the first poll: continues `records` ([`Agent::resume`]) instead of
+    /// starting; a refusal is kept for `agentloop_agent_resume_error`.
+    pub(crate) fn resume(&mut self, records: &[Value]) -> Outcome {
+        let setup = self.setup.as_ref().ok_or(agentloop_result::InvalidState)?;
+        match Agent::resume(setup.budgets.clone(), setup.manifest.clone(), records) {
+            Ok(agent) => {
+                self.setup = None;
+                self.agent = Some(agent);
+                self.refusal = None;
+                self.collect();
+                Ok(())
+            }
+            Err(error) => self.refuse(format!("{error}")),
+        }
+    }
+
+    /// Keeps why a resume was refused, and says it was.
+    pub(crate) fn refuse(&mut self, sentence: String) -> Outcome {
+        self.refusal = Some(sentence);
+        Err(agentloop_result::ResumeRefused)
+    }
+
+    /// Why the last resume was refused ("" if it was not).
+    pub(crate) fn refusal(&self) -> &str {
+        self.refusal.as_deref().unwrap_or("")
+    }
+
     /// The running agent, made at the first poll (which freezes the manifest).
     fn start(&mut self) -> Outcome<&mut Agent> {
         if self.agent.is_none() {
@@ -469,6 +514,7 @@ pub unsafe extern "C" fn agentloop_agent_new(
             specs: Vec::new(),
             pending: VecDeque::new(),
             asked: Asked::Nothing,
+            refusal: None,
         };
         // SAFETY: out was checked non-NULL; the caller promises it is writable.
         unsafe { give(out, agent) }

@@ -32,6 +32,7 @@
 #![allow(non_camel_case_types)]
 
 pub mod agent;
+pub mod agent_resume;
 mod boundary;
 mod bytes;
 pub mod canon;
@@ -57,6 +58,9 @@ pub use agent::{
     agentloop_agent_outcome, agentloop_agent_poll, agentloop_agent_stop_error,
     agentloop_agent_take_record, agentloop_budgets, agentloop_budgets_init, agentloop_need,
     agentloop_stop, agentloop_stop_reason_str,
+};
+pub use agent_resume::{
+    agentloop_agent_resume, agentloop_agent_resume_error, agentloop_agent_set_idempotent,
 };
 pub use canon::agentloop_canonicalize;
 pub use chain::{

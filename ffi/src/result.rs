@@ -62,11 +62,15 @@ pub enum agentloop_result {
     /// `agentloop_repair`: the side file for the torn bytes already exists; nothing
     /// was changed.
     SideFileExists = 17,
+    /// A transcript verifies but is not a run this agent can resume: not a well-formed
+    /// run, another task, other budgets or tools (`agentloop_agent_resume_error` says
+    /// which record and why).
+    ResumeRefused = 18,
 }
 
 impl agentloop_result {
     /// Every value, in number order.
-    pub const ALL: [agentloop_result; 18] = [
+    pub const ALL: [agentloop_result; 19] = [
         agentloop_result::Ok,
         agentloop_result::NullParameter,
         agentloop_result::InvalidUtf8,
@@ -85,6 +89,7 @@ impl agentloop_result {
         agentloop_result::Locked,
         agentloop_result::TornTail,
         agentloop_result::SideFileExists,
+        agentloop_result::ResumeRefused,
     ];
 
     /// The value with this number, if there is one.
@@ -142,6 +147,9 @@ impl agentloop_result {
             agentloop_result::SideFileExists => {
                 b"the repair's side file already exists; nothing was changed\0"
             }
+            agentloop_result::ResumeRefused => {
+                b"the transcript is not a run this agent can resume\0"
+            }
         }
     }
 }
@@ -178,7 +186,7 @@ mod tests {
             assert_eq!(message.last(), Some(&0));
             assert_eq!(message.iter().filter(|&&b| b == 0).count(), 1);
         }
-        assert_eq!(agentloop_result::from_u32(18), None);
+        assert_eq!(agentloop_result::from_u32(19), None);
         assert_eq!(agentloop_result::from_u32(u32::MAX), None);
     }
 }

@@ -877,3 +877,187 @@ fn cancel_and_model_errors_stop_the_run() {
         .unwrap()
         .contains("output tokens"));
 }
+
+/// Drives `a` to its end with the scenario's replies from turn `turn` on and the demo
+/// tools run in Rust; returns the lines it wrote into `c`.
+fn drive_demo(a: &Agent, c: &Chain, replies: &[agentloop_core::model::Reply]) -> String {
+    let mut tools = demo::toolbox().unwrap();
+    let mut replies = replies.iter();
+    let mut transcript = drain(a, c);
+    loop {
+        let need = poll(a);
+        transcript += &drain(a, c);
+        match need {
+            n if n == agentloop_need::ModelReply as u32 => {
+                let reply = replies.next().unwrap();
+                let calls: Vec<String> = reply
+                    .tool_calls
+                    .iter()
+                    .map(|(name, args)| {
+                        let args = agentloop_core::jcs::to_vec(args).unwrap();
+                        format!(
+                            r#"{{"name":"{name}","arguments":{}}}"#,
+                            String::from_utf8(args).unwrap()
+                        )
+                    })
+                    .collect();
+                let calls = format!("[{}]", calls.join(","));
+                assert_eq!(
+                    feed_reply(a, reply.text.as_bytes(), calls.as_bytes()),
+                    agentloop_result::Ok
+                );
+            }
+            n if n == agentloop_need::ToolResult as u32 => {
+                let name = get(agentloop_agent_call_name, a).unwrap();
+                let args = get(agentloop_agent_call_arguments, a).unwrap();
+                let args = agentloop_core::json::parse(args.as_bytes()).unwrap();
+                let fed = match tools.call(&name, &args) {
+                    Ok(value) => feed_value(a, &agentloop_core::jcs::to_vec(&value).unwrap()),
+                    Err(e) => feed_error(a, e.message().as_bytes()),
+                };
+                assert_eq!(fed, agentloop_result::Ok);
+            }
+            n => {
+                assert_eq!(n, agentloop_need::Done as u32);
+                return transcript;
+            }
+        }
+        transcript += &drain(a, c);
+    }
+}
+
+fn resume(a: &Agent, transcript: &[u8]) -> Result<(u64, [u8; 32]), agentloop_result> {
+    let (mut next, mut head) = (0u64, [0u8; 32]);
+    // SAFETY: a live agent, a valid byte input and out pointers.
+    let r = unsafe {
+        agentloop_agent_resume(
+            a.0,
+            null(),
+            transcript.as_ptr(),
+            transcript.len(),
+            &mut next,
+            head.as_mut_ptr(),
+        )
+    };
+    match r {
+        agentloop_result::Ok => Ok((next, head)),
+        other => Err(other),
+    }
+}
+
+fn set_idempotent(a: &Agent, name: &str) -> agentloop_result {
+    // SAFETY: a live agent and a valid byte input.
+    unsafe { agentloop_agent_set_idempotent(a.0, name.as_ptr(), name.len()) }
+}
+
+fn budget_budgets() -> agentloop_budgets {
+    let mut b = recover_budgets();
+    b.max_steps = 10;
+    b.has_max_tokens = true;
+    b.max_tokens = 40;
+    b
+}
+
+#[test]
+fn a_killed_run_resumes_through_the_c_agent() {
+    let scenario = demo::budget();
+    let (whole, _) = scenario.run().unwrap();
+    let lines: Vec<&[u8]> = whole.split_inclusive(|&b| b == b'\n').collect();
+    // Killed after the turn asking for `echo` (record 3): the call may have been running.
+    let cut = lines[..4].concat();
+    for idempotent in [false, true] {
+        let a = agent(scenario.task, Some(&budget_budgets()));
+        demo_tools(&a);
+        if idempotent {
+            for name in ["add", "echo", "fail", "greet"] {
+                assert_eq!(set_idempotent(&a, name), agentloop_result::Ok);
+            }
+        }
+        let (next, head) = resume(&a, &cut).unwrap();
+        assert_eq!(next, 4);
+        let hex: String = head.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(&lines[3][9..73], hex.as_bytes());
+        let mut out = null_mut();
+        // SAFETY: 32 readable bytes and a valid out pointer.
+        assert_eq!(
+            unsafe { agentloop_chain_resume(next, head.as_ptr(), &mut out) },
+            agentloop_result::Ok
+        );
+        let c = Chain(out);
+        let resumed = [
+            cut.clone(),
+            drive_demo(&a, &c, &scenario.replies[2..]).into_bytes(),
+        ]
+        .concat();
+        let report = agentloop_core::audit::verify_loop_bytes(&resumed, &Default::default());
+        assert!(report.ok(), "{:?}", report.faults);
+        let text = String::from_utf8(resumed.clone()).unwrap();
+        if idempotent {
+            assert_eq!(resumed, whole);
+        } else {
+            let line = text.lines().nth(4).unwrap();
+            assert!(
+                line.contains(
+                    r#""error":"result lost: the run was interrupted while tool 'echo' was running"#
+                ),
+                "{line}"
+            );
+            assert_eq!(text.lines().count(), lines.len());
+        }
+        assert_eq!(get(agentloop_agent_resume_error, &a).unwrap(), "");
+    }
+}
+
+#[test]
+fn the_c_agent_refuses_what_it_cannot_resume() {
+    let scenario = demo::budget();
+    let (whole, _) = scenario.run().unwrap();
+    // Another task.
+    let a = agent("another task", Some(&budget_budgets()));
+    demo_tools(&a);
+    assert_eq!(resume(&a, &whole), Err(agentloop_result::ResumeRefused));
+    let why = get(agentloop_agent_resume_error, &a).unwrap();
+    assert!(
+        why.starts_with("the transcript's task is \"add 2 and 40, greeting"),
+        "{why}"
+    );
+    // Other budgets.
+    let a = agent(scenario.task, Some(&recover_budgets()));
+    demo_tools(&a);
+    assert_eq!(resume(&a, &whole), Err(agentloop_result::ResumeRefused));
+    let why = get(agentloop_agent_resume_error, &a).unwrap();
+    assert!(
+        why.starts_with("the task record does not state the budgets"),
+        "{why}"
+    );
+    // A torn last line; then no records at all.
+    let a = agent(scenario.task, Some(&budget_budgets()));
+    demo_tools(&a);
+    assert_eq!(
+        resume(&a, &whole[..whole.len() - 1]),
+        Err(agentloop_result::DoesNotVerify)
+    );
+    let why = get(agentloop_agent_resume_error, &a).unwrap();
+    assert!(why.contains("torn_tail"), "{why}");
+    assert_eq!(resume(&a, b""), Err(agentloop_result::ResumeRefused));
+    // The agent is unchanged by a refusal: it resumes, and it then has a resume record.
+    assert_eq!(
+        set_idempotent(&a, "nope"),
+        agentloop_result::InvalidArgument
+    );
+    assert_eq!(resume(&a, &whole).map(|(next, _)| next), Ok(9));
+    // A resumed (or polled) agent cannot be resumed or changed again.
+    assert_eq!(resume(&a, &whole), Err(agentloop_result::InvalidState));
+    assert_eq!(set_idempotent(&a, "add"), agentloop_result::InvalidState);
+    let fresh = agent(scenario.task, Some(&budget_budgets()));
+    poll(&fresh);
+    assert_eq!(resume(&fresh, &whole), Err(agentloop_result::InvalidState));
+    // NULLs.
+    // SAFETY: NULL agent: refused before any dereference.
+    let r =
+        unsafe { agentloop_agent_resume(null_mut(), null(), null(), 0, null_mut(), null_mut()) };
+    assert_eq!(r, agentloop_result::NullParameter);
+    // SAFETY: as above.
+    let r = unsafe { agentloop_agent_set_idempotent(null_mut(), null(), 0) };
+    assert_eq!(r, agentloop_result::NullParameter);
+}

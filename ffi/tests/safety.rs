@@ -116,10 +116,13 @@ fn result_and_fault_kind_strings_cover_every_value() {
         s(agentloop_result_str(R(agentloop_result::InsufficientSize))),
         "the output buffer is too small; the needed length was written to out_len"
     );
-    for code in [18, 99, u32::MAX] {
+    // Counted from the enum, so appending a code needs no edit here.
+    let known = agentloop_result::ALL.len() as u32;
+    assert_eq!(known, 19);
+    for code in [known, 99, u32::MAX] {
         assert_eq!(s(agentloop_result_str(code)), "unknown result code");
     }
-    for code in 0..18 {
+    for code in 0..known {
         assert_ne!(s(agentloop_result_str(code)), "unknown result code");
     }
     assert_eq!(

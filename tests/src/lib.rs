@@ -782,3 +782,8 @@ pub struct ReadmeExample;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/embedded.md")]
 pub struct EmbeddedExample;
+
+/// The example of docs/resume.md, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/resume.md")]
+pub struct ResumeExample;

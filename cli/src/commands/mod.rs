@@ -5,6 +5,7 @@ pub mod canon;
 pub mod checkpoint;
 pub mod demo;
 pub mod repair;
+pub mod replay;
 pub mod show;
 pub mod validate;
 pub mod verify;
@@ -26,6 +27,7 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<Exit, Failure> {
         Command::Show(args) => show::run(args, out),
         Command::Validate(args) => validate::run(args, out),
         Command::Repair(args) => repair::run(args, out),
+        Command::Replay(args) => replay::run(args, out),
     }
 }
 

@@ -33,13 +33,17 @@
 
 mod budget;
 mod checks;
+pub(crate) mod follow;
 mod records;
+pub(crate) mod resume;
 #[cfg(test)]
 mod tests;
 
 pub use budget::{estimate_tokens, BudgetError, Budgets, Outcome, StopReason};
 pub use checks::{argument_root, MAX_SHOWN_VIOLATIONS};
-pub use records::{call_id, Record, RecordKind};
+pub use follow::Difference;
+pub use records::{call_id, result_lost_sentence, Record, RecordKind};
+pub use resume::{recorded_budgets, ResumeError};
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -135,6 +139,9 @@ pub struct Agent {
     tokens: u64,
     tool_calls: u64,
     state: State,
+    /// The id of a call an interrupted run may have started (set by
+    /// [`Agent::resume`]): it is not run again unless its tool is idempotent.
+    in_flight: Option<String>,
 }
 
 impl Agent {
@@ -165,6 +172,7 @@ impl Agent {
             tokens: 0,
             tool_calls: 0,
             state: State::BeforeTurn,
+            in_flight: None,
         };
         agent.push_record(RecordKind::Task, payload);
         Ok(agent)
@@ -184,8 +192,10 @@ impl Agent {
         loop {
             let state = core::mem::replace(&mut self.state, State::BeforeTurn);
             match state {
-                State::BeforeTurn => self.before_turn(cancel),
-                State::Calls(turn) => self.before_call(turn, cancel),
+                State::BeforeTurn | State::Calls(_) => {
+                    self.state = state;
+                    self.check_point(cancel);
+                }
                 State::AwaitingReply => {
                     self.state = State::AwaitingReply;
                     return Need::ModelReply {
@@ -236,6 +246,14 @@ impl Agent {
 
     /// Feeds the result of the call asked for: a value, or the tool's failure.
     pub fn feed_tool_result(&mut self, result: Result<Value, ToolError>) -> Result<(), FeedError> {
+        self.feed_result_with(|call| checks::result(&call.name, result))
+    }
+
+    /// Feeds the result of the call asked for, as `make` words it for the record.
+    pub(crate) fn feed_result_with(
+        &mut self,
+        make: impl FnOnce(&ToolCall) -> Result<Value, String>,
+    ) -> Result<(), FeedError> {
         let mut turn = match core::mem::replace(&mut self.state, State::BeforeTurn) {
             State::AwaitingTool(turn) => turn,
             other => {
@@ -253,7 +271,7 @@ impl Agent {
                     *runs = runs.saturating_add(1);
                 }
             }
-            let recorded = checks::result(&call.name, result);
+            let recorded = make(call);
             self.record_tool(call, recorded);
             turn.next += 1;
         }
@@ -311,6 +329,22 @@ impl Agent {
         self.tool_calls
     }
 
+    /// The id of the call an interrupted run may have started, until its check point
+    /// is reached: see [`Agent::resume`].
+    pub fn in_flight(&self) -> Option<&str> {
+        self.in_flight.as_deref()
+    }
+
+    /// Runs the check point the loop is at (before a turn or before a call), if it is
+    /// at one: one step, asking `cancel` at most once.
+    fn check_point(&mut self, cancel: &mut dyn FnMut() -> bool) {
+        match core::mem::replace(&mut self.state, State::BeforeTurn) {
+            State::BeforeTurn => self.before_turn(cancel),
+            State::Calls(turn) => self.before_call(turn, cancel),
+            other => self.state = other,
+        }
+    }
+
     /// Check point before a turn: cancelled, then `step_budget`.
     fn before_turn(&mut self, cancel: &mut dyn FnMut() -> bool) {
         if cancel() {
@@ -329,7 +363,13 @@ impl Agent {
             self.state = State::BeforeTurn;
             return;
         };
-        if cancel() {
+        // A call the interrupted run may have started whose tool is not idempotent: its
+        // effect may have happened, so it is not run again. Its check point was passed
+        // then (cancellation said no), so it is not asked again; the deterministic
+        // checks below give the answer they gave then.
+        let lost = self.in_flight.take().is_some_and(|id| id == call.id)
+            && !self.manifest.idempotent(&call.name);
+        if !lost && cancel() {
             return self.finish(StopReason::Cancelled, turn.unrun(), None);
         }
         if let Some(max) = self.budgets.max_tool_calls {
@@ -338,6 +378,15 @@ impl Agent {
             }
         }
         match checks::call(&self.manifest, &self.runs, call) {
+            Ok(index) if lost => {
+                // It counts as a run of its tool: it may have run.
+                if let Some(runs) = self.runs.get_mut(index) {
+                    *runs = runs.saturating_add(1);
+                }
+                self.record_tool(call, Err(result_lost_sentence(&call.name)));
+                turn.next += 1;
+                self.state = State::Calls(turn);
+            }
             Ok(_) => self.state = State::AwaitingTool(turn),
             Err(sentence) => {
                 self.record_tool(call, Err(sentence));
@@ -402,6 +451,38 @@ impl Agent {
             name: call.name.clone(),
             result,
         });
+    }
+
+    /// Goes on after the `stop` record: writes `resume {"after": reason}` and shows the
+    /// model each call the stop left unrun with the result a provider history gives it
+    /// ([`crate::export::not_run_sentence`]), so every call has one result. Steps,
+    /// tokens and tool calls stay as they were: budgets are cumulative.
+    pub(crate) fn reopen(&mut self) {
+        let State::Done(outcome) = &self.state else {
+            return;
+        };
+        let reason = outcome.reason;
+        let unrun = usize::try_from(outcome.unrun_calls).unwrap_or(usize::MAX);
+        let last_calls = self.messages.iter().rev().find_map(|m| match m {
+            Message::Assistant { tool_calls, .. } => Some(tool_calls),
+            _ => None,
+        });
+        let not_run: Vec<Message> = last_calls
+            .map(|calls| {
+                let from = calls.len().saturating_sub(unrun);
+                calls[from..]
+                    .iter()
+                    .map(|call| Message::Tool {
+                        call_id: call.id.clone(),
+                        name: call.name.clone(),
+                        result: Err(crate::export::not_run_sentence(reason.as_str())),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.messages.extend(not_run);
+        self.push_record(RecordKind::Resume, records::resume(reason));
+        self.state = State::BeforeTurn;
     }
 
     /// Writes the `stop` record; the run is over.

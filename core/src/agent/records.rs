@@ -6,7 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::budget::{Budgets, Outcome};
+use super::budget::{Budgets, Outcome, StopReason};
 use crate::jcs::{write_value, EncodeError};
 use crate::json::{Object, Value, MAX_DEPTH};
 use crate::model::ToolCall;
@@ -24,6 +24,8 @@ pub enum RecordKind {
     Tool,
     /// The last record: why the run stopped.
     Stop,
+    /// A run continues a transcript that ended with `stop` (after the stop it names).
+    Resume,
 }
 
 impl RecordKind {
@@ -34,6 +36,7 @@ impl RecordKind {
             RecordKind::Assistant => "assistant",
             RecordKind::Tool => "tool",
             RecordKind::Stop => "stop",
+            RecordKind::Resume => "resume",
         }
     }
 }
@@ -141,6 +144,20 @@ pub(crate) fn stop(outcome: &Outcome) -> Value {
         members.push(("error", Value::from(error.as_str())));
     }
     object(members)
+}
+
+/// `{"after": reason}`: the run goes on after the `stop` that gave `reason`.
+pub(crate) fn resume(reason: StopReason) -> Value {
+    object(alloc::vec![("after", Value::from(reason.as_str()))])
+}
+
+/// The `error` of a call whose result was lost: the run was interrupted while it may
+/// have been running, and its tool is not idempotent, so it is not run again.
+pub fn result_lost_sentence(name: &str) -> String {
+    format!(
+        "result lost: the run was interrupted while tool '{name}' was running; it may or may \
+         not have taken effect, and it is not run again"
+    )
 }
 
 /// Levels a value may have inside the `tool_calls` of an `assistant` payload (payload,

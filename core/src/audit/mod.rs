@@ -708,7 +708,7 @@ fn count_member(payload: &Object, key: &str) -> Result<u64, String> {
 
 /// `n` as a count, if it is an integer from 0 to 2^53 − 1 (`f64::fract` is not in
 /// `core`: the round trip through `u64` is exact in that range).
-fn as_count(n: f64) -> Option<u64> {
+pub(crate) fn as_count(n: f64) -> Option<u64> {
     (n >= 0.0 && n <= MAX_SEQ as f64 && (n as u64) as f64 == n).then_some(n as u64)
 }
 

@@ -69,6 +69,11 @@ impl Tool for Add {
         let sum = number("a")? + number("b")?;
         Ok(object([("sum", Value::Number(sum))]))
     }
+
+    /// It has no effect outside its result: a resumed run may run it again.
+    fn idempotent(&self) -> bool {
+        true
+    }
 }
 
 /// `echo {…}` → its arguments, unchanged.
@@ -87,6 +92,11 @@ impl Tool for Echo {
     fn call(&mut self, arguments: &Value) -> Result<Value, ToolError> {
         Ok(arguments.clone())
     }
+
+    /// It has no effect outside its result: a resumed run may run it again.
+    fn idempotent(&self) -> bool {
+        true
+    }
 }
 
 /// `fail {…}` → always the error "the tool is broken on purpose".
@@ -104,6 +114,11 @@ impl Tool for Fail {
 
     fn call(&mut self, _: &Value) -> Result<Value, ToolError> {
         Err(ToolError::new("the tool is broken on purpose"))
+    }
+
+    /// It has no effect outside its result: a resumed run may run it again.
+    fn idempotent(&self) -> bool {
+        true
     }
 }
 
@@ -128,6 +143,11 @@ impl Tool for Greet {
             .ok_or_else(|| ToolError::new("name must be a string"))?;
         let greeting: String = format!("hello, {name}");
         Ok(object([("greeting", Value::from(greeting))]))
+    }
+
+    /// It has no effect outside its result: a resumed run may run it again.
+    fn idempotent(&self) -> bool {
+        true
     }
 }
 
@@ -160,6 +180,9 @@ mod tests {
             text(&tb.call("greet", &who).unwrap()),
             r#"{"greeting":"hello, ada"}"#
         );
+        for name in ["add", "echo", "fail", "greet"] {
+            assert!(tb.manifest().idempotent(name), "{name}");
+        }
         assert_eq!(
             text(&tb.manifest().specs()[0].schema),
             r#"{"properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"],"type":"object"}"#

@@ -3,6 +3,7 @@
 
 mod calls;
 mod machine;
+mod resume;
 mod stops;
 
 use alloc::rc::Rc;

@@ -14,10 +14,18 @@
 //! assert!(verify::verify_bytes(&transcript, &verify::Options::default()).ok());
 //! ```
 //!
+//! [`resume`] continues a transcript that stopped early or ended with `stop`
+//! ([`Agent::resume`] says how), and [`replay`] runs a transcript's tools again to
+//! find the first record a nondeterministic tool changes.
+//!
 //! With `std`, a tool that panics is caught (`std::panic::catch_unwind`) and recorded
 //! as `tool '<name>' failed: panicked: <message>`; the process's panic hook still runs
 //! (by default it prints the panic to stderr), and a build with `panic = "abort"`
 //! cannot catch anything.
+
+mod resume;
+
+pub use resume::{replay, resume, resume_anchored, ReplayReport, ResumeRunError};
 
 use core::fmt;
 
@@ -91,8 +99,20 @@ pub fn run_on(
     let manifest = toolbox.manifest().clone();
     let mut agent = Agent::with_first_seq(chain.next_seq(), task, budgets, manifest)
         .map_err(RunError::Budgets)?;
+    drive(&mut agent, chain, model, toolbox, cancel, sink)
+}
+
+/// Runs `agent` to its end: writes its pending records, then answers each need.
+fn drive(
+    agent: &mut Agent,
+    chain: &mut Chain,
+    model: &mut dyn Model,
+    toolbox: &mut Toolbox,
+    cancel: &mut dyn FnMut() -> bool,
+    sink: &mut dyn RecordSink,
+) -> Result<Outcome, RunError> {
     loop {
-        write_records(&mut agent, chain, sink)?;
+        write_records(agent, chain, sink)?;
         let fed = match agent.poll_with(cancel) {
             Need::ModelReply { messages, manifest } => {
                 let reply = model.reply(messages, manifest);
@@ -103,7 +123,7 @@ pub fn run_on(
                 agent.feed_tool_result(result)
             }
             Need::Done(outcome) => {
-                write_records(&mut agent, chain, sink)?;
+                write_records(agent, chain, sink)?;
                 return Ok(outcome);
             }
         };
@@ -127,7 +147,7 @@ fn write_records(
 }
 
 /// Runs one call; with `std`, a panic becomes the tool's failure.
-fn call_tool(toolbox: &mut Toolbox, call: &ToolCall) -> Result<Value, ToolError> {
+pub(crate) fn call_tool(toolbox: &mut Toolbox, call: &ToolCall) -> Result<Value, ToolError> {
     #[cfg(feature = "std")]
     {
         use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -1,0 +1,258 @@
+//! Following a recorded transcript: drives an [`Agent`] so that it produces the
+//! recorded records one by one, feeding it the recorded model replies — and either the
+//! recorded tool results ([`Agent::resume`]: the state the interrupted run had) or the
+//! results of running the tools again (`driver::replay`: are the tools deterministic?).
+//! The first record the loop would not write the same way is a [`Difference`].
+//!
+//! A check point (before a turn, before a call) is stepped only while a recorded record
+//! is left to explain what happened there: the loop never runs past the end of the
+//! recording on its own, so a resumed run asks the host's cancellation hook at the
+//! first check point after it, as the uninterrupted run did. Records the loop produces
+//! without a check point after the last recorded one (the `stop` that follows an
+//! `assistant` record at once, say) stay pending, to be written by the resumed run.
+
+use alloc::format;
+use alloc::string::String;
+use core::fmt;
+
+use super::records::result_lost_sentence;
+use super::{Agent, Record, State, StopReason};
+use crate::audit::as_count;
+use crate::jcs::to_vec;
+use crate::json::{Object, Value};
+use crate::model::{ModelError, Reply, ToolCall};
+use crate::tools::ToolError;
+
+/// The first place where the loop does not write what the transcript recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// 0-based index of the recorded record (the record count when the loop would write
+    /// more than the transcript holds is never a difference: that is a continuation).
+    pub index: u64,
+    /// The recorded record's `seq`, if it has a readable one.
+    pub seq: Option<u64>,
+    /// The recorded record, as canonical `{"kind","payload","seq"}`.
+    pub expected: String,
+    /// What the loop writes or does there instead.
+    pub found: String,
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "record {}", self.index)?;
+        if let Some(seq) = self.seq {
+            write!(f, " (seq {seq})")?;
+        }
+        write!(
+            f,
+            " differs: the transcript has {}, the loop {}",
+            self.expected, self.found
+        )
+    }
+}
+
+/// Where tool results come from while following.
+pub(crate) enum Tools<'a> {
+    /// The recorded results: rebuild the state of the recorded run.
+    Recorded,
+    /// Run the tools again and compare what they return with what was recorded.
+    Run(&'a mut dyn FnMut(&ToolCall) -> Result<Value, ToolError>),
+}
+
+/// A record's `seq`, `kind` and `payload`, as far as they can be read.
+struct Recorded<'r> {
+    seq: Option<u64>,
+    kind: &'r str,
+    payload: Option<&'r Object>,
+}
+
+impl<'r> Recorded<'r> {
+    fn read(record: &'r Value) -> Recorded<'r> {
+        let object = record.as_object();
+        let get = |key: &str| object.and_then(|o| o.get(key));
+        Recorded {
+            seq: get("seq").and_then(Value::as_f64).and_then(as_count),
+            kind: get("kind").and_then(Value::as_str).unwrap_or_default(),
+            payload: get("payload").and_then(Value::as_object),
+        }
+    }
+
+    fn string(&self, key: &str) -> Option<&'r str> {
+        self.payload?.get(key).and_then(Value::as_str)
+    }
+
+    /// Whether this is a `stop` record with `reason`.
+    fn is_stop(&self, reason: StopReason) -> bool {
+        self.kind == "stop" && self.string("reason") == Some(reason.as_str())
+    }
+
+    /// Whether this is the `tool` record answering `call`.
+    fn answers(&self, call: &ToolCall) -> bool {
+        self.kind == "tool"
+            && self.string("id") == Some(call.id.as_str())
+            && self.string("name") == Some(call.name.as_str())
+    }
+
+    /// The result this `tool` record holds.
+    fn result(&self) -> Result<Value, String> {
+        let payload = self.payload;
+        let get = |key: &str| payload.and_then(|p| p.get(key));
+        match get("ok") {
+            Some(Value::Bool(true)) => Ok(get("value").cloned().unwrap_or(Value::Null)),
+            _ => Err(String::from(
+                get("error").and_then(Value::as_str).unwrap_or_default(),
+            )),
+        }
+    }
+
+    /// The reply that makes the loop write this `assistant` record. The recorded
+    /// `tokens` are given as the model's count, so the record has them whether they
+    /// were counted or estimated.
+    fn reply(&self) -> Reply {
+        let payload = self.payload;
+        let get = |key: &str| payload.and_then(|p| p.get(key));
+        let mut reply = Reply::new(self.string("text").unwrap_or_default());
+        if let Some(Value::Array(calls)) = get("tool_calls") {
+            for call in calls {
+                let call = call.as_object();
+                let name = call
+                    .and_then(|c| c.get("name"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let arguments = call
+                    .and_then(|c| c.get("arguments"))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                reply = reply.with_call(name, arguments);
+            }
+        }
+        if let Some(tokens) = get("tokens").and_then(Value::as_f64).and_then(as_count) {
+            reply = reply.with_output_tokens(tokens);
+        }
+        reply
+    }
+}
+
+/// Drives `agent` (fresh from [`Agent::with_first_seq`], its `task` record pending)
+/// through `records`. On success the agent is where the recorded run was after its
+/// last record, with the records it would write next without a check point pending.
+pub(crate) fn follow(
+    agent: &mut Agent,
+    records: &[Value],
+    mut tools: Tools<'_>,
+) -> Result<(), Difference> {
+    let mut next = 0usize;
+    loop {
+        let produced = agent.take_records();
+        let mut produced = produced.into_iter();
+        for record in produced.by_ref() {
+            let Some(recorded) = records.get(next) else {
+                agent.records.push(record);
+                break;
+            };
+            compare(&record, recorded, next)?;
+            next += 1;
+        }
+        agent.records.extend(produced);
+        let Some(recorded) = records.get(next) else {
+            return Ok(());
+        };
+        let want = Recorded::read(recorded);
+        let differs = |found: &str| difference(next, recorded, String::from(found));
+        match &agent.state {
+            State::BeforeTurn | State::Calls(_) => {
+                let cancelled = want.is_stop(StopReason::Cancelled);
+                agent.check_point(&mut || cancelled);
+            }
+            State::Done(_) if want.kind == "resume" => agent.reopen(),
+            State::Done(_) => return Err(differs("has stopped and writes nothing more")),
+            State::AwaitingReply if want.kind == "assistant" => {
+                let reply = want.reply();
+                feed(agent.feed_reply(Ok(reply)), next, recorded)?;
+            }
+            State::AwaitingReply if want.is_stop(StopReason::ModelError) => {
+                let error = ModelError::new(want.string("error").unwrap_or_default());
+                feed(agent.feed_reply(Err(error)), next, recorded)?;
+            }
+            State::AwaitingReply | State::AwaitingTool(_)
+                if want.is_stop(StopReason::Cancelled) =>
+            {
+                agent.cancel();
+            }
+            State::AwaitingReply => return Err(differs("asks the model for a turn here")),
+            State::AwaitingTool(turn) => {
+                let Some(call) = turn.calls.get(turn.next).cloned() else {
+                    return Err(differs("has no call to run here"));
+                };
+                if !want.answers(&call) {
+                    let found = format!("runs call {} '{}' here", call.id, call.name);
+                    return Err(differs(&found));
+                }
+                let lost = Err(result_lost_sentence(&call.name));
+                let fed = match &mut tools {
+                    Tools::Recorded => agent.feed_result_with(|_| want.result()),
+                    // A lost result was never a tool's answer: it is taken as recorded.
+                    Tools::Run(_)
+                        if want.result() == lost && !agent.manifest.idempotent(&call.name) =>
+                    {
+                        agent.feed_result_with(|_| lost)
+                    }
+                    Tools::Run(run) => {
+                        let result = run(&call);
+                        agent.feed_tool_result(result)
+                    }
+                };
+                feed(fed, next, recorded)?;
+            }
+        }
+    }
+}
+
+/// A feed the state said was awaited cannot fail; if it does, it is a difference.
+fn feed(
+    fed: Result<(), super::FeedError>,
+    index: usize,
+    recorded: &Value,
+) -> Result<(), Difference> {
+    fed.map_err(|e| difference(index, recorded, format!("refused the feed: {e}")))
+}
+
+/// Checks the loop's record against the recorded one.
+fn compare(record: &Record, recorded: &Value, index: usize) -> Result<(), Difference> {
+    let found = canonical(record.seq, record.kind.as_str(), &record.payload);
+    let want = Recorded::read(recorded);
+    let expected = shown(recorded);
+    if Some(found.as_str()) == expected.as_deref() && want.seq == Some(record.seq) {
+        return Ok(());
+    }
+    Err(difference(index, recorded, format!("writes {found}")))
+}
+
+fn difference(index: usize, recorded: &Value, found: String) -> Difference {
+    let want = Recorded::read(recorded);
+    Difference {
+        index: index as u64,
+        seq: want.seq,
+        expected: shown(recorded).unwrap_or_else(|| String::from("a record that cannot be read")),
+        found,
+    }
+}
+
+/// `{"kind","payload","seq"}` of a recorded record, canonical, if it has the three.
+fn shown(recorded: &Value) -> Option<String> {
+    let object = recorded.as_object()?;
+    let seq = object.get("seq")?.as_f64().and_then(as_count)?;
+    let kind = object.get("kind")?.as_str()?;
+    Some(canonical(seq, kind, object.get("payload")?))
+}
+
+fn canonical(seq: u64, kind: &str, payload: &Value) -> String {
+    let mut object = Object::new();
+    object.insert("kind", Value::from(kind));
+    object.insert("payload", payload.clone());
+    object.insert("seq", Value::Number(seq as f64));
+    to_vec(&Value::Object(object))
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .unwrap_or_else(|| String::from("a record with no canonical encoding"))
+}

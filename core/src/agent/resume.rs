@@ -1,0 +1,173 @@
+//! Resuming: an [`Agent`] that continues a transcript that stopped early (a crash, a
+//! kill, a cancellation) or that ended with `stop`.
+
+use alloc::string::String;
+use core::fmt;
+
+use super::follow::{follow, Difference, Tools};
+use super::{Agent, BudgetError, Budgets, State};
+use crate::audit::{as_count, LoopAudit, LoopFinding};
+use crate::json::Value;
+use crate::tools::Manifest;
+
+/// Why a transcript cannot be resumed. Nothing was produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResumeError {
+    /// The budgets were refused.
+    Budgets(BudgetError),
+    /// The transcript has no records: there is no task to resume (start a run instead).
+    Empty,
+    /// The records are not a well-formed run of the loop: the audit's first finding
+    /// ([`crate::audit`], as `verify --loop` reports it).
+    Malformed(LoopFinding),
+    /// The `task` record differs from the one the loop writes for the budgets and tool
+    /// limits given: a resumed run must use the budgets in force, which the `task`
+    /// record states.
+    Task(Difference),
+    /// A later record is not what the loop writes there with these budgets and tools
+    /// (the transcript was written by another program, or with other tools).
+    Diverged(Difference),
+}
+
+impl fmt::Display for ResumeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResumeError::Budgets(e) => write!(f, "the budgets were refused: {e}"),
+            ResumeError::Empty => f.write_str(
+                "the transcript has no records, so there is no task to resume; start a run instead",
+            ),
+            ResumeError::Malformed(finding) => write!(
+                f,
+                "the transcript is not a well-formed run of the loop: record {}: {}",
+                finding.index, finding.detail
+            ),
+            ResumeError::Task(d) => write!(
+                f,
+                "the task record does not state the budgets and tool limits given (a resumed \
+                 run uses the budgets in force): {d}"
+            ),
+            ResumeError::Diverged(d) => write!(
+                f,
+                "the transcript is not what this loop writes with these budgets and tools: {d}"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for ResumeError {}
+
+impl Agent {
+    /// An agent that continues the run `records` recorded (parsed records, in order,
+    /// the `task` first; verify their chain first, e.g. with [`crate::verify`]).
+    ///
+    /// The records are audited as a run ([`crate::audit`]; one that ends without a
+    /// `stop` is fine), then the loop is driven through them with the recorded model
+    /// replies and tool results, checking that it writes each record as recorded. So the
+    /// agent has exactly the state the recorded run had: the messages the model was
+    /// shown, steps, tokens and tool-call counts (budgets are cumulative over the whole
+    /// transcript), each tool's runs, and the next `seq` (call ids go on from it).
+    /// `budgets` and the manifest's call limits must be the ones the `task` record
+    /// states: there is no record to state other budgets.
+    ///
+    /// Then, by where the transcript ends:
+    /// - after a `stop`: a `resume {"after": reason}` record is pending, and the next
+    ///   poll starts a new turn with the usual checks (so after `step_budget` it stops
+    ///   again at once). The calls the `stop` left unrun are not run; the model is
+    ///   shown each with the result `not run: the loop stopped (<reason>)`;
+    /// - in a turn, after its `assistant` record and the `tool` records of its first
+    ///   k calls: call k may have been running when the run died (calls run one at a
+    ///   time, so no later one had started). If its tool is idempotent
+    ///   ([`crate::tools::Tool::idempotent`]) it is run again like any call; if not,
+    ///   it is not run again (its effect may have happened): unless one of the
+    ///   deterministic checks refuses it (then it never ran), it gets an `ok:false`
+    ///   record with [`super::result_lost_sentence`] — without asking the host's
+    ///   cancellation first, since it reports a call already started — counting against
+    ///   the tool-call budget and its tool's limit, and the model decides what to do.
+    ///   The calls after it run as usual. [`Agent::in_flight`] names call k;
+    /// - anywhere else (after the `task`, after a complete turn, after an `assistant`
+    ///   record whose `stop` was not written yet): the run just goes on, and what it
+    ///   writes is what the uninterrupted run would have written.
+    pub fn resume(
+        budgets: Budgets,
+        manifest: Manifest,
+        records: &[Value],
+    ) -> Result<Agent, ResumeError> {
+        budgets.check().map_err(ResumeError::Budgets)?;
+        let (seq0, task) = audited(records)?;
+        let mut agent =
+            Agent::with_first_seq(seq0, task, budgets, manifest).map_err(ResumeError::Budgets)?;
+        follow(&mut agent, records, Tools::Recorded).map_err(|d| match d.index {
+            0 => ResumeError::Task(d),
+            _ => ResumeError::Diverged(d),
+        })?;
+        match &agent.state {
+            // The stop is recorded (none is pending): go on after it.
+            State::Done(_) if agent.records.is_empty() => agent.reopen(),
+            State::Calls(turn) => agent.in_flight = turn.calls.get(turn.next).map(|c| c.id.clone()),
+            _ => {}
+        }
+        Ok(agent)
+    }
+}
+
+/// Audits `records` as a run (one that ends without a `stop` is fine): the first
+/// record's `seq` and task text.
+pub(crate) fn audited(records: &[Value]) -> Result<(u64, &str), ResumeError> {
+    let Some(first) = records.first() else {
+        return Err(ResumeError::Empty);
+    };
+    let mut audit = LoopAudit::new();
+    for record in records {
+        audit.push_record(record);
+    }
+    if let Some(finding) = audit.finish_incomplete().findings.into_iter().next() {
+        return Err(ResumeError::Malformed(finding));
+    }
+    let field = |key: &str| first.as_object().and_then(|o| o.get(key));
+    let seq0 = field("seq").and_then(Value::as_f64).and_then(as_count);
+    let task = field("payload")
+        .and_then(Value::as_object)
+        .and_then(|p| p.get("task"))
+        .and_then(Value::as_str);
+    match (seq0, task) {
+        (Some(seq0), Some(task)) => Ok((seq0, task)),
+        _ => Err(ResumeError::Malformed(LoopFinding {
+            index: 0,
+            detail: String::from(
+                "the task record needs a seq (an integer from 0 to 2^53-1) and a task string",
+            ),
+        })),
+    }
+}
+
+/// The budgets a `task` record states (`max_steps`, `max_tokens`, `max_tool_calls`,
+/// `stop_sentinel`; `tool_limits` belong to the tools), for a host that resumes or
+/// replays a transcript with the budgets it was written with. `None` when the record
+/// is not a `task` record whose budgets are an object of counts and a string; members
+/// the loop does not write are left out here, so the task record that
+/// [`Agent::resume`] compares then differs.
+pub fn recorded_budgets(task: &Value) -> Option<Budgets> {
+    let record = task.as_object()?;
+    if record.get("kind")?.as_str()? != "task" {
+        return None;
+    }
+    let budgets = record
+        .get("payload")?
+        .as_object()?
+        .get("budgets")?
+        .as_object()?;
+    let count = |key: &str| match budgets.get(key) {
+        None => Some(None),
+        Some(value) => value.as_f64().and_then(as_count).map(Some),
+    };
+    let stop_sentinel = match budgets.get("stop_sentinel") {
+        None => None,
+        Some(value) => Some(String::from(value.as_str()?)),
+    };
+    Some(Budgets {
+        max_steps: count("max_steps")?,
+        max_tokens: count("max_tokens")?,
+        max_tool_calls: count("max_tool_calls")?,
+        stop_sentinel,
+    })
+}

@@ -1,0 +1,803 @@
+//! Resuming: a run killed after any record, resumed, writes what the uninterrupted run
+//! writes — except for a call of a tool that is not idempotent that may have been
+//! running, which gets exactly one "result lost" record and is not run again.
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::*;
+use crate::agent::{recorded_budgets, result_lost_sentence, Agent, Need, ResumeError, StopReason};
+use crate::audit::verify_loop_bytes;
+use crate::driver::{self, ReplayReport, ResumeRunError};
+use crate::export::{openai_messages, parse_records};
+use crate::model::{Message, Model, Role};
+use crate::sink::{RecordSink, SinkError};
+use crate::tools::{ToolError, ToolSpec as Spec};
+
+/// Answers turn t (the number of assistant messages it is shown) with `replies[t]`,
+/// whatever else it is shown; keeps every conversation it was shown.
+#[derive(Clone)]
+struct ByTurn {
+    replies: Vec<Reply>,
+    shown: Vec<Vec<Message>>,
+}
+
+impl ByTurn {
+    fn new(replies: &[Reply]) -> ByTurn {
+        ByTurn {
+            replies: replies.to_vec(),
+            shown: Vec::new(),
+        }
+    }
+}
+
+impl Model for ByTurn {
+    fn reply(&mut self, messages: &[Message], _: &[Spec]) -> Result<Reply, ModelError> {
+        self.shown.push(messages.to_vec());
+        let turn = messages
+            .iter()
+            .filter(|m| m.role() == Role::Assistant)
+            .count();
+        self.replies
+            .get(turn)
+            .cloned()
+            .ok_or_else(|| ModelError::new(format!("no reply for turn {turn}")))
+    }
+}
+
+/// A tool that counts every time it is run, with the idempotency the test gives it.
+struct Counted {
+    inner: Box<dyn Tool>,
+    runs: Rc<Cell<u32>>,
+    idempotent: bool,
+}
+
+impl Tool for Counted {
+    fn spec(&self) -> Spec {
+        self.inner.spec()
+    }
+
+    fn call(&mut self, arguments: &Value) -> Result<Value, ToolError> {
+        self.runs.set(self.runs.get() + 1);
+        self.inner.call(arguments)
+    }
+
+    fn idempotent(&self) -> bool {
+        self.idempotent
+    }
+}
+
+/// `send {to}` → `{"sent": to}`: stands for a tool with an effect (an invoice sent).
+fn send() -> impl Tool {
+    let spec = Spec::new(
+        "send",
+        "sends an invoice",
+        j(r#"{"type":"object","properties":{"to":{"type":"string"}},"required":["to"]}"#),
+    );
+    FnTool::new(spec, |a: &Value| {
+        let mut out = Object::new();
+        out.insert("sent", a.as_object().unwrap().get("to").unwrap().clone());
+        Ok(Value::Object(out))
+    })
+}
+
+/// One scripted run to cut after every record.
+struct Case {
+    task: &'static str,
+    budgets: Budgets,
+    replies: Vec<Reply>,
+    /// The demo tools, or `send` (limited to 3 runs).
+    invoice: bool,
+}
+
+impl Case {
+    /// The tools, each counting its runs into one counter, all with `idempotent`.
+    fn toolbox(&self, idempotent: bool) -> (Toolbox, Rc<Cell<u32>>) {
+        let runs = Rc::new(Cell::new(0));
+        let mut toolbox = Toolbox::new();
+        let wrap = |inner: Box<dyn Tool>| Counted {
+            inner,
+            runs: runs.clone(),
+            idempotent,
+        };
+        if self.invoice {
+            toolbox.register_limited(wrap(Box::new(send())), 3).unwrap();
+        } else {
+            let tools: [Box<dyn Tool>; 4] = [
+                Box::new(crate::demo::Add),
+                Box::new(crate::demo::Echo),
+                Box::new(crate::demo::Fail),
+                Box::new(crate::demo::Greet),
+            ];
+            for tool in tools {
+                toolbox.register(wrap(tool)).unwrap();
+            }
+        }
+        (toolbox, runs)
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let mut cases: Vec<Case> = crate::demo::scenarios()
+        .into_iter()
+        .map(|s| Case {
+            task: s.task,
+            budgets: s.budgets,
+            replies: s.replies,
+            invoice: false,
+        })
+        .collect();
+    let to = |who: &str| j(&format!(r#"{{"to":"{who}"}}"#));
+    cases.push(Case {
+        task: "send the four invoices",
+        budgets: Budgets {
+            max_tool_calls: Some(4),
+            ..Budgets::default()
+        },
+        replies: vec![
+            Reply::new("Two first.")
+                .with_call("send", to("a"))
+                .with_call("send", to("b")),
+            // The second call is over the tool's limit of 3: a refusal, never run.
+            Reply::new("Two more.")
+                .with_call("send", to("c"))
+                .with_call("send", to("d")),
+            // Four tool records: the budget is spent.
+            Reply::new("And the last.").with_call("send", to("e")),
+        ],
+        invoice: true,
+    });
+    cases
+}
+
+/// Lines as the sink got them, and the tools' run count when each was written.
+struct Lines {
+    lines: Vec<Vec<u8>>,
+    runs_at: Vec<u32>,
+    runs: Rc<Cell<u32>>,
+}
+
+impl RecordSink for Lines {
+    fn record(&mut self, line: &[u8]) -> Result<(), SinkError> {
+        self.lines.push(line.to_vec());
+        self.runs_at.push(self.runs.get());
+        Ok(())
+    }
+}
+
+/// `(kind, payload)` of each record of a transcript.
+fn contents(bytes: &[u8]) -> Vec<(String, Value)> {
+    parse_records(bytes)
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let r = r.as_object().unwrap();
+            let kind = String::from(r.get("kind").unwrap().as_str().unwrap());
+            (kind, r.get("payload").unwrap().clone())
+        })
+        .collect()
+}
+
+/// The transcript of these records, chained from seq 0.
+fn chained(records: &[(String, Value)]) -> Vec<u8> {
+    let mut chain = Chain::new();
+    let mut bytes = Vec::new();
+    for (kind, payload) in records {
+        bytes.extend_from_slice(chain.append(kind, payload).unwrap());
+    }
+    bytes
+}
+
+/// Whether a `tool` record holds what a tool returned (ok, or the tool's own failure),
+/// rather than a refusal of the loop: the call passed its checks and ran.
+fn ran(kind: &str, payload: &Value) -> bool {
+    let payload = payload.as_object().unwrap();
+    kind == "tool"
+        && match payload.get("ok") {
+            Some(Value::Bool(true)) => true,
+            _ => {
+                let error = payload.get("error").unwrap().as_str().unwrap();
+                error.starts_with("tool '") && error.contains("' failed")
+            }
+        }
+}
+
+fn loop_ok(bytes: &[u8]) {
+    let report = verify_loop_bytes(bytes, &Options::default());
+    assert!(report.ok(), "{:?}", report.faults);
+    let records = parse_records(bytes).unwrap();
+    openai_messages(&records).unwrap();
+}
+
+/// Kills the run of `case` after each record k and resumes it; see the module doc.
+fn cut_everywhere(case: &Case, idempotent: bool) -> usize {
+    let (mut toolbox, runs) = case.toolbox(idempotent);
+    let mut model = ByTurn::new(&case.replies);
+    let mut full = Lines {
+        lines: Vec::new(),
+        runs_at: Vec::new(),
+        runs: runs.clone(),
+    };
+    let budgets = case.budgets.clone();
+    driver::run(
+        case.task,
+        budgets.clone(),
+        &mut model,
+        &mut toolbox,
+        &mut || false,
+        &mut full,
+    )
+    .unwrap();
+    let total = runs.get();
+    let whole = full.lines.concat();
+    let records = contents(&whole);
+    let n = records.len();
+    let mut lost_cuts = 0;
+    for k in 1..n {
+        let prefix = full.lines[..k].concat();
+        let (mut toolbox, runs) = case.toolbox(idempotent);
+        let mut resumed_model = ByTurn::new(&case.replies);
+        let mut out = prefix.clone();
+        let outcome = driver::resume(
+            &prefix,
+            budgets.clone(),
+            &mut resumed_model,
+            &mut toolbox,
+            &mut || false,
+            &mut out,
+        )
+        .unwrap();
+        let (kind, payload) = &records[k];
+        let what = format!("{} cut after record {k}", case.task);
+        if !idempotent && ran(kind, payload) {
+            // Call k may have been running: one result-lost record in its place, and
+            // it is not run again; nothing else changes.
+            lost_cuts += 1;
+            let p = payload.as_object().unwrap();
+            let name = p.get("name").unwrap().as_str().unwrap();
+            let mut lost = Object::new();
+            lost.insert("error", Value::from(result_lost_sentence(name)));
+            lost.insert("id", p.get("id").unwrap().clone());
+            lost.insert("name", Value::from(name));
+            lost.insert("ok", Value::Bool(false));
+            let mut expected = records.clone();
+            expected[k].1 = Value::Object(lost);
+            assert_ne!(out, whole, "{what}");
+            assert_eq!(
+                String::from_utf8(out.clone()).unwrap(),
+                String::from_utf8(chained(&expected)).unwrap(),
+                "{what}"
+            );
+            assert_eq!(runs.get(), total - full.runs_at[k], "{what}: re-ran a call");
+        } else {
+            assert_eq!(
+                String::from_utf8(out.clone()).unwrap(),
+                String::from_utf8(whole.clone()).unwrap(),
+                "{what}"
+            );
+            assert_eq!(runs.get(), total - full.runs_at[k - 1], "{what}");
+            // The model was shown what it was shown in the uninterrupted run.
+            let later = &model.shown[model.shown.len() - resumed_model.shown.len()..];
+            assert_eq!(resumed_model.shown, later, "{what}");
+        }
+        let stop = contents(&out).last().unwrap().1.clone();
+        assert_eq!(
+            stop.as_object().unwrap().get("reason").unwrap().as_str(),
+            Some(outcome.reason.as_str())
+        );
+        loop_ok(&out);
+    }
+    // Nothing written: nothing to resume.
+    let (mut toolbox, _) = case.toolbox(idempotent);
+    let empty = driver::resume(
+        b"",
+        budgets,
+        &mut ByTurn::new(&case.replies),
+        &mut toolbox,
+        &mut || false,
+        &mut Vec::new(),
+    );
+    assert_eq!(empty, Err(ResumeRunError::Resume(ResumeError::Empty)));
+    lost_cuts
+}
+
+#[test]
+fn a_run_killed_after_any_record_resumes_to_the_same_file() {
+    for case in cases() {
+        assert_eq!(cut_everywhere(&case, true), 0);
+    }
+}
+
+#[test]
+fn a_call_in_flight_of_a_tool_that_is_not_idempotent_is_recorded_lost_not_run_again() {
+    // demo-answer: add; demo-recover: fail and add (the two refusals never ran);
+    // demo-budget: greet, echo, add; invoices: a, b, c (d was refused by the limit).
+    let lost: Vec<usize> = cases().iter().map(|c| cut_everywhere(c, false)).collect();
+    assert_eq!(lost, [1, 2, 3, 3]);
+}
+
+#[test]
+fn the_result_lost_sentence() {
+    assert_eq!(
+        result_lost_sentence("send"),
+        "result lost: the run was interrupted while tool 'send' was running; it may or may \
+         not have taken effect, and it is not run again"
+    );
+}
+
+#[test]
+fn the_agent_names_the_call_in_flight_and_the_calls_after_it_run() {
+    let case = cases().pop().unwrap();
+    let (mut toolbox, _) = case.toolbox(false);
+    let mut full = Vec::new();
+    let budgets = case.budgets.clone();
+    driver::run(
+        case.task,
+        budgets.clone(),
+        &mut ByTurn::new(&case.replies),
+        &mut toolbox,
+        &mut || false,
+        &mut full,
+    )
+    .unwrap();
+    // task, assistant (send a, send b): killed while `send a` ran.
+    let records = parse_records(&full).unwrap();
+    let mut agent = Agent::resume(budgets, toolbox.manifest().clone(), &records[..2]).unwrap();
+    assert_eq!(agent.in_flight(), Some("call_1_0"));
+    assert_eq!(
+        (agent.steps(), agent.tool_calls(), agent.next_seq()),
+        (1, 0, 2)
+    );
+    assert!(agent.take_records().is_empty());
+    // Not run again, and no cancellation asked for it: straight to the next call.
+    let mut asked = 0;
+    let need = agent.poll_with(&mut || {
+        asked += 1;
+        false
+    });
+    let Need::ToolResult { call } = need else {
+        panic!("{need:?}")
+    };
+    assert_eq!(call.id, "call_1_1");
+    assert_eq!(asked, 1);
+    assert_eq!(agent.in_flight(), None);
+    let lost = agent.take_records();
+    assert_eq!(lost.len(), 1);
+    assert_eq!(
+        lost[0].payload.as_object().unwrap().get("error"),
+        Some(&Value::from(result_lost_sentence("send")))
+    );
+    assert_eq!(agent.tool_calls(), 1);
+}
+
+/// A run ending with `reason`, its budgets, and a model and cancel hook to resume it.
+fn stopped(reason: StopReason) -> (Budgets, Vec<u8>) {
+    let echo = || call("echo", r#"{"x":1}"#);
+    let (budgets, replies, cancel): (Budgets, Vec<Result<Reply, ModelError>>, bool) = match reason {
+        StopReason::NoToolCalls => (
+            Budgets::default(),
+            vec![Ok(echo()), Ok(Reply::new("ok"))],
+            false,
+        ),
+        StopReason::Sentinel => (
+            Budgets {
+                stop_sentinel: Some("DONE".into()),
+                ..Budgets::default()
+            },
+            vec![Ok(Reply::new("DONE").with_call("echo", j("{}")))],
+            false,
+        ),
+        StopReason::StepBudget => (
+            Budgets {
+                max_steps: Some(1),
+                ..Budgets::default()
+            },
+            vec![Ok(echo())],
+            false,
+        ),
+        StopReason::TokenBudget => (
+            Budgets {
+                max_tokens: Some(1),
+                ..Budgets::default()
+            },
+            vec![Ok(
+                Reply::new("a long enough text").with_call("echo", j("{}"))
+            )],
+            false,
+        ),
+        StopReason::ModelError => (
+            Budgets::default(),
+            vec![
+                Ok(echo()),
+                Err(ModelError::new("the provider returned HTTP 503")),
+            ],
+            false,
+        ),
+        StopReason::ToolBudget => (
+            Budgets {
+                max_tool_calls: Some(1),
+                ..Budgets::default()
+            },
+            vec![Ok(echo().with_call("echo", j("{}")))],
+            false,
+        ),
+        StopReason::Cancelled => (Budgets::default(), vec![Ok(echo())], true),
+    };
+    let r = run_with(budgets.clone(), replies, &mut demo_tools(), &mut || cancel);
+    assert_eq!(r.outcome.reason, reason);
+    (budgets, r.transcript)
+}
+
+#[test]
+fn a_run_resumed_after_each_stop_reason_writes_resume_and_counts_on() {
+    for reason in StopReason::ALL {
+        let (budgets, before) = stopped(reason);
+        let n = contents(&before).len();
+        let old_stop = contents(&before).last().unwrap().1.clone();
+        let old = |key: &str| num(old_stop.as_object().unwrap(), key);
+        let mut model = ByTurn::new(&[]);
+        // Whatever turn it is, the model answers without tools.
+        model.replies = vec![Reply::new("all done"); 8];
+        let mut out = before.clone();
+        let outcome = driver::resume(
+            &before,
+            budgets.clone(),
+            &mut model,
+            &mut demo_tools(),
+            &mut || false,
+            &mut out,
+        )
+        .unwrap();
+        assert!(out.starts_with(&before));
+        let after = contents(&out);
+        assert_eq!(after[n].0, "resume", "{reason}");
+        assert_eq!(
+            after[n].1,
+            j(&format!(r#"{{"after":"{}"}}"#, reason.as_str()))
+        );
+        if reason == StopReason::StepBudget {
+            // The budget is cumulative: spent before, spent now; the model is not asked.
+            assert_eq!(outcome.reason, StopReason::StepBudget);
+            assert!(model.shown.is_empty());
+            assert_eq!(after.len(), n + 2);
+        } else {
+            assert_eq!(outcome.reason, StopReason::NoToolCalls, "{reason}");
+            assert_eq!(outcome.steps, old("steps") + 1);
+            assert_eq!(outcome.tokens, old("tokens") + 2);
+            // Every call the stop left unrun is shown with its not-run result.
+            let shown = &model.shown[0];
+            let Some(Message::Assistant { tool_calls, .. }) =
+                shown.iter().rev().find(|m| m.role() == Role::Assistant)
+            else {
+                assert_eq!(reason, StopReason::Cancelled);
+                continue;
+            };
+            let answers = shown.iter().filter(|m| m.role() == Role::Tool).count();
+            let all_calls: usize = shown
+                .iter()
+                .map(|m| match m {
+                    Message::Assistant { tool_calls, .. } => tool_calls.len(),
+                    _ => 0,
+                })
+                .sum();
+            assert_eq!(answers, all_calls, "{reason}");
+            if old("unrun_calls") > 0 {
+                let last = tool_calls.last().unwrap();
+                let not_run = format!("not run: the loop stopped ({reason})");
+                assert!(shown.contains(&Message::Tool {
+                    call_id: last.id.clone(),
+                    name: last.name.clone(),
+                    result: Err(not_run),
+                }));
+            }
+        }
+        loop_ok(&out);
+        // And again: a resumed transcript resumes.
+        let mut again = out.clone();
+        driver::resume(
+            &out,
+            budgets,
+            &mut model,
+            &mut demo_tools(),
+            &mut || false,
+            &mut again,
+        )
+        .unwrap();
+        assert_eq!(contents(&again)[after.len()].0, "resume");
+        loop_ok(&again);
+    }
+}
+
+#[test]
+fn a_crash_after_the_resume_record_goes_on_after_it() {
+    let (budgets, before) = stopped(StopReason::Cancelled);
+    let mut out = before.clone();
+    let mut model = ByTurn::new(&[Reply::new("done")]);
+    driver::resume(
+        &before,
+        budgets.clone(),
+        &mut model.clone(),
+        &mut demo_tools(),
+        &mut || false,
+        &mut out,
+    )
+    .unwrap();
+    // Cut right after the resume record, resume again: the same file.
+    let lines: Vec<&[u8]> = out.split_inclusive(|&b| b == b'\n').collect();
+    let cut = lines[..contents(&before).len() + 1].concat();
+    let mut again = cut.clone();
+    driver::resume(
+        &cut,
+        budgets,
+        &mut model,
+        &mut demo_tools(),
+        &mut || false,
+        &mut again,
+    )
+    .unwrap();
+    assert_eq!(again, out);
+}
+
+#[test]
+fn a_transcript_that_is_not_this_runs_is_refused() {
+    let case = &cases()[1];
+    let (mut toolbox, _) = case.toolbox(true);
+    let budgets = case.budgets.clone();
+    let mut full = Vec::new();
+    driver::run(
+        case.task,
+        budgets.clone(),
+        &mut ByTurn::new(&case.replies),
+        &mut toolbox,
+        &mut || false,
+        &mut full,
+    )
+    .unwrap();
+    let records = parse_records(&full).unwrap();
+    let manifest = toolbox.manifest().clone();
+    // Other budgets: the task record says which were in force.
+    let other = Budgets {
+        max_steps: Some(9),
+        ..Budgets::default()
+    };
+    let Err(ResumeError::Task(d)) = Agent::resume(other, manifest.clone(), &records[..3]) else {
+        panic!("other budgets accepted")
+    };
+    assert_eq!((d.index, d.seq), (0, Some(0)));
+    assert!(d.expected.contains(r#""max_steps":8"#), "{d}");
+    assert!(d.found.contains(r#""max_steps":9"#), "{d}");
+    // Other tools: the refusal of `multiply` names the tools there are.
+    let mut fewer = Toolbox::new();
+    fewer.register(crate::demo::Add).unwrap();
+    let Err(ResumeError::Diverged(d)) =
+        Agent::resume(budgets.clone(), fewer.manifest().clone(), &records[..3])
+    else {
+        panic!("other tools accepted")
+    };
+    assert_eq!((d.index, d.seq), (2, Some(2)));
+    assert!(d.found.contains("(have: add)"), "{d}");
+    // Not a run: a tool record before any assistant record.
+    let mut swapped = records[..3].to_vec();
+    swapped.swap(1, 2);
+    let Err(ResumeError::Malformed(finding)) =
+        Agent::resume(budgets.clone(), manifest.clone(), &swapped)
+    else {
+        panic!("a malformed run accepted")
+    };
+    assert_eq!(finding.index, 1);
+    assert_eq!(
+        format!("{}", ResumeError::Malformed(finding)),
+        "the transcript is not a well-formed run of the loop: record 1: a tool record \
+         answering no call: no assistant record comes before it"
+    );
+    // A torn last line is a chain fault: repair first.
+    let torn = &full[..full.len() - 1];
+    let err = driver::resume(
+        torn,
+        budgets.clone(),
+        &mut ByTurn::new(&case.replies),
+        &mut toolbox,
+        &mut || false,
+        &mut Vec::new(),
+    )
+    .unwrap_err();
+    let ResumeRunError::Transcript(fault) = err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(fault.kind, crate::fault_kind::FaultKind::TornTail);
+    // A rewritten record is not continued.
+    let mut edited = full.clone();
+    let at = edited.windows(2).position(|w| w == b"42").unwrap();
+    edited[at] = b'7';
+    let err = driver::resume(
+        &edited,
+        budgets,
+        &mut ByTurn::new(&case.replies),
+        &mut toolbox,
+        &mut || false,
+        &mut Vec::new(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, ResumeRunError::Transcript(ref f) if f.kind == crate::fault_kind::FaultKind::HashMismatch),
+        "{err}"
+    );
+}
+
+/// A tool that returns how many times it has run: not a function of its arguments.
+fn ticker(start: u32) -> impl Tool {
+    let mut n = start;
+    FnTool::new(
+        Spec::new("tick", "counts", j(r#"{"type":"object"}"#)),
+        move |_: &Value| {
+            n += 1;
+            let mut out = Object::new();
+            out.insert("n", Value::Number(f64::from(n)));
+            Ok(Value::Object(out))
+        },
+    )
+}
+
+#[test]
+fn replay_of_the_demo_runs_finds_no_difference() {
+    for scenario in crate::demo::scenarios() {
+        let (bytes, _) = scenario.run().unwrap();
+        let report = driver::replay(&bytes, &mut demo_tools()).unwrap();
+        assert_eq!(
+            report,
+            ReplayReport {
+                records: contents(&bytes).len() as u64,
+                difference: None
+            }
+        );
+        assert!(report.same());
+    }
+    // Other call limits than the task record states: the task record differs.
+    let (bytes, _) = crate::demo::answer().run().unwrap();
+    let mut limited = Toolbox::new();
+    limited.register_limited(crate::demo::Add, 1).unwrap();
+    let d = driver::replay(&bytes, &mut limited)
+        .unwrap()
+        .difference
+        .unwrap();
+    assert_eq!(d.index, 0);
+    assert!(d.found.contains(r#""tool_limits":{"add":1}"#), "{d}");
+}
+
+#[test]
+fn replay_names_the_first_record_a_nondeterministic_tool_changes() {
+    let mut tools = Toolbox::new();
+    tools.register(ticker(0)).unwrap();
+    let replies = vec![call("tick", "{}"), call("tick", "{}"), Reply::new("done")];
+    let r = run(Budgets::default(), replies, &mut tools);
+    // The same tool, in the same state: the same records.
+    let mut same = Toolbox::new();
+    same.register(ticker(0)).unwrap();
+    assert!(driver::replay(&r.transcript, &mut same).unwrap().same());
+    // One that has run once already: `{"n":2}` where `{"n":1}` was, at seq 2.
+    let mut moved = Toolbox::new();
+    moved.register(ticker(1)).unwrap();
+    let report = driver::replay(&r.transcript, &mut moved).unwrap();
+    let d = report.difference.unwrap();
+    assert_eq!((d.index, d.seq), (2, Some(2)));
+    assert_eq!(
+        d.expected,
+        r#"{"kind":"tool","payload":{"id":"call_1_0","name":"tick","ok":true,"value":{"n":1}},"seq":2}"#
+    );
+    assert_eq!(
+        d.found,
+        r#"writes {"kind":"tool","payload":{"id":"call_1_0","name":"tick","ok":true,"value":{"n":2}},"seq":2}"#
+    );
+    assert_eq!(report.records, 7);
+}
+
+#[test]
+fn replay_takes_a_lost_result_as_recorded_and_runs_the_rest() {
+    let case = cases().pop().unwrap();
+    let (mut toolbox, _) = case.toolbox(false);
+    let budgets = case.budgets.clone();
+    let mut full = Vec::new();
+    driver::run(
+        case.task,
+        budgets.clone(),
+        &mut ByTurn::new(&case.replies),
+        &mut toolbox,
+        &mut || false,
+        &mut full,
+    )
+    .unwrap();
+    let lines: Vec<&[u8]> = full.split_inclusive(|&b| b == b'\n').collect();
+    let cut = lines[..2].concat();
+    let mut resumed = cut.clone();
+    driver::resume(
+        &cut,
+        budgets.clone(),
+        &mut ByTurn::new(&case.replies),
+        &mut toolbox,
+        &mut || false,
+        &mut resumed,
+    )
+    .unwrap();
+    let (mut fresh, runs) = case.toolbox(false);
+    let report = driver::replay(&resumed, &mut fresh).unwrap();
+    assert!(report.same(), "{:?}", report.difference);
+    // b and c ran again; a (lost) and d (over the limit) did not.
+    assert_eq!(runs.get(), 2);
+    // Declared idempotent, the tool would have been run for a: a difference there.
+    let (mut idem, _) = case.toolbox(true);
+    let report = driver::replay(&resumed, &mut idem).unwrap();
+    assert_eq!(report.difference.unwrap().index, 2);
+}
+
+#[test]
+fn recorded_budgets_read_back_what_the_task_record_states() {
+    for scenario in crate::demo::scenarios() {
+        let (bytes, _) = scenario.run().unwrap();
+        let records = parse_records(&bytes).unwrap();
+        assert_eq!(recorded_budgets(&records[0]), Some(scenario.budgets));
+        assert_eq!(recorded_budgets(&records[1]), None);
+    }
+    let sentinel = Budgets {
+        max_tool_calls: Some(0),
+        stop_sentinel: Some("DONE".into()),
+        ..Budgets::default()
+    };
+    let r = run(
+        sentinel.clone(),
+        vec![Reply::new("DONE")],
+        &mut demo_tools(),
+    );
+    let records = parse_records(&r.transcript).unwrap();
+    assert_eq!(recorded_budgets(&records[0]), Some(sentinel));
+    let bad = j(r#"{"kind":"task","payload":{"task":"t","budgets":{"max_steps":1.5}}}"#);
+    assert_eq!(recorded_budgets(&bad), None);
+}
+
+#[test]
+fn a_transcript_on_an_anchored_chain_resumes_on_it() {
+    let anchor = Anchor {
+        seq0: 7,
+        prev0: crate::hash::Hash([0xab; 32]),
+    };
+    let case = &cases()[0];
+    let mut full = Vec::new();
+    driver::run_on(
+        &mut Chain::from_anchor(anchor),
+        case.task,
+        case.budgets.clone(),
+        &mut ByTurn::new(&case.replies),
+        &mut demo_tools(),
+        &mut || false,
+        &mut full,
+    )
+    .unwrap();
+    let lines: Vec<&[u8]> = full.split_inclusive(|&b| b == b'\n').collect();
+    let cut = lines[..3].concat();
+    let mut out = cut.clone();
+    driver::resume_anchored(
+        anchor,
+        &cut,
+        case.budgets.clone(),
+        &mut ByTurn::new(&case.replies),
+        &mut demo_tools(),
+        &mut || false,
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(out, full);
+    // Read from (0, zeros), its chain does not verify: refused, nothing written.
+    let mut nothing = Vec::new();
+    let err = driver::resume(
+        &cut,
+        case.budgets.clone(),
+        &mut ByTurn::new(&case.replies),
+        &mut demo_tools(),
+        &mut || false,
+        &mut nothing,
+    )
+    .unwrap_err();
+    assert!(matches!(err, ResumeRunError::Transcript(_)), "{err}");
+    assert!(nothing.is_empty());
+}
