@@ -45,6 +45,7 @@ mod checkpoint;
 mod fault_kind;
 pub mod hash;
 pub mod jcs;
+pub mod merkle;
 pub mod number;
 pub mod record;
 pub mod sink;
