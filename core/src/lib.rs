@@ -46,6 +46,8 @@ mod fault_kind;
 pub mod hash;
 pub mod jcs;
 pub mod merkle;
+#[cfg(feature = "alloc")]
+pub mod note;
 pub mod number;
 pub mod record;
 pub mod sink;
