@@ -68,6 +68,7 @@ mod tests {
         let report = Report {
             count: 2,
             head: Some(Hash::ZERO),
+            root: None,
             faults: vec![Fault {
                 index: None,
                 line: None,

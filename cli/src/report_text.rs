@@ -56,6 +56,7 @@ mod tests {
         let mut report = Report {
             count: 1,
             head: Some(Hash::ZERO),
+            root: None,
             faults: Vec::new(),
             faults_omitted: 0,
             beyond_checkpoint: Some(0),

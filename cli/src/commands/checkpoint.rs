@@ -31,6 +31,7 @@ pub fn run(args: &CheckpointArgs, out: &mut dyn Write) -> Result<Exit, Failure> 
     let checkpoint = Checkpoint {
         count: report.count,
         head: report.head,
+        ..Default::default()
     };
     emit(out, checkpoint.to_text().as_bytes())?;
     Ok(Exit::Held)

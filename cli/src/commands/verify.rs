@@ -24,6 +24,7 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         (None, Some(count)) => Some(Checkpoint {
             count,
             head: args.expect_head,
+            ..Default::default()
         }),
         (None, None) => None,
     };

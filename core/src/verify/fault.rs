@@ -41,6 +41,10 @@ pub struct Report {
     /// when the last record has no well-formed hash or the input could not be read.
     /// Not meaningful when there are faults.
     pub head: Option<Hash>,
+    /// The RFC 6962 Merkle root of all records read (leaf `i`: record `i`'s stored
+    /// `hash`); `None` when a record has no well-formed hash or the input could not be
+    /// read. Not meaningful when there are faults.
+    pub root: Option<Hash>,
     /// Faults in record order, at most [`super::Options::max_faults`] of them (checkpoint
     /// faults always kept).
     pub faults: Vec<Fault>,
