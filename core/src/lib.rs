@@ -52,6 +52,8 @@ pub mod number;
 pub mod record;
 pub mod sink;
 pub mod stream;
+#[cfg(feature = "alloc")]
+pub mod tlog;
 
 #[cfg(feature = "alloc")]
 pub mod agent;

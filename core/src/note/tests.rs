@@ -54,7 +54,7 @@ fn go_verifier_keys_parse_and_print_and_check_gos_signatures() {
     let forged = [TEXT, "\n", &PETER_SIG[..60], "ABCD", &PETER_SIG[60..]].concat();
     let note = Note::parse(&forged).unwrap();
     assert_eq!(
-        note.check(&[peter.clone()]),
+        note.check(core::slice::from_ref(&peter)),
         SignatureCheck::BadSignature("PeterNeumann+c74f20a3".to_string())
     );
     // Another text under Peter's signature.
