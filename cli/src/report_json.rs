@@ -69,6 +69,7 @@ mod tests {
             count: 2,
             head: Some(Hash::ZERO),
             root: None,
+            first: None,
             faults: vec![Fault {
                 index: None,
                 line: None,

@@ -57,6 +57,7 @@ mod tests {
             count: 1,
             head: Some(Hash::ZERO),
             root: None,
+            first: None,
             faults: Vec::new(),
             faults_omitted: 0,
             beyond_checkpoint: Some(0),

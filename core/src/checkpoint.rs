@@ -101,6 +101,11 @@ impl Tree {
         }
     }
 
+    /// The stored hash of record 0, if it was read and well-formed.
+    pub(crate) fn first(&self) -> Option<Hash> {
+        self.first
+    }
+
     /// The Merkle root of every record read, if each had a well-formed hash.
     pub(crate) fn root(&self) -> Option<Hash> {
         self.complete.then(|| self.range.root())

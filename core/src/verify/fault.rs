@@ -45,6 +45,9 @@ pub struct Report {
     /// `hash`); `None` when a record has no well-formed hash or the input could not be
     /// read. Not meaningful when there are faults.
     pub root: Option<Hash>,
+    /// The stored `hash` of record 0, if it is well-formed: what a default checkpoint
+    /// origin names (`agentloop/transcript/<hex>`).
+    pub first: Option<Hash>,
     /// Faults in record order, at most [`super::Options::max_faults`] of them (checkpoint
     /// faults always kept).
     pub faults: Vec<Fault>,

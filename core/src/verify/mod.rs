@@ -279,6 +279,7 @@ impl Verifier {
             count: self.count,
             head,
             root: if unreadable { None } else { self.tree.root() },
+            first: self.tree.first(),
             faults: self.faults,
             faults_omitted: self.faults_omitted,
             beyond_checkpoint,
