@@ -496,6 +496,9 @@ fn the_report_carries_the_merkle_root_and_a_rewritten_prefix_is_head_mismatch() 
     }
     let report = verify_bytes(&bytes, &Options::default());
     assert_eq!(report.root, Some(root_of(&leaves)));
+    // The writer has the same root for free.
+    assert_eq!(chain.root(), root_of(&leaves));
+    assert_eq!(Chain::new().root(), empty_root());
     assert_eq!(
         verify_bytes(b"", &Options::default()).root,
         Some(empty_root())
