@@ -11,14 +11,21 @@ use common::*;
 
 /// The SPEC chain and two more records, so there are prefixes worth proving.
 fn five() -> String {
-    let s = Scratch::new("five_source");
-    s.write("t.jsonl", spec_chain());
+    let mut chain = agentloop_core::chain::Chain::new();
+    let mut out = Vec::new();
+    for line in spec_chain().lines() {
+        let value = agentloop_core::json::parse(line.as_bytes()).unwrap();
+        let o = value.as_object().unwrap();
+        let kind = o.get("kind").unwrap().as_str().unwrap();
+        out.extend_from_slice(chain.append(kind, o.get("payload").unwrap()).unwrap());
+    }
     for i in 0..2 {
         let payload = format!("{{\"i\":{i}}}");
-        let run = s.run(&["append", "t.jsonl", "--kind", "note", "--payload", &payload]);
-        assert_eq!(run.code, 0, "{}", run.stderr);
+        out.extend_from_slice(chain.append_json("note", payload.as_bytes()).unwrap());
     }
-    String::from_utf8(s.read("t.jsonl")).unwrap()
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with(&spec_chain()));
+    text
 }
 
 fn keygen(s: &Scratch, name: &str) -> (String, String) {
