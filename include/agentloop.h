@@ -269,6 +269,29 @@ enum agentloop_fault_kind
    * loop audit, `agentloop verify --loop`).
    */
   AGENTLOOP_FAULT_KIND_LOOP_MALFORMED = 14,
+  /**
+   * `checkpoint_malformed`: the checkpoint text is not a checkpoint (the detail says
+   * which part).
+   */
+  AGENTLOOP_FAULT_KIND_CHECKPOINT_MALFORMED = 15,
+  /**
+   * `checkpoint_origin_mismatch`: the checkpoint's origin names another transcript.
+   */
+  AGENTLOOP_FAULT_KIND_CHECKPOINT_ORIGIN_MISMATCH = 16,
+  /**
+   * `checkpoint_bad_signature`: a trusted key's signature on the checkpoint does not
+   * verify.
+   */
+  AGENTLOOP_FAULT_KIND_CHECKPOINT_BAD_SIGNATURE = 17,
+  /**
+   * `checkpoint_untrusted`: keys are trusted, but none of them signed the checkpoint.
+   */
+  AGENTLOOP_FAULT_KIND_CHECKPOINT_UNTRUSTED = 18,
+  /**
+   * `checkpoint_inconsistent`: two checkpoints of one transcript where the older is
+   * not a prefix of the newer.
+   */
+  AGENTLOOP_FAULT_KIND_CHECKPOINT_INCONSISTENT = 19,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

@@ -36,8 +36,15 @@ pub enum Command {
     Canon(CanonArgs),
     /// Append one record to a transcript, under an exclusive lock, and print the new head.
     Append(AppendArgs),
-    /// Print a transcript's checkpoint ({"count":N,"head":"<64 hex>"}) for `verify --checkpoint`.
+    /// Print (or atomically write) a transcript's checkpoint: a C2SP tlog-checkpoint
+    /// (origin, count, Merkle root, head), optionally signed, for `verify --checkpoint`.
     Checkpoint(CheckpointArgs),
+    /// Make an Ed25519 note key pair: prints the signer key, then the verifier key.
+    Keygen(KeygenArgs),
+    /// Make an inclusion proof of one record, or a consistency proof between two sizes.
+    Prove(ProveArgs),
+    /// Check an inclusion or consistency proof made by `agentloop prove`.
+    VerifyProof(VerifyProofArgs),
     /// Print one human-readable line per record, then verify the transcript.
     Show(ShowArgs),
     /// Validate a JSON instance against a tool-argument schema (the JSON Schema draft
@@ -114,9 +121,22 @@ pub struct VerifyArgs {
     /// With --expect-count N: record N-1 carries this hash (64 lowercase hex).
     #[arg(long, value_name = "HEX", requires = "expect_count", value_parser = parse_hash)]
     pub expect_head: Option<Hash>,
-    /// A checkpoint file as printed by `agentloop checkpoint` ({"count":N,"head":"<hex>"}).
+    /// A checkpoint file as printed by `agentloop checkpoint`: C2SP (signed or not) or
+    /// v1 ({"count":N,"head":"<hex>"}). Repeatable: the largest is judged against the
+    /// file, each older one must be a prefix of it (checkpoint_inconsistent).
     #[arg(long, value_name = "FILE", conflicts_with = "expect_count")]
-    pub checkpoint: Option<PathBuf>,
+    pub checkpoint: Vec<PathBuf>,
+    /// Trust this verifier key (NAME+KEYID+BASE64): a checkpoint must be signed by one
+    /// trusted key (checkpoint_untrusted, checkpoint_bad_signature). Repeatable.
+    #[arg(long = "key", value_name = "VERIFIER_KEY")]
+    pub keys: Vec<String>,
+    /// Trust the verifier keys in this file (one a line; '#' comments). Repeatable.
+    #[arg(long = "key-file", value_name = "FILE")]
+    pub key_files: Vec<PathBuf>,
+    /// The origin the checkpoint must name (checkpoint_origin_mismatch). Without it, a
+    /// default origin (agentloop/transcript/<hex>) must name this file's record 0.
+    #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
+    pub origin: Option<String>,
     /// Transcripts to verify ('-' reads standard input).
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
@@ -200,15 +220,116 @@ pub struct RepairArgs {
 /// `agentloop checkpoint`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
-Exit status: 0 the file verified and its checkpoint was printed; 1 the file has a
-fault (nothing is printed on stdout); 2 the file could not be read.")]
+The C2SP form is: origin line, record count, base64 Merkle root, 'head <hex>'; signed,
+a blank line and a signature line follow. Keep checkpoints where the transcript's
+writer cannot change them (docs/anchors.md).
+Exit status: 0 the file verified and its checkpoint was printed or written; 1 the file
+has a fault (nothing is printed or written); 2 the file or key could not be read, or
+the checkpoint could not be written.")]
 pub struct CheckpointArgs {
     /// Where the chain starts, for a transcript that continues another (SEQ0:PREV0).
     #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]
     pub anchor: Option<Anchor>,
+    /// The origin line (default: agentloop/transcript/<hex of record 0's hash>).
+    #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
+    pub origin: Option<String>,
+    /// Sign the checkpoint with the signer key in this file (PRIVATE+KEY+..., as
+    /// printed by `agentloop keygen`).
+    #[arg(long, value_name = "KEYFILE")]
+    pub sign_key: Option<PathBuf>,
+    /// Print the old v1 form {"count":N,"head":"<hex>"} instead (no root, no origin).
+    #[arg(long, conflicts_with_all = ["origin", "sign_key"])]
+    pub v1: bool,
+    /// Write the checkpoint to this file atomically (temporary file, fsync, rename,
+    /// fsync of the folder) instead of printing it.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
     /// The transcript ('-' reads standard input).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
+}
+
+/// `agentloop keygen`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Prints two lines: the signer key (PRIVATE+KEY+NAME+KEYID+BASE64; keep it secret, give
+it to `checkpoint --sign-key`) and the verifier key (NAME+KEYID+BASE64; give it to
+`verify --key`). The formats are Go's golang.org/x/mod/sumdb/note. The seed comes from
+the operating system: the one place agentloop uses randomness; it never reaches a
+transcript.
+Exit status: 0 printed; 2 bad usage or no randomness.")]
+pub struct KeygenArgs {
+    /// The key name (no spaces, no '+'); by convention the checkpoint's origin or the
+    /// signer's host name.
+    #[arg(value_name = "NAME", value_parser = parse_key_name)]
+    pub name: String,
+}
+
+/// `agentloop prove`.
+#[derive(Debug, Args)]
+#[command(group(
+    ArgGroup::new("what")
+        .required(true)
+        .args(["index", "from"]),
+))]
+#[command(after_help = "\
+--index I prints a C2SP tlog-proof@v1: the record's own line (base64, 'extra'), its
+index, the RFC 6962 audit path and the checkpoint. --from M prints a consistency proof
+(agentloop/tlog-consistency@v1) from the first M records to the checkpoint. The
+checkpoint is --checkpoint FILE (which the transcript must match) or a fresh one of
+the whole file (signed with --sign-key, origin --origin).
+Exit status: 0 printed; 1 the file has a fault; 2 a file could not be read, the
+checkpoint is malformed or not of this file, or the index or size is out of range.")]
+pub struct ProveArgs {
+    /// The transcript.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Prove that record I (0-based position) is in the checkpoint.
+    #[arg(long, value_name = "I")]
+    pub index: Option<u64>,
+    /// Prove that the first M records are a prefix of the checkpoint's.
+    #[arg(long, value_name = "M")]
+    pub from: Option<u64>,
+    /// The checkpoint to prove against (C2SP, signed or not).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["origin", "sign_key"])]
+    pub checkpoint: Option<PathBuf>,
+    /// Without --checkpoint: the fresh checkpoint's origin.
+    #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
+    pub origin: Option<String>,
+    /// Without --checkpoint: sign the fresh checkpoint with this signer key file.
+    #[arg(long, value_name = "KEYFILE")]
+    pub sign_key: Option<PathBuf>,
+    /// Where the chain starts, for a transcript that continues another (SEQ0:PREV0).
+    #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]
+    pub anchor: Option<Anchor>,
+}
+
+/// `agentloop verify-proof`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+An inclusion proof holds when the record in it is well-formed and hashes to its own
+hash, sits at its index, and the audit path leads to the checkpoint's root. A
+consistency proof holds when --old (the checkpoint you kept) is a prefix of the
+proof's checkpoint; when it is not, that is checkpoint_inconsistent.
+With --key/--key-file the proof's checkpoint must be signed by a trusted key.
+Exit status: 0 the proof holds; 1 it does not (the reason is printed); 2 a file could
+not be read or is malformed, or bad usage.")]
+pub struct VerifyProofArgs {
+    /// The proof file, as printed by `agentloop prove`.
+    #[arg(value_name = "PROOF")]
+    pub proof: PathBuf,
+    /// For a consistency proof: the older checkpoint it must extend.
+    #[arg(long, value_name = "FILE")]
+    pub old: Option<PathBuf>,
+    /// Trust this verifier key (NAME+KEYID+BASE64). Repeatable.
+    #[arg(long = "key", value_name = "VERIFIER_KEY")]
+    pub keys: Vec<String>,
+    /// Trust the verifier keys in this file (one a line). Repeatable.
+    #[arg(long = "key-file", value_name = "FILE")]
+    pub key_files: Vec<PathBuf>,
+    /// The origin the proof's checkpoint must name.
+    #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
+    pub origin: Option<String>,
 }
 
 /// `agentloop show`.
@@ -253,12 +374,22 @@ pub struct ValidateArgs {
 pub enum ValueError {
     /// A hash that is not 64 lowercase hex digits.
     NotAHash,
+    /// An origin that is empty or holds a control character.
+    BadOrigin,
+    /// A key name that is empty or holds a space or '+'.
+    BadKeyName,
 }
 
 impl fmt::Display for ValueError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ValueError::NotAHash => f.write_str("a hash is 64 lowercase hex digits"),
+            ValueError::BadOrigin => {
+                f.write_str("an origin is one non-empty line without control characters")
+            }
+            ValueError::BadKeyName => {
+                f.write_str("a key name is non-empty, without spaces and without '+'")
+            }
         }
     }
 }
@@ -273,6 +404,26 @@ fn parse_anchor(text: &str) -> Result<Anchor, agentloop_core::anchor::AnchorErro
 /// Parses a 64-lowercase-hex hash.
 fn parse_hash(text: &str) -> Result<Hash, ValueError> {
     Hash::from_hex(text.as_bytes()).ok_or(ValueError::NotAHash)
+}
+
+/// Parses an origin line: non-empty, no control characters (so no newline).
+fn parse_origin(text: &str) -> Result<String, ValueError> {
+    if text.is_empty() || text.chars().any(char::is_control) {
+        return Err(ValueError::BadOrigin);
+    }
+    Ok(text.to_owned())
+}
+
+/// Parses a note key name: non-empty, no white space, no '+'.
+fn parse_key_name(text: &str) -> Result<String, ValueError> {
+    if text.is_empty()
+        || text
+            .chars()
+            .any(|c| c.is_whitespace() || c == '+' || c.is_control())
+    {
+        return Err(ValueError::BadKeyName);
+    }
+    Ok(text.to_owned())
 }
 
 #[cfg(test)]

@@ -8,9 +8,11 @@ use agentloop_core::driver::ResumeRunError;
 use agentloop_core::durable::{RepairError, WriteError};
 use agentloop_core::jcs::EncodeError;
 use agentloop_core::json::ParseErrorKind;
+use agentloop_core::merkle::ProofError;
 use agentloop_core::schema::SchemaError;
+use agentloop_core::tlog::{Malformed, ProofTextError};
 use agentloop_core::tools::RegisterError;
-use agentloop_core::verify::{CheckpointError, Fault, Report};
+use agentloop_core::verify::{Fault, Report};
 
 use crate::diag::{fault_sentence, plural};
 use crate::exit::Exit;
@@ -46,7 +48,59 @@ pub enum Failure {
         /// The checkpoint file, as named on the command line.
         name: String,
         /// What is wrong with it.
-        error: CheckpointError,
+        error: Malformed,
+    },
+    /// A key file could not be read.
+    KeyUnreadable {
+        /// The key file, as named on the command line.
+        name: String,
+        /// Why.
+        reason: io::Error,
+    },
+    /// A key (given with `--key` or in a key file) is not a note key.
+    KeyMalformed {
+        /// `--key` or the key file, as named on the command line.
+        name: String,
+        /// The 1-based line in the file, if any.
+        line: Option<usize>,
+        /// What is wrong.
+        error: String,
+    },
+    /// `keygen`: the operating system gave no randomness.
+    Random(String),
+    /// `checkpoint`, `prove`: the key cannot sign this checkpoint text.
+    Sign {
+        /// What was refused.
+        error: String,
+    },
+    /// `checkpoint --out`: the checkpoint could not be written.
+    CheckpointWrite {
+        /// The file, as named on the command line.
+        name: String,
+        /// Why.
+        reason: io::Error,
+    },
+    /// `verify-proof`: the proof file is not a proof.
+    ProofMalformed {
+        /// The proof file, as named on the command line.
+        name: String,
+        /// What is wrong.
+        error: ProofTextError,
+    },
+    /// `prove`: the proof asked for cannot be made (index or size out of range).
+    Prove {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Why.
+        error: ProofError,
+    },
+    /// `prove`: the checkpoint given is not a C2SP checkpoint, or not of this
+    /// transcript.
+    ProveCheckpoint {
+        /// The checkpoint file, as named on the command line.
+        name: String,
+        /// Why.
+        reason: String,
     },
     /// A JSON input is not I-JSON or has no canonical encoding.
     Json {
@@ -271,6 +325,14 @@ impl Failure {
             | Failure::CheckpointUnreadable { .. }
             | Failure::CheckpointTooLarge { .. }
             | Failure::CheckpointMalformed { .. }
+            | Failure::KeyUnreadable { .. }
+            | Failure::KeyMalformed { .. }
+            | Failure::Random(_)
+            | Failure::CheckpointWrite { .. }
+            | Failure::Sign { .. }
+            | Failure::ProofMalformed { .. }
+            | Failure::Prove { .. }
+            | Failure::ProveCheckpoint { .. }
             | Failure::PayloadUnreadable { .. }
             | Failure::AppendToStdin
             | Failure::Open { .. }
@@ -316,6 +378,37 @@ impl fmt::Display for Failure {
             Failure::CheckpointMalformed { name, error } => {
                 write!(f, "{name}: checkpoint_malformed: {error}")
             }
+            Failure::KeyUnreadable { name, reason } => {
+                write!(f, "{name}: cannot read the key file: {reason}")
+            }
+            Failure::KeyMalformed {
+                name,
+                line: Some(line),
+                error,
+            } => write!(f, "{name} line {line}: not a note key: {error}"),
+            Failure::KeyMalformed {
+                name,
+                line: None,
+                error,
+            } => write!(f, "{name}: not a note key: {error}"),
+            Failure::Random(error) => {
+                write!(
+                    f,
+                    "the operating system gave no randomness for the key: {error}"
+                )
+            }
+            Failure::CheckpointWrite { name, reason } => write!(
+                f,
+                "{name}: cannot write the checkpoint: {reason}; the file was left as it was"
+            ),
+            Failure::Sign { error } => write!(f, "cannot sign the checkpoint: {error}"),
+            Failure::ProofMalformed { name, error } => {
+                write!(f, "{name}: not a proof: {error}")
+            }
+            Failure::Prove { name, error } => {
+                write!(f, "{name}: cannot make that proof: {error}")
+            }
+            Failure::ProveCheckpoint { name, reason } => write!(f, "{name}: {reason}"),
             Failure::Json {
                 name,
                 line,

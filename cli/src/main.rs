@@ -6,11 +6,13 @@
 #![forbid(unsafe_code)]
 
 mod args;
+mod atomic;
 mod commands;
 mod diag;
 mod exit;
 mod failure;
 mod input;
+mod keys;
 mod record_line;
 mod report_json;
 mod report_text;

@@ -68,6 +68,8 @@ mod tests {
         let report = Report {
             count: 2,
             head: Some(Hash::ZERO),
+            root: None,
+            first: None,
             faults: vec![Fault {
                 index: None,
                 line: None,

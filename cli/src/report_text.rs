@@ -56,6 +56,8 @@ mod tests {
         let mut report = Report {
             count: 1,
             head: Some(Hash::ZERO),
+            root: None,
+            first: None,
             faults: Vec::new(),
             faults_omitted: 0,
             beyond_checkpoint: Some(0),

@@ -243,7 +243,7 @@ fn verify_inline_checkpoint() {
 fn checkpoint_round_trips_into_verify() {
     let s = Scratch::new("checkpoint");
     s.write("t.jsonl", spec_chain());
-    let run = s.run(&["checkpoint", "t.jsonl"]);
+    let run = s.run(&["checkpoint", "--v1", "t.jsonl"]);
     assert_eq!(run.code, 0);
     assert_eq!(
         run.stdout,
@@ -266,7 +266,7 @@ fn checkpoint_round_trips_into_verify() {
     );
 
     // The checkpoint of stdin, and of a file with faults (nothing on stdout).
-    let run = s.run_stdin(&["checkpoint", "-"], spec_chain().as_bytes());
+    let run = s.run_stdin(&["checkpoint", "--v1", "-"], spec_chain().as_bytes());
     assert_eq!(run.code, 0);
     assert_eq!(run.stdout, fs::read_to_string(s.path("cp.json")).unwrap());
     s.write("bad.jsonl", tampered_chain());

@@ -9,6 +9,7 @@ use crate::anchor::{Anchor, MAX_SEQ};
 use crate::hash::Hash;
 use crate::jcs::EncodeError;
 use crate::json::{self, ParseError, Value};
+use crate::merkle::{record_leaf, CompactRange};
 use crate::record::{write_body, LINE_PREFIX};
 
 /// Why a record could not be appended. The chain is unchanged after any of them.
@@ -51,6 +52,8 @@ pub struct Chain {
     anchor: Anchor,
     next_seq: u64,
     head: Hash,
+    /// The Merkle tree of the records appended since the anchor (O(log n) state).
+    tree: CompactRange,
     line: Vec<u8>,
 }
 
@@ -73,6 +76,7 @@ impl Chain {
             anchor,
             next_seq: anchor.seq0,
             head: anchor.prev0,
+            tree: CompactRange::new(),
             line: Vec::new(),
         }
     }
@@ -103,6 +107,8 @@ impl Chain {
         line[hex_at..hex_at + 64].copy_from_slice(&hash.to_hex());
         line.push(b'\n');
         self.head = hash;
+        // At most 2^53 records: the range never fills.
+        let _ = self.tree.push(record_leaf(&hash));
         self.next_seq += 1;
         Ok(&self.line)
     }
@@ -116,6 +122,15 @@ impl Chain {
     /// The `hash` of the last record, or `prev0` before the first.
     pub fn head(&self) -> Hash {
         self.head
+    }
+
+    /// The RFC 6962 Merkle root of the records this chain appended since its anchor
+    /// (leaf `i`: record `i`'s `hash`; for a chain from nothing, the whole transcript's
+    /// root, as the verifier's `Report::root` and a checkpoint carry it). A chain that
+    /// continues a file knows only its own records: take that file's root from
+    /// `verify`.
+    pub fn root(&self) -> Hash {
+        self.tree.root()
     }
 
     /// How many records this chain has appended since its anchor.

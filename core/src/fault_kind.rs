@@ -39,11 +39,21 @@ pub enum FaultKind {
     /// The transcript is not a well-formed run of the loop (`verify --loop`; see the
     /// `audit` module). Not a chain fault: the SPEC allows new kinds.
     LoopMalformed,
+    /// The checkpoint text is not a checkpoint: which part is wrong is in the detail.
+    CheckpointMalformed,
+    /// The checkpoint's origin names another transcript than the one verified.
+    CheckpointOriginMismatch,
+    /// A trusted key's signature line on the checkpoint does not verify.
+    CheckpointBadSignature,
+    /// Keys are trusted, but none of them signed the checkpoint.
+    CheckpointUntrusted,
+    /// Two checkpoints of one transcript where the older is not a prefix of the newer.
+    CheckpointInconsistent,
 }
 
 impl FaultKind {
     /// Every kind, in the order the SPEC lists them (then the loop audit's).
-    pub const ALL: [FaultKind; 14] = [
+    pub const ALL: [FaultKind; 19] = [
         FaultKind::NotAnObject,
         FaultKind::MissingFields,
         FaultKind::UnexpectedFields,
@@ -58,6 +68,11 @@ impl FaultKind {
         FaultKind::Truncated,
         FaultKind::HeadMismatch,
         FaultKind::LoopMalformed,
+        FaultKind::CheckpointMalformed,
+        FaultKind::CheckpointOriginMismatch,
+        FaultKind::CheckpointBadSignature,
+        FaultKind::CheckpointUntrusted,
+        FaultKind::CheckpointInconsistent,
     ];
 
     /// The SPEC's name for the kind, e.g. `"hash_mismatch"`.
@@ -77,6 +92,11 @@ impl FaultKind {
             FaultKind::Truncated => "truncated",
             FaultKind::HeadMismatch => "head_mismatch",
             FaultKind::LoopMalformed => "loop_malformed",
+            FaultKind::CheckpointMalformed => "checkpoint_malformed",
+            FaultKind::CheckpointOriginMismatch => "checkpoint_origin_mismatch",
+            FaultKind::CheckpointBadSignature => "checkpoint_bad_signature",
+            FaultKind::CheckpointUntrusted => "checkpoint_untrusted",
+            FaultKind::CheckpointInconsistent => "checkpoint_inconsistent",
         }
     }
 }

@@ -46,11 +46,16 @@ mod checkpoint;
 mod fault_kind;
 pub mod hash;
 pub mod jcs;
+pub mod merkle;
+#[cfg(feature = "alloc")]
+pub mod note;
 pub mod number;
 pub mod record;
 mod scan;
 pub mod sink;
 pub mod stream;
+#[cfg(feature = "alloc")]
+pub mod tlog;
 
 #[cfg(feature = "alloc")]
 pub mod agent;

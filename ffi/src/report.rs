@@ -52,11 +52,24 @@ pub enum agentloop_fault_kind {
     /// `loop_malformed`: the transcript is not a well-formed run of the loop (the
     /// loop audit, `agentloop verify --loop`).
     LoopMalformed = 14,
+    /// `checkpoint_malformed`: the checkpoint text is not a checkpoint (the detail says
+    /// which part).
+    CheckpointMalformed = 15,
+    /// `checkpoint_origin_mismatch`: the checkpoint's origin names another transcript.
+    CheckpointOriginMismatch = 16,
+    /// `checkpoint_bad_signature`: a trusted key's signature on the checkpoint does not
+    /// verify.
+    CheckpointBadSignature = 17,
+    /// `checkpoint_untrusted`: keys are trusted, but none of them signed the checkpoint.
+    CheckpointUntrusted = 18,
+    /// `checkpoint_inconsistent`: two checkpoints of one transcript where the older is
+    /// not a prefix of the newer.
+    CheckpointInconsistent = 19,
 }
 
 impl agentloop_fault_kind {
     /// Every value, in number order.
-    pub const ALL: [agentloop_fault_kind; 15] = [
+    pub const ALL: [agentloop_fault_kind; 20] = [
         agentloop_fault_kind::Unknown,
         agentloop_fault_kind::NotAnObject,
         agentloop_fault_kind::MissingFields,
@@ -72,6 +85,11 @@ impl agentloop_fault_kind {
         agentloop_fault_kind::Truncated,
         agentloop_fault_kind::HeadMismatch,
         agentloop_fault_kind::LoopMalformed,
+        agentloop_fault_kind::CheckpointMalformed,
+        agentloop_fault_kind::CheckpointOriginMismatch,
+        agentloop_fault_kind::CheckpointBadSignature,
+        agentloop_fault_kind::CheckpointUntrusted,
+        agentloop_fault_kind::CheckpointInconsistent,
     ];
 
     /// The C value of a core fault kind, matched by its SPEC name (so a kind core
@@ -103,6 +121,11 @@ impl agentloop_fault_kind {
             agentloop_fault_kind::Truncated => b"truncated\0",
             agentloop_fault_kind::HeadMismatch => b"head_mismatch\0",
             agentloop_fault_kind::LoopMalformed => b"loop_malformed\0",
+            agentloop_fault_kind::CheckpointMalformed => b"checkpoint_malformed\0",
+            agentloop_fault_kind::CheckpointOriginMismatch => b"checkpoint_origin_mismatch\0",
+            agentloop_fault_kind::CheckpointBadSignature => b"checkpoint_bad_signature\0",
+            agentloop_fault_kind::CheckpointUntrusted => b"checkpoint_untrusted\0",
+            agentloop_fault_kind::CheckpointInconsistent => b"checkpoint_inconsistent\0",
         }
     }
 }

@@ -61,6 +61,7 @@ impl agentloop_verify_options {
                 head: self
                     .has_checkpoint_head
                     .then_some(Hash(self.checkpoint_head)),
+                ..Default::default()
             })
         } else {
             None

@@ -61,6 +61,7 @@ fuzz_target!(|data: &[u8]| {
     let checkpoint = (config & 0x80 != 0).then(|| Checkpoint {
         count: u64::from(config & 3),
         head: (config & 4 != 0).then_some(Hash::ZERO),
+        ..Default::default()
     });
 
     let options = Options {

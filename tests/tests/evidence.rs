@@ -56,7 +56,11 @@ fn lenient() -> Options {
 
 fn with_checkpoint(count: u64, head: Option<Hash>) -> Options {
     Options {
-        checkpoint: Some(Checkpoint { count, head }),
+        checkpoint: Some(Checkpoint {
+            count,
+            head,
+            ..Default::default()
+        }),
         ..Options::default()
     }
 }

@@ -183,8 +183,8 @@ proptest! {
         let count = cut.index(lines.len() + 2) as u64;
         let checkpoint = match choice % 3 {
             0 => None,
-            1 => Some(Checkpoint { count, head: None }),
-            _ => Some(Checkpoint { count, head: Some(Hash([0xee; 32])) }),
+            1 => Some(Checkpoint { count, head: None, ..Default::default() }),
+            _ => Some(Checkpoint { count, head: Some(Hash([0xee; 32])), ..Default::default() }),
         };
         assert_agree(&bytes, &options(lenient, anchor, checkpoint, small));
     }

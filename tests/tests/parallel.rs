@@ -143,7 +143,7 @@ proptest! {
             lenient,
             max_faults,
             max_line_bytes: max_line,
-            checkpoint: checkpoint.map(|count| Checkpoint { count, head: Some(Hash([1; 32])) }),
+            checkpoint: checkpoint.map(|count| Checkpoint { count, head: Some(Hash([1; 32])), ..Default::default() }),
             ..Options::default()
         };
         let fail_at = fail.map(|at| at.index(bytes.len() + 1));

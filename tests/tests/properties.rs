@@ -172,7 +172,7 @@ proptest! {
             prop_assert_eq!(report.count, n as u64 - 1);
         }
         let checkpoint = Options {
-            checkpoint: Some(Checkpoint { count: n as u64, head: Some(chain.head()) }),
+            checkpoint: Some(Checkpoint { count: n as u64, head: Some(chain.head()), ..Default::default() }),
             ..Options::default()
         };
         let report = verify(&cut, &checkpoint);

@@ -153,7 +153,7 @@ proptest! {
         // A checkpoint: at a random count (up to two past the end), its head right or not.
         let count = cut.index(lines.len() + 3) as u64;
         let head = if head_flip { Some(Hash([0xee; 32])) } else { Some(chain.head()) };
-        let cp = verify::Checkpoint { count, head };
+        let cp = verify::Checkpoint { count, head, ..Default::default() };
         let options = StreamOptions { anchor, checkpoint: Some(cp), ..StreamOptions::default() };
         let report = stream_all_chunkings(&bytes, options, &sizes);
         let alloc = verify::verify_bytes(&bytes, &Options { anchor, checkpoint: Some(cp), ..Options::default() });

@@ -129,6 +129,7 @@ fn allocation_budget() {
         checkpoint: Some(Checkpoint {
             count: RECORDS as u64 + 5,
             head: None,
+            ..Default::default()
         }),
         ..StreamOptions::default()
     };

@@ -1,37 +1,75 @@
-//! `agentloop checkpoint`: prints a verified file's `(count, head)`.
+//! `agentloop checkpoint`: prints (or atomically writes) a verified file's checkpoint.
 
 use std::io::Write;
 
+use agentloop_core::tlog::{default_origin, TlogCheckpoint};
 use agentloop_core::verify::{Checkpoint, Options, Parallel};
 use agentloop_core::Anchor;
 
 use super::emit;
+use super::verify::verify_source;
 use crate::args::CheckpointArgs;
+use crate::atomic::write_atomically;
 use crate::exit::Exit;
 use crate::failure::Failure;
 use crate::input::Source;
+use crate::keys;
 
-use super::verify::verify_source;
-
-/// Verifies the file; prints its checkpoint if it verified, refuses otherwise.
+/// Verifies the file; prints or writes its checkpoint if it verified, refuses otherwise.
 pub fn run(args: &CheckpointArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
+    // Read the key first: a bad key file is refused before any work.
+    let signer = args.sign_key.as_deref().map(keys::signer).transpose()?;
     let source = Source::from_arg(&args.file);
     let options = Options {
         anchor: args.anchor.unwrap_or(Anchor::GENESIS),
         ..Options::default()
     };
     let report = verify_source(source, &options, &Parallel::default());
-    if !report.ok() {
+    let consequence = if args.out.is_some() {
+        "no checkpoint was written"
+    } else {
+        "no checkpoint was printed"
+    };
+    let (true, Some(root)) = (report.ok(), report.root) else {
         return Err(Failure::does_not_verify(
             &source.name(),
             &report,
-            "no checkpoint was printed",
+            consequence,
         ));
-    }
-    let checkpoint = Checkpoint {
-        count: report.count,
-        head: report.head,
     };
-    emit(out, checkpoint.to_text().as_bytes())?;
+    let text = if args.v1 {
+        Checkpoint {
+            count: report.count,
+            head: report.head,
+            ..Default::default()
+        }
+        .to_text()
+    } else {
+        let checkpoint = TlogCheckpoint {
+            origin: args
+                .origin
+                .clone()
+                .unwrap_or_else(|| default_origin(report.first.as_ref())),
+            count: report.count,
+            root,
+            head: report.head,
+            extensions: Vec::new(),
+        };
+        match &signer {
+            Some(key) => checkpoint.sign(key).map_err(|e| Failure::Sign {
+                error: format!("{e}"),
+            })?,
+            None => checkpoint.body(),
+        }
+    };
+    match &args.out {
+        Some(path) => {
+            write_atomically(path, text.as_bytes()).map_err(|reason| Failure::CheckpointWrite {
+                name: path.display().to_string(),
+                reason,
+            })?;
+        }
+        None => emit(out, text.as_bytes())?,
+    }
     Ok(Exit::Held)
 }

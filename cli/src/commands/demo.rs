@@ -1,8 +1,8 @@
 //! `agentloop demo`: the three scripted runs of `agentloop_core::demo`, each written
 //! atomically, verified from disk and checked against what it must show.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::fs;
+use std::io::Write;
 use std::path::Path;
 
 use agentloop_core::demo::{self, Scenario};
@@ -10,6 +10,7 @@ use agentloop_core::verify::{self, Options};
 
 use super::emit;
 use crate::args::DemoArgs;
+use crate::atomic::write_atomically;
 use crate::exit::Exit;
 use crate::failure::Failure;
 
@@ -112,38 +113,4 @@ fn one(scenario: &Scenario, dir: &Path) -> Result<Vec<Row>, Failure> {
         rows.push(row(claim.what, claim.held, claim.found));
     }
     Ok(rows)
-}
-
-/// Replaces `path` with `bytes` atomically: writes a temporary file beside it, syncs
-/// it, renames it over `path`, then syncs the folder so the rename itself is durable.
-fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    // A file of this name is left over from a process that had our id and died.
-    let _ = fs::remove_file(&tmp);
-    let written = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .and_then(|mut f| {
-            f.write_all(bytes)?;
-            f.sync_all()
-        })
-        .and_then(|()| fs::rename(&tmp, path));
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
-        return written;
-    }
-    // Not every platform can open and sync a folder; the data itself is synced.
-    if let Ok(folder) = File::open(dir) {
-        let _ = folder.sync_all();
-    }
-    Ok(())
 }

@@ -4,11 +4,14 @@ pub mod append;
 pub mod canon;
 pub mod checkpoint;
 pub mod demo;
+pub mod keygen;
+pub mod prove;
 pub mod repair;
 pub mod replay;
 pub mod show;
 pub mod validate;
 pub mod verify;
+pub mod verify_proof;
 
 use std::io::Write;
 
@@ -24,6 +27,9 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<Exit, Failure> {
         Command::Canon(args) => canon::run(args, out),
         Command::Append(args) => append::run(args, out),
         Command::Checkpoint(args) => checkpoint::run(args, out),
+        Command::Keygen(args) => keygen::run(args, out),
+        Command::Prove(args) => prove::run(args, out),
+        Command::VerifyProof(args) => verify_proof::run(args, out),
         Command::Show(args) => show::run(args, out),
         Command::Validate(args) => validate::run(args, out),
         Command::Repair(args) => repair::run(args, out),

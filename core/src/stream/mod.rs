@@ -54,12 +54,13 @@
 //! | faults kept | [`MAX_FAULTS`] = 8 line faults, plus a checkpoint fault | counted in `faults_omitted` |
 //! | `seq` | compared as a double, as the allocating verifier does | — |
 //!
-//! `size_of::<StreamVerifier>()` is 3,368 bytes on x86_64: the canonical-form checker
+//! `size_of::<StreamVerifier>()` is about 5.6 KB on x86_64: the canonical-form checker
 //! 1,590 (nesting stack 129 × 4, key buffer 1,024, number literal 32), the record state
 //! 480 (SHA-256 context and a 128-byte staging buffer for it, a 66-byte capture of
-//! `hash`/`prev`/`kind`), the fault list
-//! 1,088; the unit test `state_size_is_fixed` prints the figures and
-//! bounds it at 4 KiB. [`StreamVerifier::push`] and [`write_record`] never allocate.
+//! `hash`/`prev`/`kind`), the fault list 1,088, the Merkle tree about 2,200 (a
+//! [`crate::merkle::CompactRange`] of 64 levels, so the root of every prefix is free);
+//! the unit test `state_size_is_fixed` prints the exact figures and bounds it at 6 KiB.
+//! [`StreamVerifier::push`] and [`write_record`] never allocate.
 
 mod lexer;
 mod line;
@@ -80,7 +81,7 @@ mod append;
 pub use append::{write_record, AppendError, ChainState};
 
 use crate::anchor::Anchor;
-use crate::checkpoint::{HeadMismatch, Verdict};
+use crate::checkpoint::{HeadMismatch, Tree, Verdict};
 use crate::hash::Hash;
 use crate::scan::find_newline;
 use lexer::Lexer;
@@ -138,6 +139,8 @@ pub struct StreamVerifier {
     /// The stored hash of the record before, if it had a well-formed one.
     prev: Option<Hash>,
     at_checkpoint: Option<Hash>,
+    /// The Merkle tree of the records read (RFC 6962), in fixed space.
+    tree: Tree,
     faults: heapless::Vec<Fault, { MAX_FAULTS + 1 }, u8>,
     faults_omitted: u64,
 }
@@ -155,6 +158,7 @@ impl StreamVerifier {
             expected_seq: options.anchor.seq0 as f64,
             prev: Some(options.anchor.prev0),
             at_checkpoint: None,
+            tree: Tree::new(),
             faults: heapless::Vec::new(),
             faults_omitted: 0,
         }
@@ -202,7 +206,21 @@ impl StreamVerifier {
         }
         let mut beyond_checkpoint = None;
         if let Some(cp) = self.options.checkpoint {
-            match cp.verdict(self.count, self.at_checkpoint, self.options.anchor.prev0) {
+            match cp.verdict(
+                self.count,
+                self.at_checkpoint,
+                self.options.anchor.prev0,
+                &self.tree,
+            ) {
+                Verdict::OriginMismatch { expected, found } => {
+                    let fault = Fault {
+                        index: Some(0),
+                        line: Some(1),
+                        kind: FaultKind::CheckpointOriginMismatch,
+                        detail: Detail::OriginMismatch { expected, found },
+                    };
+                    let _ = self.faults.insert(0, fault);
+                }
                 Verdict::Truncated => {
                     let fault = Fault {
                         index: Some(self.count),
@@ -218,16 +236,33 @@ impl StreamVerifier {
                 }
                 Verdict::Reached { beyond, mismatch } => {
                     beyond_checkpoint = Some(beyond);
-                    if let Some(HeadMismatch { index, head, found }) = mismatch {
-                        let fault = Fault {
-                            index,
-                            line: index.map(|i| i + 1),
-                            kind: FaultKind::HeadMismatch,
-                            detail: Detail::HeadMismatch {
+                    if let Some(HeadMismatch {
+                        index,
+                        head,
+                        found,
+                        root,
+                    }) = mismatch
+                    {
+                        let detail = match (head, root) {
+                            (Some(head), None) => Detail::HeadMismatch {
                                 head,
                                 checkpoint: cp.count,
                                 found,
                             },
+                            (_, root) => {
+                                let (root, found) = root.unwrap_or_default();
+                                Detail::RootMismatch {
+                                    root,
+                                    checkpoint: cp.count,
+                                    found,
+                                }
+                            }
+                        };
+                        let fault = Fault {
+                            index,
+                            line: index.map(|i| i + 1),
+                            kind: FaultKind::HeadMismatch,
+                            detail,
                         };
                         let at = self.faults.partition_point(|f| f.index <= index);
                         let _ = self.faults.insert(at, fault);
@@ -238,6 +273,7 @@ impl StreamVerifier {
         StreamReport {
             count: self.count,
             head: self.prev,
+            root: self.tree.root(),
             faults: self.faults,
             faults_omitted: self.faults_omitted,
             beyond_checkpoint,
@@ -313,6 +349,7 @@ impl StreamVerifier {
     }
 
     fn note_checkpoint(&mut self, stored: Option<Hash>) {
+        self.tree.push(self.count, stored, self.options.checkpoint);
         if let Some(cp) = self.options.checkpoint {
             if cp.count == self.count {
                 self.at_checkpoint = stored;

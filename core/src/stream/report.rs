@@ -174,6 +174,23 @@ pub enum Detail {
         /// The stored hash of record `count − 1`, if well-formed.
         found: Option<Hash>,
     },
+    /// `head_mismatch` exposed by the Merkle root: the head agrees (or is not given),
+    /// the root of the first `checkpoint` records does not.
+    RootMismatch {
+        /// The checkpoint's root.
+        root: Hash,
+        /// The checkpoint's count.
+        checkpoint: u64,
+        /// The root the records give (`None`: a record has no well-formed hash).
+        found: Option<Hash>,
+    },
+    /// `checkpoint_origin_mismatch`: record 0 is not the one the origin names.
+    OriginMismatch {
+        /// The hash the checkpoint's origin names.
+        expected: Hash,
+        /// The stored hash of record 0, if well-formed.
+        found: Option<Hash>,
+    },
 }
 
 impl fmt::Display for Detail {
@@ -274,6 +291,32 @@ impl fmt::Display for Detail {
                     None => f.write_str("no well-formed hash"),
                 }
             }
+            Detail::RootMismatch {
+                root,
+                checkpoint,
+                found,
+            } => {
+                write!(
+                    f,
+                    "the checkpoint's Merkle root is {root}, but records 0 to {} give ",
+                    i128::from(*checkpoint) - 1
+                )?;
+                match found {
+                    Some(h) => write!(f, "{h}"),
+                    None => f.write_str("none (a record has no well-formed hash)"),
+                }
+            }
+            Detail::OriginMismatch { expected, found } => {
+                write!(
+                    f,
+                    "the checkpoint's origin names a transcript whose record 0 carries {expected}, but record 0 carries "
+                )?;
+                match found {
+                    Some(h) => write!(f, "{h}")?,
+                    None => f.write_str("no well-formed hash")?,
+                }
+                f.write_str(": the checkpoint is for another transcript")
+            }
         }
     }
 }
@@ -311,6 +354,10 @@ pub struct StreamReport {
     /// when the last record has no well-formed hash or was not read to the end.
     /// Not meaningful when there are faults.
     pub head: Option<Hash>,
+    /// The RFC 6962 Merkle root of all records read (leaf `i`: record `i`'s stored
+    /// `hash`); `None` when a record has no well-formed hash. Not meaningful when
+    /// there are faults.
+    pub root: Option<Hash>,
     /// Faults in line order: at most [`MAX_FAULTS`] line faults, then a checkpoint
     /// fault in its place (always kept).
     pub faults: Vec<Fault, { MAX_FAULTS + 1 }, u8>,

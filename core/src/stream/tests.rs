@@ -51,10 +51,7 @@ fn same_as_alloc(bytes: &[u8], options: StreamOptions) -> StreamReport {
         ..Options::default()
     };
     if let Some(cp) = options.checkpoint {
-        alloc_options.checkpoint = Some(verify::Checkpoint {
-            count: cp.count,
-            head: cp.head,
-        });
+        alloc_options.checkpoint = Some(cp);
     }
     let expected = verify::verify_bytes(bytes, &alloc_options);
     let whole = stream(bytes, options, bytes.len());
@@ -77,6 +74,7 @@ fn same_as_alloc(bytes: &[u8], options: StreamOptions) -> StreamReport {
         .any(|f| f.kind == FaultKind::NotCanonical)
     {
         assert_eq!(whole.head, expected.head);
+        assert_eq!(whole.root, expected.root);
     }
     assert_eq!(whole.beyond_checkpoint, expected.beyond_checkpoint);
     for f in &whole.faults {
@@ -562,7 +560,11 @@ fn anchors_checkpoints_and_fault_cap() {
         (3, None, alloc::vec![]),
     ] {
         let options = StreamOptions {
-            checkpoint: Some(Checkpoint { count, head }),
+            checkpoint: Some(Checkpoint {
+                count,
+                head,
+                ..Default::default()
+            }),
             ..anchored
         };
         let report = same_as_alloc(&bytes, options);
@@ -575,6 +577,7 @@ fn anchors_checkpoints_and_fault_cap() {
         checkpoint: Some(Checkpoint {
             count: 2,
             head: Some(head),
+            ..Default::default()
         }),
         ..anchored
     };
@@ -586,6 +589,7 @@ fn anchors_checkpoints_and_fault_cap() {
         checkpoint: Some(Checkpoint {
             count: 100,
             head: None,
+            ..Default::default()
         }),
         ..StreamOptions::default()
     };
@@ -649,7 +653,55 @@ fn state_size_is_fixed() {
         core::mem::size_of::<record::RecordState>(),
         core::mem::size_of::<heapless::Vec<Fault, { MAX_FAULTS + 1 }, u8>>()
     );
-    assert!(size <= 4096, "{size}");
+    assert!(size <= 6144, "{size}");
+    assert!(
+        size > 2048 + 1088,
+        "the tree and the fault list are inside: {size}"
+    );
     assert_eq!(MAX_LINE_BYTES, verify::MAX_LINE_BYTES as u64);
     assert_eq!(MAX_DEPTH, json::MAX_DEPTH);
+}
+
+#[test]
+fn the_merkle_root_and_checkpoint_roots_agree_with_the_allocating_verifier() {
+    use crate::merkle::{record_leaf, root_of};
+    let mut chain = Chain::new();
+    let mut bytes = Vec::new();
+    let mut hashes = Vec::new();
+    for i in 0..5 {
+        let payload = format!("{{\"i\":{i}}}");
+        bytes.extend_from_slice(chain.append_json("note", payload.as_bytes()).unwrap());
+        hashes.push(chain.head());
+    }
+    let leaves: Vec<Hash> = hashes.iter().map(record_leaf).collect();
+    let whole = same_as_alloc(&bytes, StreamOptions::default());
+    assert_eq!(whole.root, Some(root_of(&leaves)));
+    let good = Checkpoint {
+        count: 3,
+        head: Some(hashes[2]),
+        root: Some(root_of(&leaves[..3])),
+        first: Some(hashes[0]),
+    };
+    let with = |cp| StreamOptions {
+        checkpoint: Some(cp),
+        ..StreamOptions::default()
+    };
+    assert!(same_as_alloc(&bytes, with(good)).ok());
+    // A root that the records do not give, with the right head: head_mismatch at 2.
+    let bad_root = Checkpoint {
+        root: Some(root_of(&leaves[..2])),
+        ..good
+    };
+    let report = same_as_alloc(&bytes, with(bad_root));
+    assert_eq!(kinds(&report), [(2, "head_mismatch")]);
+    assert!(format!("{}", report.faults[0]).contains("Merkle root"));
+    // Another transcript's checkpoint: origin mismatch and nothing else.
+    let other = Checkpoint {
+        first: Some(hashes[1]),
+        count: 9,
+        ..good
+    };
+    let report = same_as_alloc(&bytes, with(other));
+    assert_eq!(kinds(&report), [(0, "checkpoint_origin_mismatch")]);
+    assert!(format!("{}", report.faults[0]).contains("another transcript"));
 }

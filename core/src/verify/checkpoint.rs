@@ -66,7 +66,11 @@ impl Checkpoint {
                     .ok_or(CheckpointError::BadHead)?,
             ),
         };
-        Ok(Checkpoint { count, head })
+        Ok(Checkpoint {
+            count,
+            head,
+            ..Default::default()
+        })
     }
 
     /// The text form, ending in a newline.
@@ -94,6 +98,7 @@ mod tests {
         let cp = Checkpoint {
             count: 3,
             head: Some(Hash([0x84; 32])),
+            ..Default::default()
         };
         let text = cp.to_text();
         assert!(text.starts_with("{\"count\":3,\"head\":\"8484"));
@@ -102,7 +107,8 @@ mod tests {
             Checkpoint::parse(b" {\"count\":0}\n"),
             Ok(Checkpoint {
                 count: 0,
-                head: None
+                head: None,
+                ..Default::default()
             })
         );
         assert_eq!(Checkpoint::parse(b"[]"), Err(CheckpointError::NotAnObject));
@@ -129,7 +135,8 @@ mod tests {
             Checkpoint::parse(b"{\"count\":9007199254740992}"),
             Ok(Checkpoint {
                 count: 1 << 53,
-                head: None
+                head: None,
+                ..Default::default()
             })
         );
         assert_eq!(

@@ -41,6 +41,13 @@ pub struct Report {
     /// when the last record has no well-formed hash or the input could not be read.
     /// Not meaningful when there are faults.
     pub head: Option<Hash>,
+    /// The RFC 6962 Merkle root of all records read (leaf `i`: record `i`'s stored
+    /// `hash`); `None` when a record has no well-formed hash or the input could not be
+    /// read. Not meaningful when there are faults.
+    pub root: Option<Hash>,
+    /// The stored `hash` of record 0, if it is well-formed: what a default checkpoint
+    /// origin names (`agentloop/transcript/<hex>`).
+    pub first: Option<Hash>,
     /// Faults in record order, at most [`super::Options::max_faults`] of them (checkpoint
     /// faults always kept).
     pub faults: Vec<Fault>,

@@ -40,7 +40,7 @@ use alloc::vec::Vec;
 use sha2::{Digest, Sha256};
 
 use crate::anchor::Anchor;
-use crate::checkpoint::{HeadMismatch, Verdict};
+use crate::checkpoint::{HeadMismatch, Tree, Verdict};
 use crate::hash::Hash;
 use crate::jcs::{write_object_except, write_value};
 use crate::json::{parse_tolerant, Object, ParseError, Value, MAX_DEPTH};
@@ -112,6 +112,8 @@ pub struct Verifier {
     /// The stored hash of the record before, if it had a well-formed one.
     prev: Option<Hash>,
     at_checkpoint: Option<Hash>,
+    /// The Merkle tree of the records read (RFC 6962), in O(log n) state.
+    tree: Tree,
     faults: Vec<Fault>,
     faults_omitted: u64,
     /// The fast path; `None` parses every line.
@@ -137,6 +139,7 @@ impl Verifier {
             expected_seq: options.anchor.seq0 as f64,
             prev: Some(options.anchor.prev0),
             at_checkpoint: None,
+            tree: Tree::new(),
             faults: Vec::new(),
             faults_omitted: 0,
         }
@@ -244,7 +247,24 @@ impl Verifier {
     pub fn finish(mut self) -> Report {
         let mut beyond_checkpoint = None;
         if let Some(cp) = self.options.checkpoint {
-            match cp.verdict(self.count, self.at_checkpoint, self.options.anchor.prev0) {
+            match cp.verdict(
+                self.count,
+                self.at_checkpoint,
+                self.options.anchor.prev0,
+                &self.tree,
+            ) {
+                Verdict::OriginMismatch { expected, found } => {
+                    let fault = Fault {
+                        index: Some(0),
+                        line: Some(1),
+                        kind: FaultKind::CheckpointOriginMismatch,
+                        detail: format!(
+                            "the checkpoint's origin names a transcript whose record 0 carries {expected}, but record 0 carries {}: the checkpoint is for another transcript",
+                            describe_hash(found)
+                        ),
+                    };
+                    self.faults.insert(0, fault);
+                }
                 Verdict::Truncated => {
                     let missing = cp.count - self.count;
                     let fault = Fault {
@@ -260,16 +280,33 @@ impl Verifier {
                 }
                 Verdict::Reached { beyond, mismatch } => {
                     beyond_checkpoint = Some(beyond);
-                    if let Some(HeadMismatch { index, head, found }) = mismatch {
+                    if let Some(HeadMismatch {
+                        index,
+                        head,
+                        found,
+                        root,
+                    }) = mismatch
+                    {
+                        let last = cp.count as i128 - 1;
+                        let detail = match (head, root) {
+                            (_, Some((root, got))) => format!(
+                                "the checkpoint's Merkle root is {root}, but records 0 to {last} give {}",
+                                got.map_or_else(
+                                    || String::from("none (a record has no well-formed hash)"),
+                                    |h| format!("{h}")
+                                )
+                            ),
+                            (head, None) => format!(
+                                "the checkpoint's head is {}, but record {last} carries {}",
+                                describe_hash(head),
+                                describe_hash(found)
+                            ),
+                        };
                         let fault = Fault {
                             index,
                             line: index.map(|i| i + 1),
                             kind: FaultKind::HeadMismatch,
-                            detail: format!(
-                                "the checkpoint's head is {head}, but record {} carries {}",
-                                cp.count as i128 - 1,
-                                describe_hash(found)
-                            ),
+                            detail,
                         };
                         let at = self.faults.partition_point(|f| f.index <= index);
                         self.faults.insert(at, fault);
@@ -283,6 +320,8 @@ impl Verifier {
         Report {
             count: self.count,
             head,
+            root: if unreadable { None } else { self.tree.root() },
+            first: self.tree.first(),
             faults: self.faults,
             faults_omitted: self.faults_omitted,
             beyond_checkpoint,
@@ -313,9 +352,10 @@ impl Verifier {
     }
 
     /// The last step for every record, in order: its stored hash (if well-formed)
-    /// becomes the `prev` the next record must carry.
+    /// becomes the `prev` the next record must carry, and a leaf of the Merkle tree.
     fn record_done(&mut self, stored: Option<Hash>) {
         self.prev = stored;
+        self.tree.push(self.count, stored, self.options.checkpoint);
         if let Some(cp) = self.options.checkpoint {
             if cp.count == self.count {
                 self.at_checkpoint = stored;

@@ -162,6 +162,7 @@ fn checkpoint_faults_are_placed_by_index() {
         &with(Checkpoint {
             count: 2,
             head: None,
+            ..Default::default()
         }),
     );
     assert!(ok.ok());
@@ -169,6 +170,7 @@ fn checkpoint_faults_are_placed_by_index() {
     let wrong_head = Checkpoint {
         count: 2,
         head: Some(chain.head()),
+        ..Default::default()
     };
     let mut l = lines(&bytes);
     l[2].insert(0, ' ');
@@ -183,6 +185,7 @@ fn checkpoint_faults_are_placed_by_index() {
         &with(Checkpoint {
             count: 5,
             head: None,
+            ..Default::default()
         }),
     );
     assert_eq!(kinds(&report), [(Some(3), "truncated")]);
@@ -190,6 +193,7 @@ fn checkpoint_faults_are_placed_by_index() {
     let zero = Checkpoint {
         count: 0,
         head: Some(Hash::ZERO),
+        ..Default::default()
     };
     assert!(verify_bytes(&bytes, &with(zero)).ok());
 }
@@ -386,6 +390,7 @@ fn checkpoint_details_name_counts_and_hashes() {
         &with(Checkpoint {
             count: 5,
             head: None,
+            ..Default::default()
         }),
     );
     assert_eq!(
@@ -398,6 +403,7 @@ fn checkpoint_details_name_counts_and_hashes() {
         &with(Checkpoint {
             count: 3,
             head: Some(wrong),
+            ..Default::default()
         }),
     );
     assert_eq!(
@@ -414,6 +420,7 @@ fn checkpoint_details_name_counts_and_hashes() {
         &with(Checkpoint {
             count: 3,
             head: Some(wrong),
+            ..Default::default()
         }),
     );
     let head = report
@@ -474,4 +481,56 @@ fn an_interrupted_read_is_retried() {
     );
     assert!(report.ok(), "{:?}", report.faults);
     assert_eq!((report.count, report.head), (2, Some(chain.head())));
+}
+
+#[test]
+fn the_report_carries_the_merkle_root_and_a_rewritten_prefix_is_head_mismatch() {
+    use crate::merkle::{empty_root, record_leaf, root_of};
+    let mut chain = Chain::new();
+    let mut bytes = Vec::new();
+    let mut leaves = Vec::new();
+    for i in 0..4 {
+        let payload = alloc::format!("{{\"i\":{i}}}");
+        bytes.extend_from_slice(chain.append_json("note", payload.as_bytes()).unwrap());
+        leaves.push(record_leaf(&chain.head()));
+    }
+    let report = verify_bytes(&bytes, &Options::default());
+    assert_eq!(report.root, Some(root_of(&leaves)));
+    // The writer has the same root for free.
+    assert_eq!(chain.root(), root_of(&leaves));
+    assert_eq!(Chain::new().root(), empty_root());
+    assert_eq!(
+        verify_bytes(b"", &Options::default()).root,
+        Some(empty_root())
+    );
+    // An unreadable record leaves no root.
+    let mut l = lines(&bytes);
+    l[1] = String::from("{");
+    assert_eq!(verify_bytes(&join(&l), &Options::default()).root, None);
+    // A checkpoint whose root is not the records': head_mismatch at count - 1.
+    let cp = Checkpoint {
+        count: 3,
+        head: None,
+        root: Some(root_of(&leaves[..2])),
+        first: None,
+    };
+    let with = Options {
+        checkpoint: Some(cp),
+        ..Options::default()
+    };
+    let report = verify_bytes(&bytes, &with);
+    assert_eq!(kinds(&report), [(Some(2), "head_mismatch")]);
+    assert!(
+        report.faults[0].detail.contains("Merkle root"),
+        "{}",
+        report.faults[0].detail
+    );
+    let right = Options {
+        checkpoint: Some(Checkpoint {
+            root: Some(root_of(&leaves[..3])),
+            ..cp
+        }),
+        ..Options::default()
+    };
+    assert!(verify_bytes(&bytes, &right).ok());
 }

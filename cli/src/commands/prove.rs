@@ -1,0 +1,127 @@
+//! `agentloop prove`: an inclusion proof of one record, or a consistency proof from a
+//! prefix, against a checkpoint of the transcript.
+
+use std::io::Write;
+
+use agentloop_core::merkle::{consistency_proof, inclusion_proof, root_of};
+use agentloop_core::tlog::{
+    default_origin, leaves_of, CheckpointText, ConsistencyProof, InclusionProof, TlogCheckpoint,
+};
+use agentloop_core::verify::{self, Options};
+use agentloop_core::Anchor;
+
+use super::emit;
+use super::verify::read_checkpoint_text;
+use crate::args::ProveArgs;
+use crate::exit::Exit;
+use crate::failure::Failure;
+use crate::input::Source;
+use crate::keys;
+
+/// Verifies the file, then prints the proof asked for.
+pub fn run(args: &ProveArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
+    let signer = args.sign_key.as_deref().map(keys::signer).transpose()?;
+    let given = match &args.checkpoint {
+        Some(path) => Some(read_checkpoint_text(path)?),
+        None => None,
+    };
+    let source = Source::from_arg(&args.file);
+    let name = source.name();
+    let bytes = source.read_all().map_err(|reason| Failure::Unreadable {
+        name: name.clone(),
+        reason,
+    })?;
+    let options = Options {
+        anchor: args.anchor.unwrap_or(Anchor::GENESIS),
+        ..Options::default()
+    };
+    let report = verify::verify_bytes(&bytes, &options);
+    if !report.ok() {
+        return Err(Failure::does_not_verify(
+            &name,
+            &report,
+            "no proof was made",
+        ));
+    }
+    // The file verified, so every line is a record with a well-formed hash.
+    let (leaves, _) = leaves_of(&bytes).map_err(|e| Failure::ProveCheckpoint {
+        name: name.clone(),
+        reason: format!("{e}"),
+    })?;
+    let (checkpoint, text) = match given {
+        Some((cp_name, CheckpointText::Tlog { checkpoint, .. }, text)) => {
+            let fits = usize::try_from(checkpoint.count)
+                .ok()
+                .and_then(|n| leaves.get(..n))
+                .is_some_and(|prefix| root_of(prefix) == checkpoint.root);
+            if !fits {
+                return Err(Failure::ProveCheckpoint {
+                    name: cp_name,
+                    reason: format!(
+                        "the checkpoint ({} records) is not of {name}: its Merkle root is not that of the file's first {} records",
+                        checkpoint.count, checkpoint.count
+                    ),
+                });
+            }
+            (checkpoint, text)
+        }
+        Some((cp_name, CheckpointText::V1(_), _)) => return Err(Failure::ProveCheckpoint {
+            name: cp_name,
+            reason: String::from(
+                "a proof needs a C2SP checkpoint (with a Merkle root), and this is a v1 checkpoint",
+            ),
+        }),
+        None => {
+            let checkpoint = TlogCheckpoint {
+                origin: args
+                    .origin
+                    .clone()
+                    .unwrap_or_else(|| default_origin(report.first.as_ref())),
+                count: report.count,
+                root: root_of(&leaves),
+                head: report.head,
+                extensions: Vec::new(),
+            };
+            let text = match &signer {
+                Some(key) => checkpoint.sign(key).map_err(|e| Failure::Sign {
+                    error: format!("{e}"),
+                })?,
+                None => checkpoint.body(),
+            };
+            (checkpoint, text)
+        }
+    };
+    let proof_text = if let Some(index) = args.index {
+        let proof =
+            inclusion_proof(&leaves, index, checkpoint.count).map_err(|error| Failure::Prove {
+                name: name.clone(),
+                error,
+            })?;
+        let record = bytes
+            .split(|b| *b == b'\n')
+            .nth(usize::try_from(index).unwrap_or(usize::MAX))
+            .map(<[u8]>::to_vec);
+        InclusionProof {
+            record,
+            index,
+            proof,
+            checkpoint: text,
+        }
+        .to_text()
+    } else {
+        let old = args.from.unwrap_or_default();
+        let proof =
+            consistency_proof(&leaves, old, checkpoint.count).map_err(|error| Failure::Prove {
+                name: name.clone(),
+                error,
+            })?;
+        ConsistencyProof {
+            old,
+            proof,
+            checkpoint: text,
+        }
+        .to_text()
+    };
+    emit(out, proof_text.as_bytes())?;
+    Ok(Exit::Held)
+}

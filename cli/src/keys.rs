@@ -1,0 +1,87 @@
+//! Note keys from the command line: trusted verifier keys (`--key`, `--key-file`) and
+//! the signer key file (`--sign-key`).
+
+use std::path::{Path, PathBuf};
+
+use agentloop_core::note::{SignerKey, VerifierKey};
+
+use crate::failure::Failure;
+use crate::input::Source;
+
+/// The longest key file read.
+const KEY_FILE_LIMIT: u64 = 1 << 16;
+
+fn read_key_file(path: &Path) -> Result<(String, String), Failure> {
+    let source = Source::from_arg(path);
+    let name = source.name();
+    let bytes =
+        source
+            .read_at_most(KEY_FILE_LIMIT + 1)
+            .map_err(|reason| Failure::KeyUnreadable {
+                name: name.clone(),
+                reason,
+            })?;
+    if bytes.len() as u64 > KEY_FILE_LIMIT {
+        return Err(Failure::KeyMalformed {
+            name,
+            line: None,
+            error: String::from("the key file is longer than 64 KiB"),
+        });
+    }
+    let text = String::from_utf8(bytes).map_err(|_| Failure::KeyMalformed {
+        name: name.clone(),
+        line: None,
+        error: String::from("the key file is not UTF-8"),
+    })?;
+    Ok((name, text))
+}
+
+/// The trusted keys: each `--key` string, then every key in each `--key-file` (one a
+/// line; blank lines and lines starting with `#` are skipped).
+pub fn trusted(keys: &[String], files: &[PathBuf]) -> Result<Vec<VerifierKey>, Failure> {
+    let mut out = Vec::new();
+    for key in keys {
+        out.push(key.parse().map_err(|e| Failure::KeyMalformed {
+            name: String::from("--key"),
+            line: None,
+            error: format!("{e}"),
+        })?);
+    }
+    for path in files {
+        let (name, text) = read_key_file(path)?;
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            out.push(line.parse().map_err(|e| Failure::KeyMalformed {
+                name: name.clone(),
+                line: Some(i + 1),
+                error: format!("{e}"),
+            })?);
+        }
+    }
+    Ok(out)
+}
+
+/// The signer key in `path`: its first line that is not blank or a comment.
+pub fn signer(path: &Path) -> Result<SignerKey, Failure> {
+    let (name, text) = read_key_file(path)?;
+    let Some((i, line)) = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i, l.trim()))
+        .find(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+    else {
+        return Err(Failure::KeyMalformed {
+            name,
+            line: None,
+            error: String::from("the file holds no key"),
+        });
+    };
+    line.parse().map_err(|e| Failure::KeyMalformed {
+        name,
+        line: Some(i + 1),
+        error: format!("{e}"),
+    })
+}

@@ -1,0 +1,231 @@
+//! Ed25519 note keys: their id, their text forms, signing and checking.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+use core::str::FromStr;
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use ed25519_dalek::{Signer, SigningKey, Verifier, VerifyingKey};
+use sha2::{Digest, Sha256};
+
+/// The algorithm byte of an Ed25519 key in a note key.
+const ALG_ED25519: u8 = 0x01;
+
+/// Why a key string was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyError {
+    /// Not `NAME+HEX8+BASE64` (with `PRIVATE+KEY+` in front for a signer key).
+    Shape,
+    /// The name is empty or holds a space or `+`.
+    BadName,
+    /// The key id is not 8 hex digits.
+    BadKeyId,
+    /// The key is not base64, or not 33 bytes.
+    BadKey,
+    /// The key is not an Ed25519 key (its first byte is not 0x01).
+    UnknownAlgorithm,
+    /// The key id is not the one the name and key give.
+    KeyIdMismatch,
+}
+
+impl fmt::Display for KeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            KeyError::Shape => {
+                "a key is NAME+KEYID+BASE64 (PRIVATE+KEY+NAME+KEYID+BASE64 for a signer key)"
+            }
+            KeyError::BadName => "the key name is empty or holds a space or '+'",
+            KeyError::BadKeyId => "the key id is not 8 hex digits",
+            KeyError::BadKey => "the key is not base64 of 33 bytes",
+            KeyError::UnknownAlgorithm => "the key is not an Ed25519 key (algorithm byte 0x01)",
+            KeyError::KeyIdMismatch => "the key id does not match the name and key",
+        })
+    }
+}
+
+impl core::error::Error for KeyError {}
+
+/// Whether `name` may name a key: non-empty, no Unicode white space, no `+`.
+pub(crate) fn valid_name(name: &str) -> bool {
+    !name.is_empty() && !name.chars().any(|c| c.is_whitespace() || c == '+')
+}
+
+/// The key id: the first four bytes, big-endian, of
+/// `SHA-256(name || 0x0A || 0x01 || public_key)`.
+pub fn key_id(name: &str, public_key: &[u8; 32]) -> u32 {
+    let mut h = Sha256::new();
+    h.update(name.as_bytes());
+    h.update([b'\n', ALG_ED25519]);
+    h.update(public_key);
+    let d = h.finalize();
+    u32::from_be_bytes([d[0], d[1], d[2], d[3]])
+}
+
+/// Splits `NAME+HEX8+BASE64` and decodes the 32 key bytes after the algorithm byte.
+fn split_key(text: &str) -> Result<(&str, u32, [u8; 32]), KeyError> {
+    let (name, rest) = text.split_once('+').ok_or(KeyError::Shape)?;
+    let (id, key) = rest.split_once('+').ok_or(KeyError::Shape)?;
+    if !valid_name(name) {
+        return Err(KeyError::BadName);
+    }
+    if id.len() != 8 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(KeyError::BadKeyId);
+    }
+    let id = u32::from_str_radix(id, 16).map_err(|_| KeyError::BadKeyId)?;
+    let key = STANDARD.decode(key).map_err(|_| KeyError::BadKey)?;
+    let (&alg, bytes) = key.split_first().ok_or(KeyError::BadKey)?;
+    if alg != ALG_ED25519 {
+        return Err(KeyError::UnknownAlgorithm);
+    }
+    let bytes = <[u8; 32]>::try_from(bytes).map_err(|_| KeyError::BadKey)?;
+    Ok((name, id, bytes))
+}
+
+fn key_text(name: &str, id: u32, key: &[u8; 32]) -> String {
+    let mut raw = Vec::with_capacity(33);
+    raw.push(ALG_ED25519);
+    raw.extend_from_slice(key);
+    format!("{name}+{id:08x}+{}", STANDARD.encode(raw))
+}
+
+/// A key that checks signatures: a name, its id and an Ed25519 public key.
+#[derive(Clone, PartialEq, Eq)]
+pub struct VerifierKey {
+    name: String,
+    id: u32,
+    key: VerifyingKey,
+}
+
+impl fmt::Debug for VerifierKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "VerifierKey({self})")
+    }
+}
+
+impl VerifierKey {
+    /// The key's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The key id.
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// The 32 bytes of the Ed25519 public key.
+    pub fn public_key(&self) -> [u8; 32] {
+        self.key.to_bytes()
+    }
+
+    /// Whether `signature` (64 bytes) is this key's signature of `message`.
+    pub fn verifies(&self, message: &[u8], signature: &[u8]) -> bool {
+        let Ok(sig) = ed25519_dalek::Signature::from_slice(signature) else {
+            return false;
+        };
+        self.key.verify(message, &sig).is_ok()
+    }
+}
+
+impl FromStr for VerifierKey {
+    type Err = KeyError;
+
+    fn from_str(text: &str) -> Result<Self, KeyError> {
+        let (name, id, bytes) = split_key(text)?;
+        let key = VerifyingKey::from_bytes(&bytes).map_err(|_| KeyError::BadKey)?;
+        if key_id(name, &bytes) != id {
+            return Err(KeyError::KeyIdMismatch);
+        }
+        Ok(VerifierKey {
+            name: String::from(name),
+            id,
+            key,
+        })
+    }
+}
+
+impl fmt::Display for VerifierKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&key_text(&self.name, self.id, self.key.as_bytes()))
+    }
+}
+
+/// A key that signs: a name, its id and an Ed25519 secret seed.
+#[derive(Clone)]
+pub struct SignerKey {
+    name: String,
+    id: u32,
+    key: SigningKey,
+}
+
+impl fmt::Debug for SignerKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never print the secret.
+        write!(f, "SignerKey({}+{:08x})", self.name, self.id)
+    }
+}
+
+impl SignerKey {
+    /// The key for `name` from a 32-byte Ed25519 seed (`agentloop keygen` draws it from
+    /// the operating system; nothing else in agentloop uses randomness).
+    pub fn from_seed(name: &str, seed: &[u8; 32]) -> Result<Self, KeyError> {
+        if !valid_name(name) {
+            return Err(KeyError::BadName);
+        }
+        let key = SigningKey::from_bytes(seed);
+        Ok(SignerKey {
+            name: String::from(name),
+            id: key_id(name, key.verifying_key().as_bytes()),
+            key,
+        })
+    }
+
+    /// The key's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The key id.
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// The matching verifier key.
+    pub fn verifier(&self) -> VerifierKey {
+        VerifierKey {
+            name: self.name.clone(),
+            id: self.id,
+            key: self.key.verifying_key(),
+        }
+    }
+
+    /// The Ed25519 signature of `message` (deterministic, RFC 8032).
+    pub fn sign(&self, message: &[u8]) -> [u8; 64] {
+        self.key.sign(message).to_bytes()
+    }
+
+    /// The secret text form, `PRIVATE+KEY+NAME+HEX8+BASE64(0x01 || SEED)`.
+    pub fn to_secret_string(&self) -> String {
+        format!(
+            "PRIVATE+KEY+{}",
+            key_text(&self.name, self.id, self.key.as_bytes())
+        )
+    }
+}
+
+impl FromStr for SignerKey {
+    type Err = KeyError;
+
+    fn from_str(text: &str) -> Result<Self, KeyError> {
+        let rest = text.strip_prefix("PRIVATE+KEY+").ok_or(KeyError::Shape)?;
+        let (name, id, seed) = split_key(rest)?;
+        let key = SignerKey::from_seed(name, &seed)?;
+        if key.id != id {
+            return Err(KeyError::KeyIdMismatch);
+        }
+        Ok(key)
+    }
+}

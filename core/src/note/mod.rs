@@ -1,0 +1,17 @@
+//! Signed notes (C2SP `signed-note`, as Go's `golang.org/x/mod/sumdb/note` implements
+//! them) with Ed25519 keys: the envelope of a [`crate::tlog`] checkpoint.
+//!
+//! A note is UTF-8 text ending in a newline, a blank line, then one signature line per
+//! signer: `— NAME BASE64(KEY_ID || SIGNATURE)` (U+2014, a space). The key id is the
+//! first four bytes of `SHA-256(NAME || 0x0A || 0x01 || PUBLIC_KEY)`. Keys are written
+//! `NAME+HEX8(KEY_ID)+BASE64(0x01 || PUBLIC_KEY)` (verifier) and
+//! `PRIVATE+KEY+NAME+HEX8(KEY_ID)+BASE64(0x01 || SEED)` (signer).
+
+mod keys;
+mod text;
+
+pub use keys::{key_id, KeyError, SignerKey, VerifierKey};
+pub use text::{Note, NoteError, NoteSignature, SignatureCheck};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,29 @@
+//! External anchors in the transparency-log formats (C2SP): checkpoints
+//! (`tlog-checkpoint`), optionally signed ([`crate::note`]), inclusion proofs
+//! (`tlog-proof@v1`) and consistency proofs (this project's analogue of it), and the
+//! rules a verifier applies to them. See `docs/anchors.md`.
+//!
+//! A checkpoint body is
+//!
+//! ```text
+//! agentloop/transcript/<64 hex: hash of record 0>   (origin)
+//! 5                                                  (record count)
+//! <base64 of the RFC 6962 Merkle root of records 0..count>
+//! head <64 hex: hash of record count-1>              (extension line)
+//! ```
+
+mod admit;
+mod checkpoint;
+mod leaves;
+mod proof;
+
+pub use admit::{admit, Admission, Trust};
+pub use checkpoint::{
+    default_origin, origin_first, read_checkpoint, CheckpointText, Malformed, TlogCheckpoint,
+    ORIGIN_PREFIX,
+};
+pub use leaves::{leaves_of, LeafError};
+pub use proof::{ConsistencyProof, InclusionProof, ProofTextError};
+
+#[cfg(test)]
+mod tests;
