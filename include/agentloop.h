@@ -98,7 +98,8 @@ enum agentloop_result
    */
   AGENTLOOP_RESULT_INDEX_OUT_OF_RANGE = 11,
   /**
-   * A transcript to continue does not verify, so nothing was appended to it.
+   * A transcript does not verify, so nothing was appended to it (or no proof or
+   * checkpoint was made of it).
    */
   AGENTLOOP_RESULT_DOES_NOT_VERIFY = 12,
   /**
@@ -132,6 +133,17 @@ enum agentloop_result
    * which record and why).
    */
   AGENTLOOP_RESULT_RESUME_REFUSED = 18,
+  /**
+   * A proof does not hold (`agentloop_verify_inclusion`,
+   * `agentloop_verify_consistency`): its path, its record, its checkpoint's
+   * signature or origin, or the older checkpoint does not check.
+   */
+  AGENTLOOP_RESULT_PROOF_INVALID = 19,
+  /**
+   * A proof, checkpoint or note key text does not parse (or is a v1 checkpoint
+   * where a C2SP one, with a Merkle root, is needed).
+   */
+  AGENTLOOP_RESULT_ANCHOR_MALFORMED = 20,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1262,6 +1274,145 @@ agentloop_result agentloop_hash_to_hex(const uint8_t *hash,
 agentloop_result agentloop_hash_from_hex(const uint8_t *hex,
                                          size_t hex_len,
                                          uint8_t *out);
+
+/**
+ * Writes the RFC 6962 Merkle root of the records read (leaf `i`: `SHA-256(0x00 ||
+ * hash_i)`, the root of no records `SHA-256("")`) as 32 bytes to `out`, and `true` to
+ * `*has_root`. When there is none (the file could not be read) `out` is left alone
+ * and `*has_root` is `false`. The root of a report with faults is not meaningful.
+ *
+ * NULL: `report`, `out` and `has_root` must not be NULL. Thread-safe on a live report.
+ *
+ * # Safety
+ * `report` must be a live report from this library; `out` must point to 32 writable
+ * bytes; `has_root` must be valid for a write.
+ */
+agentloop_result agentloop_report_root(const struct agentloop_report *report,
+                                       uint8_t *out,
+                                       bool *has_root);
+
+/**
+ * Writes the C2SP checkpoint of every record of the transcript
+ * `(transcript, transcript_len)` (JSONL from seq 0, which must verify strictly) to
+ * `out_buf` — the bytes `agentloop checkpoint --format tlog` writes: origin, record
+ * count, Merkle root, `head` line, then, with a signer key, a blank line and the
+ * signature.
+ *
+ * `origin`: NULL for `agentloop/transcript/<hash of record 0>`. `signer_key`: NULL
+ * for an unsigned checkpoint, or a note signer key (`PRIVATE+KEY+name+id+key`, the
+ * contents of `agentloop keygen`'s `.key` file, one line).
+ *
+ * Results: `DOES_NOT_VERIFY`; `INVALID_UTF8` for a string that is not UTF-8;
+ * `ANCHOR_MALFORMED` for a signer key that does not parse or an origin a checkpoint
+ * cannot carry; the size-query protocol for the output.
+ *
+ * # Safety
+ * Byte input as in the header conventions; `origin` and `signer_key` NULL or
+ * NUL-terminated; `out_buf` NULL or `out_cap` writable bytes; `out_len` writable.
+ */
+agentloop_result agentloop_checkpoint(const uint8_t *transcript,
+                                      size_t transcript_len,
+                                      const char *origin,
+                                      const char *signer_key,
+                                      uint8_t *out_buf,
+                                      size_t out_cap,
+                                      size_t *out_len);
+
+/**
+ * Writes an inclusion proof of record `index` of the transcript `(transcript,
+ * transcript_len)` (JSONL from seq 0, which must verify strictly) to `out_buf`: the
+ * bytes `agentloop prove --index INDEX` writes, a C2SP `tlog-proof@v1` carrying the
+ * record's line and the checkpoint.
+ *
+ * `(checkpoint, checkpoint_len)`: a C2SP checkpoint (signed or not, e.g. from
+ * `agentloop_checkpoint`) of a prefix of this transcript, as `--checkpoint FILE`; NULL
+ * with length 0 for the unsigned checkpoint of every record.
+ *
+ * Results: `DOES_NOT_VERIFY`; `INDEX_OUT_OF_RANGE` for an index not below the
+ * checkpoint's count; `INVALID_UTF8` / `ANCHOR_MALFORMED` for a checkpoint that is not
+ * UTF-8 or not a C2SP checkpoint; `INVALID_ARGUMENT` for a checkpoint of another
+ * transcript (its root is not that of this transcript's first `count` records); the
+ * size-query protocol for the output.
+ *
+ * # Safety
+ * Byte inputs as in the header conventions; `out_buf` NULL or `out_cap` writable
+ * bytes; `out_len` writable.
+ */
+agentloop_result agentloop_prove_inclusion(const uint8_t *transcript,
+                                           size_t transcript_len,
+                                           const uint8_t *checkpoint,
+                                           size_t checkpoint_len,
+                                           uint64_t index,
+                                           uint8_t *out_buf,
+                                           size_t out_cap,
+                                           size_t *out_len);
+
+/**
+ * Writes a consistency proof from the transcript's first `from` records to the
+ * checkpoint to `out_buf`: the bytes `agentloop prove --from FROM` writes
+ * (`agentloop/tlog-consistency@v1`, carrying the checkpoint). The checkpoint is as
+ * in `agentloop_prove_inclusion`.
+ *
+ * Results: as `agentloop_prove_inclusion`, with `INDEX_OUT_OF_RANGE` for a `from`
+ * above the checkpoint's count.
+ *
+ * # Safety
+ * As `agentloop_prove_inclusion`.
+ */
+agentloop_result agentloop_prove_consistency(const uint8_t *transcript,
+                                             size_t transcript_len,
+                                             const uint8_t *checkpoint,
+                                             size_t checkpoint_len,
+                                             uint64_t from,
+                                             uint8_t *out_buf,
+                                             size_t out_cap,
+                                             size_t *out_len);
+
+/**
+ * Checks an inclusion proof `(proof, proof_len)` made by `agentloop_prove_inclusion`
+ * or `agentloop prove --index`, by the rules of `agentloop verify-proof`: the record
+ * it carries is recomputed (its hash, its `seq` = index), its path is checked against
+ * the proof's checkpoint, and the checkpoint is admitted.
+ *
+ * `trusted_keys`: NULL to check no signature, or note verifier keys one a line
+ * (blank lines and `#` lines skipped; `--key-file`); with keys, the checkpoint must
+ * carry a good signature by one of them. `origin`: NULL, or the origin the checkpoint
+ * must name (`--origin`).
+ *
+ * Results: `OK` when the proof holds; `PROOF_INVALID` when it does not (a path, a
+ * record, a signature or an origin that does not check); `INVALID_UTF8` /
+ * `ANCHOR_MALFORMED` for a proof, checkpoint or key text that does not parse.
+ *
+ * # Safety
+ * Byte input as in the header conventions; `trusted_keys` and `origin` NULL or
+ * NUL-terminated.
+ */
+agentloop_result agentloop_verify_inclusion(const uint8_t *proof,
+                                            size_t proof_len,
+                                            const char *trusted_keys,
+                                            const char *origin);
+
+/**
+ * Checks a consistency proof `(proof, proof_len)` made by
+ * `agentloop_prove_consistency` or `agentloop prove --from` against the older
+ * checkpoint the caller kept, `(old_checkpoint, old_checkpoint_len)` (`--old FILE`):
+ * the proof must start from its count, name its origin, and prove its root a prefix
+ * of the proof's checkpoint, which is admitted as in `agentloop_verify_inclusion`.
+ *
+ * Results: `OK` when the proof holds; `PROOF_INVALID` when it does not;
+ * `INVALID_UTF8` / `ANCHOR_MALFORMED` for a proof, checkpoint or key text that does
+ * not parse (the older checkpoint must be a C2SP one).
+ *
+ * # Safety
+ * Byte inputs as in the header conventions; `trusted_keys` and `origin` NULL or
+ * NUL-terminated.
+ */
+agentloop_result agentloop_verify_consistency(const uint8_t *proof,
+                                              size_t proof_len,
+                                              const uint8_t *old_checkpoint,
+                                              size_t old_checkpoint_len,
+                                              const char *trusted_keys,
+                                              const char *origin);
 
 /**
  * Sets the reply's text `(ptr, len)` (UTF-8; length 0 is the empty text), replacing

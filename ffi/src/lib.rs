@@ -38,6 +38,7 @@ mod bytes;
 pub mod canon;
 pub mod chain;
 pub mod hash;
+pub mod proof;
 pub mod reply;
 pub mod report;
 pub mod result;
@@ -68,6 +69,10 @@ pub use chain::{
     agentloop_chain_head, agentloop_chain_new, agentloop_chain_resume,
 };
 pub use hash::{agentloop_hash_from_hex, agentloop_hash_to_hex};
+pub use proof::{
+    agentloop_checkpoint, agentloop_prove_consistency, agentloop_prove_inclusion,
+    agentloop_report_root, agentloop_verify_consistency, agentloop_verify_inclusion,
+};
 pub use reply::{
     agentloop_reply, agentloop_reply_add_call, agentloop_reply_set_error,
     agentloop_reply_set_output_tokens, agentloop_reply_set_text,

@@ -45,7 +45,8 @@ pub enum agentloop_result {
     InvalidState = 10,
     /// An index is past the end (a fault index not below the fault count).
     IndexOutOfRange = 11,
-    /// A transcript to continue does not verify, so nothing was appended to it.
+    /// A transcript does not verify, so nothing was appended to it (or no proof or
+    /// checkpoint was made of it).
     DoesNotVerify = 12,
     /// A bug: the library panicked. The panic was caught at the boundary; the object
     /// the call was given may be in an unspecified (but memory-safe) state.
@@ -66,11 +67,18 @@ pub enum agentloop_result {
     /// run, another task, other budgets or tools (`agentloop_agent_resume_error` says
     /// which record and why).
     ResumeRefused = 18,
+    /// A proof does not hold (`agentloop_verify_inclusion`,
+    /// `agentloop_verify_consistency`): its path, its record, its checkpoint's
+    /// signature or origin, or the older checkpoint does not check.
+    ProofInvalid = 19,
+    /// A proof, checkpoint or note key text does not parse (or is a v1 checkpoint
+    /// where a C2SP one, with a Merkle root, is needed).
+    AnchorMalformed = 20,
 }
 
 impl agentloop_result {
     /// Every value, in number order.
-    pub const ALL: [agentloop_result; 19] = [
+    pub const ALL: [agentloop_result; 21] = [
         agentloop_result::Ok,
         agentloop_result::NullParameter,
         agentloop_result::InvalidUtf8,
@@ -90,6 +98,8 @@ impl agentloop_result {
         agentloop_result::TornTail,
         agentloop_result::SideFileExists,
         agentloop_result::ResumeRefused,
+        agentloop_result::ProofInvalid,
+        agentloop_result::AnchorMalformed,
     ];
 
     /// The value with this number, if there is one.
@@ -132,7 +142,7 @@ impl agentloop_result {
             }
             agentloop_result::IndexOutOfRange => b"the index is out of range\0",
             agentloop_result::DoesNotVerify => {
-                b"the transcript does not verify, so nothing was appended\0"
+                b"the transcript does not verify, so nothing was appended or proved\0"
             }
             agentloop_result::Panic => b"internal error: the library panicked (a bug)\0",
             agentloop_result::CallbackRefused => {
@@ -149,6 +159,10 @@ impl agentloop_result {
             }
             agentloop_result::ResumeRefused => {
                 b"the transcript is not a run this agent can resume\0"
+            }
+            agentloop_result::ProofInvalid => b"the proof does not hold\0",
+            agentloop_result::AnchorMalformed => {
+                b"a proof, checkpoint or note key text does not parse\0"
             }
         }
     }
@@ -186,7 +200,7 @@ mod tests {
             assert_eq!(message.last(), Some(&0));
             assert_eq!(message.iter().filter(|&&b| b == 0).count(), 1);
         }
-        assert_eq!(agentloop_result::from_u32(19), None);
+        assert_eq!(agentloop_result::from_u32(21), None);
         assert_eq!(agentloop_result::from_u32(u32::MAX), None);
     }
 }

@@ -180,8 +180,8 @@ impl Build {
 const STRESS_ITERATIONS: u32 = 20_000;
 
 /// Runs the examples built one way, with an optional wrapper (valgrind).
-fn exercise(build: &Build, programs: &[PathBuf; 5], wrapper: &[&str], label: &str) {
-    let [append, verify, cpp, agent_loop, stress] = programs;
+fn exercise(build: &Build, programs: &[PathBuf; 6], wrapper: &[&str], label: &str) {
+    let [append, verify, cpp, agent_loop, stress, proof] = programs;
     let command = |program: &Path| {
         let mut cmd = Command::new(
             wrapper
@@ -291,6 +291,32 @@ fn exercise(build: &Build, programs: &[PathBuf; 5], wrapper: &[&str], label: &st
     let out = run(&mut command(agent_loop));
     expect_status(&out, 2, &format!("{label}: loop usage"));
 
+    // proof.c: inclusion and consistency proofs made and checked through the C ABI; the
+    // proof it keeps is byte for byte the shared core function's (so `agentloop prove`'s).
+    let written = dir.join("proof.jsonl");
+    let out = run(command(proof).arg(&written));
+    expect_status(&out, 0, &format!("{label}: proof"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout,
+        "proof: 5 inclusion proofs hold; a tampered one was refused\n\
+         proof: the checkpoint of 2 records is a prefix of the checkpoint of 5\n",
+        "{label}"
+    );
+    let bytes = std::fs::read(&written).unwrap();
+    let report = agentloop_core::verify::verify_bytes(&bytes, &Default::default());
+    assert!(report.ok() && report.count == 5, "{label}");
+    let (leaves, _) = agentloop_core::tlog::leaves_of(&bytes).unwrap();
+    let body = agentloop_core::tlog::transcript_checkpoint(&report, &leaves, None).body();
+    let expected = agentloop_core::tlog::inclusion_text(&bytes, &leaves, 2, 5, body).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dir.join("proof.jsonl.proof")).unwrap(),
+        expected,
+        "{label}"
+    );
+    let out = run(&mut command(proof));
+    expect_status(&out, 2, &format!("{label}: proof usage"));
+
     // stress.c: random call sequences with NULLs, tiny buffers and freed handles; every
     // result must be documented. Two seeds, so a change of the sequence is no escape.
     let iterations = if wrapper.is_empty() {
@@ -337,9 +363,10 @@ fn c_examples_build_and_run_static_dynamic_valgrind_and_sanitized() {
         "cpp_example.cpp",
         "loop.c",
         "stress.c",
+        "proof.c",
     ];
     let flavours = [Flavour::Static, Flavour::Dynamic, Flavour::Sanitized];
-    let programs: Vec<[PathBuf; 5]> = thread::scope(|s| {
+    let programs: Vec<[PathBuf; 6]> = thread::scope(|s| {
         let handles: Vec<_> = flavours
             .iter()
             .map(|&flavour| {
@@ -416,6 +443,11 @@ fn the_guides_worked_example_compiles_and_runs() {
 #[test]
 fn the_guides_loop_example_compiles_and_runs() {
     doc_example_runs("docs/c-api.md", "## A worked example: the loop");
+}
+
+#[test]
+fn the_guides_proof_example_compiles_and_runs() {
+    doc_example_runs("docs/c-api.md", "### A worked example: proofs");
 }
 
 #[test]

@@ -3,9 +3,9 @@
 
 use std::io::Write;
 
-use agentloop_core::merkle::{consistency_proof, inclusion_proof, root_of};
+use agentloop_core::merkle::root_of;
 use agentloop_core::tlog::{
-    default_origin, leaves_of, CheckpointText, ConsistencyProof, InclusionProof, TlogCheckpoint,
+    consistency_text, inclusion_text, leaves_of, transcript_checkpoint, CheckpointText,
 };
 use agentloop_core::verify::{self, Options};
 use agentloop_core::Anchor;
@@ -72,16 +72,7 @@ pub fn run(args: &ProveArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
             ),
         }),
         None => {
-            let checkpoint = TlogCheckpoint {
-                origin: args
-                    .origin
-                    .clone()
-                    .unwrap_or_else(|| default_origin(report.first.as_ref())),
-                count: report.count,
-                root: root_of(&leaves),
-                head: report.head,
-                extensions: Vec::new(),
-            };
+            let checkpoint = transcript_checkpoint(&report, &leaves, args.origin.clone());
             let text = match &signer {
                 Some(key) => checkpoint.sign(key).map_err(|e| Failure::Sign {
                     error: format!("{e}"),
@@ -92,36 +83,19 @@ pub fn run(args: &ProveArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         }
     };
     let proof_text = if let Some(index) = args.index {
-        let proof =
-            inclusion_proof(&leaves, index, checkpoint.count).map_err(|error| Failure::Prove {
-                name: name.clone(),
-                error,
-            })?;
-        let record = bytes
-            .split(|b| *b == b'\n')
-            .nth(usize::try_from(index).unwrap_or(usize::MAX))
-            .map(<[u8]>::to_vec);
-        InclusionProof {
-            record,
-            index,
-            proof,
-            checkpoint: text,
-        }
-        .to_text()
+        inclusion_text(&bytes, &leaves, index, checkpoint.count, text)
     } else {
-        let old = args.from.unwrap_or_default();
-        let proof =
-            consistency_proof(&leaves, old, checkpoint.count).map_err(|error| Failure::Prove {
-                name: name.clone(),
-                error,
-            })?;
-        ConsistencyProof {
-            old,
-            proof,
-            checkpoint: text,
-        }
-        .to_text()
-    };
+        consistency_text(
+            &leaves,
+            args.from.unwrap_or_default(),
+            checkpoint.count,
+            text,
+        )
+    }
+    .map_err(|error| Failure::Prove {
+        name: name.clone(),
+        error,
+    })?;
     emit(out, proof_text.as_bytes())?;
     Ok(Exit::Held)
 }

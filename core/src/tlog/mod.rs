@@ -13,16 +13,20 @@
 //! ```
 
 mod admit;
+mod check;
 mod checkpoint;
 mod leaves;
+mod make;
 mod proof;
 
 pub use admit::{admit, Admission, Trust};
+pub use check::{check_consistency, check_inclusion, Problem, PROOF_INVALID};
 pub use checkpoint::{
     default_origin, origin_first, read_checkpoint, CheckpointText, Malformed, TlogCheckpoint,
     ORIGIN_PREFIX,
 };
 pub use leaves::{leaves_of, LeafError};
+pub use make::{consistency_text, inclusion_text, transcript_checkpoint};
 pub use proof::{ConsistencyProof, InclusionProof, ProofTextError};
 
 #[cfg(test)]

@@ -1,0 +1,385 @@
+//! Anchors over the C ABI: the C2SP checkpoint of a transcript, inclusion and
+//! consistency proofs against it, and their checks — the same bytes and the same rules
+//! as `agentloop checkpoint`, `agentloop prove` and `agentloop verify-proof`, through
+//! the shared functions of `agentloop_core::tlog`. See "Proofs" in `docs/c-api.md`.
+
+use core::ffi::c_char;
+
+use agentloop_core::merkle::{root_of, ProofError};
+use agentloop_core::note::{SignerKey, VerifierKey};
+use agentloop_core::tlog::{
+    check_consistency, check_inclusion, consistency_text, inclusion_text, leaves_of,
+    read_checkpoint, transcript_checkpoint, CheckpointText, ConsistencyProof, InclusionProof,
+    ProofTextError, TlogCheckpoint,
+};
+use agentloop_core::verify::{self, Options};
+use agentloop_core::Hash;
+
+use crate::boundary::boundary;
+use crate::bytes::{c_str, handle, hash_out, input, need, put, write_out};
+use crate::report::agentloop_report;
+use crate::result::{agentloop_result, Outcome};
+
+/// A transcript from seq 0 that verified: its leaves and its verification report.
+struct Verified<'a> {
+    bytes: &'a [u8],
+    leaves: Vec<Hash>,
+    report: verify::Report,
+}
+
+/// Verifies `bytes` (strict, from genesis) and reads its leaves.
+fn verified(bytes: &[u8]) -> Outcome<Verified<'_>> {
+    let report = verify::verify_bytes(bytes, &Options::default());
+    if !report.ok() {
+        return Err(agentloop_result::DoesNotVerify);
+    }
+    // The transcript verified, so every line has a well-formed hash.
+    let (leaves, _) = leaves_of(bytes).map_err(|_| agentloop_result::DoesNotVerify)?;
+    Ok(Verified {
+        bytes,
+        leaves,
+        report,
+    })
+}
+
+/// An optional NUL-terminated UTF-8 string: NULL is `None`.
+///
+/// # Safety
+/// `ptr` must be NULL or a NUL-terminated string.
+unsafe fn opt_str<'a>(ptr: *const c_char) -> Outcome<Option<&'a str>> {
+    if ptr.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: non-NULL, and the caller promises a NUL-terminated string.
+    let s = unsafe { c_str(ptr) }?;
+    s.to_str()
+        .map(Some)
+        .map_err(|_| agentloop_result::InvalidUtf8)
+}
+
+/// The trusted keys of `text`: one verifier key a line; blank lines and lines starting
+/// with `#` are skipped (the format of `agentloop verify-proof --key-file`).
+fn parse_keys(text: Option<&str>) -> Outcome<Vec<VerifierKey>> {
+    let mut keys = Vec::new();
+    for line in text.unwrap_or("").lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        keys.push(
+            line.parse()
+                .map_err(|_| agentloop_result::AnchorMalformed)?,
+        );
+    }
+    Ok(keys)
+}
+
+/// A checkpoint text: C2SP (`tlog-checkpoint`), signed or not.
+fn checkpoint_text(text: &[u8]) -> Outcome<CheckpointText> {
+    match read_checkpoint(text) {
+        Ok(parsed @ CheckpointText::Tlog { .. }) => Ok(parsed),
+        Ok(CheckpointText::V1(_)) | Err(_) => {
+            if core::str::from_utf8(text).is_err() {
+                Err(agentloop_result::InvalidUtf8)
+            } else {
+                Err(agentloop_result::AnchorMalformed)
+            }
+        }
+    }
+}
+
+fn malformed(error: ProofTextError) -> agentloop_result {
+    match error {
+        ProofTextError::NotUtf8 => agentloop_result::InvalidUtf8,
+        _ => agentloop_result::AnchorMalformed,
+    }
+}
+
+fn proof_error(error: ProofError) -> agentloop_result {
+    match error {
+        ProofError::IndexBeyondSize { .. } | ProofError::SizesReversed { .. } => {
+            agentloop_result::IndexOutOfRange
+        }
+        _ => agentloop_result::InvalidArgument,
+    }
+}
+
+/// The checkpoint a proof is made against, and its text: the one given, which must be
+/// of a prefix of the transcript, or else the unsigned one of every record.
+fn against(transcript: &Verified<'_>, given: &[u8]) -> Outcome<(TlogCheckpoint, String)> {
+    if given.is_empty() {
+        let checkpoint = transcript_checkpoint(&transcript.report, &transcript.leaves, None);
+        let body = checkpoint.body();
+        return Ok((checkpoint, body));
+    }
+    let CheckpointText::Tlog { checkpoint, .. } = checkpoint_text(given)? else {
+        return Err(agentloop_result::AnchorMalformed);
+    };
+    let fits = usize::try_from(checkpoint.count)
+        .ok()
+        .and_then(|n| transcript.leaves.get(..n))
+        .is_some_and(|prefix| root_of(prefix) == checkpoint.root);
+    if !fits {
+        return Err(agentloop_result::InvalidArgument);
+    }
+    // checkpoint_text accepted it, so it is UTF-8.
+    let text = String::from_utf8(given.to_vec()).map_err(|_| agentloop_result::InvalidUtf8)?;
+    Ok((checkpoint, text))
+}
+
+/// Writes the RFC 6962 Merkle root of the records read (leaf `i`: `SHA-256(0x00 ||
+/// hash_i)`, the root of no records `SHA-256("")`) as 32 bytes to `out`, and `true` to
+/// `*has_root`. When there is none (the file could not be read) `out` is left alone
+/// and `*has_root` is `false`. The root of a report with faults is not meaningful.
+///
+/// NULL: `report`, `out` and `has_root` must not be NULL. Thread-safe on a live report.
+///
+/// # Safety
+/// `report` must be a live report from this library; `out` must point to 32 writable
+/// bytes; `has_root` must be valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_report_root(
+    report: *const agentloop_report,
+    out: *mut u8,
+    has_root: *mut bool,
+) -> agentloop_result {
+    boundary(|| {
+        need(out)?;
+        need(has_root)?;
+        // SAFETY: the caller promises a live report.
+        let root = unsafe { handle(report) }?.report().root;
+        if let Some(root) = root {
+            // SAFETY: out was checked non-NULL; the caller promises 32 writable bytes.
+            unsafe { hash_out(out, &root.0) }?;
+        }
+        // SAFETY: has_root was checked non-NULL; the caller promises it is writable.
+        unsafe { put(has_root, root.is_some()) }
+    })
+}
+
+/// Writes the C2SP checkpoint of every record of the transcript
+/// `(transcript, transcript_len)` (JSONL from seq 0, which must verify strictly) to
+/// `out_buf` — the bytes `agentloop checkpoint --format tlog` writes: origin, record
+/// count, Merkle root, `head` line, then, with a signer key, a blank line and the
+/// signature.
+///
+/// `origin`: NULL for `agentloop/transcript/<hash of record 0>`. `signer_key`: NULL
+/// for an unsigned checkpoint, or a note signer key (`PRIVATE+KEY+name+id+key`, the
+/// contents of `agentloop keygen`'s `.key` file, one line).
+///
+/// Results: `DOES_NOT_VERIFY`; `INVALID_UTF8` for a string that is not UTF-8;
+/// `ANCHOR_MALFORMED` for a signer key that does not parse or an origin a checkpoint
+/// cannot carry; the size-query protocol for the output.
+///
+/// # Safety
+/// Byte input as in the header conventions; `origin` and `signer_key` NULL or
+/// NUL-terminated; `out_buf` NULL or `out_cap` writable bytes; `out_len` writable.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_checkpoint(
+    transcript: *const u8,
+    transcript_len: usize,
+    origin: *const c_char,
+    signer_key: *const c_char,
+    out_buf: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+) -> agentloop_result {
+    boundary(|| {
+        need(out_len)?;
+        // SAFETY: forwarded from this function's contract.
+        let bytes = unsafe { input(transcript, transcript_len) }?;
+        // SAFETY: forwarded from this function's contract.
+        let origin = unsafe { opt_str(origin) }?;
+        // SAFETY: forwarded from this function's contract.
+        let signer = match unsafe { opt_str(signer_key) }? {
+            Some(key) => Some(
+                key.trim()
+                    .parse::<SignerKey>()
+                    .map_err(|_| agentloop_result::AnchorMalformed)?,
+            ),
+            None => None,
+        };
+        let transcript = verified(bytes)?;
+        let checkpoint = transcript_checkpoint(
+            &transcript.report,
+            &transcript.leaves,
+            origin.map(str::to_owned),
+        );
+        // An origin the body cannot carry (empty, a newline) does not read back.
+        if TlogCheckpoint::parse_body(&checkpoint.body()).as_ref() != Ok(&checkpoint) {
+            return Err(agentloop_result::AnchorMalformed);
+        }
+        let text = match &signer {
+            Some(key) => checkpoint
+                .sign(key)
+                .map_err(|_| agentloop_result::AnchorMalformed)?,
+            None => checkpoint.body(),
+        };
+        // SAFETY: forwarded from this function's contract.
+        unsafe { write_out(text.as_bytes(), out_buf, out_cap, out_len) }
+    })
+}
+
+/// Writes an inclusion proof of record `index` of the transcript `(transcript,
+/// transcript_len)` (JSONL from seq 0, which must verify strictly) to `out_buf`: the
+/// bytes `agentloop prove --index INDEX` writes, a C2SP `tlog-proof@v1` carrying the
+/// record's line and the checkpoint.
+///
+/// `(checkpoint, checkpoint_len)`: a C2SP checkpoint (signed or not, e.g. from
+/// `agentloop_checkpoint`) of a prefix of this transcript, as `--checkpoint FILE`; NULL
+/// with length 0 for the unsigned checkpoint of every record.
+///
+/// Results: `DOES_NOT_VERIFY`; `INDEX_OUT_OF_RANGE` for an index not below the
+/// checkpoint's count; `INVALID_UTF8` / `ANCHOR_MALFORMED` for a checkpoint that is not
+/// UTF-8 or not a C2SP checkpoint; `INVALID_ARGUMENT` for a checkpoint of another
+/// transcript (its root is not that of this transcript's first `count` records); the
+/// size-query protocol for the output.
+///
+/// # Safety
+/// Byte inputs as in the header conventions; `out_buf` NULL or `out_cap` writable
+/// bytes; `out_len` writable.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_prove_inclusion(
+    transcript: *const u8,
+    transcript_len: usize,
+    checkpoint: *const u8,
+    checkpoint_len: usize,
+    index: u64,
+    out_buf: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+) -> agentloop_result {
+    boundary(|| {
+        need(out_len)?;
+        // SAFETY: forwarded from this function's contract.
+        let bytes = unsafe { input(transcript, transcript_len) }?;
+        // SAFETY: forwarded from this function's contract.
+        let given = unsafe { input(checkpoint, checkpoint_len) }?;
+        let transcript = verified(bytes)?;
+        let (checkpoint, text) = against(&transcript, given)?;
+        let proof = inclusion_text(
+            transcript.bytes,
+            &transcript.leaves,
+            index,
+            checkpoint.count,
+            text,
+        )
+        .map_err(proof_error)?;
+        // SAFETY: forwarded from this function's contract.
+        unsafe { write_out(proof.as_bytes(), out_buf, out_cap, out_len) }
+    })
+}
+
+/// Writes a consistency proof from the transcript's first `from` records to the
+/// checkpoint to `out_buf`: the bytes `agentloop prove --from FROM` writes
+/// (`agentloop/tlog-consistency@v1`, carrying the checkpoint). The checkpoint is as
+/// in `agentloop_prove_inclusion`.
+///
+/// Results: as `agentloop_prove_inclusion`, with `INDEX_OUT_OF_RANGE` for a `from`
+/// above the checkpoint's count.
+///
+/// # Safety
+/// As `agentloop_prove_inclusion`.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_prove_consistency(
+    transcript: *const u8,
+    transcript_len: usize,
+    checkpoint: *const u8,
+    checkpoint_len: usize,
+    from: u64,
+    out_buf: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+) -> agentloop_result {
+    boundary(|| {
+        need(out_len)?;
+        // SAFETY: forwarded from this function's contract.
+        let bytes = unsafe { input(transcript, transcript_len) }?;
+        // SAFETY: forwarded from this function's contract.
+        let given = unsafe { input(checkpoint, checkpoint_len) }?;
+        let transcript = verified(bytes)?;
+        let (checkpoint, text) = against(&transcript, given)?;
+        let proof = consistency_text(&transcript.leaves, from, checkpoint.count, text)
+            .map_err(proof_error)?;
+        // SAFETY: forwarded from this function's contract.
+        unsafe { write_out(proof.as_bytes(), out_buf, out_cap, out_len) }
+    })
+}
+
+/// Checks an inclusion proof `(proof, proof_len)` made by `agentloop_prove_inclusion`
+/// or `agentloop prove --index`, by the rules of `agentloop verify-proof`: the record
+/// it carries is recomputed (its hash, its `seq` = index), its path is checked against
+/// the proof's checkpoint, and the checkpoint is admitted.
+///
+/// `trusted_keys`: NULL to check no signature, or note verifier keys one a line
+/// (blank lines and `#` lines skipped; `--key-file`); with keys, the checkpoint must
+/// carry a good signature by one of them. `origin`: NULL, or the origin the checkpoint
+/// must name (`--origin`).
+///
+/// Results: `OK` when the proof holds; `PROOF_INVALID` when it does not (a path, a
+/// record, a signature or an origin that does not check); `INVALID_UTF8` /
+/// `ANCHOR_MALFORMED` for a proof, checkpoint or key text that does not parse.
+///
+/// # Safety
+/// Byte input as in the header conventions; `trusted_keys` and `origin` NULL or
+/// NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_verify_inclusion(
+    proof: *const u8,
+    proof_len: usize,
+    trusted_keys: *const c_char,
+    origin: *const c_char,
+) -> agentloop_result {
+    boundary(|| {
+        // SAFETY: forwarded from this function's contract.
+        let bytes = unsafe { input(proof, proof_len) }?;
+        // SAFETY: forwarded from this function's contract.
+        let trusted = parse_keys(unsafe { opt_str(trusted_keys) }?)?;
+        // SAFETY: forwarded from this function's contract.
+        let origin = unsafe { opt_str(origin) }?;
+        let proof = InclusionProof::parse(bytes).map_err(malformed)?;
+        let checkpoint = checkpoint_text(proof.checkpoint.as_bytes())?;
+        check_inclusion(&proof, &checkpoint, &trusted, origin)
+            .map(drop)
+            .map_err(|_| agentloop_result::ProofInvalid)
+    })
+}
+
+/// Checks a consistency proof `(proof, proof_len)` made by
+/// `agentloop_prove_consistency` or `agentloop prove --from` against the older
+/// checkpoint the caller kept, `(old_checkpoint, old_checkpoint_len)` (`--old FILE`):
+/// the proof must start from its count, name its origin, and prove its root a prefix
+/// of the proof's checkpoint, which is admitted as in `agentloop_verify_inclusion`.
+///
+/// Results: `OK` when the proof holds; `PROOF_INVALID` when it does not;
+/// `INVALID_UTF8` / `ANCHOR_MALFORMED` for a proof, checkpoint or key text that does
+/// not parse (the older checkpoint must be a C2SP one).
+///
+/// # Safety
+/// Byte inputs as in the header conventions; `trusted_keys` and `origin` NULL or
+/// NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_verify_consistency(
+    proof: *const u8,
+    proof_len: usize,
+    old_checkpoint: *const u8,
+    old_checkpoint_len: usize,
+    trusted_keys: *const c_char,
+    origin: *const c_char,
+) -> agentloop_result {
+    boundary(|| {
+        // SAFETY: forwarded from this function's contract.
+        let bytes = unsafe { input(proof, proof_len) }?;
+        // SAFETY: forwarded from this function's contract.
+        let old_bytes = unsafe { input(old_checkpoint, old_checkpoint_len) }?;
+        // SAFETY: forwarded from this function's contract.
+        let trusted = parse_keys(unsafe { opt_str(trusted_keys) }?)?;
+        // SAFETY: forwarded from this function's contract.
+        let origin = unsafe { opt_str(origin) }?;
+        let proof = ConsistencyProof::parse(bytes).map_err(malformed)?;
+        let new = checkpoint_text(proof.checkpoint.as_bytes())?;
+        let old = checkpoint_text(old_bytes)?;
+        check_consistency(&proof, "the older checkpoint", &old, &new, &trusted, origin)
+            .map(drop)
+            .map_err(|_| agentloop_result::ProofInvalid)
+    })
+}
