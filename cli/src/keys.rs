@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use agentloop_core::note::{SignerKey, VerifierKey};
+use agentloop_core::note::{key_lines, SignerKey, VerifierKey};
 
 use crate::failure::Failure;
 use crate::input::Source;
@@ -49,14 +49,10 @@ pub fn trusted(keys: &[String], files: &[PathBuf]) -> Result<Vec<VerifierKey>, F
     }
     for path in files {
         let (name, text) = read_key_file(path)?;
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
+        for (number, line) in key_lines(&text) {
             out.push(line.parse().map_err(|e| Failure::KeyMalformed {
                 name: name.clone(),
-                line: Some(i + 1),
+                line: Some(number),
                 error: format!("{e}"),
             })?);
         }
@@ -67,12 +63,7 @@ pub fn trusted(keys: &[String], files: &[PathBuf]) -> Result<Vec<VerifierKey>, F
 /// The signer key in `path`: its first line that is not blank or a comment.
 pub fn signer(path: &Path) -> Result<SignerKey, Failure> {
     let (name, text) = read_key_file(path)?;
-    let Some((i, line)) = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i, l.trim()))
-        .find(|(_, l)| !l.is_empty() && !l.starts_with('#'))
-    else {
+    let Some((number, line)) = key_lines(&text).next() else {
         return Err(Failure::KeyMalformed {
             name,
             line: None,
@@ -81,7 +72,7 @@ pub fn signer(path: &Path) -> Result<SignerKey, Failure> {
     };
     line.parse().map_err(|e| Failure::KeyMalformed {
         name,
-        line: Some(i + 1),
+        line: Some(number),
         error: format!("{e}"),
     })
 }

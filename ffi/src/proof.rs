@@ -6,7 +6,7 @@
 use core::ffi::c_char;
 
 use agentloop_core::merkle::{root_of, ProofError};
-use agentloop_core::note::{SignerKey, VerifierKey};
+use agentloop_core::note::{key_lines, SignerKey, VerifierKey};
 use agentloop_core::tlog::{
     check_consistency, check_inclusion, consistency_text, inclusion_text, leaves_of,
     read_checkpoint, transcript_checkpoint, CheckpointText, ConsistencyProof, InclusionProof,
@@ -61,10 +61,7 @@ unsafe fn opt_str<'a>(ptr: *const c_char) -> Outcome<Option<&'a str>> {
 /// with `#` are skipped (the format of `agentloop verify-proof --key-file`).
 fn parse_keys(text: Option<&str>) -> Outcome<Vec<VerifierKey>> {
     let mut keys = Vec::new();
-    for line in text.unwrap_or("").lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for (_, line) in key_lines(text.unwrap_or("")) {
         keys.push(
             line.parse()
                 .map_err(|_| agentloop_result::AnchorMalformed)?,

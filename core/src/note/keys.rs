@@ -229,3 +229,12 @@ impl FromStr for SignerKey {
         Ok(key)
     }
 }
+
+/// The lines of a key file that hold keys, with their 1-based line numbers: blank lines
+/// and lines starting with `#` are skipped, the rest trimmed.
+pub fn key_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+}

@@ -10,7 +10,7 @@
 mod keys;
 mod text;
 
-pub use keys::{key_id, KeyError, SignerKey, VerifierKey};
+pub use keys::{key_id, key_lines, KeyError, SignerKey, VerifierKey};
 pub use text::{Note, NoteError, NoteSignature, SignatureCheck};
 
 #[cfg(test)]

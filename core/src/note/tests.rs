@@ -143,3 +143,10 @@ fn malformed_notes_are_refused_as_go_refuses_them() {
         Err(NoteError::ControlCharacter)
     );
 }
+
+#[test]
+fn key_lines_skip_blanks_and_comments_and_keep_line_numbers() {
+    let text = "# trusted\n\n  a+1+x  \n#b\nc\n";
+    let lines: alloc::vec::Vec<(usize, &str)> = super::key_lines(text).collect();
+    assert_eq!(lines, [(3, "a+1+x"), (5, "c")]);
+}
