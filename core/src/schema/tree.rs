@@ -7,6 +7,10 @@ use alloc::vec::Vec;
 
 use crate::json::{cmp_keys, Value};
 
+/// Up to this many names, a lookup scans them by equality instead of searching in
+/// canonical order.
+pub(crate) const SCAN_AT_MOST: usize = 12;
+
 /// Index of a node in [`Tree::nodes`].
 pub(crate) type NodeId = usize;
 
@@ -74,6 +78,15 @@ pub(crate) struct Keywords {
 impl Keywords {
     /// The schema `properties` gives for `key`, if it names it.
     pub(crate) fn property(&self, key: &str) -> Option<NodeId> {
+        // Names are unique, so for the few properties of a typical tool a scan by plain
+        // equality (a length check, then a memcmp) beats ordering keys as UTF-16.
+        if self.properties.len() <= SCAN_AT_MOST {
+            return self
+                .properties
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|&(_, node)| node);
+        }
         self.properties
             .binary_search_by(|(k, _)| cmp_keys(k, key))
             .ok()
