@@ -259,8 +259,9 @@ impl<'t> Run<'t> {
                     }
                 }
                 if !k.properties.is_empty() || k.additional.is_some() {
+                    let mut next = 0;
                     for (index, (key, member)) in members.iter().enumerate() {
-                        let (schema, why) = match k.property(key) {
+                        let (schema, why) = match k.property_from(key, &mut next) {
                             Some(schema) => (schema, Context::Property(key)),
                             None => match k.additional {
                                 Some(schema) => (schema, Context::Additional(key)),
