@@ -1,8 +1,9 @@
 //! Compiled tree × instance → violations.
 //!
 //! One walk serves both modes: *collect* records every violation; *check* (used for the
-//! alternatives of `anyOf`) only asks whether the value is valid and stops at the first
-//! failure. Keywords that do not apply to the value's type are skipped, as in draft
+//! alternatives of `anyOf`, and run first on the whole instance so that a valid one is
+//! answered without building any path or message) only asks whether the value is valid
+//! and stops at the first failure. Keywords that do not apply to the value's type are skipped, as in draft
 //! 2020-12.
 //!
 //! Work is bounded whatever the schema: a node that a `$ref` points at can be reached
