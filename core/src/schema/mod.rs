@@ -100,6 +100,7 @@
 //! of a verdict.
 
 mod compile;
+mod memo;
 mod message;
 mod path;
 mod reference;
@@ -196,6 +197,14 @@ impl Schema {
     /// found without building any message (it stops at the first failure).
     pub fn is_valid(&self, instance: &Value) -> bool {
         validate::is_valid(&self.tree, instance)
+    }
+
+    /// The detailed pass of [`Schema::validate`] alone, without the check pass that
+    /// normally answers valid instances first: so tests can hold the two passes to the
+    /// same verdicts. Not part of the API.
+    #[doc(hidden)]
+    pub fn validate_detailed(&self, instance: &Value, root: &str) -> Vec<Violation> {
+        validate::violations(&self.tree, instance, root)
     }
 
     /// The schema document as it was given (for a tool manifest, say).

@@ -24,7 +24,8 @@ fn refused(schema: &str) -> SchemaError {
 }
 
 /// The violations of `instance` against `schema` as `path: message` lines, checking that
-/// `is_valid` gives the same verdict.
+/// the check pass (`is_valid`) and the detailed pass alone give the same verdict, and
+/// that `validate` (the check pass first) lists what the detailed pass alone lists.
 fn violations(schema: &str, instance: &str) -> Vec<String> {
     let compiled = compile(schema);
     let value = json(instance);
@@ -33,10 +34,16 @@ fn violations(schema: &str, instance: &str) -> Vec<String> {
         .iter()
         .map(Violation::to_string)
         .collect();
+    let detailed = compiled.validate_detailed(&value, "$");
     assert_eq!(
         compiled.is_valid(&value),
-        found.is_empty(),
-        "is_valid disagrees with validate for {schema} / {instance}: {found:?}"
+        detailed.is_empty(),
+        "the check pass disagrees with the detailed pass for {schema} / {instance}: {detailed:?}"
+    );
+    assert_eq!(
+        compiled.validate(&value, "$"),
+        detailed,
+        "{schema} / {instance}"
     );
     found
 }

@@ -7,6 +7,10 @@ use alloc::vec::Vec;
 
 use crate::json::{cmp_keys, Value};
 
+/// Up to this many names, a lookup scans them by equality instead of searching in
+/// canonical order.
+pub(crate) const SCAN_AT_MOST: usize = 12;
+
 /// Index of a node in [`Tree::nodes`].
 pub(crate) type NodeId = usize;
 
@@ -78,6 +82,22 @@ impl Keywords {
             .binary_search_by(|(k, _)| cmp_keys(k, key))
             .ok()
             .map(|i| self.properties[i].1)
+    }
+
+    /// The schema `properties` gives for `key`, looking from position `*next` on, for
+    /// walking an object's members, which come in the same (canonical) order as the
+    /// names: a match moves `*next` past it, so the usual case (every member named)
+    /// costs one comparison per member. Names are unique, so for the few properties of
+    /// a typical tool a scan by plain equality (a length check, then a memcmp) beats
+    /// ordering keys as UTF-16; many properties are searched.
+    pub(crate) fn property_from(&self, key: &str, next: &mut usize) -> Option<NodeId> {
+        if self.properties.len() > SCAN_AT_MOST {
+            return self.property(key);
+        }
+        let rest = self.properties.get(*next..).unwrap_or_default();
+        let found = rest.iter().position(|(k, _)| k == key)?;
+        *next += found + 1;
+        Some(rest[found].1)
     }
 }
 

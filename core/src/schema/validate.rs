@@ -1,8 +1,9 @@
 //! Compiled tree × instance → violations.
 //!
 //! One walk serves both modes: *collect* records every violation; *check* (used for the
-//! alternatives of `anyOf`) only asks whether the value is valid and stops at the first
-//! failure. Keywords that do not apply to the value's type are skipped, as in draft
+//! alternatives of `anyOf`, and run first on the whole instance so that a valid one is
+//! answered without building any path or message) only asks whether the value is valid
+//! and stops at the first failure. Keywords that do not apply to the value's type are skipped, as in draft
 //! 2020-12.
 //!
 //! Work is bounded whatever the schema: a node that a `$ref` points at can be reached
@@ -11,15 +12,15 @@
 //! applied one inside another are cut off at [`MAX_NESTING`], so the call stack stays
 //! small.
 
-use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
+use super::memo::{Key, Memo};
 use super::message::{self, Context};
 use super::path::Location;
-use super::tree::{Keywords, Node, NodeId, Tree};
+use super::tree::{Keywords, Node, NodeId, Tree, SCAN_AT_MOST};
 use super::Violation;
-use crate::json::Value;
+use crate::json::{Object, Value};
 
 /// The most schemas applied one inside another (a subschema of a member of a value is
 /// one deeper, and so is a `$ref` target). Past it, the value gets a violation saying it
@@ -31,7 +32,19 @@ use crate::json::Value;
 pub const MAX_NESTING: usize = 512;
 
 /// Validates `instance` against `tree`, with paths starting at `root`.
+///
+/// Most calls are valid, so a check pass (which allocates nothing for a
+/// tool-argument-sized schema and stops at the first failure) goes first; only when it
+/// fails does the detailed pass build paths and messages.
 pub(crate) fn validate(tree: &Tree, instance: &Value, root: &str) -> Vec<Violation> {
+    if is_valid(tree, instance) {
+        return Vec::new();
+    }
+    violations(tree, instance, root)
+}
+
+/// The detailed pass alone: every violation, whatever the check pass would say.
+pub(crate) fn violations(tree: &Tree, instance: &Value, root: &str) -> Vec<Violation> {
     let mut run = Run::new(tree, root);
     run.apply_root(instance, Mode::Collect);
     run.finish()
@@ -57,17 +70,13 @@ struct Found {
     violation: Violation,
 }
 
-/// (node, address of the value): a shared node applied to one value of the instance.
-/// The instance is borrowed for the whole run, so each value keeps its address.
-type Key = (NodeId, usize);
-
 struct Run<'t> {
     tree: &'t Tree,
     root: &'t str,
     /// Verdicts of shared nodes, in either mode.
-    checked: BTreeMap<Key, bool>,
+    checked: Memo,
     /// Shared nodes whose violations were already collected for a value.
-    collected: BTreeMap<Key, bool>,
+    collected: Memo,
     found: Vec<Found>,
 }
 
@@ -76,8 +85,8 @@ impl<'t> Run<'t> {
         Run {
             tree,
             root,
-            checked: BTreeMap::new(),
-            collected: BTreeMap::new(),
+            checked: Memo::new(),
+            collected: Memo::new(),
             found: Vec::new(),
         }
     }
@@ -103,16 +112,16 @@ impl<'t> Run<'t> {
             return false;
         }
         let shared = self.tree.shared.get(node).copied().unwrap_or(false);
-        let key = (node, core::ptr::from_ref(value) as usize);
+        let key: Key = (node, core::ptr::from_ref(value) as usize);
         if shared {
             if mode == Mode::Collect {
-                if let Some(&ok) = self.collected.get(&key) {
+                if let Some(ok) = self.collected.get(key) {
                     return ok; // already reported along another path
                 }
             }
-            match self.checked.get(&key) {
-                Some(&true) => return true,
-                Some(&false) if mode == Mode::Check => return false,
+            match self.checked.get(key) {
+                Some(true) => return true,
+                Some(false) if mode == Mode::Check => return false,
                 _ => {}
             }
         }
@@ -246,13 +255,14 @@ impl<'t> Run<'t> {
             }
             Value::Object(members) => {
                 for name in &k.required {
-                    if !members.contains_key(name) {
+                    if !has_member(members, name) {
                         fail!(message::missing(name));
                     }
                 }
                 if !k.properties.is_empty() || k.additional.is_some() {
+                    let mut next = 0;
                     for (index, (key, member)) in members.iter().enumerate() {
-                        let (schema, why) = match k.property(key) {
+                        let (schema, why) = match k.property_from(key, &mut next) {
                             Some(schema) => (schema, Context::Property(key)),
                             None => match k.additional {
                                 Some(schema) => (schema, Context::Additional(key)),
@@ -342,5 +352,15 @@ impl<'t> Run<'t> {
             }
         }
         out
+    }
+}
+
+/// Whether `members` has `name`: by equality for a small object (keys are unique), else
+/// by searching in canonical order.
+fn has_member(members: &Object, name: &str) -> bool {
+    if members.len() <= SCAN_AT_MOST {
+        members.iter().any(|(key, _)| key == name)
+    } else {
+        members.contains_key(name)
     }
 }
