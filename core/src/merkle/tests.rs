@@ -121,7 +121,11 @@ fn bad_arguments_are_named_errors() {
         Err(ProofError::SizesReversed { size1: 3, size2: 2 })
     );
     assert_eq!(consistency_proof(&d, 0, 2), Err(ProofError::EmptyOldTree));
-    assert!(consistency_proof(&d, 1, 5).is_err());
+    assert_eq!(
+        consistency_proof(&d, 1, 5),
+        Err(ProofError::IndexBeyondSize { index: 4, size: 4 })
+    );
+    assert_eq!(consistency_proof(&d, 3, 3), Ok(Vec::new()));
     let root = root_of(&d);
     let empty: [[u8; 32]; 0] = [];
     assert_eq!(
@@ -145,6 +149,59 @@ fn bad_arguments_are_named_errors() {
     };
     let mut full = full;
     assert_eq!(full.push(d[0]), Err(RangeFull));
+    assert_eq!(
+        RangeFull.to_string(),
+        "the Merkle tree already holds 2^64 - 1 leaves"
+    );
+}
+
+#[test]
+fn each_proof_error_says_what_is_wrong() {
+    let cases = [
+        (
+            ProofError::IndexBeyondSize { index: 7, size: 4 },
+            "leaf index 7 is not below the tree size 4",
+        ),
+        (
+            ProofError::SizesReversed { size1: 5, size2: 2 },
+            "old tree size 5 is larger than new tree size 2",
+        ),
+        (
+            ProofError::EmptyOldTree,
+            "a consistency proof from the empty tree is meaningless",
+        ),
+        (
+            ProofError::WrongHashLength {
+                what: "old root",
+                len: 31,
+            },
+            "the old root is 31 bytes long, not 32",
+        ),
+        (
+            ProofError::WrongProofLength { got: 3 },
+            "the proof has 3 entries, not the number the tree sizes call for",
+        ),
+        (ProofError::RootMismatch, "the proof leads to another root"),
+    ];
+    for (error, text) in cases {
+        assert_eq!(error.to_string(), text);
+    }
+}
+
+#[test]
+fn a_compact_range_prints_its_size_and_live_nodes_only() {
+    let d = leaves(3);
+    let mut range = CompactRange::default();
+    assert_eq!(range, CompactRange::new());
+    for leaf in &d {
+        range.push(*leaf).unwrap();
+    }
+    // Size 3: two perfect subtrees, of 2 leaves and of 1; the 62 dead slots are not shown.
+    let two = node_hash(&d[0], &d[1]);
+    assert_eq!(
+        alloc::format!("{range:?}"),
+        alloc::format!("CompactRange {{ size: 3, nodes: [{two:?}, {:?}] }}", d[2])
+    );
 }
 
 proptest! {
