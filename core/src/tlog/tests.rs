@@ -251,3 +251,360 @@ fn leaves_are_the_records_hashes() {
     assert_eq!(leaves_of(b"").unwrap().0, []);
     assert_eq!(leaves_of(b"{\"a\":1}\n"), Err(LeafError { line: 1 }));
 }
+
+/// The checkpoint of the first `n` records of `bytes` (unsigned, default origin).
+fn checkpoint_of(bytes: &[u8], n: usize) -> TlogCheckpoint {
+    let lines: Vec<&[u8]> = bytes.split_inclusive(|b| *b == b'\n').take(n).collect();
+    let prefix = lines.concat();
+    let report = crate::verify::verify_bytes(&prefix, &crate::verify::Options::default());
+    let (leaves, _) = leaves_of(&prefix).unwrap();
+    transcript_checkpoint(&report, &leaves, None)
+}
+
+fn kinds(problems: &[Problem]) -> Vec<&'static str> {
+    problems.iter().map(|p| p.kind).collect()
+}
+
+#[test]
+fn made_checkpoints_and_inclusion_proofs_check_and_each_problem_is_named() {
+    let bytes = transcript(5);
+    let report = crate::verify::verify_bytes(&bytes, &crate::verify::Options::default());
+    let (leaves, hashes) = leaves_of(&bytes).unwrap();
+    let cp = transcript_checkpoint(&report, &leaves, None);
+    assert_eq!(
+        cp,
+        TlogCheckpoint {
+            origin: default_origin(hashes.first()),
+            count: 5,
+            root: root_of(&leaves),
+            head: Some(hashes[4]),
+            extensions: Vec::new(),
+        }
+    );
+    let named = transcript_checkpoint(&report, &leaves, Some("example.com/log".to_string()));
+    assert_eq!(named.origin, "example.com/log");
+    let alice = key("alice", 1);
+    let signed = cp.sign(&alice).unwrap();
+    let text = read_checkpoint(signed.as_bytes()).unwrap();
+    let trusted = [alice.verifier()];
+    let by_alice = alloc::format!("signed by alice+{:08x}", alice.id());
+    let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
+    for i in 0..5u64 {
+        let made = inclusion_text(&bytes, &leaves, i, 5, signed.clone()).unwrap();
+        let proof = InclusionProof::parse(made.as_bytes()).unwrap();
+        assert_eq!(
+            proof,
+            InclusionProof {
+                record: Some(lines[i as usize].to_vec()),
+                index: i,
+                proof: crate::merkle::inclusion_proof(&leaves, i, 5).unwrap(),
+                checkpoint: signed.clone(),
+            }
+        );
+        assert_eq!(
+            check_inclusion(&proof, &text, &trusted, Some(&cp.origin)),
+            Ok(alloc::format!(
+                "record {i} (hash {}) is in the checkpoint of 5 records, origin {}; {by_alice}",
+                hashes[i as usize],
+                cp.origin
+            ))
+        );
+    }
+    assert_eq!(
+        inclusion_text(&bytes, &leaves, 5, 5, signed.clone()),
+        Err(crate::merkle::ProofError::IndexBeyondSize { index: 5, size: 5 })
+    );
+    let made = inclusion_text(&bytes, &leaves, 2, 5, signed.clone()).unwrap();
+    let proof = InclusionProof::parse(made.as_bytes()).unwrap();
+    let ok = check_inclusion(&proof, &text, &[], None).unwrap();
+    assert!(
+        ok.ends_with("; no key was trusted, so no signature was checked"),
+        "{ok}"
+    );
+    // Admission problems come through with the fault's kind and sentence.
+    let bob = key("bob", 2);
+    let untrusted = check_inclusion(&proof, &text, &[bob.verifier()], None).unwrap_err();
+    let admission = admit(&text, &[bob.verifier()], None);
+    assert_eq!(
+        untrusted,
+        [Problem {
+            kind: "checkpoint_untrusted",
+            detail: admission.faults[0].detail.clone(),
+        }]
+    );
+    // A v1 checkpoint has no root to check a path against.
+    let v1 = read_checkpoint(b"{\"count\":5}\n").unwrap();
+    assert_eq!(
+        check_inclusion(&proof, &v1, &[], None).unwrap_err(),
+        [Problem {
+            kind: "checkpoint_malformed",
+            detail: "no Merkle root".to_string(),
+        }]
+    );
+    let problem = |p: &InclusionProof, t: &CheckpointText| {
+        let e = check_inclusion(p, t, &[], None).unwrap_err();
+        assert_eq!(e.len(), 1, "{e:?}");
+        (e[0].kind, e[0].detail.clone())
+    };
+    // No record, another record, a record at another index, a changed record, two records.
+    let bare = InclusionProof {
+        record: None,
+        ..proof.clone()
+    };
+    assert_eq!(problem(&bare, &text).0, PROOF_INVALID);
+    let moved = InclusionProof {
+        index: 3,
+        ..proof.clone()
+    };
+    let (kind, detail) = problem(&moved, &text);
+    assert_eq!(kind, PROOF_INVALID);
+    assert!(
+        detail.starts_with("the record in the proof: seq_gap: expected seq 3, found 2"),
+        "{detail}"
+    );
+    let mut changed = proof.clone();
+    let record = String::from_utf8(changed.record.take().unwrap()).unwrap();
+    changed.record = Some(record.replace("\"i\":2", "\"i\":7").into_bytes());
+    let (kind, detail) = problem(&changed, &text);
+    assert_eq!(kind, PROOF_INVALID);
+    assert!(
+        detail.starts_with("the record in the proof: hash_mismatch: "),
+        "{detail}"
+    );
+    // The record and a newline: JSON, but a second (empty) line.
+    let two = InclusionProof {
+        record: Some([lines[0], b"\n"].concat()),
+        index: 0,
+        ..proof.clone()
+    };
+    assert_eq!(
+        problem(&two, &text),
+        (
+            PROOF_INVALID,
+            "the record in the proof: bad_json: the line is empty".to_string()
+        )
+    );
+    let not_json = InclusionProof {
+        record: Some(b"{".to_vec()),
+        ..proof.clone()
+    };
+    let (kind, detail) = problem(&not_json, &text);
+    assert_eq!(kind, PROOF_INVALID);
+    assert!(
+        detail.starts_with("the record in the proof is not I-JSON: "),
+        "{detail}"
+    );
+    let no_prev = InclusionProof {
+        record: Some(b"{\"seq\":2}".to_vec()),
+        ..proof.clone()
+    };
+    assert_eq!(
+        problem(&no_prev, &text),
+        (
+            PROOF_INVALID,
+            "the record in the proof has no well-formed prev".to_string()
+        )
+    );
+    // A path that does not lead to the root.
+    let mut bent = proof.clone();
+    bent.proof[0].0[0] ^= 1;
+    assert_eq!(
+        problem(&bent, &text),
+        (
+            PROOF_INVALID,
+            "the inclusion proof does not verify: the proof leads to another root".to_string()
+        )
+    );
+    // A checkpoint whose origin names another record 0 (same tree otherwise): the
+    // path verifies, the record is not the one the origin names.
+    let zero = InclusionProof::parse(
+        inclusion_text(&bytes, &leaves, 0, 5, signed.clone())
+            .unwrap()
+            .as_bytes(),
+    )
+    .unwrap();
+    let foreign = TlogCheckpoint {
+        origin: default_origin(Some(&Hash([9; 32]))),
+        ..cp.clone()
+    };
+    let foreign_text = read_checkpoint(foreign.body().as_bytes()).unwrap();
+    assert_eq!(
+        problem(&zero, &foreign_text),
+        (
+            "checkpoint_origin_mismatch",
+            alloc::format!(
+                "record 0 carries {}, but the checkpoint's origin names {}",
+                hashes[0],
+                Hash([9; 32])
+            )
+        )
+    );
+    // A custom origin names no record 0.
+    let custom = TlogCheckpoint {
+        origin: "example.com/log".to_string(),
+        ..cp.clone()
+    };
+    let custom_text = read_checkpoint(custom.body().as_bytes()).unwrap();
+    assert!(check_inclusion(&zero, &custom_text, &[], None).is_ok());
+}
+
+#[test]
+fn made_consistency_proofs_check_and_each_problem_is_named() {
+    let bytes = transcript(5);
+    let (leaves, _) = leaves_of(&bytes).unwrap();
+    let cp = checkpoint_of(&bytes, 5);
+    let alice = key("alice", 1);
+    let signed = cp.sign(&alice).unwrap();
+    let new = read_checkpoint(signed.as_bytes()).unwrap();
+    let trusted = [alice.verifier()];
+    let by_alice = alloc::format!("signed by alice+{:08x}", alice.id());
+    for m in 1..=5u64 {
+        let made = consistency_text(&leaves, m, 5, signed.clone()).unwrap();
+        let proof = ConsistencyProof::parse(made.as_bytes()).unwrap();
+        assert_eq!(
+            proof,
+            ConsistencyProof {
+                old: m,
+                proof: crate::merkle::consistency_proof(&leaves, m, 5).unwrap(),
+                checkpoint: signed.clone(),
+            }
+        );
+        let old = read_checkpoint(checkpoint_of(&bytes, m as usize).body().as_bytes()).unwrap();
+        assert_eq!(
+            check_consistency(&proof, "old.cp", &old, &new, &trusted, None),
+            Ok(alloc::format!(
+                "old.cp ({m} records) is a prefix of the checkpoint of 5 records, origin {}; {by_alice}",
+                cp.origin
+            ))
+        );
+    }
+    assert_eq!(
+        consistency_text(&leaves, 0, 5, signed.clone()),
+        Err(crate::merkle::ProofError::EmptyOldTree)
+    );
+    // Every tree extends the empty one: no path to check.
+    let empty = TlogCheckpoint {
+        count: 0,
+        root: crate::merkle::empty_root(),
+        head: None,
+        ..cp.clone()
+    };
+    let empty = read_checkpoint(empty.body().as_bytes()).unwrap();
+    let from_empty = ConsistencyProof {
+        old: 0,
+        proof: Vec::new(),
+        checkpoint: signed.clone(),
+    };
+    assert!(check_consistency(&from_empty, "e", &empty, &new, &[], None).is_ok());
+
+    let made = consistency_text(&leaves, 3, 5, signed.clone()).unwrap();
+    let proof = ConsistencyProof::parse(made.as_bytes()).unwrap();
+    let old = read_checkpoint(checkpoint_of(&bytes, 3).body().as_bytes()).unwrap();
+    let problem = |old: &CheckpointText, new: &CheckpointText, proof: &ConsistencyProof| {
+        let e = check_consistency(proof, "old.cp", old, new, &[], None).unwrap_err();
+        assert_eq!(e.len(), 1, "{e:?}");
+        (e[0].kind, e[0].detail.clone())
+    };
+    let inconsistent = "checkpoint_inconsistent";
+    // Admission of the newer checkpoint first.
+    assert_eq!(
+        kinds(
+            &check_consistency(
+                &proof,
+                "old.cp",
+                &old,
+                &new,
+                &[key("bob", 2).verifier()],
+                None
+            )
+            .unwrap_err()
+        ),
+        ["checkpoint_untrusted"]
+    );
+    let v1 = read_checkpoint(b"{\"count\":5}\n").unwrap();
+    assert_eq!(
+        problem(&old, &v1, &proof),
+        ("checkpoint_malformed", "no Merkle root".to_string())
+    );
+    assert_eq!(
+        problem(&v1, &new, &proof),
+        (
+            inconsistent,
+            "old.cp is a v1 checkpoint, with no Merkle root to check a proof against".to_string()
+        )
+    );
+    let mut elsewhere = checkpoint_of(&bytes, 3);
+    elsewhere.origin = "example.com/log".to_string();
+    let elsewhere = read_checkpoint(elsewhere.body().as_bytes()).unwrap();
+    assert_eq!(
+        problem(&elsewhere, &new, &proof),
+        (
+            inconsistent,
+            alloc::format!(
+                "old.cp has origin \"example.com/log\", the proof's checkpoint {:?}: they are of different transcripts",
+                cp.origin
+            )
+        )
+    );
+    let four = read_checkpoint(checkpoint_of(&bytes, 4).body().as_bytes()).unwrap();
+    assert_eq!(
+        problem(&four, &new, &proof),
+        (
+            inconsistent,
+            "old.cp covers 4 records, but the proof starts from 3".to_string()
+        )
+    );
+    // Another transcript's first three records: same origin and size, another root.
+    let mut rewritten = checkpoint_of(&transcript(3), 3);
+    rewritten.root = crate::merkle::leaf_hash(b"rewritten");
+    rewritten.origin = cp.origin.clone();
+    let rewritten = read_checkpoint(rewritten.body().as_bytes()).unwrap();
+    assert_eq!(
+        problem(&rewritten, &new, &proof),
+        (
+            inconsistent,
+            "old.cp (3 records) is not a prefix of the proof's checkpoint (5 records): the proof leads to another root".to_string()
+        )
+    );
+}
+
+#[test]
+fn an_untrusted_checkpoint_names_who_signed_it() {
+    let cp = sample();
+    let (alice, bob) = (key("alice", 1), key("bob", 2));
+    let text = read_checkpoint(cp.sign(&alice).unwrap().as_bytes()).unwrap();
+    let admission = admit(&text, &[bob.verifier()], None);
+    assert_eq!(
+        admission.faults[0].detail,
+        alloc::format!(
+            "none of the 1 trusted keys signed the checkpoint (signed by: alice+{:08x})",
+            alice.id()
+        )
+    );
+    let CheckpointText::Tlog { checkpoint, note } = text else {
+        panic!("a signed checkpoint is a tlog one");
+    };
+    let mut note = note.unwrap();
+    note.signatures.push(note.signatures[0].clone());
+    note.signatures[1].name = "carol".to_string();
+    let two = CheckpointText::Tlog {
+        checkpoint: checkpoint.clone(),
+        note: Some(note.clone()),
+    };
+    let detail = &admit(&two, &[bob.verifier()], None).faults[0].detail;
+    assert!(
+        detail.ends_with(&alloc::format!(
+            "(signed by: alice+{0:08x}, carol+{0:08x})",
+            alice.id()
+        )),
+        "{detail}"
+    );
+    note.signatures.clear();
+    let none = CheckpointText::Tlog {
+        checkpoint,
+        note: Some(note),
+    };
+    assert!(admit(&none, &[bob.verifier()], None).faults[0]
+        .detail
+        .ends_with("(signed by: nobody)"));
+}
