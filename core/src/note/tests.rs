@@ -150,3 +150,88 @@ fn key_lines_skip_blanks_and_comments_and_keep_line_numbers() {
     let lines: alloc::vec::Vec<(usize, &str)> = super::key_lines(text).collect();
     assert_eq!(lines, [(3, "a+1+x"), (5, "c")]);
 }
+
+#[test]
+fn errors_say_what_is_wrong_and_debug_never_prints_a_secret() {
+    for (error, text) in [
+        (
+            KeyError::Shape,
+            "a key is NAME+KEYID+BASE64 (PRIVATE+KEY+NAME+KEYID+BASE64 for a signer key)",
+        ),
+        (
+            KeyError::BadName,
+            "the key name is empty or holds a space or '+'",
+        ),
+        (KeyError::BadKeyId, "the key id is not 8 hex digits"),
+        (KeyError::BadKey, "the key is not base64 of 33 bytes"),
+        (
+            KeyError::UnknownAlgorithm,
+            "the key is not an Ed25519 key (algorithm byte 0x01)",
+        ),
+        (
+            KeyError::KeyIdMismatch,
+            "the key id does not match the name and key",
+        ),
+    ] {
+        assert_eq!(error.to_string(), text);
+    }
+    for (error, text) in [
+        (
+            NoteError::TextNotTerminated,
+            "the note text is empty or does not end in a newline",
+        ),
+        (
+            NoteError::ControlCharacter,
+            "the note holds a control character other than newline",
+        ),
+        (
+            NoteError::NoSignatures,
+            "no blank line and signature lines follow the note text",
+        ),
+        (
+            NoteError::BadSignatureLine(3),
+            "signature line 3 is not \"\u{2014} NAME BASE64\" ending in a newline",
+        ),
+        (
+            NoteError::TooManySignatures,
+            "the note has more than 100 signatures",
+        ),
+    ] {
+        assert_eq!(error.to_string(), text);
+    }
+    let signer: SignerKey = PETER_SKEY.parse().unwrap();
+    assert_eq!(
+        alloc::format!("{signer:?}"),
+        "SignerKey(PeterNeumann+c74f20a3)"
+    );
+    assert_eq!(
+        alloc::format!("{:?}", signer.verifier()),
+        alloc::format!("VerifierKey({PETER_VKEY})")
+    );
+}
+
+#[test]
+fn the_limits_of_a_signature_line_are_exact() {
+    // 100 signature lines are allowed, the 101st is not (tested above).
+    let hundred = [TEXT, "\n", &PETER_SIG.repeat(100)].concat();
+    assert_eq!(Note::parse(&hundred).unwrap().signatures.len(), 100);
+    // A key id and one signature byte (5 bytes) is the shortest line; 4 is refused.
+    let five = [TEXT, "\n\u{2014} a AQIDBAU=\n"].concat();
+    let note = Note::parse(&five).unwrap();
+    assert_eq!(
+        note.signatures,
+        [NoteSignature {
+            name: "a".to_string(),
+            id: 0x01020304,
+            signature: alloc::vec![5],
+        }]
+    );
+    let four = [TEXT, "\n\u{2014} a AQIDBA==\n"].concat();
+    assert_eq!(Note::parse(&four), Err(NoteError::BadSignatureLine(1)));
+    // A space is not a control character; a tab, CR and 0x1f (just below the space) are.
+    assert!(Note::parse(&["a b\n\n", PETER_SIG].concat()).is_ok());
+    for c in ['\t', '\u{1f}', '\r'] {
+        let text = alloc::format!("a{c}b\n\n{PETER_SIG}");
+        assert_eq!(Note::parse(&text), Err(NoteError::ControlCharacter));
+    }
+}
