@@ -705,3 +705,65 @@ fn the_merkle_root_and_checkpoint_roots_agree_with_the_allocating_verifier() {
     assert_eq!(kinds(&report), [(0, "checkpoint_origin_mismatch")]);
     assert!(format!("{}", report.faults[0]).contains("another transcript"));
 }
+
+#[test]
+fn the_line_checker_seals_exactly_the_well_formed_canonical_records() {
+    let lines: Vec<&[u8]> = SPEC_CHAIN
+        .as_bytes()
+        .split_inclusive(|b| *b == b'\n')
+        .collect();
+    let mut checker = LineChecker::default();
+    let mut prev = Hash::ZERO;
+    for (i, line) in lines.iter().enumerate() {
+        let body = &line[..line.len() - 1];
+        let value = json::parse(body).unwrap();
+        let stored = value
+            .as_object()
+            .unwrap()
+            .get("hash")
+            .unwrap()
+            .as_str()
+            .unwrap();
+        let stored = Hash::from_hex(stored.as_bytes()).unwrap();
+        let want = Sealed {
+            stored,
+            computed: stored,
+            prev,
+            seq: i as f64,
+        };
+        assert_eq!(checker.check(body), Some(want), "line {i}");
+        // The first line of the rest of the transcript: its length and the same seal.
+        let rest = lines[i..].concat();
+        assert_eq!(checker.check_first(&rest), Some((body.len(), Some(want))));
+        prev = stored;
+    }
+    // A record whose stored hash is not its own: sealed, with the hash it should have.
+    let forged = forge("note", "{}", &Hash::ZERO, "0", &[]);
+    let tampered = forged.replacen("\"kind\":\"note\"", "\"kind\":\"nope\"", 1);
+    let sealed = checker.check(tampered.as_bytes()).unwrap();
+    assert_ne!(sealed.stored, sealed.computed);
+    // Lines the fast path leaves to the caller: not canonical, not a record, not JSON,
+    // an extra member, a scalar.
+    let spaced = forged.replacen(',', ", ", 1);
+    let extra = forge("note", "{}", &Hash::ZERO, "0", &[("x", "1")]);
+    for other in [spaced.as_str(), "{}", "{", extra.as_str(), "1", "\"a\""] {
+        assert_eq!(checker.check(other.as_bytes()), None, "{other}");
+        let text = [other, "\n", &forged, "\n"].concat();
+        assert_eq!(
+            checker.check_first(text.as_bytes()),
+            Some((other.len(), None)),
+            "{other}"
+        );
+    }
+    // A line the checker stops on early is searched for its end; no newline, no line.
+    assert_eq!(
+        checker.check_first(b"{\"a\":1, \"b\":2}\n"),
+        Some((14, None))
+    );
+    // Also a line whose value is complete before a stray byte.
+    assert_eq!(checker.check_first(b"{}x\n{}\n"), Some((3, None)));
+    assert_eq!(checker.check_first(forged.as_bytes()), None);
+    assert_eq!(checker.check_first(b"{ \"a\": 1"), None);
+    // After a refused line the checker is as new.
+    assert!(checker.check(forged.as_bytes()).is_some());
+}
