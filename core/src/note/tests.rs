@@ -101,6 +101,12 @@ fn every_mangling_of_gos_keys_is_refused() {
         "PeterNeumann+173116ae+ZRpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW".parse::<VerifierKey>(),
         Err(KeyError::UnknownAlgorithm)
     );
+    // The key id is exactly 8 hex digits: not 9 with a leading zero, not 7
+    // (u32::from_str_radix would take either).
+    for id in ["0c74f20a3", "c74f20a"] {
+        let key = PETER_VKEY.replacen("c74f20a3", id, 1);
+        assert_eq!(key.parse::<VerifierKey>(), Err(KeyError::BadKeyId), "{key}");
+    }
     assert_eq!(
         SignerKey::from_seed("a+b", &[0; 32]).err(),
         Some(KeyError::BadName)
@@ -234,4 +240,30 @@ fn the_limits_of_a_signature_line_are_exact() {
         let text = alloc::format!("a{c}b\n\n{PETER_SIG}");
         assert_eq!(Note::parse(&text), Err(NoteError::ControlCharacter));
     }
+}
+
+#[test]
+fn a_line_counts_for_a_trusted_key_only_when_name_and_id_both_match() {
+    let peter: VerifierKey = PETER_VKEY.parse().unwrap();
+    let mut note = Note::parse(&[TEXT, "\n", PETER_SIG].concat()).unwrap();
+    let good = note.signatures[0].clone();
+    // A rotated key of the same name (another id), another name with the same id: both
+    // are other keys' lines, ignored, not bad signatures of Peter's.
+    let rotated = NoteSignature {
+        id: good.id ^ 1,
+        signature: alloc::vec![0; 64],
+        ..good.clone()
+    };
+    let renamed = NoteSignature {
+        name: "PeterNeumann2".to_string(),
+        signature: alloc::vec![0; 64],
+        ..good.clone()
+    };
+    note.signatures = alloc::vec![rotated.clone(), good, renamed.clone()];
+    assert_eq!(
+        note.check(core::slice::from_ref(&peter)),
+        SignatureCheck::Trusted(alloc::vec!["PeterNeumann+c74f20a3".to_string()])
+    );
+    note.signatures = alloc::vec![rotated, renamed];
+    assert_eq!(note.check(&[peter]), SignatureCheck::Untrusted);
 }
