@@ -143,8 +143,11 @@ fn record_hash(record: &[u8], index: u64) -> Result<Hash, Vec<Problem>> {
         ..Options::default()
     };
     let report = verify::verify_bytes(&line, &options);
+    // `record` parsed as one JSON value, so it is one line unless it holds a raw
+    // newline, and then some line of it is not a whole record (a fault): without a
+    // fault, `line` is exactly one record and the head is its hash.
     match (report.faults.first(), report.head) {
-        (None, Some(hash)) if report.count == 1 => Ok(hash),
+        (None, Some(hash)) => Ok(hash),
         (Some(f), _) => Err(bad(format!(
             "the record in the proof: {}: {}",
             f.kind, f.detail
