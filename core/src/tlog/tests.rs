@@ -74,6 +74,9 @@ fn each_malformed_part_is_named() {
     for size in ["", "03", "-1", "1.0", "9007199254740993", " 3"] {
         assert_eq!(with(1, size, &mut lines), Err(Malformed::Size), "{size:?}");
     }
+    // The largest size is 2^53 (records seq 0 to 2^53 - 1).
+    let largest = with(1, "9007199254740992", &mut lines).unwrap();
+    assert_eq!(largest.count, crate::anchor::MAX_SEQ + 1);
     assert_eq!(with(2, "AAAA", &mut lines), Err(Malformed::Root));
     assert_eq!(with(3, "", &mut lines), Err(Malformed::Extension(1)));
     assert_eq!(with(3, "head 00", &mut lines), Err(Malformed::Extension(1)));
@@ -250,6 +253,10 @@ fn leaves_are_the_records_hashes() {
     assert_eq!(report.head, hashes.last().copied());
     assert_eq!(leaves_of(b"").unwrap().0, []);
     assert_eq!(leaves_of(b"{\"a\":1}\n"), Err(LeafError { line: 1 }));
+    let mut broken = bytes.clone();
+    broken.extend_from_slice(b"{\"hash\":\"00\"}\n");
+    let error = leaves_of(&broken).unwrap_err();
+    assert_eq!(error.to_string(), "line 5: no well-formed \"hash\" member");
 }
 
 /// The checkpoint of the first `n` records of `bytes` (unsigned, default origin).
@@ -607,4 +614,33 @@ fn an_untrusted_checkpoint_names_who_signed_it() {
     assert!(admit(&none, &[bob.verifier()], None).faults[0]
         .detail
         .ends_with("(signed by: nobody)"));
+}
+
+#[test]
+fn proof_text_errors_say_what_is_wrong() {
+    for (error, text) in [
+        (ProofTextError::NotUtf8, "the proof is not UTF-8 text"),
+        (
+            ProofTextError::Header,
+            "the first line is neither \"c2sp.org/tlog-proof@v1\" nor \"agentloop/tlog-consistency@v1\"",
+        ),
+        (
+            ProofTextError::Extra,
+            "the extra line is not \"extra <base64>\"",
+        ),
+        (
+            ProofTextError::Position,
+            "the \"index N\" (inclusion) or \"old N\" (consistency) line is missing or not a decimal integer",
+        ),
+        (
+            ProofTextError::Hash(2),
+            "proof hash 2 is not the base64 of 32 bytes",
+        ),
+        (
+            ProofTextError::NoCheckpoint,
+            "no blank line and checkpoint follow the proof hashes",
+        ),
+    ] {
+        assert_eq!(error.to_string(), text);
+    }
 }
