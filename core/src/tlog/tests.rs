@@ -71,7 +71,7 @@ fn each_malformed_part_is_named() {
         TlogCheckpoint::parse_body(&out)
     };
     assert_eq!(with(0, "", &mut lines), Err(Malformed::Origin));
-    for size in ["", "03", "-1", "1.0", "9007199254740993", " 3"] {
+    for size in ["", "03", "-1", "+3", "1.0", "9007199254740993", " 3"] {
         assert_eq!(with(1, size, &mut lines), Err(Malformed::Size), "{size:?}");
     }
     // The largest size is 2^53 (records seq 0 to 2^53 - 1).
