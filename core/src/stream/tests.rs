@@ -767,3 +767,49 @@ fn the_line_checker_seals_exactly_the_well_formed_canonical_records() {
     // After a refused line the checker is as new.
     assert!(checker.check(forged.as_bytes()).is_some());
 }
+
+#[test]
+fn details_of_edge_values_read_as_sentences() {
+    // A number past the double range is named as such, alone and as a seq.
+    assert_eq!(
+        format!("{}", Found::Number(f64::INFINITY)),
+        "a number outside the double range"
+    );
+    assert_eq!(format!("{}", Found::Number(-2.5)), "the number -2.5");
+    let gap = |found| Detail::SeqGap {
+        expected: 4.0,
+        found,
+    };
+    assert_eq!(
+        format!("{}", gap(Found::Number(f64::NEG_INFINITY))),
+        "expected seq 4, found a number outside the double range"
+    );
+    assert_eq!(
+        format!("{}", gap(Found::Number(7.0))),
+        "expected seq 4, found 7"
+    );
+    // One unexpected member: no "and 0 more".
+    let mut first = heapless::String::new();
+    first.push_str("zz").unwrap();
+    assert_eq!(
+        format!("{}", Detail::Unexpected { count: 1, first }),
+        "unexpected member 'zz'; a record has only hash, kind, payload, prev and seq"
+    );
+}
+
+#[test]
+fn a_report_is_ok_only_without_any_fault() {
+    let good = stream(SPEC_CHAIN.as_bytes(), StreamOptions::default(), 7);
+    assert!(good.ok());
+    // One fault kept, none omitted.
+    let torn = stream(&SPEC_CHAIN.as_bytes()[..40], StreamOptions::default(), 7);
+    assert_eq!((torn.faults.len(), torn.faults_omitted), (1, 0));
+    assert!(!torn.ok());
+    // Only omitted faults (not a state the verifier leaves, but what `ok` says of it).
+    let omitted = StreamReport {
+        faults: heapless::Vec::new(),
+        faults_omitted: 1,
+        ..good.clone()
+    };
+    assert!(!omitted.ok());
+}
