@@ -813,3 +813,35 @@ fn a_report_is_ok_only_without_any_fault() {
     };
     assert!(!omitted.ok());
 }
+
+#[test]
+fn a_chain_from_an_anchor_counts_from_its_seq0() {
+    let anchor = Anchor {
+        seq0: 10,
+        prev0: Hash([3; 32]),
+    };
+    let mut state = ChainState::from_anchor(anchor);
+    assert_eq!(
+        (state.count(), state.next_seq(), state.head()),
+        (0, 10, anchor.prev0)
+    );
+    let mut buf = [0u8; 512];
+    let mut out = Vec::new();
+    for i in 0..2 {
+        let len = state
+            .append(&mut buf, "note", format!("{{\"i\":{i}}}").as_bytes())
+            .unwrap();
+        out.extend_from_slice(&buf[..len]);
+    }
+    assert_eq!(
+        (state.count(), state.next_seq(), state.anchor()),
+        (2, 12, anchor)
+    );
+    let options = StreamOptions {
+        anchor,
+        ..StreamOptions::default()
+    };
+    let report = same_as_alloc(&out, options);
+    assert!(report.ok());
+    assert_eq!(report.head, Some(state.head()));
+}
