@@ -151,8 +151,9 @@ impl RecordState {
     }
 
     fn hex(&self, end: ValueEnd) -> Result<Hash, Found> {
+        // A value whose first byte is a quote is a string.
         let digits = match self.capture.as_slice() {
-            [b'"', digits @ .., b'"'] if end.ty == JsonType::String => digits,
+            [b'"', digits @ .., b'"'] => digits,
             _ => return Err(self.found(end)),
         };
         if self.value_len != CAPTURE_BYTES as u64 {
@@ -178,10 +179,9 @@ impl Observer for RecordState {
                     self.hasher.update(run);
                 }
                 self.value_len = self.value_len.saturating_add(run.len() as u64);
-                let room = CAPTURE_BYTES - self.capture.len();
-                let _ = self
-                    .capture
-                    .extend_from_slice(run.get(..room.min(run.len())).unwrap_or_default());
+                // Only a value of exactly CAPTURE_BYTES is read from the capture (`hex`),
+                // and all of it fits; a longer value's runs may stop fitting anywhere.
+                let _ = self.capture.extend_from_slice(run);
             }
             _ => {}
         }
