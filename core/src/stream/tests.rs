@@ -845,3 +845,29 @@ fn a_chain_from_an_anchor_counts_from_its_seq0() {
     assert!(report.ok());
     assert_eq!(report.head, Some(state.head()));
 }
+
+#[test]
+fn a_seq_past_the_double_range_is_not_a_number_and_counting_goes_on() {
+    let first = forge("k", "1", &Hash::ZERO, "1e400", &[]);
+    // (json::parse refuses 1e400, so the hash is read from the text.)
+    let at = first.find("\"hash\":\"").unwrap() + 8;
+    let stored = Hash::from_hex(&first.as_bytes()[at..at + 64]).unwrap();
+    let second = forge("k", "1", &stored, "1", &[]);
+    let text = format!("{first}\n{second}\n");
+    let report = same_as_alloc(text.as_bytes(), StreamOptions::default());
+    // Line 1's seq is "not a number" (not the number infinity), so line 2 is expected
+    // at seq 1, as the line after any unreadable seq, and has no fault.
+    assert!(
+        report.faults.iter().all(|f| f.index == Some(0)),
+        "{report:?}"
+    );
+    let gap = report
+        .faults
+        .iter()
+        .find(|f| f.kind == FaultKind::SeqGap)
+        .unwrap();
+    assert_eq!(
+        format!("{}", gap.detail),
+        "expected seq 0, found a number outside the double range"
+    );
+}
