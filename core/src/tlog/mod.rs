@@ -27,7 +27,7 @@ pub use checkpoint::{
 };
 pub use leaves::{leaves_of, LeafError};
 pub use make::{consistency_text, inclusion_text, transcript_checkpoint};
-pub use proof::{ConsistencyProof, InclusionProof, ProofTextError};
+pub use proof::{ConsistencyProof, InclusionProof, ProofText, ProofTextError};
 
 #[cfg(test)]
 mod tests;

@@ -216,7 +216,27 @@ fn proof_texts_round_trip_and_refuse_damage() {
     };
     let ctext = consistency.to_text();
     assert!(ctext.starts_with(CONSISTENCY_HEADER));
-    assert_eq!(ConsistencyProof::parse(ctext.as_bytes()), Ok(consistency));
+    assert_eq!(
+        ConsistencyProof::parse(ctext.as_bytes()),
+        Ok(consistency.clone())
+    );
+    // ProofText tells the two kinds apart by their first line.
+    assert_eq!(
+        ProofText::parse(ctext.as_bytes()),
+        Ok(ProofText::Consistency(consistency))
+    );
+    assert_eq!(
+        ProofText::parse(text.as_bytes()),
+        Ok(ProofText::Inclusion(inclusion.clone()))
+    );
+    assert_eq!(
+        ProofText::parse(
+            ctext
+                .replacen(CONSISTENCY_HEADER, "agentloop/other@v1", 1)
+                .as_bytes()
+        ),
+        Err(ProofTextError::Header)
+    );
     assert_eq!(
         InclusionProof::parse(ctext.as_bytes()),
         Err(ProofTextError::Header)
