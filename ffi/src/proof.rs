@@ -104,7 +104,8 @@ fn proof_error(error: ProofError) -> agentloop_result {
 /// of a prefix of the transcript, or else the unsigned one of every record.
 fn against(transcript: &Verified<'_>, given: &[u8]) -> Outcome<(TlogCheckpoint, String)> {
     if given.is_empty() {
-        let checkpoint = transcript_checkpoint(&transcript.report, &transcript.leaves, None);
+        let checkpoint = transcript_checkpoint(&transcript.report, &transcript.leaves, None)
+            .map_err(|_| agentloop_result::AnchorMalformed)?;
         let body = checkpoint.body();
         return Ok((checkpoint, body));
     }
@@ -196,15 +197,14 @@ pub unsafe extern "C" fn agentloop_checkpoint(
             None => None,
         };
         let transcript = verified(bytes)?;
+        // An origin a checkpoint cannot carry (empty, a newline, a leading '{' that
+        // would read back as v1) is refused.
         let checkpoint = transcript_checkpoint(
             &transcript.report,
             &transcript.leaves,
             origin.map(str::to_owned),
-        );
-        // An origin the body cannot carry (empty, a newline) does not read back.
-        if TlogCheckpoint::parse_body(&checkpoint.body()).as_ref() != Ok(&checkpoint) {
-            return Err(agentloop_result::AnchorMalformed);
-        }
+        )
+        .map_err(|_| agentloop_result::AnchorMalformed)?;
         let text = match &signer {
             Some(key) => checkpoint
                 .sign(key)
