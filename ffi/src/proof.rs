@@ -166,7 +166,8 @@ pub unsafe extern "C" fn agentloop_report_root(
 ///
 /// Results: `DOES_NOT_VERIFY`; `INVALID_UTF8` for a string that is not UTF-8;
 /// `ANCHOR_MALFORMED` for a signer key that does not parse or an origin a checkpoint
-/// cannot carry; the size-query protocol for the output.
+/// cannot carry and read back (empty, a control character, a leading white space or
+/// `{`: `agentloop_core::tlog::check_origin`); the size-query protocol for the output.
 ///
 /// # Safety
 /// Byte input as in the header conventions; `origin` and `signer_key` NULL or
@@ -197,8 +198,8 @@ pub unsafe extern "C" fn agentloop_checkpoint(
             None => None,
         };
         let transcript = verified(bytes)?;
-        // An origin a checkpoint cannot carry (empty, a newline, a leading '{' that
-        // would read back as v1) is refused.
+        // An origin a checkpoint cannot carry is refused (empty, a newline, a leading
+        // brace that would read back as a v1 checkpoint): `check_origin`.
         let checkpoint = transcript_checkpoint(
             &transcript.report,
             &transcript.leaves,

@@ -21,8 +21,7 @@
 #![no_main]
 
 use agentloop_core::merkle::{
-    consistency_proof, inclusion_proof, leaf_hash, root_of, verify_consistency,
-    verify_inclusion,
+    consistency_proof, inclusion_proof, leaf_hash, root_of, verify_consistency, verify_inclusion,
 };
 use agentloop_core::Hash;
 use libfuzzer_sys::fuzz_target;
@@ -105,7 +104,10 @@ fn tree(mode: u8, mut input: Input<'_>) {
         let leaf = leaves[index as usize];
         let proof = inclusion_proof(&leaves, index, size).unwrap();
         assert_eq!(proof.len(), inclusion_len(index, size));
-        assert_eq!(verify_inclusion(index, size, &leaf.0, &proof, &root.0), Ok(()));
+        assert_eq!(
+            verify_inclusion(index, size, &leaf.0, &proof, &root.0),
+            Ok(())
+        );
         if !proof.is_empty() {
             let bad = flip(&proof, at, x);
             assert!(verify_inclusion(index, size, &leaf.0, &bad, &root.0).is_err());
@@ -123,7 +125,10 @@ fn tree(mode: u8, mut input: Input<'_>) {
         let size1 = 1 + a % size;
         let root1 = root_of(&leaves[..size1 as usize]);
         let proof = consistency_proof(&leaves, size1, size).unwrap();
-        assert_eq!(verify_consistency(size1, size, &proof, &root1.0, &root.0), Ok(()));
+        assert_eq!(
+            verify_consistency(size1, size, &proof, &root1.0, &root.0),
+            Ok(())
+        );
         if !proof.is_empty() {
             let bad = flip(&proof, at, x);
             assert!(verify_consistency(size1, size, &bad, &root1.0, &root.0).is_err());
@@ -132,8 +137,7 @@ fn tree(mode: u8, mut input: Input<'_>) {
         assert!(verify_consistency(size1, size, &proof, &bad1.0, &root.0).is_err());
         assert!(verify_consistency(size1, size, &proof, &root1.0, &bad2.0).is_err());
         let moved = 1 + other % size;
-        if moved != size1 && verify_consistency(moved, size, &proof, &root1.0, &root.0).is_ok()
-        {
+        if moved != size1 && verify_consistency(moved, size, &proof, &root1.0, &root.0).is_ok() {
             assert_eq!(root_of(&leaves[..moved as usize]), root1);
             assert_eq!(consistency_proof(&leaves, moved, size).unwrap(), proof);
         }

@@ -46,7 +46,10 @@ fuzz_target!(|data: &[u8]| {
     let signer: SignerKey = SKEY.parse().unwrap();
     let key = signer.verifier();
     if let Some(note) = note {
-        assert_eq!(TlogCheckpoint::parse_body(&note.text).as_ref(), Ok(&checkpoint));
+        assert_eq!(
+            TlogCheckpoint::parse_body(&note.text).as_ref(),
+            Ok(&checkpoint)
+        );
         let message = note.to_message();
         assert_eq!(
             read_checkpoint(message.as_bytes()),
