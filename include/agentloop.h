@@ -1304,7 +1304,8 @@ agentloop_result agentloop_report_root(const struct agentloop_report *report,
  *
  * Results: `DOES_NOT_VERIFY`; `INVALID_UTF8` for a string that is not UTF-8;
  * `ANCHOR_MALFORMED` for a signer key that does not parse or an origin a checkpoint
- * cannot carry; the size-query protocol for the output.
+ * cannot carry and read back (empty, a control character, a leading white space or
+ * `{`: `agentloop_core::tlog::check_origin`); the size-query protocol for the output.
  *
  * # Safety
  * Byte input as in the header conventions; `origin` and `signer_key` NULL or

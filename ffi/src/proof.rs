@@ -83,7 +83,8 @@ fn proof_error(error: ProofError) -> agentloop_result {
 /// of a prefix of the transcript, or else the unsigned one of every record.
 fn against(transcript: &Verified<'_>, given: &[u8]) -> Outcome<(TlogCheckpoint, String)> {
     if given.is_empty() {
-        let checkpoint = transcript_checkpoint(&transcript.report, &transcript.leaves, None);
+        let checkpoint = transcript_checkpoint(&transcript.report, &transcript.leaves, None)
+            .map_err(|_| agentloop_result::AnchorMalformed)?;
         let body = checkpoint.body();
         return Ok((checkpoint, body));
     }
@@ -144,7 +145,8 @@ pub unsafe extern "C" fn agentloop_report_root(
 ///
 /// Results: `DOES_NOT_VERIFY`; `INVALID_UTF8` for a string that is not UTF-8;
 /// `ANCHOR_MALFORMED` for a signer key that does not parse or an origin a checkpoint
-/// cannot carry; the size-query protocol for the output.
+/// cannot carry and read back (empty, a control character, a leading white space or
+/// `{`: `agentloop_core::tlog::check_origin`); the size-query protocol for the output.
 ///
 /// # Safety
 /// Byte input as in the header conventions; `origin` and `signer_key` NULL or
@@ -175,15 +177,14 @@ pub unsafe extern "C" fn agentloop_checkpoint(
             None => None,
         };
         let transcript = verified(bytes)?;
+        // An origin a checkpoint cannot carry is refused (empty, a newline, a leading
+        // brace that would read back as a v1 checkpoint): `check_origin`.
         let checkpoint = transcript_checkpoint(
             &transcript.report,
             &transcript.leaves,
             origin.map(str::to_owned),
-        );
-        // An origin the body cannot carry (empty, a newline) does not read back.
-        if TlogCheckpoint::parse_body(&checkpoint.body()).as_ref() != Ok(&checkpoint) {
-            return Err(agentloop_result::AnchorMalformed);
-        }
+        )
+        .map_err(|_| agentloop_result::AnchorMalformed)?;
         let text = match &signer {
             Some(key) => checkpoint
                 .sign(key)

@@ -309,7 +309,9 @@ fn exercise(build: &Build, programs: &[PathBuf; 6], wrapper: &[&str], label: &st
     let report = agentloop_core::verify::verify_bytes(&bytes, &Default::default());
     assert!(report.ok() && report.count == 5, "{label}");
     let (leaves, _) = agentloop_core::tlog::leaves_of(&bytes).unwrap();
-    let body = agentloop_core::tlog::transcript_checkpoint(&report, &leaves, None).body();
+    let body = agentloop_core::tlog::transcript_checkpoint(&report, &leaves, None)
+        .unwrap()
+        .body();
     let expected = agentloop_core::tlog::inclusion_text(&bytes, &leaves, 2, 5, body).unwrap();
     assert_eq!(
         std::fs::read_to_string(dir.join("proof.jsonl.proof")).unwrap(),

@@ -151,7 +151,9 @@ fn every_inclusion_and_consistency_proof_round_trips_byte_identical_to_core() {
         let bytes = transcript(n);
         let report = verify_bytes(&bytes, &Options::default());
         let (leaves, _) = leaves_of(&bytes).unwrap();
-        let body = transcript_checkpoint(&report, &leaves, None).body();
+        let body = transcript_checkpoint(&report, &leaves, None)
+            .unwrap()
+            .body();
         assert_eq!(checkpoint(&bytes, None, None).unwrap(), body.as_bytes());
         for i in 0..n {
             let want = inclusion_text(&bytes, &leaves, i, n, body.clone()).unwrap();
@@ -310,7 +312,13 @@ fn signed_checkpoints_are_checked_against_the_trusted_keys() {
         verify_incl(&proof, Some("not a key"), None),
         agentloop_result::AnchorMalformed
     );
-    for origin in ["", "two\nlines"] {
+    for origin in [
+        "",
+        "two\nlines",
+        "{example.com",
+        " {example.com",
+        " example.com",
+    ] {
         assert_eq!(
             checkpoint(&bytes, Some(origin), None),
             Err(agentloop_result::AnchorMalformed),
