@@ -87,15 +87,48 @@ fn read_tlog_checkpoint(text: &[u8], what: &str) -> Result<CheckpointText, Rejec
     }
 }
 
-/// Judges `proof` as `agentloop verify-proof` does (`old`: the older checkpoint the
-/// caller kept, for a consistency proof).
-fn judge(
-    proof: &[u8],
-    old: &[u8],
-    trusted: Option<&str>,
-    origin: Option<&str>,
-    expect: Expect,
-) -> Result<(), Rejection> {
+/// The arguments every proof check takes, read from C.
+struct Inputs<'a> {
+    proof: &'a [u8],
+    /// The older checkpoint the caller kept (consistency proofs); empty if none.
+    old: &'a [u8],
+    trusted: Option<&'a str>,
+    origin: Option<&'a str>,
+}
+
+/// Reads the arguments of a proof check.
+///
+/// # Safety
+/// Byte inputs as in the header conventions; `trusted_keys` and `origin` NULL or
+/// NUL-terminated.
+unsafe fn inputs<'a>(
+    proof: *const u8,
+    proof_len: usize,
+    old: *const u8,
+    old_len: usize,
+    trusted_keys: *const c_char,
+    origin: *const c_char,
+) -> Outcome<Inputs<'a>> {
+    Ok(Inputs {
+        // SAFETY: forwarded from the caller's contract.
+        proof: unsafe { input(proof, proof_len) }?,
+        // SAFETY: forwarded from the caller's contract.
+        old: unsafe { input(old, old_len) }?,
+        // SAFETY: forwarded from the caller's contract.
+        trusted: unsafe { opt_str(trusted_keys) }?,
+        // SAFETY: forwarded from the caller's contract.
+        origin: unsafe { opt_str(origin) }?,
+    })
+}
+
+/// Judges the proof as `agentloop verify-proof` does.
+fn judge(inputs: &Inputs<'_>, expect: Expect) -> Result<(), Rejection> {
+    let Inputs {
+        proof,
+        old,
+        trusted,
+        origin,
+    } = *inputs;
     let trusted = trusted_keys(trusted)?;
     let outcome = match read_proof(proof, expect)? {
         ProofText::Inclusion(proof) => {
@@ -126,28 +159,6 @@ fn judge(
     })
 }
 
-/// The verdict of [`judge`] as a result code.
-///
-/// # Safety
-/// As `agentloop_explain_proof`'s inputs.
-unsafe fn verdict(
-    proof: (*const u8, usize),
-    old: (*const u8, usize),
-    trusted_keys: *const c_char,
-    origin: *const c_char,
-    expect: Expect,
-) -> Outcome {
-    // SAFETY: forwarded from the caller's contract.
-    let bytes = unsafe { input(proof.0, proof.1) }?;
-    // SAFETY: forwarded from the caller's contract.
-    let old = unsafe { input(old.0, old.1) }?;
-    // SAFETY: forwarded from the caller's contract.
-    let trusted = unsafe { opt_str(trusted_keys) }?;
-    // SAFETY: forwarded from the caller's contract.
-    let origin = unsafe { opt_str(origin) }?;
-    judge(bytes, old, trusted, origin, expect).map_err(|r| r.code)
-}
-
 /// Checks an inclusion proof `(proof, proof_len)` made by `agentloop_prove_inclusion`
 /// or `agentloop prove --index`, by the rules of `agentloop verify-proof`: the record
 /// it carries is recomputed (its hash, its `seq` = index), its path is checked against
@@ -174,17 +185,10 @@ pub unsafe extern "C" fn agentloop_verify_inclusion(
     origin: *const c_char,
 ) -> agentloop_result {
     boundary(|| {
-        let none = (core::ptr::null(), 0);
+        let none = core::ptr::null();
         // SAFETY: forwarded from this function's contract.
-        unsafe {
-            verdict(
-                (proof, proof_len),
-                none,
-                trusted_keys,
-                origin,
-                Expect::Inclusion,
-            )
-        }
+        let inputs = unsafe { inputs(proof, proof_len, none, 0, trusted_keys, origin) }?;
+        judge(&inputs, Expect::Inclusion).map_err(|r| r.code)
     })
 }
 
@@ -213,15 +217,17 @@ pub unsafe extern "C" fn agentloop_verify_consistency(
 ) -> agentloop_result {
     boundary(|| {
         // SAFETY: forwarded from this function's contract.
-        unsafe {
-            verdict(
-                (proof, proof_len),
-                (old_checkpoint, old_checkpoint_len),
+        let inputs = unsafe {
+            inputs(
+                proof,
+                proof_len,
+                old_checkpoint,
+                old_checkpoint_len,
                 trusted_keys,
                 origin,
-                Expect::Consistency,
             )
-        }
+        }?;
+        judge(&inputs, Expect::Consistency).map_err(|r| r.code)
     })
 }
 
@@ -261,14 +267,17 @@ pub unsafe extern "C" fn agentloop_explain_proof(
     boundary(|| {
         need(out_len)?;
         // SAFETY: forwarded from this function's contract.
-        let bytes = unsafe { input(proof, proof_len) }?;
-        // SAFETY: forwarded from this function's contract.
-        let old = unsafe { input(old_checkpoint, old_checkpoint_len) }?;
-        // SAFETY: forwarded from this function's contract.
-        let trusted = unsafe { opt_str(trusted_keys) }?;
-        // SAFETY: forwarded from this function's contract.
-        let origin = unsafe { opt_str(origin) }?;
-        let why = match judge(bytes, old, trusted, origin, Expect::Either) {
+        let inputs = unsafe {
+            inputs(
+                proof,
+                proof_len,
+                old_checkpoint,
+                old_checkpoint_len,
+                trusted_keys,
+                origin,
+            )
+        }?;
+        let why = match judge(&inputs, Expect::Either) {
             Ok(()) => String::new(),
             Err(rejection) => rejection.why,
         };
