@@ -107,6 +107,10 @@ pub(crate) struct Fast {
     pub(crate) required_other: Vec<String>,
     /// Whether a `$ref` points at this node ([`Tree::shared`]).
     pub(crate) shared: bool,
+    /// Whether `type` and the bounds are all there is to check (no `enum`, `const`,
+    /// `required`, applicator, nor `$ref` to this node): the check pass then needs no
+    /// call of its own for the node.
+    pub(crate) leaf: bool,
 }
 
 impl Keywords {
@@ -132,7 +136,16 @@ impl Keywords {
                 .cloned()
                 .collect(),
             shared,
+            leaf: false,
         };
+        self.fast.leaf = self.enumeration.is_none()
+            && self.constant.is_none()
+            && self.items.is_none()
+            && self.required.is_empty()
+            && !self.fast.walks_members
+            && self.any_of.is_empty()
+            && self.reference.is_none()
+            && !shared;
     }
 
     /// Whether `value` is of one of the `type`s (or there is no `type`).
@@ -157,6 +170,7 @@ impl Keywords {
     }
 
     /// The index in `properties` of `key`, if it names it.
+    #[inline(never)]
     fn property(&self, key: &str) -> Option<usize> {
         self.properties
             .binary_search_by(|p| cmp_keys(&p.name, key))
@@ -169,11 +183,24 @@ impl Keywords {
     /// costs one comparison per member. Names are unique, so for the few properties of
     /// a typical tool a scan by plain equality (a length check, then a memcmp) beats
     /// ordering keys as UTF-16; many properties are searched.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn property_from(&self, key: &str, next: &mut usize) -> Option<&Property> {
         if self.properties.len() > SCAN_AT_MOST {
-            return self.property(key).map(|i| &self.properties[i]);
+            return self.property(key).and_then(|i| self.properties.get(i));
         }
+        // The usual case: the member is the next name.
+        if let Some(p) = self.properties.get(*next) {
+            if same_key(&p.name, key) {
+                *next += 1;
+                return Some(p);
+            }
+        }
+        self.property_after(key, next)
+    }
+
+    /// [`Keywords::property_from`] past the next name.
+    #[inline(never)]
+    fn property_after(&self, key: &str, next: &mut usize) -> Option<&Property> {
         let rest = self.properties.get(*next..).unwrap_or_default();
         let found = rest.iter().position(|p| same_key(&p.name, key))?;
         *next += found + 1;

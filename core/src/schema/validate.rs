@@ -63,34 +63,36 @@ pub(crate) fn is_valid(tree: &Tree, instance: &Value) -> bool {
 /// (a missing one fails the node either way).
 struct Checker<'t> {
     tree: &'t Tree,
-    /// Verdicts of shared nodes (the detailed pass records its verdicts here too).
-    memo: Memo,
+    /// Verdicts of shared nodes (the detailed pass records its verdicts here too),
+    /// made on the first shared node reached: most tool schemas have none.
+    memo: Option<Memo>,
 }
 
 impl<'t> Checker<'t> {
     fn new(tree: &'t Tree) -> Self {
-        Checker {
-            tree,
-            memo: Memo::new(),
-        }
+        Checker { tree, memo: None }
     }
 
     /// Whether `value` is valid against `node`.
+    #[inline(always)]
     fn check(&mut self, node: NodeId, value: &Value, depth: usize) -> bool {
         if depth >= MAX_NESTING {
             return false;
         }
         match self.tree.nodes.get(node) {
             Some(Node::Keywords(k)) => {
+                if k.fast.leaf {
+                    return scalar_ok(k, value);
+                }
                 if !k.fast.shared {
                     return self.keywords(k, value, depth);
                 }
                 let key: Key = (node, core::ptr::from_ref(value) as usize);
-                if let Some(ok) = self.memo.get(key) {
+                if let Some(ok) = self.memo.get_or_insert_with(Memo::new).get(key) {
                     return ok;
                 }
                 let ok = self.keywords(k, value, depth);
-                self.memo.insert(key, ok);
+                self.memo.get_or_insert_with(Memo::new).insert(key, ok);
                 ok
             }
             Some(Node::Bool(b)) => *b,
@@ -100,8 +102,9 @@ impl<'t> Checker<'t> {
     }
 
     /// Whether `value` satisfies the keywords of one object schema.
+    #[inline(never)]
     fn keywords(&mut self, k: &Keywords, value: &Value, depth: usize) -> bool {
-        if !k.type_matches(value) {
+        if !scalar_ok(k, value) {
             return false;
         }
         if let Some(values) = &k.enumeration {
@@ -115,23 +118,7 @@ impl<'t> Checker<'t> {
             }
         }
         match value {
-            Value::Number(n) if k.fast.number_bounds && !within_bounds(k, *n) => {
-                return false;
-            }
-            Value::String(s) if k.fast.length_bounds => {
-                let length = s.chars().count() as u64;
-                if k.min_length.is_some_and(|m| length < m)
-                    || k.max_length.is_some_and(|m| length > m)
-                {
-                    return false;
-                }
-            }
             Value::Array(items) => {
-                let count = items.len() as u64;
-                if k.min_items.is_some_and(|m| count < m) || k.max_items.is_some_and(|m| count > m)
-                {
-                    return false;
-                }
                 if let Some(schema) = k.items {
                     for item in items {
                         if !self.check(schema, item, depth + 1) {
@@ -184,6 +171,38 @@ impl<'t> Checker<'t> {
             None => true,
         }
     }
+}
+
+/// Whether `value` satisfies `type` and the bounds of `k` that apply to its type
+/// (everything but the applicators, `enum`, `const` and `required`).
+#[inline(always)]
+fn scalar_ok(k: &Keywords, value: &Value) -> bool {
+    if !k.type_matches(value) {
+        return false;
+    }
+    match value {
+        Value::Number(n) => !k.fast.number_bounds || within_bounds(k, *n),
+        Value::String(s) => !k.fast.length_bounds || length_ok(k, s),
+        Value::Array(items) => {
+            let count = items.len() as u64;
+            k.min_items.is_none_or(|m| count >= m) && k.max_items.is_none_or(|m| count <= m)
+        }
+        _ => true,
+    }
+}
+
+/// Whether the length of `s` in code points is within `minLength` and `maxLength`,
+/// counting the code points only when the byte length does not settle it (a string has
+/// at most as many code points as bytes, and at least a quarter as many).
+fn length_ok(k: &Keywords, s: &str) -> bool {
+    let bytes = s.len() as u64;
+    if k.min_length.is_none_or(|m| bytes.div_ceil(4) >= m)
+        && k.max_length.is_none_or(|m| bytes <= m)
+    {
+        return true;
+    }
+    let length = s.chars().count() as u64;
+    k.min_length.is_none_or(|m| length >= m) && k.max_length.is_none_or(|m| length <= m)
 }
 
 /// Whether `n` satisfies the number bounds of `k` (a NaN, only possible in a hand-built
@@ -253,7 +272,7 @@ impl<'t> Run<'t> {
             if let Some(ok) = self.collected.get(key) {
                 return ok; // already reported along another path
             }
-            if self.checker.memo.get(key) == Some(true) {
+            if self.checker.memo.as_ref().and_then(|m| m.get(key)) == Some(true) {
                 return true;
             }
         }
@@ -269,7 +288,10 @@ impl<'t> Run<'t> {
             None => false,
         };
         if shared {
-            self.checker.memo.insert(key, ok);
+            self.checker
+                .memo
+                .get_or_insert_with(Memo::new)
+                .insert(key, ok);
             self.collected.insert(key, ok);
         }
         ok
