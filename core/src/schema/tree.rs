@@ -107,10 +107,15 @@ pub(crate) struct Fast {
     pub(crate) required_other: Vec<String>,
     /// Whether a `$ref` points at this node ([`Tree::shared`]).
     pub(crate) shared: bool,
-    /// Whether `type` and the bounds are all there is to check (no `enum`, `const`,
+    /// Whether `type`, the bounds, `enum` and `const` are all there is to check (no
     /// `required`, applicator, nor `$ref` to this node): the check pass then needs no
     /// call of its own for the node.
     pub(crate) leaf: bool,
+    /// Whether `enum` or `const` is set.
+    pub(crate) enum_or_const: bool,
+    /// The target of `$ref` when that is the node's only keyword (and no `$ref` points
+    /// at the node): the check pass goes straight on to the target.
+    pub(crate) only_ref: Option<NodeId>,
 }
 
 impl Keywords {
@@ -137,15 +142,24 @@ impl Keywords {
                 .collect(),
             shared,
             leaf: false,
+            enum_or_const: self.enumeration.is_some() || self.constant.is_some(),
+            only_ref: None,
         };
-        self.fast.leaf = self.enumeration.is_none()
-            && self.constant.is_none()
-            && self.items.is_none()
+        let no_applicator = self.items.is_none()
             && self.required.is_empty()
             && !self.fast.walks_members
             && self.any_of.is_empty()
-            && self.reference.is_none()
             && !shared;
+        self.fast.leaf = no_applicator && self.reference.is_none();
+        let no_assertion = self.types.is_empty()
+            && !self.fast.enum_or_const
+            && !self.fast.number_bounds
+            && !self.fast.length_bounds
+            && self.min_items.is_none()
+            && self.max_items.is_none();
+        if no_applicator && no_assertion {
+            self.fast.only_ref = self.reference;
+        }
     }
 
     /// Whether `value` is of one of the `type`s (or there is no `type`).
@@ -189,13 +203,15 @@ impl Keywords {
             return self.property(key).and_then(|i| self.properties.get(i));
         }
         // The usual case: the member is the next name.
-        if let Some(p) = self.properties.get(*next) {
-            if same_key(&p.name, key) {
+        match self.properties.get(*next) {
+            Some(p) if same_key(&p.name, key) => {
                 *next += 1;
-                return Some(p);
+                Some(p)
             }
+            // No names left (or none at all: `additionalProperties` alone).
+            None => None,
+            Some(_) => self.property_after(key, next),
         }
-        self.property_after(key, next)
     }
 
     /// [`Keywords::property_from`] past the next name.
@@ -210,7 +226,7 @@ impl Keywords {
 
 /// `a == b` for keys, which are mostly short: compared in at most two overlapping
 /// word-sized loads each instead of a call to `memcmp`.
-#[inline]
+#[inline(always)]
 pub(crate) fn same_key(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let n = a.len();

@@ -75,47 +75,46 @@ impl<'t> Checker<'t> {
 
     /// Whether `value` is valid against `node`.
     #[inline(always)]
-    fn check(&mut self, node: NodeId, value: &Value, depth: usize) -> bool {
-        if depth >= MAX_NESTING {
-            return false;
-        }
-        match self.tree.nodes.get(node) {
-            Some(Node::Keywords(k)) => {
-                if k.fast.leaf {
-                    return scalar_ok(k, value);
-                }
-                if !k.fast.shared {
-                    return self.keywords(k, value, depth);
-                }
-                let key: Key = (node, core::ptr::from_ref(value) as usize);
-                if let Some(ok) = self.memo.get_or_insert_with(Memo::new).get(key) {
-                    return ok;
-                }
-                let ok = self.keywords(k, value, depth);
-                self.memo.get_or_insert_with(Memo::new).insert(key, ok);
-                ok
+    fn check(&mut self, mut node: NodeId, value: &Value, mut depth: usize) -> bool {
+        loop {
+            if depth >= MAX_NESTING {
+                return false;
             }
-            Some(Node::Bool(b)) => *b,
-            // A compiled tree only holds ids of its own nodes.
-            None => false,
+            return match self.tree.nodes.get(node) {
+                Some(Node::Keywords(k)) => {
+                    if k.fast.leaf {
+                        return scalar_ok(k, value)
+                            && (!k.fast.enum_or_const || enum_const_ok(k, value));
+                    }
+                    if let Some(target) = k.fast.only_ref {
+                        // `{"$ref": …}` alone: the target decides, one level deeper.
+                        node = target;
+                        depth += 1;
+                        continue;
+                    }
+                    if !k.fast.shared {
+                        return self.keywords(k, value, depth);
+                    }
+                    let key: Key = (node, core::ptr::from_ref(value) as usize);
+                    if let Some(ok) = self.memo.get_or_insert_with(Memo::new).get(key) {
+                        return ok;
+                    }
+                    let ok = self.keywords(k, value, depth);
+                    self.memo.get_or_insert_with(Memo::new).insert(key, ok);
+                    ok
+                }
+                Some(Node::Bool(b)) => *b,
+                // A compiled tree only holds ids of its own nodes.
+                None => false,
+            };
         }
     }
 
     /// Whether `value` satisfies the keywords of one object schema.
     #[inline(never)]
     fn keywords(&mut self, k: &Keywords, value: &Value, depth: usize) -> bool {
-        if !scalar_ok(k, value) {
+        if !scalar_ok(k, value) || (k.fast.enum_or_const && !enum_const_ok(k, value)) {
             return false;
-        }
-        if let Some(values) = &k.enumeration {
-            if !values.iter().any(|v| v == value) {
-                return false;
-            }
-        }
-        if let Some(constant) = &k.constant {
-            if constant != value {
-                return false;
-            }
         }
         match value {
             Value::Array(items) => {
@@ -189,6 +188,17 @@ fn scalar_ok(k: &Keywords, value: &Value) -> bool {
         }
         _ => true,
     }
+}
+
+/// Whether `value` is one of `enum` and equals `const` (when they are set).
+#[inline(never)]
+fn enum_const_ok(k: &Keywords, value: &Value) -> bool {
+    // Derived equality is JSON equality here: numbers compare as doubles (1 == 1.0),
+    // objects are stored sorted, arrays compare in order.
+    k.enumeration
+        .as_ref()
+        .is_none_or(|values| values.iter().any(|v| v == value))
+        && k.constant.as_ref().is_none_or(|c| c == value)
 }
 
 /// Whether the length of `s` in code points is within `minLength` and `maxLength`,
