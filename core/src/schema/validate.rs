@@ -20,7 +20,7 @@ use core::ops::Range;
 use super::memo::{Key, Memo};
 use super::message::{self, Context};
 use super::path::Location;
-use super::tree::{Keywords, Node, NodeId, Tree, SCAN_AT_MOST};
+use super::tree::{same_key, Keywords, Node, NodeId, Tree, SCAN_AT_MOST};
 use super::Violation;
 use crate::json::{Object, Value};
 
@@ -197,8 +197,17 @@ fn enum_const_ok(k: &Keywords, value: &Value) -> bool {
     // objects are stored sorted, arrays compare in order.
     k.enumeration
         .as_ref()
-        .is_none_or(|values| values.iter().any(|v| v == value))
-        && k.constant.as_ref().is_none_or(|c| c == value)
+        .is_none_or(|values| values.iter().any(|v| json_eq(v, value)))
+        && k.constant.as_ref().is_none_or(|c| json_eq(c, value))
+}
+
+/// `a == b`, comparing strings (the usual `enum` entries) without a call to `memcmp`.
+#[inline(always)]
+fn json_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::String(a), Value::String(b)) => same_key(a, b),
+        _ => a == b,
+    }
 }
 
 /// Whether the length of `s` in code points is within `minLength` and `maxLength`,
