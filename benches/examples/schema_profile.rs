@@ -7,7 +7,8 @@
 //! ```
 //!
 //! runs entry `ENTRY` (`agentloop_is_valid`, `agentloop_validate`,
-//! `jsonschema_is_valid`, `jsonschema_errors`, as in `benches/schema.rs`) `N` times on
+//! `jsonschema_is_valid`, `jsonschema_errors`, `jsonschema_count`, as in
+//! `benches/schema.rs`) `N` times on
 //! case `CASE` (`add`, `read_file`, `run_shell`, `search`, or `all`) with its `valid` or
 //! `invalid` instance. Setup (parsing, compiling) is the same whatever `N`, so the
 //! difference between the totals for two `N`s, divided by the difference of the `N`s,
@@ -52,6 +53,7 @@ fn main() {
                 "agentloop_validate" => black_box(ours.validate(black_box(&our_value), "$")).len(),
                 "jsonschema_is_valid" => usize::from(theirs.is_valid(black_box(&their_value))),
                 "jsonschema_errors" => their_errors(&theirs, black_box(&their_value)),
+                "jsonschema_count" => theirs.iter_errors(black_box(&their_value)).count(),
                 other => panic!("unknown entry {other}"),
             };
         }
