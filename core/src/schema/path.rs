@@ -118,6 +118,12 @@ pub(crate) fn push_decimal(out: &mut String, mut n: u64) {
 /// Appends `text` in single quotes, escaping `'`, `\` and control characters.
 pub(crate) fn push_quoted(out: &mut String, text: &str) {
     out.push('\'');
+    if !text.bytes().any(|b| b < 0x20 || b == b'\'' || b == b'\\') {
+        // Nothing to escape (the usual key).
+        out.push_str(text);
+        out.push('\'');
+        return;
+    }
     for c in text.chars() {
         match c {
             '\'' => out.push_str("\\'"),

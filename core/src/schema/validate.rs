@@ -15,7 +15,6 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
-use core::ops::Range;
 
 use super::memo::{Key, Memo};
 use super::message::{self, Context};
@@ -237,13 +236,8 @@ fn within_bounds(k: &Keywords, n: f64) -> bool {
             .is_none_or(|m| n.partial_cmp(&m) == Some(Ordering::Less))
 }
 
-/// A violation and where its value sits, for sorting.
-struct Found {
-    /// The value's positions from the root (see [`Location::push_order`]), as a range
-    /// of [`Run::orders`].
-    order: Range<usize>,
-    violation: Violation,
-}
+/// Ends each violation's order key in [`Run::orders`] (positions are never this large).
+const END_OF_KEY: usize = usize::MAX;
 
 /// The detailed pass: every violation with its path and message.
 struct Run<'t> {
@@ -254,8 +248,9 @@ struct Run<'t> {
     checker: Checker<'t>,
     /// Shared nodes whose violations were already collected for a value.
     collected: Memo,
-    found: Vec<Found>,
-    /// The order keys of `found`, one after another.
+    found: Vec<Violation>,
+    /// The order key of each of `found` (the value's positions from the root, see
+    /// [`Location::push_order`]), one after another, each ended by [`END_OF_KEY`].
     orders: Vec<usize>,
 }
 
@@ -452,36 +447,63 @@ impl<'t> Run<'t> {
 
     /// Records a violation at `at`.
     fn fail(&mut self, at: &Location<'_>, message: String) {
-        let start = self.orders.len();
+        if self.found.is_empty() {
+            // Room for a few violations of values a few levels deep, grown once.
+            self.found.reserve(4);
+            self.orders.reserve(16);
+        }
         at.push_order(&mut self.orders);
-        self.found.push(Found {
-            order: start..self.orders.len(),
-            violation: Violation {
-                path: at.spell(self.root),
-                message,
-            },
+        self.orders.push(END_OF_KEY);
+        self.found.push(Violation {
+            path: at.spell(self.root),
+            message,
         });
     }
 
     /// The violations in document order of their values (stable, so violations of one
     /// value keep the keyword order), without exact repeats.
-    fn finish(mut self) -> Vec<Violation> {
-        let orders = &self.orders;
-        let key = |f: &Found| orders.get(f.order.clone()).unwrap_or_default();
-        if !self.found.windows(2).all(|w| key(&w[0]) <= key(&w[1])) {
-            self.found.sort_by(|a, b| key(a).cmp(key(b)));
+    fn finish(self) -> Vec<Violation> {
+        // (`split` also yields the empty slice after the last end.)
+        let keys = || {
+            self.orders
+                .split(|&p| p == END_OF_KEY)
+                .take(self.found.len())
+        };
+        // Usually found in order already (a `$ref` or `anyOf` applied after the members
+        // is what can report a value after its members) and without repeats: then the
+        // list is the answer as it is.
+        let mut in_order = true;
+        let mut group_start = 0;
+        for (i, (previous, key)) in keys().zip(keys().skip(1)).enumerate() {
+            match previous.cmp(key) {
+                Ordering::Less => group_start = i + 1,
+                Ordering::Equal => {
+                    if self.found[group_start..=i].contains(&self.found[i + 1]) {
+                        in_order = false;
+                        break;
+                    }
+                }
+                Ordering::Greater => {
+                    in_order = false;
+                    break;
+                }
+            }
         }
-        let mut out: Vec<Violation> = Vec::with_capacity(self.found.len());
+        if in_order {
+            return self.found;
+        }
+        let mut found: Vec<(&[usize], Violation)> = keys().zip(self.found).collect();
+        found.sort_by(|a, b| a.0.cmp(b.0));
+        let mut out: Vec<Violation> = Vec::with_capacity(found.len());
         let mut group_start = 0;
         let mut previous: Option<&[usize]> = None;
-        for found in self.found {
-            let order = key(&found);
+        for (order, violation) in found {
             if previous != Some(order) {
                 group_start = out.len();
                 previous = Some(order);
             }
-            if !out[group_start..].contains(&found.violation) {
-                out.push(found.violation);
+            if !out[group_start..].contains(&violation) {
+                out.push(violation);
             }
         }
         out
