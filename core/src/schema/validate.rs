@@ -1,10 +1,12 @@
 //! Compiled tree × instance → violations.
 //!
-//! One walk serves both modes: *collect* records every violation; *check* (used for the
-//! alternatives of `anyOf`, and run first on the whole instance so that a valid one is
-//! answered without building any path or message) only asks whether the value is valid
-//! and stops at the first failure. Keywords that do not apply to the value's type are skipped, as in draft
-//! 2020-12.
+//! Two walks: the *check* pass ([`Checker`]: run first on the whole instance so that a
+//! valid one is answered without building any path or message, and used for the
+//! alternatives of `anyOf`) only asks whether a value is valid and stops at the first
+//! failure, reading the compile-time summaries of [`super::tree::Fast`]; the *detailed*
+//! pass ([`Run`]) records every violation with its path and message, in the documented
+//! keyword order. Keywords that do not apply to the value's type are skipped, as in
+//! draft 2020-12.
 //!
 //! Work is bounded whatever the schema: a node that a `$ref` points at can be reached
 //! along many paths (`anyOf` of references to references…), so its verdict for each
