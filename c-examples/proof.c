@@ -2,9 +2,9 @@
  * proof.c: writes a five-record transcript to FILE with the chain API, then proves and
  * checks, through the C ABI, that each record is in the transcript's checkpoint
  * (inclusion), and that the checkpoint of its first two records is a prefix of it
- * (consistency); a proof with one byte changed must be refused. The proof of record 2
- * is written to FILE.proof, byte for byte what `agentloop prove --index 2 FILE`
- * prints. Exit 0 when everything held.
+ * (consistency); a proof with one byte changed must be refused, and the library says
+ * why. The proof of record 2 is written to FILE.proof, byte for byte what
+ * `agentloop prove --index 2 FILE` prints. Exit 0 when everything held.
  *
  *   ./proof FILE
  */
@@ -120,6 +120,18 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "proof: a tampered proof gave %s\n", agentloop_result_str(r));
                 return 1;
             }
+            /* Why: the lines `agentloop verify-proof` would print ("kind: detail"). A
+             * longer sentence than the buffer is INSUFFICIENT_SIZE with its length. */
+            char why[1024];
+            size_t why_len = 0;
+            r = agentloop_explain_proof(p, p_len, NULL, 0, NULL, NULL, (uint8_t *)why,
+                                        sizeof why - 1, &why_len);
+            if (r != AGENTLOOP_RESULT_OK || why_len == 0) {
+                free(p);
+                return fail("agentloop_explain_proof", r);
+            }
+            why[why_len] = '\0';
+            printf("proof: the tampered proof: %s\n", why);
         }
         free(p);
     }

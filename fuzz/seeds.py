@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """Writes the checked-in seed corpora, fuzz/corpus/<target>/seed-*, from the SPEC's
-examples, the JCS vectors in ../shared/vectors/ (or $AGENTLOOP_VECTORS) and
-docs/sample.jsonl. Run from anywhere; it replaces the seeds it writes and nothing else.
+examples, the JCS and Merkle vectors in ../shared/vectors/ (or $AGENTLOOP_VECTORS),
+docs/sample.jsonl and Go's published signed-note vectors. Run from anywhere; it replaces the seeds it writes and nothing else.
 Kept small on purpose: the fuzzer grows its corpus from these (not checked in)."""
+import base64
+import hashlib
+import json
 import os
 import pathlib
+import struct
 
 FUZZ = pathlib.Path(__file__).resolve().parent
 ROOT = FUZZ.parent
@@ -55,6 +59,31 @@ TRANSCRIPTS = [
 ]
 
 
+def sample_proofs():
+    """Proofs over docs/sample.jsonl (3 records), as `agentloop prove --index 1` and
+    `--from 2` write them: the inclusion proof of record 1, the same proof with the
+    record changed, and the consistency proof from 2 records with its older checkpoint
+    after a 0x00 byte (fuzz_targets/ffi.rs's proof operation)."""
+    def b64(b):
+        return base64.b64encode(b).decode()
+
+    def h(*parts):
+        return hashlib.sha256(b"".join(parts)).digest()
+
+    leaves = [h(b"\0", bytes.fromhex(json.loads(line)["hash"])) for line in LINES]
+    root2 = h(b"\1", leaves[0], leaves[1])
+    body = "agentloop/transcript/{}\n{}\n{}\nhead {}\n"
+    first = json.loads(LINES[0])["hash"]
+    cp3 = body.format(first, 3, b64(h(b"\1", root2, leaves[2])), json.loads(LINES[2])["hash"])
+    cp2 = body.format(first, 2, b64(root2), json.loads(LINES[1])["hash"])
+    record = LINES[1].rstrip(b"\n")
+    inclusion = (f"c2sp.org/tlog-proof@v1\nextra {b64(record)}\nindex 1\n"
+                 f"{b64(leaves[0])}\n{b64(leaves[2])}\n\n{cp3}").encode()
+    changed = inclusion.replace(b"index 1\n", b"index 0\n")
+    consistency = f"agentloop/tlog-consistency@v1\nold 2\n{b64(leaves[2])}\n\n{cp3}".encode()
+    return [inclusion, changed, consistency + b"\0" + cp2.encode()]
+
+
 def write(target, name, data):
     d = FUZZ / "corpus" / target
     d.mkdir(parents=True, exist_ok=True)
@@ -85,8 +114,86 @@ def main():
     ffi += [bytes([2, c]) + t for c, t in ((0, TRANSCRIPTS[0]), (0x33, TRANSCRIPTS[2]), (0xF1, TRANSCRIPTS[5]))]
     ffi += [bytes([3, 5]) + s + b"\0" + i for s, i in SCHEMAS[:4]]
     ffi += [bytes([4, 20]) + b'task\0{"task":"add 2 and 40"}\0[1,2]\0nope\0{"a":1e400}']
+    ffi += [bytes([5, 16]) + p for p in sample_proofs()]
     for i, data in enumerate(ffi):
         write("ffi", f"{i:02}", data)
+
+    write_anchors()
+
+
+# Go's sumdb/note test vectors (core/src/note/tests.rs): a text, its signature lines by
+# PeterNeumann (the key the note and tlog_checkpoint targets trust) and EnochRoot.
+NOTE_TEXT = b"If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n"
+PETER = "\u2014 PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n".encode()
+ENOCH = "\u2014 EnochRoot rwz+eBzmZa0SO3NbfRGzPCpDckykFXSdeX+MNtCOXm2/5n2tiOHp+vAF1aGrQ5ovTG01oOTGwnWLox33WWd1RvMc+QQ=\n".encode()
+# `agentloop checkpoint docs/sample.jsonl`, unsigned and with `--sign-key` PeterNeumann's
+# key (Ed25519 signing is deterministic, so these are reproducible).
+CP_BODY = (b"agentloop/transcript/dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949\n3\n"
+           b"tbwnIg60mOalLOI9eMdh42rd6NCwuRK+CJnUgSQVo7w=\n"
+           b"head 8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6\n")
+CP_SIG = "\u2014 PeterNeumann x08go3MfVpZGToBq7H+uu9U8TqscPboRc3CZNH5PuHZHfYfmtBQnIE7RSKkaYPPtr75CMgA/iLo8/YR90ti9nxdwqwg=\n".encode()
+
+
+def write_anchors():
+    notes = [
+        NOTE_TEXT + b"\n" + PETER,
+        NOTE_TEXT + b"\n" + PETER + ENOCH,
+        NOTE_TEXT + b"\n" + ENOCH,
+        NOTE_TEXT + b"\n" + PETER[:60] + b"ABCD" + PETER[60:],
+        b"a\n\n\n" + PETER,
+        CP_BODY + b"\n" + CP_SIG,
+        NOTE_TEXT + b"\n" + PETER.rstrip(b"\n"),
+        NOTE_TEXT + b"\n" + "\u2014 Peter+Neumann AAAAAAA=\n".encode(),
+        NOTE_TEXT + b"\n",
+        NOTE_TEXT.replace(b"\n", b"\r\n", 1) + b"\n" + PETER,
+    ]
+    for i, data in enumerate(notes):
+        write("note", f"{i:02}", data)
+    checkpoints = [
+        CP_BODY,
+        CP_BODY + b"\n" + CP_SIG,
+        CP_BODY + b"\n" + CP_SIG + ENOCH,
+        CP_BODY.replace(b"\n3\n", b"\n4\n") + b"\n" + CP_SIG,
+        b"example.com/log\n0\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n",
+        b"example.com/log\n03\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\nnote\n",
+        CP_BODY + b"head 8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6\n",
+        CP_BODY + b"an extension\n\n" + CP_SIG,
+        b"{example.com/log\n1\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n",
+        b'{"count":3,"head":"8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6"}\n',
+        b" x\n9007199254740992\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n",
+    ]
+    for i, data in enumerate(checkpoints):
+        write("tlog_checkpoint", f"{i:02}", data)
+    # proof: the Merkle vectors (transparency-dev's testdata) in the target's layout
+    # (fuzz_targets/proof.rs): every happy path and the failures of tree 1.
+    merkle = VECTORS / "merkle" / "testdata"
+    vectors = sorted(merkle.glob("*/*/happy-path.json")) + sorted(merkle.glob("*/1/*.json"))
+    seen = set()
+    for path in vectors:
+        if path in seen:
+            continue
+        seen.add(path)
+        v = json.loads(path.read_text())
+        b64 = lambda t: base64.b64decode(t) if t else b""
+        chunk = lambda b: bytes([min(len(b), 255)]) + b[:255]
+        proof = [b64(p) for p in v.get("proof") or []]
+        if "leafIdx" in v:
+            data = bytes([0]) + struct.pack("<QQ", v["leafIdx"] % 2**64, v["treeSize"] % 2**64)
+            data += chunk(b64(v["leafHash"])) + chunk(b64(v["root"]))
+        else:
+            data = bytes([1]) + struct.pack("<QQ", v["size1"] % 2**64, v["size2"] % 2**64)
+            data += chunk(b64(v["root1"])) + chunk(b64(v["root2"]))
+        data += bytes([len(proof)]) + b"".join(chunk(p) for p in proof)
+        kind = path.parent.parent.name
+        write("proof", f"{kind}-{path.parent.name}-{path.stem}", data)
+    # Trees: leaf count, index/size1, size, byte to change, XOR, other index, leaf data.
+    trees = [(8, 5, 7, 3, 0x80, 2, b"abcdefgh"), (7, 0, 6, 40, 1, 6, b"\0" * 7),
+             (300, 100, 299, 1000, 0xFF, 7, bytes(range(256))), (1, 0, 0, 0, 1, 0, b"x"),
+             (64, 31, 63, 17, 2, 32, b"ab" * 32)]
+    for i, (n, a, b, at, x, other, leaves) in enumerate(trees):
+        for mode in (2, 3):
+            data = bytes([mode]) + struct.pack("<HHHHBH", n - 1, a, b, at, x, other) + leaves
+            write("proof", f"tree-{i}-{mode}", data)
 
 
 main()

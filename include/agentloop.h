@@ -1304,7 +1304,8 @@ agentloop_result agentloop_report_root(const struct agentloop_report *report,
  *
  * Results: `DOES_NOT_VERIFY`; `INVALID_UTF8` for a string that is not UTF-8;
  * `ANCHOR_MALFORMED` for a signer key that does not parse or an origin a checkpoint
- * cannot carry; the size-query protocol for the output.
+ * cannot carry and read back (empty, a control character, a leading white space or
+ * `{`: `agentloop_core::tlog::check_origin`); the size-query protocol for the output.
  *
  * # Safety
  * Byte input as in the header conventions; `origin` and `signer_key` NULL or
@@ -1382,6 +1383,7 @@ agentloop_result agentloop_prove_consistency(const uint8_t *transcript,
  * Results: `OK` when the proof holds; `PROOF_INVALID` when it does not (a path, a
  * record, a signature or an origin that does not check); `INVALID_UTF8` /
  * `ANCHOR_MALFORMED` for a proof, checkpoint or key text that does not parse.
+ * `agentloop_explain_proof` says why.
  *
  * # Safety
  * Byte input as in the header conventions; `trusted_keys` and `origin` NULL or
@@ -1401,7 +1403,8 @@ agentloop_result agentloop_verify_inclusion(const uint8_t *proof,
  *
  * Results: `OK` when the proof holds; `PROOF_INVALID` when it does not;
  * `INVALID_UTF8` / `ANCHOR_MALFORMED` for a proof, checkpoint or key text that does
- * not parse (the older checkpoint must be a C2SP one).
+ * not parse (the older checkpoint must be a C2SP one). `agentloop_explain_proof` says
+ * why.
  *
  * # Safety
  * Byte inputs as in the header conventions; `trusted_keys` and `origin` NULL or
@@ -1413,6 +1416,39 @@ agentloop_result agentloop_verify_consistency(const uint8_t *proof,
                                               size_t old_checkpoint_len,
                                               const char *trusted_keys,
                                               const char *origin);
+
+/**
+ * Writes why the proof `(proof, proof_len)` does not hold — inclusion or consistency,
+ * as its first line says — to `(out_buf, out_cap)` and the sentence's length to
+ * `*out_len` (UTF-8, no NUL): the empty string when it holds. The arguments are those
+ * of `agentloop_verify_inclusion` / `agentloop_verify_consistency` (NULL / 0 for
+ * `old_checkpoint` with an inclusion proof), and the verdict is theirs.
+ *
+ * A proof that does not hold gives one line per problem, `kind: detail`, joined by
+ * `\n`: `kind` is a verifier finding (`checkpoint_untrusted`,
+ * `checkpoint_origin_mismatch`, `checkpoint_inconsistent`, …) or `proof_invalid`, and
+ * the detail names what was expected and what was found — the lines
+ * `agentloop verify-proof` prints. A proof, checkpoint or key text that does not
+ * parse gives one sentence naming it and what is wrong.
+ *
+ * Results: `OK` whenever the sentence (possibly empty) was written; the size-query
+ * protocol as `agentloop_canonicalize`; `INVALID_UTF8` for `trusted_keys` or `origin`
+ * not UTF-8; NULL `out_len`, or a NULL pointer with a length above 0, is
+ * `NULL_PARAMETER`. Thread-safe.
+ *
+ * # Safety
+ * Byte inputs as in the header conventions; `trusted_keys` and `origin` NULL or
+ * NUL-terminated; `out_buf` NULL or `out_cap` writable bytes; `out_len` writable.
+ */
+agentloop_result agentloop_explain_proof(const uint8_t *proof,
+                                         size_t proof_len,
+                                         const uint8_t *old_checkpoint,
+                                         size_t old_checkpoint_len,
+                                         const char *trusted_keys,
+                                         const char *origin,
+                                         uint8_t *out_buf,
+                                         size_t out_cap,
+                                         size_t *out_len);
 
 /**
  * Sets the reply's text `(ptr, len)` (UTF-8; length 0 is the empty text), replacing

@@ -4,6 +4,7 @@ use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
 
+use agentloop_core::tlog::{check_origin, OriginError};
 use agentloop_core::{Anchor, Hash};
 use clap::builder::NonEmptyStringValueParser;
 use clap::{ArgGroup, Args, Parser, Subcommand};
@@ -374,8 +375,8 @@ pub struct ValidateArgs {
 pub enum ValueError {
     /// A hash that is not 64 lowercase hex digits.
     NotAHash,
-    /// An origin that is empty or holds a control character.
-    BadOrigin,
+    /// An origin a checkpoint cannot carry (`agentloop_core::tlog::check_origin`).
+    BadOrigin(OriginError),
     /// A key name that is empty or holds a space or '+'.
     BadKeyName,
 }
@@ -384,9 +385,11 @@ impl fmt::Display for ValueError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ValueError::NotAHash => f.write_str("a hash is 64 lowercase hex digits"),
-            ValueError::BadOrigin => {
-                f.write_str("an origin is one non-empty line without control characters")
-            }
+            ValueError::BadOrigin(e) => write!(
+                f,
+                "{e}; an origin is one non-empty line without control characters, \
+                 not starting with white space or '{{'"
+            ),
             ValueError::BadKeyName => {
                 f.write_str("a key name is non-empty, without spaces and without '+'")
             }
@@ -406,11 +409,10 @@ fn parse_hash(text: &str) -> Result<Hash, ValueError> {
     Hash::from_hex(text.as_bytes()).ok_or(ValueError::NotAHash)
 }
 
-/// Parses an origin line: non-empty, no control characters (so no newline).
+/// Parses an origin line: one a checkpoint can carry and read back
+/// (`agentloop_core::tlog::check_origin`).
 fn parse_origin(text: &str) -> Result<String, ValueError> {
-    if text.is_empty() || text.chars().any(char::is_control) {
-        return Err(ValueError::BadOrigin);
-    }
+    check_origin(text).map_err(ValueError::BadOrigin)?;
     Ok(text.to_owned())
 }
 

@@ -398,3 +398,46 @@ console.log(crypto.verify(null, fs.readFileSync(file), key, Buffer.from(sig, 'he
     // The oracle can say no: the same signature over another text.
     assert_eq!(node("tampered"), "invalid");
 }
+
+/// An origin a checkpoint could not carry and read back is a usage error that says
+/// why, for every command taking `--origin`; an accepted one (with a brace or a space
+/// past its first character) round-trips through `checkpoint` and `verify`.
+#[test]
+fn an_origin_that_would_not_read_back_is_refused_with_the_reason() {
+    let s = Scratch::new("origin");
+    s.write("t.jsonl", five());
+    let cases = [
+        ("{example.com/log", "starts with '{'"),
+        (" {example.com/log", "starts with white space"),
+        (" example.com", "starts with white space"),
+        ("", "the origin is empty"),
+        ("two\nlines", "control character '\\n' at byte 3"),
+    ];
+    for (origin, reason) in cases {
+        for args in [
+            vec!["checkpoint", "--origin", origin, "t.jsonl"],
+            vec!["prove", "--index", "1", "--origin", origin, "t.jsonl"],
+            vec!["verify", "--origin", origin, "t.jsonl"],
+        ] {
+            let run = s.run(&args);
+            assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+            assert!(run.stdout.is_empty(), "{args:?}");
+            assert!(run.stderr.contains("--origin"), "{args:?}: {}", run.stderr);
+            assert!(run.stderr.contains(reason), "{args:?}: {}", run.stderr);
+        }
+    }
+    assert!(!s.dir().join("cp").exists());
+    for origin in ["example.com/{log}", "a b+c"] {
+        let run = s.run(&["checkpoint", "--origin", origin, "--out", "cp", "t.jsonl"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let run = s.run(&[
+            "verify",
+            "--checkpoint",
+            "cp",
+            "--origin",
+            origin,
+            "t.jsonl",
+        ]);
+        assert_eq!(run.code, 0, "{origin:?}: {}{}", run.stdout, run.stderr);
+    }
+}

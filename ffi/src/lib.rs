@@ -39,6 +39,7 @@ pub mod canon;
 pub mod chain;
 pub mod hash;
 pub mod proof;
+pub mod proof_check;
 pub mod reply;
 pub mod report;
 pub mod result;
@@ -71,7 +72,10 @@ pub use chain::{
 pub use hash::{agentloop_hash_from_hex, agentloop_hash_to_hex};
 pub use proof::{
     agentloop_checkpoint, agentloop_prove_consistency, agentloop_prove_inclusion,
-    agentloop_report_root, agentloop_verify_consistency, agentloop_verify_inclusion,
+    agentloop_report_root,
+};
+pub use proof_check::{
+    agentloop_explain_proof, agentloop_verify_consistency, agentloop_verify_inclusion,
 };
 pub use reply::{
     agentloop_reply, agentloop_reply_add_call, agentloop_reply_set_error,

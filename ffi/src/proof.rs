@@ -6,11 +6,10 @@
 use core::ffi::c_char;
 
 use agentloop_core::merkle::{root_of, ProofError};
-use agentloop_core::note::{key_lines, SignerKey, VerifierKey};
+use agentloop_core::note::SignerKey;
 use agentloop_core::tlog::{
-    check_consistency, check_inclusion, consistency_text, inclusion_text, leaves_of,
-    read_checkpoint, transcript_checkpoint, CheckpointText, ConsistencyProof, InclusionProof,
-    ProofTextError, TlogCheckpoint,
+    consistency_text, inclusion_text, leaves_of, read_checkpoint, transcript_checkpoint,
+    CheckpointText, TlogCheckpoint,
 };
 use agentloop_core::verify::{self, Options};
 use agentloop_core::Hash;
@@ -46,7 +45,7 @@ fn verified(bytes: &[u8]) -> Outcome<Verified<'_>> {
 ///
 /// # Safety
 /// `ptr` must be NULL or a NUL-terminated string.
-unsafe fn opt_str<'a>(ptr: *const c_char) -> Outcome<Option<&'a str>> {
+pub(crate) unsafe fn opt_str<'a>(ptr: *const c_char) -> Outcome<Option<&'a str>> {
     if ptr.is_null() {
         return Ok(None);
     }
@@ -57,21 +56,8 @@ unsafe fn opt_str<'a>(ptr: *const c_char) -> Outcome<Option<&'a str>> {
         .map_err(|_| agentloop_result::InvalidUtf8)
 }
 
-/// The trusted keys of `text`: one verifier key a line; blank lines and lines starting
-/// with `#` are skipped (the format of `agentloop verify-proof --key-file`).
-fn parse_keys(text: Option<&str>) -> Outcome<Vec<VerifierKey>> {
-    let mut keys = Vec::new();
-    for (_, line) in key_lines(text.unwrap_or("")) {
-        keys.push(
-            line.parse()
-                .map_err(|_| agentloop_result::AnchorMalformed)?,
-        );
-    }
-    Ok(keys)
-}
-
 /// A checkpoint text: C2SP (`tlog-checkpoint`), signed or not.
-fn checkpoint_text(text: &[u8]) -> Outcome<CheckpointText> {
+pub(crate) fn checkpoint_text(text: &[u8]) -> Outcome<CheckpointText> {
     match read_checkpoint(text) {
         Ok(parsed @ CheckpointText::Tlog { .. }) => Ok(parsed),
         Ok(CheckpointText::V1(_)) | Err(_) => {
@@ -81,13 +67,6 @@ fn checkpoint_text(text: &[u8]) -> Outcome<CheckpointText> {
                 Err(agentloop_result::AnchorMalformed)
             }
         }
-    }
-}
-
-fn malformed(error: ProofTextError) -> agentloop_result {
-    match error {
-        ProofTextError::NotUtf8 => agentloop_result::InvalidUtf8,
-        _ => agentloop_result::AnchorMalformed,
     }
 }
 
@@ -104,7 +83,8 @@ fn proof_error(error: ProofError) -> agentloop_result {
 /// of a prefix of the transcript, or else the unsigned one of every record.
 fn against(transcript: &Verified<'_>, given: &[u8]) -> Outcome<(TlogCheckpoint, String)> {
     if given.is_empty() {
-        let checkpoint = transcript_checkpoint(&transcript.report, &transcript.leaves, None);
+        let checkpoint = transcript_checkpoint(&transcript.report, &transcript.leaves, None)
+            .map_err(|_| agentloop_result::AnchorMalformed)?;
         let body = checkpoint.body();
         return Ok((checkpoint, body));
     }
@@ -165,7 +145,8 @@ pub unsafe extern "C" fn agentloop_report_root(
 ///
 /// Results: `DOES_NOT_VERIFY`; `INVALID_UTF8` for a string that is not UTF-8;
 /// `ANCHOR_MALFORMED` for a signer key that does not parse or an origin a checkpoint
-/// cannot carry; the size-query protocol for the output.
+/// cannot carry and read back (empty, a control character, a leading white space or
+/// `{`: `agentloop_core::tlog::check_origin`); the size-query protocol for the output.
 ///
 /// # Safety
 /// Byte input as in the header conventions; `origin` and `signer_key` NULL or
@@ -196,15 +177,14 @@ pub unsafe extern "C" fn agentloop_checkpoint(
             None => None,
         };
         let transcript = verified(bytes)?;
+        // An origin a checkpoint cannot carry is refused (empty, a newline, a leading
+        // brace that would read back as a v1 checkpoint): `check_origin`.
         let checkpoint = transcript_checkpoint(
             &transcript.report,
             &transcript.leaves,
             origin.map(str::to_owned),
-        );
-        // An origin the body cannot carry (empty, a newline) does not read back.
-        if TlogCheckpoint::parse_body(&checkpoint.body()).as_ref() != Ok(&checkpoint) {
-            return Err(agentloop_result::AnchorMalformed);
-        }
+        )
+        .map_err(|_| agentloop_result::AnchorMalformed)?;
         let text = match &signer {
             Some(key) => checkpoint
                 .sign(key)
@@ -299,84 +279,5 @@ pub unsafe extern "C" fn agentloop_prove_consistency(
             .map_err(proof_error)?;
         // SAFETY: forwarded from this function's contract.
         unsafe { write_out(proof.as_bytes(), out_buf, out_cap, out_len) }
-    })
-}
-
-/// Checks an inclusion proof `(proof, proof_len)` made by `agentloop_prove_inclusion`
-/// or `agentloop prove --index`, by the rules of `agentloop verify-proof`: the record
-/// it carries is recomputed (its hash, its `seq` = index), its path is checked against
-/// the proof's checkpoint, and the checkpoint is admitted.
-///
-/// `trusted_keys`: NULL to check no signature, or note verifier keys one a line
-/// (blank lines and `#` lines skipped; `--key-file`); with keys, the checkpoint must
-/// carry a good signature by one of them. `origin`: NULL, or the origin the checkpoint
-/// must name (`--origin`).
-///
-/// Results: `OK` when the proof holds; `PROOF_INVALID` when it does not (a path, a
-/// record, a signature or an origin that does not check); `INVALID_UTF8` /
-/// `ANCHOR_MALFORMED` for a proof, checkpoint or key text that does not parse.
-///
-/// # Safety
-/// Byte input as in the header conventions; `trusted_keys` and `origin` NULL or
-/// NUL-terminated.
-#[no_mangle]
-pub unsafe extern "C" fn agentloop_verify_inclusion(
-    proof: *const u8,
-    proof_len: usize,
-    trusted_keys: *const c_char,
-    origin: *const c_char,
-) -> agentloop_result {
-    boundary(|| {
-        // SAFETY: forwarded from this function's contract.
-        let bytes = unsafe { input(proof, proof_len) }?;
-        // SAFETY: forwarded from this function's contract.
-        let trusted = parse_keys(unsafe { opt_str(trusted_keys) }?)?;
-        // SAFETY: forwarded from this function's contract.
-        let origin = unsafe { opt_str(origin) }?;
-        let proof = InclusionProof::parse(bytes).map_err(malformed)?;
-        let checkpoint = checkpoint_text(proof.checkpoint.as_bytes())?;
-        check_inclusion(&proof, &checkpoint, &trusted, origin)
-            .map(drop)
-            .map_err(|_| agentloop_result::ProofInvalid)
-    })
-}
-
-/// Checks a consistency proof `(proof, proof_len)` made by
-/// `agentloop_prove_consistency` or `agentloop prove --from` against the older
-/// checkpoint the caller kept, `(old_checkpoint, old_checkpoint_len)` (`--old FILE`):
-/// the proof must start from its count, name its origin, and prove its root a prefix
-/// of the proof's checkpoint, which is admitted as in `agentloop_verify_inclusion`.
-///
-/// Results: `OK` when the proof holds; `PROOF_INVALID` when it does not;
-/// `INVALID_UTF8` / `ANCHOR_MALFORMED` for a proof, checkpoint or key text that does
-/// not parse (the older checkpoint must be a C2SP one).
-///
-/// # Safety
-/// Byte inputs as in the header conventions; `trusted_keys` and `origin` NULL or
-/// NUL-terminated.
-#[no_mangle]
-pub unsafe extern "C" fn agentloop_verify_consistency(
-    proof: *const u8,
-    proof_len: usize,
-    old_checkpoint: *const u8,
-    old_checkpoint_len: usize,
-    trusted_keys: *const c_char,
-    origin: *const c_char,
-) -> agentloop_result {
-    boundary(|| {
-        // SAFETY: forwarded from this function's contract.
-        let bytes = unsafe { input(proof, proof_len) }?;
-        // SAFETY: forwarded from this function's contract.
-        let old_bytes = unsafe { input(old_checkpoint, old_checkpoint_len) }?;
-        // SAFETY: forwarded from this function's contract.
-        let trusted = parse_keys(unsafe { opt_str(trusted_keys) }?)?;
-        // SAFETY: forwarded from this function's contract.
-        let origin = unsafe { opt_str(origin) }?;
-        let proof = ConsistencyProof::parse(bytes).map_err(malformed)?;
-        let new = checkpoint_text(proof.checkpoint.as_bytes())?;
-        let old = checkpoint_text(old_bytes)?;
-        check_consistency(&proof, "the older checkpoint", &old, &new, &trusted, origin)
-            .map(drop)
-            .map_err(|_| agentloop_result::ProofInvalid)
     })
 }

@@ -291,15 +291,17 @@ fn exercise(build: &Build, programs: &[PathBuf; 6], wrapper: &[&str], label: &st
     let out = run(&mut command(agent_loop));
     expect_status(&out, 2, &format!("{label}: loop usage"));
 
-    // proof.c: inclusion and consistency proofs made and checked through the C ABI; the
-    // proof it keeps is byte for byte the shared core function's (so `agentloop prove`'s).
+    // proof.c: inclusion and consistency proofs made and checked through the C ABI, and
+    // agentloop_explain_proof's reason for refusing the tampered one; the proof it keeps is byte for byte the shared core function's (so `agentloop prove`'s).
     let written = dir.join("proof.jsonl");
     let out = run(command(proof).arg(&written));
     expect_status(&out, 0, &format!("{label}: proof"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         stdout,
-        "proof: 5 inclusion proofs hold; a tampered one was refused\n\
+        "proof: the tampered proof: proof_invalid: the record in the proof is not I-JSON: \
+         unescaped control character in a string\n\
+         proof: 5 inclusion proofs hold; a tampered one was refused\n\
          proof: the checkpoint of 2 records is a prefix of the checkpoint of 5\n",
         "{label}"
     );
@@ -307,7 +309,9 @@ fn exercise(build: &Build, programs: &[PathBuf; 6], wrapper: &[&str], label: &st
     let report = agentloop_core::verify::verify_bytes(&bytes, &Default::default());
     assert!(report.ok() && report.count == 5, "{label}");
     let (leaves, _) = agentloop_core::tlog::leaves_of(&bytes).unwrap();
-    let body = agentloop_core::tlog::transcript_checkpoint(&report, &leaves, None).body();
+    let body = agentloop_core::tlog::transcript_checkpoint(&report, &leaves, None)
+        .unwrap()
+        .body();
     let expected = agentloop_core::tlog::inclusion_text(&bytes, &leaves, 2, 5, body).unwrap();
     assert_eq!(
         std::fs::read_to_string(dir.join("proof.jsonl.proof")).unwrap(),

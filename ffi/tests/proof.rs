@@ -151,7 +151,9 @@ fn every_inclusion_and_consistency_proof_round_trips_byte_identical_to_core() {
         let bytes = transcript(n);
         let report = verify_bytes(&bytes, &Options::default());
         let (leaves, _) = leaves_of(&bytes).unwrap();
-        let body = transcript_checkpoint(&report, &leaves, None).body();
+        let body = transcript_checkpoint(&report, &leaves, None)
+            .unwrap()
+            .body();
         assert_eq!(checkpoint(&bytes, None, None).unwrap(), body.as_bytes());
         for i in 0..n {
             let want = inclusion_text(&bytes, &leaves, i, n, body.clone()).unwrap();
@@ -310,7 +312,13 @@ fn signed_checkpoints_are_checked_against_the_trusted_keys() {
         verify_incl(&proof, Some("not a key"), None),
         agentloop_result::AnchorMalformed
     );
-    for origin in ["", "two\nlines"] {
+    for origin in [
+        "",
+        "two\nlines",
+        "{example.com",
+        " {example.com",
+        " example.com",
+    ] {
         assert_eq!(
             checkpoint(&bytes, Some(origin), None),
             Err(agentloop_result::AnchorMalformed),
@@ -495,4 +503,141 @@ fn the_report_root_is_the_checkpoint_root() {
     assert!(has);
     assert_eq!(root, agentloop_core::merkle::root_of(&leaves).0);
     assert_ne!(root, [0; 32]);
+}
+
+/// `agentloop_explain_proof` with the size query: the sentence, and the result code of
+/// the query that measured it.
+fn explain(proof: &[u8], old: &[u8], keys: Option<&str>, origin: Option<&str>) -> String {
+    let keys = keys.map(|k| CString::new(k).unwrap());
+    let origin = origin.map(|o| CString::new(o).unwrap());
+    let keys = keys.as_ref().map_or(null(), |k| k.as_ptr());
+    let origin = origin.as_ref().map_or(null(), |o| o.as_ptr());
+    let mut len = usize::MAX;
+    // SAFETY: valid inputs; NULL out_buf with out_cap 0 is the size query.
+    let r = unsafe {
+        agentloop_explain_proof(
+            proof.as_ptr(),
+            proof.len(),
+            if old.is_empty() { null() } else { old.as_ptr() },
+            old.len(),
+            keys,
+            origin,
+            null_mut(),
+            0,
+            &mut len,
+        )
+    };
+    if len == 0 {
+        assert_eq!(r, agentloop_result::Ok, "an empty sentence fits any buffer");
+        return String::new();
+    }
+    assert_eq!(r, agentloop_result::InsufficientSize);
+    let mut buf = vec![0u8; len];
+    let mut got = 0usize;
+    // SAFETY: as above, with a buffer of exactly the measured size.
+    let r = unsafe {
+        agentloop_explain_proof(
+            proof.as_ptr(),
+            proof.len(),
+            if old.is_empty() { null() } else { old.as_ptr() },
+            old.len(),
+            keys,
+            origin,
+            buf.as_mut_ptr(),
+            buf.len(),
+            &mut got,
+        )
+    };
+    assert_eq!(r, agentloop_result::Ok);
+    assert_eq!(got, len);
+    String::from_utf8(buf).unwrap()
+}
+
+#[test]
+fn explain_proof_says_why_a_proof_does_not_hold_and_agrees_with_the_verdict() {
+    let bytes = transcript(5);
+    let key = SignerKey::from_seed("example.com/log", &SEED).unwrap();
+    let vkey = key.verifier().to_string();
+    let stranger = SignerKey::from_seed("example.com/log", &[8; 32])
+        .unwrap()
+        .verifier()
+        .to_string();
+    let signed = checkpoint(&bytes, None, Some(&key.to_secret_string())).unwrap();
+    let proof = make(agentloop_prove_inclusion, &bytes, &signed, 3).unwrap();
+    let cons = make(agentloop_prove_consistency, &bytes, &signed, 2).unwrap();
+    let old = checkpoint(&transcript(2), None, None).unwrap();
+
+    // Holds: the empty sentence, for both kinds.
+    assert_eq!(verify_incl(&proof, Some(&vkey), None), agentloop_result::Ok);
+    assert_eq!(explain(&proof, &[], Some(&vkey), None), "");
+    assert_eq!(verify_cons(&cons, &old, Some(&vkey)), agentloop_result::Ok);
+    assert_eq!(explain(&cons, &old, Some(&vkey), None), "");
+
+    // Each way of not holding names its finding, where the verdict is PROOF_INVALID.
+    let moved = String::from_utf8(proof.clone())
+        .unwrap()
+        .replace("index 3\n", "index 2\n");
+    // (proof, older checkpoint, trusted keys, origin, the finding named first)
+    type Case<'a> = (
+        &'a [u8],
+        &'a [u8],
+        Option<&'a str>,
+        Option<&'a str>,
+        &'a str,
+    );
+    let cases: Vec<Case> = vec![
+        (&proof, &[], Some(&stranger), None, "checkpoint_untrusted: "),
+        (
+            &proof,
+            &[],
+            None,
+            Some("example.com/x"),
+            "checkpoint_origin_mismatch: ",
+        ),
+        (moved.as_bytes(), &[], None, None, "proof_invalid: "),
+        (&cons, &signed, None, None, "checkpoint_inconsistent: "),
+    ];
+    for (p, o, keys, origin, kind) in cases {
+        let why = explain(p, o, keys, origin);
+        assert!(why.starts_with(kind), "{kind}: {why}");
+        let code = if o.is_empty() {
+            verify_incl(p, keys, origin)
+        } else {
+            verify_cons(p, o, keys)
+        };
+        assert_eq!(code, agentloop_result::ProofInvalid, "{why}");
+    }
+
+    // Text that does not parse: one sentence naming it.
+    let why = explain(b"not a proof\n\nx\n", &[], None, None);
+    assert!(
+        why.starts_with("the proof is malformed: the first line"),
+        "{why}"
+    );
+    let why = explain(&cons, &[], None, None);
+    assert!(why.contains("old_checkpoint is empty"), "{why}");
+    let why = explain(&proof, &[], Some("# keys\nnot a key\n"), None);
+    assert!(
+        why.starts_with("trusted_keys line 2 is not a note verifier key"),
+        "{why}"
+    );
+    let why = explain(&cons, b"{\"count\":2}", None, None);
+    assert!(why.starts_with("the older checkpoint is "), "{why}");
+
+    // NULL out_len is NULL_PARAMETER.
+    // SAFETY: valid inputs but for the NULL out_len, which the function checks.
+    let r = unsafe {
+        agentloop_explain_proof(
+            proof.as_ptr(),
+            proof.len(),
+            null(),
+            0,
+            null(),
+            null(),
+            null_mut(),
+            0,
+            null_mut(),
+        )
+    };
+    assert_eq!(r, agentloop_result::NullParameter);
 }

@@ -8,7 +8,8 @@
 //! `INSUFFICIENT_SIZE`, the exact length in `*out_len`, and the buffer untouched; a
 //! buffer that large then gives exactly those bytes); the answers equal the core's
 //! (canonical bytes, hex, reports of both verifier entry points, schema verdicts,
-//! appended lines); failures leave outputs and the chain unchanged.
+//! appended lines); failures leave outputs and the chain unchanged; a proof's
+//! explanation is empty exactly when its check says `OK`.
 #![no_main]
 
 use std::ffi::CStr;
@@ -377,16 +378,68 @@ fn chain(small: usize, data: &[u8]) {
     unsafe { agentloop_chain_free(handle) };
 }
 
+/// Proof checks on fuzzed proof bytes (and, after a 0x00 byte, an older checkpoint):
+/// `agentloop_explain_proof` always writes a UTF-8 sentence by the size-query protocol,
+/// and it is empty exactly when the verify call for the proof's kind says `OK`; every
+/// verdict is one the header documents.
+fn proof(small: usize, data: &[u8]) {
+    let (proof, old) = match data.iter().position(|&b| b == 0) {
+        Some(at) => (&data[..at], &data[at + 1..]),
+        None => (data, &data[..0]),
+    };
+    let (r, why) = size_query(small, |buf, cap, len| unsafe {
+        // SAFETY: live slices; `buf` is NULL or `cap` writable bytes; `len` NULL or live.
+        agentloop_explain_proof(
+            proof.as_ptr(),
+            proof.len(),
+            old.as_ptr(),
+            old.len(),
+            ptr::null(),
+            ptr::null(),
+            buf,
+            cap,
+            len,
+        )
+    });
+    assert_eq!(r, R::Ok, "explain_proof");
+    let why = std::str::from_utf8(&why).expect("the sentence is UTF-8");
+    let verdict = if proof.starts_with(b"agentloop/tlog-consistency@v1\n") {
+        // SAFETY: live slices; NULL keys and origin.
+        unsafe {
+            agentloop_verify_consistency(
+                proof.as_ptr(),
+                proof.len(),
+                old.as_ptr(),
+                old.len(),
+                ptr::null(),
+                ptr::null(),
+            )
+        }
+    } else {
+        // SAFETY: a live slice; NULL keys and origin.
+        unsafe { agentloop_verify_inclusion(proof.as_ptr(), proof.len(), ptr::null(), ptr::null()) }
+    };
+    assert!(
+        matches!(
+            verdict,
+            R::Ok | R::ProofInvalid | R::InvalidUtf8 | R::AnchorMalformed
+        ),
+        "undocumented verdict {verdict:?}"
+    );
+    assert_eq!(verdict == R::Ok, why.is_empty(), "{verdict:?} but {why:?}");
+}
+
 fuzz_target!(|data: &[u8]| {
     let [op, config, rest @ ..] = data else {
         return;
     };
     let small = usize::from(*config);
-    match op % 5 {
+    match op % 6 {
         0 => canonicalize(small, rest),
         1 => hex(rest),
         2 => verify(*config, rest),
         3 => schema(small, rest),
-        _ => chain(small, rest),
+        4 => chain(small, rest),
+        _ => proof(small, rest),
     }
 });

@@ -72,7 +72,14 @@ pub fn run(args: &ProveArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
             ),
         }),
         None => {
-            let checkpoint = transcript_checkpoint(&report, &leaves, args.origin.clone());
+            // `--origin` passed `check_origin` already (args.rs); this is that check.
+            let checkpoint =
+                transcript_checkpoint(&report, &leaves, args.origin.clone()).map_err(|e| {
+                    Failure::ProveCheckpoint {
+                        name: String::from("--origin"),
+                        reason: e.to_string(),
+                    }
+                })?;
             let text = match &signer {
                 Some(key) => checkpoint.sign(key).map_err(|e| Failure::Sign {
                     error: format!("{e}"),

@@ -3,8 +3,7 @@
 use std::io::Write;
 
 use agentloop_core::tlog::{
-    check_consistency, check_inclusion, read_checkpoint, CheckpointText, ConsistencyProof,
-    InclusionProof,
+    check_consistency, check_inclusion, read_checkpoint, CheckpointText, ProofText,
 };
 
 use super::emit;
@@ -29,36 +28,35 @@ pub fn run(args: &VerifyProofArgs, out: &mut dyn Write) -> Result<Exit, Failure>
             name: name.clone(),
             reason,
         })?;
-    let outcome = if bytes.starts_with(b"agentloop/tlog-consistency@v1\n") {
-        let proof = ConsistencyProof::parse(&bytes).map_err(|error| Failure::ProofMalformed {
-            name: name.clone(),
-            error,
-        })?;
-        let Some(old_path) = &args.old else {
-            return Err(Failure::ProveCheckpoint {
-                name,
-                reason: String::from(
-                    "a consistency proof is checked against the older checkpoint you kept: give it with --old FILE",
-                ),
-            });
-        };
-        let (old_name, old, _) = read_checkpoint_text(old_path)?;
-        let new = proof_checkpoint(&name, &proof.checkpoint)?;
-        check_consistency(
-            &proof,
-            &old_name,
-            &old,
-            &new,
-            &trusted,
-            args.origin.as_deref(),
-        )
-    } else {
-        let proof = InclusionProof::parse(&bytes).map_err(|error| Failure::ProofMalformed {
-            name: name.clone(),
-            error,
-        })?;
-        let checkpoint = proof_checkpoint(&name, &proof.checkpoint)?;
-        check_inclusion(&proof, &checkpoint, &trusted, args.origin.as_deref())
+    let proof = ProofText::parse(&bytes).map_err(|error| Failure::ProofMalformed {
+        name: name.clone(),
+        error,
+    })?;
+    let outcome = match proof {
+        ProofText::Consistency(proof) => {
+            let Some(old_path) = &args.old else {
+                return Err(Failure::ProveCheckpoint {
+                    name,
+                    reason: String::from(
+                        "a consistency proof is checked against the older checkpoint you kept: give it with --old FILE",
+                    ),
+                });
+            };
+            let (old_name, old, _) = read_checkpoint_text(old_path)?;
+            let new = proof_checkpoint(&name, &proof.checkpoint)?;
+            check_consistency(
+                &proof,
+                &old_name,
+                &old,
+                &new,
+                &trusted,
+                args.origin.as_deref(),
+            )
+        }
+        ProofText::Inclusion(proof) => {
+            let checkpoint = proof_checkpoint(&name, &proof.checkpoint)?;
+            check_inclusion(&proof, &checkpoint, &trusted, args.origin.as_deref())
+        }
     };
     match outcome {
         Ok(what) => {

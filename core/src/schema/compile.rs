@@ -17,7 +17,7 @@ use alloc::vec::Vec;
 use super::message::show;
 use super::path::quoted;
 use super::reference::{self, push_token, PendingRef};
-use super::tree::{is_integral, Keywords, Node, NodeId, Tree, Type};
+use super::tree::{is_integral, Keywords, Node, NodeId, Property, Tree, Type};
 use super::SchemaError;
 use crate::json::{Object, Value, MAX_DEPTH};
 
@@ -77,8 +77,14 @@ pub(crate) fn compile(document: &Value) -> Result<Tree, SchemaError> {
             }
         }
     }
+    let mut nodes = compiler.nodes;
+    for (node, &shared) in nodes.iter_mut().zip(&shared) {
+        if let Node::Keywords(k) = node {
+            k.prepare(shared);
+        }
+    }
     Ok(Tree {
-        nodes: compiler.nodes,
+        nodes,
         shared,
         root,
     })
@@ -197,7 +203,17 @@ impl Compiler {
                 "additionalProperties" => {
                     k.additional = Some(self.schema(value, Some(key), pointer, depth + 1)?);
                 }
-                "properties" => k.properties = self.schema_map(value, key, pointer, depth)?,
+                "properties" => {
+                    k.properties = self
+                        .schema_map(value, key, pointer, depth)?
+                        .into_iter()
+                        .map(|(name, node)| Property {
+                            name,
+                            node,
+                            required: false,
+                        })
+                        .collect();
+                }
                 "$defs" => {
                     // Compiled so that `$ref` can point into them, and refused if broken
                     // even when nothing refers to them, as the meta-schema would.

@@ -7,8 +7,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::path::quoted;
-use super::tree::{type_of, Type};
+use super::path::{push_decimal, push_quoted};
+use super::tree::{is_integral, type_of, Type};
 use crate::jcs;
 use crate::json::Value;
 
@@ -43,9 +43,29 @@ pub(crate) fn show_list(values: &[Value]) -> String {
     cut(bytes)
 }
 
-/// A number as ECMAScript prints it.
-pub(crate) fn show_number(n: f64) -> String {
-    show(&Value::Number(n))
+/// Appends `n` as ECMAScript prints it. An integer below 2^53 in magnitude is its
+/// decimal digits (ECMAScript writes every integer below 10^21 without an exponent, and
+/// `-0` as `0`), written directly; anything else goes through the canonical writer.
+pub(crate) fn push_number(out: &mut String, n: f64) {
+    const TWO_53: f64 = 9_007_199_254_740_992.0;
+    if n > -TWO_53 && n < TWO_53 && is_integral(n) {
+        if n < 0.0 {
+            out.push('-');
+        }
+        // Exact: the magnitude is an integer below 2^53.
+        push_decimal(out, (n as i64).unsigned_abs());
+    } else {
+        out.push_str(&show(&Value::Number(n)));
+    }
+}
+
+/// The concatenation of `parts`, allocated once.
+fn concat(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum::<usize>() + 8);
+    for part in parts {
+        out.push_str(part);
+    }
+    out
 }
 
 /// Cuts UTF-8 `bytes` at a character boundary at or before [`SHOWN_BYTES`], adding `...`.
@@ -63,48 +83,68 @@ fn cut(bytes: Vec<u8>) -> String {
 
 /// `expected type integer, got string`; `expected type one of integer, null, got string`.
 pub(crate) fn wrong_type(expected: &[Type], got: &Value) -> String {
-    let mut names = String::new();
+    let mut out = String::with_capacity(48);
+    out.push_str(if expected.len() == 1 {
+        "expected type "
+    } else {
+        "expected type one of "
+    });
     for (i, t) in expected.iter().enumerate() {
         if i > 0 {
-            names.push_str(", ");
+            out.push_str(", ");
         }
-        names.push_str(t.name());
+        out.push_str(t.name());
     }
-    if expected.len() == 1 {
-        format!("expected type {names}, got {}", type_of(got))
-    } else {
-        format!("expected type one of {names}, got {}", type_of(got))
-    }
+    out.push_str(", got ");
+    out.push_str(type_of(got));
+    out
 }
 
 /// `expected one of [1,2,3], got 4`.
 pub(crate) fn not_in_enum(values: &[Value], got: &Value) -> String {
-    format!("expected one of {}, got {}", show_list(values), show(got))
+    concat(&["expected one of ", &show_list(values), ", got ", &show(got)])
 }
 
 /// `expected const "x", got "y"`.
 pub(crate) fn not_const(expected: &Value, got: &Value) -> String {
-    format!("expected const {}, got {}", show(expected), show(got))
+    concat(&["expected const ", &show(expected), ", got ", &show(got)])
 }
 
 /// `expected a value >= 0, got -1` (and `>`, `<=`, `<`).
 pub(crate) fn out_of_range(relation: &str, limit: f64, got: f64) -> String {
-    format!(
-        "expected a value {relation} {}, got {}",
-        show_number(limit),
-        show_number(got)
-    )
+    let mut out = String::with_capacity(40);
+    out.push_str("expected a value ");
+    out.push_str(relation);
+    out.push(' ');
+    push_number(&mut out, limit);
+    out.push_str(", got ");
+    push_number(&mut out, got);
+    out
 }
 
 /// `expected at least 2 items, got 1`; `expected at most 3 characters, got 5`.
 pub(crate) fn wrong_count(bound: &str, limit: u64, unit: &str, got: usize) -> String {
-    let s = if limit == 1 { "" } else { "s" };
-    format!("expected {bound} {limit} {unit}{s}, got {got}")
+    let mut out = String::with_capacity(48);
+    out.push_str("expected ");
+    out.push_str(bound);
+    out.push(' ');
+    push_decimal(&mut out, limit);
+    out.push(' ');
+    out.push_str(unit);
+    if limit != 1 {
+        out.push('s');
+    }
+    out.push_str(", got ");
+    push_decimal(&mut out, got as u64);
+    out
 }
 
 /// `missing required property 'b'`.
 pub(crate) fn missing(name: &str) -> String {
-    format!("missing required property {}", quoted(name))
+    let mut out = String::with_capacity(29 + name.len());
+    out.push_str("missing required property ");
+    push_quoted(&mut out, name);
+    out
 }
 
 /// Why a `false` schema was applied, for its sentence.
@@ -126,16 +166,33 @@ pub(crate) fn not_allowed(context: Context<'_>) -> String {
         Context::Plain => {
             String::from("not allowed: the schema here is false, so no value is valid")
         }
-        Context::Property(name) => format!("not allowed: property {}", quoted(name)),
-        Context::Additional(name) => format!("not allowed: additional property {}", quoted(name)),
+        Context::Property(name) => {
+            let mut out = String::with_capacity(24 + name.len());
+            out.push_str("not allowed: property ");
+            push_quoted(&mut out, name);
+            out
+        }
+        Context::Additional(name) => {
+            let mut out = String::with_capacity(35 + name.len());
+            out.push_str("not allowed: additional property ");
+            push_quoted(&mut out, name);
+            out
+        }
         Context::Item => String::from("not allowed: array items (the items schema is false)"),
     }
 }
 
 /// `expected to match at least one of 2 alternatives`.
 pub(crate) fn no_alternative(count: usize) -> String {
-    let s = if count == 1 { "" } else { "s" };
-    format!("expected to match at least one of {count} alternative{s}")
+    let mut out = String::with_capacity(52);
+    out.push_str("expected to match at least one of ");
+    push_decimal(&mut out, count as u64);
+    out.push_str(if count == 1 {
+        " alternative"
+    } else {
+        " alternatives"
+    });
+    out
 }
 
 /// The instance nests deeper than validation follows.
@@ -193,6 +250,64 @@ mod tests {
         assert_eq!(
             no_alternative(2),
             "expected to match at least one of 2 alternatives"
+        );
+    }
+
+    #[test]
+    fn numbers_written_directly_match_the_canonical_writer() {
+        let two_53 = 9_007_199_254_740_992.0;
+        let mut numbers = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            7.0,
+            10.0,
+            -10.0,
+            99.0,
+            100.0,
+            4096.0,
+            1e15,
+            1e16,
+            123_456_789_012.0,
+            two_53 - 1.0,
+            -(two_53 - 1.0),
+            two_53,
+            -two_53,
+            1e21,
+            1e300,
+            0.5,
+            -0.5,
+            1.5,
+            1e-7,
+            600.5,
+        ];
+        numbers.extend((0..64).map(|e| f64::from(2u8).powi(e) - 1.0));
+        numbers.extend((0..64).map(|e| -f64::from(2u8).powi(e)));
+        let show_number = |n: f64| {
+            let mut out = String::new();
+            push_number(&mut out, n);
+            out
+        };
+        for n in numbers {
+            let canonical = show(&Value::Number(n));
+            assert_eq!(show_number(n), canonical, "{n}");
+            let mut appended = String::from("x");
+            push_number(&mut appended, n);
+            assert_eq!(appended, format!("x{canonical}"));
+        }
+        assert_eq!(show_number(-0.0), "0");
+        assert_eq!(
+            no_alternative(1),
+            "expected to match at least one of 1 alternative"
+        );
+        assert_eq!(
+            not_allowed(Context::Property("a b")),
+            "not allowed: property 'a b'"
+        );
+        assert_eq!(
+            wrong_type(&[Type::String], &Value::Null),
+            "expected type string, got null"
         );
     }
 

@@ -189,12 +189,14 @@ impl Schema {
     /// Validates `instance`; violations come in a deterministic order, with paths
     /// starting at `root` (`"$"` for a plain instance, `"$.add"` for the arguments of
     /// a call to the tool `add`). An empty list means valid.
+    #[inline]
     pub fn validate(&self, instance: &Value, root: &str) -> Vec<Violation> {
         validate::validate(&self.tree, instance, root)
     }
 
     /// Whether `instance` is valid: the same verdict as an empty [`Schema::validate`],
     /// found without building any message (it stops at the first failure).
+    #[inline]
     pub fn is_valid(&self, instance: &Value) -> bool {
         validate::is_valid(&self.tree, instance)
     }

@@ -36,39 +36,35 @@ pub(crate) enum Location<'a> {
 impl Location<'_> {
     /// The path from `root` (e.g. `$` or `$.add`) to this value.
     pub(crate) fn spell(&self, root: &str) -> String {
-        let mut steps = Vec::new();
-        let mut at = self;
-        loop {
-            match at {
-                Location::Root => break,
-                Location::Member { parent, .. } | Location::Item { parent, .. } => {
-                    steps.push(at);
-                    at = parent;
-                }
-            }
-        }
-        let mut out = String::from(root);
-        for step in steps.iter().rev() {
-            match step {
-                Location::Root => {}
-                Location::Member { key, .. } => push_member(&mut out, key),
-                Location::Item { index, .. } => push_index(&mut out, *index),
-            }
-        }
+        let mut out = String::with_capacity(root.len() + 24);
+        out.push_str(root);
+        self.push_steps(&mut out);
         out
     }
 
-    /// The positions (member or item index) from the root down to this value. Sorting
-    /// by this key puts values in document order, a value before its members.
-    pub(crate) fn order_key(&self) -> Vec<usize> {
-        let mut key = Vec::new();
-        let mut at = self;
-        while let Location::Member { parent, index, .. } | Location::Item { parent, index } = at {
-            key.push(*index);
-            at = parent;
+    /// Appends the steps from the root down to this value (recursion as deep as the
+    /// value, which the validator's nesting limit bounds).
+    fn push_steps(&self, out: &mut String) {
+        match self {
+            Location::Root => {}
+            Location::Member { parent, key, .. } => {
+                parent.push_steps(out);
+                push_member(out, key);
+            }
+            Location::Item { parent, index } => {
+                parent.push_steps(out);
+                push_index(out, *index);
+            }
         }
-        key.reverse();
-        key
+    }
+
+    /// Appends the positions (member or item index) from the root down to this value.
+    /// Sorting by them puts values in document order, a value before its members.
+    pub(crate) fn push_order(&self, out: &mut Vec<usize>) {
+        if let Location::Member { parent, index, .. } | Location::Item { parent, index } = self {
+            parent.push_order(out);
+            out.push(*index);
+        }
     }
 }
 
@@ -96,13 +92,38 @@ pub(crate) fn push_member(out: &mut String, key: &str) {
 
 /// Appends the step to item `index`: `[index]`.
 pub(crate) fn push_index(out: &mut String, index: usize) {
-    // Writing to a String cannot fail.
-    let _ = write!(out, "[{index}]");
+    out.push('[');
+    push_decimal(out, index as u64);
+    out.push(']');
+}
+
+/// Appends `n` in decimal (what `write!(out, "{n}")` writes, without the formatting
+/// machinery).
+pub(crate) fn push_decimal(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
 }
 
 /// Appends `text` in single quotes, escaping `'`, `\` and control characters.
 pub(crate) fn push_quoted(out: &mut String, text: &str) {
     out.push('\'');
+    if !text.bytes().any(|b| b < 0x20 || b == b'\'' || b == b'\\') {
+        // Nothing to escape (the usual key).
+        out.push_str(text);
+        out.push('\'');
+        return;
+    }
     for c in text.chars() {
         match c {
             '\'' => out.push_str("\\'"),
@@ -129,6 +150,8 @@ pub(crate) fn quoted(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::format;
+    use alloc::vec;
 
     #[test]
     fn identifiers() {
@@ -161,7 +184,15 @@ mod tests {
             key: "a b",
         };
         assert_eq!(spaced.spell("$"), "$.a[0]['a b']");
-        assert_eq!(spaced.order_key(), [0, 0, 3]);
+        let mut order = vec![9];
+        spaced.push_order(&mut order);
+        assert_eq!(order, [9, 0, 0, 3]);
+        let mut decimal = String::new();
+        for n in [0, 7, 10, 99, 12345, u64::MAX] {
+            decimal.clear();
+            push_decimal(&mut decimal, n);
+            assert_eq!(decimal, format!("{n}"));
+        }
         let nasty = Location::Member {
             parent: &root,
             index: 1,

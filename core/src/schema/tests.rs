@@ -228,6 +228,38 @@ fn string_lengths_count_code_points() {
 }
 
 #[test]
+fn string_lengths_at_every_bound_whatever_the_byte_widths() {
+    // The check pass settles a length from the byte length when it can (at most one
+    // code point per byte, at least one per four): every bound around the byte and code
+    // point counts of 1- to 4-byte characters must still get the code-point verdict.
+    for text in [
+        "",
+        "a",
+        "ab",
+        "é",
+        "aé",
+        "€",
+        "😀",
+        "😀😀",
+        "a😀é€",
+        "😀😀😀a",
+    ] {
+        let points = text.chars().count();
+        let instance = Value::String(text.into());
+        for bound in 0..=14usize {
+            for (keyword, ok) in [
+                ("minLength", points >= bound),
+                ("maxLength", points <= bound),
+            ] {
+                let schema = compile(&format!(r#"{{"{keyword}":{bound}}}"#));
+                assert_eq!(schema.is_valid(&instance), ok, "{keyword} {bound} {text:?}");
+                assert_eq!(schema.validate(&instance, "$").is_empty(), ok);
+            }
+        }
+    }
+}
+
+#[test]
 fn item_counts_and_items() {
     one(
         r#"{"minItems":2}"#,

@@ -66,22 +66,129 @@ pub(crate) struct Keywords {
     /// `required`, in the order written.
     pub(crate) required: Vec<String>,
     /// `properties`, sorted by [`cmp_keys`] (the order of the schema's object).
-    pub(crate) properties: Vec<(String, NodeId)>,
+    pub(crate) properties: Vec<Property>,
     /// `additionalProperties`: applies to members not named in `properties`.
     pub(crate) additional: Option<NodeId>,
     /// `anyOf`: at least one alternative must match (never empty).
     pub(crate) any_of: Vec<NodeId>,
     /// `$ref`, resolved.
     pub(crate) reference: Option<NodeId>,
+    /// What the check pass reads instead of the keywords above, set by
+    /// [`Keywords::prepare`] once the tree is complete.
+    pub(crate) fast: Fast,
+}
+
+/// One entry of `properties`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Property {
+    /// The member name.
+    pub(crate) name: String,
+    /// The schema for that member.
+    pub(crate) node: NodeId,
+    /// Whether `required` lists the name too.
+    pub(crate) required: bool,
+}
+
+/// Summaries of a node's keywords for the check pass, so that it tests one flag for a
+/// group of absent keywords and counts required members while walking the members.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Fast {
+    /// The accepted types as bits ([`Type::bit`]); 0 when there is no `type`.
+    pub(crate) type_mask: u8,
+    /// Whether any of `minimum`, `exclusiveMinimum`, `maximum`, `exclusiveMaximum` is set.
+    pub(crate) number_bounds: bool,
+    /// Whether `minLength` or `maxLength` is set.
+    pub(crate) length_bounds: bool,
+    /// Whether `properties` or `additionalProperties` is set (the members are walked).
+    pub(crate) walks_members: bool,
+    /// How many `required` names `properties` also names.
+    pub(crate) required_named: usize,
+    /// The `required` names `properties` does not name, in the order written.
+    pub(crate) required_other: Vec<String>,
+    /// Whether a `$ref` points at this node ([`Tree::shared`]).
+    pub(crate) shared: bool,
+    /// Whether `type`, the bounds, `enum` and `const` are all there is to check (no
+    /// `required`, applicator, nor `$ref` to this node): the check pass then needs no
+    /// call of its own for the node.
+    pub(crate) leaf: bool,
+    /// Whether `enum` or `const` is set.
+    pub(crate) enum_or_const: bool,
+    /// The target of `$ref` when that is the node's only keyword (and no `$ref` points
+    /// at the node): the check pass goes straight on to the target.
+    pub(crate) only_ref: Option<NodeId>,
 }
 
 impl Keywords {
-    /// The schema `properties` gives for `key`, if it names it.
-    pub(crate) fn property(&self, key: &str) -> Option<NodeId> {
+    /// Fills [`Keywords::fast`] from the keywords; `shared` says whether a `$ref` points
+    /// at this node.
+    pub(crate) fn prepare(&mut self, shared: bool) {
+        for p in &mut self.properties {
+            p.required = self.required.contains(&p.name);
+        }
+        self.fast = Fast {
+            type_mask: self.types.iter().fold(0, |mask, t| mask | t.bit()),
+            number_bounds: self.minimum.is_some()
+                || self.exclusive_minimum.is_some()
+                || self.maximum.is_some()
+                || self.exclusive_maximum.is_some(),
+            length_bounds: self.min_length.is_some() || self.max_length.is_some(),
+            walks_members: !self.properties.is_empty() || self.additional.is_some(),
+            required_named: self.properties.iter().filter(|p| p.required).count(),
+            required_other: self
+                .required
+                .iter()
+                .filter(|name| !self.properties.iter().any(|p| &p.name == *name))
+                .cloned()
+                .collect(),
+            shared,
+            leaf: false,
+            enum_or_const: self.enumeration.is_some() || self.constant.is_some(),
+            only_ref: None,
+        };
+        let no_applicator = self.items.is_none()
+            && self.required.is_empty()
+            && !self.fast.walks_members
+            && self.any_of.is_empty()
+            && !shared;
+        self.fast.leaf = no_applicator && self.reference.is_none();
+        let no_assertion = self.types.is_empty()
+            && !self.fast.enum_or_const
+            && !self.fast.number_bounds
+            && !self.fast.length_bounds
+            && self.min_items.is_none()
+            && self.max_items.is_none();
+        if no_applicator && no_assertion {
+            self.fast.only_ref = self.reference;
+        }
+    }
+
+    /// Whether `value` is of one of the `type`s (or there is no `type`).
+    #[inline]
+    pub(crate) fn type_matches(&self, value: &Value) -> bool {
+        let mask = self.fast.type_mask;
+        if mask == 0 {
+            return true;
+        }
+        let bit = match value {
+            Value::Number(n) => {
+                return mask & Type::Number.bit() != 0
+                    || (mask & Type::Integer.bit() != 0 && is_integral(*n));
+            }
+            Value::Null => Type::Null.bit(),
+            Value::Bool(_) => Type::Boolean.bit(),
+            Value::Object(_) => Type::Object.bit(),
+            Value::Array(_) => Type::Array.bit(),
+            Value::String(_) => Type::String.bit(),
+        };
+        mask & bit != 0
+    }
+
+    /// The index in `properties` of `key`, if it names it.
+    #[inline(never)]
+    fn property(&self, key: &str) -> Option<usize> {
         self.properties
-            .binary_search_by(|(k, _)| cmp_keys(k, key))
+            .binary_search_by(|p| cmp_keys(&p.name, key))
             .ok()
-            .map(|i| self.properties[i].1)
     }
 
     /// The schema `properties` gives for `key`, looking from position `*next` on, for
@@ -90,14 +197,58 @@ impl Keywords {
     /// costs one comparison per member. Names are unique, so for the few properties of
     /// a typical tool a scan by plain equality (a length check, then a memcmp) beats
     /// ordering keys as UTF-16; many properties are searched.
-    pub(crate) fn property_from(&self, key: &str, next: &mut usize) -> Option<NodeId> {
+    #[inline(always)]
+    pub(crate) fn property_from(&self, key: &str, next: &mut usize) -> Option<&Property> {
         if self.properties.len() > SCAN_AT_MOST {
-            return self.property(key);
+            return self.property(key).and_then(|i| self.properties.get(i));
         }
+        // The usual case: the member is the next name.
+        match self.properties.get(*next) {
+            Some(p) if same_key(&p.name, key) => {
+                *next += 1;
+                Some(p)
+            }
+            // No names left (or none at all: `additionalProperties` alone).
+            None => None,
+            Some(_) => self.property_after(key, next),
+        }
+    }
+
+    /// [`Keywords::property_from`] past the next name.
+    #[inline(never)]
+    fn property_after(&self, key: &str, next: &mut usize) -> Option<&Property> {
         let rest = self.properties.get(*next..).unwrap_or_default();
-        let found = rest.iter().position(|(k, _)| k == key)?;
+        let found = rest.iter().position(|p| same_key(&p.name, key))?;
         *next += found + 1;
-        Some(rest[found].1)
+        rest.get(found)
+    }
+}
+
+/// `a == b` for keys, which are mostly short: compared in at most two overlapping
+/// word-sized loads each instead of a call to `memcmp`.
+#[inline(always)]
+pub(crate) fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    fn word8(s: &[u8], at: usize) -> u64 {
+        let mut w = [0; 8];
+        w.copy_from_slice(&s[at..at + 8]);
+        u64::from_ne_bytes(w)
+    }
+    fn word4(s: &[u8], at: usize) -> u32 {
+        let mut w = [0; 4];
+        w.copy_from_slice(&s[at..at + 4]);
+        u32::from_ne_bytes(w)
+    }
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=8 => word4(a, 0) == word4(b, 0) && word4(a, n - 4) == word4(b, n - 4),
+        9..=16 => word8(a, 0) == word8(b, 0) && word8(a, n - 8) == word8(b, n - 8),
+        _ => a == b,
     }
 }
 
@@ -138,6 +289,11 @@ impl Type {
         })
     }
 
+    /// The type's bit in [`Fast::type_mask`].
+    pub(crate) fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+
     /// The type's name.
     pub(crate) fn name(self) -> &'static str {
         match self {
@@ -151,7 +307,9 @@ impl Type {
         }
     }
 
-    /// Whether `value` is of this type.
+    /// Whether `value` is of this type: the plain definition that
+    /// [`Keywords::type_matches`] is tested against.
+    #[cfg(test)]
     pub(crate) fn matches(self, value: &Value) -> bool {
         match (self, value) {
             (Type::Null, Value::Null)
@@ -194,6 +352,80 @@ pub(crate) fn type_of(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn type_mask_matches_like_the_type_list() {
+        use crate::json::Object;
+        let values = [
+            Value::Null,
+            Value::Bool(true),
+            Value::Number(1.0),
+            Value::Number(1.5),
+            Value::Number(f64::NAN),
+            Value::from("s"),
+            Value::Array(Vec::new()),
+            Value::Object(Object::new()),
+        ];
+        let all = [
+            Type::Null,
+            Type::Boolean,
+            Type::Object,
+            Type::Array,
+            Type::Number,
+            Type::Integer,
+            Type::String,
+        ];
+        // Every subset of the seven types, as a `type` list.
+        for subset in 0u32..128 {
+            let mut k = Keywords {
+                types: (0..7)
+                    .filter(|i| subset & (1 << i) != 0)
+                    .map(|i| all[i])
+                    .collect(),
+                ..Keywords::default()
+            };
+            k.prepare(false);
+            for value in &values {
+                let expected = k.types.is_empty() || k.types.iter().any(|t| t.matches(value));
+                assert_eq!(k.type_matches(value), expected, "{:?} {value:?}", k.types);
+            }
+        }
+    }
+
+    #[test]
+    fn keys_compare_like_strings() {
+        let keys = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "ba",
+            "abc",
+            "abd",
+            "xbc",
+            "abcd",
+            "abce",
+            "xbcd",
+            "command",
+            "commanx",
+            "xommand",
+            "timeout_s",
+            "timeout_x",
+            "ximeout_s",
+            "CARGO_TARGET_DIR",
+            "CARGO_TARGET_DIX",
+            "XARGO_TARGET_DIR",
+            "a_very_long_property_name",
+            "a_very_long_property_namx",
+            "é",
+            "😀",
+        ];
+        for a in keys {
+            for b in keys {
+                assert_eq!(same_key(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn integral_numbers() {

@@ -1,10 +1,12 @@
 //! Compiled tree × instance → violations.
 //!
-//! One walk serves both modes: *collect* records every violation; *check* (used for the
-//! alternatives of `anyOf`, and run first on the whole instance so that a valid one is
-//! answered without building any path or message) only asks whether the value is valid
-//! and stops at the first failure. Keywords that do not apply to the value's type are skipped, as in draft
-//! 2020-12.
+//! Two walks: the *check* pass ([`Checker`]: run first on the whole instance so that a
+//! valid one is answered without building any path or message, and used for the
+//! alternatives of `anyOf`) only asks whether a value is valid and stops at the first
+//! failure, reading the compile-time summaries of [`super::tree::Fast`]; the *detailed*
+//! pass ([`Run`]) records every violation with its path and message, in the documented
+//! keyword order. Keywords that do not apply to the value's type are skipped, as in
+//! draft 2020-12.
 //!
 //! Work is bounded whatever the schema: a node that a `$ref` points at can be reached
 //! along many paths (`anyOf` of references to references…), so its verdict for each
@@ -12,13 +14,14 @@
 //! applied one inside another are cut off at [`MAX_NESTING`], so the call stack stays
 //! small.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::memo::{Key, Memo};
 use super::message::{self, Context};
 use super::path::Location;
-use super::tree::{Keywords, Node, NodeId, Tree, SCAN_AT_MOST};
+use super::tree::{same_key, Keywords, Node, NodeId, Tree, SCAN_AT_MOST};
 use super::Violation;
 use crate::json::{Object, Value};
 
@@ -46,38 +49,211 @@ pub(crate) fn validate(tree: &Tree, instance: &Value, root: &str) -> Vec<Violati
 /// The detailed pass alone: every violation, whatever the check pass would say.
 pub(crate) fn violations(tree: &Tree, instance: &Value, root: &str) -> Vec<Violation> {
     let mut run = Run::new(tree, root);
-    run.apply_root(instance, Mode::Collect);
+    run.apply(tree.root, instance, &Location::Root, Context::Plain, 0);
     run.finish()
 }
 
 /// Whether `instance` is valid against `tree`, stopping at the first failure.
 pub(crate) fn is_valid(tree: &Tree, instance: &Value) -> bool {
-    Run::new(tree, "$").apply_root(instance, Mode::Check)
+    Checker::new(tree).check(tree.root, instance, 0)
 }
 
-/// Whether violations are recorded or only validity is asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    /// Record every violation.
-    Collect,
-    /// Stop at the first failure, record nothing.
-    Check,
+/// The check pass: whether a value is valid, stopping at the first failure, recording
+/// nothing. It applies keywords in the same order as the detailed pass, except that
+/// `required` names that `properties` also names are counted while walking the members
+/// (a missing one fails the node either way).
+struct Checker<'t> {
+    tree: &'t Tree,
+    /// Verdicts of shared nodes (the detailed pass records its verdicts here too),
+    /// made on the first shared node reached: most tool schemas have none.
+    memo: Option<Memo>,
 }
 
-/// A violation and where its value sits, for sorting.
-struct Found {
-    order: Vec<usize>,
-    violation: Violation,
+impl<'t> Checker<'t> {
+    fn new(tree: &'t Tree) -> Self {
+        Checker { tree, memo: None }
+    }
+
+    /// Whether `value` is valid against `node`.
+    #[inline(always)]
+    fn check(&mut self, mut node: NodeId, value: &Value, mut depth: usize) -> bool {
+        loop {
+            if depth >= MAX_NESTING {
+                return false;
+            }
+            return match self.tree.nodes.get(node) {
+                Some(Node::Keywords(k)) => {
+                    if k.fast.leaf {
+                        return scalar_ok(k, value)
+                            && (!k.fast.enum_or_const || enum_const_ok(k, value));
+                    }
+                    if let Some(target) = k.fast.only_ref {
+                        // `{"$ref": …}` alone: the target decides, one level deeper.
+                        node = target;
+                        depth += 1;
+                        continue;
+                    }
+                    if !k.fast.shared {
+                        return self.keywords(k, value, depth);
+                    }
+                    let key: Key = (node, core::ptr::from_ref(value) as usize);
+                    if let Some(ok) = self.memo.get_or_insert_with(Memo::new).get(key) {
+                        return ok;
+                    }
+                    let ok = self.keywords(k, value, depth);
+                    self.memo.get_or_insert_with(Memo::new).insert(key, ok);
+                    ok
+                }
+                Some(Node::Bool(b)) => *b,
+                // A compiled tree only holds ids of its own nodes.
+                None => false,
+            };
+        }
+    }
+
+    /// Whether `value` satisfies the keywords of one object schema.
+    #[inline(never)]
+    fn keywords(&mut self, k: &Keywords, value: &Value, depth: usize) -> bool {
+        if !scalar_ok(k, value) || (k.fast.enum_or_const && !enum_const_ok(k, value)) {
+            return false;
+        }
+        match value {
+            Value::Array(items) => {
+                if let Some(schema) = k.items {
+                    for item in items {
+                        if !self.check(schema, item, depth + 1) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            Value::Object(members) => {
+                if k.fast.walks_members {
+                    let mut next = 0;
+                    let mut required_seen = 0;
+                    for (key, member) in members.iter() {
+                        let schema = match k.property_from(key, &mut next) {
+                            Some(p) => {
+                                required_seen += usize::from(p.required);
+                                p.node
+                            }
+                            None => match k.additional {
+                                Some(schema) => schema,
+                                None => continue,
+                            },
+                        };
+                        if !self.check(schema, member, depth + 1) {
+                            return false;
+                        }
+                    }
+                    if required_seen != k.fast.required_named {
+                        return false;
+                    }
+                }
+                for name in &k.fast.required_other {
+                    if !has_member(members, name) {
+                        return false;
+                    }
+                }
+            }
+            _ => {}
+        }
+        if !k.any_of.is_empty()
+            && !k
+                .any_of
+                .iter()
+                .any(|&alternative| self.check(alternative, value, depth + 1))
+        {
+            return false;
+        }
+        match k.reference {
+            Some(target) => self.check(target, value, depth + 1),
+            None => true,
+        }
+    }
 }
 
+/// Whether `value` satisfies `type` and the bounds of `k` that apply to its type
+/// (everything but the applicators, `enum`, `const` and `required`).
+#[inline(always)]
+fn scalar_ok(k: &Keywords, value: &Value) -> bool {
+    if !k.type_matches(value) {
+        return false;
+    }
+    match value {
+        Value::Number(n) => !k.fast.number_bounds || within_bounds(k, *n),
+        Value::String(s) => !k.fast.length_bounds || length_ok(k, s),
+        Value::Array(items) => {
+            let count = items.len() as u64;
+            k.min_items.is_none_or(|m| count >= m) && k.max_items.is_none_or(|m| count <= m)
+        }
+        _ => true,
+    }
+}
+
+/// Whether `value` is one of `enum` and equals `const` (when they are set).
+#[inline(never)]
+fn enum_const_ok(k: &Keywords, value: &Value) -> bool {
+    // Derived equality is JSON equality here: numbers compare as doubles (1 == 1.0),
+    // objects are stored sorted, arrays compare in order.
+    k.enumeration
+        .as_ref()
+        .is_none_or(|values| values.iter().any(|v| json_eq(v, value)))
+        && k.constant.as_ref().is_none_or(|c| json_eq(c, value))
+}
+
+/// `a == b`, comparing strings (the usual `enum` entries) without a call to `memcmp`.
+#[inline(always)]
+fn json_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::String(a), Value::String(b)) => same_key(a, b),
+        _ => a == b,
+    }
+}
+
+/// Whether the length of `s` in code points is within `minLength` and `maxLength`,
+/// counting the code points only when the byte length does not settle it (a string has
+/// at most as many code points as bytes, and at least a quarter as many).
+fn length_ok(k: &Keywords, s: &str) -> bool {
+    let bytes = s.len() as u64;
+    if k.min_length.is_none_or(|m| bytes.div_ceil(4) >= m)
+        && k.max_length.is_none_or(|m| bytes <= m)
+    {
+        return true;
+    }
+    let length = s.chars().count() as u64;
+    k.min_length.is_none_or(|m| length >= m) && k.max_length.is_none_or(|m| length <= m)
+}
+
+/// Whether `n` satisfies the number bounds of `k` (a NaN, only possible in a hand-built
+/// value, does not).
+fn within_bounds(k: &Keywords, n: f64) -> bool {
+    k.minimum
+        .is_none_or(|m| matches!(n.partial_cmp(&m), Some(Ordering::Greater | Ordering::Equal)))
+        && k.exclusive_minimum
+            .is_none_or(|m| n.partial_cmp(&m) == Some(Ordering::Greater))
+        && k.maximum
+            .is_none_or(|m| matches!(n.partial_cmp(&m), Some(Ordering::Less | Ordering::Equal)))
+        && k.exclusive_maximum
+            .is_none_or(|m| n.partial_cmp(&m) == Some(Ordering::Less))
+}
+
+/// Ends each violation's order key in [`Run::orders`] (positions are never this large).
+const END_OF_KEY: usize = usize::MAX;
+
+/// The detailed pass: every violation with its path and message.
 struct Run<'t> {
     tree: &'t Tree,
     root: &'t str,
-    /// Verdicts of shared nodes, in either mode.
-    checked: Memo,
+    /// The check pass, for `anyOf` alternatives; its memo also holds the verdicts of
+    /// shared nodes this pass computed.
+    checker: Checker<'t>,
     /// Shared nodes whose violations were already collected for a value.
     collected: Memo,
-    found: Vec<Found>,
+    found: Vec<Violation>,
+    /// The order key of each of `found` (the value's positions from the root, see
+    /// [`Location::push_order`]), one after another, each ended by [`END_OF_KEY`].
+    orders: Vec<usize>,
 }
 
 impl<'t> Run<'t> {
@@ -85,19 +261,15 @@ impl<'t> Run<'t> {
         Run {
             tree,
             root,
-            checked: Memo::new(),
+            checker: Checker::new(tree),
             collected: Memo::new(),
             found: Vec::new(),
+            orders: Vec::new(),
         }
     }
 
-    /// Applies the whole schema to the whole instance.
-    fn apply_root(&mut self, instance: &Value, mode: Mode) -> bool {
-        let root = self.tree.root;
-        self.apply(root, instance, &Location::Root, Context::Plain, 0, mode)
-    }
-
-    /// Applies `node` to `value` (at `at`); returns whether the value is valid.
+    /// Applies `node` to `value` (at `at`), recording its violations; returns whether
+    /// the value is valid.
     fn apply(
         &mut self,
         node: NodeId,
@@ -105,56 +277,40 @@ impl<'t> Run<'t> {
         at: &Location<'_>,
         context: Context<'_>,
         depth: usize,
-        mode: Mode,
     ) -> bool {
         if depth >= MAX_NESTING {
-            self.fail(mode, at, || message::too_deep(MAX_NESTING));
+            self.fail(at, message::too_deep(MAX_NESTING));
             return false;
         }
         let shared = self.tree.shared.get(node).copied().unwrap_or(false);
         let key: Key = (node, core::ptr::from_ref(value) as usize);
         if shared {
-            if mode == Mode::Collect {
-                if let Some(ok) = self.collected.get(key) {
-                    return ok; // already reported along another path
-                }
+            if let Some(ok) = self.collected.get(key) {
+                return ok; // already reported along another path
             }
-            match self.checked.get(key) {
-                Some(true) => return true,
-                Some(false) if mode == Mode::Check => return false,
-                _ => {}
+            if self.checker.memo.as_ref().and_then(|m| m.get(key)) == Some(true) {
+                return true;
             }
         }
-        let ok = self.apply_node(node, value, at, context, depth, mode);
-        if shared {
-            self.checked.insert(key, ok);
-            if mode == Mode::Collect {
-                self.collected.insert(key, ok);
-            }
-        }
-        ok
-    }
-
-    fn apply_node(
-        &mut self,
-        node: NodeId,
-        value: &Value,
-        at: &Location<'_>,
-        context: Context<'_>,
-        depth: usize,
-        mode: Mode,
-    ) -> bool {
         let tree = self.tree;
-        match tree.nodes.get(node) {
+        let ok = match tree.nodes.get(node) {
             Some(Node::Bool(true)) => true,
             Some(Node::Bool(false)) => {
-                self.fail(mode, at, || message::not_allowed(context));
+                self.fail(at, message::not_allowed(context));
                 false
             }
-            Some(Node::Keywords(k)) => self.keywords(k, value, at, context, depth, mode),
+            Some(Node::Keywords(k)) => self.keywords(k, value, at, context, depth),
             // A compiled tree only holds ids of its own nodes.
             None => false,
+        };
+        if shared {
+            self.checker
+                .memo
+                .get_or_insert_with(Memo::new)
+                .insert(key, ok);
+            self.collected.insert(key, ok);
         }
+        ok
     }
 
     /// The keywords of one object schema, in the documented order.
@@ -165,19 +321,15 @@ impl<'t> Run<'t> {
         at: &Location<'_>,
         context: Context<'_>,
         depth: usize,
-        mode: Mode,
     ) -> bool {
         let mut ok = true;
-        // Records a failure; in check mode the verdict is known, so return at once.
         macro_rules! fail {
             ($message:expr) => {{
                 ok = false;
-                if self.fail(mode, at, || $message) {
-                    return false;
-                }
+                self.fail(at, $message);
             }};
         }
-        if !k.types.is_empty() && !k.types.iter().any(|t| t.matches(value)) {
+        if !k.type_matches(value) {
             fail!(message::wrong_type(&k.types, value));
         }
         if let Some(values) = &k.enumeration {
@@ -217,7 +369,7 @@ impl<'t> Run<'t> {
                     }
                 }
             }
-            Value::String(s) if k.min_length.is_some() || k.max_length.is_some() => {
+            Value::String(s) if k.fast.length_bounds => {
                 let length = s.chars().count();
                 if let Some(m) = k.min_length {
                     if (length as u64) < m {
@@ -244,11 +396,8 @@ impl<'t> Run<'t> {
                 if let Some(schema) = k.items {
                     for (index, item) in items.iter().enumerate() {
                         let here = Location::Item { parent: at, index };
-                        if !self.apply(schema, item, &here, Context::Item, depth + 1, mode) {
+                        if !self.apply(schema, item, &here, Context::Item, depth + 1) {
                             ok = false;
-                            if mode == Mode::Check {
-                                return false;
-                            }
                         }
                     }
                 }
@@ -259,11 +408,11 @@ impl<'t> Run<'t> {
                         fail!(message::missing(name));
                     }
                 }
-                if !k.properties.is_empty() || k.additional.is_some() {
+                if k.fast.walks_members {
                     let mut next = 0;
                     for (index, (key, member)) in members.iter().enumerate() {
                         let (schema, why) = match k.property_from(key, &mut next) {
-                            Some(schema) => (schema, Context::Property(key)),
+                            Some(p) => (p.node, Context::Property(key)),
                             None => match k.additional {
                                 Some(schema) => (schema, Context::Additional(key)),
                                 None => continue,
@@ -274,81 +423,89 @@ impl<'t> Run<'t> {
                             index,
                             key,
                         };
-                        if !self.apply(schema, member, &here, why, depth + 1, mode) {
+                        if !self.apply(schema, member, &here, why, depth + 1) {
                             ok = false;
-                            if mode == Mode::Check {
-                                return false;
-                            }
                         }
                     }
                 }
             }
             _ => {}
         }
-        if !k.any_of.is_empty() {
-            let mut matched = false;
-            for &alternative in &k.any_of {
-                if self.apply(
-                    alternative,
-                    value,
-                    at,
-                    Context::Plain,
-                    depth + 1,
-                    Mode::Check,
-                ) {
-                    matched = true;
-                    break;
-                }
-            }
-            if !matched {
-                fail!(message::no_alternative(k.any_of.len()));
-            }
+        if !k.any_of.is_empty()
+            && !k
+                .any_of
+                .iter()
+                .any(|&alternative| self.checker.check(alternative, value, depth + 1))
+        {
+            fail!(message::no_alternative(k.any_of.len()));
         }
         if let Some(target) = k.reference {
-            if !self.apply(target, value, at, context, depth + 1, mode) {
+            if !self.apply(target, value, at, context, depth + 1) {
                 ok = false;
             }
         }
         ok
     }
 
-    /// Records a violation at `at` in collect mode; returns whether to stop evaluating
-    /// (check mode, where the first failure decides).
-    fn fail(
-        &mut self,
-        mode: Mode,
-        at: &Location<'_>,
-        message: impl FnOnce() -> alloc::string::String,
-    ) -> bool {
-        match mode {
-            Mode::Check => true,
-            Mode::Collect => {
-                self.found.push(Found {
-                    order: at.order_key(),
-                    violation: Violation {
-                        path: at.spell(self.root),
-                        message: message(),
-                    },
-                });
-                false
-            }
+    /// Records a violation at `at`.
+    fn fail(&mut self, at: &Location<'_>, message: String) {
+        if self.found.is_empty() {
+            // Room for a few violations of values a few levels deep, grown once.
+            self.found.reserve(4);
+            self.orders.reserve(16);
         }
+        at.push_order(&mut self.orders);
+        self.orders.push(END_OF_KEY);
+        self.found.push(Violation {
+            path: at.spell(self.root),
+            message,
+        });
     }
 
     /// The violations in document order of their values (stable, so violations of one
     /// value keep the keyword order), without exact repeats.
-    fn finish(mut self) -> Vec<Violation> {
-        self.found.sort_by(|a, b| a.order.cmp(&b.order));
-        let mut out: Vec<Violation> = Vec::with_capacity(self.found.len());
+    fn finish(self) -> Vec<Violation> {
+        // (`split` also yields the empty slice after the last end.)
+        let keys = || {
+            self.orders
+                .split(|&p| p == END_OF_KEY)
+                .take(self.found.len())
+        };
+        // Usually found in order already (a `$ref` or `anyOf` applied after the members
+        // is what can report a value after its members) and without repeats: then the
+        // list is the answer as it is.
+        let mut in_order = true;
         let mut group_start = 0;
-        let mut previous: Option<Vec<usize>> = None;
-        for found in self.found {
-            if previous.as_ref() != Some(&found.order) {
-                group_start = out.len();
-                previous = Some(found.order);
+        for (i, (previous, key)) in keys().zip(keys().skip(1)).enumerate() {
+            match previous.cmp(key) {
+                Ordering::Less => group_start = i + 1,
+                Ordering::Equal => {
+                    if self.found[group_start..=i].contains(&self.found[i + 1]) {
+                        in_order = false;
+                        break;
+                    }
+                }
+                Ordering::Greater => {
+                    in_order = false;
+                    break;
+                }
             }
-            if !out[group_start..].contains(&found.violation) {
-                out.push(found.violation);
+        }
+        if in_order {
+            return self.found;
+        }
+        let mut found: Vec<(&[usize], Violation)> = keys().zip(self.found).collect();
+        found.sort_by(|a, b| a.0.cmp(b.0));
+        let mut out: Vec<Violation> = Vec::with_capacity(found.len());
+        let mut group_start = 0;
+        let mut previous: Option<&[usize]> = None;
+        for (order, violation) in found {
+            if previous != Some(order) {
+                group_start = out.len();
+                previous = Some(order);
+            }
+            if !out[group_start..].contains(&violation) {
+                out.push(violation);
             }
         }
         out

@@ -6,6 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::checkpoint::{default_origin, TlogCheckpoint};
+use super::origin::{check_origin, OriginError};
 use super::proof::{ConsistencyProof, InclusionProof};
 use crate::hash::Hash;
 use crate::merkle::{consistency_proof, inclusion_proof, root_of, ProofError};
@@ -14,19 +15,27 @@ use crate::verify::Report;
 /// The C2SP checkpoint of every record of a transcript that verified: `report` is its
 /// verification report and `leaves` its Merkle leaves (from
 /// [`leaves_of`](super::leaves_of)). `origin` defaults to
-/// `agentloop/transcript/<hash of record 0>`.
+/// `agentloop/transcript/<hash of record 0>`; a given one must pass
+/// [`check_origin`], so that the checkpoint reads back with it.
 pub fn transcript_checkpoint(
     report: &Report,
     leaves: &[Hash],
     origin: Option<String>,
-) -> TlogCheckpoint {
-    TlogCheckpoint {
-        origin: origin.unwrap_or_else(|| default_origin(report.first.as_ref())),
+) -> Result<TlogCheckpoint, OriginError> {
+    let origin = match origin {
+        Some(o) => {
+            check_origin(&o)?;
+            o
+        }
+        None => default_origin(report.first.as_ref()),
+    };
+    Ok(TlogCheckpoint {
+        origin,
         count: report.count,
         root: root_of(leaves),
         head: report.head,
         extensions: Vec::new(),
-    }
+    })
 }
 
 /// The text of an inclusion proof of record `index` of `bytes` (a transcript whose

@@ -17,6 +17,7 @@ mod check;
 mod checkpoint;
 mod leaves;
 mod make;
+mod origin;
 mod proof;
 
 pub use admit::{admit, Admission, Trust};
@@ -27,7 +28,8 @@ pub use checkpoint::{
 };
 pub use leaves::{leaves_of, LeafError};
 pub use make::{consistency_text, inclusion_text, transcript_checkpoint};
-pub use proof::{ConsistencyProof, InclusionProof, ProofTextError};
+pub use origin::{check_origin, OriginError};
+pub use proof::{ConsistencyProof, InclusionProof, ProofText, ProofTextError};
 
 #[cfg(test)]
 mod tests;

@@ -189,3 +189,25 @@ impl ConsistencyProof {
         })
     }
 }
+
+/// A proof file of either kind, told apart by its first line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProofText {
+    /// A `tlog-proof@v1` inclusion proof.
+    Inclusion(InclusionProof),
+    /// A consistency proof.
+    Consistency(ConsistencyProof),
+}
+
+impl ProofText {
+    /// Reads a proof: a consistency proof if the first line is
+    /// [`CONSISTENCY_HEADER`], else an inclusion proof.
+    pub fn parse(text: &[u8]) -> Result<ProofText, ProofTextError> {
+        let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
+        if first == CONSISTENCY_HEADER.as_bytes() {
+            ConsistencyProof::parse(text).map(ProofText::Consistency)
+        } else {
+            InclusionProof::parse(text).map(ProofText::Inclusion)
+        }
+    }
+}

@@ -219,7 +219,27 @@ fn proof_texts_round_trip_and_refuse_damage() {
     };
     let ctext = consistency.to_text();
     assert!(ctext.starts_with(CONSISTENCY_HEADER));
-    assert_eq!(ConsistencyProof::parse(ctext.as_bytes()), Ok(consistency));
+    assert_eq!(
+        ConsistencyProof::parse(ctext.as_bytes()),
+        Ok(consistency.clone())
+    );
+    // ProofText tells the two kinds apart by their first line.
+    assert_eq!(
+        ProofText::parse(ctext.as_bytes()),
+        Ok(ProofText::Consistency(consistency))
+    );
+    assert_eq!(
+        ProofText::parse(text.as_bytes()),
+        Ok(ProofText::Inclusion(inclusion.clone()))
+    );
+    assert_eq!(
+        ProofText::parse(
+            ctext
+                .replacen(CONSISTENCY_HEADER, "agentloop/other@v1", 1)
+                .as_bytes()
+        ),
+        Err(ProofTextError::Header)
+    );
     assert_eq!(
         InclusionProof::parse(ctext.as_bytes()),
         Err(ProofTextError::Header)
@@ -265,7 +285,7 @@ fn checkpoint_of(bytes: &[u8], n: usize) -> TlogCheckpoint {
     let prefix = lines.concat();
     let report = crate::verify::verify_bytes(&prefix, &crate::verify::Options::default());
     let (leaves, _) = leaves_of(&prefix).unwrap();
-    transcript_checkpoint(&report, &leaves, None)
+    transcript_checkpoint(&report, &leaves, None).unwrap()
 }
 
 fn kinds(problems: &[Problem]) -> Vec<&'static str> {
@@ -277,7 +297,7 @@ fn made_checkpoints_and_inclusion_proofs_check_and_each_problem_is_named() {
     let bytes = transcript(5);
     let report = crate::verify::verify_bytes(&bytes, &crate::verify::Options::default());
     let (leaves, hashes) = leaves_of(&bytes).unwrap();
-    let cp = transcript_checkpoint(&report, &leaves, None);
+    let cp = transcript_checkpoint(&report, &leaves, None).unwrap();
     assert_eq!(
         cp,
         TlogCheckpoint {
@@ -288,7 +308,8 @@ fn made_checkpoints_and_inclusion_proofs_check_and_each_problem_is_named() {
             extensions: Vec::new(),
         }
     );
-    let named = transcript_checkpoint(&report, &leaves, Some("example.com/log".to_string()));
+    let named =
+        transcript_checkpoint(&report, &leaves, Some("example.com/log".to_string())).unwrap();
     assert_eq!(named.origin, "example.com/log");
     let alice = key("alice", 1);
     let signed = cp.sign(&alice).unwrap();
@@ -642,5 +663,107 @@ fn proof_text_errors_say_what_is_wrong() {
         ),
     ] {
         assert_eq!(error.to_string(), text);
+    }
+}
+
+/// A v1 checkpoint is recognised by a leading `{`, so an origin starting with one (or
+/// with white space) would make a checkpoint agentloop cannot read back: it is refused
+/// where origins enter, with the reason.
+#[test]
+fn an_origin_that_would_not_read_back_is_refused() {
+    let (leaves, _) = leaves_of(&transcript(3)).unwrap();
+    let report = crate::verify::verify_bytes(&transcript(3), &Default::default());
+    // The reason: such a body reads as a (malformed) v1 checkpoint.
+    let mut bad = sample();
+    bad.origin = "{example.com/log".to_string();
+    assert!(matches!(
+        read_checkpoint(bad.body().as_bytes()),
+        Err(Malformed::V1(_))
+    ));
+    let cases = [
+        ("", OriginError::Empty),
+        ("{example.com/log", OriginError::LeadingBrace),
+        ("{", OriginError::LeadingBrace),
+        (" {example.com/log", OriginError::LeadingWhiteSpace),
+        ("\u{a0}example.com", OriginError::LeadingWhiteSpace),
+        (" example.com", OriginError::LeadingWhiteSpace),
+        (
+            "two\nlines",
+            OriginError::ControlCharacter { found: '\n', at: 3 },
+        ),
+        (
+            "a\u{85}b",
+            OriginError::ControlCharacter {
+                found: '\u{85}',
+                at: 1,
+            },
+        ),
+        ("\t{", OriginError::ControlCharacter { found: '\t', at: 0 }),
+    ];
+    for (origin, want) in cases {
+        assert_eq!(check_origin(origin), Err(want), "{origin:?}");
+        assert_eq!(
+            transcript_checkpoint(&report, &leaves, Some(origin.to_string())),
+            Err(want),
+            "{origin:?}"
+        );
+    }
+    assert_eq!(OriginError::Empty.to_string(), "the origin is empty");
+    assert!(OriginError::LeadingBrace
+        .to_string()
+        .contains("starts with '{'"));
+    assert!(OriginError::LeadingWhiteSpace
+        .to_string()
+        .contains("starts with white space"));
+    assert!(OriginError::ControlCharacter { found: '\n', at: 3 }
+        .to_string()
+        .contains("'\\n' at byte 3"));
+    // A brace or white space after the first character is fine.
+    for origin in [
+        "example.com/{log}",
+        "a {",
+        "a b+c",
+        "agentloop/transcript/empty",
+    ] {
+        assert_eq!(check_origin(origin), Ok(()), "{origin:?}");
+        let cp = transcript_checkpoint(&report, &leaves, Some(origin.to_string())).unwrap();
+        assert_eq!(cp.origin, origin);
+    }
+    // No origin given: the default one, always accepted.
+    let cp = transcript_checkpoint(&report, &leaves, None).unwrap();
+    assert_eq!(check_origin(&cp.origin), Ok(()));
+}
+
+proptest::proptest! {
+    /// Any origin `check_origin` accepts comes back from `read_checkpoint`, from the
+    /// bare body and from the signed note, as the same checkpoint.
+    #[test]
+    fn every_accepted_origin_reads_back(
+        origin in proptest::prop_oneof![
+            "[{} \t\n\r\u{a0}\u{85}\u{2028}\u{feff}a/+.\\-—]{0,8}",
+            proptest::arbitrary::any::<String>(),
+        ],
+        n in 0usize..4,
+    ) {
+        let bytes = transcript(n);
+        let report = crate::verify::verify_bytes(&bytes, &Default::default());
+        let (leaves, _) = leaves_of(&bytes).unwrap();
+        let Ok(cp) = transcript_checkpoint(&report, &leaves, Some(origin.clone())) else {
+            proptest::prop_assert!(check_origin(&origin).is_err());
+            return Ok(());
+        };
+        proptest::prop_assert_eq!(&cp.origin, &origin);
+        let body = cp.body();
+        let signed = cp.sign(&key("alice", 1)).unwrap();
+        proptest::prop_assert_eq!(
+            read_checkpoint(body.as_bytes()),
+            Ok(CheckpointText::Tlog { checkpoint: cp.clone(), note: None })
+        );
+        match read_checkpoint(signed.as_bytes()) {
+            Ok(CheckpointText::Tlog { checkpoint, note: Some(_) }) => {
+                proptest::prop_assert_eq!(checkpoint, cp);
+            }
+            other => proptest::prop_assert!(false, "{:?}", other),
+        }
     }
 }

@@ -1,0 +1,74 @@
+//! A driver for instruction counts of the schema bench's entries under callgrind, which
+//! are repeatable on a loaded machine where wall times are not:
+//!
+//! ```text
+//! cargo build --release -p agentloop-benches --example schema_profile
+//! valgrind --tool=callgrind target/release/examples/schema_profile CASE VERDICT ENTRY N
+//! ```
+//!
+//! runs entry `ENTRY` (`agentloop_is_valid`, `agentloop_validate`,
+//! `jsonschema_is_valid`, `jsonschema_errors`, `jsonschema_count`, as in
+//! `benches/schema.rs`) `N` times on
+//! case `CASE` (`add`, `read_file`, `run_shell`, `search`, or `all`) with its `valid` or
+//! `invalid` instance. Setup (parsing, compiling) is the same whatever `N`, so the
+//! difference between the totals for two `N`s, divided by the difference of the `N`s,
+//! is the cost of one call. With `N` = `0`, prints each case's violations.
+
+use std::hint::black_box;
+
+use agentloop_benches::schema_cases::CASES;
+use agentloop_core::json;
+use agentloop_core::schema::Schema;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [case, verdict, entry, n] = args.as_slice() else {
+        eprintln!("usage: schema_profile CASE VERDICT ENTRY N");
+        std::process::exit(2);
+    };
+    let n: u64 = n.parse().expect("N is a number");
+    let mut total = 0usize;
+    for &(name, schema, valid, invalid) in CASES {
+        if case != "all" && case != name {
+            continue;
+        }
+        let instance = if verdict == "valid" { valid } else { invalid };
+        let ours = Schema::compile(&json::parse(schema.as_bytes()).expect("schema parses"))
+            .expect("schema compiles");
+        let our_value = json::parse(instance.as_bytes()).expect("instance parses");
+        let theirs_schema: serde_json::Value = serde_json::from_str(schema).expect("json");
+        let theirs = jsonschema::draft202012::new(&theirs_schema).expect("jsonschema compiles");
+        let their_value: serde_json::Value = serde_json::from_str(instance).expect("json");
+        if n == 0 {
+            for v in ours.validate(&our_value, "$") {
+                println!("{name} ours   {v}");
+            }
+            for e in theirs.iter_errors(&their_value) {
+                println!("{name} theirs {}: {e}", e.instance_path());
+            }
+        }
+        for _ in 0..n {
+            total += match entry.as_str() {
+                "agentloop_is_valid" => usize::from(ours.is_valid(black_box(&our_value))),
+                "agentloop_validate" => black_box(ours.validate(black_box(&our_value), "$")).len(),
+                "jsonschema_is_valid" => usize::from(theirs.is_valid(black_box(&their_value))),
+                "jsonschema_errors" => their_errors(&theirs, black_box(&their_value)),
+                "jsonschema_count" => theirs.iter_errors(black_box(&their_value)).count(),
+                other => panic!("unknown entry {other}"),
+            };
+        }
+    }
+    println!("{total}");
+}
+
+/// jsonschema's `iter_errors`, turning each error's instance path and message into
+/// `String`s, as `validate` builds a path and a message for each violation; returns how
+/// many errors there were.
+fn their_errors(validator: &jsonschema::Validator, instance: &serde_json::Value) -> usize {
+    let mut count = 0;
+    for error in validator.iter_errors(instance) {
+        black_box((error.instance_path().to_string(), error.to_string()));
+        count += 1;
+    }
+    count
+}
