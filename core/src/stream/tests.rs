@@ -871,3 +871,16 @@ fn a_seq_past_the_double_range_is_not_a_number_and_counting_goes_on() {
         "expected seq 0, found a number outside the double range"
     );
 }
+
+#[test]
+fn the_count_so_far_is_of_complete_lines() {
+    let bytes = SPEC_CHAIN.as_bytes();
+    let first_end = bytes.iter().position(|b| *b == b'\n').unwrap() + 1;
+    let mut v = StreamVerifier::new(StreamOptions::default());
+    assert_eq!(v.count(), 0);
+    v.push(&bytes[..first_end + 10]);
+    assert_eq!(v.count(), 1);
+    v.push(&bytes[first_end + 10..]);
+    assert_eq!(v.count(), 3);
+    assert_eq!(v.finish().count, 3);
+}
