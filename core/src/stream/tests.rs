@@ -884,3 +884,27 @@ fn the_count_so_far_is_of_complete_lines() {
     assert_eq!(v.count(), 3);
     assert_eq!(v.finish().count, 3);
 }
+
+#[test]
+fn a_line_of_exactly_the_limit_is_read_and_a_missing_seq_counts_on() {
+    let first = SPEC_CHAIN.as_bytes().split(|b| *b == b'\n').next().unwrap();
+    let limit = |n: usize| StreamOptions {
+        max_line_bytes: n as u64,
+        ..StreamOptions::default()
+    };
+    let line = [first, b"\n"].concat();
+    assert!(same_as_alloc(&line, limit(first.len())).ok());
+    assert_eq!(
+        kinds(&same_as_alloc(&line, limit(first.len() - 1))),
+        [(0, "bad_json")]
+    );
+    // A record without seq: the next one is expected at seq 1.
+    let no_seq = r#"{"hash":"0000000000000000000000000000000000000000000000000000000000000000","kind":"k","payload":1,"prev":"0000000000000000000000000000000000000000000000000000000000000000"}"#;
+    let second = forge("k", "1", &Hash::ZERO, "1", &[]);
+    let text = format!("{no_seq}\n{second}\n");
+    let report = same_as_alloc(text.as_bytes(), StreamOptions::default());
+    assert!(
+        report.faults.iter().all(|f| f.index == Some(0)),
+        "{report:?}"
+    );
+}
