@@ -1,8 +1,8 @@
 //! Checking proofs over the C ABI: `agentloop_verify_inclusion` and
 //! `agentloop_verify_consistency` give the verdict as a result code,
 //! `agentloop_explain_proof` the sentence that says why a proof does not hold — the
-//! reasons `agentloop verify-proof` prints. All three judge through [`judge`], so the
-//! code and the sentence never disagree.
+//! reasons `agentloop verify-proof` prints. All three judge through one private
+//! function, so the code and the sentence never disagree.
 
 use core::ffi::c_char;
 

@@ -201,7 +201,7 @@ pub enum ProofText {
 
 impl ProofText {
     /// Reads a proof: a consistency proof if the first line is
-    /// [`CONSISTENCY_HEADER`], else an inclusion proof.
+    /// `agentloop/tlog-consistency@v1`, else an inclusion proof.
     pub fn parse(text: &[u8]) -> Result<ProofText, ProofTextError> {
         let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
         if first == CONSISTENCY_HEADER.as_bytes() {
