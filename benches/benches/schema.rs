@@ -15,9 +15,13 @@
 //!   built (the comparison published before, kept for continuity).
 
 use agentloop_benches::schema_cases::CASES;
+
+#[path = "support/their_errors.rs"]
+mod support;
 use agentloop_core::json::{self, Value};
 use agentloop_core::schema::Schema;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use support::their_errors;
 
 fn schema_validation(c: &mut Criterion) {
     let mut group = c.benchmark_group("schema");
@@ -59,15 +63,3 @@ fn schema_validation(c: &mut Criterion) {
 
 criterion_group!(benches, schema_validation);
 criterion_main!(benches);
-
-/// jsonschema's `iter_errors`, turning each error's instance path and message into
-/// `String`s, as `validate` builds a path and a message for each violation; returns how
-/// many errors there were.
-fn their_errors(validator: &jsonschema::Validator, instance: &serde_json::Value) -> usize {
-    let mut count = 0;
-    for error in validator.iter_errors(instance) {
-        black_box((error.instance_path().to_string(), error.to_string()));
-        count += 1;
-    }
-    count
-}

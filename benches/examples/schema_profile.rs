@@ -17,8 +17,12 @@
 use std::hint::black_box;
 
 use agentloop_benches::schema_cases::CASES;
+
+#[path = "../benches/support/their_errors.rs"]
+mod support;
 use agentloop_core::json;
 use agentloop_core::schema::Schema;
+use support::their_errors;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -59,16 +63,4 @@ fn main() {
         }
     }
     println!("{total}");
-}
-
-/// jsonschema's `iter_errors`, turning each error's instance path and message into
-/// `String`s, as `validate` builds a path and a message for each violation; returns how
-/// many errors there were.
-fn their_errors(validator: &jsonschema::Validator, instance: &serde_json::Value) -> usize {
-    let mut count = 0;
-    for error in validator.iter_errors(instance) {
-        black_box((error.instance_path().to_string(), error.to_string()));
-        count += 1;
-    }
-    count
 }
