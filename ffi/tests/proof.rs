@@ -512,21 +512,26 @@ fn explain(proof: &[u8], old: &[u8], keys: Option<&str>, origin: Option<&str>) -
     let origin = origin.map(|o| CString::new(o).unwrap());
     let keys = keys.as_ref().map_or(null(), |k| k.as_ptr());
     let origin = origin.as_ref().map_or(null(), |o| o.as_ptr());
-    let mut len = usize::MAX;
-    // SAFETY: valid inputs; NULL out_buf with out_cap 0 is the size query.
-    let r = unsafe {
-        agentloop_explain_proof(
-            proof.as_ptr(),
-            proof.len(),
-            if old.is_empty() { null() } else { old.as_ptr() },
-            old.len(),
-            keys,
-            origin,
-            null_mut(),
-            0,
-            &mut len,
-        )
+    let old_ptr = if old.is_empty() { null() } else { old.as_ptr() };
+    let call = |buf: *mut u8, cap: usize, len: &mut usize| {
+        // SAFETY: valid inputs; `buf` is NULL (the size query, cap 0) or `cap` writable
+        // bytes.
+        unsafe {
+            agentloop_explain_proof(
+                proof.as_ptr(),
+                proof.len(),
+                old_ptr,
+                old.len(),
+                keys,
+                origin,
+                buf,
+                cap,
+                len,
+            )
+        }
     };
+    let mut len = usize::MAX;
+    let r = call(null_mut(), 0, &mut len);
     if len == 0 {
         assert_eq!(r, agentloop_result::Ok, "an empty sentence fits any buffer");
         return String::new();
@@ -534,20 +539,7 @@ fn explain(proof: &[u8], old: &[u8], keys: Option<&str>, origin: Option<&str>) -
     assert_eq!(r, agentloop_result::InsufficientSize);
     let mut buf = vec![0u8; len];
     let mut got = 0usize;
-    // SAFETY: as above, with a buffer of exactly the measured size.
-    let r = unsafe {
-        agentloop_explain_proof(
-            proof.as_ptr(),
-            proof.len(),
-            if old.is_empty() { null() } else { old.as_ptr() },
-            old.len(),
-            keys,
-            origin,
-            buf.as_mut_ptr(),
-            buf.len(),
-            &mut got,
-        )
-    };
+    let r = call(buf.as_mut_ptr(), buf.len(), &mut got);
     assert_eq!(r, agentloop_result::Ok);
     assert_eq!(got, len);
     String::from_utf8(buf).unwrap()
