@@ -178,3 +178,22 @@ fn panic_sentence(payload: &(dyn core::any::Any + Send)) -> alloc::string::Strin
         .unwrap_or("a non-string panic payload");
     alloc::format!("panicked: {message}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn run_errors_name_the_step_that_failed_and_why() {
+        assert_eq!(
+            RunError::Sink(SinkError::Full).to_string(),
+            "a record could not be written: the record sink is full"
+        );
+        let budgets = RunError::Budgets(BudgetError::EmptySentinel).to_string();
+        assert!(
+            budgets.starts_with("the budgets were refused: "),
+            "{budgets}"
+        );
+    }
+}

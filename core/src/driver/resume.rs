@@ -161,3 +161,40 @@ fn read(anchor: Anchor, transcript: &[u8]) -> Result<(Vec<Value>, Chain), Resume
     });
     Ok((records, chain))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    use crate::agent::Difference;
+    use crate::sink::SinkError;
+
+    #[test]
+    fn resume_errors_say_why() {
+        let run = ResumeRunError::Run(RunError::Sink(SinkError::Full)).to_string();
+        assert_eq!(run, RunError::Sink(SinkError::Full).to_string());
+        let empty = ResumeRunError::Resume(ResumeError::Empty);
+        assert_eq!(empty.to_string(), ResumeError::Empty.to_string());
+        assert!(!empty.to_string().is_empty());
+    }
+
+    #[test]
+    fn a_replay_is_the_same_only_without_a_difference() {
+        let same = ReplayReport {
+            records: 3,
+            difference: None,
+        };
+        assert!(same.same());
+        let differs = ReplayReport {
+            records: 3,
+            difference: Some(Difference {
+                index: 2,
+                seq: Some(2),
+                expected: String::from("{}"),
+                found: String::from("[]"),
+            }),
+        };
+        assert!(!differs.same());
+    }
+}

@@ -201,6 +201,29 @@ impl RecordSink for alloc::vec::Vec<u8> {
 #[cfg(all(test, feature = "alloc"))]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
+
+    /// Records through a generic sink, as the driver does with `&mut dyn RecordSink`.
+    fn record_twice<S: RecordSink>(mut sink: S) -> Result<(), SinkError> {
+        sink.record(b"a\n")?;
+        sink.record(b"b\n")
+    }
+
+    #[test]
+    fn a_borrowed_sink_forwards_to_the_sink_it_borrows() {
+        let mut lines = alloc::vec::Vec::new();
+        record_twice(&mut lines).unwrap();
+        assert_eq!(lines, b"a\nb\n");
+    }
+
+    #[test]
+    fn sink_errors_read_as_sentences() {
+        assert_eq!(SinkError::Full.to_string(), "the record sink is full");
+        assert_eq!(
+            SinkError::Refused.to_string(),
+            "the record sink refused the record"
+        );
+    }
 
     #[test]
     fn slice_sink_refuses_overflow_and_keeps_prefix() {
