@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use agentloop_core::tlog::{default_origin, TlogCheckpoint};
+use agentloop_core::tlog::report_checkpoint;
 use agentloop_core::verify::{Checkpoint, Options, Parallel};
 use agentloop_core::Anchor;
 
@@ -45,16 +45,13 @@ pub fn run(args: &CheckpointArgs, out: &mut dyn Write) -> Result<Exit, Failure> 
         }
         .to_text()
     } else {
-        let checkpoint = TlogCheckpoint {
-            origin: args
-                .origin
-                .clone()
-                .unwrap_or_else(|| default_origin(report.first.as_ref())),
-            count: report.count,
-            root,
-            head: report.head,
-            extensions: Vec::new(),
-        };
+        // `--origin` passed `check_origin` already (args.rs); this is that check.
+        let checkpoint = report_checkpoint(&report, root, args.origin.clone()).map_err(|e| {
+            Failure::ProveCheckpoint {
+                name: String::from("--origin"),
+                reason: e.to_string(),
+            }
+        })?;
         match &signer {
             Some(key) => checkpoint.sign(key).map_err(|e| Failure::Sign {
                 error: format!("{e}"),

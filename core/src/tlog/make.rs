@@ -14,12 +14,22 @@ use crate::verify::Report;
 
 /// The C2SP checkpoint of every record of a transcript that verified: `report` is its
 /// verification report and `leaves` its Merkle leaves (from
-/// [`leaves_of`](super::leaves_of)). `origin` defaults to
-/// `agentloop/transcript/<hash of record 0>`; a given one must pass
-/// [`check_origin`], so that the checkpoint reads back with it.
+/// [`leaves_of`](super::leaves_of)). See [`report_checkpoint`].
 pub fn transcript_checkpoint(
     report: &Report,
     leaves: &[Hash],
+    origin: Option<String>,
+) -> Result<TlogCheckpoint, OriginError> {
+    report_checkpoint(report, root_of(leaves), origin)
+}
+
+/// The C2SP checkpoint of the records a verification `report` read, whose Merkle root
+/// is `root` (the report's own, or one computed from the leaves). `origin` defaults to
+/// `agentloop/transcript/<hash of record 0>`; a given one must pass [`check_origin`],
+/// so that the checkpoint reads back with it.
+pub fn report_checkpoint(
+    report: &Report,
+    root: Hash,
     origin: Option<String>,
 ) -> Result<TlogCheckpoint, OriginError> {
     let origin = match origin {
@@ -32,7 +42,7 @@ pub fn transcript_checkpoint(
     Ok(TlogCheckpoint {
         origin,
         count: report.count,
-        root: root_of(leaves),
+        root,
         head: report.head,
         extensions: Vec::new(),
     })

@@ -27,7 +27,7 @@ pub use checkpoint::{
     ORIGIN_PREFIX,
 };
 pub use leaves::{leaves_of, LeafError};
-pub use make::{consistency_text, inclusion_text, transcript_checkpoint};
+pub use make::{consistency_text, inclusion_text, report_checkpoint, transcript_checkpoint};
 pub use origin::{check_origin, OriginError};
 pub use proof::{ConsistencyProof, InclusionProof, ProofText, ProofTextError};
 
