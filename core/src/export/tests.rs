@@ -715,6 +715,94 @@ fn parse_records_reads_lines_and_names_a_bad_one() {
     assert_eq!(index, 1);
 }
 
+#[test]
+fn parse_records_reads_a_record_around_a_payload_of_the_deepest_nesting() {
+    // A record one level deeper than a payload may be is read; one more level is not.
+    let nested = |depth: usize| format!("{}{}\n", "[".repeat(depth), "]".repeat(depth));
+    let deepest = nested(crate::json::MAX_DEPTH + 1);
+    assert_eq!(parse_records(deepest.as_bytes()).unwrap().len(), 1);
+    let (index, error) = parse_records(nested(crate::json::MAX_DEPTH + 2).as_bytes()).unwrap_err();
+    assert_eq!(index, 0);
+    assert_eq!(error.kind, crate::json::ParseErrorKind::TooDeep);
+}
+
+/// `records` with the payload member `key` of record `at` (of a tool call, if `call`)
+/// replaced by a NaN: a value built by hand, with no canonical encoding.
+fn with_nan(mut records: Vec<Value>, at: usize, call: bool, key: &str) -> Vec<Value> {
+    let Value::Object(record) = &mut records[at] else {
+        panic!("not a record")
+    };
+    let Some(Value::Object(mut payload)) = record.remove("payload") else {
+        panic!("no payload")
+    };
+    if call {
+        let Some(Value::Array(mut calls)) = payload.remove("tool_calls") else {
+            panic!()
+        };
+        let Value::Object(call) = &mut calls[0] else {
+            panic!()
+        };
+        call.insert(key, Value::Number(f64::NAN));
+        payload.insert("tool_calls", Value::Array(calls));
+    } else {
+        payload.insert(key, Value::Number(f64::NAN));
+    }
+    record.insert("payload", Value::Object(payload));
+    records
+}
+
+#[test]
+fn arguments_and_results_without_a_canonical_encoding_are_refused() {
+    let records = chained(&[
+        ("task", r#"{"budgets":{},"task":"t"}"#),
+        (
+            "assistant",
+            r#"{"text":"","tokens":1,"tool_calls":[{"arguments":{},"id":"call_1_0","name":"echo"}]}"#,
+        ),
+        (
+            "tool",
+            r#"{"id":"call_1_0","name":"echo","ok":true,"value":1}"#,
+        ),
+    ]);
+    assert!(openai_messages(&records).is_ok());
+    let cases = [
+        (
+            with_nan(records.clone(), 1, true, "arguments"),
+            1,
+            "call arguments",
+        ),
+        (with_nan(records, 2, false, "value"), 2, "value"),
+    ];
+    for (records, index, member) in cases {
+        let want = Err(HistoryError {
+            index,
+            kind: HistoryErrorKind::BadPayload(member),
+        });
+        assert_eq!(openai_messages(&records), want);
+        assert_eq!(anthropic_messages(&records), want);
+    }
+}
+
+#[test]
+fn every_turn_read_back_has_exactly_one_answer_per_call() {
+    let ends_early = chained(&[
+        ("task", r#"{"budgets":{},"task":"t"}"#),
+        (
+            "assistant",
+            r#"{"text":"","tokens":1,"tool_calls":[{"arguments":{},"id":"a","name":"x"},{"arguments":{},"id":"b","name":"x"}]}"#,
+        ),
+        ("tool", r#"{"id":"a","name":"x","ok":true,"value":1}"#),
+    ]);
+    let (recover, _) = demo::recover().run().unwrap();
+    for records in [ends_early, records_of(&recover)] {
+        let conversation = super::conversation::read(&records).unwrap();
+        assert!(!conversation.turns.is_empty());
+        for turn in &conversation.turns {
+            assert_eq!(turn.answers.len(), turn.calls.len(), "{turn:?}");
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------
 // The checkers catch broken histories (the negative control).
 
