@@ -480,3 +480,303 @@ fn reader_agrees_with_bytes() {
     assert_eq!(missing.faults[0].kind, FaultKind::Unreadable);
     let _ = format!("{missing:?}");
 }
+
+// ---------------------------------------------------------------------------------
+// The state machine fed directly (no chain), one rule at a time.
+
+/// `{"kind": kind, "payload": payload}` as a record value (the audit reads no other
+/// member but `seq`).
+fn record(kind: &str, payload: &str) -> Value {
+    json(&format!(r#"{{"kind":"{kind}","payload":{payload}}}"#))
+}
+
+/// The details the audit finds in `records`, in order.
+fn details(records: &[Value]) -> Vec<(u64, String)> {
+    audit_records(records)
+        .findings
+        .into_iter()
+        .map(|f| (f.index, f.detail))
+        .collect()
+}
+
+const TASK: &str = r#"{"budgets":{},"task":"t"}"#;
+const STOP: &str = r#"{"reason":"no_tool_calls","steps":0,"tokens":0,"unrun_calls":0}"#;
+
+#[test]
+fn a_report_is_ok_only_without_findings_or_omissions() {
+    let finding = LoopFinding {
+        index: 0,
+        detail: String::from("x"),
+    };
+    let cases = [
+        (Vec::new(), 0, true),
+        (alloc::vec![finding.clone()], 0, false),
+        (Vec::new(), 1, false),
+        (alloc::vec![finding], 1, false),
+    ];
+    for (findings, omitted, ok) in cases {
+        let report = LoopReport {
+            count: 1,
+            findings,
+            omitted,
+        };
+        assert_eq!(report.ok(), ok, "{report:?}");
+    }
+    let run = [record("task", TASK), record("stop", STOP)];
+    assert!(audit_records(&run).ok());
+    assert!(!audit_records(&run[..1]).ok());
+}
+
+#[test]
+fn the_end_of_a_transcript_names_what_it_lacks() {
+    assert_eq!(
+        details(&[]),
+        [(
+            0,
+            String::from("the transcript has no records; a run has a task record first and a stop record last")
+        )]
+    );
+    // Records that could not be read still count: the finding is about index 2.
+    let mut audit = LoopAudit::new();
+    audit.push_unreadable();
+    audit.push_line(b"{not json");
+    let report = audit.finish();
+    assert_eq!(report.count, 2);
+    assert_eq!(
+        report.findings,
+        [LoopFinding {
+            index: 2,
+            detail: String::from(
+                "no record could be read; a run has a task record first and a stop record last"
+            ),
+        }]
+    );
+    assert_eq!(
+        details(&[record("task", TASK)]),
+        [(
+            1,
+            String::from(
+                "the transcript ends without a stop record (the last record is a 'task' record)"
+            )
+        )]
+    );
+}
+
+#[test]
+fn a_line_is_read_one_level_deeper_than_a_payload_may_nest() {
+    // The record's object and its payload's object around a budget nested so that the
+    // line is exactly one level deeper than MAX_DEPTH.
+    let inner = MAX_DEPTH + 1 - 3;
+    let line = format!(
+        r#"{{"kind":"task","payload":{{"budgets":{{"x":{}{}}},"task":"t"}}}}"#,
+        "[".repeat(inner),
+        "]".repeat(inner)
+    );
+    let mut audit = LoopAudit::new();
+    audit.push_line(line.as_bytes());
+    // Read as a task record: the only finding is the missing stop.
+    let report = audit.finish();
+    assert_eq!(report.count, 1);
+    assert_eq!(report.findings.len(), 1);
+    assert!(
+        report.findings[0]
+            .detail
+            .contains("the last record is a 'task' record"),
+        "{:?}",
+        report.findings
+    );
+}
+
+#[test]
+fn a_payload_must_be_an_object_for_the_loop_kinds_only() {
+    assert_eq!(
+        details(&[record("task", "1"), record("stop", STOP)]),
+        [(
+            0,
+            String::from("a task payload must be an object, found the number 1")
+        )]
+    );
+    // A kind the loop does not write is reported as such, whatever its payload.
+    assert_eq!(
+        details(&[record("task", TASK), record("note", "1"), record("stop", STOP)]),
+        [(
+            1,
+            String::from(
+                "a 'note' record, which the loop does not write (task, assistant, tool, stop, resume)"
+            )
+        )]
+    );
+}
+
+#[test]
+fn task_payloads_are_checked() {
+    assert_eq!(
+        details(&[
+            record("task", r#"{"budgets":[],"task":1}"#),
+            record("stop", STOP)
+        ]),
+        [
+            (
+                0,
+                String::from("task payload: task must be a string, found the number 1")
+            ),
+            (
+                0,
+                String::from("task payload: budgets must be an object, found an array")
+            ),
+        ]
+    );
+    assert_eq!(
+        details(&[record("task", r#"{"x":1}"#), record("stop", STOP)]),
+        [
+            (0, String::from("task payload: missing 'budgets', 'task'")),
+            (
+                0,
+                String::from("task payload: unexpected 'x', which the loop does not write")
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_missing_call_id_is_reported_once_and_a_wrong_one_as_its_type() {
+    let turn = |call: &str| {
+        [
+            record("task", TASK),
+            record(
+                "assistant",
+                &format!(r#"{{"text":"","tokens":0,"tool_calls":[{call}]}}"#),
+            ),
+            record(
+                "stop",
+                r#"{"reason":"cancelled","steps":1,"tokens":0,"unrun_calls":1}"#,
+            ),
+        ]
+    };
+    assert_eq!(
+        details(&turn(r#"{"arguments":{},"name":"x"}"#)),
+        [(1, String::from("assistant payload: call 0: missing 'id'"))]
+    );
+    assert_eq!(
+        details(&turn(r#"{"arguments":{},"id":7,"name":"x"}"#)),
+        [(
+            1,
+            String::from("assistant payload: call 0: id must be a string, found the number 7")
+        )]
+    );
+}
+
+#[test]
+fn an_ok_false_result_has_an_error_string_and_no_value() {
+    let run = |result: &str| {
+        [
+            record("task", TASK),
+            record(
+                "assistant",
+                r#"{"text":"","tokens":0,"tool_calls":[{"arguments":{},"id":"call_1_0","name":"x"}]}"#,
+            ),
+            record("tool", result),
+            record(
+                "stop",
+                r#"{"reason":"cancelled","steps":1,"tokens":0,"unrun_calls":0}"#,
+            ),
+        ]
+    };
+    assert!(details(&run(
+        r#"{"error":"e","id":"call_1_0","name":"x","ok":false}"#
+    ))
+    .is_empty());
+    let sentence = "tool payload: an ok:false record has an error string and no value, found error";
+    assert_eq!(
+        details(&run(
+            r#"{"error":"e","id":"call_1_0","name":"x","ok":false,"value":1}"#
+        )),
+        [(2, format!("{sentence} \"e\" and a value"))]
+    );
+    assert_eq!(
+        details(&run(r#"{"error":2,"id":"call_1_0","name":"x","ok":false}"#)),
+        [(2, format!("{sentence} the number 2"))]
+    );
+}
+
+#[test]
+fn a_missing_stop_or_resume_member_is_reported_once() {
+    assert_eq!(
+        details(&[
+            record("task", TASK),
+            record(
+                "stop",
+                r#"{"reason":"cancelled","tokens":0,"unrun_calls":0}"#
+            )
+        ]),
+        [(1, String::from("stop payload: missing 'steps'"))]
+    );
+    assert_eq!(
+        details(&[
+            record("task", TASK),
+            record(
+                "stop",
+                r#"{"reason":"cancelled","steps":0,"tokens":0,"unrun_calls":0}"#
+            ),
+            record("resume", "{}"),
+            record(
+                "stop",
+                r#"{"reason":"cancelled","steps":0,"tokens":0,"unrun_calls":0}"#
+            ),
+        ]),
+        [(2, String::from("resume payload: missing 'after'"))]
+    );
+}
+
+#[test]
+fn the_audit_keeps_at_most_its_limit_of_findings_and_counts_the_rest() {
+    let notes: Vec<Value> = (0..4).map(|_| record("note", "{}")).collect();
+    for max in 0..6 {
+        let mut audit = LoopAudit::with_max_findings(max);
+        for note in &notes {
+            audit.push_record(note);
+        }
+        // 4 notes: the first also lacks the task; then the missing stop: 6 findings.
+        let report = audit.finish();
+        assert_eq!(report.findings.len(), max, "max {max}");
+        assert_eq!(report.omitted, (6 - max) as u64, "max {max}");
+    }
+}
+
+#[test]
+fn merging_counts_the_findings_past_the_limit() {
+    // One chain fault (the rewritten stop) and its loop finding, with room for one.
+    let (bytes, _) = demo::answer().run().unwrap();
+    let text = String::from_utf8(bytes).unwrap();
+    let tampered = text.replace("\"steps\":2", "\"steps\":9");
+    let options = Options {
+        max_faults: 1,
+        ..Options::default()
+    };
+    let report = verify_loop_bytes(tampered.as_bytes(), &options);
+    assert_eq!(report.faults.len(), 1);
+    assert_eq!(report.faults[0].kind, FaultKind::HashMismatch);
+    assert_eq!(report.faults_omitted, 1);
+}
+
+#[test]
+fn long_names_are_cut_at_70_characters() {
+    let long = "n".repeat(71);
+    let short = "n".repeat(70);
+    for (kind, shown) in [(&long, format!("{short}…")), (&short, short.clone())] {
+        let found = details(&[
+            record("task", TASK),
+            record(kind, "{}"),
+            record("stop", STOP),
+        ]);
+        assert_eq!(
+            found,
+            [(
+                1,
+                format!(
+                    "a '{shown}' record, which the loop does not write (task, assistant, tool, stop, resume)"
+                )
+            )]
+        );
+    }
+}
