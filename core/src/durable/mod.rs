@@ -53,6 +53,7 @@ pub use error::{RepairError, WriteError};
 pub use options::{LockWait, SyncPolicy, WriterOptions};
 pub use repair::{repair, Removed, Repaired};
 
+use core::cmp::Ordering;
 use std::boxed::Box;
 use std::fs::File;
 use std::path::Path;
@@ -206,8 +207,9 @@ impl Writer {
             ..s.options.verify
         };
         let report = verify::verify_bytes(line, &check);
-        let one_line = line.iter().filter(|&&b| b == b'\n').count() == 1;
-        if !report.ok() || report.count != 1 || !one_line {
+        // A report with no fault and one record is exactly one complete line: a last
+        // line without its newline is a torn_tail fault, an empty line bad_json.
+        if !report.ok() || report.count != 1 {
             return Err(WriteError::Diverged(Box::new(report)));
         }
         let head = report.head.unwrap_or(before.prev0);
@@ -311,14 +313,15 @@ impl State {
     /// verify the new bytes and continue from their head.
     fn take_in_growth(&mut self, file: &File) -> Result<(), WriteError> {
         let now = file.metadata().map_err(WriteError::Open)?.len();
-        if now == self.len {
-            return Ok(());
-        }
-        if now < self.len {
-            return Err(WriteError::Shrank {
-                expected: self.len,
-                found: now,
-            });
+        match now.cmp(&self.len) {
+            Ordering::Equal => return Ok(()),
+            Ordering::Less => {
+                return Err(WriteError::Shrank {
+                    expected: self.len,
+                    found: now,
+                })
+            }
+            Ordering::Greater => {}
         }
         let anchor = next_of(&self.chain);
         let options = verify::Options {

@@ -105,14 +105,12 @@ fn move_aside(file: &File, offset: u64, len: u64, side: &Path) -> Result<(), Rep
     reader
         .seek(SeekFrom::Start(offset))
         .map_err(RepairError::Open)?;
-    let copied = io::copy(&mut reader.take(len - offset), &mut out).map_err(RepairError::Write)?;
-    if copied != len - offset {
+    let torn = len - offset;
+    let copied = io::copy(&mut reader.take(torn), &mut out).map_err(RepairError::Write)?;
+    if copied != torn {
         return Err(RepairError::Write(io::Error::new(
             io::ErrorKind::UnexpectedEof,
-            std::format!(
-                "copied {copied} of the {} torn bytes to the side file",
-                len - offset
-            ),
+            std::format!("copied {copied} of the {torn} torn bytes to the side file"),
         )));
     }
     out.sync_all().map_err(RepairError::Write)?;

@@ -4,7 +4,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
-use std::string::String;
+use std::string::{String, ToString};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::vec::Vec;
 use std::{format, thread};
@@ -559,4 +559,165 @@ fn the_loop_writes_a_run_through_the_writer() {
     assert_eq!((w.count(), w.head()), (11, chain.head()));
     w.close().unwrap();
     assert_eq!(fs::read(&path).unwrap(), expected);
+}
+
+static CLOSE_SYNCS: AtomicUsize = AtomicUsize::new(0);
+
+fn counted_close_sync(file: &File) -> io::Result<()> {
+    CLOSE_SYNCS.fetch_add(1, Ordering::SeqCst);
+    file.sync_data()
+}
+
+#[test]
+fn close_reports_a_failed_sync_and_drop_syncs_what_is_pending() {
+    let s = Scratch::new("close");
+    let path = s.path("t.jsonl");
+    let on_close = WriterOptions {
+        sync: SyncPolicy::OnClose,
+        ..WriterOptions::default()
+    };
+    // close: the pending records' sync fails, and close says so.
+    let mut w = Writer::open(&path, on_close).unwrap();
+    w.append("x", &note(0)).unwrap();
+    w.state.io.sync = failing_sync;
+    assert!(matches!(w.close(), Err(WriteError::Write(_))));
+    // Nothing pending: close has nothing to sync, so nothing to fail.
+    let mut w = Writer::open(&path, on_close).unwrap();
+    w.state.io.sync = failing_sync;
+    w.close().unwrap();
+
+    // drop: syncs pending records, once; not when nothing is pending, nor when broken.
+    let io = Io {
+        sync: counted_close_sync,
+        ..Io::REAL
+    };
+    CLOSE_SYNCS.store(0, Ordering::SeqCst);
+    drop(Writer::open_with(&path, on_close, io).unwrap());
+    assert_eq!(CLOSE_SYNCS.load(Ordering::SeqCst), 0);
+    let mut w = Writer::open_with(&path, on_close, io).unwrap();
+    w.append("x", &note(1)).unwrap();
+    assert_eq!(CLOSE_SYNCS.load(Ordering::SeqCst), 0);
+    drop(w);
+    assert_eq!(CLOSE_SYNCS.load(Ordering::SeqCst), 1);
+    let mut w = Writer::open_with(&path, on_close, io).unwrap();
+    w.append("x", &note(2)).unwrap();
+    w.state.broken = true;
+    drop(w);
+    assert_eq!(CLOSE_SYNCS.load(Ordering::SeqCst), 1);
+    assert_eq!(verified(&path), 3);
+}
+
+#[test]
+fn appends_are_not_judged_by_the_open_checkpoint() {
+    // The checkpoint given to open describes the file then; the appended line and the
+    // growth taken in are later records, checked against the chain alone.
+    let s = Scratch::new("checkpoint");
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    w.append("x", &note(0)).unwrap();
+    w.append("x", &note(1)).unwrap();
+    let mut options = WriterOptions::default();
+    options.verify.checkpoint = Some(crate::checkpoint::Checkpoint {
+        count: 2,
+        head: Some(w.head()),
+        ..Default::default()
+    });
+    drop(w);
+    let mut w = Writer::open(&path, options).unwrap();
+    let mut chain = Chain::from_anchor(w.next());
+    let line = chain.append("x", &note(2)).unwrap().to_vec();
+    assert_eq!(w.append_line(&line).unwrap().seq, 2);
+    let mut other = Writer::open(&path, WriterOptions::default()).unwrap();
+    other.append("x", &note(3)).unwrap();
+    w.refresh().unwrap();
+    assert_eq!((w.count(), w.head()), (other.count(), other.head()));
+    assert_eq!(w.append("x", &note(4)).unwrap().seq, 4);
+    assert_eq!(verified(&path), 5);
+}
+
+#[test]
+fn a_writer_shows_where_its_file_is() {
+    let s = Scratch::new("debug");
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    assert!(w.is_empty());
+    w.append("x", &note(0)).unwrap();
+    assert!(!w.is_empty());
+    let shown = format!("{w:?}");
+    for part in [
+        "Writer",
+        "len: ",
+        "count: 1",
+        "next_seq: 1",
+        "broken: false",
+    ] {
+        assert!(shown.contains(part), "{shown} lacks {part}");
+    }
+}
+
+#[test]
+fn opening_says_why_a_file_could_not_be_created() {
+    let s = Scratch::new("create");
+    let (_, created) = files::open_or_create(&s.path("t.jsonl")).unwrap();
+    assert!(created);
+    let (_, created) = files::open_or_create(&s.path("t.jsonl")).unwrap();
+    assert!(!created);
+    // A name with a trailing slash cannot be created as a file: that error, not the
+    // "not found" that opening it without creating would give.
+    let mut dir_name = s.path("new").into_os_string();
+    dir_name.push("/");
+    let e = files::open_or_create(Path::new(&dir_name)).unwrap_err();
+    assert_eq!(e.kind(), io::ErrorKind::IsADirectory, "{e}");
+}
+
+#[test]
+fn the_directory_synced_is_the_one_holding_the_file() {
+    let s = Scratch::new("parent");
+    files::sync_parent(&s.path("t.jsonl")).unwrap();
+    // A bare name is in the working directory.
+    files::sync_parent(Path::new("t.jsonl")).unwrap();
+    let e = files::sync_parent(&s.path("missing/t.jsonl")).unwrap_err();
+    assert_eq!(e.kind(), io::ErrorKind::NotFound);
+}
+
+#[test]
+fn errors_name_their_cause() {
+    use std::error::Error as _;
+    let io_error = || io::Error::other("disk on fire");
+    let cases = [
+        WriteError::Open(io_error()),
+        WriteError::Lock(io_error()),
+        WriteError::Write(io_error()),
+        WriteError::WriteNotUndone {
+            write: io_error(),
+            undo: io::Error::other("undo failed"),
+        },
+    ];
+    for e in &cases {
+        assert_eq!(
+            e.source().map(|c| c.to_string()).as_deref(),
+            Some("disk on fire"),
+            "{e:?}"
+        );
+    }
+    let record = WriteError::Record(AppendError::EmptyKind);
+    assert_eq!(
+        record.source().map(|c| c.to_string()),
+        Some(AppendError::EmptyKind.to_string())
+    );
+    assert!(WriteError::Broken.source().is_none());
+}
+
+#[test]
+fn a_side_file_that_cannot_be_created_is_a_write_error_not_a_clash() {
+    // A transcript name of 250 bytes: with ".torn-OFFSET" the side file's name is past
+    // the 255-byte limit of Linux file systems.
+    let s = Scratch::new("repair-long");
+    let path = s.path(&format!("{}.jsonl", "t".repeat(244)));
+    fs::write(&path, b"{\"ha").unwrap();
+    match repair(&path, &WriterOptions::default()) {
+        Err(RepairError::Write(e)) => assert!(format!("{e}").contains("too long"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(fs::read(&path).unwrap(), b"{\"ha");
 }
