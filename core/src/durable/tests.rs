@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::vec::Vec;
-use std::{format, thread};
+use std::{format, thread, vec};
 
 use super::*;
 use crate::verify::{verify_file, FaultKind, Options};
@@ -720,4 +720,27 @@ fn a_side_file_that_cannot_be_created_is_a_write_error_not_a_clash() {
         other => panic!("{other:?}"),
     }
     assert_eq!(fs::read(&path).unwrap(), b"{\"ha");
+}
+
+#[test]
+fn a_torn_tail_longer_than_one_read_block_is_found_and_moved_whole() {
+    // complete_len reads backwards 8 KiB at a time: a tail of 20,000 bytes takes three
+    // reads before the newline that ends the last complete record.
+    let s = Scratch::new("torn-long");
+    let (path, _, complete) = torn_file(&s);
+    let tail_len = 20_000u64;
+    let mut raw = OpenOptions::new().append(true).open(&path).unwrap();
+    raw.write_all(&vec![b'x'; tail_len as usize - 12]).unwrap();
+    drop(raw);
+    assert!(matches!(
+        Writer::open(&path, WriterOptions::default()),
+        Err(WriteError::TornTail { offset, len }) if offset == complete && len == tail_len
+    ));
+    let removed = repair(&path, &WriterOptions::default())
+        .unwrap()
+        .removed
+        .unwrap();
+    assert_eq!((removed.offset, removed.len), (complete, tail_len));
+    assert_eq!(fs::metadata(&removed.side_file).unwrap().len(), tail_len);
+    assert_eq!(verified(&path), 2);
 }
