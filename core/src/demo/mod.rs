@@ -9,6 +9,8 @@
 //! | `demo-budget.jsonl` | 9 | three turns with a call each, then a turn over `max_tokens`: recorded, its two calls unrun, `token_budget` |
 
 mod claims;
+#[cfg(test)]
+mod tests;
 mod tools;
 
 pub use claims::{check, Claim};

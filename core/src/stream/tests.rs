@@ -704,6 +704,11 @@ fn the_merkle_root_and_checkpoint_roots_agree_with_the_allocating_verifier() {
     let report = same_as_alloc(&bytes, with(other));
     assert_eq!(kinds(&report), [(0, "checkpoint_origin_mismatch")]);
     assert!(format!("{}", report.faults[0]).contains("another transcript"));
+    // No records at all: nothing to name another transcript, so the cut is what the
+    // checkpoint shows (its origin is judged only against a record 0 that was read).
+    let report = same_as_alloc(b"", with(good));
+    let found: Vec<&str> = kinds(&report).into_iter().map(|(_, kind)| kind).collect();
+    assert_eq!(found, ["truncated"]);
 }
 
 #[test]

@@ -1,0 +1,63 @@
+//! The demo scenarios as fixtures: their bytes are pinned, and they are found by name.
+
+use alloc::format;
+use alloc::string::String;
+
+use super::*;
+use crate::sink::SinkError;
+
+/// The head (last record's hash) of each demo transcript. The demos are public
+/// fixtures — the README shows them, `c-examples/loop.c` reproduces one byte for byte,
+/// users diff their runs against them — so any change to their bytes (a budget, a
+/// reply, a tool's sentence) must be made on purpose, here as well.
+const HEADS: [(&str, &str); 3] = [
+    (
+        "demo-answer.jsonl",
+        "4389688699ef1721fdf1e71d9bc8e9950044bbf8397a53ca924a4bb538ac4958",
+    ),
+    (
+        "demo-recover.jsonl",
+        "cd72b04a9c7b5bd032213a07a61063dadc432224de0fd3dec8bb8eff66dc1c93",
+    ),
+    (
+        "demo-budget.jsonl",
+        "41189f6bbabf2d12909c27928983972ee500de02c5b566a3fdb527906291108e",
+    ),
+];
+
+#[test]
+fn the_demo_transcripts_are_the_published_ones() {
+    for (scenario, (file_name, head)) in scenarios().iter().zip(HEADS) {
+        assert_eq!(scenario.file_name, file_name);
+        let (bytes, _) = scenario.run().unwrap();
+        let report = crate::verify::verify_bytes(&bytes, &Default::default());
+        assert!(report.ok(), "{file_name}: {:?}", report.faults);
+        let found = report.head.map(|h| format!("{h}"));
+        assert_eq!(found.as_deref(), Some(head), "{file_name}");
+    }
+}
+
+#[test]
+fn a_scenario_is_found_by_its_file_name_only() {
+    for (file_name, _) in HEADS {
+        assert_eq!(scenario(file_name).map(|s| s.file_name), Some(file_name));
+    }
+    assert!(scenario("demo-other.jsonl").is_none());
+    assert!(scenario("").is_none());
+}
+
+#[test]
+fn demo_errors_read_as_sentences() {
+    let register = DemoError::Register(RegisterError::EmptyName);
+    assert_eq!(
+        format!("{register}"),
+        "a demo tool was refused: a tool's name must not be empty"
+    );
+    let run = DemoError::Run(RunError::Sink(SinkError::Full));
+    let text: String = format!("{run}");
+    assert!(text.starts_with("the demo run failed: "), "{text}");
+    assert!(
+        text.ends_with(&format!("{}", RunError::Sink(SinkError::Full))),
+        "{text}"
+    );
+}
