@@ -261,4 +261,17 @@ mod tests {
         assert_eq!(reply.output_tokens, Some(7));
         assert!(reply.tool_calls.is_empty());
     }
+
+    /// A model reached through the `&mut M` impl (as a generic `M: Model`).
+    fn reply_through<M: Model>(mut model: M) -> Result<Reply, ModelError> {
+        model.reply(&[], &[])
+    }
+
+    #[test]
+    fn a_borrowed_model_forwards_to_the_model_it_borrows() {
+        let mut model = Scripted::new([Reply::new("first"), Reply::new("second")]);
+        assert_eq!(reply_through(&mut model).unwrap().text, "first");
+        assert_eq!(model.served(), 1);
+        assert_eq!(reply_through(&mut model).unwrap().text, "second");
+    }
 }

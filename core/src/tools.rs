@@ -431,4 +431,38 @@ mod tests {
             "a tool named 'echo' is already registered"
         );
     }
+
+    /// A tool that says nothing about idempotence.
+    struct Plain;
+
+    impl Tool for Plain {
+        fn spec(&self) -> ToolSpec {
+            spec("plain")
+        }
+
+        fn call(&mut self, _: &Value) -> Result<Value, ToolError> {
+            Ok(Value::Null)
+        }
+    }
+
+    #[test]
+    fn a_tool_is_run_at_most_once_unless_it_says_otherwise() {
+        let mut tb = Toolbox::new();
+        tb.register(Plain).unwrap();
+        assert!(!tb.manifest().idempotent("plain"));
+        let shown = alloc::format!(
+            "{:?}",
+            FnTool::new(spec("echo"), |a: &Value| Ok(a.clone())).idempotent()
+        );
+        assert!(shown.starts_with("FnTool { spec: "), "{shown}");
+        assert!(shown.contains("\"echo\""), "{shown}");
+        assert!(shown.ends_with("idempotent: true }"), "{shown}");
+    }
+
+    #[test]
+    fn a_call_limit_may_be_as_large_as_a_transcript_can_record() {
+        let mut m = Manifest::new();
+        m.register(spec("most"), Some(MAX_SEQ)).unwrap();
+        assert_eq!(m.limit("most"), Some(MAX_SEQ));
+    }
 }
