@@ -425,6 +425,9 @@ mod tests {
             .unwrap();
         assert!(tb.manifest().idempotent("pure"));
         assert!(!tb.manifest().idempotent("echo"));
+        let shown = alloc::format!("{tb:?}");
+        assert!(shown.starts_with("Toolbox { manifest: "), "{shown}");
+        assert!(shown.contains("\"pure\""), "{shown}");
         let dup = tb.register(FnTool::new(spec("echo"), |a: &Value| Ok(a.clone())));
         assert_eq!(
             alloc::format!("{}", dup.unwrap_err()),

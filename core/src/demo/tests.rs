@@ -61,3 +61,29 @@ fn demo_errors_read_as_sentences() {
         "{text}"
     );
 }
+
+#[test]
+fn claims_name_what_they_check_and_what_was_found() {
+    let scenario = answer();
+    let (bytes, _) = scenario.run().unwrap();
+    let claims = check(&scenario, &bytes);
+    assert!(
+        claims.iter().all(|c| c.held && c.found.is_empty()),
+        "{claims:?}"
+    );
+    let tool_claim = r#"seq=2 tool ok=true value={"sum":42}"#;
+    assert!(claims.iter().any(|c| c.what == tool_claim), "{claims:?}");
+
+    // The tool's result rewritten: that claim fails and shows the payload found.
+    let tampered = String::from_utf8(bytes)
+        .unwrap()
+        .replace(r#""sum":42"#, r#""sum":43"#);
+    let claims = check(&scenario, tampered.as_bytes());
+    let failed: alloc::vec::Vec<&Claim> = claims.iter().filter(|c| !c.held).collect();
+    assert_eq!(failed.len(), 1, "{claims:?}");
+    assert_eq!(failed[0].what, tool_claim);
+    assert_eq!(
+        failed[0].found,
+        r#"{"id":"call_1_0","name":"add","ok":true,"value":{"sum":43}}"#
+    );
+}
