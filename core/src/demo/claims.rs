@@ -116,10 +116,8 @@ fn counts(records: &[Read]) -> (f64, f64, f64) {
         .sum();
     let last_turn = records.iter().rposition(|r| r.kind == "assistant");
     let unrun = last_turn.map_or(0, |at| {
-        let answered = records[at + 1..]
-            .iter()
-            .filter(|r| r.kind == "tool")
-            .count();
+        // From the assistant record itself, which is not a tool record.
+        let answered = records[at..].iter().filter(|r| r.kind == "tool").count();
         calls(&records[at].payload).len().saturating_sub(answered)
     });
     (assistants.len() as f64, tokens, unrun as f64)

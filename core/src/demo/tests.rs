@@ -87,3 +87,72 @@ fn claims_name_what_they_check_and_what_was_found() {
         r#"{"id":"call_1_0","name":"add","ok":true,"value":{"sum":43}}"#
     );
 }
+
+/// The claims of `scenario` that `transcript` does not bear out, each as its first
+/// word or two (`stop:`, `call ids`, `seq=6`, `the turn`).
+fn failed(scenario: &Scenario, transcript: &str) -> alloc::vec::Vec<String> {
+    check(scenario, transcript.as_bytes())
+        .into_iter()
+        .filter(|c| !c.held)
+        .map(|c| {
+            let words: alloc::vec::Vec<&str> = c.what.splitn(3, ' ').take(2).collect();
+            words.join(" ")
+        })
+        .collect()
+}
+
+/// The negative control of the claims: each tampered copy fails the claim it breaks.
+#[test]
+fn each_claim_fails_on_a_transcript_that_breaks_it() {
+    let budget = budget();
+    let text = String::from_utf8(budget.run().unwrap().0).unwrap();
+    assert!(failed(&budget, &text).is_empty());
+    let last_calls = r#""tool_calls":[{"arguments":{"a":40,"b":2},"id":"call_7_0","name":"add"},{"arguments":{"name":"ada"},"id":"call_7_1","name":"greet"}]"#;
+    assert!(text.contains(last_calls));
+    let cases: [(&str, &str, &str); 10] = [
+        // Each of the stop record's four members alone.
+        (
+            r#""reason":"token_budget""#,
+            r#""reason":"cancelled""#,
+            "stop: reason",
+        ),
+        (r#""steps":4"#, r#""steps":5"#, "stop: reason"),
+        (
+            r#""tokens":49,"unrun"#,
+            r#""tokens":48,"unrun"#,
+            "stop: reason",
+        ),
+        (r#""unrun_calls":2"#, r#""unrun_calls":1"#, "stop: reason"),
+        // A tool record answering another call.
+        (
+            r#""id":"call_3_0","name":"echo","ok""#,
+            r#""id":"call_3_9","name":"echo","ok""#,
+            "call ids",
+        ),
+        // The budget: crossed exactly, not crossed, crossed before the last turn.
+        (r#""max_tokens":40"#, r#""max_tokens":49"#, "the turn"),
+        (r#""max_tokens":40"#, r#""max_tokens":60"#, "the turn"),
+        (r#""max_tokens":40"#, r#""max_tokens":30"#, "the turn"),
+        // The over-budget turn asked for no calls.
+        (last_calls, r#""tool_calls":[]"#, "the turn"),
+        // The ok:true result's value.
+        (
+            r#""value":{"sum":42}"#,
+            r#""value":{"sum":43}"#,
+            "seq=6 tool",
+        ),
+    ];
+    for (from, to, claim) in cases {
+        let tampered = text.replacen(from, to, 1);
+        assert_ne!(tampered, text, "{from}");
+        let found = failed(&budget, &tampered);
+        assert!(found.iter().any(|c| c == claim), "{from} → {to}: {found:?}");
+    }
+
+    // An ok:false result's error sentence.
+    let recover = recover();
+    let text = String::from_utf8(recover.run().unwrap().0).unwrap();
+    assert!(failed(&recover, &text).is_empty());
+    let tampered = text.replacen("the tool is broken on purpose", "the tool is fine", 1);
+    assert_eq!(failed(&recover, &tampered), ["seq=6 tool"]);
+}
