@@ -112,6 +112,20 @@ fn records_come_out_as_they_are_made() {
 }
 
 #[test]
+fn the_counts_so_far_are_the_records_so_far() {
+    let mut a = agent(Budgets::default());
+    assert_eq!((a.steps(), a.tokens(), a.tool_calls()), (0, 0, 0));
+    for (turn, tokens) in [(1, 3), (2, 7)] {
+        let _ = a.poll();
+        a.feed_reply(Ok(call("nope", "{}").with_output_tokens(tokens)))
+            .unwrap();
+        let _ = a.poll();
+        assert_eq!(a.steps(), turn);
+    }
+    assert_eq!((a.tokens(), a.tool_calls()), (10, 2));
+}
+
+#[test]
 fn cancel_abandons_an_outstanding_call() {
     let mut a = agent(Budgets::default());
     let _ = a.poll();
