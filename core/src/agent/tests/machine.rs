@@ -289,6 +289,54 @@ fn budgets_that_cannot_be_applied_are_refused_before_anything_is_written() {
     assert!(out.is_empty());
 }
 
+#[test]
+fn limits_and_token_counts_may_reach_what_a_transcript_can_record() {
+    use crate::anchor::MAX_SEQ;
+    for limit in [MAX_SEQ, MAX_SEQ + 1] {
+        let budgets = [
+            (
+                "max_steps",
+                Budgets {
+                    max_steps: Some(limit),
+                    ..Budgets::default()
+                },
+            ),
+            (
+                "max_tokens",
+                Budgets {
+                    max_tokens: Some(limit),
+                    ..Budgets::default()
+                },
+            ),
+            (
+                "max_tool_calls",
+                Budgets {
+                    max_tool_calls: Some(limit),
+                    ..Budgets::default()
+                },
+            ),
+        ];
+        for (name, budgets) in budgets {
+            let want = if limit > MAX_SEQ {
+                Err(BudgetError::TooLarge(name))
+            } else {
+                Ok(())
+            };
+            assert_eq!(budgets.check(), want, "{name} {limit}");
+        }
+        let reply = Reply::new("").with_output_tokens(limit);
+        let checked = crate::agent::checks::reply(&reply);
+        if limit > MAX_SEQ {
+            assert_eq!(
+                checked.unwrap_err(),
+                "the model reported 9007199254740992 output tokens, more than 2^53-1"
+            );
+        } else {
+            assert_eq!(checked, Ok(MAX_SEQ));
+        }
+    }
+}
+
 /// A sink that takes `room` lines, then refuses.
 struct Limited {
     room: usize,
