@@ -49,7 +49,7 @@
 //! | nesting of a record line | [`RECORD_MAX_DEPTH`] = 129 (a payload: 128) | `bad_json` (as the allocating verifier) |
 //! | one object key, unescaped | [`MAX_KEY_BYTES`] = 256 bytes | `bad_json`, naming the limit |
 //! | keys along the open path (last key of each open object + the key being read) | [`KEY_PATH_BYTES`] = 1024 bytes | `bad_json`, naming the limit |
-//! | a number literal | [`MAX_NUMBER_BYTES`] = 32 bytes (no canonical number is longer than 25) | `not_canonical` (the allocating verifier: `not_canonical`, or `unserialisable_payload` for a literal with no canonical form) |
+//! | a number literal | [`MAX_NUMBER_BYTES`] = 32 bytes (no canonical number is longer than 25) | `not_canonical` (the allocating verifier: `not_canonical`, or `unserialisable_payload` for a literal with no canonical form — `not_an_object` when that literal is the whole line) |
 //! | a line | [`StreamOptions::max_line_bytes`], 16 MiB by default as in the allocating verifier | `bad_json` (as the allocating verifier) |
 //! | faults kept | [`MAX_FAULTS`] = 8 line faults, plus a checkpoint fault | counted in `faults_omitted` |
 //! | `seq` | compared as a double, as the allocating verifier does | — |

@@ -913,3 +913,24 @@ fn a_line_of_exactly_the_limit_is_read_and_a_missing_seq_counts_on() {
         "{report:?}"
     );
 }
+
+/// Found by the CI fuzz smoke run (2026-12-03): a line that is one number literal with
+/// no canonical form. The stream verifier cannot tell it from a misspelt number
+/// (`not_canonical`); the allocating verifier reads the line and finds no object.
+#[test]
+fn a_line_that_is_one_unserialisable_number_is_not_canonical_here_and_not_an_object_there() {
+    let line = format!("{}\n", "3".repeat(60));
+    let report = stream(line.as_bytes(), StreamOptions::default(), 7);
+    assert_eq!(kinds(&report), [(0, "not_canonical")]);
+    assert!(matches!(
+        report.faults[0].detail,
+        Detail::NotCanonical {
+            departure: Departure::NumberSpelling,
+            ..
+        }
+    ));
+    let alloc = verify::verify_bytes(line.as_bytes(), &verify::Options::default());
+    let found: Vec<FaultKind> = alloc.faults.iter().map(|f| f.kind).collect();
+    assert_eq!(found, [FaultKind::NotAnObject]);
+    assert_eq!(report.count, alloc.count);
+}
