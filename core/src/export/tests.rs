@@ -257,6 +257,15 @@ fn records_of(bytes: &[u8]) -> Vec<Value> {
     parse_records(bytes).unwrap()
 }
 
+/// A task record, for [`chained`].
+const TASK: (&str, &str) = ("task", r#"{"budgets":{},"task":"t"}"#);
+
+/// A turn with one call, `call_1_0` to `echo`, for [`chained`].
+const ONE_CALL: (&str, &str) = (
+    "assistant",
+    r#"{"text":"","tokens":1,"tool_calls":[{"arguments":{},"id":"call_1_0","name":"echo"}]}"#,
+);
+
 /// Records from `(kind, payload JSON)` pairs, chained and parsed back.
 fn chained(records: &[(&str, &str)]) -> Vec<Value> {
     let mut chain = Chain::new();
@@ -591,13 +600,7 @@ fn resumed_transcript_keeps_anthropic_roles_alternating() {
 
 #[test]
 fn transcript_without_stop_pairs_pending_calls() {
-    let records = chained(&[
-        ("task", r#"{"budgets":{},"task":"t"}"#),
-        (
-            "assistant",
-            r#"{"text":"","tokens":1,"tool_calls":[{"arguments":{},"id":"call_1_0","name":"echo"}]}"#,
-        ),
-    ]);
+    let records = chained(&[TASK, ONE_CALL]);
     let openai = openai_messages(&records).unwrap();
     check_openai(&openai).unwrap();
     assert_eq!(
@@ -608,11 +611,7 @@ fn transcript_without_stop_pairs_pending_calls() {
 
 #[test]
 fn records_that_are_not_a_loop_transcript_are_refused() {
-    let task = ("task", r#"{"budgets":{},"task":"t"}"#);
-    let turn = (
-        "assistant",
-        r#"{"text":"","tokens":1,"tool_calls":[{"arguments":{},"id":"call_1_0","name":"echo"}]}"#,
-    );
+    let (task, turn) = (TASK, ONE_CALL);
     let answer = (
         "tool",
         r#"{"id":"call_1_0","name":"echo","ok":true,"value":{}}"#,
@@ -754,11 +753,8 @@ fn with_nan(mut records: Vec<Value>, at: usize, call: bool, key: &str) -> Vec<Va
 #[test]
 fn arguments_and_results_without_a_canonical_encoding_are_refused() {
     let records = chained(&[
-        ("task", r#"{"budgets":{},"task":"t"}"#),
-        (
-            "assistant",
-            r#"{"text":"","tokens":1,"tool_calls":[{"arguments":{},"id":"call_1_0","name":"echo"}]}"#,
-        ),
+        TASK,
+        ONE_CALL,
         (
             "tool",
             r#"{"id":"call_1_0","name":"echo","ok":true,"value":1}"#,
