@@ -155,6 +155,8 @@ mod tests {
         assert_eq!(argument_root("it's"), "$['it\\'s']");
         assert_eq!(argument_root(""), "$['']");
         assert_eq!(argument_root("a\\b\nc\u{1}"), "$['a\\\\b\\nc\\u0001']");
+        // The last control character is escaped; a space (0x20) is not.
+        assert_eq!(argument_root("a b\u{1f}"), "$['a b\\u001f']");
     }
 
     #[test]

@@ -468,3 +468,16 @@ fn a_run_into_a_file_sink_verifies_from_disk() {
     assert_eq!(bytes, scenario.run().unwrap().0);
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn a_record_kind_displays_as_its_kind_member() {
+    let kinds = [
+        RecordKind::Task,
+        RecordKind::Assistant,
+        RecordKind::Tool,
+        RecordKind::Stop,
+        RecordKind::Resume,
+    ];
+    let shown: Vec<alloc::string::String> = kinds.iter().map(|k| alloc::format!("{k}")).collect();
+    assert_eq!(shown, ["task", "assistant", "tool", "stop", "resume"]);
+}

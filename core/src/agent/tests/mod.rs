@@ -2,6 +2,7 @@
 //! model and checked on the records of a transcript that must verify.
 
 mod calls;
+mod follow;
 mod machine;
 mod resume;
 mod stops;
