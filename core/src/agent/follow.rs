@@ -160,6 +160,10 @@ pub(crate) fn follow(
         let want = Recorded::read(recorded);
         let differs = |found: &str| difference(next, recorded, String::from(found));
         match &agent.state {
+            // Every way into AwaitingReply or AwaitingTool passes a check point that asks
+            // the hook, here, with the same `want`: a recorded cancellation stops the
+            // loop there (as a host's `cancel` while a reply or result was awaited
+            // leaves the same stop record), so the awaiting states never meet one.
             State::BeforeTurn | State::Calls(_) => {
                 let cancelled = want.is_stop(StopReason::Cancelled);
                 agent.check_point(&mut || cancelled);
@@ -173,11 +177,6 @@ pub(crate) fn follow(
             State::AwaitingReply if want.is_stop(StopReason::ModelError) => {
                 let error = ModelError::new(want.string("error").unwrap_or_default());
                 feed(agent.feed_reply(Err(error)), next, recorded)?;
-            }
-            State::AwaitingReply | State::AwaitingTool(_)
-                if want.is_stop(StopReason::Cancelled) =>
-            {
-                agent.cancel();
             }
             State::AwaitingReply => return Err(differs("asks the model for a turn here")),
             State::AwaitingTool(turn) => {

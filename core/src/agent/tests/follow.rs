@@ -208,3 +208,24 @@ fn a_difference_at_a_record_without_a_readable_seq_names_its_index_only() {
     );
     assert!(d.found.starts_with(r#"writes {"kind":"assistant","#), "{d}");
 }
+
+#[test]
+fn where_the_loop_asks_the_model_only_an_assistant_record_or_a_model_error_stop_follows() {
+    let run = one_call_run();
+    // The tool record right after the task: the loop asks the model there.
+    let records = [run[0].clone(), run[2].clone()];
+    let d = follow(&mut agent(), &records, Tools::Recorded).unwrap_err();
+    assert_eq!((d.index, d.seq), (1, Some(2)));
+    assert_eq!(d.found, "asks the model for a turn here");
+    // A model_error stop there is the model's failure, fed as such.
+    let mut a = agent();
+    let _ = a.poll();
+    a.feed_reply(Err(ModelError::new("HTTP 503"))).unwrap();
+    let failed = recorded(&a.take_records());
+    let mut following = agent();
+    assert_eq!(follow(&mut following, &failed, Tools::Recorded), Ok(()));
+    assert_eq!(
+        following.outcome().map(|o| o.reason),
+        Some(crate::agent::StopReason::ModelError)
+    );
+}
