@@ -120,15 +120,17 @@ impl Compiler {
         pointer: &mut String,
         depth: usize,
     ) -> Result<NodeId, SchemaError> {
-        if depth > MAX_DEPTH {
-            return Err(refuse(
-                pointer,
-                format!("the schema nests deeper than {MAX_DEPTH} levels"),
-            ));
-        }
         let id = self.nodes.len();
         match value {
             Value::Bool(b) => self.nodes.push(Node::Bool(*b)),
+            // The parser's bound: an object nested deeper than MAX_DEPTH. A boolean is no
+            // level of its own (`true` inside the deepest object the parser reads is fine).
+            Value::Object(_) if depth > MAX_DEPTH => {
+                return Err(refuse(
+                    pointer,
+                    format!("the schema nests deeper than {MAX_DEPTH} levels"),
+                ));
+            }
             Value::Object(object) => {
                 // Reserve the id first: children get later ids.
                 self.nodes.push(Node::Bool(true));

@@ -799,3 +799,80 @@ fn long_values_in_messages_are_cut() {
     assert!(found[0].ends_with("..., got 1"), "{found:?}");
     assert!(found[0].len() < 200);
 }
+
+/// `{"<keyword>": inner}`, with `inner` as the member `a` of `properties` and `$defs`
+/// and as the one item of `anyOf`.
+fn wrapped(keyword: &str, inner: Value) -> Value {
+    let inner = match keyword {
+        "properties" | "$defs" => {
+            let mut members = Object::new();
+            members.insert("a", inner);
+            Value::Object(members)
+        }
+        "anyOf" => Value::Array(alloc::vec![inner]),
+        _ => inner,
+    };
+    let mut schema = Object::new();
+    schema.insert(keyword, inner);
+    Value::Object(schema)
+}
+
+/// JSON nesting as the parser counts it: the outermost array or object is 1.
+fn nesting(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
+        Value::Object(members) => 1 + members.iter().map(|(_, v)| nesting(v)).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+#[test]
+fn a_schema_compiles_exactly_when_the_parser_would_read_its_nesting() {
+    use crate::json::MAX_DEPTH;
+    for keyword in [
+        "items",
+        "additionalProperties",
+        "properties",
+        "$defs",
+        "anyOf",
+    ] {
+        for leaf in [Value::Bool(true), Value::Object(Object::new())] {
+            let mut schema = leaf;
+            while nesting(&wrapped(keyword, schema.clone())) <= MAX_DEPTH {
+                schema = wrapped(keyword, schema);
+            }
+            if nesting(&schema) < MAX_DEPTH {
+                schema = wrapped("items", schema);
+            }
+            assert_eq!(nesting(&schema), MAX_DEPTH);
+            // The deepest document the parser reads: it compiles.
+            let text = crate::jcs::to_vec(&schema).unwrap();
+            assert_eq!(parse(&text).unwrap(), schema);
+            if let Err(e) = Schema::compile(&schema) {
+                panic!("{keyword}, {} levels: {e}", nesting(&schema));
+            }
+            // One level more (built by hand: the parser would refuse it).
+            let deeper = wrapped(keyword, schema);
+            let e = Schema::compile(&deeper).unwrap_err();
+            assert_eq!(e.message, "the schema nests deeper than 128 levels");
+            assert!(e.pointer.starts_with(&format!("/{keyword}/")), "{e}");
+        }
+    }
+}
+
+#[test]
+fn a_bound_that_is_not_a_finite_number_is_refused() {
+    for keyword in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+        for n in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let mut schema = Object::new();
+            schema.insert(keyword, Value::Number(n));
+            let e = Schema::compile(&Value::Object(schema)).unwrap_err();
+            assert_eq!(e.pointer, format!("/{keyword}"));
+            assert!(
+                e.message
+                    .starts_with(&format!("keyword '{keyword}' must be a number, got ")),
+                "{e}"
+            );
+        }
+    }
+}
