@@ -76,4 +76,19 @@ mod tests {
         assert_eq!(memo.get((1, 7)), Some(true));
         assert_eq!(memo.get((2 * INLINE + 1, 7)), Some(true));
     }
+
+    #[test]
+    fn the_first_entries_stay_inline_and_allocate_nothing() {
+        let mut memo = Memo::new();
+        for n in 0..INLINE {
+            memo.insert((n, 7), true);
+            // Replacing a verdict takes no new entry.
+            memo.insert((n, 7), false);
+        }
+        assert_eq!(memo.used, INLINE);
+        assert!(memo.spilled.is_empty(), "a map node was allocated");
+        memo.insert((INLINE, 7), true);
+        assert_eq!((memo.used, memo.spilled.len()), (INLINE, 1));
+        assert_eq!(memo.get((0, 7)), Some(false));
+    }
 }
