@@ -29,7 +29,7 @@ pub(crate) fn show(value: &Value) -> String {
 pub(crate) fn show_list(values: &[Value]) -> String {
     let mut bytes = Vec::from(*b"[");
     for (i, value) in values.iter().enumerate() {
-        if i > 0 {
+        if i != 0 {
             bytes.push(b',');
         }
         if jcs::write_value(value, &mut bytes).is_err() {
@@ -47,8 +47,7 @@ pub(crate) fn show_list(values: &[Value]) -> String {
 /// decimal digits (ECMAScript writes every integer below 10^21 without an exponent, and
 /// `-0` as `0`), written directly; anything else goes through the canonical writer.
 pub(crate) fn push_number(out: &mut String, n: f64) {
-    const TWO_53: f64 = 9_007_199_254_740_992.0;
-    if n > -TWO_53 && n < TWO_53 && is_integral(n) {
+    if is_small_integer(n) {
         if n < 0.0 {
             out.push('-');
         }
@@ -57,6 +56,13 @@ pub(crate) fn push_number(out: &mut String, n: f64) {
     } else {
         out.push_str(&show(&Value::Number(n)));
     }
+}
+
+/// Whether `n` is an integer below 2^53 in magnitude: one [`push_number`] writes by its
+/// digits (the canonical writer would write it the same, only slower).
+fn is_small_integer(n: f64) -> bool {
+    const TWO_53: f64 = 9_007_199_254_740_992.0;
+    n.abs() < TWO_53 && is_integral(n)
 }
 
 /// The concatenation of `parts`, allocated once.
