@@ -118,8 +118,7 @@ pub(crate) fn push_decimal(out: &mut String, mut n: u64) {
 /// Appends `text` in single quotes, escaping `'`, `\` and control characters.
 pub(crate) fn push_quoted(out: &mut String, text: &str) {
     out.push('\'');
-    if !text.bytes().any(|b| b < 0x20 || b == b'\'' || b == b'\\') {
-        // Nothing to escape (the usual key).
+    if is_plain_key(text) {
         out.push_str(text);
         out.push('\'');
         return;
@@ -138,6 +137,12 @@ pub(crate) fn push_quoted(out: &mut String, text: &str) {
         }
     }
     out.push('\'');
+}
+
+/// Whether `text` has nothing [`push_quoted`] escapes (the usual key), so it can be
+/// copied whole. Only a shortcut: the escaping loop copies such a text unchanged too.
+fn is_plain_key(text: &str) -> bool {
+    !text.bytes().any(|b| b < 0x20 || b == b'\'' || b == b'\\')
 }
 
 /// `text` in single quotes, escaped as [`push_quoted`] does.
@@ -206,5 +211,11 @@ mod tests {
         };
         assert_eq!(empty.spell("$.t"), "$.t['']");
         assert_eq!(quoted("😀"), "'😀'");
+        // A key of nothing but one character to escape takes no shortcut.
+        assert_eq!(quoted("'"), "'\\''");
+        assert_eq!(quoted("\\"), "'\\\\'");
+        assert_eq!(quoted("\n"), "'\\n'");
+        assert_eq!(quoted("\u{1f}"), "'\\u001f'");
+        assert_eq!(quoted(" "), "' '");
     }
 }

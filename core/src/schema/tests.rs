@@ -876,3 +876,25 @@ fn a_bound_that_is_not_a_finite_number_is_refused() {
         }
     }
 }
+
+#[test]
+fn a_cycle_blames_the_first_reference_it_follows() {
+    // Through `anyOf` first: the alternative's `$ref` is blamed, not the `anyOf` node.
+    let e = refused(r##"{"$defs":{"a":{"anyOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}"##);
+    assert_eq!(e.pointer, "/$defs/a/anyOf/0/$ref", "{e}");
+    assert!(
+        e.message
+            .contains("cycle #/$defs/a -> #/$defs/a/anyOf/0 -> #/$defs/a,"),
+        "{e}"
+    );
+    // A node with a `$ref` (to a harmless definition) whose first `anyOf` alternative
+    // comes back: the cycle leaves that node by its `anyOf`, so its `$ref` is not blamed.
+    let e = refused(
+        r##"{"$defs":{"x":{},"a":{"$ref":"#/$defs/x","anyOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}"##,
+    );
+    assert_eq!(e.pointer, "/$defs/a/anyOf/0/$ref", "{e}");
+    // Its `$ref` alone, with the alternative harmless: no cycle.
+    compile(
+        r##"{"$defs":{"x":{},"a":{"$ref":"#/$defs/x","anyOf":[{"type":"null"},{}]}},"$ref":"#/$defs/a"}"##,
+    );
+}
