@@ -898,3 +898,108 @@ fn a_cycle_blames_the_first_reference_it_follows() {
         r##"{"$defs":{"x":{},"a":{"$ref":"#/$defs/x","anyOf":[{"type":"null"},{}]}},"$ref":"#/$defs/a"}"##,
     );
 }
+
+#[test]
+fn an_assertion_beside_a_reference_is_checked_too() {
+    // `{"$ref": …}` alone goes straight on to its target; beside any assertion, not.
+    let cases = [
+        (r#""type":"string""#, "1", r#""a""#),
+        (r#""enum":[1]"#, "2", "1"),
+        (r#""const":1"#, "2", "1"),
+        (r#""minimum":1"#, "0", "1"),
+        (r#""exclusiveMinimum":1"#, "1", "2"),
+        (r#""maximum":1"#, "2", "1"),
+        (r#""exclusiveMaximum":1"#, "1", "0"),
+        (r#""minLength":2"#, r#""a""#, r#""ab""#),
+        (r#""maxLength":1"#, r#""ab""#, r#""a""#),
+        (r#""minItems":1"#, "[]", "[1]"),
+        (r#""maxItems":0"#, "[1]", "[]"),
+    ];
+    for (assertion, bad, good) in cases {
+        let alone = format!("{{{assertion}}}");
+        let beside = format!(r##"{{"$defs":{{"any":{{}}}},"$ref":"#/$defs/any",{assertion}}}"##);
+        // And in a definition a `$ref` points at (the memoised kind of node).
+        let shared = format!(r##"{{"$defs":{{"d":{{{assertion}}}}},"$ref":"#/$defs/d"}}"##);
+        for schema in [alone, beside, shared] {
+            assert!(!valid(&schema, bad), "{schema} accepted {bad}");
+            assert!(valid(&schema, good), "{schema} refused {good}");
+        }
+    }
+}
+
+fn property_name(i: usize) -> String {
+    format!("p{i:02}")
+}
+
+/// `properties` p00… p(n-1), each `{"const": i}`; `required` as listed (names past n
+/// are required without a property); `additionalProperties: false` when `closed`.
+fn members_schema(n: usize, required: &[usize], closed: bool) -> String {
+    let properties: Vec<String> = (0..n)
+        .map(|i| format!(r#""{}":{{"const":{i}}}"#, property_name(i)))
+        .collect();
+    let required: Vec<String> = required
+        .iter()
+        .map(|&i| format!(r#""{}""#, property_name(i)))
+        .collect();
+    let mut schema = format!(r#"{{"properties":{{{}}}"#, properties.join(","));
+    if !required.is_empty() {
+        schema.push_str(&format!(r#","required":[{}]"#, required.join(",")));
+    }
+    if closed {
+        schema.push_str(r#","additionalProperties":false"#);
+    }
+    schema.push('}');
+    schema
+}
+
+proptest::proptest! {
+    /// Members are matched to their properties however many there are (a scan for a
+    /// few, a search for many) and whichever are left out, by both passes: checked
+    /// against the rule written out here.
+    #[test]
+    fn members_are_matched_to_their_properties_however_many(
+        n in 0usize..30,
+        // For each name p00… p33: absent (0), present with its const (1) or another
+        // value (2); names from p(n+4) on are left out, so most members are named.
+        states in proptest::collection::vec(0u8..3, 34),
+        required in proptest::collection::btree_set(0usize..34, 0..4),
+        closed in proptest::bool::ANY,
+    ) {
+        let required: Vec<usize> = required.into_iter().collect();
+        let members: alloc::collections::BTreeMap<usize, bool> = states
+            .iter()
+            .enumerate()
+            .take(n + 4)
+            .filter(|(_, &state)| state != 0)
+            .map(|(i, &state)| (i, state == 1))
+            .collect();
+        let schema = members_schema(n, &required, closed);
+        let compiled = compile(&schema);
+        let mut instance = Object::new();
+        for (&i, &right) in &members {
+            let value = if right { i } else { i + 100 };
+            instance.insert(property_name(i), Value::Number(value as f64));
+        }
+        let instance = Value::Object(instance);
+        let expected = required.iter().all(|i| members.contains_key(i))
+            && members.iter().all(|(&i, &right)| if i < n { right } else { !closed });
+        proptest::prop_assert_eq!(compiled.is_valid(&instance), expected, "{}", schema);
+        proptest::prop_assert_eq!(
+            compiled.validate_detailed(&instance, "$").is_empty(),
+            expected,
+            "{}",
+            schema
+        );
+    }
+}
+
+#[test]
+fn a_member_after_skipped_names_is_still_matched() {
+    // p00 and p01 in order, then p02 and p03 skipped: p04 and p05 must still be found
+    // (the scan goes on from just past p04, not further).
+    let open = members_schema(8, &[], false);
+    assert!(!valid(&open, r#"{"p00":0,"p01":1,"p04":4,"p05":99}"#));
+    assert!(valid(&open, r#"{"p00":0,"p01":1,"p04":4,"p05":5}"#));
+    let closed = members_schema(8, &[], true);
+    assert!(valid(&closed, r#"{"p00":0,"p01":1,"p04":4,"p05":5}"#));
+}

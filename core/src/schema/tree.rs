@@ -108,13 +108,13 @@ pub(crate) struct Fast {
     /// Whether a `$ref` points at this node ([`Tree::shared`]).
     pub(crate) shared: bool,
     /// Whether `type`, the bounds, `enum` and `const` are all there is to check (no
-    /// `required`, applicator, nor `$ref` to this node): the check pass then needs no
-    /// call of its own for the node.
+    /// `required` nor applicator): the check pass then needs no call of its own for the
+    /// node.
     pub(crate) leaf: bool,
     /// Whether `enum` or `const` is set.
     pub(crate) enum_or_const: bool,
-    /// The target of `$ref` when that is the node's only keyword (and no `$ref` points
-    /// at the node): the check pass goes straight on to the target.
+    /// The target of `$ref` when that is the node's only keyword: the check pass goes
+    /// straight on to the target.
     pub(crate) only_ref: Option<NodeId>,
 }
 
@@ -145,11 +145,13 @@ impl Keywords {
             enum_or_const: self.enumeration.is_some() || self.constant.is_some(),
             only_ref: None,
         };
+        // A node a `$ref` points at may be a leaf or go straight to its target too: the
+        // memo only saves work, a leaf's check costs less than a lookup, and a `$ref`
+        // alone has one way on, so no path through it multiplies the work.
         let no_applicator = self.items.is_none()
             && self.required.is_empty()
             && !self.fast.walks_members
-            && self.any_of.is_empty()
-            && !shared;
+            && self.any_of.is_empty();
         self.fast.leaf = no_applicator && self.reference.is_none();
         let no_assertion = self.types.is_empty()
             && !self.fast.enum_or_const
