@@ -1140,3 +1140,148 @@ pub fn check_canonical(bytes: &[u8], max_depth: usize) -> Result<JsonType, Check
         None => Ok(ty),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::format;
+    use alloc::vec::Vec as AllocVec;
+    use proptest::prelude::*;
+
+    /// The plain bytes at the start of `bytes`, one at a time.
+    fn plain_prefix(bytes: &[u8]) -> usize {
+        bytes.iter().take_while(|&&b| plain(b)).count()
+    }
+
+    #[test]
+    fn plain_run_stops_at_the_first_byte_that_is_not_plain_wherever_it_is() {
+        // Each kind of stop at each place of the first two words and the remainder.
+        let stops = [0x00, 0x1f, b'"', b'\\', 0x7f + 1, 0xff];
+        for stop in stops {
+            for at in 0..20 {
+                let mut bytes = AllocVec::from([b'a'; 20]);
+                bytes[at] = stop;
+                assert_eq!(plain_run(&bytes), at, "0x{stop:02x} at {at}");
+            }
+        }
+        // The edges of the plain range: space and `~` (and DEL, 0x7f, is plain here).
+        assert_eq!(plain_run(&[b' '; 17]), 17);
+        assert_eq!(plain_run(&[b'~'; 17]), 17);
+        assert_eq!(plain_run(&[0x7f; 9]), 9);
+        assert_eq!(plain_run(b""), 0);
+    }
+
+    proptest! {
+        #[test]
+        fn plain_run_counts_what_a_byte_loop_counts(
+            bytes in proptest::collection::vec(
+                prop_oneof![8 => 0x20u8..0x7f, 1 => any::<u8>()],
+                0..40,
+            ),
+        ) {
+            prop_assert_eq!(plain_run(&bytes), plain_prefix(&bytes));
+        }
+    }
+
+    #[test]
+    fn string_body_takes_plain_bytes_whole_utf8_and_short_escapes() {
+        assert_eq!(string_body(b"ab\\nc\"", true), 5);
+        assert_eq!(string_body(b"ab\\nc\"", false), 2);
+        for escape in [b'"', b'\\', b'b', b'f', b'n', b'r', b't'] {
+            assert_eq!(string_body(&[b'x', b'\\', escape, b'y', b'"'], true), 4);
+        }
+        // `\u` and `\/` are read byte by byte.
+        assert_eq!(string_body(b"x\\u0041\"", true), 1);
+        assert_eq!(string_body(b"x\\/\"", true), 1);
+        // Whole UTF-8 sequences of two, three and four bytes; a cut or bad one stops it.
+        assert_eq!(string_body("é€😀\"".as_bytes(), false), 9);
+        assert_eq!(string_body(&[b'x', 0xc3], false), 1);
+        assert_eq!(string_body(&[b'x', 0xed, 0xa0, 0x80], false), 1);
+        assert_eq!(string_body(&[b'x', 0xc0, 0x80], false), 1);
+        assert_eq!(string_body(b"\x01", true), 0);
+    }
+
+    /// Every run the observer is given, with its place.
+    #[derive(Default)]
+    struct RunLog(AllocVec<(AllocVec<u8>, Where)>);
+
+    impl Observer for RunLog {
+        fn bytes(&mut self, run: &[u8], at: Where) {
+            self.0.push((run.to_vec(), at));
+        }
+    }
+
+    #[test]
+    fn the_observer_gets_one_run_per_place_and_never_an_empty_one() {
+        let line = br#"{"kind":"ab\n","seq":12}"#;
+        let mut lexer = Lexer::new(RECORD_MAX_DEPTH);
+        let mut log = RunLog::default();
+        lexer.push(line, &mut log).unwrap();
+        assert_eq!(lexer.end(&mut log), Ok(JsonType::Object));
+        let runs: AllocVec<(&[u8], Where)> = log.0.iter().map(|(r, w)| (&r[..], *w)).collect();
+        assert_eq!(
+            runs,
+            [
+                (&b"{"[..], Where::Record),
+                (b"\"kind\"", Where::Key),
+                (b":", Where::Record),
+                (b"\"ab\\n\"", Where::Value),
+                (b",", Where::Record),
+                (b"\"seq\"", Where::Key),
+                (b":", Where::Record),
+                (b"12", Where::Value),
+                (b"}", Where::Record),
+            ]
+        );
+    }
+
+    #[test]
+    fn types_and_syntax_errors_read_as_words() {
+        let types = [
+            JsonType::Object,
+            JsonType::Array,
+            JsonType::String,
+            JsonType::Number,
+            JsonType::Boolean,
+            JsonType::Null,
+        ];
+        let words: AllocVec<&str> = types.iter().map(|t| t.with_article()).collect();
+        assert_eq!(
+            words,
+            [
+                "an object",
+                "an array",
+                "a string",
+                "a number",
+                "a boolean",
+                "null"
+            ]
+        );
+        let errors = [
+            (Syntax::UnexpectedByte(b'x'), "unexpected character 'x'"),
+            (Syntax::UnexpectedByte(b' '), "unexpected byte 0x20"),
+            (Syntax::UnexpectedByte(0x01), "unexpected byte 0x01"),
+            (Syntax::UnexpectedEnd, "unexpected end of input"),
+            (Syntax::InvalidUtf8, "invalid UTF-8"),
+            (
+                Syntax::ControlCharacter,
+                "unescaped control character in a string",
+            ),
+            (Syntax::InvalidEscape, "invalid escape sequence"),
+            (
+                Syntax::NonFiniteLiteral,
+                "NaN and Infinity are not JSON numbers",
+            ),
+            (Syntax::InvalidNumber, "malformed number"),
+            (Syntax::DuplicateKey, "duplicate object key"),
+            (Syntax::TooDeep, "nesting deeper than the limit"),
+            (
+                Syntax::TrailingCharacters,
+                "unexpected data after the value",
+            ),
+        ];
+        for (error, sentence) in errors {
+            assert_eq!(format!("{error}"), sentence);
+        }
+    }
+}
