@@ -507,11 +507,6 @@ impl Lexer {
         self.num_long = false;
     }
 
-    /// Whether a whole document was read (only white space may follow).
-    pub(crate) fn complete(&self) -> bool {
-        self.state == State::End
-    }
-
     fn top_object(&self) -> bool {
         self.top == Some(JsonType::Object)
     }
@@ -1148,9 +1143,13 @@ mod tests {
     use alloc::vec::Vec as AllocVec;
     use proptest::prelude::*;
 
-    /// The plain bytes at the start of `bytes`, one at a time.
+    /// The plain bytes at the start of `bytes`, one at a time: printable ASCII (and
+    /// DEL) other than `"` and `\\`.
     fn plain_prefix(bytes: &[u8]) -> usize {
-        bytes.iter().take_while(|&&b| plain(b)).count()
+        bytes
+            .iter()
+            .take_while(|&&b| (0x20..=0x7f).contains(&b) && b != b'"' && b != b'\\')
+            .count()
     }
 
     #[test]
@@ -1195,6 +1194,14 @@ mod tests {
         assert_eq!(string_body(b"x\\/\"", true), 1);
         // Whole UTF-8 sequences of two, three and four bytes; a cut or bad one stops it.
         assert_eq!(string_body("é€😀\"".as_bytes(), false), 9);
+        // Each lead byte with its own range for the next byte: U+0800 (E0), U+D7FF
+        // (ED, the last before the surrogates), U+40000 (F1), U+10FFFF (F4).
+        for c in ['\u{800}', '\u{d7ff}', '\u{40000}', '\u{10ffff}'] {
+            let mut bytes = [0u8; 5];
+            let len = c.encode_utf8(&mut bytes).len();
+            bytes[len] = b'"';
+            assert_eq!(string_body(&bytes[..=len], false), len, "{c:?}");
+        }
         assert_eq!(string_body(&[b'x', 0xc3], false), 1);
         assert_eq!(string_body(&[b'x', 0xed, 0xa0, 0x80], false), 1);
         assert_eq!(string_body(&[b'x', 0xc0, 0x80], false), 1);
@@ -1233,6 +1240,36 @@ mod tests {
                 (b"}", Where::Record),
             ]
         );
+    }
+
+    #[test]
+    fn a_document_that_is_not_an_object_is_all_top() {
+        let mut lexer = Lexer::new(MAX_DEPTH);
+        let mut log = RunLog::default();
+        lexer.push(br#"[1,{"a":"b"}]"#, &mut log).unwrap();
+        assert_eq!(lexer.end(&mut log), Ok(JsonType::Array));
+        assert_eq!(log.0.len(), 1, "one place, one run: {:?}", log.0.len());
+        assert_eq!(log.0[0].1, Where::Top);
+    }
+
+    #[test]
+    fn keys_are_ordered_by_what_their_escapes_stand_for() {
+        // A newline (U+000A) sorts before `A`, and `"` (U+0022) before `#`, though their
+        // escapes start with a backslash (U+005C), which sorts after both.
+        for ok in [r#"{"\n":1,"A":2}"#, r##"{"\"":1,"#":2}"##] {
+            assert_eq!(
+                check_canonical(ok.as_bytes(), MAX_DEPTH),
+                Ok(JsonType::Object),
+                "{ok}"
+            );
+        }
+        for swapped in [r#"{"A":1,"\n":2}"#, r##"{"#":1,"\"":2}"##] {
+            let e = check_canonical(swapped.as_bytes(), MAX_DEPTH).unwrap_err();
+            assert!(
+                matches!(e.reason, CheckReason::Stop(Stop::NotCanonical(_))),
+                "{swapped}: {e}"
+            );
+        }
     }
 
     #[test]

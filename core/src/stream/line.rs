@@ -64,7 +64,9 @@ impl LineChecker {
         let Err((at, _)) = self.lexer.push(text, &mut record) else {
             return None;
         };
-        if text.get(at) == Some(&b'\n') && self.lexer.complete() {
+        // Stopped at a newline: the line ends there. `sealed` ends the document, so a
+        // line cut short (the newline inside a value) is `None` there.
+        if text.get(at) == Some(&b'\n') {
             return Some((at, self.sealed(&mut record)));
         }
         let rest = text.get(at..).unwrap_or_default();
