@@ -1208,14 +1208,53 @@ mod tests {
         assert_eq!(string_body(b"\x01", true), 0);
     }
 
-    /// Every run the observer is given, with its place.
+    /// Every run the observer is given, with its place, and the type of each member
+    /// value of the outermost object as it ends.
     #[derive(Default)]
-    struct RunLog(AllocVec<(AllocVec<u8>, Where)>);
+    struct RunLog(AllocVec<(AllocVec<u8>, Where)>, AllocVec<JsonType>);
 
     impl Observer for RunLog {
         fn bytes(&mut self, run: &[u8], at: Where) {
             self.0.push((run.to_vec(), at));
         }
+
+        fn value_end(&mut self, end: ValueEnd) {
+            self.1.push(end.ty);
+        }
+    }
+
+    #[test]
+    fn each_member_value_ends_with_its_type() {
+        let mut lexer = Lexer::new(RECORD_MAX_DEPTH);
+        let mut log = RunLog::default();
+        let line = br#"{"a":true,"b":false,"c":null,"d":1,"e":"s","f":[],"g":{}}"#;
+        lexer.push(line, &mut log).unwrap();
+        assert_eq!(lexer.end(&mut log), Ok(JsonType::Object));
+        assert_eq!(
+            log.1,
+            [
+                JsonType::Boolean,
+                JsonType::Boolean,
+                JsonType::Null,
+                JsonType::Number,
+                JsonType::String,
+                JsonType::Array,
+                JsonType::Object
+            ]
+        );
+    }
+
+    #[test]
+    fn an_object_closes_only_where_a_member_may_start_or_after_one() {
+        assert_eq!(check_canonical(b"{}", MAX_DEPTH), Ok(JsonType::Object));
+        let e = check_canonical(br#"{"a":1,}"#, MAX_DEPTH).unwrap_err();
+        assert_eq!(
+            (e.offset, e.reason),
+            (
+                7,
+                CheckReason::Stop(Stop::Bad(Syntax::UnexpectedByte(b'}')))
+            )
+        );
     }
 
     #[test]
