@@ -1227,7 +1227,8 @@ mod tests {
     fn each_member_value_ends_with_its_type() {
         let mut lexer = Lexer::new(RECORD_MAX_DEPTH);
         let mut log = RunLog::default();
-        let line = br#"{"a":true,"b":false,"c":null,"d":1,"e":"s","f":[],"g":{}}"#;
+        // Values nested inside a member's value are not members: no end of their own.
+        let line = br#"{"a":true,"b":false,"c":null,"d":1,"e":"s","f":[2],"g":{"x":null}}"#;
         lexer.push(line, &mut log).unwrap();
         assert_eq!(lexer.end(&mut log), Ok(JsonType::Object));
         assert_eq!(
@@ -1245,8 +1246,16 @@ mod tests {
     }
 
     #[test]
-    fn an_object_closes_only_where_a_member_may_start_or_after_one() {
+    fn a_container_closes_only_with_its_own_bracket_where_a_value_may_end() {
         assert_eq!(check_canonical(b"{}", MAX_DEPTH), Ok(JsonType::Object));
+        for (wrong, at) in [(&br#"{"a":1]"#[..], 6), (b"[1}", 2), (b"{]", 1)] {
+            let e = check_canonical(wrong, MAX_DEPTH).unwrap_err();
+            let b = wrong[at];
+            assert_eq!(
+                (e.offset, e.reason),
+                (at, CheckReason::Stop(Stop::Bad(Syntax::UnexpectedByte(b))))
+            );
+        }
         let e = check_canonical(br#"{"a":1,}"#, MAX_DEPTH).unwrap_err();
         assert_eq!(
             (e.offset, e.reason),
@@ -1289,6 +1298,7 @@ mod tests {
         assert_eq!(lexer.end(&mut log), Ok(JsonType::Array));
         assert_eq!(log.0.len(), 1, "one place, one run: {:?}", log.0.len());
         assert_eq!(log.0[0].1, Where::Top);
+        assert_eq!(log.1, [], "an array has no members");
     }
 
     #[test]
