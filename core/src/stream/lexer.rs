@@ -1211,11 +1211,19 @@ mod tests {
     /// Every run the observer is given, with its place, and the type of each member
     /// value of the outermost object as it ends.
     #[derive(Default)]
-    struct RunLog(AllocVec<(AllocVec<u8>, Where)>, AllocVec<JsonType>);
+    struct RunLog(
+        AllocVec<(AllocVec<u8>, Where)>,
+        AllocVec<JsonType>,
+        AllocVec<AllocVec<u8>>,
+    );
 
     impl Observer for RunLog {
         fn bytes(&mut self, run: &[u8], at: Where) {
             self.0.push((run.to_vec(), at));
+        }
+
+        fn key(&mut self, key: &[u8]) {
+            self.2.push(key.to_vec());
         }
 
         fn value_end(&mut self, end: ValueEnd) {
@@ -1243,6 +1251,32 @@ mod tests {
                 JsonType::Object
             ]
         );
+        // Only the outermost object's keys are told, not `x`.
+        let keys: AllocVec<&[u8]> = log.2.iter().map(|k| &k[..]).collect();
+        assert_eq!(keys, [b"a", b"b", b"c", b"d", b"e", b"f", b"g"]);
+    }
+
+    #[test]
+    fn escaped_and_multibyte_keys_are_read_byte_by_byte_and_told_unescaped() {
+        // Keys take the byte-at-a-time path for escapes: each short escape, in order of
+        // what it stands for (U+0008, 0009, 000A, 000C, 000D, 0022, 005C).
+        let line = br#"{"\b":1,"\t":2,"\n":3,"\f":4,"\r":5,"\"":6,"\\":7}"#;
+        let mut lexer = Lexer::new(RECORD_MAX_DEPTH);
+        let mut log = RunLog::default();
+        lexer.push(line, &mut log).unwrap();
+        assert_eq!(lexer.end(&mut log), Ok(JsonType::Object));
+        let keys: AllocVec<&[u8]> = log.2.iter().map(|k| &k[..]).collect();
+        assert_eq!(keys, [b"\x08", b"\t", b"\n", b"\x0c", b"\r", b"\"", b"\\"]);
+        // Multi-byte characters cut between chunks are read byte by byte too, every
+        // continuation byte up to the top of its lead's range (BF; 9F after ED; 8F after
+        // F4), in a key and in a value.
+        let text = "¿\u{d7ff}\u{10ffff}";
+        let line = format!(r#"{{"{text}":"{text}"}}"#);
+        let mut lexer = Lexer::new(MAX_DEPTH);
+        for b in line.bytes() {
+            lexer.push(&[b], &mut ()).unwrap();
+        }
+        assert_eq!(lexer.end(&mut ()), Ok(JsonType::Object));
     }
 
     #[test]
