@@ -1213,7 +1213,7 @@ mod tests {
     #[derive(Default)]
     struct RunLog(
         AllocVec<(AllocVec<u8>, Where)>,
-        AllocVec<JsonType>,
+        AllocVec<(JsonType, f64)>,
         AllocVec<AllocVec<u8>>,
     );
 
@@ -1227,28 +1227,28 @@ mod tests {
         }
 
         fn value_end(&mut self, end: ValueEnd) {
-            self.1.push(end.ty);
+            self.1.push((end.ty, end.number));
         }
     }
 
     #[test]
-    fn each_member_value_ends_with_its_type() {
+    fn each_member_value_ends_with_its_type_and_a_number_with_its_value() {
         let mut lexer = Lexer::new(RECORD_MAX_DEPTH);
         let mut log = RunLog::default();
         // Values nested inside a member's value are not members: no end of their own.
-        let line = br#"{"a":true,"b":false,"c":null,"d":1,"e":"s","f":[2],"g":{"x":null}}"#;
+        let line = br#"{"a":true,"b":false,"c":null,"d":-7,"e":"s","f":[2],"g":{"x":null}}"#;
         lexer.push(line, &mut log).unwrap();
         assert_eq!(lexer.end(&mut log), Ok(JsonType::Object));
         assert_eq!(
             log.1,
             [
-                JsonType::Boolean,
-                JsonType::Boolean,
-                JsonType::Null,
-                JsonType::Number,
-                JsonType::String,
-                JsonType::Array,
-                JsonType::Object
+                (JsonType::Boolean, 0.0),
+                (JsonType::Boolean, 0.0),
+                (JsonType::Null, 0.0),
+                (JsonType::Number, -7.0),
+                (JsonType::String, 0.0),
+                (JsonType::Array, 0.0),
+                (JsonType::Object, 0.0)
             ]
         );
         // Only the outermost object's keys are told, not `x`.
