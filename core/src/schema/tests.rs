@@ -1003,3 +1003,47 @@ fn a_member_after_skipped_names_is_still_matched() {
     let closed = members_schema(8, &[], true);
     assert!(valid(&closed, r#"{"p00":0,"p01":1,"p04":4,"p05":5}"#));
 }
+
+#[test]
+fn work_stays_bounded_when_alternatives_are_references_alone() {
+    // As above, but both alternatives are a `$ref` alone, which the check pass follows
+    // straight to the shared definition: its remembered verdict keeps this linear.
+    let mut defs = Vec::new();
+    for i in 0..60 {
+        defs.push(format!(
+            r##""d{i}":{{"anyOf":[{{"$ref":"#/$defs/d{n}"}},{{"$ref":"#/$defs/d{n}"}}]}}"##,
+            n = i + 1
+        ));
+    }
+    defs.push(r#""d60":{"type":"string"}"#.to_string());
+    let s = format!(
+        r##"{{"$defs":{{{}}},"$ref":"#/$defs/d0"}}"##,
+        defs.join(",")
+    );
+    one(
+        &s,
+        "1",
+        "$: expected to match at least one of 2 alternatives",
+    );
+    assert!(valid(&s, r#""ok""#));
+}
+
+#[test]
+fn a_chain_of_references_alone_counts_toward_the_nesting_bound() {
+    // d0 → d1 → … → d(n-1), each a `$ref` alone, the last `{}`: every `$ref` applies one
+    // more schema, so a chain longer than MAX_NESTING is too deep for both passes.
+    let chain = |n: usize| {
+        let mut defs: Vec<String> = (0..n - 1)
+            .map(|i| format!(r##""d{i}":{{"$ref":"#/$defs/d{}"}}"##, i + 1))
+            .collect();
+        defs.push(format!(r#""d{}":{{}}"#, n - 1));
+        format!(
+            r##"{{"$defs":{{{}}},"$ref":"#/$defs/d0"}}"##,
+            defs.join(",")
+        )
+    };
+    assert!(valid(&chain(MAX_NESTING - 10), "1"));
+    let found = violations(&chain(MAX_NESTING + 10), "1");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("too deeply nested"), "{found:?}");
+}
