@@ -1047,3 +1047,65 @@ fn a_chain_of_references_alone_counts_toward_the_nesting_bound() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].contains("too deeply nested"), "{found:?}");
 }
+
+#[test]
+fn each_step_into_a_value_counts_toward_the_nesting_bound_in_both_passes() {
+    // Recursive schemas that apply two or three schemas per level of the instance,
+    // through `items`, a member, `anyOf` and a `$ref` that is not alone; built by hand,
+    // past the parser's 128 levels, so that the deeper one applies more than
+    // MAX_NESTING (512) schemas one inside another and the other fewer.
+    let array = |levels: usize| {
+        let mut v = Value::Null;
+        for _ in 0..levels {
+            v = Value::Array(alloc::vec![v]);
+        }
+        v
+    };
+    let object = |levels: usize| {
+        let mut v = Value::Null;
+        for _ in 0..levels {
+            let mut o = Object::new();
+            o.insert("a", v);
+            v = Value::Object(o);
+        }
+        v
+    };
+    let cases = [
+        // items, then a `$ref` beside `minItems`: two per level.
+        (
+            r##"{"$defs":{"t":{"items":{"$ref":"#/$defs/t","minItems":0}}},"$ref":"#/$defs/t"}"##,
+            array(300),
+            array(200),
+        ),
+        // a member, then a `$ref` beside `type`: two per level.
+        (
+            r##"{"$defs":{"t":{"properties":{"a":{"$ref":"#/$defs/t","type":["object","null"]}}}},"$ref":"#/$defs/t"}"##,
+            object(300),
+            object(200),
+        ),
+        // anyOf, then items, then a `$ref` alone: three per level.
+        (
+            r##"{"$defs":{"t":{"type":["array","null"],"anyOf":[{"items":{"$ref":"#/$defs/t"}}]}},"$ref":"#/$defs/t"}"##,
+            array(200),
+            array(150),
+        ),
+    ];
+    for (schema, too_deep, fine) in cases {
+        let compiled = compile(schema);
+        assert!(compiled.is_valid(&fine), "{schema}");
+        assert!(
+            compiled.validate_detailed(&fine, "$").is_empty(),
+            "{schema}"
+        );
+        assert!(
+            !compiled.is_valid(&too_deep),
+            "the check pass let {schema} go too deep"
+        );
+        // The detailed pass agrees (under `anyOf` it names the alternative that failed,
+        // not the nesting inside it).
+        assert!(
+            !compiled.validate_detailed(&too_deep, "$").is_empty(),
+            "{schema}"
+        );
+    }
+}
