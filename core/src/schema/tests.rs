@@ -1109,3 +1109,29 @@ fn each_step_into_a_value_counts_toward_the_nesting_bound_in_both_passes() {
         );
     }
 }
+
+#[test]
+fn the_detailed_pass_remembers_a_shared_definition_as_it_found_it() {
+    // Member `0` fails first, so the check pass never reaches `a`; the detailed pass
+    // then applies D to `a`'s value and remembers the verdict, which the `anyOf`
+    // alternative (run by the check pass) reads back for the same value. A valid value
+    // remembered as invalid would add a second, false violation.
+    let definitions = [
+        // D walks items; D walks members; D follows a `$ref` that is not alone.
+        (r#"{"items":{"type":"string"}}"#, r#"["x"]"#),
+        (r#"{"properties":{"k":{"type":"string"}}}"#, r#"{"k":"x"}"#),
+        (r##"{"$ref":"#/$defs/E","type":"array"}"##, r#"["x"]"#),
+    ];
+    for (d, value) in definitions {
+        let schema = format!(
+            r##"{{"$defs":{{"D":{d},"E":{{}}}},
+                "properties":{{"0":{{"type":"null"}},"a":{{"$ref":"#/$defs/D"}}}},
+                "anyOf":[{{"properties":{{"a":{{"$ref":"#/$defs/D"}}}}}}]}}"##
+        );
+        one(
+            &schema,
+            &format!(r#"{{"0":1,"a":{value}}}"#),
+            "$['0']: expected type null, got integer",
+        );
+    }
+}
