@@ -1208,26 +1208,26 @@ mod tests {
         assert_eq!(string_body(b"\x01", true), 0);
     }
 
-    /// Every run the observer is given, with its place, and the type of each member
-    /// value of the outermost object as it ends.
+    /// What an observer is told: every run with its place, each member value of the
+    /// outermost object as it ends (type, number), and each of that object's keys.
     #[derive(Default)]
-    struct RunLog(
-        AllocVec<(AllocVec<u8>, Where)>,
-        AllocVec<(JsonType, f64)>,
-        AllocVec<AllocVec<u8>>,
-    );
+    struct RunLog {
+        runs: AllocVec<(AllocVec<u8>, Where)>,
+        ends: AllocVec<(JsonType, f64)>,
+        keys: AllocVec<AllocVec<u8>>,
+    }
 
     impl Observer for RunLog {
         fn bytes(&mut self, run: &[u8], at: Where) {
-            self.0.push((run.to_vec(), at));
+            self.runs.push((run.to_vec(), at));
         }
 
         fn key(&mut self, key: &[u8]) {
-            self.2.push(key.to_vec());
+            self.keys.push(key.to_vec());
         }
 
         fn value_end(&mut self, end: ValueEnd) {
-            self.1.push((end.ty, end.number));
+            self.ends.push((end.ty, end.number));
         }
     }
 
@@ -1240,7 +1240,7 @@ mod tests {
         lexer.push(line, &mut log).unwrap();
         assert_eq!(lexer.end(&mut log), Ok(JsonType::Object));
         assert_eq!(
-            log.1,
+            log.ends,
             [
                 (JsonType::Boolean, 0.0),
                 (JsonType::Boolean, 0.0),
@@ -1252,7 +1252,7 @@ mod tests {
             ]
         );
         // Only the outermost object's keys are told, not `x`.
-        let keys: AllocVec<&[u8]> = log.2.iter().map(|k| &k[..]).collect();
+        let keys: AllocVec<&[u8]> = log.keys.iter().map(|k| &k[..]).collect();
         assert_eq!(keys, [b"a", b"b", b"c", b"d", b"e", b"f", b"g"]);
     }
 
@@ -1265,7 +1265,7 @@ mod tests {
         let mut log = RunLog::default();
         lexer.push(line, &mut log).unwrap();
         assert_eq!(lexer.end(&mut log), Ok(JsonType::Object));
-        let keys: AllocVec<&[u8]> = log.2.iter().map(|k| &k[..]).collect();
+        let keys: AllocVec<&[u8]> = log.keys.iter().map(|k| &k[..]).collect();
         assert_eq!(keys, [b"\x08", b"\t", b"\n", b"\x0c", b"\r", b"\"", b"\\"]);
         // Multi-byte characters cut between chunks are read byte by byte too, every
         // continuation byte up to the top of its lead's range (BF; 9F after ED; 8F after
@@ -1307,7 +1307,7 @@ mod tests {
         let mut log = RunLog::default();
         lexer.push(line, &mut log).unwrap();
         assert_eq!(lexer.end(&mut log), Ok(JsonType::Object));
-        let runs: AllocVec<(&[u8], Where)> = log.0.iter().map(|(r, w)| (&r[..], *w)).collect();
+        let runs: AllocVec<(&[u8], Where)> = log.runs.iter().map(|(r, w)| (&r[..], *w)).collect();
         assert_eq!(
             runs,
             [
@@ -1330,9 +1330,14 @@ mod tests {
         let mut log = RunLog::default();
         lexer.push(br#"[1,{"a":"b"}]"#, &mut log).unwrap();
         assert_eq!(lexer.end(&mut log), Ok(JsonType::Array));
-        assert_eq!(log.0.len(), 1, "one place, one run: {:?}", log.0.len());
-        assert_eq!(log.0[0].1, Where::Top);
-        assert_eq!(log.1, [], "an array has no members");
+        assert_eq!(
+            log.runs.len(),
+            1,
+            "one place, one run: {:?}",
+            log.runs.len()
+        );
+        assert_eq!(log.runs[0].1, Where::Top);
+        assert_eq!(log.ends, [], "an array has no members");
     }
 
     #[test]
