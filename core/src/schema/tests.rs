@@ -959,9 +959,13 @@ proptest::proptest! {
     #[test]
     fn members_are_matched_to_their_properties_however_many(
         n in 0usize..30,
-        // For each name p00… p33: absent (0), present with its const (1) or another
-        // value (2); names from p(n+4) on are left out, so most members are named.
-        states in proptest::collection::vec(0u8..3, 34),
+        // For each name p00… p33: absent (0), present with its const (1) or, less
+        // often (so that many members can all be right), another value (2); names from
+        // p(n+4) on are left out, so most members are named.
+        states in proptest::collection::vec(
+            proptest::prop_oneof![3 => proptest::strategy::Just(0u8), 3 => proptest::strategy::Just(1u8), 1 => proptest::strategy::Just(2u8)],
+            34,
+        ),
         required in proptest::collection::btree_set(0usize..34, 0..4),
         closed in proptest::bool::ANY,
     ) {
@@ -991,6 +995,24 @@ proptest::proptest! {
             schema
         );
     }
+}
+
+#[test]
+fn many_properties_are_searched_by_name() {
+    // More than SCAN_AT_MOST (12) properties: each member is found by its own name.
+    let all: Vec<String> = (0..20)
+        .map(|i| format!(r#""{}":{i}"#, property_name(i)))
+        .collect();
+    let open = members_schema(20, &[], false);
+    assert!(valid(&open, &format!("{{{}}}", all.join(","))));
+    let mut one_wrong = all.clone();
+    one_wrong[15] = format!(r#""{}":99"#, property_name(15));
+    assert!(!valid(&open, &format!("{{{}}}", one_wrong.join(","))));
+    // A name past the properties is no property's, however many there are.
+    let closed = members_schema(20, &[], true);
+    assert!(valid(&closed, &format!("{{{}}}", all.join(","))));
+    assert!(!valid(&closed, r#"{"p25":25}"#));
+    assert!(valid(&open, r#"{"p25":"any"}"#));
 }
 
 #[test]
