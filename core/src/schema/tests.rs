@@ -1157,3 +1157,27 @@ fn the_detailed_pass_remembers_a_shared_definition_as_it_found_it() {
         );
     }
 }
+
+#[test]
+fn both_passes_agree_at_the_nesting_bound_under_any_of() {
+    // An `anyOf` whose one alternative leads down a chain of `$ref`s alone: around
+    // MAX_NESTING the chain crosses the bound, and the detailed pass (which asks the
+    // check pass about alternatives) must count the `anyOf` step as the check pass does.
+    let schema = |n: usize| {
+        let mut defs: Vec<String> = (0..n - 1)
+            .map(|i| format!(r##""d{i}":{{"$ref":"#/$defs/d{}"}}"##, i + 1))
+            .collect();
+        defs.push(format!(r#""d{}":{{"type":"integer"}}"#, n - 1));
+        format!(
+            r##"{{"$defs":{{{}}},"anyOf":[{{"$ref":"#/$defs/d0"}}]}}"##,
+            defs.join(",")
+        )
+    };
+    let verdicts: Vec<bool> = (MAX_NESTING - 8..MAX_NESTING + 8)
+        .map(|n| valid(&schema(n), "1"))
+        .collect();
+    assert!(
+        verdicts.first() == Some(&true) && verdicts.last() == Some(&false),
+        "{verdicts:?}"
+    );
+}
