@@ -711,22 +711,29 @@ fn reference_cycles_are_refused() {
     compile(r##"{"items":{"anyOf":[{"$ref":"#"}]}}"##);
 }
 
+/// 60 definitions d0… d59, each an `anyOf` of two references to the next (the second
+/// with `beside` added next to its `$ref`), and d60 `{"type":"string"}`: 2^60 paths.
+fn two_ways_down(beside: &str) -> String {
+    let defs: Vec<String> = (0..60)
+        .map(|i| {
+            let n = i + 1;
+            format!(
+                r##""d{i}":{{"anyOf":[{{"$ref":"#/$defs/d{n}"}},{{"$ref":"#/$defs/d{n}"{beside}}}]}}"##
+            )
+        })
+        .chain([String::from(r#""d60":{"type":"string"}"#)])
+        .collect();
+    format!(
+        r##"{{"$defs":{{{}}},"$ref":"#/$defs/d0"}}"##,
+        defs.join(",")
+    )
+}
+
 #[test]
 fn work_stays_bounded_with_shared_references() {
     // 60 definitions, each an anyOf of two references to the next: 2^60 paths to the
     // last one, which fails. Remembered verdicts keep it linear.
-    let mut defs = Vec::new();
-    for i in 0..60 {
-        defs.push(format!(
-            r##""d{i}":{{"anyOf":[{{"$ref":"#/$defs/d{n}"}},{{"$ref":"#/$defs/d{n}","minimum":0}}]}}"##,
-            n = i + 1
-        ));
-    }
-    defs.push(r#""d60":{"type":"string"}"#.to_string());
-    let s = format!(
-        r##"{{"$defs":{{{}}},"$ref":"#/$defs/d0"}}"##,
-        defs.join(",")
-    );
+    let s = two_ways_down(r#","minimum":0"#);
     one(
         &s,
         "1",
@@ -1030,18 +1037,7 @@ fn a_member_after_skipped_names_is_still_matched() {
 fn work_stays_bounded_when_alternatives_are_references_alone() {
     // As above, but both alternatives are a `$ref` alone, which the check pass follows
     // straight to the shared definition: its remembered verdict keeps this linear.
-    let mut defs = Vec::new();
-    for i in 0..60 {
-        defs.push(format!(
-            r##""d{i}":{{"anyOf":[{{"$ref":"#/$defs/d{n}"}},{{"$ref":"#/$defs/d{n}"}}]}}"##,
-            n = i + 1
-        ));
-    }
-    defs.push(r#""d60":{"type":"string"}"#.to_string());
-    let s = format!(
-        r##"{{"$defs":{{{}}},"$ref":"#/$defs/d0"}}"##,
-        defs.join(",")
-    );
+    let s = two_ways_down("");
     one(
         &s,
         "1",

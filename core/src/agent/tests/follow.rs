@@ -89,18 +89,25 @@ fn follow_running(
     follow(&mut agent(), records, Tools::Run(run))
 }
 
-#[test]
-fn a_run_cancelled_while_the_model_was_asked_resumes_after_its_stop() {
-    let mut a = agent();
-    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+/// Cancels `a`, resumes its records, and checks that the one record pending is the
+/// `resume` after the cancellation, at `seq`.
+fn cancelled_and_resumed(mut a: Agent, seq: u64) -> Agent {
     a.cancel();
     let records = recorded(&a.take_records());
     let manifest = demo_tools().manifest().clone();
     let mut resumed = Agent::resume(Budgets::default(), manifest, &records).unwrap();
     let next = resumed.take_records();
     assert_eq!(next.len(), 1);
-    assert_eq!((next[0].seq, next[0].kind), (2, RecordKind::Resume));
+    assert_eq!((next[0].seq, next[0].kind), (seq, RecordKind::Resume));
     assert_eq!(next[0].payload, j(r#"{"after":"cancelled"}"#));
+    resumed
+}
+
+#[test]
+fn a_run_cancelled_while_the_model_was_asked_resumes_after_its_stop() {
+    let mut a = agent();
+    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    let mut resumed = cancelled_and_resumed(a, 2);
     assert!(matches!(resumed.poll(), Need::ModelReply { .. }));
 }
 
@@ -111,13 +118,7 @@ fn a_run_cancelled_while_a_tool_was_asked_resumes_with_both_calls_unrun() {
     let turn = call("echo", "{}").with_call("echo", j(r#"{"y":2}"#));
     a.feed_reply(Ok(turn)).unwrap();
     assert!(matches!(a.poll(), Need::ToolResult { .. }));
-    a.cancel();
-    let records = recorded(&a.take_records());
-    let manifest = demo_tools().manifest().clone();
-    let mut resumed = Agent::resume(Budgets::default(), manifest, &records).unwrap();
-    let next = resumed.take_records();
-    assert_eq!(next.len(), 1);
-    assert_eq!((next[0].seq, next[0].kind), (3, RecordKind::Resume));
+    let mut resumed = cancelled_and_resumed(a, 3);
     // The model is shown both calls answered "not run", as the stop left them.
     let Need::ModelReply { messages, .. } = resumed.poll() else {
         panic!("the resumed run does not ask the model");
