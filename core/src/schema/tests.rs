@@ -1046,18 +1046,23 @@ fn work_stays_bounded_when_alternatives_are_references_alone() {
     assert!(valid(&s, r#""ok""#));
 }
 
+/// The `$defs` members d0… d(n-1): each a `$ref` alone to the next, the last `last`.
+fn ref_chain(n: usize, last: &str) -> String {
+    let mut defs: Vec<String> = (0..n - 1)
+        .map(|i| format!(r##""d{i}":{{"$ref":"#/$defs/d{}"}}"##, i + 1))
+        .collect();
+    defs.push(format!(r#""d{}":{last}"#, n - 1));
+    defs.join(",")
+}
+
 #[test]
 fn a_chain_of_references_alone_counts_toward_the_nesting_bound() {
     // d0 → d1 → … → d(n-1), each a `$ref` alone, the last `{}`: every `$ref` applies one
     // more schema, so a chain longer than MAX_NESTING is too deep for both passes.
     let chain = |n: usize| {
-        let mut defs: Vec<String> = (0..n - 1)
-            .map(|i| format!(r##""d{i}":{{"$ref":"#/$defs/d{}"}}"##, i + 1))
-            .collect();
-        defs.push(format!(r#""d{}":{{}}"#, n - 1));
         format!(
             r##"{{"$defs":{{{}}},"$ref":"#/$defs/d0"}}"##,
-            defs.join(",")
+            ref_chain(n, "{}")
         )
     };
     assert!(valid(&chain(MAX_NESTING - 10), "1"));
@@ -1160,13 +1165,9 @@ fn both_passes_agree_at_the_nesting_bound_under_any_of() {
     // MAX_NESTING the chain crosses the bound, and the detailed pass (which asks the
     // check pass about alternatives) must count the `anyOf` step as the check pass does.
     let schema = |n: usize| {
-        let mut defs: Vec<String> = (0..n - 1)
-            .map(|i| format!(r##""d{i}":{{"$ref":"#/$defs/d{}"}}"##, i + 1))
-            .collect();
-        defs.push(format!(r#""d{}":{{"type":"integer"}}"#, n - 1));
         format!(
             r##"{{"$defs":{{{}}},"anyOf":[{{"$ref":"#/$defs/d0"}}]}}"##,
-            defs.join(",")
+            ref_chain(n, r#"{"type":"integer"}"#)
         )
     };
     let verdicts: Vec<bool> = (MAX_NESTING - 8..MAX_NESTING + 8)
