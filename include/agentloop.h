@@ -736,7 +736,7 @@ agentloop_result agentloop_budgets_init(struct agentloop_budgets *budgets);
  * since call ids derive from seqs), and writes it to `*out`.
  *
  * Register tools with `agentloop_agent_add_tool` before the first
- * `agentloop_agent_poll`, which writes the `task` record (it lists the tools) and
+ * `agentloop_agent_poll`, which writes the `task` record (the task and the budgets) and
  * freezes the manifest.
  *
  * `INVALID_UTF8` for a task or sentinel that is not UTF-8; `INVALID_ARGUMENT` for a
@@ -784,7 +784,9 @@ agentloop_result agentloop_agent_add_tool(struct agentloop_agent *agent,
  * `AGENTLOOP_NEED_MODEL_REPLY`, `AGENTLOOP_NEED_TOOL_RESULT` or `AGENTLOOP_NEED_DONE`.
  * Polling again without feeding gives the same need. The first poll writes the `task`
  * record and freezes the manifest; every poll may leave records to take
- * (`agentloop_agent_take_record`).
+ * (`agentloop_agent_take_record`): take them all before acting on the need, so that
+ * every record is stored before the next tool runs (a poll writes the record of a
+ * call it refused, then goes on to the next call).
  *
  * NULL `agent` or `out_need` is `NULL_PARAMETER`. Not thread-safe for one agent.
  *
@@ -1131,7 +1133,9 @@ agentloop_result agentloop_agent_resume_error(const struct agentloop_agent *agen
  *
  * Size query: when the output does not fit (or `out_buf` is NULL, or `out_cap` is 0),
  * the needed length is written to `*out_len` and the result is
- * `AGENTLOOP_RESULT_INSUFFICIENT_SIZE`; call again with a buffer that large.
+ * `AGENTLOOP_RESULT_INSUFFICIENT_SIZE`; call again with a buffer that large. An empty
+ * output fits any buffer, NULL included: `OK` with `*out_len` 0 (for the functions
+ * whose output can be empty; a canonical document never is).
  *
  * NULL: `in_ptr` may be NULL only when `in_len` is 0 (then the input is empty, which
  * is `INVALID_JSON`); `out_len` must not be NULL. Nothing is written on failure except

@@ -302,10 +302,17 @@ impl agentloop_agent {
 
     fn poll(&mut self) -> Outcome<agentloop_need> {
         let agent = self.start()?;
-        let (asked, need) = match agent.poll() {
-            Need::ModelReply { .. } => (Asked::ModelReply, agentloop_need::ModelReply),
-            Need::ToolResult { call } => (Asked::ToolResult(call), agentloop_need::ToolResult),
-            Need::Done(_) => (Asked::Done, agentloop_need::Done),
+        // No cancellation hook is asked here, so the records a check point writes
+        // may queue up; the host takes them all before it acts on the need.
+        let (asked, need) = loop {
+            match agent.poll() {
+                Need::ModelReply { .. } => break (Asked::ModelReply, agentloop_need::ModelReply),
+                Need::ToolResult { call } => {
+                    break (Asked::ToolResult(call), agentloop_need::ToolResult)
+                }
+                Need::TakeRecords => {}
+                Need::Done(_) => break (Asked::Done, agentloop_need::Done),
+            }
         };
         self.asked = asked;
         self.collect();
@@ -475,7 +482,7 @@ pub unsafe extern "C" fn agentloop_budgets_init(
 /// since call ids derive from seqs), and writes it to `*out`.
 ///
 /// Register tools with `agentloop_agent_add_tool` before the first
-/// `agentloop_agent_poll`, which writes the `task` record (it lists the tools) and
+/// `agentloop_agent_poll`, which writes the `task` record (the task and the budgets) and
 /// freezes the manifest.
 ///
 /// `INVALID_UTF8` for a task or sentinel that is not UTF-8; `INVALID_ARGUMENT` for a
@@ -574,7 +581,9 @@ pub unsafe extern "C" fn agentloop_agent_add_tool(
 /// `AGENTLOOP_NEED_MODEL_REPLY`, `AGENTLOOP_NEED_TOOL_RESULT` or `AGENTLOOP_NEED_DONE`.
 /// Polling again without feeding gives the same need. The first poll writes the `task`
 /// record and freezes the manifest; every poll may leave records to take
-/// (`agentloop_agent_take_record`).
+/// (`agentloop_agent_take_record`): take them all before acting on the need, so that
+/// every record is stored before the next tool runs (a poll writes the record of a
+/// call it refused, then goes on to the next call).
 ///
 /// NULL `agent` or `out_need` is `NULL_PARAMETER`. Not thread-safe for one agent.
 ///

@@ -4,7 +4,10 @@
 //! [`Agent::poll`] — a model reply for these messages, a tool result for this call, or
 //! nothing because the run is over — and feeds the answer back with
 //! [`Agent::feed_reply`] or [`Agent::feed_tool_result`]. Each step leaves records to
-//! append, drained with [`Agent::take_records`]. Async hosts, C event loops and
+//! append, drained with [`Agent::take_records`]: take and store them after every poll
+//! and feed, before acting on the need. A poll whose check point wrote a record (a
+//! refused call) stops there with [`Need::TakeRecords`], so no tool, model or
+//! cancellation hook is called while a record is unstored. Async hosts, C event loops and
 //! thread-less firmware drive it directly; [`crate::driver`] is a blocking driver over
 //! the [`crate::model::Model`] and [`crate::tools::Tool`] traits.
 //!
@@ -70,6 +73,13 @@ pub enum Need<'a> {
         /// The call to run.
         call: ToolCall,
     },
+    /// Records to take: a check point wrote one of its own (a refused call, a result
+    /// lost in an interrupted run) and the loop goes no further in this poll. Take
+    /// the records ([`Agent::take_records`]), write them where they go, then poll
+    /// again: so every record is stored before the host calls out again (model, tool,
+    /// cancellation hook), and a crash while a tool runs leaves every record before
+    /// that call on disk.
+    TakeRecords,
     /// Nothing: the run is over.
     Done(Outcome),
 }
@@ -178,9 +188,14 @@ impl Agent {
         Ok(agent)
     }
 
-    /// What the agent needs next, running every check point it reaches; a host
+    /// What the agent needs next, running every check point it reaches until one
+    /// writes a record ([`Need::TakeRecords`]) or the loop needs something; a host
     /// cancellation is only the one [`Agent::cancel`] set. Calling it again without
-    /// feeding anything returns the same need.
+    /// feeding anything returns the same model or tool need.
+    ///
+    /// At most once, by construction: a host that takes and stores the records after
+    /// every poll and feed, before acting on the need, has every record on disk
+    /// before it calls out again.
     pub fn poll(&mut self) -> Need<'_> {
         self.poll_with(&mut || false)
     }
@@ -194,7 +209,13 @@ impl Agent {
             match state {
                 State::BeforeTurn | State::Calls(_) => {
                     self.state = state;
+                    let written = self.records.len();
                     self.check_point(cancel);
+                    // A check point that wrote a record and did not end the run: the
+                    // next one asks `cancel`, and may run a tool or the model.
+                    if self.records.len() > written && !matches!(self.state, State::Done(_)) {
+                        return Need::TakeRecords;
+                    }
                 }
                 State::AwaitingReply => {
                     self.state = State::AwaitingReply;

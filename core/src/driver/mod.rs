@@ -84,7 +84,9 @@ pub fn run(
 }
 
 /// Runs `task` to its end, continuing `chain`: each record is appended to it and its
-/// line handed to `sink` before the run goes on. `cancel` is asked at every check
+/// line handed to `sink` before the run goes on — before the model, a tool or `cancel`
+/// is called again, so a sink that makes each line durable has every record before a
+/// tool's call on disk while the tool runs. `cancel` is asked at every check
 /// point (before each turn and before each call); answering `true` stops the run with
 /// `cancelled`.
 pub fn run_on(
@@ -102,7 +104,8 @@ pub fn run_on(
     drive(&mut agent, chain, model, toolbox, cancel, sink)
 }
 
-/// Runs `agent` to its end: writes its pending records, then answers each need.
+/// Runs `agent` to its end: writes its pending records, then answers each need. Every
+/// record is in the sink before the model, a tool or `cancel` is called again.
 fn drive(
     agent: &mut Agent,
     chain: &mut Chain,
@@ -122,6 +125,8 @@ fn drive(
                 let result = call_tool(toolbox, &call);
                 agent.feed_tool_result(result)
             }
+            // Written at the top of the loop, before the next poll.
+            Need::TakeRecords => Ok(()),
             Need::Done(outcome) => {
                 write_records(agent, chain, sink)?;
                 return Ok(outcome);

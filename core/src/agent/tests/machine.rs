@@ -104,9 +104,12 @@ fn records_come_out_as_they_are_made() {
     assert!(a.take_records().is_empty());
     a.feed_reply(Ok(call("nope", "{}"))).unwrap();
     assert_eq!(kinds(&a.take_records()), [RecordKind::Assistant]);
-    // The unknown tool is refused at the next poll, which then asks for a reply.
-    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    // The unknown tool is refused at the next poll, which stops there: the refusal is
+    // taken before the loop asks for the next reply.
+    assert_eq!(a.poll(), Need::TakeRecords);
     assert_eq!(kinds(&a.take_records()), [RecordKind::Tool]);
+    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    assert!(a.take_records().is_empty());
     assert_eq!(a.next_seq(), 3);
     assert_eq!((a.steps(), a.tool_calls()), (1, 1));
 }
@@ -178,11 +181,26 @@ fn the_hook_is_asked_once_per_check_point() {
         .with_call("nope", j("{}"))
         .with_call("echo", j("{}"))))
         .unwrap();
-    let _ = a.poll_with(&mut || {
+    assert_eq!(
+        kinds(&a.take_records()),
+        [RecordKind::Task, RecordKind::Assistant]
+    );
+    // Before each of the three calls; each refusal ends its poll, so the hook is
+    // never asked while a record waits to be taken.
+    for (need_asked, records_before) in [(2, 1), (3, 2)] {
+        let need = a.poll_with(&mut || {
+            asked += 1;
+            false
+        });
+        assert_eq!(need, Need::TakeRecords);
+        assert_eq!((asked, a.tool_calls()), (need_asked, records_before));
+        assert_eq!(kinds(&a.take_records()), [RecordKind::Tool]);
+    }
+    let need = a.poll_with(&mut || {
         asked += 1;
         false
     });
-    // Before each of the three calls; the two refusals happened in this poll.
+    assert!(matches!(need, Need::ToolResult { .. }), "{need:?}");
     assert_eq!(asked, 4);
     assert_eq!(a.tool_calls(), 2);
 }
@@ -205,6 +223,7 @@ fn the_model_sees_the_whole_conversation() {
         .with_call("nope", j("{}"))
         .with_call("echo", j(r#"{"k":"v"}"#))))
         .unwrap();
+    assert_eq!(a.poll(), Need::TakeRecords);
     assert!(matches!(a.poll(), Need::ToolResult { .. }));
     a.feed_tool_result(Ok(j(r#"{"k":"v"}"#))).unwrap();
     let Need::ModelReply { messages, .. } = a.poll() else {

@@ -4,6 +4,7 @@
 mod calls;
 mod follow;
 mod machine;
+mod order;
 mod resume;
 mod stops;
 

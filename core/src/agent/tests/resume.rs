@@ -351,8 +351,15 @@ fn the_agent_names_the_call_in_flight_and_the_calls_after_it_run() {
         (1, 0, 2)
     );
     assert!(agent.take_records().is_empty());
-    // Not run again, and no cancellation asked for it: straight to the next call.
+    // Not run again, and no cancellation asked for it: its record, then the next call.
     let mut asked = 0;
+    let need = agent.poll_with(&mut || {
+        asked += 1;
+        false
+    });
+    assert_eq!((need, asked), (Need::TakeRecords, 0));
+    assert_eq!(agent.in_flight(), None);
+    let lost = agent.take_records();
     let need = agent.poll_with(&mut || {
         asked += 1;
         false
@@ -362,8 +369,6 @@ fn the_agent_names_the_call_in_flight_and_the_calls_after_it_run() {
     };
     assert_eq!(call.id, "call_1_1");
     assert_eq!(asked, 1);
-    assert_eq!(agent.in_flight(), None);
-    let lost = agent.take_records();
     assert_eq!(lost.len(), 1);
     assert_eq!(
         lost[0].payload.as_object().unwrap().get("error"),
