@@ -180,8 +180,8 @@ impl Build {
 const STRESS_ITERATIONS: u32 = 20_000;
 
 /// Runs the examples built one way, with an optional wrapper (valgrind).
-fn exercise(build: &Build, programs: &[PathBuf; 6], wrapper: &[&str], label: &str) {
-    let [append, verify, cpp, agent_loop, stress, proof] = programs;
+fn exercise(build: &Build, programs: &[PathBuf; 7], wrapper: &[&str], label: &str) {
+    let [append, verify, cpp, agent_loop, stress, proof, at_most_once] = programs;
     let command = |program: &Path| {
         let mut cmd = Command::new(
             wrapper
@@ -321,6 +321,84 @@ fn exercise(build: &Build, programs: &[PathBuf; 6], wrapper: &[&str], label: &st
     let out = run(&mut command(proof));
     expect_status(&out, 2, &format!("{label}: proof usage"));
 
+    // at_most_once.c: the callback driver hands each record over before it calls out
+    // again (model, cancel, tool); killed while a tool runs, the file holds every
+    // record before that call, and a resume does not run the tool again.
+    let out = run(command(at_most_once).arg("order"));
+    expect_status(&out, 0, &format!("{label}: at_most_once order"));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .collect::<Vec<_>>(),
+        [
+            "record task",
+            "cancel",
+            "model",
+            "record assistant",
+            "cancel",
+            "record tool",
+            "cancel",
+            "tool t",
+            "record tool",
+            "cancel",
+            "model",
+            "record assistant",
+            "cancel",
+            "tool t",
+            "record tool",
+            "cancel",
+            "record tool",
+            "cancel",
+            "model",
+            "record assistant",
+            "record stop",
+        ],
+        "{label}: every record reaches the callback before the next callback"
+    );
+    let (file, counter) = (dir.join("crash.jsonl"), dir.join("crash.count"));
+    let out = run(command(at_most_once).arg("crash").arg(&file).arg(&counter));
+    expect_status(&out, 3, &format!("{label}: at_most_once crash"));
+    let kinds = |path: &Path| -> Vec<String> {
+        agentloop_core::export::parse_records(&std::fs::read(path).unwrap())
+            .unwrap()
+            .iter()
+            .map(|r| {
+                r.as_object()
+                    .unwrap()
+                    .get("kind")
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    assert_eq!(
+        kinds(&file),
+        ["task", "assistant", "tool"],
+        "{label}: on disk at the crash"
+    );
+    let out = run(command(at_most_once).arg("resume").arg(&file).arg(&counter));
+    expect_status(&out, 0, &format!("{label}: at_most_once resume"));
+    assert_eq!(
+        std::fs::read(&counter).unwrap().len(),
+        1,
+        "{label}: the tool ran again after the crash"
+    );
+    assert_eq!(
+        kinds(&file),
+        ["task", "assistant", "tool", "tool", "assistant", "stop"],
+        "{label}"
+    );
+    let lost = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        lost.lines()
+            .nth(3)
+            .unwrap()
+            .contains(&agentloop_core::agent::result_lost_sentence("t")),
+        "{label}: {lost}"
+    );
+
     // stress.c: random call sequences with NULLs, tiny buffers and freed handles; every
     // result must be documented. Two seeds, so a change of the sequence is no escape.
     let iterations = if wrapper.is_empty() {
@@ -368,9 +446,10 @@ fn c_examples_build_and_run_static_dynamic_valgrind_and_sanitized() {
         "loop.c",
         "stress.c",
         "proof.c",
+        "at_most_once.c",
     ];
     let flavours = [Flavour::Static, Flavour::Dynamic, Flavour::Sanitized];
-    let programs: Vec<[PathBuf; 6]> = thread::scope(|s| {
+    let programs: Vec<[PathBuf; 7]> = thread::scope(|s| {
         let handles: Vec<_> = flavours
             .iter()
             .map(|&flavour| {
