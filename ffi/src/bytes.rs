@@ -117,7 +117,8 @@ pub(crate) fn fits(buf: *mut u8, cap: usize, len: usize) -> bool {
 /// The size-query protocol: when `bytes` fit `(buf, cap)` they are copied there and
 /// their length written to `*out_len`; otherwise only the needed length is written to
 /// `*out_len` and the result is `INSUFFICIENT_SIZE`. A NULL `buf` (or `cap == 0`) is a
-/// size query. Nothing is written past `cap`, and no NUL is added.
+/// size query, except for empty `bytes`: they fit any buffer, so the result is `OK`
+/// with length 0. Nothing is written past `cap`, and no NUL is added.
 ///
 /// # Safety
 /// If `buf` is not NULL it must point to `cap` writable bytes; `out_len` must be NULL

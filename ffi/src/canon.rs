@@ -29,7 +29,9 @@ pub(crate) fn parse_error(error: ParseError) -> agentloop_result {
 ///
 /// Size query: when the output does not fit (or `out_buf` is NULL, or `out_cap` is 0),
 /// the needed length is written to `*out_len` and the result is
-/// `AGENTLOOP_RESULT_INSUFFICIENT_SIZE`; call again with a buffer that large.
+/// `AGENTLOOP_RESULT_INSUFFICIENT_SIZE`; call again with a buffer that large. An empty
+/// output fits any buffer, NULL included: `OK` with `*out_len` 0 (for the functions
+/// whose output can be empty; a canonical document never is).
 ///
 /// NULL: `in_ptr` may be NULL only when `in_len` is 0 (then the input is empty, which
 /// is `INVALID_JSON`); `out_len` must not be NULL. Nothing is written on failure except

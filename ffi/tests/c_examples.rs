@@ -613,3 +613,33 @@ fn the_pkg_config_file_gives_the_link_lines() {
         "pkg-config --cflags: {cflags}"
     );
 }
+
+/// The guide's tables of result codes and fault kinds list every value the library
+/// knows, with the name `agentloop_fault_kind_str` gives (its table once stopped at 14
+/// of 19 kinds).
+#[test]
+fn the_guides_tables_list_every_result_code_and_fault_kind() {
+    use std::ffi::CStr;
+    let guide = std::fs::read_to_string(root().join("docs/c-api.md")).unwrap();
+    let codes = agentloop::agentloop_result::ALL.len();
+    for code in 0..codes {
+        let row = format!("| {code} | `AGENTLOOP_RESULT_");
+        assert!(guide.contains(&row), "docs/c-api.md has no row {row}…");
+    }
+    let mut kinds = 0;
+    for kind in 1u32.. {
+        // SAFETY: the library returns a static NUL-terminated string for any value.
+        let name = unsafe { CStr::from_ptr(agentloop::agentloop_fault_kind_str(kind)) };
+        let name = name.to_str().unwrap();
+        if name == "unknown" {
+            break;
+        }
+        let cell = format!("| {kind} | `{name}` |");
+        assert!(
+            guide.contains(&cell),
+            "docs/c-api.md's fault kinds lack {cell}"
+        );
+        kinds += 1;
+    }
+    assert_eq!(kinds, 19);
+}
