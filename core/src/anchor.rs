@@ -9,6 +9,18 @@ use crate::hash::Hash;
 /// so every JSON reader) holds exactly.
 pub const MAX_SEQ: u64 = (1 << 53) - 1;
 
+/// `n` as a `seq` a record may carry: an integer from 0 to [`MAX_SEQ`]; `None` for a
+/// fraction, a negative number, or one past [`MAX_SEQ`] (which no chain writes, and
+/// which a double cannot count in: 2^53 + 1 rounds back to 2^53).
+pub fn seq_of(n: f64) -> Option<u64> {
+    // `n as u64` saturates and maps NaN to 0; the round trip keeps only exact integers.
+    (n >= 0.0 && n <= MAX_SEQ as f64 && (n as u64) as f64 == n).then_some(n as u64)
+}
+
+/// What a `seq_gap` detail adds after a `seq` past [`MAX_SEQ`]: both verifiers say it
+/// in these words.
+pub(crate) const PAST_MAX_SEQ: &str = ", past the largest seq 2^53-1 (9007199254740991)";
+
 /// The start of a chain: the first record has `seq = seq0` and `prev = prev0`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Anchor {

@@ -9,6 +9,7 @@ from decimal import Decimal
 FIELDS = ("hash", "kind", "payload", "prev", "seq")
 HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 ZEROS = "0" * 64
+MAX_SEQ = 2**53 - 1  # the largest seq a chain writes
 MAX_DEPTH = 128 + 1  # a payload may nest 128 deep; the record object adds one level
 ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
@@ -101,7 +102,7 @@ def verify(path):
         return {"count": 0, "head": None, "faults": [[None, "unreadable"]]}  # nothing read
     lines = data.split(b"\n")
     tail = lines.pop()  # b"" when the data ends with a newline
-    faults, expected_seq, prev = [], 0.0, ZEROS  # prev: stored hash of the record before
+    faults, expected_seq, prev = [], 0, ZEROS  # prev: stored hash of the record before
     for i, line in enumerate(lines):
         fault = lambda kind: faults.append([i, kind])  # noqa: E731
         try:
@@ -132,9 +133,12 @@ def verify(path):
         elif "hash" in value:
             fault("hash_mismatch")
         seq = value.get("seq")
-        if "seq" in value and (not isinstance(seq, float) or seq != expected_seq):
-            fault("seq_gap")  # a seq that is not a number is a seq_gap too
-        expected_seq = seq + 1 if isinstance(seq, float) else expected_seq + 1
+        # A seq is an integer from 0 to 2^53 - 1; any other value is a seq_gap, and
+        # counting goes on from a seq only, otherwise from the expectation.
+        counts = isinstance(seq, float) and seq.is_integer() and 0 <= seq <= MAX_SEQ
+        if "seq" in value and (not counts or seq != expected_seq):
+            fault("seq_gap")
+        expected_seq = int(seq) + 1 if counts else expected_seq + 1
         p = value.get("prev")
         if "prev" in value and (not (isinstance(p, str) and HEX64.match(p)) or prev not in (None, p)):
             fault("prev_mismatch")  # unchecked when the record before has no readable hash

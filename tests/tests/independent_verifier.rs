@@ -200,6 +200,25 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
             r.insert("seq", Value::Number(9.0));
         }),
     );
+    // Past 2^53 - 1 a seq is always a seq_gap, also when it repeats (in doubles
+    // 2^53 + 1 is 2^53 again); a fraction gives nothing to count on from.
+    add(
+        "seq-past-the-limit-repeated",
+        transcript(
+            &forge_chain(5, |i, r| {
+                if i >= 2 {
+                    r.insert("seq", Value::Number(9007199254740992.0));
+                }
+            })
+            .0,
+        ),
+    );
+    add(
+        "seq-fraction",
+        forged(&|r| {
+            r.insert("seq", Value::Number(2.5));
+        }),
+    );
     add(
         "seq-string",
         forged(&|r| {

@@ -12,8 +12,8 @@ use agentloop_core::stream::{self, StreamOptions, StreamReport, StreamVerifier};
 use agentloop_core::stream::{check_canonical, MAX_DEPTH};
 use agentloop_core::verify::{self, FaultKind, Options, Report};
 use agentloop_tests::{
-    canonical, encode_record, json_value, parse_record, record_kind, seal, transcript, write_noisy,
-    XorShift,
+    canonical, encode_record, forge_chain, json_value, parse_record, record_kind, seal, transcript,
+    verify_everywhere, write_noisy, XorShift,
 };
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -296,5 +296,77 @@ proptest! {
         let mut verifier = StreamVerifier::new(StreamOptions::default());
         verifier.push(&noise);
         let _ = verifier.finish();
+    }
+}
+
+/// A `seq` is an integer from 0 to 2^53 − 1 (`anchor::MAX_SEQ`, the largest a chain
+/// writes). Past it a record is always a `seq_gap` naming the limit — also when it is
+/// one more than the seq before, and when it repeats (a double cannot tell 2^53 from
+/// 2^53 + 1, so a verifier counting in doubles took 2^53, 2^53, 2^53 for a chain).
+/// A number that is not such an integer (a fraction, a negative, past the limit) gives
+/// nothing to count on from: the next expectation is the previous one + 1. Both
+/// verifiers, and the allocating one on threads, report exactly the same.
+#[test]
+fn seq_past_the_limit_and_non_integer_seqs_agree() {
+    use agentloop_core::anchor::MAX_SEQ;
+    let limit = MAX_SEQ as f64;
+    let at_limit = Anchor {
+        seq0: MAX_SEQ,
+        prev0: Hash::ZERO,
+    };
+    // (anchor, seqs, indices of the expected seq_gap faults)
+    let cases: [(Anchor, &[f64], &[u64]); 8] = [
+        (
+            at_limit,
+            &[limit + 1.0, limit + 1.0, limit + 1.0],
+            &[0, 1, 2],
+        ),
+        (at_limit, &[limit, limit + 1.0, limit + 1.0], &[1, 2]),
+        (at_limit, &[limit, limit + 3.0, limit + 1.0], &[1, 2]),
+        (at_limit, &[limit, 1e300], &[1]),
+        (Anchor::GENESIS, &[0.0, 1.5, 2.0, 3.0], &[1]),
+        (Anchor::GENESIS, &[0.0, -1.0, 2.0], &[1]),
+        (Anchor::GENESIS, &[0.0, limit + 1.0, 2.0], &[1]),
+        (Anchor::GENESIS, &[0.0, 7.0, 8.0], &[1]),
+    ];
+    for (anchor, seqs, gaps) in cases {
+        let (lines, _) = forge_chain(seqs.len(), |i, o| {
+            o.insert("seq", Value::Number(seqs[i]));
+        });
+        let bytes = transcript(&lines);
+        let what = format!("seqs {seqs:?} from seq0 {}", anchor.seq0);
+        let alloc = verify_everywhere(
+            &bytes,
+            &Options {
+                anchor,
+                ..Options::default()
+            },
+        );
+        let stream = stream_all_chunkings(
+            &bytes,
+            StreamOptions {
+                anchor,
+                ..StreamOptions::default()
+            },
+            &[3, 50],
+        );
+        assert_same(&stream, &alloc, &what);
+        let expected: Vec<Row> = gaps
+            .iter()
+            .map(|&i| (Some(i), Some(i + 1), FaultKind::SeqGap))
+            .collect();
+        assert_eq!(alloc_rows(&alloc), expected, "{what}");
+        for (a, s) in alloc.faults.iter().zip(&stream.faults) {
+            let found = seqs[a.index.unwrap() as usize];
+            assert_eq!(a.detail, s.detail.to_string(), "{what}");
+            if found > limit {
+                assert!(
+                    a.detail
+                        .contains("past the largest seq 2^53-1 (9007199254740991)"),
+                    "{what}: {}",
+                    a.detail
+                );
+            }
+        }
     }
 }

@@ -52,7 +52,7 @@
 //! | a number literal | [`MAX_NUMBER_BYTES`] = 32 bytes (no canonical number is longer than 25) | `not_canonical` (the allocating verifier: `not_canonical`, or `unserialisable_payload` for a literal with no canonical form — `not_an_object` when that literal is the whole line) |
 //! | a line | [`StreamOptions::max_line_bytes`], 16 MiB by default as in the allocating verifier | `bad_json` (as the allocating verifier) |
 //! | faults kept | [`MAX_FAULTS`] = 8 line faults, plus a checkpoint fault | counted in `faults_omitted` |
-//! | `seq` | compared as a double, as the allocating verifier does | — |
+//! | `seq` | an integer from 0 to 2^53 − 1 ([`crate::anchor::MAX_SEQ`]), as in the allocating verifier | `seq_gap` |
 //!
 //! `size_of::<StreamVerifier>()` is about 5.6 KB on x86_64: the canonical-form checker
 //! 1,590 (nesting stack 129 × 4, key buffer 1,024, number literal 32), the record state
@@ -80,7 +80,7 @@ pub use crate::fault_kind::FaultKind;
 mod append;
 pub use append::{write_record, AppendError, ChainState};
 
-use crate::anchor::Anchor;
+use crate::anchor::{seq_of, Anchor};
 use crate::checkpoint::{HeadMismatch, Tree, Verdict};
 use crate::hash::Hash;
 use crate::scan::find_newline;
@@ -135,7 +135,8 @@ pub struct StreamVerifier {
     /// Why (and at which 0-based column) checking of the current line stopped.
     stopped: Option<(u64, Stop)>,
     count: u64,
-    expected_seq: f64,
+    /// The `seq` the next record must carry.
+    expected_seq: u64,
     /// The stored hash of the record before, if it had a well-formed one.
     prev: Option<Hash>,
     at_checkpoint: Option<Hash>,
@@ -155,7 +156,7 @@ impl StreamVerifier {
             line_len: 0,
             stopped: None,
             count: 0,
-            expected_seq: options.anchor.seq0 as f64,
+            expected_seq: options.anchor.seq0,
             prev: Some(options.anchor.prev0),
             at_checkpoint: None,
             tree: Tree::new(),
@@ -343,7 +344,7 @@ impl StreamVerifier {
 
     /// After a record that could not be read: its hash is unknown, seq counting goes on.
     fn skip_unread(&mut self) {
-        self.expected_seq += 1.0;
+        self.expected_seq = self.expected_seq.saturating_add(1);
         self.prev = None;
         self.note_checkpoint(None);
     }
@@ -409,24 +410,31 @@ impl StreamVerifier {
                 Some(stored)
             }
         };
+        // As in the allocating verifier: counting goes on from a seq that is an integer
+        // from 0 to 2^53 - 1; after any other, or none, the expectation moves on by one.
         let expected = self.expected_seq;
-        match record.seq {
-            None => self.expected_seq = expected + 1.0,
+        let seq = match record.seq {
+            None => None,
             Some(Ok(n)) => {
-                if n != expected {
+                let seq = seq_of(n);
+                if seq != Some(expected) {
                     let detail = Detail::SeqGap {
                         expected,
                         found: Found::Number(n),
                     };
                     self.fault(index, FaultKind::SeqGap, detail);
                 }
-                self.expected_seq = n + 1.0;
+                seq
             }
             Some(Err(found)) => {
                 self.fault(index, FaultKind::SeqGap, Detail::SeqGap { expected, found });
-                self.expected_seq = expected + 1.0;
+                None
             }
-        }
+        };
+        self.expected_seq = match seq {
+            Some(seq) => seq + 1,
+            None => expected.saturating_add(1),
+        };
         match record.prev {
             None => {}
             Some(Err(found)) => {

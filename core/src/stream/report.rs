@@ -5,6 +5,7 @@ use core::fmt;
 use heapless::{String, Vec};
 
 use super::lexer::{Departure, JsonType, Limit, NumberProblem, Syntax};
+use crate::anchor::{MAX_SEQ, PAST_MAX_SEQ};
 use crate::fault_kind::FaultKind;
 use crate::hash::Hash;
 use crate::number::format_f64;
@@ -135,7 +136,7 @@ pub enum Detail {
     /// `seq_gap`.
     SeqGap {
         /// The expected `seq`.
-        expected: f64,
+        expected: u64,
         /// What was found.
         found: Found,
     },
@@ -246,9 +247,15 @@ impl fmt::Display for Detail {
                 write!(f, "stored hash {stored}, but the record hashes to {computed}")
             }
             Detail::SeqGap { expected, found } => {
-                write!(f, "expected seq {}, found ", Spelled(*expected))?;
+                write!(f, "expected seq {expected}, found ")?;
                 match found {
-                    Found::Number(n) if n.is_finite() => write!(f, "{}", Spelled(*n)),
+                    Found::Number(n) if n.is_finite() => {
+                        write!(f, "{}", Spelled(*n))?;
+                        if *n > MAX_SEQ as f64 {
+                            f.write_str(PAST_MAX_SEQ)?;
+                        }
+                        Ok(())
+                    }
                     other => write!(f, "{other}"),
                 }
             }

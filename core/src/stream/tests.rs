@@ -782,10 +782,7 @@ fn details_of_edge_values_read_as_sentences() {
         "a number outside the double range"
     );
     assert_eq!(format!("{}", Found::Number(-2.5)), "the number -2.5");
-    let gap = |found| Detail::SeqGap {
-        expected: 4.0,
-        found,
-    };
+    let gap = |found| Detail::SeqGap { expected: 4, found };
     assert_eq!(
         format!("{}", gap(Found::Number(f64::NEG_INFINITY))),
         "expected seq 4, found a number outside the double range"
@@ -793,6 +790,10 @@ fn details_of_edge_values_read_as_sentences() {
     assert_eq!(
         format!("{}", gap(Found::Number(7.0))),
         "expected seq 4, found 7"
+    );
+    assert_eq!(
+        format!("{}", gap(Found::Number(9007199254740992.0))),
+        "expected seq 4, found 9007199254740992, past the largest seq 2^53-1 (9007199254740991)"
     );
     // One unexpected member: no "and 0 more".
     let mut first = heapless::String::new();

@@ -39,7 +39,7 @@ use alloc::vec::Vec;
 
 use sha2::{Digest, Sha256};
 
-use crate::anchor::Anchor;
+use crate::anchor::{seq_of, Anchor, MAX_SEQ, PAST_MAX_SEQ};
 use crate::checkpoint::{HeadMismatch, Tree, Verdict};
 use crate::hash::Hash;
 use crate::jcs::{write_object_except, write_value};
@@ -108,7 +108,9 @@ pub fn verify_records(records: &[Value], options: &Options) -> Report {
 pub struct Verifier {
     options: Options,
     count: u64,
-    expected_seq: f64,
+    /// The `seq` the next record must carry (past [`MAX_SEQ`] once the chain has
+    /// reached it: then no record is right).
+    expected_seq: u64,
     /// The stored hash of the record before, if it had a well-formed one.
     prev: Option<Hash>,
     at_checkpoint: Option<Hash>,
@@ -136,7 +138,7 @@ impl Verifier {
             fast: None,
             options,
             count: 0,
-            expected_seq: options.anchor.seq0 as f64,
+            expected_seq: options.anchor.seq0,
             prev: Some(options.anchor.prev0),
             at_checkpoint: None,
             tree: Tree::new(),
@@ -347,7 +349,7 @@ impl Verifier {
 
     /// After a record that could not be read: its hash is unknown, seq counting goes on.
     fn skip_unread(&mut self) {
-        self.expected_seq += 1.0;
+        self.expected_seq = self.expected_seq.saturating_add(1);
         self.record_done(None);
     }
 
@@ -495,28 +497,32 @@ impl Verifier {
     fn check_seq(&mut self, index: u64, at: Option<u64>, record: &Object) {
         let expected = self.expected_seq;
         match record.get("seq") {
-            None => self.expected_seq = expected + 1.0,
+            None => self.expected_seq = expected.saturating_add(1),
             Some(Value::Number(n)) if n.is_finite() => self.seq_number(index, at, *n),
             Some(other) => {
-                let detail = format!(
-                    "expected seq {}, found {}",
-                    spell(expected),
-                    describe_value(other)
-                );
+                let detail = format!("expected seq {expected}, found {}", describe_value(other));
                 self.fault(index, at, FaultKind::SeqGap, detail);
-                self.expected_seq = expected + 1.0;
+                self.expected_seq = expected.saturating_add(1);
             }
         }
     }
 
-    /// A finite `seq`: compared with the one expected, and the next one expected after it.
+    /// A finite `seq`: compared with the one expected. Counting goes on from a `seq`
+    /// that is an integer from 0 to [`MAX_SEQ`]; any other number (a fraction, a
+    /// negative, past the limit) is always a `seq_gap` and gives nothing to count on
+    /// from, so the expectation moves on by one.
     fn seq_number(&mut self, index: u64, at: Option<u64>, n: f64) {
         let expected = self.expected_seq;
-        if n != expected {
-            let detail = format!("expected seq {}, found {}", spell(expected), spell(n));
+        let seq = seq_of(n);
+        if seq != Some(expected) {
+            let past = if n > MAX_SEQ as f64 { PAST_MAX_SEQ } else { "" };
+            let detail = format!("expected seq {expected}, found {}{past}", spell(n));
             self.fault(index, at, FaultKind::SeqGap, detail);
         }
-        self.expected_seq = n + 1.0;
+        self.expected_seq = match seq {
+            Some(seq) => seq + 1,
+            None => expected.saturating_add(1),
+        };
     }
 
     fn check_prev(&mut self, index: u64, at: Option<u64>, record: &Object) {
