@@ -62,7 +62,7 @@ fn canon_lines(source: Source<'_>, out: &mut dyn Write) -> Result<Exit, Failure>
         }
         line_no += 1;
         let content = line.strip_suffix(b"\n").unwrap_or(&line);
-        let value = json::parse(content).map_err(|e| Failure::Json {
+        let value = json::parse_record_line(content).map_err(|e| Failure::Json {
             name: source.name(),
             line: line_no,
             column: e.offset + 1,

@@ -81,7 +81,7 @@ fn show_line(content: &[u8]) -> Result<String, String> {
     if content.is_empty() {
         return Err(String::from("the line is empty"));
     }
-    match json::parse(content) {
+    match json::parse_record_line(content) {
         Err(e) => {
             let verdict = if e.kind.is_unserialisable() {
                 "has no canonical encoding"

@@ -44,7 +44,7 @@ use alloc::vec::Vec;
 
 use crate::agent::{call_id, StopReason};
 use crate::anchor::MAX_SEQ;
-use crate::json::{parse_tolerant, Object, Value, MAX_DEPTH};
+use crate::json::{parse_tolerant, Object, Value, RECORD_MAX_DEPTH};
 use crate::verify::lines::{for_each_line_in, LineEvent};
 use crate::verify::{self, Fault, FaultKind, Options, Report, MAX_FAULTS};
 
@@ -141,7 +141,7 @@ impl LoopAudit {
     /// Audits one complete line (without its `\n`). A line that is not a readable
     /// record is skipped (the chain verification reports it).
     pub fn push_line(&mut self, line: &[u8]) {
-        match parse_tolerant(line, MAX_DEPTH + 1) {
+        match parse_tolerant(line, RECORD_MAX_DEPTH) {
             Ok((value, _)) => self.push_record(&value),
             Err(_) => self.push_unreadable(),
         }

@@ -566,7 +566,7 @@ fn the_end_of_a_transcript_names_what_it_lacks() {
 fn a_line_is_read_one_level_deeper_than_a_payload_may_nest() {
     // The record's object and its payload's object around a budget nested so that the
     // line is exactly one level deeper than MAX_DEPTH.
-    let inner = MAX_DEPTH + 1 - 3;
+    let inner = crate::json::RECORD_MAX_DEPTH - 3;
     let line = format!(
         r#"{{"kind":"task","payload":{{"budgets":{{"x":{}{}}},"task":"t"}}}}"#,
         "[".repeat(inner),

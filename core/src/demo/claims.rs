@@ -59,7 +59,8 @@ fn read(transcript: &[u8]) -> Result<Vec<Read>, String> {
         return Ok(records);
     }
     for (index, line) in body.split(|&b| b == b'\n').enumerate() {
-        let value = json::parse(line).map_err(|e| format!("line {}: {e}", index + 1))?;
+        let value =
+            json::parse_record_line(line).map_err(|e| format!("line {}: {e}", index + 1))?;
         let record = value.as_object();
         let seq = record.and_then(|r| number(r, "seq"));
         let kind = record.and_then(|r| r.get("kind")).and_then(Value::as_str);

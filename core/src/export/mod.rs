@@ -30,7 +30,7 @@ pub use manifest::{anthropic_tools, mcp_tools, openai_tools};
 
 use alloc::vec::Vec;
 
-use crate::json::{parse_with, ParseError, ParseOptions, Value, MAX_DEPTH};
+use crate::json::{parse_record_line, ParseError, Value};
 
 /// Parses a transcript's lines (JSONL, each line ending in `\n`; a last line without
 /// one is read too) into record values, for [`openai_messages`] and
@@ -43,12 +43,9 @@ pub fn parse_records(transcript: &[u8]) -> Result<Vec<Value>, (usize, ParseError
     if body.is_empty() {
         return Ok(Vec::new());
     }
-    let options = ParseOptions {
-        max_depth: MAX_DEPTH + 1,
-    };
     body.split(|&b| b == b'\n')
         .enumerate()
-        .map(|(index, line)| parse_with(line, options).map_err(|e| (index, e)))
+        .map(|(index, line)| parse_record_line(line).map_err(|e| (index, e)))
         .collect()
 }
 

@@ -7,7 +7,10 @@
 mod parse;
 
 pub(crate) use parse::parse_tolerant;
-pub use parse::{parse, parse_with, ParseError, ParseErrorKind, ParseOptions, MAX_DEPTH};
+pub use parse::{
+    parse, parse_record_line, parse_with, ParseError, ParseErrorKind, ParseOptions, MAX_DEPTH,
+    RECORD_MAX_DEPTH,
+};
 
 use alloc::string::String;
 use alloc::vec::Vec;

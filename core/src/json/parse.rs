@@ -13,6 +13,13 @@ use crate::number;
 /// A record line wraps its payload in one more object, so a record may be one deeper.
 pub const MAX_DEPTH: usize = 128;
 
+/// The deepest nesting of a record line (a transcript line): its payload may nest
+/// [`MAX_DEPTH`] deep and the record object adds one level around it (SPEC section 1).
+/// The same as `stream::RECORD_MAX_DEPTH`.
+pub const RECORD_MAX_DEPTH: usize = MAX_DEPTH + 1;
+const _: () = assert!(RECORD_MAX_DEPTH == crate::stream::RECORD_MAX_DEPTH);
+const _: () = assert!(MAX_DEPTH == crate::stream::MAX_DEPTH);
+
 /// What was wrong with the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -145,6 +152,18 @@ impl Default for ParseOptions {
 /// Parses one JSON document strictly, with the default [`MAX_DEPTH`].
 pub fn parse(input: &[u8]) -> Result<Value, ParseError> {
     parse_with(input, ParseOptions::default())
+}
+
+/// Parses one record line (a transcript line, without its `\n`) strictly, as [`parse`]
+/// does a document, but with nesting up to [`RECORD_MAX_DEPTH`]: every reader of whole
+/// transcript lines uses this, so that it takes every line the verifier takes.
+pub fn parse_record_line(line: &[u8]) -> Result<Value, ParseError> {
+    parse_with(
+        line,
+        ParseOptions {
+            max_depth: RECORD_MAX_DEPTH,
+        },
+    )
 }
 
 /// Parses one JSON document strictly.
@@ -703,6 +722,14 @@ mod tests {
         let err = parse(deep.as_bytes()).unwrap_err();
         assert_eq!(err.kind, ParseErrorKind::TooDeep);
         assert_eq!(err.offset, MAX_DEPTH);
+        // A record line is one level deeper than a payload may be.
+        assert!(parse_record_line(deep.as_bytes()).is_ok());
+        let deeper = "[".repeat(RECORD_MAX_DEPTH + 1) + &"]".repeat(RECORD_MAX_DEPTH + 1);
+        let err = parse_record_line(deeper.as_bytes()).unwrap_err();
+        assert_eq!(
+            (err.kind, err.offset),
+            (ParseErrorKind::TooDeep, RECORD_MAX_DEPTH)
+        );
         let objects = "{\"a\":".repeat(3) + "1" + &"}".repeat(3);
         assert!(parse_with(objects.as_bytes(), ParseOptions { max_depth: 3 }).is_ok());
         assert_eq!(

@@ -121,7 +121,7 @@ pub fn check_inclusion(
 /// its index (for a transcript from seq 0); returns its hash.
 fn record_hash(record: &[u8], index: u64) -> Result<Hash, Vec<Problem>> {
     let bad = |detail: String| vec![problem(PROOF_INVALID, detail)];
-    let value = json::parse(record)
+    let value = json::parse_record_line(record)
         .map_err(|e| bad(format!("the record in the proof is not I-JSON: {}", e.kind)))?;
     let prev = value
         .as_object()

@@ -34,7 +34,7 @@ pub fn leaves_of(bytes: &[u8]) -> Result<(Vec<Hash>, Vec<Hash>), LeafError> {
     }
     for (i, line) in body.split(|b| *b == b'\n').enumerate() {
         let error = LeafError { line: i as u64 + 1 };
-        let value = json::parse(line).map_err(|_| error)?;
+        let value = json::parse_record_line(line).map_err(|_| error)?;
         let hash = value
             .as_object()
             .and_then(|o| o.get("hash"))

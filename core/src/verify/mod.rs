@@ -43,7 +43,7 @@ use crate::anchor::{seq_of, Anchor, MAX_SEQ, PAST_MAX_SEQ};
 use crate::checkpoint::{HeadMismatch, Tree, Verdict};
 use crate::hash::Hash;
 use crate::jcs::{write_object_except, write_value};
-use crate::json::{parse_tolerant, Object, ParseError, Value, MAX_DEPTH};
+use crate::json::{parse_tolerant, Object, ParseError, Value, RECORD_MAX_DEPTH};
 use crate::number::format_f64;
 use crate::record::FIELDS;
 use crate::sink::CompareSink;
@@ -178,7 +178,7 @@ impl Verifier {
         if let Some(sealed) = sealed {
             return self.check_sealed(index, at, &sealed);
         }
-        match parse_tolerant(line, MAX_DEPTH + 1) {
+        match parse_tolerant(line, RECORD_MAX_DEPTH) {
             Err(e) => {
                 self.fault(index, at, FaultKind::BadJson, describe_parse_error(&e));
                 self.skip_unread();
