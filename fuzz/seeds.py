@@ -84,6 +84,41 @@ def sample_proofs():
     return [inclusion, changed, consistency + b"\0" + cp2.encode()]
 
 
+def record_line(kind, payload, prev, seq):
+    """A sealed canonical record line (with its newline) and its hash; `payload` is
+    canonical JSON text."""
+    body = b'{"kind":%s,"payload":%s,"prev":"%s","seq":%d}' % (
+        json.dumps(kind).encode(), payload, prev.encode(), seq)
+    digest = hashlib.sha256(body).hexdigest()
+    return b'{"hash":"%s",%s\n' % (digest.encode(), body[1:]), digest
+
+
+def deep_transcript(depth):
+    """Three records, the middle one's payload `depth` arrays deep."""
+    out, prev = b"", "0" * 64
+    for seq, payload in enumerate([b'{"task":"deep"}', b"[" * depth + b"1" + b"]" * depth, b"{}"]):
+        line, prev = record_line("note", payload, prev, seq)
+        out += line
+    return out
+
+
+def record_lines():
+    """(configuration byte, transcript) seeds of fuzz_targets/record_lines.rs: the
+    sample, a payload at the depth limit (128, the line 129) and one past it, an
+    overlong line under the 64-byte limit, a number with no canonical form before bad
+    syntax, a non-canonical line and a torn tail."""
+    return [
+        (0x00, SAMPLE),
+        (0x27, SAMPLE),
+        (0x01, deep_transcript(128)),
+        (0x22, deep_transcript(129)),
+        (0x40, SAMPLE),
+        (0x45, b"[1]\n" + b"x" * 100 + b"\n{}\n" + b"y" * 70),
+        (0x03, b"[1e400,}\n[1e400]\n1e400\n" + TRANSCRIPTS[6]),
+        (0x10, TRANSCRIPTS[4]),
+    ]
+
+
 def write(target, name, data):
     d = FUZZ / "corpus" / target
     d.mkdir(parents=True, exist_ok=True)
@@ -98,6 +133,9 @@ def main():
         # The first byte is the configuration (fuzz_targets/verify_bytes.rs).
         for config in (0x00, 0xC5 if i % 2 else 0x2B):
             write("verify_bytes", f"{i:02}-{config:02x}", bytes([config]) + data)
+    for i, (config, data) in enumerate(record_lines()):
+        # The first byte is the configuration (fuzz_targets/record_lines.rs).
+        write("record_lines", f"{i:02}-{config:02x}", bytes([config]) + data)
     for i, (schema, instance) in enumerate(SCHEMAS):
         write("schema", f"{i:02}", schema + b"\0" + instance)
     checkpoints = [

@@ -113,6 +113,15 @@ pub enum Failure {
         /// What was wrong.
         kind: ParseErrorKind,
     },
+    /// `canon --jsonl`: a line is longer than the line limit (it is not read further).
+    LineTooLong {
+        /// The input, as named on the command line.
+        name: String,
+        /// 1-based line.
+        line: usize,
+        /// The limit in bytes (`verify::MAX_LINE_BYTES`).
+        limit: usize,
+    },
     /// `append`: the payload is not I-JSON or has no canonical encoding.
     Payload {
         /// The transcript, as named on the command line.
@@ -307,6 +316,7 @@ impl Failure {
     pub fn exit(&self) -> Exit {
         match self {
             Failure::Json { .. }
+            | Failure::LineTooLong { .. }
             | Failure::Payload { .. }
             | Failure::Append { .. }
             | Failure::Encode { .. }
@@ -418,6 +428,10 @@ impl fmt::Display for Failure {
                 f,
                 "{name} line {line} column {column}: the input {}: {kind}",
                 parse_verdict(*kind)
+            ),
+            Failure::LineTooLong { name, line, limit } => write!(
+                f,
+                "{name} line {line}: the line is longer than the limit of {limit} bytes"
             ),
             Failure::Payload {
                 file,

@@ -102,3 +102,193 @@ fn a_payload_one_level_deeper_is_refused_as_too_deep() {
     assert_ne!(run.code, 0);
     assert!(run.stdout.is_empty());
 }
+
+// ---------------------------------------------------------------------------------------
+// Overlong lines: reported, never buffered.
+//
+// How memory is held to a bound: the child runs under `sh -c 'ulimit -v N; exec …'`, a
+// cap on its address space, so a reader that buffers a whole line past the 16 MiB
+// limit fails to allocate (and aborts, exit 134) instead of passing. The overlong line
+// is 64 MiB, streamed into the child's standard input from a thread (never held in the
+// test), and the cap is 56 MiB: room for the binary (about 10 MiB of address space)
+// and one line up to the 16 MiB limit, not for a 64 MiB one. The cap is on the address
+// space, not on time, so the test does not depend on the machine's speed; it also
+// catches a reader that stores the line without touching its pages.
+// ---------------------------------------------------------------------------------------
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+
+/// The line limit (`verify::MAX_LINE_BYTES`).
+const LIMIT: usize = 16 << 20;
+/// The overlong line: four times the limit.
+const LONG: usize = 64 << 20;
+/// The address-space cap of the child, in KiB.
+const CAP_KIB: usize = 56 << 10;
+
+/// What the test writes on the child's standard input.
+enum Feed {
+    /// `before`, then `len` bytes `x` (no newline), then `after`.
+    Long {
+        before: Vec<u8>,
+        len: usize,
+        after: Vec<u8>,
+    },
+    /// Bytes `0` until the child stops reading (like `/dev/zero`, but no NUL: the line
+    /// is one long, plausible token).
+    Endless,
+}
+
+/// Runs `agentloop ARGS` under the address-space cap with `feed` on its standard
+/// input; returns (exit code, stdout, stderr).
+fn capped(args: &[&str], feed: Feed) -> (i32, String, String) {
+    let script = format!("ulimit -v {CAP_KIB} && exec \"$0\" \"$@\"");
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_agentloop"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let block = vec![b'x'; 1 << 16];
+        // The child may stop reading (and exit) at any point: a broken pipe ends this.
+        let _ = (|| -> std::io::Result<()> {
+            match feed {
+                Feed::Long { before, len, after } => {
+                    stdin.write_all(&before)?;
+                    for _ in 0..len / block.len() {
+                        stdin.write_all(&block)?;
+                    }
+                    stdin.write_all(&block[..len % block.len()])?;
+                    stdin.write_all(&after)
+                }
+                Feed::Endless => {
+                    let zeros = vec![b'0'; 1 << 16];
+                    // Bounded all the same (4 GiB), should the child never stop.
+                    for _ in 0..(1u64 << 16) {
+                        stdin.write_all(&zeros)?;
+                    }
+                    Ok(())
+                }
+            }
+        })();
+    });
+    let mut stdout = Vec::new();
+    let mut stderr = Vec::new();
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let _ = err.read_to_end(&mut stderr);
+        stderr
+    });
+    out.read_to_end(&mut stdout).unwrap();
+    let stderr = reader.join().unwrap();
+    let status = child.wait().unwrap();
+    writer.join().unwrap();
+    let stderr = String::from_utf8_lossy(&stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (
+        status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&stdout).into_owned(),
+        stderr,
+    )
+}
+
+#[test]
+fn show_reports_an_overlong_line_without_buffering_it_and_goes_on() {
+    let (code, stdout, stderr) = capped(
+        &["show", "-"],
+        Feed::Long {
+            before: format!("{LINE0}\n").into_bytes(),
+            len: LONG,
+            after: format!("\n{LINE2}\n").into_bytes(),
+        },
+    );
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(lines[0].starts_with("seq=0 task"), "{stdout}");
+    assert_eq!(
+        lines[1],
+        format!("line 2: the line is {LONG} bytes long, more than the limit of {LIMIT} bytes")
+    );
+    assert!(lines[2].starts_with("seq=2 tool"), "{stdout}");
+    // The verification names the line too, as verify does.
+    assert!(
+        stderr.contains(&format!(
+            "<stdin> line 2: bad_json: the line is {LONG} bytes long, more than the limit of {LIMIT} bytes"
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn show_names_an_overlong_torn_tail() {
+    let (code, stdout, stderr) = capped(
+        &["show", "-"],
+        Feed::Long {
+            before: format!("{LINE0}\n").into_bytes(),
+            len: LONG,
+            after: Vec::new(),
+        },
+    );
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stdout.ends_with("line 2: the last line has no terminating newline (a torn append)\n"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("torn_tail"), "{stderr}");
+}
+
+#[test]
+fn canon_jsonl_stops_at_an_overlong_line_without_reading_it_to_its_end() {
+    let (code, stdout, stderr) = capped(
+        &["canon", "--jsonl", "-"],
+        Feed::Long {
+            before: b"{\"b\":1, \"a\":2}\n".to_vec(),
+            len: LONG,
+            after: b"\n{}\n".to_vec(),
+        },
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stdout, "{\"a\":2,\"b\":1}\n");
+    assert_eq!(
+        stderr,
+        format!("agentloop: <stdin> line 2: the line is longer than the limit of {LIMIT} bytes\n")
+    );
+    // An endless line (`canon --jsonl /dev/zero`): the same, at once.
+    let (code, stdout, stderr) = capped(&["canon", "--jsonl", "-"], Feed::Endless);
+    assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!("agentloop: <stdin> line 1: the line is longer than the limit of {LIMIT} bytes\n")
+    );
+}
+
+#[test]
+fn a_line_at_the_limit_is_still_read() {
+    // Exactly the limit: a JSON string of LIMIT - 2 characters between its quotes.
+    let s = Scratch::new("at-limit");
+    let mut doc = vec![b'"'];
+    doc.resize(LIMIT - 1, b'a');
+    doc.extend_from_slice(b"\"\n");
+    assert_eq!(doc.len(), LIMIT + 1);
+    s.write("one.jsonl", &doc);
+    let run = s.run(&["canon", "--jsonl", "one.jsonl"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.raw_stdout, doc);
+    // One byte more is refused.
+    doc.insert(1, b'a');
+    s.write("two.jsonl", &doc);
+    let run = s.run(&["canon", "--jsonl", "two.jsonl"]);
+    assert_fails(
+        &run,
+        1,
+        &format!("agentloop: two.jsonl line 1: the line is longer than the limit of {LIMIT} bytes"),
+    );
+}

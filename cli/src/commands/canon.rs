@@ -1,8 +1,9 @@
 //! `agentloop canon`: the RFC 8785 canonical bytes of a JSON document, or of each line.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::Path;
 
+use agentloop_core::verify::MAX_LINE_BYTES;
 use agentloop_core::{jcs, json};
 
 use super::{emit, flush};
@@ -45,7 +46,10 @@ fn canon_document(source: Source<'_>, out: &mut dyn Write) -> Result<Exit, Failu
 }
 
 /// JSONL: each line's canonical bytes and a newline, streamed; stops at the first bad
-/// line with everything before it printed and nothing after it.
+/// line with everything before it printed and nothing after it. A line is read as a
+/// transcript line: nesting up to `json::RECORD_MAX_DEPTH`, and at most `verify`'s line
+/// limit — a longer line is refused as soon as the limit is passed, without reading
+/// it to its end (nothing after it would be printed), so memory stays bounded.
 fn canon_lines(source: Source<'_>, out: &mut dyn Write) -> Result<Exit, Failure> {
     let unreadable = |reason| Failure::Unreadable {
         name: source.name(),
@@ -57,11 +61,32 @@ fn canon_lines(source: Source<'_>, out: &mut dyn Write) -> Result<Exit, Failure>
     let mut line_no = 0usize;
     loop {
         line.clear();
-        if reader.read_until(b'\n', &mut line).map_err(unreadable)? == 0 {
+        // At most the limit (the buffer never grows past it), then its newline.
+        let read = (&mut reader)
+            .take(MAX_LINE_BYTES as u64)
+            .read_until(b'\n', &mut line);
+        if read.map_err(unreadable)? == 0 {
             break;
         }
         line_no += 1;
-        let content = line.strip_suffix(b"\n").unwrap_or(&line);
+        let content = match line.strip_suffix(b"\n") {
+            Some(content) => content,
+            None if line.len() < MAX_LINE_BYTES => &line, // the last line, no newline
+            None => match reader.fill_buf().map_err(unreadable)?.first() {
+                None => &line, // exactly the limit, and the last line
+                Some(b'\n') => {
+                    reader.consume(1);
+                    &line
+                }
+                Some(_) => {
+                    return Err(Failure::LineTooLong {
+                        name: source.name(),
+                        line: line_no,
+                        limit: MAX_LINE_BYTES,
+                    })
+                }
+            },
+        };
         let value = json::parse_record_line(content).map_err(|e| Failure::Json {
             name: source.name(),
             line: line_no,

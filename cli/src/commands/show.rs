@@ -1,9 +1,9 @@
 //! `agentloop show`: one human-readable line per record, then the file's verification.
 
-use std::io::{BufRead, Write};
+use std::io::{self, Write};
 
 use agentloop_core::json;
-use agentloop_core::verify::{Options, Verifier};
+use agentloop_core::verify::{for_each_line, LineEvent, Options, Verifier};
 use agentloop_core::Anchor;
 
 use super::{emit, flush};
@@ -15,54 +15,69 @@ use crate::input::Source;
 use crate::record_line::record_line;
 use crate::report_text;
 
+/// Why the listing stopped before the end of the input.
+enum Stopped {
+    /// The input could not be read further.
+    Read(io::Error),
+    /// Standard output failed.
+    Out(Failure),
+}
+
+impl From<io::Error> for Stopped {
+    fn from(e: io::Error) -> Self {
+        Stopped::Read(e)
+    }
+}
+
 /// Shows each line, verifying the same bytes as it goes (one pass, so standard input
-/// works too); faults go to stderr.
+/// works too); faults go to stderr. Lines are split as `verify` splits them: a line
+/// longer than the line limit is named by its length and never held in memory.
 pub fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let source = Source::from_arg(&args.file);
     let name = source.name();
-    let mut verifier = Verifier::new(Options {
+    let options = Options {
         anchor: args.anchor.unwrap_or(Anchor::GENESIS),
         ..Options::default()
-    });
+    };
+    let limit = options.max_line_bytes;
+    let mut verifier = Verifier::new(options);
     let mut problems = false;
     match source.open() {
         Err(e) => verifier.push_unreadable(format!("cannot open {name}: {e}")),
-        Ok(mut reader) => {
-            let mut line = Vec::new();
+        Ok(reader) => {
             let mut line_no = 0u64;
-            loop {
-                line.clear();
-                match reader.read_until(b'\n', &mut line) {
-                    Ok(0) => break,
-                    Ok(_) => {}
-                    Err(e) => {
-                        verifier.push_unreadable(format!(
-                            "reading failed after {} complete lines: {e}",
-                            verifier.count()
-                        ));
-                        break;
-                    }
-                }
+            let read = for_each_line(reader, limit, |event| {
+                verifier.push_event(event);
                 line_no += 1;
-                let Some(content) = line.strip_suffix(b"\n") else {
-                    verifier.push_torn_tail(line.len());
-                    problems = true;
-                    let text = format!(
-                        "line {line_no}: the last line has no terminating newline (a torn append)\n"
-                    );
-                    emit(out, text.as_bytes())?;
-                    break;
-                };
-                verifier.push_line(content);
-                let shown = match show_line(content) {
-                    Ok(shown) => shown,
-                    Err(problem) => {
+                let shown = match event {
+                    LineEvent::Line(content) => show_line(content).unwrap_or_else(|problem| {
                         problems = true;
                         format!("line {line_no}: {problem}")
+                    }),
+                    LineEvent::TooLong(len) => {
+                        problems = true;
+                        format!(
+                            "line {line_no}: the line is {len} bytes long, more than the limit of {limit} bytes"
+                        )
+                    }
+                    LineEvent::TornTail(_) => {
+                        problems = true;
+                        format!(
+                            "line {line_no}: the last line has no terminating newline (a torn append)"
+                        )
                     }
                 };
-                emit(out, shown.as_bytes())?;
-                emit(out, b"\n")?;
+                emit(out, shown.as_bytes())
+                    .and_then(|()| emit(out, b"\n"))
+                    .map_err(Stopped::Out)
+            });
+            match read {
+                Ok(()) => {}
+                Err(Stopped::Out(failure)) => return Err(failure),
+                Err(Stopped::Read(e)) => verifier.push_unreadable(format!(
+                    "reading failed after {} complete lines: {e}",
+                    verifier.count()
+                )),
             }
         }
     }

@@ -18,16 +18,19 @@ pub fn verify_loop_reader<R: BufRead>(reader: R, options: &Options) -> Report {
     let mut audit = LoopAudit::with_max_findings(options.max_faults);
     // The same line splitting as `verify_reader`: a line longer than the limit stops
     // being buffered and is reported by length.
-    let read = for_each_line(reader, options.max_line_bytes, |event| match event {
-        LineEvent::Line(line) => {
-            verifier.push_line(line);
-            audit.push_line(line);
+    let read = for_each_line(reader, options.max_line_bytes, |event| {
+        match event {
+            LineEvent::Line(line) => {
+                verifier.push_line(line);
+                audit.push_line(line);
+            }
+            LineEvent::TooLong(len) => {
+                verifier.push_long_line(len);
+                audit.push_unreadable();
+            }
+            LineEvent::TornTail(len) => verifier.push_torn_tail(len),
         }
-        LineEvent::TooLong(len) => {
-            verifier.push_long_line(len);
-            audit.push_unreadable();
-        }
-        LineEvent::TornTail(len) => verifier.push_torn_tail(len),
+        Ok::<(), std::io::Error>(())
     });
     match read {
         Ok(()) => merge(verifier.finish(), audit.finish(), options.max_faults),

@@ -13,7 +13,8 @@ use super::{verify_reader_parallel, Options, Parallel, Report, Verifier};
 pub fn verify_reader<R: BufRead>(reader: R, options: &Options) -> Report {
     let mut verifier = Verifier::new(*options);
     let read = for_each_line(reader, options.max_line_bytes, |event| {
-        verifier.push_event(event)
+        verifier.push_event(event);
+        Ok::<(), std::io::Error>(())
     });
     if let Err(e) = read {
         verifier.push_unreadable(std::format!(

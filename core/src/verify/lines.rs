@@ -1,12 +1,13 @@
-//! Splitting input into lines, as the verifier and the loop audit read it: complete
-//! lines, lines longer than the limit (reported by length only), and a last line with
-//! no `\n` (a torn tail).
+//! Splitting input into lines, as the verifier, the loop audit and `agentloop show`
+//! read it: complete lines, lines longer than the limit (reported by length only, never
+//! buffered whole), and a last line with no `\n` (a torn tail).
 
 use crate::scan::find_newline;
 
-/// What [`for_each_line_in`] and (with `std`) [`for_each_line`] find, in input order.
+/// What [`for_each_line_in`] and (with `std`) [`for_each_line`] find, in input order;
+/// [`super::Verifier::push_event`] takes each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum LineEvent<'a> {
+pub enum LineEvent<'a> {
     /// A complete line within the limit, without its `\n`.
     Line(&'a [u8]),
     /// A complete line of this many bytes, longer than the limit.
@@ -16,12 +17,9 @@ pub(crate) enum LineEvent<'a> {
     TornTail(usize),
 }
 
-/// Splits bytes held in memory into lines.
-pub(crate) fn for_each_line_in(
-    bytes: &[u8],
-    max_line_bytes: usize,
-    mut on: impl FnMut(LineEvent<'_>),
-) {
+/// Splits bytes held in memory into lines: a line longer than `max_line_bytes` (without
+/// its `\n`) is [`LineEvent::TooLong`].
+pub fn for_each_line_in(bytes: &[u8], max_line_bytes: usize, mut on: impl FnMut(LineEvent<'_>)) {
     let mut rest = bytes;
     while let Some(nl) = find_newline(rest) {
         let line = &rest[..nl];
@@ -39,14 +37,17 @@ pub(crate) fn for_each_line_in(
 
 /// Splits a reader's bytes into lines, buffering at most `max_line_bytes` of a line
 /// (plus one read block): a longer line stops being buffered and is reported by
-/// length. Interrupted reads are retried; another read error is returned at once,
-/// with no torn tail reported.
+/// length, so memory stays bounded whatever the input (an endless line is read, and
+/// counted, for as long as it lasts). The events are those [`for_each_line_in`] gives
+/// for the same bytes. Interrupted reads are retried; another read error is returned
+/// at once (converted into `E`), with no torn tail reported. `on` stops the reading
+/// by returning an error, which is returned.
 #[cfg(feature = "std")]
-pub(crate) fn for_each_line<R: std::io::BufRead>(
+pub fn for_each_line<R: std::io::BufRead, E: From<std::io::Error>>(
     mut reader: R,
     max_line_bytes: usize,
-    mut on: impl FnMut(LineEvent<'_>),
-) -> std::io::Result<()> {
+    mut on: impl FnMut(LineEvent<'_>) -> Result<(), E>,
+) -> Result<(), E> {
     let mut line = std::vec::Vec::new();
     // Length of the current line when it outgrew the limit and stopped being buffered.
     let mut overflow: Option<usize> = None;
@@ -54,7 +55,7 @@ pub(crate) fn for_each_line<R: std::io::BufRead>(
         let chunk = match reader.fill_buf() {
             Ok(chunk) => chunk,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         };
         if chunk.is_empty() {
             break;
@@ -66,7 +67,7 @@ pub(crate) fn for_each_line<R: std::io::BufRead>(
         let used = taken.len() + usize::from(complete);
         if complete && overflow.is_none() && line.is_empty() && taken.len() <= max_line_bytes {
             // The whole line is in the reader's buffer: no copy.
-            on(LineEvent::Line(taken));
+            on(LineEvent::Line(taken))?;
             reader.consume(used);
             continue;
         }
@@ -81,8 +82,8 @@ pub(crate) fn for_each_line<R: std::io::BufRead>(
         reader.consume(used);
         if complete {
             match overflow.take() {
-                Some(len) => on(LineEvent::TooLong(len)),
-                None => on(LineEvent::Line(&line)),
+                Some(len) => on(LineEvent::TooLong(len))?,
+                None => on(LineEvent::Line(&line))?,
             }
             line.clear();
         }
@@ -90,7 +91,47 @@ pub(crate) fn for_each_line<R: std::io::BufRead>(
     match overflow {
         Some(len) => on(LineEvent::TornTail(len)),
         None if !line.is_empty() => on(LineEvent::TornTail(line.len())),
-        None => {}
+        None => Ok(()),
     }
-    Ok(())
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+    use std::vec::Vec;
+
+    #[test]
+    fn the_consumer_stops_the_reading_and_its_error_comes_back() {
+        #[derive(Debug, PartialEq)]
+        enum Stop {
+            Asked,
+            Read,
+        }
+        impl From<std::io::Error> for Stop {
+            fn from(_: std::io::Error) -> Self {
+                Stop::Read
+            }
+        }
+        let input: &[u8] = b"a\nbbbbbb\nc\nd";
+        let mut all = Vec::new();
+        for_each_line_in(input, 3, |e| all.push(std::format!("{e:?}")));
+        assert_eq!(
+            all,
+            ["Line([97])", "TooLong(6)", "Line([99])", "TornTail(1)"]
+        );
+        for stop_after in 0..all.len() {
+            let mut seen = Vec::new();
+            let reader = std::io::BufReader::with_capacity(2, input);
+            let done = for_each_line(reader, 3, |e| {
+                seen.push(std::format!("{e:?}"));
+                if seen.len() > stop_after {
+                    Err(Stop::Asked)
+                } else {
+                    Ok(())
+                }
+            });
+            assert_eq!(done, Err(Stop::Asked));
+            assert_eq!(seen, all[..=stop_after]);
+        }
+    }
 }

@@ -31,6 +31,9 @@ pub use fault::{Fault, Report};
 #[cfg(feature = "std")]
 pub use io::{verify_file, verify_file_with, verify_reader};
 #[cfg(feature = "std")]
+pub use lines::for_each_line;
+pub use lines::{for_each_line_in, LineEvent};
+#[cfg(feature = "std")]
 pub use parallel::{verify_reader_parallel, Parallel};
 
 use alloc::format;
@@ -48,7 +51,6 @@ use crate::number::format_f64;
 use crate::record::FIELDS;
 use crate::sink::CompareSink;
 use crate::stream::{LineChecker, Sealed};
-use lines::{for_each_line_in, LineEvent};
 
 /// Default cap on the faults kept in a report (the SPEC asks for at least 10,000).
 pub const MAX_FAULTS: usize = 10_000;
@@ -204,8 +206,8 @@ impl Verifier {
         self.skip_unread();
     }
 
-    /// Takes what the line splitting found.
-    fn push_event(&mut self, event: LineEvent<'_>) {
+    /// Takes what the line splitting ([`for_each_line_in`], [`for_each_line`]) found.
+    pub fn push_event(&mut self, event: LineEvent<'_>) {
         match event {
             LineEvent::Line(line) => self.push_line(line),
             LineEvent::TooLong(len) => self.push_long_line(len),
