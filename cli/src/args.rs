@@ -309,7 +309,9 @@ pub struct ProveArgs {
 #[derive(Debug, Args)]
 #[command(after_help = "\
 An inclusion proof holds when the record in it is well-formed and hashes to its own
-hash, sits at its index, and the audit path leads to the checkpoint's root. A
+hash, sits at its index (seq = index, or SEQ0 + index with --anchor, which a proof of
+a transcript continuing another needs), and the audit path leads to the checkpoint's
+root. A
 consistency proof holds when --old (the checkpoint you kept) is a prefix of the
 proof's checkpoint; when it is not, that is checkpoint_inconsistent.
 With --key/--key-file the proof's checkpoint must be signed by a trusted key.
@@ -331,6 +333,10 @@ pub struct VerifyProofArgs {
     /// The origin the proof's checkpoint must name.
     #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
     pub origin: Option<String>,
+    /// For an inclusion proof made with `prove --anchor`: where the transcript starts
+    /// (SEQ0:PREV0); the record must carry seq SEQ0 + its index.
+    #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]
+    pub anchor: Option<Anchor>,
 }
 
 /// `agentloop show`.

@@ -441,3 +441,81 @@ fn an_origin_that_would_not_read_back_is_refused_with_the_reason() {
         assert_eq!(run.code, 0, "{origin:?}: {}{}", run.stdout, run.stderr);
     }
 }
+
+/// A transcript that continues `five()` (anchor `5:<its head>`), of three records.
+fn continuation() -> (String, String) {
+    let (text, _) = (five(), ());
+    let head = text.lines().last().map(|l| l[9..73].to_owned()).unwrap();
+    let anchor = agentloop_core::Anchor {
+        seq0: 5,
+        prev0: agentloop_core::Hash::from_hex(head.as_bytes()).unwrap(),
+    };
+    let mut chain = agentloop_core::chain::Chain::from_anchor(anchor);
+    let mut out = Vec::new();
+    for i in 0..3 {
+        let payload = format!("{{\"more\":{i}}}");
+        out.extend_from_slice(chain.append_json("note", payload.as_bytes()).unwrap());
+    }
+    (String::from_utf8(out).unwrap(), format!("5:{head}"))
+}
+
+#[test]
+fn a_proof_of_a_continuing_transcript_is_checked_with_its_anchor() {
+    let s = Scratch::new("proof-anchor");
+    let (text, anchor) = continuation();
+    s.write("t2.jsonl", &text);
+    assert_eq!(s.run(&["verify", "--anchor", &anchor, "t2.jsonl"]).code, 0);
+    let zeros = "0".repeat(64);
+    for i in 0..3u64 {
+        let index = i.to_string();
+        let run = s.run(&["prove", "t2.jsonl", "--index", &index, "--anchor", &anchor]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        s.write("p", &run.stdout);
+        // With the transcript's anchor, the proof holds and names the record's seq.
+        let run = s.run(&["verify-proof", "p", "--anchor", &anchor]);
+        assert_eq!(run.code, 0, "record {i}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout
+                .contains(&format!("holds: record {i} (seq {}, hash ", 5 + i)),
+            "{}",
+            run.stdout
+        );
+        // Without it, the record is judged as one of a transcript from seq 0, and the
+        // sentence says that an anchor is wanted.
+        let run = s.run(&["verify-proof", "p"]);
+        assert_eq!(run.code, 1, "{}", run.stdout);
+        assert!(
+            run.stdout.contains(&format!(
+                "does not hold: proof_invalid: the record in the proof: seq_gap: expected seq {i}, found {}",
+                5 + i
+            )) && run.stdout.contains("no anchor was given"),
+            "{}",
+            run.stdout
+        );
+        // Another seq0 does not hold either.
+        let wrong = anchor.replacen("5:", "4:", 1);
+        let run = s.run(&["verify-proof", "p", "--anchor", &wrong]);
+        assert_eq!(run.code, 1, "{}", run.stdout);
+        assert!(run.stdout.contains("seq_gap"), "{}", run.stdout);
+        // Record 0 must carry the anchor's prev0.
+        let run = s.run(&["verify-proof", "p", "--anchor", &format!("5:{zeros}")]);
+        if i == 0 {
+            assert_eq!(run.code, 1, "{}", run.stdout);
+            assert!(
+                run.stdout.contains("prev_mismatch") && run.stdout.contains("the anchor's prev0"),
+                "{}",
+                run.stdout
+            );
+        } else {
+            assert_eq!(run.code, 0, "{}", run.stdout);
+        }
+    }
+    // A transcript from seq 0: record 0's prev must be 64 zeros, with or without
+    // --anchor 0:<zeros>.
+    s.write("t.jsonl", five());
+    let run = s.run(&["prove", "t.jsonl", "--index", "0"]);
+    s.write("p0", &run.stdout);
+    assert_eq!(s.run(&["verify-proof", "p0"]).code, 0);
+    let genesis = format!("0:{zeros}");
+    assert_eq!(s.run(&["verify-proof", "p0", "--anchor", &genesis]).code, 0);
+}

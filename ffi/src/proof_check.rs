@@ -161,8 +161,11 @@ fn judge(inputs: &Inputs<'_>, expect: Expect) -> Result<(), Rejection> {
 
 /// Checks an inclusion proof `(proof, proof_len)` made by `agentloop_prove_inclusion`
 /// or `agentloop prove --index`, by the rules of `agentloop verify-proof`: the record
-/// it carries is recomputed (its hash, its `seq` = index), its path is checked against
-/// the proof's checkpoint, and the checkpoint is admitted.
+/// it carries is recomputed (its hash, its `seq` = index and, for record 0, its `prev`
+/// = 64 zeros: a record of a transcript from seq 0), its path is checked against the
+/// proof's checkpoint, and the checkpoint is admitted. A proof made by `agentloop prove
+/// --anchor` (a transcript that continues another) does not hold here: it is checked
+/// with `agentloop verify-proof --anchor`.
 ///
 /// `trusted_keys`: NULL to check no signature, or note verifier keys one a line
 /// (blank lines and `#` lines skipped; `--key-file`); with keys, the checkpoint must

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use agentloop_core::tlog::{
-    check_consistency, check_inclusion, read_checkpoint, CheckpointText, ProofText,
+    check_consistency, check_inclusion_anchored, read_checkpoint, CheckpointText, ProofText,
 };
 
 use super::emit;
@@ -55,7 +55,13 @@ pub fn run(args: &VerifyProofArgs, out: &mut dyn Write) -> Result<Exit, Failure>
         }
         ProofText::Inclusion(proof) => {
             let checkpoint = proof_checkpoint(&name, &proof.checkpoint)?;
-            check_inclusion(&proof, &checkpoint, &trusted, args.origin.as_deref())
+            check_inclusion_anchored(
+                &proof,
+                &checkpoint,
+                &trusted,
+                args.origin.as_deref(),
+                args.anchor,
+            )
         }
     };
     match outcome {

@@ -65,12 +65,28 @@ fn admitted(
 }
 
 /// Checks an inclusion proof whose checkpoint `text` was read from the proof: on
-/// success, a sentence saying what holds; otherwise every problem found.
+/// success, a sentence saying what holds; otherwise every problem found. The record
+/// is judged as one of a transcript from seq 0 (`seq` = index, record 0's `prev` 64
+/// zeros): [`check_inclusion_anchored`] with no anchor.
 pub fn check_inclusion(
     proof: &InclusionProof,
     text: &CheckpointText,
     trusted: &[VerifierKey],
     origin: Option<&str>,
+) -> Result<String, Vec<Problem>> {
+    check_inclusion_anchored(proof, text, trusted, origin, None)
+}
+
+/// [`check_inclusion`] for a transcript that starts at `anchor` (one made with
+/// `prove --anchor`, continuing another): the record must carry `seq` = `seq0` + its
+/// index, and record 0 the anchor's `prev0`. `None` is the anchor `(0, 64 zeros)`, and a
+/// record that breaks it gets a sentence saying that no anchor was given.
+pub fn check_inclusion_anchored(
+    proof: &InclusionProof,
+    text: &CheckpointText,
+    trusted: &[VerifierKey],
+    origin: Option<&str>,
+    anchor: Option<Anchor>,
 ) -> Result<String, Vec<Problem>> {
     let signed = admitted(text, trusted, origin)?;
     let Some(checkpoint) = tlog(text) else {
@@ -87,7 +103,7 @@ pub fn check_inclusion(
             ),
         )]);
     };
-    let leaf = record_hash(record, proof.index)?;
+    let (leaf, seq) = record_hash(record, proof.index, anchor)?;
     if proof.index == 0 {
         if let Some(first) = checkpoint.checkpoint().first {
             if first != leaf {
@@ -112,14 +128,19 @@ pub fn check_inclusion(
         )]
     })?;
     Ok(format!(
-        "record {} (hash {leaf}) is in the checkpoint of {} records, origin {}; {signed}",
+        "record {} (seq {seq}, hash {leaf}) is in the checkpoint of {} records, origin {}; {signed}",
         proof.index, checkpoint.count, checkpoint.origin
     ))
 }
 
 /// Checks the record in the proof: a record whose `hash` is its own, whose `seq` is
-/// its index (for a transcript from seq 0); returns its hash.
-fn record_hash(record: &[u8], index: u64) -> Result<Hash, Vec<Problem>> {
+/// the anchor's `seq0` + its index and, at index 0, whose `prev` is the anchor's
+/// `prev0`; returns its hash and its seq.
+fn record_hash(
+    record: &[u8],
+    index: u64,
+    anchor: Option<Anchor>,
+) -> Result<(Hash, u64), Vec<Problem>> {
     let bad = |detail: String| vec![problem(PROOF_INVALID, detail)];
     let value = json::parse_record_line(record)
         .map_err(|e| bad(format!("the record in the proof is not I-JSON: {}", e.kind)))?;
@@ -133,12 +154,17 @@ fn record_hash(record: &[u8], index: u64) -> Result<Hash, Vec<Problem>> {
                 "the record in the proof has no well-formed prev",
             ))
         })?;
+    let given = anchor.unwrap_or(Anchor::GENESIS);
+    // Past 2^53 - 1 no record is right: the verifier says so (a seq_gap).
+    let seq = given.seq0.saturating_add(index);
     let mut line = record.to_vec();
     line.push(b'\n');
     let options = Options {
         anchor: Anchor {
-            seq0: index,
-            prev0: prev,
+            seq0: seq,
+            // Record 0 continues the anchor; any other record's prev is checked by
+            // the audit path (its hash covers it), not here.
+            prev0: if index == 0 { given.prev0 } else { prev },
         },
         ..Options::default()
     };
@@ -147,11 +173,17 @@ fn record_hash(record: &[u8], index: u64) -> Result<Hash, Vec<Problem>> {
     // newline, and then some line of it is not a whole record (a fault): without a
     // fault, `line` is exactly one record and the head is its hash.
     match (report.faults.first(), report.head) {
-        (None, Some(hash)) => Ok(hash),
-        (Some(f), _) => Err(bad(format!(
-            "the record in the proof: {}: {}",
-            f.kind, f.detail
-        ))),
+        (None, Some(hash)) => Ok((hash, seq)),
+        (Some(f), _) => {
+            let mut detail = format!("the record in the proof: {}: {}", f.kind, f.detail);
+            let chain = matches!(f.kind, FaultKind::SeqGap | FaultKind::PrevMismatch);
+            if anchor.is_none() && chain {
+                detail.push_str(
+                    "; no anchor was given, so the record is taken as one of a transcript from seq 0 with prev 64 zeros: a transcript that continues another (SEQ0:PREV0) is checked with its anchor",
+                );
+            }
+            Err(bad(detail))
+        }
         _ => Err(bad(String::from(
             "the proof's extra data is not one record",
         ))),

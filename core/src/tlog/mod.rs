@@ -21,7 +21,9 @@ mod origin;
 mod proof;
 
 pub use admit::{admit, Admission, Trust};
-pub use check::{check_consistency, check_inclusion, Problem, PROOF_INVALID};
+pub use check::{
+    check_consistency, check_inclusion, check_inclusion_anchored, Problem, PROOF_INVALID,
+};
 pub use checkpoint::{
     default_origin, origin_first, read_checkpoint, CheckpointText, Malformed, TlogCheckpoint,
     ORIGIN_PREFIX,

@@ -332,7 +332,7 @@ fn made_checkpoints_and_inclusion_proofs_check_and_each_problem_is_named() {
         assert_eq!(
             check_inclusion(&proof, &text, &trusted, Some(&cp.origin)),
             Ok(alloc::format!(
-                "record {i} (hash {}) is in the checkpoint of 5 records, origin {}; {by_alice}",
+                "record {i} (seq {i}, hash {}) is in the checkpoint of 5 records, origin {}; {by_alice}",
                 hashes[i as usize],
                 cp.origin
             ))
