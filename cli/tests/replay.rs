@@ -91,3 +91,47 @@ fn what_cannot_be_replayed_is_refused() {
     assert_fails(&run, 2, "agentloop: missing.jsonl: cannot read it");
     assert_eq!(run.stdout, "");
 }
+
+/// The record string the tester forged: a line of its own and a terminal escape (and a
+/// C1 control, which canonical JSON leaves as it is).
+const FORGED: &str = "\nagentloop: FORGED LINE\n\u{1b}[31m\u{9b}";
+
+#[test]
+fn record_strings_in_replay_messages_cannot_forge_lines_or_send_escapes() {
+    let scratch = Scratch::new("forged");
+    // A difference quoting the record: the tool result changed to the forged string.
+    let forged =
+        String::from_utf8(agentloop_core::jcs::to_vec(&Value::from(FORGED)).unwrap()).unwrap();
+    scratch.write("t.jsonl", edited(demo::answer(), 2, &forged));
+    let run = scratch.run(&["replay", "t.jsonl"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 1, "{}", run.stdout);
+    assert!(!run.raw_stdout.contains(&0x1b));
+    assert!(!run.stdout.contains('\u{9b}'), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains(r#""value":"\nagentloop: FORGED LINE\n\u001b[31m\u009b""#),
+        "{}",
+        run.stdout
+    );
+    // A refusal quoting the record: a record of a kind the loop does not write.
+    let mut chain = Chain::new();
+    let mut bytes = Vec::new();
+    let (answer, _) = demo::answer().run().unwrap();
+    let first = parse_records(&answer).unwrap().remove(0);
+    let first = first.as_object().unwrap();
+    bytes.extend_from_slice(chain.append("task", first.get("payload").unwrap()).unwrap());
+    bytes.extend_from_slice(chain.append(FORGED, &Value::Null).unwrap());
+    scratch.write("k.jsonl", bytes);
+    let run = scratch.run(&["replay", "k.jsonl"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(!run.raw_stderr.contains(&0x1b));
+    assert!(!run.stderr.contains('\u{9b}'), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains(r"'\nagentloop: FORGED LINE\n\u001b[31m\u009b' record"),
+        "{}",
+        run.stderr
+    );
+}

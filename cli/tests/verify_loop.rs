@@ -303,3 +303,53 @@ fn human_output_and_resumed_runs() {
     let run = s.run(&["verify", "--loop", "missing.jsonl"]);
     assert_eq!(run.code, 2);
 }
+
+/// The record string the tester forged: a line of its own and a terminal escape.
+const FORGED: &str = "\nagentloop: FORGED LINE\n\u{1b}[31m\u{9b}";
+
+#[test]
+fn record_strings_in_findings_cannot_forge_lines_or_send_escapes() {
+    let s = Scratch::new("forged");
+    let mut records = demo_records(demo::answer());
+    // A record of a kind the loop does not write, and the same string as a tool call id
+    // and name (a turn left unanswered).
+    records.insert(1, (FORGED.to_owned(), json::parse(b"{}").unwrap()));
+    s.write("t.jsonl", rechain(&records));
+    let run = s.run(&["verify", "--loop", "t.jsonl"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let stderr = &run.raw_stderr;
+    assert!(!stderr.contains(&0x1b), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains('\u{9b}'),
+        "a C1 control reached stderr: {}",
+        run.stderr
+    );
+    for line in run.stderr.lines() {
+        assert!(
+            line.starts_with("agentloop: t.jsonl"),
+            "forged line: {line:?}"
+        );
+    }
+    assert!(
+        run.stderr
+            .contains(r"'\nagentloop: FORGED LINE\n\u001b[31m\u009b' record"),
+        "{}",
+        run.stderr
+    );
+    // --json escapes as JSON does, and says the same.
+    let run = s.run(&["verify", "--loop", "--json", "t.jsonl"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout.lines().count(), 1, "{}", run.stdout);
+    assert!(!run.raw_stdout.contains(&0x1b));
+    // show quotes the kind, escaped.
+    let run = s.run(&["show", "t.jsonl"]);
+    assert_eq!(run.stdout.lines().count(), records.len(), "{}", run.stdout);
+    assert!(!run.raw_stdout.contains(&0x1b));
+    assert!(!run.stdout.contains('\u{9b}'), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains(r#"seq=1 "\nagentloop: FORGED LINE\n\u001b[31m\u009b" payload={}"#),
+        "{}",
+        run.stdout
+    );
+}

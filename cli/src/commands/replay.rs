@@ -4,6 +4,7 @@
 use std::io::Write;
 
 use agentloop_core::driver;
+use agentloop_core::quote::escape_controls;
 use agentloop_core::verify::Options;
 
 use super::emit;
@@ -36,12 +37,13 @@ pub fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     })?;
     let line = match &replayed.difference {
         None => format!(
-            "{name}: same, {} records replayed with the demo tools\n",
+            "{name}: same, {} records replayed with the demo tools",
             replayed.records
         ),
-        Some(d) => format!("{name}: line {}: {d}\n", d.index + 1),
+        Some(d) => format!("{name}: line {}: {d}", d.index + 1),
     };
-    emit(out, line.as_bytes())?;
+    emit(out, escape_controls(&line).as_bytes())?;
+    emit(out, b"\n")?;
     Ok(if replayed.same() {
         Exit::Held
     } else {

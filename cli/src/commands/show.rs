@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use agentloop_core::json;
+use agentloop_core::quote::escape_controls;
 use agentloop_core::verify::{for_each_line, LineEvent, Options, Verifier};
 use agentloop_core::Anchor;
 
@@ -67,7 +68,8 @@ pub fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
                         )
                     }
                 };
-                emit(out, shown.as_bytes())
+                // JSON escaping in the line leaves DEL and C1 controls as they are.
+                emit(out, escape_controls(&shown).as_bytes())
                     .and_then(|()| emit(out, b"\n"))
                     .map_err(Stopped::Out)
             });

@@ -21,6 +21,7 @@ use crate::audit::as_count;
 use crate::jcs::to_vec;
 use crate::json::{Object, Value};
 use crate::model::{ModelError, Reply, ToolCall};
+use crate::quote::escape_controls;
 use crate::tools::ToolError;
 
 /// The first place where the loop does not write what the transcript recorded.
@@ -43,10 +44,12 @@ impl fmt::Display for Difference {
         if let Some(seq) = self.seq {
             write!(f, " (seq {seq})")?;
         }
+        // Canonical JSON escapes C0 controls but not DEL, C1 or U+2028: escape them too.
         write!(
             f,
             " differs: the transcript has {}, the loop {}",
-            self.expected, self.found
+            escape_controls(&self.expected),
+            escape_controls(&self.found)
         )
     }
 }

@@ -38,6 +38,7 @@ mod tests;
 #[cfg(feature = "std")]
 pub use io::{verify_loop_file, verify_loop_reader};
 
+use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -45,6 +46,7 @@ use alloc::vec::Vec;
 use crate::agent::{call_id, StopReason};
 use crate::anchor::MAX_SEQ;
 use crate::json::{parse_tolerant, Object, Value, RECORD_MAX_DEPTH};
+use crate::quote::escape_controls;
 use crate::verify::lines::{for_each_line_in, LineEvent};
 use crate::verify::{self, Fault, FaultKind, Options, Report, MAX_FAULTS};
 
@@ -233,8 +235,14 @@ impl LoopAudit {
         }
     }
 
+    /// Keeps a finding. Its sentence may quote record strings (a kind, a call's id or
+    /// name): their control characters are escaped here, for every finding at once.
     fn find(&mut self, index: u64, detail: String) {
         if self.findings.len() < self.max_findings {
+            let detail = match escape_controls(&detail) {
+                Cow::Borrowed(_) => detail,
+                Cow::Owned(escaped) => escaped,
+            };
             self.findings.push(LoopFinding { index, detail });
         } else {
             self.omitted += 1;
