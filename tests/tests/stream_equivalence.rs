@@ -370,3 +370,75 @@ fn seq_past_the_limit_and_non_integer_seqs_agree() {
         }
     }
 }
+
+/// A checkpoint of 0 records stands for the anchor: its head is the anchor's prev0 and
+/// its root the empty tree's. A mismatch names them (there is no record -1), in the same
+/// words in both verifiers, with and without an anchor of its own.
+#[test]
+fn a_count_0_checkpoint_mismatch_names_the_anchor_not_record_minus_1() {
+    use agentloop_core::merkle::empty_root;
+    let (lines, _) = forge_chain(2, |_, _| {});
+    let bytes = transcript(&lines);
+    let theirs = Hash([0xaa; 32]);
+    for anchor in [
+        Anchor::GENESIS,
+        Anchor {
+            seq0: 0,
+            prev0: Hash([0x11; 32]),
+        },
+    ] {
+        let cases = [
+            (
+                verify::Checkpoint {
+                    count: 0,
+                    head: Some(theirs),
+                    ..Default::default()
+                },
+                format!(
+                    "the checkpoint's head is {theirs}, but the head of 0 records is the anchor's prev0, {}",
+                    anchor.prev0
+                ),
+            ),
+            (
+                verify::Checkpoint {
+                    count: 0,
+                    root: Some(theirs),
+                    ..Default::default()
+                },
+                format!(
+                    "the checkpoint's Merkle root is {theirs}, but 0 records give the empty tree's root {}",
+                    empty_root()
+                ),
+            ),
+        ];
+        for (cp, detail) in cases {
+            let alloc = verify::verify_bytes(
+                &bytes,
+                &Options {
+                    anchor,
+                    checkpoint: Some(cp),
+                    ..Options::default()
+                },
+            );
+            let stream = stream_all_chunkings(
+                &bytes,
+                StreamOptions {
+                    anchor,
+                    checkpoint: Some(cp),
+                    ..StreamOptions::default()
+                },
+                &[5],
+            );
+            // A fault of no record comes first (the records' own prev_mismatch under
+            // the second anchor follows it).
+            let first = &alloc.faults[0];
+            assert_eq!(
+                (first.index, first.line, first.kind),
+                (None, None, FaultKind::HeadMismatch)
+            );
+            assert_eq!(first.detail, detail);
+            assert_eq!(stream.faults[0].detail.to_string(), detail);
+            assert_same(&stream, &alloc, "count-0 checkpoint");
+        }
+    }
+}

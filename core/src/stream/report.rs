@@ -283,16 +283,18 @@ impl fmt::Display for Detail {
                 "the checkpoint covers {checkpoint} records but the transcript has {count}: {} missing from the end",
                 checkpoint.saturating_sub(*count)
             ),
+            // A checkpoint of 0 records stands for the anchor: no record carries its
+            // head, the anchor's prev0 is it; its root is the empty tree's.
             Detail::HeadMismatch {
                 head,
                 checkpoint,
                 found,
             } => {
-                write!(
-                    f,
-                    "the checkpoint's head is {head}, but record {} carries ",
-                    i128::from(*checkpoint) - 1
-                )?;
+                write!(f, "the checkpoint's head is {head}, but ")?;
+                match checkpoint.checked_sub(1) {
+                    None => f.write_str("the head of 0 records is the anchor's prev0, ")?,
+                    Some(last) => write!(f, "record {last} carries ")?,
+                }
                 match found {
                     Some(h) => write!(f, "{h}"),
                     None => f.write_str("no well-formed hash"),
@@ -303,11 +305,11 @@ impl fmt::Display for Detail {
                 checkpoint,
                 found,
             } => {
-                write!(
-                    f,
-                    "the checkpoint's Merkle root is {root}, but records 0 to {} give ",
-                    i128::from(*checkpoint) - 1
-                )?;
+                write!(f, "the checkpoint's Merkle root is {root}, but ")?;
+                match checkpoint.checked_sub(1) {
+                    None => f.write_str("0 records give the empty tree's root ")?,
+                    Some(last) => write!(f, "records 0 to {last} give ")?,
+                }
                 match found {
                     Some(h) => write!(f, "{h}"),
                     None => f.write_str("none (a record has no well-formed hash)"),

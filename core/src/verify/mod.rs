@@ -291,16 +291,26 @@ impl Verifier {
                         root,
                     }) = mismatch
                     {
-                        let last = cp.count as i128 - 1;
-                        let detail = match (head, root) {
-                            (_, Some((root, got))) => format!(
+                        // A checkpoint of 0 records stands for the anchor: no record
+                        // carries its head, the anchor's prev0 is it.
+                        let detail = match (head, root, cp.count.checked_sub(1)) {
+                            (_, Some((root, got)), None) => format!(
+                                "the checkpoint's Merkle root is {root}, but 0 records give the empty tree's root {}",
+                                describe_hash(got)
+                            ),
+                            (_, Some((root, got)), Some(last)) => format!(
                                 "the checkpoint's Merkle root is {root}, but records 0 to {last} give {}",
                                 got.map_or_else(
                                     || String::from("none (a record has no well-formed hash)"),
                                     |h| format!("{h}")
                                 )
                             ),
-                            (head, None) => format!(
+                            (head, None, None) => format!(
+                                "the checkpoint's head is {}, but the head of 0 records is the anchor's prev0, {}",
+                                describe_hash(head),
+                                describe_hash(found)
+                            ),
+                            (head, None, Some(last)) => format!(
                                 "the checkpoint's head is {}, but record {last} carries {}",
                                 describe_hash(head),
                                 describe_hash(found)
