@@ -144,6 +144,12 @@ enum agentloop_result
    * where a C2SP one, with a Merkle root, is needed).
    */
   AGENTLOOP_RESULT_ANCHOR_MALFORMED = 20,
+  /**
+   * The record's line would be longer than the line limit (16 MiB without its
+   * newline, or the writer's verify options' `max_line_bytes` if lower), which a
+   * verifier refuses; nothing was appended or written.
+   */
+  AGENTLOOP_RESULT_RECORD_TOO_LONG = 21,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -988,7 +994,7 @@ agentloop_result agentloop_agent_cancel(struct agentloop_agent *agent);
  *
  * The chain's next `seq` must be the record's (`first_seq` of
  * `agentloop_agent_new` for the first): otherwise `INVALID_ARGUMENT`, nothing changed.
- * Other refusals as `agentloop_chain_append` (`CHAIN_EXHAUSTED`). NULL `agent`,
+ * Other refusals as `agentloop_chain_append` (`CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`). NULL `agent`,
  * `chain`, `out_len` or `has_record` is `NULL_PARAMETER`. Not thread-safe for one agent
  * or chain.
  *
@@ -1190,7 +1196,8 @@ agentloop_result agentloop_chain_resume(uint64_t seq0,
  * `INVALID_ARGUMENT`); `payload` `(payload_ptr, payload_len)` is a JSON document read
  * by the strict parser (`INVALID_JSON`, `NO_CANONICAL_FORM`); its member order and
  * spacing do not matter, the line is canonical. A chain that wrote `seq` 2^53 − 1
- * gives `CHAIN_EXHAUSTED`.
+ * gives `CHAIN_EXHAUSTED`. A line that would be longer than 16 MiB without its `\n`
+ * (the line limit: a verifier refuses it) gives `RECORD_TOO_LONG`.
  *
  * Size query: when the line does not fit (or `out_buf` is NULL, or `out_cap` is 0),
  * the needed length is written to `*out_len`, the result is
@@ -1650,7 +1657,9 @@ const char *agentloop_result_str(uint32_t result);
  * (`INVALID_UTF8`, `INVALID_JSON`, `SCHEMA_REFUSED`, `INVALID_ARGUMENT` for an empty
  * or duplicate name or a limit above 2^53 − 1); budgets as by `agentloop_agent_new`.
  * During the run: `CALLBACK_REFUSED` when `record` returned non-zero (the transcript
- * ends before that record). `*out_outcome` is written only on success.
+ * ends before that record); `RECORD_TOO_LONG` when a record's line would pass the
+ * 16 MiB line limit (the transcript ends before it). `*out_outcome` is written only
+ * on success.
  *
  * Every callback is called on this thread, before this function returns, and never
  * after. Callbacks must not unwind (C++ exceptions) through the library. Thread-safe
@@ -2000,7 +2009,9 @@ agentloop_result agentloop_writer_options_init(struct agentloop_writer_options *
  * them left an incomplete line); then the line is written and synced as the
  * writer's sync policy says. Refusals as `agentloop_chain_append` (`INVALID_UTF8`,
  * `INVALID_ARGUMENT`, `INVALID_JSON`, `NO_CANONICAL_FORM`, `CHAIN_EXHAUSTED`), with the
- * file untouched. A lock held elsewhere with `wait_for_lock` false is `LOCKED`. A
+ * file untouched; a record whose line would be longer than the line limit (16 MiB
+ * without its `\n`, or the open's `max_line_bytes` if lower) is
+ * `AGENTLOOP_RESULT_RECORD_TOO_LONG`, file untouched (no verifier would read it back). A lock held elsewhere with `wait_for_lock` false is `LOCKED`. A
  * failed write or sync is `AGENTLOOP_RESULT_IO` and the file is cut back to its
  * length before the call; if even that fails, or a sync failed, the writer refuses
  * every later append with `INVALID_STATE` (open the file again). NULL `writer` is

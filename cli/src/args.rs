@@ -171,7 +171,8 @@ only) FILE is verified, the record is written with one write at the end and sync
 on failure the file is cut back to its previous length. A FILE ending in an incomplete
 line (torn_tail) is refused: `agentloop repair FILE` moves that line aside.
 Exit status: 0 appended (the new head is printed); 1 the payload is not I-JSON or has
-no canonical encoding, or FILE does not verify (the file is left untouched);
+no canonical encoding, the record's line would pass the 16 MiB line limit, or FILE does
+not verify (the file is left untouched);
 2 FILE or the payload file cannot be read or written, the lock is held and --no-wait
 was given, or bad usage (an empty --kind is bad usage).")]
 pub struct AppendArgs {

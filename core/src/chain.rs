@@ -11,6 +11,7 @@ use crate::jcs::EncodeError;
 use crate::json::{self, ParseError, Value};
 use crate::merkle::{record_leaf, CompactRange};
 use crate::record::{write_body, LINE_PREFIX};
+use crate::verify::MAX_LINE_BYTES;
 
 /// Why a record could not be appended. The chain is unchanged after any of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +24,15 @@ pub enum AppendError {
     Payload(EncodeError),
     /// The payload given as JSON text is not I-JSON or has no canonical encoding.
     PayloadJson(ParseError),
+    /// The record's line would be longer than the line limit (`max` bytes without its
+    /// newline: [`crate::verify::MAX_LINE_BYTES`], 16 MiB, for a [`Chain`]; a writer
+    /// may keep to a lower one): a verifier would refuse it as `bad_json`.
+    LineTooLong {
+        /// The line's length in bytes, without its newline.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
 }
 
 impl fmt::Display for AppendError {
@@ -32,6 +42,11 @@ impl fmt::Display for AppendError {
             AppendError::SeqExhausted => f.write_str("the chain has reached seq 2^53-1"),
             AppendError::Payload(e) => write!(f, "the payload cannot be encoded: {e}"),
             AppendError::PayloadJson(e) => write!(f, "the payload is not acceptable JSON: {e}"),
+            AppendError::LineTooLong { len, max } => write!(
+                f,
+                "the record's line would be {len} bytes, past the line limit of {max} bytes: \
+                 a verifier would refuse it"
+            ),
         }
     }
 }
@@ -83,6 +98,9 @@ impl Chain {
 
     /// Appends a record and returns its canonical line, ending in `\n`.
     ///
+    /// A line longer than [`MAX_LINE_BYTES`] (without its newline) is refused
+    /// ([`AppendError::LineTooLong`]): no verifier would read it back.
+    ///
     /// The line borrows the chain's buffer, which is reused by the next append, so a
     /// long-running writer allocates only when a record is longer than any before it.
     pub fn append(&mut self, kind: &str, payload: &Value) -> Result<&[u8], AppendError> {
@@ -100,6 +118,15 @@ impl Chain {
         line.extend_from_slice(b"\",");
         let body_at = line.len();
         write_body(kind, payload, &self.head, self.next_seq, line).map_err(AppendError::Payload)?;
+        if line.len() > MAX_LINE_BYTES {
+            let len = line.len();
+            // Not kept for the next line: it is larger than any line should need.
+            *line = Vec::new();
+            return Err(AppendError::LineTooLong {
+                len,
+                max: MAX_LINE_BYTES,
+            });
+        }
         let mut hasher = Sha256::new();
         hasher.update(b"{");
         hasher.update(&line[body_at..]);
@@ -230,6 +257,39 @@ mod tests {
         assert_eq!(
             chain.append("k", &Value::Null),
             Err(AppendError::SeqExhausted)
+        );
+    }
+
+    #[test]
+    fn a_record_past_the_line_limit_is_refused_and_one_at_it_verifies() {
+        use crate::verify::{verify_bytes, Options, MAX_LINE_BYTES};
+        let text = |n: usize| Value::String(alloc::string::String::from("a").repeat(n));
+        // The line without its newline, for an empty string payload.
+        let overhead = Chain::new().append("k", &text(0)).unwrap().len() - 1;
+        let fits = MAX_LINE_BYTES - overhead;
+        let mut chain = Chain::new();
+        let line = chain.append("k", &text(fits)).unwrap().to_vec();
+        assert_eq!(line.len(), MAX_LINE_BYTES + 1);
+        assert!(verify_bytes(&line, &Options::default()).ok());
+        let head = chain.head();
+        assert_eq!(
+            chain.append("k", &text(fits + 1)),
+            Err(AppendError::LineTooLong {
+                len: MAX_LINE_BYTES + 1,
+                max: MAX_LINE_BYTES
+            })
+        );
+        assert_eq!((chain.head(), chain.count()), (head, 1));
+        assert_eq!(
+            alloc::format!(
+                "{}",
+                AppendError::LineTooLong {
+                    len: MAX_LINE_BYTES + 1,
+                    max: MAX_LINE_BYTES
+                }
+            ),
+            "the record's line would be 16777217 bytes, past the line limit of 16777216 bytes: \
+             a verifier would refuse it"
         );
     }
 

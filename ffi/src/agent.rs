@@ -917,7 +917,7 @@ pub unsafe extern "C" fn agentloop_agent_cancel(agent: *mut agentloop_agent) -> 
 ///
 /// The chain's next `seq` must be the record's (`first_seq` of
 /// `agentloop_agent_new` for the first): otherwise `INVALID_ARGUMENT`, nothing changed.
-/// Other refusals as `agentloop_chain_append` (`CHAIN_EXHAUSTED`). NULL `agent`,
+/// Other refusals as `agentloop_chain_append` (`CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`). NULL `agent`,
 /// `chain`, `out_len` or `has_record` is `NULL_PARAMETER`. Not thread-safe for one agent
 /// or chain.
 ///

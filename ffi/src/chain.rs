@@ -100,6 +100,7 @@ pub(crate) fn append_error(error: AppendError) -> agentloop_result {
         AppendError::SeqExhausted => agentloop_result::ChainExhausted,
         AppendError::Payload(_) => agentloop_result::NoCanonicalForm,
         AppendError::PayloadJson(e) => parse_error(e),
+        AppendError::LineTooLong { .. } => agentloop_result::RecordTooLong,
     }
 }
 
@@ -158,7 +159,8 @@ pub unsafe extern "C" fn agentloop_chain_resume(
 /// `INVALID_ARGUMENT`); `payload` `(payload_ptr, payload_len)` is a JSON document read
 /// by the strict parser (`INVALID_JSON`, `NO_CANONICAL_FORM`); its member order and
 /// spacing do not matter, the line is canonical. A chain that wrote `seq` 2^53 − 1
-/// gives `CHAIN_EXHAUSTED`.
+/// gives `CHAIN_EXHAUSTED`. A line that would be longer than 16 MiB without its `\n`
+/// (the line limit: a verifier refuses it) gives `RECORD_TOO_LONG`.
 ///
 /// Size query: when the line does not fit (or `out_buf` is NULL, or `out_cap` is 0),
 /// the needed length is written to `*out_len`, the result is

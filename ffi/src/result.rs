@@ -74,11 +74,15 @@ pub enum agentloop_result {
     /// A proof, checkpoint or note key text does not parse (or is a v1 checkpoint
     /// where a C2SP one, with a Merkle root, is needed).
     AnchorMalformed = 20,
+    /// The record's line would be longer than the line limit (16 MiB without its
+    /// newline, or the writer's verify options' `max_line_bytes` if lower), which a
+    /// verifier refuses; nothing was appended or written.
+    RecordTooLong = 21,
 }
 
 impl agentloop_result {
     /// Every value, in number order.
-    pub const ALL: [agentloop_result; 21] = [
+    pub const ALL: [agentloop_result; 22] = [
         agentloop_result::Ok,
         agentloop_result::NullParameter,
         agentloop_result::InvalidUtf8,
@@ -100,6 +104,7 @@ impl agentloop_result {
         agentloop_result::ResumeRefused,
         agentloop_result::ProofInvalid,
         agentloop_result::AnchorMalformed,
+        agentloop_result::RecordTooLong,
     ];
 
     /// The value with this number, if there is one.
@@ -164,6 +169,9 @@ impl agentloop_result {
             agentloop_result::AnchorMalformed => {
                 b"a proof, checkpoint or note key text does not parse\0"
             }
+            agentloop_result::RecordTooLong => {
+                b"the record's line would be longer than the line limit; nothing was appended\0"
+            }
         }
     }
 }
@@ -200,7 +208,7 @@ mod tests {
             assert_eq!(message.last(), Some(&0));
             assert_eq!(message.iter().filter(|&&b| b == 0).count(), 1);
         }
-        assert_eq!(agentloop_result::from_u32(21), None);
+        assert_eq!(agentloop_result::from_u32(22), None);
         assert_eq!(agentloop_result::from_u32(u32::MAX), None);
     }
 }

@@ -320,6 +320,7 @@ impl Run {
         .map_err(|error| match error {
             RunError::Budgets(_) => agentloop_result::InvalidArgument,
             RunError::Append(AppendError::SeqExhausted) => agentloop_result::ChainExhausted,
+            RunError::Append(AppendError::LineTooLong { .. }) => agentloop_result::RecordTooLong,
             RunError::Append(_) => agentloop_result::NoCanonicalForm,
             RunError::Sink(SinkError::Io(_)) => agentloop_result::Io,
             RunError::Sink(_) => agentloop_result::CallbackRefused,
@@ -344,7 +345,9 @@ impl Run {
 /// (`INVALID_UTF8`, `INVALID_JSON`, `SCHEMA_REFUSED`, `INVALID_ARGUMENT` for an empty
 /// or duplicate name or a limit above 2^53 − 1); budgets as by `agentloop_agent_new`.
 /// During the run: `CALLBACK_REFUSED` when `record` returned non-zero (the transcript
-/// ends before that record). `*out_outcome` is written only on success.
+/// ends before that record); `RECORD_TOO_LONG` when a record's line would pass the
+/// 16 MiB line limit (the transcript ends before it). `*out_outcome` is written only
+/// on success.
 ///
 /// Every callback is called on this thread, before this function returns, and never
 /// after. Callbacks must not unwind (C++ exceptions) through the library. Thread-safe

@@ -206,7 +206,9 @@ pub unsafe extern "C" fn agentloop_writer_options_init(
 /// them left an incomplete line); then the line is written and synced as the
 /// writer's sync policy says. Refusals as `agentloop_chain_append` (`INVALID_UTF8`,
 /// `INVALID_ARGUMENT`, `INVALID_JSON`, `NO_CANONICAL_FORM`, `CHAIN_EXHAUSTED`), with the
-/// file untouched. A lock held elsewhere with `wait_for_lock` false is `LOCKED`. A
+/// file untouched; a record whose line would be longer than the line limit (16 MiB
+/// without its `\n`, or the open's `max_line_bytes` if lower) is
+/// `AGENTLOOP_RESULT_RECORD_TOO_LONG`, file untouched (no verifier would read it back). A lock held elsewhere with `wait_for_lock` false is `LOCKED`. A
 /// failed write or sync is `AGENTLOOP_RESULT_IO` and the file is cut back to its
 /// length before the call; if even that fails, or a sync failed, the writer refuses
 /// every later append with `INVALID_STATE` (open the file again). NULL `writer` is

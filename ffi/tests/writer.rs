@@ -111,6 +111,85 @@ fn two_writers_in_one_process_take_turns_and_follow_each_other() {
 }
 
 #[test]
+fn a_record_past_the_line_limit_is_record_too_long_and_writes_nothing() {
+    let dir = Dir::new("toolong");
+    let (path, c_path) = dir.file("t.jsonl");
+    let (r, w) = open(&c_path, None);
+    assert_eq!(r, agentloop_result::Ok);
+    assert_eq!(append(w, "1"), agentloop_result::Ok);
+    let before = fs::read(&path).unwrap();
+    // A 16 MiB string: its line is longer than the 16 MiB a verifier reads.
+    let big = format!("\"{}\"", "a".repeat(16 << 20));
+    assert_eq!(append(w, &big), agentloop_result::RecordTooLong);
+    assert_eq!(fs::read(&path).unwrap(), before);
+    assert_eq!(append(w, "2"), agentloop_result::Ok);
+    // SAFETY: a live writer, freed once.
+    unsafe { agentloop_writer_free(w) };
+    assert_eq!(verified(&path), 2);
+
+    // A writer opened with a lower line limit keeps to it.
+    let verify = agentloop_verify_options {
+        max_line_bytes: 300,
+        ..Default::default()
+    };
+    let mut w = null_mut();
+    // SAFETY: a NUL-terminated path, valid options and out pointer.
+    let r = unsafe { agentloop_writer_open_with(c_path.as_ptr(), &verify, null(), &mut w) };
+    assert_eq!(r, agentloop_result::Ok);
+    let long = format!("\"{}\"", "b".repeat(300));
+    assert_eq!(append(w, &long), agentloop_result::RecordTooLong);
+    assert_eq!(append(w, "3"), agentloop_result::Ok);
+    // SAFETY: a live writer, freed once.
+    unsafe { agentloop_writer_free(w) };
+    assert_eq!(verified(&path), 3);
+
+    // A chain refuses the line too, and stays where it was.
+    let mut chain = null_mut();
+    let mut len = 0usize;
+    let mut buf = vec![0u8; 512];
+    // SAFETY: valid out pointers, a live chain, valid byte inputs and buffer.
+    unsafe {
+        assert_eq!(agentloop_chain_new(&mut chain), agentloop_result::Ok);
+        assert_eq!(
+            agentloop_chain_append(
+                chain,
+                b"k".as_ptr(),
+                1,
+                big.as_ptr(),
+                big.len(),
+                buf.as_mut_ptr(),
+                buf.len(),
+                &mut len
+            ),
+            agentloop_result::RecordTooLong
+        );
+        assert_eq!(
+            agentloop_chain_append(
+                chain,
+                b"k".as_ptr(),
+                1,
+                b"1".as_ptr(),
+                1,
+                buf.as_mut_ptr(),
+                buf.len(),
+                &mut len
+            ),
+            agentloop_result::Ok
+        );
+        agentloop_chain_free(chain);
+    }
+    assert!(buf[..len].ends_with(b",\"seq\":0}\n"));
+    // SAFETY: agentloop_result_str returns a static NUL-terminated string.
+    let text = unsafe { std::ffi::CStr::from_ptr(agentloop_result_str(21)) };
+    assert!(
+        text.to_str()
+            .unwrap()
+            .contains("longer than the line limit"),
+        "{text:?}"
+    );
+}
+
+#[test]
 fn not_waiting_for_a_held_lock_is_locked_and_options_are_checked() {
     let dir = Dir::new("lock");
     let (path, c_path) = dir.file("t.jsonl");

@@ -348,6 +348,7 @@ fn chain(small: usize, data: &[u8]) {
                 Err(AppendError::SeqExhausted) => Err(R::ChainExhausted),
                 Err(AppendError::Payload(_)) => Err(R::NoCanonicalForm),
                 Err(AppendError::PayloadJson(e)) => Err(parse_result(e)),
+                Err(AppendError::LineTooLong { .. }) => Err(R::RecordTooLong),
             },
         };
         match expected {

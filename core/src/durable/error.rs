@@ -40,8 +40,8 @@ pub enum WriteError {
         /// The length found.
         found: u64,
     },
-    /// The chain refused the record (empty kind, payload with no canonical encoding,
-    /// seq exhausted); nothing was written.
+    /// The record was refused (empty kind, payload with no canonical encoding, seq
+    /// exhausted, a line longer than the line limit); nothing was written.
     Record(AppendError),
     /// A record line given to [`super::Writer::append_line`] does not continue the
     /// file's chain (wrong `seq` or `prev`, or not a canonical record): the caller's

@@ -4,6 +4,9 @@
 //! - **One write per record.** Each record line goes to the end of the file in one
 //!   `write` (the file is opened for appending). A process killed mid-append leaves at
 //!   worst an incomplete last line — a `torn_tail` — never a damaged earlier record.
+//!   A record whose line would be longer than the line limit (16 MiB, or the verify
+//!   options' `max_line_bytes` if lower) is refused before anything is written
+//!   ([`AppendError::LineTooLong`]): the file never holds a line its verifier refuses.
 //! - **Sync policy.** [`SyncPolicy`] says when the data is flushed to the disk: after
 //!   every record (the default), every `n` records, or only on [`Writer::sync`] /
 //!   [`Writer::close`]. `docs/durability.md` states what survives under each and what
@@ -168,7 +171,8 @@ impl Writer {
     /// Under the lock: takes in what other writers appended since this writer's last
     /// append (verifying only their bytes), builds the line from the file's head,
     /// writes it with one write, syncs if the policy says so. A refused record
-    /// ([`WriteError::Record`]) writes nothing; a failed write or sync is cut back
+    /// ([`WriteError::Record`]: among others a line longer than the line limit,
+    /// [`AppendError::LineTooLong`]) writes nothing; a failed write or sync is cut back
     /// ([`WriteError::Write`]).
     pub fn append(&mut self, kind: &str, payload: &Value) -> Result<Appended, WriteError> {
         let s = &mut self.state;
@@ -176,7 +180,12 @@ impl Writer {
         let _guard = LockGuard::take(&self.file, s.options.lock)?;
         s.take_in_growth(&self.file)?;
         let before = next_of(&s.chain);
+        let max = s.line_limit();
         let line = s.chain.append(kind, payload).map_err(WriteError::Record)?;
+        if let Some(too_long) = too_long(line, max) {
+            s.chain = Chain::from_anchor(before);
+            return Err(too_long);
+        }
         let result = write_line(&self.file, line, s.len, &mut s.counter, s.io);
         s.settle(result, before)
     }
@@ -194,12 +203,16 @@ impl Writer {
     ///
     /// Unlike [`Writer::append`] it cannot follow another writer's records (the line's
     /// `seq` and `prev` are fixed): if the file grew, the line is refused as
-    /// [`WriteError::Diverged`] and nothing is written.
+    /// [`WriteError::Diverged`] and nothing is written. A line longer than the line
+    /// limit is [`WriteError::Record`] with [`AppendError::LineTooLong`].
     pub fn append_line(&mut self, line: &[u8]) -> Result<Appended, WriteError> {
         let s = &mut self.state;
         s.usable()?;
         let _guard = LockGuard::take(&self.file, s.options.lock)?;
         s.take_in_growth(&self.file)?;
+        if let Some(too_long) = too_long(line, s.line_limit()) {
+            return Err(too_long);
+        }
         let before = next_of(&s.chain);
         let check = verify::Options {
             anchor: before,
@@ -301,6 +314,16 @@ impl Writer {
 }
 
 impl State {
+    /// The longest line this writer appends, without its newline: the verifier's
+    /// default limit, or the options' own if lower (so every line it writes is read
+    /// back both by a default verifier and by its own next open).
+    fn line_limit(&self) -> usize {
+        self.options
+            .verify
+            .max_line_bytes
+            .min(verify::MAX_LINE_BYTES)
+    }
+
     fn usable(&self) -> Result<(), WriteError> {
         if self.broken {
             Err(WriteError::Broken)
@@ -362,6 +385,13 @@ impl State {
             }
         }
     }
+}
+
+/// The refusal of `line` (ending in `\n`) when it is longer than `max` bytes without
+/// its newline.
+fn too_long(line: &[u8], max: usize) -> Option<WriteError> {
+    let len = line.strip_suffix(b"\n").unwrap_or(line).len();
+    (len > max).then_some(WriteError::Record(AppendError::LineTooLong { len, max }))
 }
 
 /// Where a chain's next record continues: its next `seq` and its head.

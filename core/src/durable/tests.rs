@@ -98,6 +98,57 @@ fn refused_records_write_nothing() {
 }
 
 #[test]
+fn a_record_past_the_line_limit_is_refused_and_nothing_is_written() {
+    use crate::verify::MAX_LINE_BYTES;
+    let s = Scratch::new("toolong");
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    w.append("task", &note(0)).unwrap();
+    let before = fs::read(&path).unwrap();
+    // A string of 16 MiB: its line is longer than any verifier reads.
+    let big = Value::String("a".repeat(MAX_LINE_BYTES));
+    match w.append("x", &big) {
+        Err(WriteError::Record(AppendError::LineTooLong { len, max })) => {
+            assert!(len > MAX_LINE_BYTES, "{len}");
+            assert_eq!(max, MAX_LINE_BYTES);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(fs::read(&path).unwrap(), before);
+    assert_eq!(w.append("x", &note(1)).unwrap().seq, 1);
+    assert_eq!(verified(&path), 2);
+
+    // A writer told a lower limit keeps to it: what it appends, it can open again.
+    let mut options = WriterOptions::default();
+    options.verify.max_line_bytes = 300;
+    let mut w = Writer::open(&path, options).unwrap();
+    let long = Value::String("b".repeat(300));
+    let before = fs::read(&path).unwrap();
+    match w.append("x", &long) {
+        Err(WriteError::Record(AppendError::LineTooLong { len, max: 300 })) => {
+            assert!(len > 300, "{len}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A line built elsewhere is measured the same way.
+    let line = Chain::from_anchor(w.next())
+        .append("x", &long)
+        .unwrap()
+        .to_vec();
+    match w.append_line(&line) {
+        Err(WriteError::Record(AppendError::LineTooLong { len, max: 300 })) => {
+            assert_eq!(len, line.len() - 1);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(fs::read(&path).unwrap(), before);
+    // The chain is where it was: the next record continues the file.
+    assert_eq!(w.append("x", &note(2)).unwrap().seq, 2);
+    drop(w);
+    assert_eq!(Writer::open(&path, options).unwrap().count(), 3);
+}
+
+#[test]
 fn an_anchored_transcript_continues_its_anchor() {
     let s = Scratch::new("anchor");
     let path = s.path("t.jsonl");

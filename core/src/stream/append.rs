@@ -6,6 +6,7 @@ use core::fmt;
 use sha2::{Digest, Sha256};
 
 use super::lexer::{check_canonical, CheckError, MAX_DEPTH};
+use super::MAX_LINE_BYTES;
 use crate::anchor::{Anchor, MAX_SEQ};
 use crate::hash::Hash;
 use crate::jcs::{write_str, write_u64};
@@ -27,6 +28,12 @@ pub enum AppendError {
         /// The line's length.
         needed: usize,
     },
+    /// The line would be longer than [`MAX_LINE_BYTES`] (16 MiB, without its newline):
+    /// a verifier would refuse it as `bad_json`, so no buffer would do.
+    LineTooLong {
+        /// The line's length in bytes, without its newline.
+        len: usize,
+    },
 }
 
 impl fmt::Display for AppendError {
@@ -41,6 +48,11 @@ impl fmt::Display for AppendError {
                     "the output buffer is too small: the record needs {needed} bytes"
                 )
             }
+            AppendError::LineTooLong { len } => write!(
+                f,
+                "the record's line would be {len} bytes, past the line limit of \
+                 {MAX_LINE_BYTES} bytes: a verifier would refuse it"
+            ),
         }
     }
 }
@@ -61,7 +73,9 @@ const FIXED: usize = LINE_PREFIX.len() + 64 + 2 // {"hash":"…",
 /// `payload` must be the canonical encoding of a JSON value nested at most
 /// [`MAX_DEPTH`] deep (check it, or produce it, with [`check_canonical`]). The bytes
 /// are those `chain::Chain::append` writes for the same record. On error `buf` may
-/// hold a partial line (never past `needed`); nothing counts as appended.
+/// hold a partial line (never past `needed`); nothing counts as appended. A line
+/// longer than [`MAX_LINE_BYTES`] is refused ([`AppendError::LineTooLong`]) before
+/// anything is written, whatever the buffer's size.
 pub fn write_record(
     buf: &mut [u8],
     kind: &str,
@@ -84,6 +98,10 @@ pub fn write_record(
         .saturating_add(kind_len.count)
         .saturating_add(payload.len())
         .saturating_add(seq_len.count);
+    let len = needed.saturating_sub(1);
+    if len as u64 > MAX_LINE_BYTES {
+        return Err(AppendError::LineTooLong { len });
+    }
     if buf.len() < needed {
         return Err(AppendError::BufferFull { needed });
     }

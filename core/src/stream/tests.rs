@@ -1,5 +1,6 @@
 use alloc::format;
 use alloc::string::String;
+use alloc::vec;
 use alloc::vec::Vec;
 
 use super::*;
@@ -135,6 +136,46 @@ fn write_record_matches_chain_append() {
 }
 
 #[test]
+fn write_record_refuses_a_line_past_the_limit_before_the_buffer_size() {
+    let prev = Hash::ZERO;
+    let overhead = write_record(&mut [0u8; 400], "k", b"\"\"", &prev, 0)
+        .unwrap()
+        .0
+        - 1;
+    let limit = MAX_LINE_BYTES as usize;
+    let fits = limit - overhead;
+    let payload = |n: usize| {
+        let mut p = vec![b'a'; n + 2];
+        p[0] = b'"';
+        p[n + 1] = b'"';
+        p
+    };
+    let mut buf = vec![0u8; limit + 1];
+    let (len, _) = write_record(&mut buf, "k", &payload(fits), &prev, 0).unwrap();
+    assert_eq!(len, limit + 1);
+    assert!(same_as_alloc(&buf, StreamOptions::default()).ok());
+    // Too long is said whatever the buffer: no buffer would do.
+    for cap in [0, 400, limit + 2] {
+        let mut buf = vec![0u8; cap];
+        assert_eq!(
+            write_record(&mut buf, "k", &payload(fits + 1), &prev, 0),
+            Err(AppendError::LineTooLong { len: limit + 1 })
+        );
+    }
+    let mut state = ChainState::new();
+    assert_eq!(
+        state.append(&mut buf, "k", &payload(fits + 1)),
+        Err(AppendError::LineTooLong { len: limit + 1 })
+    );
+    assert_eq!(state, ChainState::new());
+    assert_eq!(
+        format!("{}", AppendError::LineTooLong { len: limit + 1 }),
+        "the record's line would be 16777217 bytes, past the line limit of 16777216 \
+         bytes: a verifier would refuse it"
+    );
+}
+
+#[test]
 fn write_record_refusals() {
     let mut buf = [0u8; 400];
     let prev = Hash::ZERO;
@@ -192,6 +233,7 @@ fn write_record_refusals() {
         AppendError::EmptyKind,
         AppendError::SeqExhausted,
         AppendError::BufferFull { needed: 3 },
+        AppendError::LineTooLong { len: 3 },
     ] {
         assert!(!format!("{e}").is_empty());
     }
