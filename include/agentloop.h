@@ -2017,6 +2017,14 @@ agentloop_result agentloop_writer_options_init(struct agentloop_writer_options *
  * every later append with `INVALID_STATE` (open the file again). NULL `writer` is
  * `NULL_PARAMETER`. Not thread-safe for one writer.
  *
+ * On Unix a write past the process's file-size limit (`ulimit -f`, `RLIMIT_FSIZE`)
+ * raises `SIGXFSZ`, whose default action kills the process in the middle of the write
+ * (a torn tail, no cut-back). The library never changes signal dispositions: a host
+ * that may run under such a limit must ignore the signal itself, at startup
+ * (`signal(SIGXFSZ, SIG_IGN)`); the write then fails with `EFBIG`, is cut back, and
+ * this returns `AGENTLOOP_RESULT_IO`. The same holds for `agentloop_repair`'s side
+ * file and `agentloop_run_to_writer`.
+ *
  * # Safety
  * `writer` must be a live writer from this library; the byte inputs must point to
  * their lengths in readable bytes.

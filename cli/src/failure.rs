@@ -364,6 +364,16 @@ impl Failure {
     }
 }
 
+/// What an `EFBIG` ("File too large") means, to follow the system's words.
+fn size_hint(error: &io::Error) -> &'static str {
+    if error.kind() == io::ErrorKind::FileTooLarge {
+        " (the file would pass a file-size limit: the process's `ulimit -f`, or the file \
+         system's largest file)"
+    } else {
+        ""
+    }
+}
+
 /// "is not I-JSON" or "has no canonical encoding", by kind of parse error.
 fn parse_verdict(kind: ParseErrorKind) -> &'static str {
     if kind.is_unserialisable() {
@@ -409,7 +419,8 @@ impl fmt::Display for Failure {
             }
             Failure::CheckpointWrite { name, reason } => write!(
                 f,
-                "{name}: cannot write the checkpoint: {reason}; the file was left as it was"
+                "{name}: cannot write the checkpoint: {reason}{}; the file was left as it was",
+                size_hint(reason)
             ),
             Failure::Sign { error } => write!(f, "cannot sign the checkpoint: {error}"),
             Failure::ProofMalformed { name, error } => {
@@ -486,7 +497,9 @@ impl fmt::Display for Failure {
                 restore: None,
             } => write!(
                 f,
-                "{name}: appending failed: {reason}; the file was cut back to its previous length"
+                "{name}: appending failed: {reason}{}; the file was cut back to its previous \
+                 length",
+                size_hint(reason)
             ),
             Failure::Write {
                 name,
@@ -494,8 +507,9 @@ impl fmt::Display for Failure {
                 restore: Some(again),
             } => write!(
                 f,
-                "{name}: appending failed: {reason}, and cutting the file back to its \
-                 previous length failed too: {again}"
+                "{name}: appending failed: {reason}{}, and cutting the file back to its \
+                 previous length failed too: {again}",
+                size_hint(reason)
             ),
             Failure::Encode { name, error } => write!(f, "{name}: {error}"),
             Failure::ValidateBothStdin => f.write_str(
@@ -550,7 +564,7 @@ impl fmt::Display for Failure {
             }
             Failure::Repair { name, error } => write!(f, "{name}: cannot repair: {error}"),
             Failure::DemoWrite { name, reason } => {
-                write!(f, "{name}: cannot write it: {reason}")
+                write!(f, "{name}: cannot write it: {reason}{}", size_hint(reason))
             }
             Failure::DemoTools(e) => write!(f, "a demo tool was refused: {e}"),
             Failure::Replay { name, error } => write!(f, "{name}: cannot replay it: {error}"),

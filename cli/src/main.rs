@@ -3,7 +3,9 @@
 //!
 //! Exit status: 0 the claim held, 1 a graded fault, 2 could not grade; errors go to
 //! stderr as one sentence, `agentloop: <file> line <n>: <what was wrong>`.
-#![forbid(unsafe_code)]
+// Denied, not forbidden: `signals` holds the one exception (the standard library cannot
+// set a signal's disposition), allowed there alone, with its SAFETY argument.
+#![deny(unsafe_code)]
 
 mod args;
 mod atomic;
@@ -16,6 +18,7 @@ mod keys;
 mod record_line;
 mod report_json;
 mod report_text;
+mod signals;
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -25,6 +28,7 @@ use clap::Parser;
 use crate::args::Cli;
 
 fn main() -> ExitCode {
+    signals::init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -40,3 +40,90 @@ fn append_refuses_a_record_past_the_line_limit_and_writes_nothing() {
     let run = s.run(&["verify", "t.jsonl"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+/// Runs `agentloop ARGS` in `s` under a file-size limit of `blocks` (`ulimit -f`: 512-byte
+/// blocks in a POSIX sh, KiB in bash), through `sh` so the test itself needs no unsafe
+/// code.
+fn run_limited(s: &Scratch, blocks: u32, args: &[&str]) -> Run {
+    let output = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -f {blocks} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_agentloop"))
+        .args(args)
+        .current_dir(s.dir())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        output.status.signal(),
+        None,
+        "killed by a signal; stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        raw_stdout: output.stdout,
+        raw_stderr: output.stderr,
+    }
+}
+
+/// The names in the scratch directory, sorted.
+fn names(s: &Scratch) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(s.dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_file_size_limit_is_an_error_the_write_is_undone_and_the_file_verifies() {
+    let s = Scratch::new("fsize");
+    s.write("t.jsonl", spec_chain());
+    // 20 KB: past the limit (2 KiB or 4 KiB) whichever unit the shell counts in.
+    s.write(
+        "big.json",
+        format!("{{\"pad\":\"{}\"}}", "z".repeat(20_000)),
+    );
+    let run = run_limited(
+        &s,
+        4,
+        &[
+            "append",
+            "t.jsonl",
+            "--kind",
+            "note",
+            "--payload-file",
+            "big.json",
+        ],
+    );
+    assert_fails(
+        &run,
+        2,
+        "agentloop: t.jsonl: appending failed: File too large",
+    );
+    assert!(run.stderr.contains("file-size limit"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .ends_with("; the file was cut back to its previous length\n"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
+    assert_eq!(s.read("t.jsonl"), spec_chain().as_bytes());
+    assert_eq!(s.run(&["verify", "t.jsonl"]).code, 0);
+
+    // checkpoint --out: nothing written, no temporary file left behind.
+    let run = run_limited(&s, 0, &["checkpoint", "--out", "cp", "t.jsonl"]);
+    assert_fails(
+        &run,
+        2,
+        "agentloop: cp: cannot write the checkpoint: File too large",
+    );
+    assert!(run.stderr.contains("file-size limit"), "{}", run.stderr);
+    assert_eq!(names(&s), ["big.json", "t.jsonl"]);
+}
