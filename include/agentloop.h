@@ -2106,7 +2106,9 @@ void agentloop_writer_free(struct agentloop_writer *writer);
  * no torn tail and nothing changed (`*out_offset` is then the file's length).
  * Refusals change nothing: complete records with faults are `DOES_NOT_VERIFY`; an
  * existing side file is `SIDE_FILE_EXISTS` (evidence is never overwritten); a file
- * that cannot be opened, read or written is `IO`. NULL `path`, `out_offset` or
+ * that cannot be opened, read or written is `IO` — a repair that fails while writing
+ * the side file or cutting the file (a full disk) removes the side file it created,
+ * so the file is as it was and the next repair can run. NULL `path`, `out_offset` or
  * `out_removed` is `NULL_PARAMETER`. Thread-safe.
  *
  * # Safety

@@ -562,7 +562,15 @@ impl fmt::Display for Failure {
                 }
                 f.write_str(" (repair removes only a torn tail, so nothing was changed)")
             }
-            Failure::Repair { name, error } => write!(f, "{name}: cannot repair: {error}"),
+            Failure::Repair { name, error } => {
+                write!(f, "{name}: cannot repair: {error}")?;
+                match error {
+                    RepairError::Write(e) | RepairError::SideFileLeft { error: e, .. } => {
+                        f.write_str(size_hint(e))
+                    }
+                    _ => Ok(()),
+                }
+            }
             Failure::DemoWrite { name, reason } => {
                 write!(f, "{name}: cannot write it: {reason}{}", size_hint(reason))
             }

@@ -127,3 +127,32 @@ fn a_file_size_limit_is_an_error_the_write_is_undone_and_the_file_verifies() {
     assert!(run.stderr.contains("file-size limit"), "{}", run.stderr);
     assert_eq!(names(&s), ["big.json", "t.jsonl"]);
 }
+
+#[test]
+fn a_repair_that_fails_leaves_no_side_file_and_the_next_one_runs() {
+    let s = Scratch::new("repair_fails");
+    let mut torn = spec_chain().into_bytes();
+    torn.extend_from_slice(&[b'x'; 20_000]);
+    s.write("t.jsonl", &torn);
+    // The side file would pass the file-size limit: writing it fails part-way.
+    let run = run_limited(&s, 4, &["repair", "t.jsonl"]);
+    assert_fails(
+        &run,
+        2,
+        "agentloop: t.jsonl: cannot repair: writing the side file or cutting the transcript \
+         failed: File too large",
+    );
+    assert!(run.stderr.contains("nothing was changed"), "{}", run.stderr);
+    assert!(run.stderr.contains("file-size limit"), "{}", run.stderr);
+    assert_eq!(s.read("t.jsonl"), torn);
+    assert_eq!(names(&s), ["t.jsonl"]);
+    // Without the limit, the next repair is not refused by a side file it left.
+    let run = s.run(&["repair", "t.jsonl"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let offset = spec_chain().len();
+    assert_eq!(
+        s.read(&format!("t.jsonl.torn-{offset}")),
+        vec![b'x'; 20_000]
+    );
+    assert_eq!(s.run(&["verify", "t.jsonl"]).code, 0);
+}

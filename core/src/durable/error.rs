@@ -139,8 +139,31 @@ pub enum RepairError {
     /// The side file for the torn bytes already exists; nothing was changed (an earlier
     /// repair's evidence is never overwritten).
     SideFileExists(std::path::PathBuf),
-    /// Writing the side file, or cutting the transcript, failed.
+    /// Writing or syncing the side file, or cutting the transcript, failed; nothing was
+    /// changed (the side file this repair had created was removed again).
     Write(io::Error),
+    /// As [`RepairError::Write`], and removing the unfinished side file failed too: the
+    /// transcript is unchanged, but `side_file` is left, and the next repair refuses
+    /// until it is removed.
+    SideFileLeft {
+        /// The side file left behind.
+        side_file: std::path::PathBuf,
+        /// Why the repair failed.
+        error: io::Error,
+        /// Why removing the side file failed.
+        remove: io::Error,
+    },
+    /// The torn bytes were moved to `side_file` and the transcript was cut to `offset`,
+    /// but syncing the cut failed: after a crash the torn tail may be back (the next
+    /// repair then refuses until `side_file` is moved away).
+    CutNotSynced {
+        /// The side file holding the torn bytes (synced).
+        side_file: std::path::PathBuf,
+        /// The transcript's length after the cut.
+        offset: u64,
+        /// Why the sync failed.
+        error: io::Error,
+    },
 }
 
 impl fmt::Display for RepairError {
@@ -165,12 +188,48 @@ impl fmt::Display for RepairError {
                 "the side file {} already exists; nothing was changed",
                 path.display()
             ),
-            RepairError::Write(e) => write!(f, "repairing failed: {e}"),
+            RepairError::Write(e) => write!(
+                f,
+                "writing the side file or cutting the transcript failed: {e}; nothing was changed"
+            ),
+            RepairError::SideFileLeft {
+                side_file,
+                error,
+                remove,
+            } => write!(
+                f,
+                "writing the side file or cutting the transcript failed: {error}; the \
+                 transcript was not changed, but the unfinished side file {} could not be \
+                 removed ({remove}): remove it before repairing again",
+                side_file.display()
+            ),
+            RepairError::CutNotSynced {
+                side_file,
+                offset,
+                error,
+            } => write!(
+                f,
+                "the torn tail was moved to {} and the transcript cut to {offset} bytes, but \
+                 syncing the transcript failed: {error}; after a crash the torn tail may be \
+                 back (move {} away before repairing again)",
+                side_file.display(),
+                side_file.display()
+            ),
         }
     }
 }
 
-impl std::error::Error for RepairError {}
+impl std::error::Error for RepairError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RepairError::Open(e)
+            | RepairError::Write(e)
+            | RepairError::SideFileLeft { error: e, .. }
+            | RepairError::CutNotSynced { error: e, .. } => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl WriteError {
     /// The error for a failed write, after trying to cut the file back.

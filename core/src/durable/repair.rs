@@ -34,6 +34,29 @@ pub struct Removed {
     pub side_file: PathBuf,
 }
 
+/// The file operations a failure can be injected into (tests simulate a full disk or a
+/// failed sync through them).
+#[derive(Clone, Copy)]
+pub(crate) struct RepairIo {
+    /// Copies the torn bytes into the side file; returns how many it copied.
+    pub(crate) copy: fn(&mut dyn Read, &mut File) -> io::Result<u64>,
+    /// Syncs the side file.
+    pub(crate) sync: fn(&File) -> io::Result<()>,
+    /// Cuts the transcript to a length.
+    pub(crate) cut: fn(&File, u64) -> io::Result<()>,
+    /// Syncs the transcript after the cut.
+    pub(crate) sync_cut: fn(&File) -> io::Result<()>,
+}
+
+impl RepairIo {
+    pub(crate) const REAL: RepairIo = RepairIo {
+        copy: |from, to| io::copy(from, to),
+        sync: File::sync_all,
+        cut: File::set_len,
+        sync_cut: File::sync_all,
+    };
+}
+
 /// Repairs a torn tail: if the file's last line is incomplete and every complete line
 /// before it verifies (with `options.verify`), copies the incomplete bytes to the new
 /// side file `FILE.torn-OFFSET`, syncs it, then cuts the file to `OFFSET` (its last
@@ -42,7 +65,21 @@ pub struct Removed {
 /// A file without a torn tail that verifies is left as it is (`removed: None`). A file
 /// whose complete records have faults is refused ([`RepairError::DoesNotVerify`]), as is
 /// an existing side file ([`RepairError::SideFileExists`]): nothing is changed then.
+///
+/// A repair that fails before the cut (writing or syncing the side file, or the cut
+/// itself: a full disk, a file-size limit) removes the side file it created, so the
+/// file is as it was and a later repair can run ([`RepairError::Write`]); if even the
+/// removal fails, [`RepairError::SideFileLeft`] names the file left. A failed sync
+/// after the cut is [`RepairError::CutNotSynced`], which says where the torn bytes are.
 pub fn repair(path: &Path, options: &WriterOptions) -> Result<Repaired, RepairError> {
+    repair_with(path, options, RepairIo::REAL)
+}
+
+pub(crate) fn repair_with(
+    path: &Path,
+    options: &WriterOptions,
+    io: RepairIo,
+) -> Result<Repaired, RepairError> {
     let file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -70,9 +107,20 @@ pub fn repair(path: &Path, options: &WriterOptions) -> Result<Repaired, RepairEr
         });
     }
     let side_file = side_file_name(path, offset);
-    move_aside(&file, offset, len, &side_file)?;
-    file.set_len(offset).map_err(RepairError::Write)?;
-    file.sync_all().map_err(RepairError::Write)?;
+    let mut side = create_side_file(&side_file)?;
+    let moved = copy_aside(&file, (offset, len), (&mut side, &side_file), io)
+        .and_then(|()| (io.cut)(&file, offset));
+    drop(side);
+    if let Err(error) = moved {
+        return Err(discard(side_file, error));
+    }
+    if let Err(error) = (io.sync_cut)(&file) {
+        return Err(RepairError::CutNotSynced {
+            side_file,
+            offset,
+            error,
+        });
+    }
     Ok(Repaired {
         count: range.count,
         head: range.head,
@@ -91,28 +139,53 @@ fn side_file_name(path: &Path, offset: u64) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Copies `[offset, len)` of `file` into the new file `side`, synced with its
-/// directory entry, before anything is cut.
-fn move_aside(file: &File, offset: u64, len: u64, side: &Path) -> Result<(), RepairError> {
-    let mut out = match OpenOptions::new().write(true).create_new(true).open(side) {
-        Ok(out) => out,
+/// Creates the side file; refuses to touch one that exists.
+fn create_side_file(side: &Path) -> Result<File, RepairError> {
+    match OpenOptions::new().write(true).create_new(true).open(side) {
+        Ok(out) => Ok(out),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-            return Err(RepairError::SideFileExists(side.to_path_buf()))
+            Err(RepairError::SideFileExists(side.to_path_buf()))
         }
-        Err(e) => return Err(RepairError::Write(e)),
-    };
+        Err(e) => Err(RepairError::Write(e)),
+    }
+}
+
+/// Copies `[offset, len)` of `file` into the side file `out` and syncs it with its
+/// directory entry, before anything is cut.
+fn copy_aside(
+    file: &File,
+    (offset, len): (u64, u64),
+    (out, side): (&mut File, &Path),
+    io: RepairIo,
+) -> io::Result<()> {
     let mut reader = file;
-    reader
-        .seek(SeekFrom::Start(offset))
-        .map_err(RepairError::Open)?;
+    reader.seek(SeekFrom::Start(offset))?;
     let torn = len - offset;
-    let copied = io::copy(&mut reader.take(torn), &mut out).map_err(RepairError::Write)?;
+    let copied = (io.copy)(&mut reader.take(torn), out)?;
     if copied != torn {
-        return Err(RepairError::Write(io::Error::new(
+        return Err(io::Error::new(
             io::ErrorKind::UnexpectedEof,
             std::format!("copied {copied} of the {torn} torn bytes to the side file"),
-        )));
+        ));
     }
-    out.sync_all().map_err(RepairError::Write)?;
-    sync_parent(side).map_err(RepairError::Write)
+    (io.sync)(out)?;
+    sync_parent(side)
+}
+
+/// After a failure before the cut: removes the side file this repair created, so the
+/// transcript is as it was and the next repair is not refused by it.
+fn discard(side_file: PathBuf, error: io::Error) -> RepairError {
+    match std::fs::remove_file(&side_file) {
+        Ok(()) => {
+            // Best effort: at worst a crash brings back an unfinished side file, which the
+            // next repair then names (SideFileExists).
+            let _ = sync_parent(&side_file);
+            RepairError::Write(error)
+        }
+        Err(remove) => RepairError::SideFileLeft {
+            side_file,
+            error,
+            remove,
+        },
+    }
 }

@@ -11,6 +11,7 @@ use std::{format, thread, vec};
 
 use super::*;
 use crate::verify::{verify_file, FaultKind, Options};
+use repair::RepairIo;
 
 /// A scratch directory, removed when dropped.
 struct Scratch(PathBuf);
@@ -794,4 +795,81 @@ fn a_torn_tail_longer_than_one_read_block_is_found_and_moved_whole() {
     assert_eq!((removed.offset, removed.len), (complete, tail_len));
     assert_eq!(fs::metadata(&removed.side_file).unwrap().len(), tail_len);
     assert_eq!(verified(&path), 2);
+}
+
+/// Copies half of the torn bytes to the side file, then finds the disk full.
+fn half_copy_then_full(from: &mut dyn io::Read, to: &mut File) -> io::Result<u64> {
+    let mut bytes = Vec::new();
+    from.read_to_end(&mut bytes)?;
+    to.write_all(&bytes[..bytes.len() / 2])?;
+    Err(io::Error::from(io::ErrorKind::StorageFull))
+}
+
+fn failing_cut(_: &File, _: u64) -> io::Result<()> {
+    Err(io::Error::from(io::ErrorKind::StorageFull))
+}
+
+#[test]
+fn a_repair_that_fails_removes_its_side_file_so_the_next_one_can_run() {
+    let s = Scratch::new("repair-fails");
+    let (path, torn, complete) = torn_file(&s);
+    let mut side = path.clone().into_os_string();
+    side.push(format!(".torn-{complete}"));
+    let options = WriterOptions::default();
+    // The side file cannot be written in full, or the transcript cannot be cut: the
+    // repair fails, and leaves nothing of its own behind.
+    for io in [
+        RepairIo {
+            copy: half_copy_then_full,
+            ..RepairIo::REAL
+        },
+        RepairIo {
+            sync: failing_sync,
+            ..RepairIo::REAL
+        },
+        RepairIo {
+            cut: failing_cut,
+            ..RepairIo::REAL
+        },
+    ] {
+        match repair::repair_with(&path, &options, io) {
+            Err(e @ RepairError::Write(_)) => {
+                assert!(format!("{e}").ends_with("; nothing was changed"), "{e}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(fs::read(&path).unwrap(), torn);
+        assert!(!Path::new(&side).exists(), "the side file was left");
+    }
+    // So the next repair (with a disk that has room) does its work.
+    let removed = repair(&path, &options).unwrap().removed.unwrap();
+    assert_eq!(fs::read(&removed.side_file).unwrap(), b"{\"hash\":\"abc");
+    assert_eq!(verified(&path), 2);
+}
+
+#[test]
+fn a_cut_that_is_not_synced_says_where_the_torn_bytes_are() {
+    let s = Scratch::new("repair-unsynced");
+    let (path, torn, complete) = torn_file(&s);
+    let io = RepairIo {
+        sync_cut: failing_sync,
+        ..RepairIo::REAL
+    };
+    match repair::repair_with(&path, &WriterOptions::default(), io) {
+        Err(e @ RepairError::CutNotSynced { .. }) => {
+            let RepairError::CutNotSynced {
+                side_file, offset, ..
+            } = &e
+            else {
+                unreachable!()
+            };
+            assert_eq!(*offset, complete);
+            assert_eq!(fs::read(side_file).unwrap(), &torn[complete as usize..]);
+            let text = format!("{e}");
+            assert!(text.contains(&side_file.display().to_string()), "{text}");
+            assert!(text.contains("syncing"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(fs::read(&path).unwrap(), &torn[..complete as usize]);
 }
