@@ -226,8 +226,8 @@ The C2SP form is: origin line, record count, base64 Merkle root, 'head <hex>'; s
 a blank line and a signature line follow. Keep checkpoints where the transcript's
 writer cannot change them (docs/anchors.md).
 Exit status: 0 the file verified and its checkpoint was printed or written; 1 the file
-has a fault (nothing is printed or written); 2 the file or key could not be read, or
-the checkpoint could not be written.")]
+has a fault (nothing is printed or written); 2 the file or key could not be read, the
+checkpoint could not be written, or --out is the transcript itself (the same file).")]
 pub struct CheckpointArgs {
     /// Where the chain starts, for a transcript that continues another (SEQ0:PREV0).
     #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]

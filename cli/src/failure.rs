@@ -80,6 +80,13 @@ pub enum Failure {
         /// Why.
         reason: io::Error,
     },
+    /// `checkpoint --out`: the file to write is the transcript itself.
+    OutIsInput {
+        /// `--out`, as named on the command line.
+        out: String,
+        /// The transcript, as named on the command line.
+        input: String,
+    },
     /// `verify-proof`: the proof file is not a proof.
     ProofMalformed {
         /// The proof file, as named on the command line.
@@ -339,6 +346,7 @@ impl Failure {
             | Failure::KeyMalformed { .. }
             | Failure::Random(_)
             | Failure::CheckpointWrite { .. }
+            | Failure::OutIsInput { .. }
             | Failure::Sign { .. }
             | Failure::ProofMalformed { .. }
             | Failure::Prove { .. }
@@ -421,6 +429,11 @@ impl fmt::Display for Failure {
                 f,
                 "{name}: cannot write the checkpoint: {reason}{}; the file was left as it was",
                 size_hint(reason)
+            ),
+            Failure::OutIsInput { out, input } => write!(
+                f,
+                "--out {out}: it is the transcript {input} itself (the same file); the \
+                 checkpoint would replace it, so nothing was written"
             ),
             Failure::Sign { error } => write!(f, "cannot sign the checkpoint: {error}"),
             Failure::ProofMalformed { name, error } => {

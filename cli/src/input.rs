@@ -1,6 +1,6 @@
 //! Where input comes from: a named file, or standard input for `-`.
 
-use std::fs::File;
+use std::fs::{self, File, Metadata};
 use std::io::{self, BufReader, Read};
 use std::path::Path;
 
@@ -51,6 +51,22 @@ impl<'a> Source<'a> {
         Ok(BufReader::with_capacity(BUFFER, inner))
     }
 
+    /// The input's file metadata (for standard input, of whatever it was opened on),
+    /// to tell whether another path names the same file.
+    pub fn metadata(&self) -> io::Result<Metadata> {
+        match self {
+            Source::Path(path) => fs::metadata(path),
+            #[cfg(unix)]
+            Source::Stdin => {
+                use std::os::fd::AsFd;
+                // A duplicate of descriptor 0, closed again when the File drops.
+                File::from(io::stdin().as_fd().try_clone_to_owned()?).metadata()
+            }
+            #[cfg(not(unix))]
+            Source::Stdin => Err(io::Error::from(io::ErrorKind::Unsupported)),
+        }
+    }
+
     /// Reads the whole input.
     pub fn read_all(&self) -> io::Result<Vec<u8>> {
         self.read_at_most(u64::MAX)
@@ -61,5 +77,21 @@ impl<'a> Source<'a> {
         let mut bytes = Vec::new();
         self.open()?.take(limit).read_to_end(&mut bytes)?;
         Ok(bytes)
+    }
+}
+
+/// Whether `a` and `b` are one file: the same device and inode on Unix, whatever names
+/// lead to it (`t`, `./t`, a hard link, a symbolic link). Elsewhere: never (no identity
+/// to compare).
+pub fn same_file(a: &Metadata, b: &Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        a.dev() == b.dev() && a.ino() == b.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (a, b);
+        false
     }
 }

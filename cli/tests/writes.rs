@@ -156,3 +156,43 @@ fn a_repair_that_fails_leaves_no_side_file_and_the_next_one_runs() {
     );
     assert_eq!(s.run(&["verify", "t.jsonl"]).code, 0);
 }
+
+#[test]
+fn checkpoint_out_refuses_the_transcript_itself_by_identity_not_name() {
+    let s = Scratch::new("out_is_input");
+    s.write("t.jsonl", spec_chain());
+    std::fs::hard_link(s.path("t.jsonl"), s.path("link.jsonl")).unwrap();
+    for out in ["t.jsonl", "./t.jsonl", "link.jsonl"] {
+        let run = s.run(&["checkpoint", "--out", out, "t.jsonl"]);
+        assert_fails(
+            &run,
+            2,
+            &format!(
+                "agentloop: --out {out}: it is the transcript t.jsonl itself (the same file); \
+                 the checkpoint would replace it, so nothing was written"
+            ),
+        );
+        assert_eq!(s.read("t.jsonl"), spec_chain().as_bytes());
+    }
+    // The transcript given on standard input, redirected from the file itself.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_agentloop"))
+        .args(["checkpoint", "--out", "t.jsonl", "-"])
+        .current_dir(s.dir())
+        .stdin(std::fs::File::open(s.path("t.jsonl")).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).starts_with(
+            "agentloop: --out t.jsonl: it is the transcript <stdin> itself (the same file)"
+        ),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(s.read("t.jsonl"), spec_chain().as_bytes());
+    assert_eq!(names(&s), ["link.jsonl", "t.jsonl"]);
+    // Another file is written as before.
+    let run = s.run(&["checkpoint", "--out", "cp", "t.jsonl"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(s.read("cp").ends_with(format!("head {HEAD2}\n").as_bytes()));
+}

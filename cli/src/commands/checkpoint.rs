@@ -1,6 +1,8 @@
 //! `agentloop checkpoint`: prints (or atomically writes) a verified file's checkpoint.
 
+use std::fs;
 use std::io::Write;
+use std::path::Path;
 
 use agentloop_core::tlog::report_checkpoint;
 use agentloop_core::verify::{Checkpoint, Options, Parallel};
@@ -12,14 +14,17 @@ use crate::args::CheckpointArgs;
 use crate::atomic::write_atomically;
 use crate::exit::Exit;
 use crate::failure::Failure;
-use crate::input::Source;
+use crate::input::{same_file, Source};
 use crate::keys;
 
 /// Verifies the file; prints or writes its checkpoint if it verified, refuses otherwise.
 pub fn run(args: &CheckpointArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
+    let source = Source::from_arg(&args.file);
+    if let Some(path) = &args.out {
+        refuse_the_input(path, source)?;
+    }
     // Read the key first: a bad key file is refused before any work.
     let signer = args.sign_key.as_deref().map(keys::signer).transpose()?;
-    let source = Source::from_arg(&args.file);
     let options = Options {
         anchor: args.anchor.unwrap_or(Anchor::GENESIS),
         ..Options::default()
@@ -69,4 +74,21 @@ pub fn run(args: &CheckpointArgs, out: &mut dyn Write) -> Result<Exit, Failure> 
         None => emit(out, text.as_bytes())?,
     }
     Ok(Exit::Held)
+}
+
+/// Refuses an `--out` that is the transcript itself (by identity, not by name: `t`,
+/// `./t`, a hard link, standard input redirected from it): the rename would replace
+/// the transcript with its checkpoint. An `--out` that does not exist yet is another
+/// file.
+fn refuse_the_input(out: &Path, source: Source) -> Result<(), Failure> {
+    let (Ok(target), Ok(input)) = (fs::metadata(out), source.metadata()) else {
+        return Ok(());
+    };
+    if same_file(&target, &input) {
+        return Err(Failure::OutIsInput {
+            out: out.display().to_string(),
+            input: source.name(),
+        });
+    }
+    Ok(())
 }
