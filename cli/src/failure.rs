@@ -9,6 +9,7 @@ use agentloop_core::durable::{RepairError, WriteError};
 use agentloop_core::jcs::EncodeError;
 use agentloop_core::json::ParseErrorKind;
 use agentloop_core::merkle::ProofError;
+use agentloop_core::note::KeyError;
 use agentloop_core::schema::SchemaError;
 use agentloop_core::tlog::{Malformed, ProofTextError};
 use agentloop_core::tools::RegisterError;
@@ -65,6 +66,17 @@ pub enum Failure {
         line: Option<usize>,
         /// What is wrong.
         error: String,
+    },
+    /// A key of the other kind: a signer key where a verifier key is wanted, or the
+    /// reverse.
+    KeyKind {
+        /// `--key` or the key file, as named on the command line.
+        name: String,
+        /// The 1-based line in the file, if any.
+        line: Option<usize>,
+        /// Which kind was given ([`KeyError::SignerKeyGiven`] or
+        /// [`KeyError::VerifierKeyGiven`]).
+        error: KeyError,
     },
     /// `keygen`: the operating system gave no randomness.
     Random(String),
@@ -344,6 +356,7 @@ impl Failure {
             | Failure::CheckpointMalformed { .. }
             | Failure::KeyUnreadable { .. }
             | Failure::KeyMalformed { .. }
+            | Failure::KeyKind { .. }
             | Failure::Random(_)
             | Failure::CheckpointWrite { .. }
             | Failure::OutIsInput { .. }
@@ -419,6 +432,16 @@ impl fmt::Display for Failure {
                 line: None,
                 error,
             } => write!(f, "{name}: not a note key: {error}"),
+            Failure::KeyKind {
+                name,
+                line: Some(line),
+                error,
+            } => write!(f, "{name} line {line}: {error}"),
+            Failure::KeyKind {
+                name,
+                line: None,
+                error,
+            } => write!(f, "{name}: {error}"),
             Failure::Random(error) => {
                 write!(
                     f,

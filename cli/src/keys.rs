@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use agentloop_core::note::{key_lines, SignerKey, VerifierKey};
+use agentloop_core::note::{key_lines, KeyError, SignerKey, VerifierKey};
 
 use crate::failure::Failure;
 use crate::input::Source;
@@ -41,23 +41,37 @@ fn read_key_file(path: &Path) -> Result<(String, String), Failure> {
 pub fn trusted(keys: &[String], files: &[PathBuf]) -> Result<Vec<VerifierKey>, Failure> {
     let mut out = Vec::new();
     for key in keys {
-        out.push(key.parse().map_err(|e| Failure::KeyMalformed {
-            name: String::from("--key"),
-            line: None,
-            error: format!("{e}"),
-        })?);
+        out.push(
+            key.parse()
+                .map_err(|e| refused(String::from("--key"), None, e))?,
+        );
     }
     for path in files {
         let (name, text) = read_key_file(path)?;
         for (number, line) in key_lines(&text) {
-            out.push(line.parse().map_err(|e| Failure::KeyMalformed {
-                name: name.clone(),
-                line: Some(number),
-                error: format!("{e}"),
-            })?);
+            out.push(
+                line.parse()
+                    .map_err(|e| refused(name.clone(), Some(number), e))?,
+            );
         }
     }
     Ok(out)
+}
+
+/// The failure for a key `name` (at `line`) that did not parse: a key of the other kind
+/// (signer for verifier, or the reverse) is said as such; anything else is not a note
+/// key.
+fn refused(name: String, line: Option<usize>, error: KeyError) -> Failure {
+    match error {
+        KeyError::SignerKeyGiven | KeyError::VerifierKeyGiven => {
+            Failure::KeyKind { name, line, error }
+        }
+        _ => Failure::KeyMalformed {
+            name,
+            line,
+            error: format!("{error}"),
+        },
+    }
 }
 
 /// The signer key in `path`: its first line that is not blank or a comment.
@@ -70,9 +84,5 @@ pub fn signer(path: &Path) -> Result<SignerKey, Failure> {
             error: String::from("the file holds no key"),
         });
     };
-    line.parse().map_err(|e| Failure::KeyMalformed {
-        name,
-        line: Some(number),
-        error: format!("{e}"),
-    })
+    line.parse().map_err(|e| refused(name, Some(number), e))
 }

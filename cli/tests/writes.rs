@@ -196,3 +196,60 @@ fn checkpoint_out_refuses_the_transcript_itself_by_identity_not_name() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(s.read("cp").ends_with(format!("head {HEAD2}\n").as_bytes()));
 }
+
+#[test]
+fn a_key_of_the_wrong_kind_is_named_and_its_secret_never_shown() {
+    let s = Scratch::new("key_kind");
+    s.write("t.jsonl", spec_chain());
+    let keys = s.run(&["keygen", "me"]);
+    assert_eq!(keys.code, 0, "{}", keys.stderr);
+    let mut lines = keys.stdout.lines();
+    let (signer, verifier) = (lines.next().unwrap(), lines.next().unwrap());
+    let secret = signer.rsplit('+').next().unwrap();
+    s.write("signer.key", format!("{signer}\n"));
+    s.write("verifier.key", format!("# mine\n{verifier}\n"));
+    s.write("trusted.keys", format!("# mine\n{signer}\n"));
+    let run = s.run(&[
+        "checkpoint",
+        "--sign-key",
+        "signer.key",
+        "--out",
+        "cp",
+        "t.jsonl",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+
+    let wanted = "this is a signer key (PRIVATE+KEY+..., secret), but a verifier key is wanted \
+                  here: NAME+KEYID+BASE64, without the PRIVATE+KEY+ prefix (`agentloop keygen` \
+                  prints it second)\n";
+    let run = s.run(&["verify", "--checkpoint", "cp", "--key", signer, "t.jsonl"]);
+    assert_fails(&run, 2, "agentloop: --key: this is a signer key");
+    assert!(run.stderr.ends_with(wanted), "{}", run.stderr);
+    assert!(!run.stderr.contains(secret), "{}", run.stderr);
+    let run = s.run(&[
+        "verify",
+        "--checkpoint",
+        "cp",
+        "--key-file",
+        "trusted.keys",
+        "t.jsonl",
+    ]);
+    assert_fails(
+        &run,
+        2,
+        "agentloop: trusted.keys line 2: this is a signer key",
+    );
+    assert!(run.stderr.ends_with(wanted), "{}", run.stderr);
+    assert!(!run.stderr.contains(secret), "{}", run.stderr);
+    // The other way round: a verifier key given to sign.
+    let run = s.run(&["checkpoint", "--sign-key", "verifier.key", "t.jsonl"]);
+    assert_fails(
+        &run,
+        2,
+        "agentloop: verifier.key line 2: this is a verifier key (NAME+KEYID+BASE64), but a \
+         signer key is wanted here",
+    );
+    // The right keys still work.
+    let run = s.run(&["verify", "--checkpoint", "cp", "--key", verifier, "t.jsonl"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}

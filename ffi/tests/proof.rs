@@ -633,3 +633,27 @@ fn explain_proof_says_why_a_proof_does_not_hold_and_agrees_with_the_verdict() {
     };
     assert_eq!(r, agentloop_result::NullParameter);
 }
+
+#[test]
+fn a_signer_key_among_the_trusted_keys_is_named_as_such() {
+    let bytes = transcript(3);
+    let key = SignerKey::from_seed("example.com/log", &SEED).unwrap();
+    let secret = key.to_secret_string();
+    let signed = checkpoint(&bytes, None, Some(&secret)).unwrap();
+    let proof = make(agentloop_prove_inclusion, &bytes, &signed, 1).unwrap();
+    let trusted = format!("# mine\n{secret}\n");
+    assert_eq!(
+        verify_incl(&proof, Some(&trusted), None),
+        agentloop_result::AnchorMalformed
+    );
+    let why = explain(&proof, &[], Some(&trusted), None);
+    assert!(
+        why.starts_with(
+            "trusted_keys line 2 is not a note verifier key: this is a signer key \
+             (PRIVATE+KEY+..., secret), but a verifier key is wanted here"
+        ),
+        "{why}"
+    );
+    let seed_text = secret.rsplit('+').next().unwrap();
+    assert!(!why.contains(seed_text), "{why}");
+}

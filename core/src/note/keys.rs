@@ -14,6 +14,9 @@ use sha2::{Digest, Sha256};
 /// The algorithm byte of an Ed25519 key in a note key.
 const ALG_ED25519: u8 = 0x01;
 
+/// What a signer key's text form starts with (a verifier key cannot: `KEY` is no key id).
+const SIGNER_PREFIX: &str = "PRIVATE+KEY+";
+
 /// Why a key string was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyError {
@@ -29,6 +32,11 @@ pub enum KeyError {
     UnknownAlgorithm,
     /// The key id is not the one the name and key give.
     KeyIdMismatch,
+    /// A signer key (`PRIVATE+KEY+...`, secret) was given where a verifier key is
+    /// wanted.
+    SignerKeyGiven,
+    /// A verifier key was given where a signer key is wanted.
+    VerifierKeyGiven,
 }
 
 impl fmt::Display for KeyError {
@@ -42,6 +50,15 @@ impl fmt::Display for KeyError {
             KeyError::BadKey => "the key is not base64 of 33 bytes",
             KeyError::UnknownAlgorithm => "the key is not an Ed25519 key (algorithm byte 0x01)",
             KeyError::KeyIdMismatch => "the key id does not match the name and key",
+            KeyError::SignerKeyGiven => {
+                "this is a signer key (PRIVATE+KEY+..., secret), but a verifier key is wanted \
+                 here: NAME+KEYID+BASE64, without the PRIVATE+KEY+ prefix (`agentloop keygen` \
+                 prints it second)"
+            }
+            KeyError::VerifierKeyGiven => {
+                "this is a verifier key (NAME+KEYID+BASE64), but a signer key is wanted here: \
+                 PRIVATE+KEY+NAME+KEYID+BASE64 (`agentloop keygen` prints it first)"
+            }
         })
     }
 }
@@ -133,7 +150,12 @@ impl VerifierKey {
 impl FromStr for VerifierKey {
     type Err = KeyError;
 
+    /// Parses `NAME+KEYID+BASE64`. A signer key (`PRIVATE+KEY+...`) is refused as
+    /// [`KeyError::SignerKeyGiven`] by its prefix alone: nothing of the secret is read.
     fn from_str(text: &str) -> Result<Self, KeyError> {
+        if text.starts_with(SIGNER_PREFIX) {
+            return Err(KeyError::SignerKeyGiven);
+        }
         let (name, id, bytes) = split_key(text)?;
         let key = VerifyingKey::from_bytes(&bytes).map_err(|_| KeyError::BadKey)?;
         if key_id(name, &bytes) != id {
@@ -210,7 +232,7 @@ impl SignerKey {
     /// The secret text form, `PRIVATE+KEY+NAME+HEX8+BASE64(0x01 || SEED)`.
     pub fn to_secret_string(&self) -> String {
         format!(
-            "PRIVATE+KEY+{}",
+            "{SIGNER_PREFIX}{}",
             key_text(&self.name, self.id, self.key.as_bytes())
         )
     }
@@ -219,8 +241,16 @@ impl SignerKey {
 impl FromStr for SignerKey {
     type Err = KeyError;
 
+    /// Parses `PRIVATE+KEY+NAME+KEYID+BASE64`. A verifier key is refused as
+    /// [`KeyError::VerifierKeyGiven`].
     fn from_str(text: &str) -> Result<Self, KeyError> {
-        let rest = text.strip_prefix("PRIVATE+KEY+").ok_or(KeyError::Shape)?;
+        let Some(rest) = text.strip_prefix(SIGNER_PREFIX) else {
+            return Err(if text.parse::<VerifierKey>().is_ok() {
+                KeyError::VerifierKeyGiven
+            } else {
+                KeyError::Shape
+            });
+        };
         let (name, id, seed) = split_key(rest)?;
         let key = SignerKey::from_seed(name, &seed)?;
         if key.id != id {

@@ -151,6 +151,40 @@ fn malformed_notes_are_refused_as_go_refuses_them() {
 }
 
 #[test]
+fn a_key_of_the_other_kind_is_named_as_such_and_its_secret_never_echoed() {
+    // A signer key where a verifier key is wanted (and a malformed one: recognised by
+    // its prefix alone, so what follows it is never judged nor shown).
+    for text in [PETER_SKEY, "PRIVATE+KEY+whatever"] {
+        let e = text.parse::<VerifierKey>().unwrap_err();
+        assert_eq!(e, KeyError::SignerKeyGiven);
+        let said = e.to_string();
+        assert!(said.contains("signer key"), "{said}");
+        assert!(said.contains("verifier key"), "{said}");
+        assert!(!said.contains("AYEKF"), "{said}");
+    }
+    assert_eq!(
+        KeyError::SignerKeyGiven.to_string(),
+        "this is a signer key (PRIVATE+KEY+..., secret), but a verifier key is wanted here: \
+         NAME+KEYID+BASE64, without the PRIVATE+KEY+ prefix (`agentloop keygen` prints it \
+         second)"
+    );
+    // A verifier key where a signer key is wanted.
+    let e = PETER_VKEY.parse::<SignerKey>().unwrap_err();
+    assert_eq!(e, KeyError::VerifierKeyGiven);
+    assert_eq!(
+        e.to_string(),
+        "this is a verifier key (NAME+KEYID+BASE64), but a signer key is wanted here: \
+         PRIVATE+KEY+NAME+KEYID+BASE64 (`agentloop keygen` prints it first)"
+    );
+    // Anything else is still judged by its shape.
+    assert_eq!("a+b".parse::<SignerKey>().unwrap_err(), KeyError::Shape);
+    assert_eq!(
+        "x+nothex+AAAA".parse::<VerifierKey>().unwrap_err(),
+        KeyError::BadKeyId
+    );
+}
+
+#[test]
 fn key_lines_skip_blanks_and_comments_and_keep_line_numbers() {
     let text = "# trusted\n\n  a+1+x  \n#b\nc\n";
     let lines: alloc::vec::Vec<(usize, &str)> = super::key_lines(text).collect();
