@@ -14,7 +14,8 @@ const EXIT_CODES: &str = "\
 Exit status: 0 the claim held (verified, canonical, valid, appended, printed);
 1 a graded fault (a fault found, an instance invalid, input with no canonical form);
 2 could not grade (unreadable input, malformed checkpoint, refused schema, bad usage).
-Over several inputs, the worst (2 > 1 > 0). A FILE of '-' reads standard input.";
+Over several inputs, the worst (2 > 1 > 0). A FILE of '-' reads standard input, which
+can be read once: '-' given for two inputs is bad usage.";
 
 /// agentloop: verify, canonicalise, append to and inspect hash-chained JSONL transcripts.
 #[derive(Debug, Parser)]
@@ -375,6 +376,58 @@ pub struct ValidateArgs {
     /// The instance to validate, a JSON document ('-' reads standard input).
     #[arg(value_name = "INSTANCE_FILE")]
     pub instance: PathBuf,
+}
+
+impl Command {
+    /// The arguments that name standard input (`-`), as the usage names them, in a
+    /// fixed order. Standard input can be read once: more than one is refused before
+    /// the command runs (`verify - -` would otherwise grade an empty second input).
+    /// `append` and `repair` refuse a FILE of `-` by themselves; `--out` is written,
+    /// not read.
+    pub fn stdin_arguments(&self) -> Vec<&'static str> {
+        let mut named = Vec::new();
+        let mut note = |name: &'static str, path: Option<&PathBuf>| {
+            if path.is_some_and(|p| p.as_os_str() == "-") {
+                named.push(name);
+            }
+        };
+        match self {
+            Command::Verify(a) => {
+                a.files.iter().for_each(|f| note("FILE", Some(f)));
+                a.checkpoint
+                    .iter()
+                    .for_each(|f| note("--checkpoint", Some(f)));
+                a.key_files.iter().for_each(|f| note("--key-file", Some(f)));
+            }
+            Command::Append(a) => note("--payload-file", a.payload_file.as_ref()),
+            Command::Checkpoint(a) => {
+                note("--sign-key", a.sign_key.as_ref());
+                note("FILE", Some(&a.file));
+            }
+            Command::Prove(a) => {
+                note("FILE", Some(&a.file));
+                note("--checkpoint", a.checkpoint.as_ref());
+                note("--sign-key", a.sign_key.as_ref());
+            }
+            Command::VerifyProof(a) => {
+                note("PROOF", Some(&a.proof));
+                note("--old", a.old.as_ref());
+                a.key_files.iter().for_each(|f| note("--key-file", Some(f)));
+            }
+            Command::Validate(a) => {
+                note("SCHEMA_FILE", Some(&a.schema));
+                note("INSTANCE_FILE", Some(&a.instance));
+            }
+            // One input at most.
+            Command::Demo(_)
+            | Command::Canon(_)
+            | Command::Keygen(_)
+            | Command::Show(_)
+            | Command::Repair(_)
+            | Command::Replay(_) => {}
+        }
+        named
+    }
 }
 
 /// Why a command-line value was refused (clap turns it into a usage error, exit 2).

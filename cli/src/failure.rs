@@ -261,8 +261,9 @@ pub enum Failure {
         /// Why.
         error: EncodeError,
     },
-    /// `validate`: both files are standard input.
-    ValidateBothStdin,
+    /// More than one argument names standard input (`-`), which can be read only once:
+    /// the arguments, as the usage names them.
+    StdinTwice(Vec<&'static str>),
     /// `validate`: the schema or the instance is not I-JSON (so it cannot be graded).
     ValidateJson {
         /// The input, as named on the command line.
@@ -346,7 +347,7 @@ impl Failure {
                 ..
             } => Exit::of_report(report),
             Failure::DoesNotVerify { exit, .. } => *exit,
-            Failure::ValidateBothStdin
+            Failure::StdinTwice(_)
             | Failure::ValidateJson { .. }
             | Failure::SchemaRefused { .. } => Exit::CannotGrade,
             Failure::Stdout(_)
@@ -548,10 +549,20 @@ impl fmt::Display for Failure {
                 size_hint(reason)
             ),
             Failure::Encode { name, error } => write!(f, "{name}: {error}"),
-            Failure::ValidateBothStdin => f.write_str(
-                "validate reads at most one of SCHEMA_FILE and INSTANCE_FILE from '-' \
-                 (standard input), not both",
-            ),
+            Failure::StdinTwice(names) => {
+                let (last, rest) = names.split_last().unwrap_or((&"", &[]));
+                let (how_many, verb) = if rest.len() > 1 {
+                    ("each of", "names")
+                } else {
+                    ("both", "name")
+                };
+                write!(
+                    f,
+                    "standard input ('-') can be read only once, but {how_many} {} and {last} \
+                     {verb} it",
+                    rest.join(", ")
+                )
+            }
             Failure::ValidateJson {
                 name,
                 line,

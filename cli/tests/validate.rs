@@ -152,7 +152,12 @@ fn either_file_may_be_stdin_but_not_both() {
     );
     let run = dir.run_stdin(&["validate", "-", "-"], b"{}");
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("not both"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("can be read only once, but both SCHEMA_FILE and INSTANCE_FILE name it"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(run.stdout, "");
 }
 

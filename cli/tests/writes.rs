@@ -253,3 +253,52 @@ fn a_key_of_the_wrong_kind_is_named_and_its_secret_never_shown() {
     let run = s.run(&["verify", "--checkpoint", "cp", "--key", verifier, "t.jsonl"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+#[test]
+fn standard_input_named_twice_is_refused_before_anything_is_read() {
+    let s = Scratch::new("stdin_twice");
+    s.write("t.jsonl", spec_chain());
+    let cp = s.run(&["checkpoint", "t.jsonl"]).stdout;
+    s.write("cp", &cp);
+    for (args, names) in [
+        (&["verify", "-", "-"][..], "FILE and FILE"),
+        (&["verify", "t.jsonl", "-", "-"][..], "FILE and FILE"),
+        (
+            &["verify", "--checkpoint", "-", "-"][..],
+            "FILE and --checkpoint",
+        ),
+        (
+            &["verify", "--key-file", "-", "--checkpoint", "-", "-"][..],
+            "FILE, --checkpoint and --key-file",
+        ),
+        (
+            &["checkpoint", "--sign-key", "-", "-"][..],
+            "--sign-key and FILE",
+        ),
+        (
+            &["prove", "-", "--index", "0", "--checkpoint", "-"][..],
+            "FILE and --checkpoint",
+        ),
+        (&["verify-proof", "-", "--old", "-"][..], "PROOF and --old"),
+        (&["validate", "-", "-"][..], "SCHEMA_FILE and INSTANCE_FILE"),
+    ] {
+        let run = s.run_stdin(args, spec_chain().as_bytes());
+        let (how_many, verb) = if names.contains(',') {
+            ("each of", "names")
+        } else {
+            ("both", "name")
+        };
+        assert_fails(
+            &run,
+            2,
+            &format!(
+                "agentloop: standard input ('-') can be read only once, but {how_many} \
+                 {names} {verb} it\n"
+            ),
+        );
+        assert_eq!(run.stdout, "", "{args:?}");
+    }
+    // Once is fine.
+    let run = s.run_stdin(&["verify", "t.jsonl", "-"], spec_chain().as_bytes());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}

@@ -19,8 +19,13 @@ use crate::args::Command;
 use crate::exit::Exit;
 use crate::failure::Failure;
 
-/// Runs `command`, writing its output to `out`.
+/// Runs `command`, writing its output to `out`. Standard input named by more than one
+/// argument is refused first: it can be read only once.
 pub fn run(command: &Command, out: &mut dyn Write) -> Result<Exit, Failure> {
+    let stdin = command.stdin_arguments();
+    if stdin.len() > 1 {
+        return Err(Failure::StdinTwice(stdin));
+    }
     match command {
         Command::Demo(args) => demo::run(args, out),
         Command::Verify(args) => verify::run(args, out),

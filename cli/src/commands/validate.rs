@@ -15,10 +15,8 @@ use crate::input::Source;
 /// per line (paths from `$`) and the summary as the failure.
 pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let schema_source = Source::from_arg(&args.schema);
+    // Both '-' is refused before this runs (commands::run): stdin is read once.
     let instance_source = Source::from_arg(&args.instance);
-    if let (Source::Stdin, Source::Stdin) = (schema_source, instance_source) {
-        return Err(Failure::ValidateBothStdin);
-    }
     let document = read_json(schema_source)?;
     let schema = Schema::compile(&document).map_err(|error| Failure::SchemaRefused {
         name: schema_source.name(),
