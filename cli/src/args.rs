@@ -15,7 +15,8 @@ Exit status: 0 the claim held (verified, canonical, valid, appended, printed);
 1 a graded fault (a fault found, an instance invalid, input with no canonical form);
 2 could not grade (unreadable input, malformed checkpoint, refused schema, bad usage).
 Over several inputs, the worst (2 > 1 > 0). A FILE of '-' reads standard input, which
-can be read once: '-' given for two inputs is bad usage.";
+can be read once: '-' given for two inputs is bad usage. When the reader of standard
+output goes away (| head), the command ends quietly by SIGPIPE, as cat does.";
 
 /// agentloop: verify, canonicalise, append to and inspect hash-chained JSONL transcripts.
 #[derive(Debug, Parser)]

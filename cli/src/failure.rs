@@ -21,7 +21,8 @@ use crate::exit::Exit;
 /// A command's failure. Its `Display` is the sentence printed after `agentloop: `.
 #[derive(Debug)]
 pub enum Failure {
-    /// Writing to standard output failed (a closed pipe is reported silently).
+    /// Writing to standard output failed (a closed pipe is reported silently; on Unix
+    /// SIGPIPE ends the process before this is reached: `signals`).
     Stdout(io::Error),
     /// An input file could not be opened or read.
     Unreadable {

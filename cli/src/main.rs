@@ -2,7 +2,9 @@
 //! transcripts (SPEC section 6).
 //!
 //! Exit status: 0 the claim held, 1 a graded fault, 2 could not grade; errors go to
-//! stderr as one sentence, `agentloop: <file> line <n>: <what was wrong>`.
+//! stderr as one sentence, `agentloop: <file> line <n>: <what was wrong>`. A standard
+//! output whose reader has gone ends the process by SIGPIPE, quietly, as `cat` (see
+//! `signals`).
 // Denied, not forbidden: `signals` holds the one exception (the standard library cannot
 // set a signal's disposition), allowed there alone, with its SAFETY argument.
 #![deny(unsafe_code)]

@@ -302,3 +302,67 @@ fn standard_input_named_twice_is_refused_before_anything_is_read() {
     let run = s.run_stdin(&["verify", "t.jsonl", "-"], spec_chain().as_bytes());
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+/// SIGPIPE's number (13 on every Unix agentloop builds for).
+const SIGPIPE: i32 = 13;
+
+#[test]
+fn a_closed_pipe_on_stdout_ends_the_command_quietly_by_sigpipe_as_cat_does() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+
+    let s = Scratch::new("closed_pipe");
+    s.write("t.jsonl", spec_chain());
+    // The reader is gone before the command writes anything.
+    for args in [
+        &["show", "t.jsonl"][..],
+        &["verify", "--json", "t.jsonl"],
+        &["canon", "--jsonl", "t.jsonl"],
+        &["checkpoint", "t.jsonl"],
+        &["append", "t.jsonl", "--kind", "note", "--payload", "{}"],
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let output = Command::new(env!("CARGO_BIN_EXE_agentloop"))
+            .args(args)
+            .current_dir(s.dir())
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.signal(), Some(SIGPIPE), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{args:?}");
+    }
+    // The append was done before its head could not be printed.
+    let run = s.run(&["verify", "t.jsonl"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("4 records"), "{}", run.stdout);
+
+    // `agentloop show t.jsonl | head -1`: the reader leaves after the first line.
+    let mut chain = agentloop_core::chain::Chain::new();
+    let mut big = Vec::new();
+    // Some 400 KB of output: far more than a pipe holds.
+    for i in 0..3000 {
+        let payload = format!("{{\"i\":{i},\"pad\":\"{}\"}}", "p".repeat(100));
+        big.extend_from_slice(chain.append_json("note", payload.as_bytes()).unwrap());
+    }
+    s.write("big.jsonl", &big);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agentloop"))
+        .args(["show", "big.jsonl"])
+        .current_dir(s.dir())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("seq=0 note "), "{first}");
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.signal(), Some(SIGPIPE));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
