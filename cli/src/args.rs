@@ -193,7 +193,8 @@ pub struct AppendArgs {
     /// Where the chain starts, for a transcript that continues another (SEQ0:PREV0).
     #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]
     pub anchor: Option<Anchor>,
-    /// Fail at once (exit 2) instead of waiting when another writer holds the lock.
+    /// Fail at once (exit 2) instead of waiting when another writer holds the lock
+    /// (a wait longer than a second is said on stderr, with the holder if known).
     #[arg(long)]
     pub no_wait: bool,
 }
@@ -213,7 +214,8 @@ pub struct RepairArgs {
     /// Where the chain starts, for a transcript that continues another (SEQ0:PREV0).
     #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]
     pub anchor: Option<Anchor>,
-    /// Fail at once (exit 2) instead of waiting when another writer holds the lock.
+    /// Fail at once (exit 2) instead of waiting when another writer holds the lock
+    /// (a wait longer than a second is said on stderr, with the holder if known).
     #[arg(long)]
     pub no_wait: bool,
     /// The transcript to repair.

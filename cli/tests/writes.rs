@@ -366,3 +366,107 @@ fn a_closed_pipe_on_stdout_ends_the_command_quietly_by_sigpipe_as_cat_does() {
     assert_eq!(output.status.signal(), Some(SIGPIPE));
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
 }
+
+/// Runs `agentloop ARGS` while this test holds `path`'s lock: waits for its first line
+/// on stderr, checks it is still waiting, releases the lock and returns that line and
+/// the finished run. If no line comes, a watchdog releases the lock after a minute, so
+/// the run ends and the test fails instead of hanging (not a timing assertion: the
+/// sentence is due after one second).
+fn run_while_locked(s: &Scratch, path: &std::path::Path, args: &[&str]) -> (String, Run) {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    use std::sync::{mpsc, Arc};
+
+    let holder = Arc::new(std::fs::File::open(path).unwrap());
+    holder.lock().unwrap();
+    let (finished, watchdog) = mpsc::channel::<()>();
+    let guard = {
+        let holder = Arc::clone(&holder);
+        std::thread::spawn(move || {
+            if watchdog
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .is_err()
+            {
+                holder.unlock().unwrap();
+            }
+        })
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agentloop"))
+        .args(args)
+        .current_dir(s.dir())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    let still_waiting = child.try_wait().unwrap().is_none();
+    holder.unlock().unwrap();
+    let _ = finished.send(());
+    guard.join().unwrap();
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(
+        still_waiting,
+        "the command ended before the lock was released: {first}"
+    );
+    let run = Run {
+        code: status.code().unwrap_or(-1),
+        raw_stdout: stdout.clone().into_bytes(),
+        raw_stderr: rest.clone().into_bytes(),
+        stdout,
+        stderr: rest,
+    };
+    (first, run)
+}
+
+#[test]
+fn a_command_waiting_for_the_lock_says_so_once_then_goes_on() {
+    let s = Scratch::new("lock_wait");
+    s.write("t.jsonl", spec_chain());
+    let path = s.path("t.jsonl");
+    let (said, run) = run_while_locked(
+        &s,
+        &path,
+        &["append", "t.jsonl", "--kind", "note", "--payload", "{}"],
+    );
+    assert!(
+        said.starts_with("agentloop: t.jsonl: waiting for the exclusive lock, held by "),
+        "{said}"
+    );
+    // Linux names the holder: this test's process.
+    #[cfg(target_os = "linux")]
+    assert!(
+        said.contains(&format!("held by process {} (", std::process::id())),
+        "{said}"
+    );
+    assert!(
+        said.ends_with(
+            "; nothing is written until it is released (--no-wait fails at once instead)\n"
+        ),
+        "{said}"
+    );
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{}", run.stderr);
+    assert_eq!(run.stdout.len(), 65);
+    let verified = s.run(&["verify", "t.jsonl"]);
+    assert!(verified.stdout.contains("4 records"), "{}", verified.stdout);
+
+    // repair waits and says so the same way.
+    let (said, run) = run_while_locked(&s, &path, &["repair", "t.jsonl"]);
+    assert!(
+        said.starts_with("agentloop: t.jsonl: waiting for the exclusive lock, held by "),
+        "{said}"
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("nothing to repair"), "{}", run.stdout);
+}

@@ -13,6 +13,7 @@ use crate::args::AppendArgs;
 use crate::exit::Exit;
 use crate::failure::Failure;
 use crate::input::Source;
+use crate::lock_wait;
 
 /// Validates the payload, then opens (verifying), appends and closes; prints the new
 /// head.
@@ -31,7 +32,7 @@ pub fn run(args: &AppendArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         lock: if args.no_wait {
             LockWait::Fail
         } else {
-            LockWait::Block
+            lock_wait::watched(&name, path)
         },
         verify: Options {
             anchor: args.anchor.unwrap_or(Anchor::GENESIS),

@@ -14,6 +14,7 @@ use crate::diag::plural;
 use crate::exit::Exit;
 use crate::failure::Failure;
 use crate::input::Source;
+use crate::lock_wait;
 
 /// Repairs FILE's torn tail, if it has one, and says exactly what it removed.
 pub fn run(args: &RepairArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
@@ -26,7 +27,7 @@ pub fn run(args: &RepairArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         lock: if args.no_wait {
             LockWait::Fail
         } else {
-            LockWait::Block
+            lock_wait::watched(&name, path)
         },
         verify: Options {
             anchor: args.anchor.unwrap_or(Anchor::GENESIS),

@@ -28,6 +28,16 @@ impl<'a> LockGuard<'a> {
                 Err(TryLockError::WouldBlock) => return Err(WriteError::Locked),
                 Err(TryLockError::Error(e)) => return Err(WriteError::Lock(e)),
             },
+            LockWait::Watch(watch) => match file.try_lock() {
+                Ok(()) => {}
+                Err(TryLockError::WouldBlock) => {
+                    watch.waiting();
+                    let taken = file.lock();
+                    watch.done();
+                    taken.map_err(WriteError::Lock)?;
+                }
+                Err(TryLockError::Error(e)) => return Err(WriteError::Lock(e)),
+            },
         }
         Ok(LockGuard { file })
     }

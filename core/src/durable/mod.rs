@@ -12,7 +12,8 @@
 //!   [`Writer::close`]. `docs/durability.md` states what survives under each and what
 //!   each costs, measured.
 //! - **A lock per append.** Every append takes the file's exclusive lock and releases
-//!   it before returning ([`LockWait`] says whether to wait for it), so two processes —
+//!   it before returning ([`LockWait`] says whether to wait for it, and whom to tell
+//!   when a wait starts and ends), so two processes —
 //!   or two writers in one — never fork the chain, and `agentloop append` can add a
 //!   record while a long run holds a writer open.
 //! - **Growth.** Under the lock the writer compares the file's length with its length
@@ -53,7 +54,7 @@ mod tail;
 mod tests;
 
 pub use error::{RepairError, WriteError};
-pub use options::{LockWait, SyncPolicy, WriterOptions};
+pub use options::{LockWait, LockWatch, SyncPolicy, WriterOptions};
 pub use repair::{repair, Removed, Repaired};
 
 use core::cmp::Ordering;

@@ -21,13 +21,51 @@ pub enum SyncPolicy {
 }
 
 /// What the writer does when another writer holds the file's lock.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub enum LockWait {
     /// Wait until the other writer releases it (the default).
     Block,
     /// Give up at once with [`super::WriteError::Locked`].
     Fail,
+    /// Wait as [`LockWait::Block`] does, telling the watcher: [`LockWatch::waiting`]
+    /// when the lock is found held, before waiting, and [`LockWatch::done`] when the
+    /// wait is over. A free lock is taken without a word. How long a wait must last
+    /// before anyone hears of it is the watcher's affair: the core reads no clock
+    /// (`agentloop append` says after a second that it is waiting).
+    Watch(&'static dyn LockWatch),
 }
+
+/// Told when a writer (or [`super::repair()`]) has to wait for the file's lock: see
+/// [`LockWait::Watch`]. Both calls come from the thread that waits, in pairs.
+pub trait LockWatch: Sync {
+    /// Another writer holds the lock; this one is about to wait for it.
+    fn waiting(&self);
+    /// The wait is over: the lock was taken, or taking it failed.
+    fn done(&self);
+}
+
+impl core::fmt::Debug for LockWait {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            LockWait::Block => f.write_str("Block"),
+            LockWait::Fail => f.write_str("Fail"),
+            LockWait::Watch(watch) => write!(f, "Watch({:p})", *watch),
+        }
+    }
+}
+
+/// Two `Watch` values are equal when they tell the same watcher.
+impl PartialEq for LockWait {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (LockWait::Block, LockWait::Block) | (LockWait::Fail, LockWait::Fail) => true,
+            (LockWait::Watch(a), LockWait::Watch(b)) => core::ptr::addr_eq(*a, *b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for LockWait {}
 
 /// How to open a [`super::Writer`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

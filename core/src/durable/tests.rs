@@ -873,3 +873,69 @@ fn a_cut_that_is_not_synced_says_where_the_torn_bytes_are() {
     }
     assert_eq!(fs::read(&path).unwrap(), &torn[..complete as usize]);
 }
+
+/// Counts what a writer told it about waiting for the lock.
+#[derive(Debug, Default)]
+struct Watcher {
+    waiting: AtomicUsize,
+    done: AtomicUsize,
+}
+
+impl LockWatch for Watcher {
+    fn waiting(&self) {
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+    }
+    fn done(&self) {
+        self.done.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn a_watched_wait_for_the_lock_is_told_when_it_starts_and_ends() {
+    static WATCHER: Watcher = Watcher {
+        waiting: AtomicUsize::new(0),
+        done: AtomicUsize::new(0),
+    };
+    let told = || {
+        (
+            WATCHER.waiting.load(Ordering::SeqCst),
+            WATCHER.done.load(Ordering::SeqCst),
+        )
+    };
+    let s = Scratch::new("lock-watch");
+    let path = s.path("t.jsonl");
+    let options = WriterOptions {
+        lock: LockWait::Watch(&WATCHER),
+        ..WriterOptions::default()
+    };
+    assert_eq!(options.lock, LockWait::Watch(&WATCHER));
+    assert_ne!(options.lock, LockWait::Block);
+    assert!(format!("{:?}", options.lock).starts_with("Watch"));
+    // A free lock: nothing to tell.
+    let mut w = Writer::open(&path, options).unwrap();
+    w.append("x", &note(0)).unwrap();
+    assert_eq!(told(), (0, 0));
+    // A held one: told before the wait, and when it is over.
+    let other = File::open(&path).unwrap();
+    other.lock().unwrap();
+    let waiting = thread::spawn(move || w.append("x", &note(1)).unwrap().seq);
+    while told().0 == 0 {
+        thread::yield_now();
+    }
+    assert_eq!(told(), (1, 0), "the writer is still waiting");
+    other.unlock().unwrap();
+    assert_eq!(waiting.join().unwrap(), 1);
+    assert_eq!(told(), (1, 1));
+    // Repair waits the same way.
+    other.lock().unwrap();
+    let repairing = {
+        let path = path.clone();
+        thread::spawn(move || repair(&path, &options).unwrap().count)
+    };
+    while told().0 == 1 {
+        thread::yield_now();
+    }
+    other.unlock().unwrap();
+    assert_eq!(repairing.join().unwrap(), 2);
+    assert_eq!(told(), (2, 2));
+}
