@@ -261,3 +261,83 @@ fn a_line_of_the_densest_payload_verifies_within_the_bound() {
     );
     assert!(peak < 4 << 16, "an overlong line held {peak} bytes");
 }
+
+/// `{"properties":{"a":{KEYWORD:[…n values…]}}}`, the values written by `value`.
+fn schema_listing(keyword: &str, n: usize, value: impl Fn(usize) -> String) -> Value {
+    let values: Vec<String> = (0..n).map(value).collect();
+    json::parse(
+        format!(
+            r#"{{"properties":{{"a":{{"{keyword}":[{}]}}}}}}"#,
+            values.join(",")
+        )
+        .as_bytes(),
+    )
+    .expect("parses")
+}
+
+#[test]
+fn required_names_past_the_limit_are_refused_at_registration() {
+    use agentloop_core::schema::{Schema, MAX_REQUIRED_NAMES};
+    // At the limit: compiled, and an object missing every name gets one violation a name.
+    let name = |i: usize| format!(r#""n{i}""#);
+    let schema = Schema::compile(&schema_listing("required", MAX_REQUIRED_NAMES, name))
+        .expect("the limit is allowed");
+    let instance = json::parse(br#"{"a":{}}"#).expect("parses");
+    let found = schema.validate(&instance, "$");
+    assert_eq!(found.len(), MAX_REQUIRED_NAMES);
+    assert_eq!(
+        found[MAX_REQUIRED_NAMES - 1].to_string(),
+        format!(
+            "$.a: missing required property 'n{}'",
+            MAX_REQUIRED_NAMES - 1
+        )
+    );
+    // One more: refused, naming the keyword, where it is, and the limit.
+    let e = Schema::compile(&schema_listing("required", MAX_REQUIRED_NAMES + 1, name))
+        .expect_err("past the limit");
+    assert_eq!(e.pointer, "/properties/a/required");
+    assert_eq!(
+        e.to_string(),
+        "schema refused at /properties/a/required: keyword 'required' lists 10001 names, \
+         more than the 10000 a schema may list"
+    );
+}
+
+#[test]
+fn enum_values_past_the_limit_are_refused_at_registration() {
+    use agentloop_core::schema::{Schema, MAX_ENUM_VALUES};
+    // At the limit, matched against as many items (each a member, the last one not):
+    // the independent tester's 100,000 × 100,000, which took 12 s when each item was
+    // compared with every member.
+    let member = |i: usize| format!(r#""v{i}""#);
+    let values: Vec<String> = (0..MAX_ENUM_VALUES).map(member).collect();
+    let schema =
+        json::parse(format!(r#"{{"items":{{"enum":[{}]}}}}"#, values.join(",")).as_bytes())
+            .expect("parses");
+    let schema = Schema::compile(&schema).expect("the limit is allowed");
+    let mut items: Vec<String> = (0..MAX_ENUM_VALUES).rev().map(member).collect();
+    let instance = json::parse(format!("[{}]", items.join(",")).as_bytes()).expect("parses");
+    assert!(schema.is_valid(&instance));
+    assert!(schema.validate(&instance, "$").is_empty());
+    items[MAX_ENUM_VALUES - 1] = String::from(r#""w""#);
+    let instance = json::parse(format!("[{}]", items.join(",")).as_bytes()).expect("parses");
+    let found = schema.validate(&instance, "$");
+    assert_eq!(found.len(), 1);
+    assert!(
+        found[0].to_string().starts_with(&format!(
+            r#"$[{}]: expected one of ["v0","v1","#,
+            MAX_ENUM_VALUES - 1
+        )),
+        "{}",
+        found[0]
+    );
+    // One more: refused, naming the keyword, where it is, and the limit.
+    let e = Schema::compile(&schema_listing("enum", MAX_ENUM_VALUES + 1, member))
+        .expect_err("past the limit");
+    assert_eq!(e.pointer, "/properties/a/enum");
+    assert_eq!(
+        e.to_string(),
+        "schema refused at /properties/a/enum: keyword 'enum' lists 100001 values, more \
+         than the 100000 a schema may list"
+    );
+}

@@ -15,9 +15,11 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::message::show;
+use super::order::Members;
 use super::path::quoted;
 use super::reference::{self, push_token, PendingRef};
 use super::tree::{is_integral, Keywords, Node, NodeId, Property, Tree, Type};
+use super::work;
 use super::SchemaError;
 use crate::json::{Object, Value, MAX_DEPTH};
 
@@ -27,6 +29,16 @@ pub const DRAFT_2020_12: [&str; 2] = [
     "https://json-schema.org/draft/2020-12/schema",
     "https://json-schema.org/draft/2020-12/schema#",
 ];
+
+/// The most names one `required` may list: far more than any tool needs (tens), few
+/// enough that a schema with them is compiled and checked in milliseconds. More are
+/// refused at registration, naming the keyword and this limit.
+pub const MAX_REQUIRED_NAMES: usize = 10_000;
+
+/// The most values one `enum` may list: room for a list of every language or currency
+/// code (a few thousand), few enough that indexing them takes milliseconds. More are
+/// refused at registration, naming the keyword and this limit.
+pub const MAX_ENUM_VALUES: usize = 100_000;
 
 /// Draft 2020-12 keywords outside the subset: refused with a sentence saying so (any
 /// other unknown member is refused as an unknown keyword).
@@ -176,7 +188,17 @@ impl Compiler {
             match key {
                 "type" => k.types = types(value, pointer)?,
                 "enum" => match value {
-                    Value::Array(values) => k.enumeration = Some(values.clone()),
+                    Value::Array(values) if values.len() > MAX_ENUM_VALUES => {
+                        return Err(refuse(
+                            at,
+                            format!(
+                                "keyword 'enum' lists {} values, more than the \
+                                 {MAX_ENUM_VALUES} a schema may list",
+                                values.len()
+                            ),
+                        ));
+                    }
+                    Value::Array(values) => k.enumeration = Some(Members::new(values.clone())),
                     other => return Err(must_be(at, key, "an array", other)),
                 },
                 "const" => k.constant = Some(value.clone()),
@@ -407,34 +429,59 @@ fn types(value: &Value, pointer: &mut String) -> Result<Vec<Type>, SchemaError> 
     }
 }
 
-/// `required`: an array of unique strings (possibly empty).
+/// `required`: an array of unique strings (possibly empty), at most
+/// [`MAX_REQUIRED_NAMES`] of them. Refused at its first entry (in the order written)
+/// that is not a string or repeats an earlier one; repeats are found by sorting the
+/// names, so n names cost n log n comparisons.
 fn required(value: &Value, pointer: &mut String) -> Result<Vec<String>, SchemaError> {
     let Value::Array(items) = value else {
         return Err(must_be(pointer, "required", "an array of strings", value));
     };
-    let mut out: Vec<String> = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        let mark = pointer.len();
-        push_index(pointer, i);
-        let Value::String(name) = item else {
-            return Err(refuse(
-                pointer,
-                format!("keyword 'required' must list strings, got {}", show(item)),
-            ));
-        };
-        if out.contains(name) {
-            return Err(refuse(
-                pointer,
-                format!(
-                    "keyword 'required' must list each name once, but lists {} twice",
-                    quoted(name)
-                ),
-            ));
-        }
-        out.push(name.clone());
-        pointer.truncate(mark);
+    if items.len() > MAX_REQUIRED_NAMES {
+        return Err(refuse(
+            pointer,
+            format!(
+                "keyword 'required' lists {} names, more than the {MAX_REQUIRED_NAMES} a \
+                 schema may list",
+                items.len()
+            ),
+        ));
     }
-    Ok(out)
+    // The strings before the first entry that is not one.
+    let names: Vec<&str> = items.iter().map_while(Value::as_str).collect();
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&a, &b| {
+        work::comparison();
+        names[a].cmp(names[b])
+    });
+    // The sort is stable: of equal names, the first written comes first, and the
+    // earliest repeat is the least second of a pair of equal neighbours.
+    let repeat = order
+        .windows(2)
+        .filter(|pair| {
+            work::comparison();
+            names[pair[0]] == names[pair[1]]
+        })
+        .map(|pair| pair[1])
+        .min();
+    if let Some(i) = repeat {
+        push_index(pointer, i);
+        return Err(refuse(
+            pointer,
+            format!(
+                "keyword 'required' must list each name once, but lists {} twice",
+                quoted(names[i])
+            ),
+        ));
+    }
+    if let Some(item) = items.get(names.len()) {
+        push_index(pointer, names.len());
+        return Err(refuse(
+            pointer,
+            format!("keyword 'required' must list strings, got {}", show(item)),
+        ));
+    }
+    Ok(names.into_iter().map(String::from).collect())
 }
 
 /// `$schema`: at the root only, and only draft 2020-12.

@@ -181,6 +181,51 @@ fn enum_and_const_use_json_equality() {
 }
 
 #[test]
+fn a_long_enum_uses_json_equality_too() {
+    // More members than are scanned (12): the index finds them by the same equality.
+    let filler: Vec<String> = (0..20).map(|i| format!(r#""f{i}""#)).collect();
+    let s = format!(
+        r#"{{"enum":[{},1,-0,{{"a":1,"b":[1,2]}},[1,[2]],"x",null,false,1e300]}}"#,
+        filler.join(",")
+    );
+    for instance in [
+        "1.0",
+        "0",
+        "-0.0",
+        r#"{"b":[1.0,2],"a":1}"#,
+        "[1,[2.0]]",
+        r#""x""#,
+        "null",
+        "false",
+        "1e300",
+        r#""f0""#,
+        r#""f19""#,
+    ] {
+        assert!(valid(&s, instance), "{instance}");
+    }
+    for instance in [
+        "2",
+        r#"{"b":[2,1],"a":1}"#,
+        r#"{"a":1}"#,
+        "[1,[2],3]",
+        "[[2],1]",
+        r#""X""#,
+        "true",
+        r#""f20""#,
+        "[]",
+        "{}",
+    ] {
+        assert!(!valid(&s, instance), "{instance}");
+    }
+    // The message lists the members as written.
+    one(
+        &s,
+        "2",
+        r#"$: expected one of ["f0","f1","f2","f3","f4","f5","f6","f7","f8","f9","f10","f11","f12","f13","f14","f15","f16","f17","..., got 2"#,
+    );
+}
+
+#[test]
 fn numeric_bounds() {
     let s = r#"{"minimum":0,"maximum":10}"#;
     assert!(valid(s, "0") && valid(s, "10") && valid(s, "5.5"));
@@ -536,6 +581,66 @@ fn a_violation_reached_twice_is_listed_once() {
         "1.5",
         "$: expected type integer, got number",
     );
+}
+
+#[test]
+fn many_violations_of_one_value_reached_twice_are_listed_once() {
+    // The root and its `$ref` target each require the same 20 names (more than are
+    // compared pairwise): each missing name is listed once, in the order written.
+    let names: Vec<String> = (0..20).map(|i| format!(r#""n{i}""#)).collect();
+    let names = names.join(",");
+    let s = format!(
+        r##"{{"$defs":{{"d":{{"required":[{names}],"minItems":1}}}},"required":[{names}],"$ref":"#/$defs/d"}}"##
+    );
+    let expected: Vec<String> = (0..20)
+        .map(|i| format!("$: missing required property 'n{i}'"))
+        .collect();
+    assert_eq!(violations(&s, "{}"), expected);
+    // The same after a violation of a member, reported before the `$ref` target's
+    // repeats of the root's (so the list is sorted first).
+    let s = format!(
+        r##"{{"$defs":{{"d":{{"required":[{names}]}}}},"required":[{names}],
+            "properties":{{"a":{{"type":"string"}}}},"$ref":"#/$defs/d"}}"##
+    );
+    let mut with_member = expected.clone();
+    with_member.push(String::from("$.a: expected type string, got integer"));
+    assert_eq!(violations(&s, r#"{"a":1}"#), with_member);
+    // In order, with a repeat in each item's violations: each item's listed once.
+    let s = r##"{"$defs":{"i":{"type":"integer"}},"items":{"type":"integer","$ref":"#/$defs/i"}}"##;
+    assert_eq!(
+        violations(s, r#"[1.5,"x",2]"#),
+        [
+            "$[0]: expected type integer, got number",
+            "$[1]: expected type integer, got string"
+        ]
+    );
+}
+
+#[test]
+fn lists_at_their_limit_compile_and_one_more_is_refused() {
+    use super::{MAX_ENUM_VALUES, MAX_REQUIRED_NAMES};
+    let listing = |keyword: &str, n: usize| {
+        let values: Vec<String> = (0..n).map(|i| format!(r#""v{i}""#)).collect();
+        json(&format!(r#"{{"{keyword}":[{}]}}"#, values.join(",")))
+    };
+    for (keyword, limit, what) in [
+        ("required", MAX_REQUIRED_NAMES, "names"),
+        ("enum", MAX_ENUM_VALUES, "values"),
+    ] {
+        assert!(
+            Schema::compile(&listing(keyword, limit)).is_ok(),
+            "{keyword}"
+        );
+        let e = Schema::compile(&listing(keyword, limit + 1)).expect_err(keyword);
+        assert_eq!(e.pointer, format!("/{keyword}"));
+        assert_eq!(
+            e.message,
+            format!(
+                "keyword '{keyword}' lists {} {what}, more than the {limit} a schema may list",
+                limit + 1
+            )
+        );
+    }
 }
 
 #[test]
@@ -1176,5 +1281,149 @@ fn both_passes_agree_at_the_nesting_bound_under_any_of() {
     assert!(
         verdicts.first() == Some(&true) && verdicts.last() == Some(&false),
         "{verdicts:?}"
+    );
+}
+
+/// At most `per` comparisons for each of `n` things times log2 `n`: the work of a sort,
+/// or of `n` binary searches among `n`. (Quadratic code makes about n²/2: for n = 10,000,
+/// 50 million, against a bound of a few hundred thousand.)
+#[cfg(feature = "std")]
+fn n_log_n(n: usize, per: u64) -> u64 {
+    per * n as u64 * u64::from(usize::BITS - n.leading_zeros())
+}
+
+/// Runs `f`, asserting that it made between `n` and [`n_log_n`] comparisons.
+#[cfg(feature = "std")]
+fn within_n_log_n<R>(what: &str, n: usize, per: u64, f: impl FnOnce() -> R) -> R {
+    let (result, comparisons) = super::work::comparisons_in(f);
+    let bound = n_log_n(n, per);
+    assert!(
+        comparisons <= bound,
+        "{what}: {comparisons} comparisons for n = {n}, more than n log n allows ({bound})"
+    );
+    // And the counter did see the work (so the bound above says something).
+    assert!(
+        comparisons >= n as u64,
+        "{what}: only {comparisons} comparisons counted for n = {n}"
+    );
+    result
+}
+
+#[cfg(feature = "std")]
+#[test]
+fn many_required_names_compile_and_validate_in_n_log_n_comparisons() {
+    // 10,000 required names, in descending order: half named by `properties` (which
+    // has 10,000 names), half not.
+    let n = 10_000;
+    let properties: Vec<String> = (0..n).map(|i| format!(r#""p{i}":true"#)).collect();
+    let required: Vec<String> = (0..n)
+        .rev()
+        .map(|i| {
+            if i % 2 == 0 {
+                format!(r#""p{i}""#)
+            } else {
+                format!(r#""q{i}""#)
+            }
+        })
+        .collect();
+    let schema = json(&format!(
+        r#"{{"properties":{{{}}},"required":[{}]}}"#,
+        properties.join(","),
+        required.join(",")
+    ));
+    let compiled = within_n_log_n("compiling `required`", n, 4, || Schema::compile(&schema))
+        .expect("compiles");
+    // Every required name present: valid (both passes).
+    let all: Vec<String> = (0..n)
+        .map(|i| {
+            if i % 2 == 0 {
+                format!(r#""p{i}":0"#)
+            } else {
+                format!(r#""q{i}":0"#)
+            }
+        })
+        .collect();
+    let instance = json(&format!("{{{}}}", all.join(",")));
+    assert!(compiled.is_valid(&instance));
+    assert!(compiled.validate_detailed(&instance, "$").is_empty());
+    // None present: one violation a name, in the order written, found and checked for
+    // repeats in n log n.
+    let empty = json("{}");
+    let found = within_n_log_n("reporting every missing name", n, 4, || {
+        compiled.validate(&empty, "$")
+    });
+    assert_eq!(found.len(), n);
+    assert_eq!(
+        found[0].to_string(),
+        format!("$: missing required property 'q{}'", n - 1)
+    );
+    assert_eq!(
+        found[n - 1].to_string(),
+        "$: missing required property 'p0'"
+    );
+    // Repeats among them are still found: the first one written is named, where it
+    // repeats an earlier name.
+    let mut repeated = required.clone();
+    repeated[n - 1] = String::from(r#""p5000""#);
+    repeated[9_000] = String::from(r#""q9999""#);
+    let e = refused(&format!(r#"{{"required":[{}]}}"#, repeated.join(",")));
+    assert_eq!(e.pointer, "/required/9000");
+    assert!(e.message.contains("lists 'q9999' twice"), "{e}");
+    // Whichever comes first of a repeat and an entry that is not a string is named.
+    let e = refused(r#"{"required":["a","b","a",1]}"#);
+    assert_eq!(e.pointer, "/required/2");
+    assert!(e.message.contains("lists 'a' twice"), "{e}");
+    let e = refused(r#"{"required":["a",1,"a"]}"#);
+    assert_eq!(e.pointer, "/required/1");
+    assert!(e.message.contains("must list strings, got 1"), "{e}");
+}
+
+/// The `i`-th of a mix of distinct values: strings, numbers, objects and arrays.
+#[cfg(feature = "std")]
+fn enum_member(i: usize) -> String {
+    match i % 4 {
+        0 => format!(r#""s{i}""#),
+        1 => format!("{i}.5"),
+        2 => format!(r#"{{"k":{i},"a":[{i},"x"]}}"#),
+        _ => format!(r#"[{i},{{"b":null}}]"#),
+    }
+}
+
+#[cfg(feature = "std")]
+#[test]
+fn a_large_enum_is_matched_in_n_log_n_comparisons() {
+    let n = 10_000;
+    let members: Vec<String> = (0..n).map(enum_member).collect();
+    let schema = json(&format!(
+        r#"{{"items":{{"enum":[{}]}}}}"#,
+        members.join(",")
+    ));
+    let compiled =
+        within_n_log_n("compiling `enum`", n, 4, || Schema::compile(&schema)).expect("compiles");
+    // Every member once, in reverse order, the objects with their keys the other way
+    // round: all valid, each found among the n in about log2 n comparisons.
+    let items: Vec<String> = (0..n)
+        .rev()
+        .map(|i| match i % 4 {
+            2 => format!(r#"{{"a":[{i}.0,"x"],"k":{i}}}"#),
+            _ => enum_member(i),
+        })
+        .collect();
+    let instance = json(&format!("[{}]", items.join(",")));
+    assert!(within_n_log_n("checking n items", n, 2, || compiled.is_valid(&instance)));
+    // The same with one item that is in no member: the detailed pass names it alone.
+    let mut one_wrong = items.clone();
+    one_wrong[17] = String::from(r#"{"k":1,"a":[1,"x"]}"#);
+    let instance = json(&format!("[{}]", one_wrong.join(",")));
+    let found = within_n_log_n("checking n items, one wrong", n, 4, || {
+        compiled.validate(&instance, "$")
+    });
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0]
+            .to_string()
+            .starts_with(r#"$[17]: expected one of ["s0",1.5,{"a":[2,"x"],"k":2},"#),
+        "{}",
+        found[0]
     );
 }

@@ -5,6 +5,8 @@ use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::order::Members;
+use super::work;
 use crate::json::{cmp_keys, Value};
 
 /// Up to this many names, a lookup scans them by equality instead of searching in
@@ -41,8 +43,8 @@ pub(crate) enum Node {
 pub(crate) struct Keywords {
     /// `type`: the accepted types in the order written (empty when absent).
     pub(crate) types: Vec<Type>,
-    /// `enum`: the accepted values (possibly none).
-    pub(crate) enumeration: Option<Vec<Value>>,
+    /// `enum`: the accepted values (possibly none), indexed.
+    pub(crate) enumeration: Option<Members>,
     /// `const`: the one accepted value.
     pub(crate) constant: Option<Value>,
     /// `minimum`.
@@ -122,8 +124,23 @@ impl Keywords {
     /// Fills [`Keywords::fast`] from the keywords; `shared` says whether a `$ref` points
     /// at this node.
     pub(crate) fn prepare(&mut self, shared: bool) {
+        // Each required name is searched among the properties (sorted by name), so n
+        // names against m properties cost n log m comparisons, not n × m.
         for p in &mut self.properties {
-            p.required = self.required.contains(&p.name);
+            p.required = false;
+        }
+        let mut required_named = 0;
+        let mut required_other = Vec::new();
+        for name in &self.required {
+            match self.property(name) {
+                Some(i) => {
+                    if let Some(p) = self.properties.get_mut(i) {
+                        p.required = true;
+                        required_named += 1;
+                    }
+                }
+                None => required_other.push(name.clone()),
+            }
         }
         self.fast = Fast {
             type_mask: self.types.iter().fold(0, |mask, t| mask | t.bit()),
@@ -133,13 +150,8 @@ impl Keywords {
                 || self.exclusive_maximum.is_some(),
             length_bounds: self.min_length.is_some() || self.max_length.is_some(),
             walks_members: !self.properties.is_empty() || self.additional.is_some(),
-            required_named: self.properties.iter().filter(|p| p.required).count(),
-            required_other: self
-                .required
-                .iter()
-                .filter(|name| !self.properties.iter().any(|p| &p.name == *name))
-                .cloned()
-                .collect(),
+            required_named,
+            required_other,
             shared,
             leaf: false,
             enum_or_const: self.enumeration.is_some() || self.constant.is_some(),
@@ -189,7 +201,10 @@ impl Keywords {
     #[inline(never)]
     fn property(&self, key: &str) -> Option<usize> {
         self.properties
-            .binary_search_by(|p| cmp_keys(&p.name, key))
+            .binary_search_by(|p| {
+                work::comparison();
+                cmp_keys(&p.name, key)
+            })
             .ok()
     }
 

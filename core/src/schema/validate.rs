@@ -15,13 +15,16 @@
 //! small.
 
 use alloc::string::String;
+use alloc::vec;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::memo::{Key, Memo};
 use super::message::{self, Context};
+use super::order::json_eq;
 use super::path::Location;
-use super::tree::{same_key, Keywords, Node, NodeId, Tree, SCAN_AT_MOST};
+use super::tree::{Keywords, Node, NodeId, Tree, SCAN_AT_MOST};
+use super::work;
 use super::Violation;
 use crate::json::{Object, Value};
 
@@ -194,21 +197,8 @@ fn scalar_ok(k: &Keywords, value: &Value) -> bool {
 /// Whether `value` is one of `enum` and equals `const` (when they are set).
 #[inline(never)]
 fn enum_const_ok(k: &Keywords, value: &Value) -> bool {
-    // Derived equality is JSON equality here: numbers compare as doubles (1 == 1.0),
-    // objects are stored sorted, arrays compare in order.
-    k.enumeration
-        .as_ref()
-        .is_none_or(|values| values.iter().any(|v| json_eq(v, value)))
+    k.enumeration.as_ref().is_none_or(|m| m.contains(value))
         && k.constant.as_ref().is_none_or(|c| json_eq(c, value))
-}
-
-/// `a == b`, comparing strings (the usual `enum` entries) without a call to `memcmp`.
-#[inline(always)]
-fn json_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::String(a), Value::String(b)) => same_key(a, b),
-        _ => a == b,
-    }
 }
 
 /// Whether the length of `s` in code points is within `minLength` and `maxLength`,
@@ -332,11 +322,9 @@ impl<'t> Run<'t> {
         if !k.type_matches(value) {
             fail!(message::wrong_type(&k.types, value));
         }
-        if let Some(values) = &k.enumeration {
-            // Derived equality is JSON equality here: numbers compare as doubles
-            // (1 == 1.0), objects are stored sorted, arrays compare in order.
-            if !values.iter().any(|v| v == value) {
-                fail!(message::not_in_enum(values, value));
+        if let Some(members) = &k.enumeration {
+            if !members.contains(value) {
+                fail!(message::not_in_enum(members.values(), value));
             }
         }
         if let Some(constant) = &k.constant {
@@ -478,37 +466,92 @@ impl<'t> Run<'t> {
         let mut group_start = 0;
         for (i, (previous, key)) in keys().zip(keys().skip(1)).enumerate() {
             match previous.cmp(key) {
-                Ordering::Less => group_start = i + 1,
-                Ordering::Equal => {
-                    if self.found[group_start..=i].contains(&self.found[i + 1]) {
+                Ordering::Less => {
+                    if has_repeat(&self.found[group_start..=i]) {
                         in_order = false;
                         break;
                     }
+                    group_start = i + 1;
                 }
+                Ordering::Equal => {}
                 Ordering::Greater => {
                     in_order = false;
                     break;
                 }
             }
         }
-        if in_order {
+        if in_order && !has_repeat(&self.found[group_start..]) {
             return self.found;
         }
         let mut found: Vec<(&[usize], Violation)> = keys().zip(self.found).collect();
-        found.sort_by(|a, b| a.0.cmp(b.0));
-        let mut out: Vec<Violation> = Vec::with_capacity(found.len());
-        let mut group_start = 0;
-        let mut previous: Option<&[usize]> = None;
-        for (order, violation) in found {
-            if previous != Some(order) {
-                group_start = out.len();
-                previous = Some(order);
-            }
-            if !out[group_start..].contains(&violation) {
-                out.push(violation);
+        found.sort_by(|a, b| {
+            work::comparison();
+            a.0.cmp(b.0)
+        });
+        let (keys, found): (Vec<&[usize]>, Vec<Violation>) = found.into_iter().unzip();
+        without_repeats(&keys, found)
+    }
+}
+
+/// `found` (sorted by their order `keys`, one each) without the violations that repeat
+/// an earlier one of the same value.
+fn without_repeats(keys: &[&[usize]], found: Vec<Violation>) -> Vec<Violation> {
+    let mut keep = vec![true; found.len()];
+    let mut start = 0;
+    for group in keys.chunk_by(|a, b| a == b) {
+        let end = start + group.len();
+        if let Some(violations) = found.get(start..end) {
+            find_repeats(violations, |i| keep[start + i] = false);
+        }
+        start = end;
+    }
+    found
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(violation, keep)| keep.then_some(violation))
+        .collect()
+}
+
+/// Whether one of `group` (violations of one value) repeats an earlier one.
+fn has_repeat(group: &[Violation]) -> bool {
+    let mut found = false;
+    find_repeats(group, |_| found = true);
+    found
+}
+
+/// Calls `repeat(i)` for each of `group` (violations of one value) that repeats an
+/// earlier one. A few are compared pairwise; many are sorted (stably, so the first of
+/// equal violations stays first) and compared with their neighbour, so that one value
+/// with n violations (n missing `required` names) costs n log n comparisons, not n².
+fn find_repeats(group: &[Violation], mut repeat: impl FnMut(usize)) {
+    if group.len() <= SCAN_AT_MOST {
+        for (i, violation) in group.iter().enumerate() {
+            if group[..i].iter().any(|earlier| {
+                work::comparison();
+                earlier == violation
+            }) {
+                repeat(i);
             }
         }
-        out
+        return;
+    }
+    let mut order: Vec<usize> = (0..group.len()).collect();
+    let text = |i: usize| {
+        group
+            .get(i)
+            .map_or(("", ""), |v| (v.path.as_str(), v.message.as_str()))
+    };
+    order.sort_by(|&a, &b| {
+        work::comparison();
+        text(a).cmp(&text(b))
+    });
+    for pair in order.windows(2) {
+        if let [first, second] = *pair {
+            work::comparison();
+            if text(first) == text(second) {
+                repeat(second);
+            }
+        }
     }
 }
 

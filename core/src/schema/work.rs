@@ -1,0 +1,24 @@
+//! A count of the comparisons made where a long keyword (`required`, `enum`) or a long
+//! list of violations could make compiling or validating quadratic, so that unit tests
+//! can hold the work to n log n by counting it, never by timing it. Outside the unit
+//! tests, [`comparison`] is nothing.
+
+/// Counts one comparison (in unit tests; nothing otherwise).
+#[inline(always)]
+pub(crate) fn comparison() {
+    #[cfg(all(test, feature = "std"))]
+    COMPARISONS.with(|c| c.set(c.get() + 1));
+}
+
+#[cfg(all(test, feature = "std"))]
+std::thread_local! {
+    static COMPARISONS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+}
+
+/// Runs `f` and returns its result with the comparisons it made (on this thread).
+#[cfg(all(test, feature = "std"))]
+pub(crate) fn comparisons_in<R>(f: impl FnOnce() -> R) -> (R, u64) {
+    let before = COMPARISONS.with(core::cell::Cell::get);
+    let result = f();
+    (result, COMPARISONS.with(core::cell::Cell::get) - before)
+}
