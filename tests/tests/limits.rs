@@ -341,3 +341,64 @@ fn enum_values_past_the_limit_are_refused_at_registration() {
          than the 100000 a schema may list"
     );
 }
+
+/// The most heap compiling a schema may hold at its peak, per byte of the schema
+/// document (beside the parsed document itself, which the caller holds), plus [`SLACK`].
+/// The densest shape is a list of empty subschemas, `{"anyOf":[{},{},…]}`: a compiled
+/// node of about 600 bytes (its keywords, its place in the document, the copy of the
+/// document the schema keeps) for every 3 bytes, 205 a byte measured.
+const SCHEMA_HEAP_PER_BYTE: usize = 256;
+
+/// `{"properties":{"kkk…":{"properties":{"a0":{"$ref":"#"},…}}}}`: `n` subschemas under
+/// a key of `key_bytes` bytes.
+fn subschemas_under_a_long_key(key_bytes: usize, n: usize) -> Vec<u8> {
+    let members: Vec<String> = (0..n)
+        .map(|i| format!(r##""a{i}":{{"$ref":"#"}}"##))
+        .collect();
+    format!(
+        r#"{{"properties":{{"{}":{{"properties":{{{}}}}}}}}}"#,
+        "k".repeat(key_bytes),
+        members.join(",")
+    )
+    .into_bytes()
+}
+
+#[test]
+fn compiling_a_schema_takes_heap_in_proportion_to_its_size() {
+    use agentloop_core::schema::Schema;
+    // Each of the 4,096 subschemas below a 16 KiB key has that key in its JSON pointer:
+    // kept whole for each (three times: to resolve references, for messages, for each
+    // `$ref`), that was 200 MiB for a 100 KiB document: quadratic in its size.
+    let document = subschemas_under_a_long_key(1 << 14, 1 << 12);
+    let value = json::parse(&document).expect("parses");
+    let (schema, peak) = peak_of(|| Schema::compile(&value));
+    let schema = schema.expect("compiles");
+    let bound = SCHEMA_HEAP_PER_BYTE * document.len() + SLACK;
+    assert!(
+        peak <= bound,
+        "a {}-byte schema held {peak} heap bytes while compiling (bound {bound})",
+        document.len()
+    );
+    // The references still resolve: the members are validated against the root.
+    let key = "k".repeat(1 << 14);
+    let instance = format!(r#"{{"{key}":{{"a0":{{"{key}":{{"a1":{{"{key}":5}}}}}}}}}}"#);
+    let instance = json::parse(instance.as_bytes()).expect("parses");
+    let found = schema.validate(&instance, "$");
+    assert_eq!(found.len(), 0, "{found:?}");
+    // The densest shape stays within the bound too.
+    let densest = format!(r#"{{"anyOf":[{}]}}"#, vec!["{}"; 1 << 14].join(","));
+    let value = json::parse(densest.as_bytes()).expect("parses");
+    let (compiled, peak) = peak_of(|| Schema::compile(&value));
+    assert!(compiled.is_ok());
+    let bound = SCHEMA_HEAP_PER_BYTE * densest.len() + SLACK;
+    assert!(
+        peak <= bound,
+        "empty subschemas: {peak} heap bytes (bound {bound})"
+    );
+    // And a reference to nothing is refused where it is, the pointer spelt out whole.
+    let mut broken = document.clone();
+    let at = broken.len() - 4;
+    broken.splice(at..at, br##","zz":{"$ref":"#/nowhere"}"##.iter().copied());
+    let e = Schema::compile(&json::parse(&broken).expect("parses")).expect_err("refused");
+    assert_eq!(e.pointer, format!("/properties/{key}/properties/zz/$ref"));
+}

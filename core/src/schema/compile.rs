@@ -8,7 +8,6 @@
 //! same reason.
 
 use alloc::boxed::Box;
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -17,7 +16,7 @@ use alloc::vec::Vec;
 use super::message::show;
 use super::order::Members;
 use super::path::quoted;
-use super::reference::{self, push_token, PendingRef};
+use super::reference::{self, push_token, PendingRef, Places};
 use super::tree::{is_integral, Keywords, Node, NodeId, Property, Tree, Type};
 use super::work;
 use super::SchemaError;
@@ -79,8 +78,13 @@ pub(crate) fn compile(document: &Value) -> Result<Tree, SchemaError> {
     let mut compiler = Compiler::default();
     let mut pointer = String::new();
     let root = compiler.schema(document, None, &mut pointer, 1)?;
-    reference::resolve(&mut compiler.nodes, &compiler.by_pointer, compiler.refs)?;
-    reference::refuse_cycles(&compiler.nodes, &compiler.pointers)?;
+    reference::resolve(
+        &mut compiler.nodes,
+        &compiler.places,
+        document,
+        compiler.refs,
+    )?;
+    reference::refuse_cycles(&compiler.nodes, &compiler.places)?;
     let mut shared = vec![false; compiler.nodes.len()];
     for node in &compiler.nodes {
         if let Node::Keywords(k) = node {
@@ -115,11 +119,13 @@ fn push_index(pointer: &mut String, index: usize) {
 #[derive(Debug, Default)]
 struct Compiler {
     nodes: Vec<Node>,
-    /// The pointer to each node, for sentences about reference cycles.
-    pointers: Vec<String>,
-    /// Node by pointer: what a local `$ref` may point at.
-    by_pointer: BTreeMap<String, NodeId>,
+    /// Where each node is: what a `$ref` may point at, and pointers for refusals.
+    places: Places,
     refs: Vec<PendingRef>,
+    /// The object schema whose keywords are being compiled (`None` at the root), and
+    /// the length of its pointer: a new node's place is the step below it.
+    parent: Option<NodeId>,
+    parent_len: usize,
 }
 
 impl Compiler {
@@ -146,9 +152,11 @@ impl Compiler {
             Value::Object(object) => {
                 // Reserve the id first: children get later ids.
                 self.nodes.push(Node::Bool(true));
-                self.pointers.push(pointer.clone());
-                self.by_pointer.insert(pointer.clone(), id);
+                self.place(value, pointer);
+                let outer = (self.parent, self.parent_len);
+                (self.parent, self.parent_len) = (Some(id), pointer.len());
                 let keywords = self.keywords(object, id, pointer, depth)?;
+                (self.parent, self.parent_len) = outer;
                 self.nodes[id] = Node::Keywords(Box::new(keywords));
                 return Ok(id);
             }
@@ -166,9 +174,14 @@ impl Compiler {
                 ));
             }
         }
-        self.pointers.push(pointer.clone());
-        self.by_pointer.insert(pointer.clone(), id);
+        self.place(value, pointer);
         Ok(id)
+    }
+
+    /// Records the place of the node just made from `value` at `pointer`.
+    fn place(&mut self, value: &Value, pointer: &str) {
+        let step = pointer.get(self.parent_len..).unwrap_or_default();
+        self.places.push(self.parent, step, value);
     }
 
     /// The keywords of the object schema `object` (node `id`).
@@ -248,7 +261,6 @@ impl Compiler {
                     Value::String(reference) => self.refs.push(PendingRef {
                         from: id,
                         reference: reference.clone(),
-                        pointer: pointer.clone(),
                     }),
                     other => return Err(must_be(at, key, "a string", other)),
                 },

@@ -438,6 +438,20 @@ fn references_into_defs() {
     // Pointers to other subschemas.
     let s = r##"{"properties":{"a":{"type":"string"},"b":{"$ref":"#/properties/a"}}}"##;
     one(s, r#"{"b":1}"#, "$.b: expected type string, got integer");
+    // To an item of `anyOf` by its index, to a member named like an index, and to a
+    // boolean subschema.
+    let s = r##"{"$defs":{"l":{"anyOf":[{"type":"null"},{"type":"string"}]},"10":{"type":"integer"},
+        "f":false},"properties":{"a":{"$ref":"#/$defs/l/anyOf/1"},"b":{"$ref":"#/$defs/10"},
+        "c":{"$ref":"#/$defs/f"}}}"##;
+    assert!(valid(s, r#"{"a":"s","b":1}"#));
+    assert_eq!(
+        violations(s, r#"{"a":null,"b":1.5,"c":0}"#),
+        [
+            "$.a: expected type string, got null",
+            "$.b: expected type integer, got number",
+            "$.c: not allowed: property 'c'"
+        ]
+    );
 }
 
 #[test]
@@ -788,6 +802,35 @@ fn bad_references_are_refused() {
             "percent-encoding",
         ),
         (r##"{"$defs":{"a":{}},"$ref":"#a"}"##, "plain-name"),
+        // An item's index as RFC 6901 writes it, and only to an item that is a schema.
+        (
+            r##"{"anyOf":[{},{"type":"null"}],"$ref":"#/anyOf/01"}"##,
+            "does not point",
+        ),
+        (
+            r##"{"anyOf":[{},{"type":"null"}],"$ref":"#/anyOf/+1"}"##,
+            "does not point",
+        ),
+        (
+            r##"{"anyOf":[{},{"type":"null"}],"$ref":"#/anyOf/2"}"##,
+            "does not point",
+        ),
+        (
+            r##"{"anyOf":[{},{"type":"null"}],"$ref":"#/anyOf/-"}"##,
+            "does not point",
+        ),
+        (
+            r##"{"anyOf":[{}],"$ref":"#/anyOf/99999999999999999999999"}"##,
+            "does not point",
+        ),
+        (
+            r##"{"required":["a"],"enum":[{}],"$ref":"#/enum/0"}"##,
+            "does not point",
+        ),
+        (
+            r##"{"properties":{"0":{}},"$ref":"#/properties"}"##,
+            "does not point",
+        ),
     ];
     for (schema, words) in cases {
         let e = refused(schema);
