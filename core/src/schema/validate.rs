@@ -514,6 +514,9 @@ fn without_repeats(keys: &[&[usize]], found: Vec<Violation>) -> Vec<Violation> {
 
 /// Whether one of `group` (violations of one value) repeats an earlier one.
 fn has_repeat(group: &[Violation]) -> bool {
+    if group.len() < 2 {
+        return false; // the usual case: one violation of a value
+    }
     let mut found = false;
     find_repeats(group, |_| found = true);
     found
