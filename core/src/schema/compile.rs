@@ -17,7 +17,7 @@ use super::message::show;
 use super::order::Members;
 use super::path::quoted;
 use super::reference::{self, push_token, PendingRef, Places};
-use super::tree::{is_integral, Keywords, Node, NodeId, Property, Tree, Type};
+use super::tree::{is_integral, Count, Keywords, Node, NodeId, Property, Tree, Type};
 use super::work;
 use super::SchemaError;
 use crate::json::{Object, Value, MAX_DEPTH};
@@ -386,11 +386,15 @@ fn number(pointer: &str, keyword: &str, value: &Value) -> Result<f64, SchemaErro
     }
 }
 
-/// A non-negative integer (`1.0` is one), saturated to `u64`.
-fn count(pointer: &str, keyword: &str, value: &Value) -> Result<u64, SchemaError> {
+/// A non-negative integer (`1.0` is one), compared as a `u64` (saturated) and kept as
+/// written for messages.
+fn count(pointer: &str, keyword: &str, value: &Value) -> Result<Count, SchemaError> {
     match value {
         // `as` saturates: a limit beyond u64::MAX is as good as u64::MAX.
-        Value::Number(n) if is_integral(*n) && *n >= 0.0 => Ok(*n as u64),
+        Value::Number(n) if is_integral(*n) && *n >= 0.0 => Ok(Count {
+            limit: *n as u64,
+            written: *n,
+        }),
         other => Err(must_be(pointer, keyword, "a non-negative integer", other)),
     }
 }

@@ -128,16 +128,17 @@ pub(crate) fn out_of_range(relation: &str, limit: f64, got: f64) -> String {
     out
 }
 
-/// `expected at least 2 items, got 1`; `expected at most 3 characters, got 5`.
-pub(crate) fn wrong_count(bound: &str, limit: u64, unit: &str, got: usize) -> String {
+/// `expected at least 2 items, got 1`; `expected at most 3 characters, got 5`. The
+/// limit is the schema's number, written as canonical JSON writes it (`1e+308`).
+pub(crate) fn wrong_count(bound: &str, limit: f64, unit: &str, got: usize) -> String {
     let mut out = String::with_capacity(48);
     out.push_str("expected ");
     out.push_str(bound);
     out.push(' ');
-    push_decimal(&mut out, limit);
+    push_number(&mut out, limit);
     out.push(' ');
     out.push_str(unit);
-    if limit != 1 {
+    if limit != 1.0 {
         out.push('s');
     }
     out.push_str(", got ");
@@ -241,11 +242,11 @@ mod tests {
             "expected a value < 1e+21, got 1e+21"
         );
         assert_eq!(
-            wrong_count("at least", 2, "item", 1),
+            wrong_count("at least", 2.0, "item", 1),
             "expected at least 2 items, got 1"
         );
         assert_eq!(
-            wrong_count("at most", 1, "item", 3),
+            wrong_count("at most", 1.0, "item", 3),
             "expected at most 1 item, got 3"
         );
         assert_eq!(missing("b"), "missing required property 'b'");

@@ -78,8 +78,8 @@
 //! | `enum` | `expected one of [1,2,3], got 4` |
 //! | `const` | `expected const "x", got "y"` |
 //! | `minimum` … | `expected a value >= 0, got -1` (`>`, `<=`, `<` for the others) |
-//! | `minLength`, `maxLength` | `expected at least 3 characters, got 2` |
-//! | `minItems`, `maxItems` | `expected at most 2 items, got 3` |
+//! | `minLength`, `maxLength` | `expected at least 3 characters, got 2` (the bound as the schema gives it, written as canonical JSON writes the number: `1e308` is `1e+308`, `3.0` is `3`) |
+//! | `minItems`, `maxItems` | `expected at most 2 items, got 3` (the bound likewise) |
 //! | `required` | `missing required property 'b'`, at the object's path |
 //! | `false` | `not allowed: additional property 'c'` (at the member's path); `not allowed: property 'x'`; `not allowed: array items (…)`; `not allowed: the schema here is false, …` |
 //! | `anyOf` | `expected to match at least one of 2 alternatives`, at the value's path (the alternatives' own violations are not listed) |

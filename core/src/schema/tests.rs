@@ -774,6 +774,63 @@ fn non_negative_integers_follow_the_meta_schema() {
 }
 
 #[test]
+fn count_bounds_are_quoted_as_the_schema_writes_them() {
+    // However large: 1e308 is not said as u64::MAX (18446744073709551615), nor 2^64 as
+    // that minus one; a bound written with a fraction or an exponent is said as its
+    // canonical number (`1.0` is 1, singular; `1e1` is 10). Each count keyword.
+    let cases = [
+        (
+            r#"{"minLength":1e308}"#,
+            r#""ab""#,
+            "expected at least 1e+308 characters, got 2",
+        ),
+        (
+            r#"{"minLength":1.8446744073709552e19}"#,
+            r#""ab""#,
+            "expected at least 18446744073709552000 characters, got 2",
+        ),
+        (
+            r#"{"minLength":1e1}"#,
+            r#""ab""#,
+            "expected at least 10 characters, got 2",
+        ),
+        (
+            r#"{"maxLength":1.0}"#,
+            r#""ab""#,
+            "expected at most 1 character, got 2",
+        ),
+        (
+            r#"{"maxLength":0}"#,
+            r#""a""#,
+            "expected at most 0 characters, got 1",
+        ),
+        (
+            r#"{"minItems":1e308}"#,
+            "[1]",
+            "expected at least 1e+308 items, got 1",
+        ),
+        (
+            r#"{"minItems":3.0}"#,
+            "[1]",
+            "expected at least 3 items, got 1",
+        ),
+        (
+            r#"{"maxItems":1.0}"#,
+            "[1,2]",
+            "expected at most 1 item, got 2",
+        ),
+        (
+            r#"{"maxItems":1E0}"#,
+            "[1,2]",
+            "expected at most 1 item, got 2",
+        ),
+    ];
+    for (schema, instance, message) in cases {
+        one(schema, instance, &format!("$: {message}"));
+    }
+}
+
+#[test]
 fn bad_references_are_refused() {
     let cases: &[(&str, &str)] = &[
         (

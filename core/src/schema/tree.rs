@@ -56,13 +56,13 @@ pub(crate) struct Keywords {
     /// `exclusiveMaximum` (the 2020-12 number form).
     pub(crate) exclusive_maximum: Option<f64>,
     /// `minLength`, in code points.
-    pub(crate) min_length: Option<u64>,
+    pub(crate) min_length: Option<Count>,
     /// `maxLength`, in code points.
-    pub(crate) max_length: Option<u64>,
+    pub(crate) max_length: Option<Count>,
     /// `minItems`.
-    pub(crate) min_items: Option<u64>,
+    pub(crate) min_items: Option<Count>,
     /// `maxItems`.
-    pub(crate) max_items: Option<u64>,
+    pub(crate) max_items: Option<Count>,
     /// `items`: the schema every item must match.
     pub(crate) items: Option<NodeId>,
     /// `required`, in the order written.
@@ -78,6 +78,17 @@ pub(crate) struct Keywords {
     /// What the check pass reads instead of the keywords above, set by
     /// [`Keywords::prepare`] once the tree is complete.
     pub(crate) fast: Fast,
+}
+
+/// A count bound (`minLength`, `maxLength`, `minItems`, `maxItems`): a non-negative
+/// integer, which may be past any count (`1e308`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Count {
+    /// What counts are compared with: the bound saturated to `u64::MAX`, which is as
+    /// good as any larger bound (no count reaches it), and exact below it.
+    pub(crate) limit: u64,
+    /// The bound as the schema gives it, for messages (`1e308`, not `u64::MAX`).
+    pub(crate) written: f64,
 }
 
 /// One entry of `properties`.

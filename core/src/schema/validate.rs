@@ -188,7 +188,8 @@ fn scalar_ok(k: &Keywords, value: &Value) -> bool {
         Value::String(s) => !k.fast.length_bounds || length_ok(k, s),
         Value::Array(items) => {
             let count = items.len() as u64;
-            k.min_items.is_none_or(|m| count >= m) && k.max_items.is_none_or(|m| count <= m)
+            k.min_items.is_none_or(|m| count >= m.limit)
+                && k.max_items.is_none_or(|m| count <= m.limit)
         }
         _ => true,
     }
@@ -206,13 +207,13 @@ fn enum_const_ok(k: &Keywords, value: &Value) -> bool {
 /// at most as many code points as bytes, and at least a quarter as many).
 fn length_ok(k: &Keywords, s: &str) -> bool {
     let bytes = s.len() as u64;
-    if k.min_length.is_none_or(|m| bytes.div_ceil(4) >= m)
-        && k.max_length.is_none_or(|m| bytes <= m)
+    if k.min_length.is_none_or(|m| bytes.div_ceil(4) >= m.limit)
+        && k.max_length.is_none_or(|m| bytes <= m.limit)
     {
         return true;
     }
     let length = s.chars().count() as u64;
-    k.min_length.is_none_or(|m| length >= m) && k.max_length.is_none_or(|m| length <= m)
+    k.min_length.is_none_or(|m| length >= m.limit) && k.max_length.is_none_or(|m| length <= m.limit)
 }
 
 /// Whether `n` satisfies the number bounds of `k` (a NaN, only possible in a hand-built
@@ -360,25 +361,45 @@ impl<'t> Run<'t> {
             Value::String(s) if k.fast.length_bounds => {
                 let length = s.chars().count();
                 if let Some(m) = k.min_length {
-                    if (length as u64) < m {
-                        fail!(message::wrong_count("at least", m, "character", length));
+                    if (length as u64) < m.limit {
+                        fail!(message::wrong_count(
+                            "at least",
+                            m.written,
+                            "character",
+                            length
+                        ));
                     }
                 }
                 if let Some(m) = k.max_length {
-                    if (length as u64) > m {
-                        fail!(message::wrong_count("at most", m, "character", length));
+                    if (length as u64) > m.limit {
+                        fail!(message::wrong_count(
+                            "at most",
+                            m.written,
+                            "character",
+                            length
+                        ));
                     }
                 }
             }
             Value::Array(items) => {
                 if let Some(m) = k.min_items {
-                    if (items.len() as u64) < m {
-                        fail!(message::wrong_count("at least", m, "item", items.len()));
+                    if (items.len() as u64) < m.limit {
+                        fail!(message::wrong_count(
+                            "at least",
+                            m.written,
+                            "item",
+                            items.len()
+                        ));
                     }
                 }
                 if let Some(m) = k.max_items {
-                    if (items.len() as u64) > m {
-                        fail!(message::wrong_count("at most", m, "item", items.len()));
+                    if (items.len() as u64) > m.limit {
+                        fail!(message::wrong_count(
+                            "at most",
+                            m.written,
+                            "item",
+                            items.len()
+                        ));
                     }
                 }
                 if let Some(schema) = k.items {
