@@ -7,7 +7,7 @@
 //! `signals`).
 // Denied, not forbidden: `signals` holds the one exception (the standard library cannot
 // set a signal's disposition), allowed there alone, with its SAFETY argument.
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 mod args;
 mod atomic;
@@ -51,7 +51,10 @@ fn main() -> ExitCode {
         Err(failure) => {
             // Whatever was printed before the failure goes out before the sentence.
             let _ = out.flush();
-            if !failure.is_silent() {
+            if failure.is_silent() {
+                // The reader left: end as `cat` does, by SIGPIPE.
+                signals::die_of_broken_pipe();
+            } else {
                 diag::say(&failure);
             }
             failure.exit().into()
