@@ -89,11 +89,13 @@ mod tests;
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
+use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
 use regex_automata::meta::{self, Regex};
 use regex_automata::nfa::thompson::WhichCaptures;
+use regex_automata::{Anchored, Input};
 use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
 
 /// The longest pattern compiled, in Unicode code points. Longer ones are refused with
@@ -143,7 +145,21 @@ impl Eq for Pattern {}
 impl Pattern {
     /// Translates and compiles `source` (ECMA-262 syntax, `u` flag), or says why not.
     pub fn compile(source: &str) -> Result<Pattern, PatternError> {
-        let hir = translate(source)?;
+        // ECMAScript tries the pattern at each code-point index in turn (RegExpBuiltinExec):
+        // so does an anchored search of `[^]*?pattern`. regex-automata's own unanchored
+        // search moves byte by byte, and an empty `\B` match inside a code point's bytes
+        // would hide a real match starting before it (`\B|Ω` on "BΩt").
+        let any = Hir::class(Class::Unicode(ClassUnicode::new([ClassUnicodeRange::new(
+            '\0',
+            char::MAX,
+        )])));
+        let skip = Hir::repetition(Repetition {
+            min: 0,
+            max: None,
+            greedy: false,
+            sub: Box::new(any),
+        });
+        let hir = Hir::concat(vec![skip, translate(source)?]);
         let config = meta::Config::new()
             .nfa_size_limit(Some(MAX_COMPILED_BYTES))
             .hybrid_cache_capacity(MAX_MATCH_CACHE_BYTES)
@@ -166,7 +182,8 @@ impl Pattern {
     /// whole string).
     #[inline]
     pub fn is_match(&self, text: &str) -> bool {
-        self.regex.is_match(text)
+        self.regex
+            .is_match(Input::new(text).anchored(Anchored::Yes))
     }
 
     /// The pattern as it was written.

@@ -133,6 +133,11 @@ fn word_boundaries_are_ecmascript_s_in_terms_of_ascii_w() {
     check("\\B", &["é", "ab", "", " "], &["a", "aéb", "a b"]);
     check("a\\Bb", &["ab"], &["a b"]);
     check("é\\Bé", &["éé"], &[]);
+    // An empty `\B` match inside a code point's bytes must neither count nor hide a real
+    // match that starts before it (regex-automata's own unanchored search loses "Ω" here).
+    check("\\B|Ω|\\t", &["BΩt", "Ω", "Bt"], &["B t"]);
+    check("😀|\\B|.\\B|\\u{62}", &["1😀a", "b", "1a"], &["1 a"]);
+    check("x.*y|\\B", &["xéxéy", "xéxé"], &["xéxéx", "aéaéa"]);
 }
 
 #[test]
