@@ -41,6 +41,16 @@ SCHEMAS = [
     (b'{"unknownKeyword":1}', b"1"),
 ]
 
+# Patterns (ECMA-262, u flag) and a text: the JSON Schema Test Suite's, the issue's
+# catastrophic one, the refused constructs and a few syntax errors.
+PATTERNS = [
+    ("^\\p{Letter}+$", "αβγ"), ("^\\ud83d\\udc32*$", "\U0001F432\U0001F432"), ("^\\cC$", "\x03"),
+    ("^(a+)+$", "a" * 30 + "!"), ("[\\w\\s-]{2,}?|\\B.\\b", "a-b é"),
+    ("^(?<year>\\d{4})-(?:0[1-9]|1[0-2])$", "2024-12"), ("[^\\p{sc=Grek}\\P{L}]\\u{1F600}", "a\U0001F600"),
+    ("a(?=b)", "ab"), ("(a)\\1", "aa"), ("(?i:a)", "A"), ("\\ud800", ""), ("a{3,2}", "aaa"),
+    ("(?:a{1000}){1000}", "a"), ("[z-a]|\\p{letter}|\\k", "z"), ("\\x4g\\u{110000}", "x"),
+]
+
 
 def tamper(line, old, new):
     return line.replace(old, new, 1)
@@ -138,6 +148,8 @@ def main():
         write("record_lines", f"{i:02}-{config:02x}", bytes([config]) + data)
     for i, (schema, instance) in enumerate(SCHEMAS):
         write("schema", f"{i:02}", schema + b"\0" + instance)
+    for i, (pattern, text) in enumerate(PATTERNS):
+        write("pattern", f"{i:02}", pattern.encode() + b"\0" + text.encode())
     checkpoints = [
         b'{"count":3,"head":"8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6"}\n',
         b'{"count":0}\n', b'  {"count":9007199254740992}  ', b'{"count":1.5}', b'{"count":1,"x":2}',
