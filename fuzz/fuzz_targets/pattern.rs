@@ -9,7 +9,7 @@
 //! group-nesting limit) nor what it matches.
 #![no_main]
 
-use agentloop_core::schema::{Pattern, PatternErrorKind};
+use agentloop_core::schema::pattern::{Pattern, PatternErrorKind};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use agentloop_core::json::Value;
-use agentloop_core::schema::{Pattern, PatternErrorKind};
+use agentloop_core::schema::pattern::{Pattern, PatternErrorKind};
 use agentloop_tests::{canonical, have_program, skip_or_fail, TempDir};
 use proptest::prelude::*;
 use proptest::sample::select;

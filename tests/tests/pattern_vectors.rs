@@ -8,7 +8,7 @@
 use std::fs;
 
 use agentloop_core::json::{self, Object, Value};
-use agentloop_core::schema::Pattern;
+use agentloop_core::schema::pattern::Pattern;
 use agentloop_tests::{skip_or_fail, vectors_dir};
 
 const FILES: [&str; 4] = [

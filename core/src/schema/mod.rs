@@ -111,7 +111,7 @@ mod memo;
 mod message;
 mod order;
 mod path;
-mod pattern;
+pub mod pattern;
 mod reference;
 mod tree;
 mod validate;
@@ -127,10 +127,6 @@ use core::fmt;
 use crate::json::Value;
 
 pub use compile::{DRAFT_2020_12, MAX_ENUM_VALUES, MAX_REQUIRED_NAMES};
-pub use pattern::{
-    LookAround, Pattern, PatternError, PatternErrorKind, SyntaxError, MAX_COMPILED_BYTES,
-    MAX_GROUP_DEPTH, MAX_MATCH_CACHE_BYTES, MAX_PATTERN_CHARS,
-};
 pub use validate::MAX_NESTING;
 
 /// A compiled schema: checked against the subset and the draft 2020-12 meta-schema once,

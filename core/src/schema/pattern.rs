@@ -5,7 +5,7 @@
 //! pattern (`^(a+)+$` included), because nothing backtracks.
 //!
 //! ```
-//! use agentloop_core::schema::{Pattern, PatternErrorKind, SyntaxError};
+//! use agentloop_core::schema::pattern::{Pattern, PatternErrorKind, SyntaxError};
 //!
 //! let p = Pattern::compile(r"^\p{Lu}\w{2,}$").unwrap();
 //! assert!(p.is_match("Abc_1"));
@@ -79,8 +79,18 @@
 //! | pattern length | [`MAX_PATTERN_CHARS`] code points |
 //! | group nesting | [`MAX_GROUP_DEPTH`] |
 //! | a repetition count | `u32::MAX` |
-//! | compiled automaton | [`MAX_COMPILED_BYTES`] for the NFA (each direction): `(?:a{1000}){1000}` is refused at once, not compiled for seconds |
+//! | compiled automaton | [`MAX_COMPILED_BYTES`] for each of the two Thompson NFAs (forward and reverse): `^\p{L}{1,100}$` fits, `\p{L}{1000}` and `(?:a{1000}){1000}` are refused within milliseconds, not compiled for seconds |
 //! | matching memory | [`MAX_MATCH_CACHE_BYTES`] for the lazy DFA's cache, per thread matching at the same time; past it the cache is cleared or the search falls back to the PikeVM, still linear |
+//!
+//! # How it matches
+//!
+//! The translation is regex-syntax's HIR, built directly (the pattern is never re-parsed
+//! as Rust regex syntax), compiled by regex-automata's meta engine (lazy DFA, PikeVM; no
+//! backtracker) with no capture groups. [`Pattern::is_match`] runs an anchored search of
+//! `[^]*?(?:pattern)`: the pattern is tried at each code-point index of the text in turn,
+//! as ECMAScript's RegExpBuiltinExec does (regex-automata's own unanchored search moves
+//! byte by byte, where an empty `\B` match inside a code point's bytes would hide a real
+//! match: `\B|Ω` on `"BΩt"`).
 
 mod names;
 #[cfg(test)]

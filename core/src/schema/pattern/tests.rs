@@ -581,6 +581,7 @@ fn limits() {
     // Realistic patterns are well inside the bound.
     for p in [
         "^[\\p{L}\\p{N}_-]{1,64}$",
+        "^\\p{L}{1,100}$",
         "^[\\p{L}\\p{M}\\s'-]{1,100}$",
         "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$",
         "^[^@\\s]{1,64}@[^@\\s]{1,255}$",
