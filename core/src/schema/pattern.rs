@@ -97,7 +97,6 @@ mod names;
 mod tests;
 
 use alloc::boxed::Box;
-use alloc::format;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -1022,50 +1021,65 @@ fn lookup(table: &[(&'static str, &'static str)], name: &str) -> Option<&'static
 /// The set `\p{name}` or `\p{name=value}` denotes, if the names are ECMAScript's exact
 /// spelling of a property these tables have.
 fn property_class(name: &str, value: Option<&str>) -> Option<ClassUnicode> {
-    let query = match value {
+    let (name, value) = match value {
         None => match lookup(names::GENERAL_CATEGORY, name) {
-            Some(canonical) => format!("\\p{{gc={canonical}}}"),
-            None => format!("\\p{{{}}}", lookup(names::BINARY, name)?),
+            Some(canonical) => ("gc", canonical),
+            None => ("", lookup(names::BINARY, name)?),
         },
         Some(value) => match name {
-            "General_Category" | "gc" => {
-                format!("\\p{{gc={}}}", lookup(names::GENERAL_CATEGORY, value)?)
-            }
-            "Script" | "sc" => format!("\\p{{sc={}}}", lookup(names::SCRIPT, value)?),
-            "Script_Extensions" | "scx" => {
-                format!("\\p{{scx={}}}", lookup(names::SCRIPT, value)?)
-            }
+            "General_Category" | "gc" => ("gc", lookup(names::GENERAL_CATEGORY, value)?),
+            "Script" | "sc" => ("sc", lookup(names::SCRIPT, value)?),
+            "Script_Extensions" | "scx" => ("scx", lookup(names::SCRIPT, value)?),
             _ => return None,
         },
     };
-    match query.as_str() {
+    match (name, value) {
         // No Rust string holds a surrogate, so regex-syntax has no table for them.
-        "\\p{gc=Surrogate}" => Some(ClassUnicode::empty()),
+        ("gc", "Surrogate") => Some(ClassUnicode::empty()),
         // regex-syntax has no table for Script=Unknown (Zzzz): it is what no other script
         // has, and Script_Extensions=Unknown is the same set.
-        "\\p{sc=Unknown}" | "\\p{scx=Unknown}" => {
+        ("sc" | "scx", "Unknown") => {
             let mut known = ClassUnicode::empty();
             for (alias, canonical) in names::SCRIPT {
                 if alias == canonical && *canonical != "Unknown" {
-                    known.union(&unicode_class(&format!("\\p{{sc={canonical}}}"))?);
+                    known.union(&unicode_class("sc", canonical)?);
                 }
             }
             known.negate();
             Some(known)
         }
-        query => unicode_class(query),
+        (name, value) => unicode_class(name, value),
     }
 }
 
-/// The class regex-syntax gives for `query` (a `\p{…}` of canonical names).
-fn unicode_class(query: &str) -> Option<ClassUnicode> {
-    let hir = regex_syntax::ParserBuilder::new()
-        .build()
-        .parse(query)
+/// The class regex-syntax's tables give for `\p{name=value}` (canonical names; `name`
+/// empty for a binary property `value`). The AST node is built here rather than parsed
+/// from text, so the binary carries regex-syntax's translator and tables but not its
+/// parser.
+fn unicode_class(name: &str, value: &str) -> Option<ClassUnicode> {
+    use regex_syntax::ast::{self, Ast, Position, Span};
+    let kind = if name.is_empty() {
+        ast::ClassUnicodeKind::Named(String::from(value))
+    } else {
+        ast::ClassUnicodeKind::NamedValue {
+            op: ast::ClassUnicodeOpKind::Equal,
+            name: String::from(name),
+            value: String::from(value),
+        }
+    };
+    let class = Ast::class_unicode(ast::ClassUnicode {
+        span: Span::splat(Position::new(0, 1, 1)),
+        negated: false,
+        kind,
+    });
+    let hir = regex_syntax::hir::translate::Translator::new()
+        .translate("", &class)
         .ok()?;
     match hir.kind() {
         HirKind::Class(Class::Unicode(set)) => Some(set.clone()),
-        HirKind::Class(Class::Bytes(set)) if set.ranges().is_empty() => Some(ClassUnicode::empty()),
+        HirKind::Class(Class::Bytes(set)) if set.ranges().is_empty() => {
+            Some(ClassUnicode::empty())
+        }
         // A one-character set comes back as a literal.
         HirKind::Literal(bytes) => {
             let mut chars = core::str::from_utf8(&bytes.0).ok()?.chars();
