@@ -234,37 +234,14 @@ fn patterns_match_as_ecmascript_regexp_with_the_u_flag() {
         cases.push((pattern, strings));
     }
 
-    let mut input = String::new();
-    for (pattern, strings) in &cases {
-        let line = Value::Array(vec![
-            Value::from(pattern.as_str()),
-            Value::Array(strings.iter().map(|s| Value::from(s.as_str())).collect()),
-        ]);
-        input.push_str(std::str::from_utf8(&canonical(&line)).expect("UTF-8"));
-        input.push('\n');
-    }
-    let dir = TempDir::new("regex-oracle");
-    let path = dir.write("cases.jsonl", input.as_bytes());
-    let output = std::process::Command::new("node")
-        .arg("-e")
-        .arg(NODE_REGEX)
-        .env("REGEX_INPUT", &path)
-        .output()
-        .expect("run node");
-    assert!(
-        output.status.success(),
-        "node failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let answers = String::from_utf8(output.stdout).expect("node writes UTF-8");
-    let answers: Vec<&str> = answers.lines().collect();
-    assert_eq!(answers.len(), cases.len(), "one answer per pattern");
+    let answers = node_answers(&cases);
 
     let mut mismatches = Vec::new();
     let (mut both_compile, mut ours_only_refused, mut both_refuse) = (0, 0, 0);
     let (mut matched, mut unmatched, mut v8_quirks) = (0, 0, 0);
     for ((pattern, strings), answer) in cases.iter().zip(&answers) {
         let ours = Pattern::compile(pattern);
+        let answer = answer.as_str();
         match (answer.strip_prefix("M "), ours) {
             (Some(bits), Ok(p)) => {
                 both_compile += 1;
@@ -317,4 +294,121 @@ fn patterns_match_as_ecmascript_regexp_with_the_u_flag() {
         matched > 1000 && unmatched > 1000,
         "{matched} / {unmatched}"
     );
+}
+
+/// Node's answer (see [`NODE_REGEX`]) for each `(pattern, strings)`, from one process.
+fn node_answers(cases: &[(String, Vec<String>)]) -> Vec<String> {
+    let mut input = String::new();
+    for (pattern, strings) in cases {
+        let line = Value::Array(vec![
+            Value::from(pattern.as_str()),
+            Value::Array(strings.iter().map(|s| Value::from(s.as_str())).collect()),
+        ]);
+        input.push_str(std::str::from_utf8(&canonical(&line)).expect("UTF-8"));
+        input.push('\n');
+    }
+    let dir = TempDir::new("regex-oracle");
+    let path = dir.write("cases.jsonl", input.as_bytes());
+    let output = std::process::Command::new("node")
+        .arg("-e")
+        .arg(NODE_REGEX)
+        .env("REGEX_INPUT", &path)
+        .output()
+        .expect("run node");
+    assert!(
+        output.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answers = String::from_utf8(output.stdout).expect("node writes UTF-8");
+    let answers: Vec<String> = answers.lines().map(String::from).collect();
+    assert_eq!(answers.len(), cases.len(), "one answer per pattern");
+    answers
+}
+
+/// The aliases (first column) of one table of `core/src/schema/pattern/names.rs`.
+fn table(source: &str, name: &str) -> Vec<String> {
+    let start = source
+        .find(&format!("const {name}: &[(&str, &str)] = &["))
+        .unwrap_or_else(|| panic!("table {name} not found"));
+    let body = &source[start..];
+    let body = &body[body.find("= &[").expect("table start")..body.find("];").expect("table end")];
+    // Every other string literal, whatever rustfmt did to the lines.
+    body.split('"')
+        .skip(1)
+        .step_by(4)
+        .map(String::from)
+        .collect()
+}
+
+/// Every property name the engine accepts is one node accepts, with the same sets on a
+/// sample of long-assigned characters; the same names in the wrong case are refused by
+/// both (ECMAScript has no loose matching).
+#[test]
+fn property_names_are_ecmascript_s() {
+    if !have_program("node") {
+        skip_or_fail("skipped: node not found");
+        return;
+    }
+    let path = agentloop_tests::workspace_root().join("core/src/schema/pattern/names.rs");
+    let source = std::fs::read_to_string(&path).expect("read names.rs");
+    let mut patterns = Vec::new();
+    for alias in table(&source, "GENERAL_CATEGORY") {
+        patterns.push(format!("\\p{{{alias}}}"));
+        patterns.push(format!("\\P{{gc={alias}}}"));
+        patterns.push(format!("\\p{{General_Category={alias}}}"));
+    }
+    for alias in table(&source, "SCRIPT") {
+        patterns.push(format!("\\p{{sc={alias}}}"));
+        patterns.push(format!("\\p{{Script_Extensions={alias}}}"));
+    }
+    for alias in table(&source, "BINARY") {
+        patterns.push(format!("\\P{{{alias}}}"));
+    }
+    assert_eq!(patterns.len(), 80 * 3 + 336 * 2 + 96, "names.rs tables");
+    let wrong_case: Vec<String> = patterns
+        .iter()
+        .map(|p| p.to_lowercase())
+        .filter(|p| !patterns.contains(p))
+        .chain(
+            patterns
+                .iter()
+                .map(|p| p.to_uppercase().replace("\\P", "\\p")),
+        )
+        .filter(|p| !patterns.contains(p))
+        .collect();
+    let sample: Vec<String> = [
+        "a", "A", "1", " ", "_", "α", "Ω", "я", "中", "!", "€", "😀", "\n",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let cases: Vec<(String, Vec<String>)> = patterns
+        .iter()
+        .chain(&wrong_case)
+        .map(|p| (format!("^{p}$"), sample.clone()))
+        .collect();
+    let answers = node_answers(&cases);
+    let mut problems = Vec::new();
+    for ((pattern, strings), answer) in cases.iter().zip(&answers) {
+        match (Pattern::compile(pattern), answer.strip_prefix("M ")) {
+            (Ok(p), Some(bits)) => {
+                for (s, bit) in strings.iter().zip(bits.chars()) {
+                    if p.is_match(s) != matches!(bit, '1' | '3') {
+                        problems.push(format!("{pattern} on {s:?}: node says {bit}"));
+                    }
+                }
+            }
+            (Err(_), None) => {}
+            (Ok(_), None) => problems.push(format!("{pattern}: node refuses, we accept")),
+            (Err(e), Some(_)) => problems.push(format!("{pattern}: node accepts, we refuse: {e}")),
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    assert!(wrong_case.len() > 800, "{}", wrong_case.len());
 }

@@ -3,10 +3,15 @@
 //! PropertyValueAliases.txt), spelled exactly as ECMAScript requires (no loose matching),
 //! each with the canonical name regex-syntax's tables are queried by.
 //!
-//! Generated once, and kept to the names both sides know: every name from regex-syntax's
-//! tables (Unicode 16.0) that node (V8, ICU 78, Unicode 17.0) accepts in a `u`-mode
-//! `RegExp`. `pattern/tests.rs` checks that each resolves in regex-syntax; the
-//! differential test in `tests/tests/pattern_oracle.rs` checks names against node.
+//! Generated once, and kept to the names both sides know: every alias in regex-syntax
+//! 0.8.12's tables (Unicode 16.0; a short alias tried as written, upper-case, title-case
+//! and lower-case), and ECMA-262's binary property list, that node 20 (V8, ICU 78,
+//! Unicode 17.0) accepts in a `u`-mode `RegExp` (`\p{X}`, `\p{gc=X}` and
+//! `\p{General_Category=X}` for a category, `\p{Script=X}` for a script), plus
+//! `Combining_Mark` (an underscored alias regex-syntax keeps only in its loose form), less
+//! `Changes_When_NFKC_Casefolded` / `CWKCF`, which regex-syntax has no table for.
+//! `pattern/tests.rs` checks that each resolves in regex-syntax; the differential test
+//! `tests/tests/pattern_oracle.rs` compares a sample with node.
 //! Sorted by the first column (binary search).
 
 /// Values of `General_Category` (`\p{Lu}`, `\p{gc=Lu}`, `\p{General_Category=Uppercase_Letter}`).
@@ -18,6 +23,7 @@ pub(super) const GENERAL_CATEGORY: &[(&str, &str)] = &[
     ("Close_Punctuation", "Close_Punctuation"),
     ("Cn", "Unassigned"),
     ("Co", "Private_Use"),
+    ("Combining_Mark", "Mark"),
     ("Connector_Punctuation", "Connector_Punctuation"),
     ("Control", "Control"),
     ("Cs", "Surrogate"),
