@@ -426,6 +426,7 @@ fn translate(source: &str) -> Result<Hir, PatternError> {
         path: Vec::new(),
         disjunctions: 0,
         names: Vec::new(),
+        properties: Vec::new(),
     };
     let hir = parser.disjunction()?;
     match parser.peek() {
@@ -453,6 +454,9 @@ struct Parser {
     disjunctions: u32,
     /// Group names seen, each with the `path` where it was.
     names: Vec<(String, Vec<(u32, u32)>)>,
+    /// The property sets looked up so far, by canonical `(property, value)`: a set is
+    /// built from the tables once per pattern, however often the pattern names it.
+    properties: Vec<((&'static str, &'static str), ClassUnicode)>,
 }
 
 type Parsed<T> = Result<T, PatternError>;
@@ -703,9 +707,9 @@ impl Parser {
                 }
             };
             let ok = if name.is_empty() {
-                identifier_start(c)
+                self.identifier_start(c)
             } else {
-                identifier_part(c)
+                self.identifier_part(c)
             };
             if !ok {
                 return Err(self.syntax(at, SyntaxError::InvalidGroupName));
@@ -853,7 +857,8 @@ impl Parser {
         if name.is_empty() || value.as_ref().is_some_and(String::is_empty) {
             return Err(self.syntax(start, SyntaxError::InvalidPropertyEscape));
         }
-        property_class(&name, value.as_deref())
+        resolve(&name, value.as_deref())
+            .and_then(|key| self.property_set(key))
             .ok_or_else(|| self.error(start, PatternErrorKind::UnknownProperty))
     }
 
@@ -887,6 +892,38 @@ impl Parser {
             // `\1` … inside a class, `\B`, `\k`, `\-` outside a class, `\a`, …
             _ => return Err(self.syntax(start, SyntaxError::InvalidEscape(c))),
         })
+    }
+
+    /// The set of a canonical `(property, value)`, from the tables the first time.
+    fn property_set(&mut self, key: (&'static str, &'static str)) -> Option<ClassUnicode> {
+        if let Some((_, set)) = self.properties.iter().find(|(k, _)| *k == key) {
+            return Some(set.clone());
+        }
+        let set = canonical_class(key.0, key.1)?;
+        self.properties.push((key, set.clone()));
+        Some(set)
+    }
+
+    /// ECMAScript's IdentifierStartChar: `$`, `_` or ID_Start.
+    fn identifier_start(&mut self, c: char) -> bool {
+        match c {
+            '$' | '_' => true,
+            c if c.is_ascii() => c.is_ascii_alphabetic(),
+            c => self
+                .property_set(("", "ID_Start"))
+                .is_some_and(|set| contains(&set, c)),
+        }
+    }
+
+    /// ECMAScript's IdentifierPartChar: `$`, ZWNJ, ZWJ or ID_Continue.
+    fn identifier_part(&mut self, c: char) -> bool {
+        match c {
+            '$' | '_' | '\u{200c}' | '\u{200d}' => true,
+            c if c.is_ascii() => c.is_ascii_alphanumeric(),
+            c => self
+                .property_set(("", "ID_Continue"))
+                .is_some_and(|set| contains(&set, c)),
+        }
     }
 
     /// Exactly `n` hexadecimal digits, consumed only if all are there.
@@ -982,36 +1019,19 @@ fn space() -> ClassUnicode {
     ])
 }
 
-fn identifier_start(c: char) -> bool {
-    match c {
-        '$' | '_' => true,
-        c if c.is_ascii() => c.is_ascii_alphabetic(),
-        c => table_contains("ID_Start", c),
-    }
-}
-
-fn identifier_part(c: char) -> bool {
-    match c {
-        '$' | '_' | '\u{200c}' | '\u{200d}' => true,
-        c if c.is_ascii() => c.is_ascii_alphanumeric(),
-        c => table_contains("ID_Continue", c),
-    }
-}
-
-fn table_contains(property: &str, c: char) -> bool {
-    property_class(property, None).is_some_and(|set| {
-        set.ranges()
-            .binary_search_by(|r| {
-                if r.end() < c {
-                    core::cmp::Ordering::Less
-                } else if r.start() > c {
-                    core::cmp::Ordering::Greater
-                } else {
-                    core::cmp::Ordering::Equal
-                }
-            })
-            .is_ok()
-    })
+/// Whether `c` is in `set` (its ranges are sorted and disjoint).
+fn contains(set: &ClassUnicode, c: char) -> bool {
+    set.ranges()
+        .binary_search_by(|r| {
+            if r.end() < c {
+                core::cmp::Ordering::Less
+            } else if r.start() > c {
+                core::cmp::Ordering::Greater
+            } else {
+                core::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
 }
 
 fn lookup(table: &[(&'static str, &'static str)], name: &str) -> Option<&'static str> {
@@ -1021,10 +1041,11 @@ fn lookup(table: &[(&'static str, &'static str)], name: &str) -> Option<&'static
         .map(|i| table[i].1)
 }
 
-/// The set `\p{name}` or `\p{name=value}` denotes, if the names are ECMAScript's exact
-/// spelling of a property these tables have.
-fn property_class(name: &str, value: Option<&str>) -> Option<ClassUnicode> {
-    let (name, value) = match value {
+/// The canonical `(property, value)` that `\p{name}` or `\p{name=value}` names (`""` for
+/// a binary property), if the names are ECMAScript's exact spelling of a property these
+/// tables have.
+fn resolve(name: &str, value: Option<&str>) -> Option<(&'static str, &'static str)> {
+    Some(match value {
         None => match lookup(names::GENERAL_CATEGORY, name) {
             Some(canonical) => ("gc", canonical),
             None => ("", lookup(names::BINARY, name)?),
@@ -1035,8 +1056,19 @@ fn property_class(name: &str, value: Option<&str>) -> Option<ClassUnicode> {
             "Script_Extensions" | "scx" => ("scx", lookup(names::SCRIPT, value)?),
             _ => return None,
         },
-    };
-    match (name, value) {
+    })
+}
+
+/// The set `\p{name}` or `\p{name=value}` denotes, if `resolve` knows the names.
+#[cfg(test)]
+fn property_class(name: &str, value: Option<&str>) -> Option<ClassUnicode> {
+    let (property, value) = resolve(name, value)?;
+    canonical_class(property, value)
+}
+
+/// The set of a canonical `(property, value)`.
+fn canonical_class(property: &str, value: &str) -> Option<ClassUnicode> {
+    match (property, value) {
         // No Rust string holds a surrogate, so regex-syntax has no table for them.
         ("gc", "Surrogate") => Some(ClassUnicode::empty()),
         // regex-syntax has no table for Script=Unknown (Zzzz): it is what no other script
@@ -1051,7 +1083,7 @@ fn property_class(name: &str, value: Option<&str>) -> Option<ClassUnicode> {
             known.negate();
             Some(known)
         }
-        (name, value) => unicode_class(name, value),
+        (property, value) => unicode_class(property, value),
     }
 }
 
