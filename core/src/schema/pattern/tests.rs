@@ -630,6 +630,9 @@ fn pattern_is_clone_debug_and_equal_by_source() {
     assert!(q.is_match("aa"));
     assert_ne!(p, compile("^a+?$"));
     assert_eq!(format!("{p:?}"), "Pattern(\"^a+$\")");
+    // A compiled schema is shared between threads: so must its patterns be.
+    fn shareable<T: Send + Sync>(_: &T) {}
+    shareable(&p);
 }
 
 #[test]
