@@ -3,7 +3,12 @@
 //! A [`Tool`] describes itself with a [`ToolSpec`] (name, description, JSON Schema for
 //! its arguments) and runs on arguments the loop has already checked. Registering a
 //! tool compiles its schema once — a schema outside the supported subset is refused
-//! there, never skipped at call time — and may give it a call limit.
+//! there, never skipped at call time — and may give it a call limit. Registration also
+//! enforces what model providers require ([`ToolSpec::check`]): a name matching
+//! `^[a-zA-Z0-9_-]{1,64}$` ([`check_name`]) and a root schema with `"type": "object"`
+//! ([`check_root`]), so every exported manifest is one their APIs accept. Every
+//! registration path — [`Manifest::register`], [`Toolbox::register`], the C ABI, and
+//! any tool source added later — goes through [`ToolSpec::check`].
 //!
 //! [`Manifest`] is the part the loop's state machine needs (specs, compiled schemas,
 //! limits; no code to run), [`Toolbox`] adds the tools themselves for the drivers.
@@ -19,14 +24,23 @@ use crate::anchor::MAX_SEQ;
 use crate::json::Value;
 use crate::schema::{Schema, SchemaError};
 
+mod provider;
+
+use provider::ShownName;
+pub use provider::{
+    check_name, check_root, provider_safe_name, NameError, RootError, RootType, MAX_NAME_CHARS,
+    NAME_PATTERN,
+};
+
 /// How a tool presents itself to a model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolSpec {
-    /// The name calls use (non-empty, unique in a registry).
+    /// The name calls use: matches `^[a-zA-Z0-9_-]{1,64}$`, unique in a registry.
     pub name: String,
     /// What the tool does, for the model.
     pub description: String,
-    /// The JSON Schema its arguments must satisfy (the SPEC section 4 subset).
+    /// The JSON Schema its arguments must satisfy (the SPEC section 4 subset); its root
+    /// has `"type": "object"`.
     pub schema: Value,
 }
 
@@ -38,6 +52,36 @@ impl ToolSpec {
             description: description.into(),
             schema,
         }
+    }
+
+    /// Everything registration checks of the spec alone, in this order: the name
+    /// ([`check_name`]), the root ([`check_root`]: a cheap rule that does not depend on
+    /// what the validator supports), then the schema (compiled: one outside the
+    /// supported subset, or invalid, is refused). Gives the compiled schema.
+    ///
+    /// ```
+    /// use agentloop_core::json::parse;
+    /// use agentloop_core::tools::ToolSpec;
+    /// let spec = ToolSpec::new("my tool", "d", parse(br#"{"type":"object"}"#).unwrap());
+    /// assert_eq!(
+    ///     spec.check().unwrap_err().to_string(),
+    ///     "tool name 'my tool' is not provider-safe: ' ' at position 2 is not an ASCII \
+    ///      letter, digit, '_' or '-' (providers accept ^[a-zA-Z0-9_-]{1,64}$)"
+    /// );
+    /// ```
+    pub fn check(&self) -> Result<Schema, RegisterError> {
+        check_name(&self.name).map_err(|error| RegisterError::Name {
+            name: self.name.clone(),
+            error,
+        })?;
+        check_root(&self.schema).map_err(|error| RegisterError::Root {
+            tool: self.name.clone(),
+            error,
+        })?;
+        Schema::compile(&self.schema).map_err(|error| RegisterError::Schema {
+            tool: self.name.clone(),
+            error,
+        })
     }
 }
 
@@ -144,8 +188,13 @@ where
 /// Why a tool was refused at registration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RegisterError {
-    /// A tool's name must be a non-empty string.
-    EmptyName,
+    /// The name breaks the providers' rule `^[a-zA-Z0-9_-]{1,64}$` (an empty name too).
+    Name {
+        /// The name.
+        name: String,
+        /// How it breaks the rule.
+        error: NameError,
+    },
     /// A tool of this name is already registered.
     Duplicate(String),
     /// The tool's schema is outside the supported subset or not a valid schema.
@@ -155,6 +204,14 @@ pub enum RegisterError {
         /// What is wrong with its schema, and where.
         error: SchemaError,
     },
+    /// The tool's root schema does not describe an object (`"type": "object"`), which
+    /// providers require.
+    Root {
+        /// The tool.
+        tool: String,
+        /// What the root is instead.
+        error: RootError,
+    },
     /// A call limit above 2^53 − 1, which a transcript cannot record exactly.
     LimitTooLarge(String),
 }
@@ -162,11 +219,19 @@ pub enum RegisterError {
 impl fmt::Display for RegisterError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RegisterError::EmptyName => f.write_str("a tool's name must not be empty"),
+            RegisterError::Name { name, error } => write!(
+                f,
+                "tool name '{}' is not provider-safe: {error} (providers accept {NAME_PATTERN})",
+                ShownName(name)
+            ),
             RegisterError::Duplicate(name) => {
                 write!(f, "a tool named '{name}' is already registered")
             }
             RegisterError::Schema { tool, error } => write!(f, "tool '{tool}': {error}"),
+            RegisterError::Root { tool, error } => write!(
+                f,
+                "tool '{tool}': {error}; providers require a root schema with \"type\": \"object\""
+            ),
             RegisterError::LimitTooLarge(name) => write!(
                 f,
                 "tool '{name}': a call limit must be at most 2^53-1 to be recorded exactly"
@@ -200,9 +265,10 @@ impl Manifest {
         Manifest::default()
     }
 
-    /// Adds a tool: compiles its schema (refusing one outside the subset), refuses an
-    /// empty or duplicate name. `limit` caps how many times the loop runs it in one
-    /// run; a call over the limit gets an `ok:false` record and the loop goes on.
+    /// Adds a tool: checks the spec ([`ToolSpec::check`]: a provider-safe name, a
+    /// schema in the supported subset whose root has `"type": "object"`), then refuses a
+    /// duplicate name or a limit too large. `limit` caps how many times the loop runs it
+    /// in one run; a call over the limit gets an `ok:false` record and the loop goes on.
     pub fn register(&mut self, spec: ToolSpec, limit: Option<u64>) -> Result<(), RegisterError> {
         self.register_with(spec, limit, false)
     }
@@ -216,9 +282,7 @@ impl Manifest {
         limit: Option<u64>,
         idempotent: bool,
     ) -> Result<(), RegisterError> {
-        if spec.name.is_empty() {
-            return Err(RegisterError::EmptyName);
-        }
+        let schema = spec.check()?;
         let at = match self.position(&spec.name) {
             Ok(_) => return Err(RegisterError::Duplicate(spec.name)),
             Err(at) => at,
@@ -226,10 +290,6 @@ impl Manifest {
         if limit.is_some_and(|l| l > MAX_SEQ) {
             return Err(RegisterError::LimitTooLarge(spec.name));
         }
-        let schema = Schema::compile(&spec.schema).map_err(|error| RegisterError::Schema {
-            tool: spec.name.clone(),
-            error,
-        })?;
         self.specs.insert(at, spec);
         self.checks.insert(
             at,
@@ -392,7 +452,13 @@ mod tests {
             m.register(spec("add"), None),
             Err(RegisterError::Duplicate("add".into()))
         );
-        assert_eq!(m.register(spec(""), None), Err(RegisterError::EmptyName));
+        assert_eq!(
+            m.register(spec(""), None),
+            Err(RegisterError::Name {
+                name: String::new(),
+                error: NameError::Empty
+            })
+        );
         assert_eq!(
             m.register(spec("big"), Some(MAX_SEQ + 1)),
             Err(RegisterError::LimitTooLarge("big".into()))
@@ -469,3 +535,6 @@ mod tests {
         assert_eq!(m.limit("most"), Some(MAX_SEQ));
     }
 }
+
+#[cfg(test)]
+mod tests_provider;

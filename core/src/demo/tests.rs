@@ -48,10 +48,14 @@ fn a_scenario_is_found_by_its_file_name_only() {
 
 #[test]
 fn demo_errors_read_as_sentences() {
-    let register = DemoError::Register(RegisterError::EmptyName);
+    let register = DemoError::Register(RegisterError::Name {
+        name: String::new(),
+        error: crate::tools::NameError::Empty,
+    });
     assert_eq!(
         format!("{register}"),
-        "a demo tool was refused: a tool's name must not be empty"
+        "a demo tool was refused: tool name '' is not provider-safe: it is empty \
+         (providers accept ^[a-zA-Z0-9_-]{1,64}$)"
     );
     let run = DemoError::Run(RunError::Sink(SinkError::Full));
     let text: String = format!("{run}");

@@ -341,7 +341,8 @@ fn several_violations_are_joined_and_odd_names_are_bracket_quoted() {
 #[test]
 fn a_long_list_of_violations_is_cut() {
     let mut tools = Toolbox::new();
-    let schema = j(r#"{"type":"array","items":{"type":"string"}}"#);
+    let schema =
+        j(r#"{"type":"object","properties":{"l":{"type":"array","items":{"type":"string"}}}}"#);
     let spec = ToolSpec::new("list", "strings", schema);
     tools
         .register(FnTool::new(spec, |_: &Value| Ok(Value::Null)))
@@ -350,13 +351,13 @@ fn a_long_list_of_violations_is_cut() {
     let r = run(
         Budgets::default(),
         vec![
-            call("list", &alloc::format!("[{}]", items.join(","))),
+            call("list", &alloc::format!(r#"{{"l":[{}]}}"#, items.join(","))),
             Reply::new("ok"),
         ],
         &mut tools,
     );
     let error = &r.errors()[0];
-    assert!(error.starts_with("invalid arguments: $.list[0]: expected type string, got "));
+    assert!(error.starts_with("invalid arguments: $.list.l[0]: expected type string, got "));
     assert_eq!(
         error.matches("; ").count(),
         crate::agent::MAX_SHOWN_VIOLATIONS
@@ -367,7 +368,8 @@ fn a_long_list_of_violations_is_cut() {
 #[test]
 fn a_schema_outside_the_subset_is_refused_at_registration() {
     let mut tools = Toolbox::new();
-    let spec = ToolSpec::new("bad", "bad schema", j(r#"{"type":"dict"}"#));
+    let schema = j(r#"{"type":"object","properties":{"a":{"type":"dict"}}}"#);
+    let spec = ToolSpec::new("bad", "bad schema", schema);
     let err = tools
         .register(FnTool::new(spec, |_: &Value| Ok(Value::Null)))
         .unwrap_err();
