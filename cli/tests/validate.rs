@@ -161,6 +161,33 @@ fn either_file_may_be_stdin_but_not_both() {
     assert_eq!(run.stdout, "");
 }
 
+/// The providers' rules (a root with `"type": "object"`) are for registering a tool;
+/// `validate` registers none and takes any schema the validator accepts.
+#[test]
+fn any_accepted_schema_validates_whatever_its_root() {
+    let dir = Scratch::new("any-root");
+    for (schema, instance, code) in [
+        ("true", "7", 0),
+        ("false", "7", 1),
+        ("{}", r#""anything""#, 0),
+        (r#"{"type":"integer"}"#, "7", 0),
+        (r#"{"type":"integer"}"#, r#""7""#, 1),
+        (r#"{"type":["object","null"]}"#, "null", 0),
+        (r#"{"type":["object"]}"#, "{}", 0),
+        (
+            r#"{"anyOf":[{"type":"string"},{"type":"null"}]}"#,
+            "null",
+            0,
+        ),
+        (r#"{"type":"array","items":{"type":"string"}}"#, "[1]", 1),
+    ] {
+        dir.write("schema.json", schema);
+        dir.write("instance.json", instance);
+        let run = validate(&dir, "schema.json", "instance.json");
+        assert_eq!(run.code, code, "{schema} {instance}: {}", run.stderr);
+    }
+}
+
 #[test]
 fn usage() {
     let dir = Scratch::new("usage");

@@ -2,7 +2,10 @@
 //!
 //! Both follow the providers' pairing rules: every tool call gets exactly one result,
 //! in call order, right after the assistant message that asked for it; a call the loop
-//! left unrun gets the synthetic result [`not_run_sentence`].
+//! left unrun gets the synthetic result [`not_run_sentence`]. A call name outside
+//! `^[a-zA-Z0-9_-]{1,64}$` — one a model made up, which the loop answered `ok:false` —
+//! is written as [`provider_safe_name`] maps it, since providers refuse a history that
+//! holds it; every registered tool's name is written unchanged.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -11,6 +14,7 @@ pub use super::conversation::not_run_sentence;
 use super::conversation::{read, Answer, Conversation, HistoryError};
 use crate::jcs::to_vec;
 use crate::json::{Object, Value};
+use crate::tools::provider_safe_name;
 
 fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
     let mut object = Object::new();
@@ -48,7 +52,8 @@ fn answer_text(answer: &Answer) -> (String, bool) {
 /// ```
 ///
 /// `tool_calls` is left out of a turn with no calls. An empty text is `null` when the
-/// turn has calls and `""` when it has none (the API wants content or calls).
+/// turn has calls and `""` when it has none (the API wants content or calls). A call
+/// name outside `^[a-zA-Z0-9_-]{1,64}$` is written as [`provider_safe_name`] maps it.
 pub fn openai_messages(records: &[Value]) -> Result<Value, HistoryError> {
     let conversation = read(records)?;
     Ok(openai(&conversation))
@@ -79,7 +84,7 @@ fn openai(conversation: &Conversation) -> Value {
                         (
                             "function",
                             object([
-                                ("name", Value::from(call.name.as_str())),
+                                ("name", Value::from(provider_safe_name(&call.name).as_ref())),
                                 ("arguments", Value::from(canonical(&call.arguments))),
                             ]),
                         ),
@@ -115,7 +120,8 @@ fn openai(conversation: &Conversation) -> Value {
 /// that was not run. The text block is left out when the text is empty, and a turn
 /// with neither text nor calls is left out altogether (the API refuses empty content).
 /// Arguments that are not an object (a model may send any JSON) are wrapped as
-/// `{"arguments": <value>}`, since `input` must be an object. Messages alternate
+/// `{"arguments": <value>}`, since `input` must be an object; a call name outside
+/// `^[a-zA-Z0-9_-]{1,64}$` is written as [`provider_safe_name`] maps it. Messages alternate
 /// between `user` and `assistant`: two of the same role in a row (a turn after a
 /// `resume`, say) are merged into one.
 pub fn anthropic_messages(records: &[Value]) -> Result<Value, HistoryError> {
@@ -152,7 +158,7 @@ fn anthropic(conversation: &Conversation) -> Value {
             content.push(object([
                 ("type", Value::from("tool_use")),
                 ("id", Value::from(call.id.as_str())),
-                ("name", Value::from(call.name.as_str())),
+                ("name", Value::from(provider_safe_name(&call.name).as_ref())),
                 ("input", input),
             ]));
         }

@@ -1,7 +1,10 @@
 //! The tool manifest in the shapes OpenAI, Anthropic and MCP expect.
 //!
 //! Each takes the loop's specs as given (a [`crate::tools::Manifest`] keeps them
-//! sorted by name, so the output is too) and copies each schema unchanged.
+//! sorted by name, so the output is too) and copies each schema unchanged. Specs from a
+//! manifest passed registration ([`crate::tools::ToolSpec::check`]): every name matches
+//! `^[a-zA-Z0-9_-]{1,64}$` and every root schema has `"type": "object"`, as the three
+//! APIs require. A spec built by hand and never registered is copied as it is.
 
 use alloc::vec::Vec;
 

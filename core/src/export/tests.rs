@@ -31,7 +31,8 @@ fn get_str<'a>(o: &'a Object, key: &str) -> Result<&'a str, String> {
 
 /// OpenAI Chat Completions: roles are system/developer/user/assistant/tool; an
 /// assistant message has string content, or null content only with `tool_calls`;
-/// each tool call is `{id, type:"function", function:{name, arguments: JSON string}}`;
+/// each tool call is `{id, type:"function", function:{name, arguments: JSON string}}`
+/// with a name matching `^[a-zA-Z0-9_-]{1,64}$`;
 /// the messages right after an assistant message with `tool_calls` are one `tool`
 /// message per call id (here also in call order), and a `tool` message must answer a
 /// call of that assistant message; ids are unique.
@@ -89,7 +90,12 @@ fn check_openai(history: &Value) -> Result<(), String> {
                     let f = get(c, "function")?
                         .as_object()
                         .ok_or(format!("message {i}: function not an object"))?;
-                    get_str(f, "name").map_err(|e| format!("message {i}: {e}"))?;
+                    let name = get_str(f, "name").map_err(|e| format!("message {i}: {e}"))?;
+                    if !name_pattern(name) {
+                        return Err(format!(
+                            "message {i}: call name {name:?} breaks the pattern"
+                        ));
+                    }
                     let arguments =
                         get_str(f, "arguments").map_err(|e| format!("message {i}: {e}"))?;
                     match parse(arguments.as_bytes()) {
@@ -132,6 +138,14 @@ fn check_openai(history: &Value) -> Result<(), String> {
     Ok(())
 }
 
+/// A tool name both providers accept: `^[a-zA-Z0-9_-]{1,64}$`.
+fn name_pattern(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 fn id_pattern(id: &str) -> bool {
     !id.is_empty()
         && id
@@ -142,7 +156,7 @@ fn id_pattern(id: &str) -> bool {
 /// Anthropic Messages: roles are user and assistant only, strictly alternating, the
 /// first a user message; content is a non-empty array of blocks; text blocks are
 /// non-empty; `tool_use` (assistant only) has an id matching `^[a-zA-Z0-9_-]+$`, a
-/// name and an object `input`; an assistant message with `tool_use` blocks must be
+/// name matching `^[a-zA-Z0-9_-]{1,64}$` and an object `input`; an assistant message with `tool_use` blocks must be
 /// followed by one user message whose content starts with exactly one `tool_result`
 /// per `tool_use` id (here also in call order), before any other block; a
 /// `tool_result` answers a `tool_use` of the assistant message right before; ids are
@@ -202,7 +216,12 @@ fn check_anthropic(history: &Value) -> Result<(), String> {
                     if !id_pattern(id) || !seen_ids.insert(String::from(id)) {
                         return Err(format!("message {i}: bad or duplicate tool_use id {id}"));
                     }
-                    get_str(b, "name").map_err(|e| format!("message {i}: {e}"))?;
+                    let name = get_str(b, "name").map_err(|e| format!("message {i}: {e}"))?;
+                    if !name_pattern(name) {
+                        return Err(format!(
+                            "message {i}: tool_use name {name:?} breaks the pattern"
+                        ));
+                    }
                     if !matches!(b.get("input"), Some(Value::Object(_))) {
                         return Err(format!("message {i}: tool_use input is not an object"));
                     }
@@ -595,6 +614,62 @@ fn resumed_transcript_keeps_anthropic_roles_alternating() {
     assert_eq!(
         member(&array(&openai)[2], "content"),
         &Value::from("not run: the loop stopped (cancelled)")
+    );
+}
+
+#[test]
+fn made_up_call_names_are_exported_as_safe_names() {
+    let long = "x".repeat(100);
+    let names = [
+        "my tool",
+        "multi_tool_use.parallel",
+        "",
+        "café",
+        long.as_str(),
+    ];
+    let mut reply = Reply::new("calls");
+    for name in names {
+        reply = reply.with_call(name, Value::Object(Object::new()));
+    }
+    let records = run(
+        alloc::vec![reply, Reply::new("done")],
+        Budgets::default(),
+        0,
+    );
+    // The transcript keeps what the model asked for, answered ok:false.
+    let recorded: Vec<&str> = array(member(member(&records[1], "payload"), "tool_calls"))
+        .iter()
+        .map(|c| member(c, "name").as_str().unwrap())
+        .collect();
+    assert_eq!(recorded, names);
+    let openai = openai_messages(&records).unwrap();
+    check_openai(&openai).unwrap();
+    let anthropic = anthropic_messages(&records).unwrap();
+    check_anthropic(&anthropic).unwrap();
+    let openai_names: Vec<&str> = array(member(&array(&openai)[1], "tool_calls"))
+        .iter()
+        .map(|c| member(member(c, "function"), "name").as_str().unwrap())
+        .collect();
+    let anthropic_names: Vec<&str> = array(member(&array(&anthropic)[1], "content"))
+        .iter()
+        .filter(|b| member(b, "type") == &Value::from("tool_use"))
+        .map(|b| member(b, "name").as_str().unwrap())
+        .collect();
+    // The documented mapping: up to 40 characters, each outside [A-Za-z0-9_-] as `_`,
+    // then `-` and the first 16 hex digits of the name's SHA-256.
+    let expected = [
+        "my_tool-ba077b4202dcd661".to_string(),
+        "multi_tool_use_parallel-41c06c9ed9d3579b".to_string(),
+        "-e3b0c44298fc1c14".to_string(),
+        "caf_-850f7dc43910ff89".to_string(),
+        format!("{}-{}", "x".repeat(40), "09ecb6ebc8bcefc7"),
+    ];
+    assert_eq!(openai_names, expected);
+    assert_eq!(anthropic_names, expected);
+    // The results still say what was asked for.
+    assert_eq!(
+        member(&array(&openai)[2], "content"),
+        &Value::from("no tool named 'my tool' (have: add, echo, fail, greet)")
     );
 }
 
