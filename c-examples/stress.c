@@ -645,17 +645,33 @@ static void op_agent(const uint8_t *in, size_t len) {
         break;
     }
     case 1: {
-        static const char *const NAMES[] = {"add", "echo", "", "\xc3\x28", "add"};
-        const char *name = NAMES[below(5)];
+        static const char *const NAMES[] = {"add", "echo", "", "\xc3\x28", "add", "a.b"};
+        const char *name = NAMES[below(6)];
         const char *schema = SCHEMA_SAMPLES[below(N_SCHEMA)];
-        expect(agentloop_agent_add_tool(a, (const uint8_t *)name, strlen(name),
-                                        (const uint8_t *)"d", 1,
-                                        one_in(4) ? in : (const uint8_t *)schema,
-                                        one_in(4) ? len : strlen(schema),
-                                        one_in(16) ? UINT64_MAX : below(3)),
-               ANY_INPUT | needs_agent | BIT(AGENTLOOP_RESULT_SCHEMA_REFUSED) |
-                   BIT(AGENTLOOP_RESULT_INVALID_ARGUMENT),
-               "agent_add_tool");
+        const uint8_t *schema_in = one_in(4) ? in : (const uint8_t *)schema;
+        size_t schema_len = schema_in == in ? len : strlen(schema);
+        agentloop_result r = expect(
+            agentloop_agent_add_tool(a, (const uint8_t *)name, strlen(name),
+                                     (const uint8_t *)"d", 1, schema_in, schema_len,
+                                     one_in(16) ? UINT64_MAX : below(3)),
+            ANY_INPUT | needs_agent | BIT(AGENTLOOP_RESULT_SCHEMA_REFUSED) |
+                BIT(AGENTLOOP_RESULT_NOT_PROVIDER_SAFE) | BIT(AGENTLOOP_RESULT_INVALID_ARGUMENT),
+            "agent_add_tool");
+        /* The explanation agrees: a sentence for a name or schema refused, empty for
+         * one registered. */
+        size_t need = (size_t)-1;
+        agentloop_result e = expect(
+            agentloop_tool_explain((const uint8_t *)name, strlen(name), schema_in, schema_len,
+                                   NULL, 0, &need),
+            ANY_INPUT | BIT(AGENTLOOP_RESULT_OK) | BIT(AGENTLOOP_RESULT_INSUFFICIENT_SIZE),
+            "tool_explain");
+        bool agrees = r == AGENTLOOP_RESULT_OK ? e == AGENTLOOP_RESULT_OK && need == 0
+                      : r == AGENTLOOP_RESULT_NOT_PROVIDER_SAFE || r == AGENTLOOP_RESULT_SCHEMA_REFUSED
+                          ? e == AGENTLOOP_RESULT_INSUFFICIENT_SIZE && need > 0
+                          : true;
+        if (!agrees) {
+            fail("tool_explain", "disagrees with agent_add_tool");
+        }
         break;
     }
     case 2: {

@@ -150,6 +150,12 @@ enum agentloop_result
    * verifier refuses; nothing was appended or written.
    */
   AGENTLOOP_RESULT_RECORD_TOO_LONG = 21,
+  /**
+   * A tool is refused at registration for what model providers require: its name
+   * does not match `^[a-zA-Z0-9_-]{1,64}$`, or its root schema does not have
+   * `"type": "object"` (`agentloop_tool_explain` says which and why).
+   */
+  AGENTLOOP_RESULT_NOT_PROVIDER_SAFE = 22,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -549,8 +555,9 @@ typedef void (*agentloop_tool_callback)(void *userdata,
                                         struct agentloop_tool_result *result);
 
 /**
- * A tool for `agentloop_run`: its name (UTF-8, not empty, unique), description
- * (UTF-8) and argument schema (JSON in the supported JSON Schema subset), each as
+ * A tool for `agentloop_run`: its name (UTF-8, matching `^[a-zA-Z0-9_-]{1,64}$`,
+ * unique), description (UTF-8) and argument schema (JSON in the supported JSON Schema
+ * subset, its root with `"type": "object"`), each as
  * `(pointer, length)`; its call limit (0: none); its callback (not NULL) and the
  * `userdata` passed to it. The strings are copied when the run starts.
  */
@@ -761,16 +768,20 @@ agentloop_result agentloop_agent_new(const uint8_t *task_ptr,
                                      struct agentloop_agent **out);
 
 /**
- * Registers a tool: `name` (UTF-8, not empty, not registered before), `description`
- * (UTF-8) and its argument `schema` (a JSON document in the supported JSON Schema
- * subset, compiled now), with a call limit `limit` (0 means none; at most 2^53 − 1).
+ * Registers a tool: `name` (UTF-8, not registered before), `description` (UTF-8) and
+ * its argument `schema` (a JSON document in the supported JSON Schema subset, compiled
+ * now), with a call limit `limit` (0 means none; at most 2^53 − 1). What model
+ * providers require is checked too, so the manifest is one their APIs accept: the
+ * name matches `^[a-zA-Z0-9_-]{1,64}$` (ASCII letters, digits, `_`, `-`; 1 to 64),
+ * and the root schema is an object whose `type` is the string `"object"` (not `true`,
+ * `{}`, another type, a type list, or a bare `anyOf` / `$ref`).
  *
  * `INVALID_UTF8`; `INVALID_JSON` / `NO_CANONICAL_FORM` for the schema text;
- * `SCHEMA_REFUSED` for a schema outside the subset (`agentloop_schema_explain` says
- * why); `INVALID_ARGUMENT` for an empty or duplicate name or a limit too large;
- * `INVALID_STATE` after the first `agentloop_agent_poll`. Every failure leaves the
- * agent unchanged. The inputs are copied. NULL `agent` is `NULL_PARAMETER`. Not
- * thread-safe for one agent.
+ * `NOT_PROVIDER_SAFE` for a name or root schema providers refuse, `SCHEMA_REFUSED` for
+ * a schema outside the subset (`agentloop_tool_explain` gives the sentence for both);
+ * `INVALID_ARGUMENT` for a duplicate name or a limit too large; `INVALID_STATE` after
+ * the first `agentloop_agent_poll`. Every failure leaves the agent unchanged. The
+ * inputs are copied. NULL `agent` is `NULL_PARAMETER`. Not thread-safe for one agent.
  *
  * # Safety
  * `agent` must be a live agent from this library; the byte inputs must point to their
@@ -1654,8 +1665,11 @@ const char *agentloop_result_str(uint32_t result);
  * SPEC says; `OK` means the run reached its `stop` record. Refused before anything
  * runs: NULL `model`, `record`, `out_outcome`, or a tool's callback is
  * `NULL_PARAMETER`; a tool is refused as by `agentloop_agent_add_tool`
- * (`INVALID_UTF8`, `INVALID_JSON`, `SCHEMA_REFUSED`, `INVALID_ARGUMENT` for an empty
- * or duplicate name or a limit above 2^53 − 1); budgets as by `agentloop_agent_new`.
+ * (`INVALID_UTF8`, `INVALID_JSON`, `NOT_PROVIDER_SAFE` for a name outside
+ * `^[a-zA-Z0-9_-]{1,64}$` or a root schema without `"type": "object"`,
+ * `SCHEMA_REFUSED`, `INVALID_ARGUMENT` for a duplicate name or a limit above
+ * 2^53 − 1; `agentloop_tool_explain` says why a name or schema is refused); budgets as
+ * by `agentloop_agent_new`.
  * During the run: `CALLBACK_REFUSED` when `record` returned non-zero (the transcript
  * ends before that record); `RECORD_TOO_LONG` when a record's line would pass the
  * 16 MiB line limit (the transcript ends before it). `*out_outcome` is written only
@@ -1800,6 +1814,35 @@ agentloop_result agentloop_schema_violations(const struct agentloop_schema *sche
  * thread may be using it.
  */
 void agentloop_schema_free(struct agentloop_schema *schema);
+
+/**
+ * Writes why a tool named `(name_ptr, name_len)` (UTF-8) with the argument schema
+ * `(schema_ptr, schema_len)` (a JSON document) is refused when registered — one
+ * sentence naming the rule it breaks, no NUL — to `(out_buf, out_cap)` and its length
+ * to `*out_len`; the empty string (length 0, `OK`) when the name and schema pass.
+ * The rules, in order: the name matches `^[a-zA-Z0-9_-]{1,64}$` (e.g. `tool name 'my
+ * tool' is not provider-safe: ' ' at position 2 is not an ASCII letter, digit, '_' or
+ * '-' (providers accept ^[a-zA-Z0-9_-]{1,64}$)`); the root schema has `"type":
+ * "object"` (e.g. `tool 't': the root schema has no "type"; providers require a root
+ * schema with "type": "object"`) — both `NOT_PROVIDER_SAFE` at registration; the
+ * schema compiles (`tool 't': schema refused at …`, `SCHEMA_REFUSED`). A duplicate name
+ * or a limit too large depends on the agent and is not checked here.
+ *
+ * Size query as `agentloop_canonicalize`. `INVALID_UTF8` for a name that is not UTF-8;
+ * `INVALID_JSON` / `NO_CANONICAL_FORM` for the schema text. NULL `out_len`, or a NULL
+ * input with a non-zero length, is `NULL_PARAMETER`. Thread-safe.
+ *
+ * # Safety
+ * The inputs must point to their lengths in readable bytes; `out_buf`, if not NULL,
+ * to `out_cap` writable bytes; `out_len` must be valid for a write.
+ */
+agentloop_result agentloop_tool_explain(const uint8_t *name_ptr,
+                                        size_t name_len,
+                                        const uint8_t *schema_ptr,
+                                        size_t schema_len,
+                                        uint8_t *out_buf,
+                                        size_t out_cap,
+                                        size_t *out_len);
 
 /**
  * Sets the tool's value: the JSON document `(ptr, len)`, recorded with `"ok":true`.

@@ -8,7 +8,7 @@ use agentloop_core::agent::{Agent, Budgets, Need, Record, StopReason};
 use agentloop_core::jcs;
 use agentloop_core::json::{self, Object, Value};
 use agentloop_core::model::{Message, ModelError, Reply, ToolCall};
-use agentloop_core::tools::{Manifest, RegisterError, ToolError, ToolSpec};
+use agentloop_core::tools::{Manifest, ToolError, ToolSpec};
 use core::ffi::c_char;
 
 use crate::boundary::boundary;
@@ -16,6 +16,7 @@ use crate::bytes::{give, handle, handle_mut, input, need, put, put_opt, take, te
 use crate::canon::parse_error;
 use crate::chain::agentloop_chain;
 use crate::result::{agentloop_result, Outcome};
+use crate::tool::register_error;
 
 /// The limits of a run, as C passes them. Fill it with `agentloop_budgets_init` (no
 /// limits), then set what you need. A limit is read only when its `has_` flag is set;
@@ -528,16 +529,20 @@ pub unsafe extern "C" fn agentloop_agent_new(
     })
 }
 
-/// Registers a tool: `name` (UTF-8, not empty, not registered before), `description`
-/// (UTF-8) and its argument `schema` (a JSON document in the supported JSON Schema
-/// subset, compiled now), with a call limit `limit` (0 means none; at most 2^53 − 1).
+/// Registers a tool: `name` (UTF-8, not registered before), `description` (UTF-8) and
+/// its argument `schema` (a JSON document in the supported JSON Schema subset, compiled
+/// now), with a call limit `limit` (0 means none; at most 2^53 − 1). What model
+/// providers require is checked too, so the manifest is one their APIs accept: the
+/// name matches `^[a-zA-Z0-9_-]{1,64}$` (ASCII letters, digits, `_`, `-`; 1 to 64),
+/// and the root schema is an object whose `type` is the string `"object"` (not `true`,
+/// `{}`, another type, a type list, or a bare `anyOf` / `$ref`).
 ///
 /// `INVALID_UTF8`; `INVALID_JSON` / `NO_CANONICAL_FORM` for the schema text;
-/// `SCHEMA_REFUSED` for a schema outside the subset (`agentloop_schema_explain` says
-/// why); `INVALID_ARGUMENT` for an empty or duplicate name or a limit too large;
-/// `INVALID_STATE` after the first `agentloop_agent_poll`. Every failure leaves the
-/// agent unchanged. The inputs are copied. NULL `agent` is `NULL_PARAMETER`. Not
-/// thread-safe for one agent.
+/// `NOT_PROVIDER_SAFE` for a name or root schema providers refuse, `SCHEMA_REFUSED` for
+/// a schema outside the subset (`agentloop_tool_explain` gives the sentence for both);
+/// `INVALID_ARGUMENT` for a duplicate name or a limit too large; `INVALID_STATE` after
+/// the first `agentloop_agent_poll`. Every failure leaves the agent unchanged. The
+/// inputs are copied. NULL `agent` is `NULL_PARAMETER`. Not thread-safe for one agent.
 ///
 /// # Safety
 /// `agent` must be a live agent from this library; the byte inputs must point to their
@@ -568,10 +573,7 @@ pub unsafe extern "C" fn agentloop_agent_add_tool(
         setup
             .manifest
             .register(spec, limit)
-            .map_err(|error| match error {
-                RegisterError::Schema { .. } => agentloop_result::SchemaRefused,
-                _ => agentloop_result::InvalidArgument,
-            })?;
+            .map_err(register_error)?;
         agent.specs = setup.manifest.specs().to_vec();
         Ok(())
     })

@@ -45,6 +45,7 @@ pub mod report;
 pub mod result;
 pub mod run;
 pub mod schema;
+pub mod tool;
 pub mod tool_result;
 pub mod verifier;
 pub mod verify;
@@ -97,6 +98,7 @@ pub use schema::{
     agentloop_schema, agentloop_schema_explain, agentloop_schema_free, agentloop_schema_new,
     agentloop_schema_validate, agentloop_schema_violations,
 };
+pub use tool::agentloop_tool_explain;
 pub use tool_result::{
     agentloop_tool_result, agentloop_tool_result_set_error, agentloop_tool_result_set_value,
 };

@@ -78,11 +78,15 @@ pub enum agentloop_result {
     /// newline, or the writer's verify options' `max_line_bytes` if lower), which a
     /// verifier refuses; nothing was appended or written.
     RecordTooLong = 21,
+    /// A tool is refused at registration for what model providers require: its name
+    /// does not match `^[a-zA-Z0-9_-]{1,64}$`, or its root schema does not have
+    /// `"type": "object"` (`agentloop_tool_explain` says which and why).
+    NotProviderSafe = 22,
 }
 
 impl agentloop_result {
     /// Every value, in number order.
-    pub const ALL: [agentloop_result; 22] = [
+    pub const ALL: [agentloop_result; 23] = [
         agentloop_result::Ok,
         agentloop_result::NullParameter,
         agentloop_result::InvalidUtf8,
@@ -105,6 +109,7 @@ impl agentloop_result {
         agentloop_result::ProofInvalid,
         agentloop_result::AnchorMalformed,
         agentloop_result::RecordTooLong,
+        agentloop_result::NotProviderSafe,
     ];
 
     /// The value with this number, if there is one.
@@ -171,6 +176,9 @@ impl agentloop_result {
             }
             agentloop_result::RecordTooLong => {
                 b"the record's line would be longer than the line limit; nothing was appended\0"
+            }
+            agentloop_result::NotProviderSafe => {
+                b"the tool's name or root schema is not what model providers accept\0"
             }
         }
     }

@@ -9,7 +9,7 @@ use agentloop_core::driver::{self, RunError};
 use agentloop_core::json::{self, Value};
 use agentloop_core::model::{Message, Model, ModelError, Reply};
 use agentloop_core::sink::{RecordSink, SinkError};
-use agentloop_core::tools::{RegisterError, Tool, ToolError, ToolSpec, Toolbox};
+use agentloop_core::tools::{Tool, ToolError, ToolSpec, Toolbox};
 
 use crate::agent::{
     agentloop_budgets, agentloop_stop, canonical, manifest_value, message_value, read_budgets,
@@ -19,6 +19,7 @@ use crate::bytes::{handle_mut, input, need, put, text};
 use crate::canon::parse_error;
 use crate::reply::agentloop_reply;
 use crate::result::{agentloop_result, Outcome};
+use crate::tool::register_error;
 use crate::tool_result::agentloop_tool_result;
 use crate::writer::{agentloop_writer, write_error};
 
@@ -63,8 +64,9 @@ pub type agentloop_cancel_callback = Option<unsafe extern "C" fn(userdata: *mut 
 pub type agentloop_record_callback =
     Option<unsafe extern "C" fn(userdata: *mut c_void, line: *const u8, len: usize) -> u32>;
 
-/// A tool for `agentloop_run`: its name (UTF-8, not empty, unique), description
-/// (UTF-8) and argument schema (JSON in the supported JSON Schema subset), each as
+/// A tool for `agentloop_run`: its name (UTF-8, matching `^[a-zA-Z0-9_-]{1,64}$`,
+/// unique), description (UTF-8) and argument schema (JSON in the supported JSON Schema
+/// subset, its root with `"type": "object"`), each as
 /// `(pointer, length)`; its call limit (0: none); its callback (not NULL) and the
 /// `userdata` passed to it. The strings are copied when the run starts.
 #[repr(C)]
@@ -232,14 +234,6 @@ unsafe fn read_tool(tool: &agentloop_tool) -> Outcome<(CTool, Option<u64>)> {
     Ok((c_tool, limit))
 }
 
-/// The result code for a tool refused at registration.
-fn register_error(error: RegisterError) -> agentloop_result {
-    match error {
-        RegisterError::Schema { .. } => agentloop_result::SchemaRefused,
-        _ => agentloop_result::InvalidArgument,
-    }
-}
-
 /// Reads a run's inputs from C, checking every one before anything runs.
 ///
 /// # Safety
@@ -342,8 +336,11 @@ impl Run {
 /// SPEC says; `OK` means the run reached its `stop` record. Refused before anything
 /// runs: NULL `model`, `record`, `out_outcome`, or a tool's callback is
 /// `NULL_PARAMETER`; a tool is refused as by `agentloop_agent_add_tool`
-/// (`INVALID_UTF8`, `INVALID_JSON`, `SCHEMA_REFUSED`, `INVALID_ARGUMENT` for an empty
-/// or duplicate name or a limit above 2^53 − 1); budgets as by `agentloop_agent_new`.
+/// (`INVALID_UTF8`, `INVALID_JSON`, `NOT_PROVIDER_SAFE` for a name outside
+/// `^[a-zA-Z0-9_-]{1,64}$` or a root schema without `"type": "object"`,
+/// `SCHEMA_REFUSED`, `INVALID_ARGUMENT` for a duplicate name or a limit above
+/// 2^53 − 1; `agentloop_tool_explain` says why a name or schema is refused); budgets as
+/// by `agentloop_agent_new`.
 /// During the run: `CALLBACK_REFUSED` when `record` returned non-zero (the transcript
 /// ends before that record); `RECORD_TOO_LONG` when a record's line would pass the
 /// 16 MiB line limit (the transcript ends before it). `*out_outcome` is written only

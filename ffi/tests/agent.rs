@@ -644,7 +644,7 @@ fn tools_are_checked_when_registered() {
     let a = agent("t", None);
     let object = r#"{"type":"object"}"#;
     assert_eq!(
-        add_tool(&a, "x", "", r#"{"required":["a","a"]}"#, 0),
+        add_tool(&a, "x", "", r#"{"type":"object","required":["a","a"]}"#, 0),
         agentloop_result::SchemaRefused
     );
     assert_eq!(
@@ -657,7 +657,7 @@ fn tools_are_checked_when_registered() {
     );
     assert_eq!(
         add_tool(&a, "", "", object, 0),
-        agentloop_result::InvalidArgument
+        agentloop_result::NotProviderSafe
     );
     assert_eq!(
         add_tool(&a, "x", "", object, 1 << 53),
@@ -1060,4 +1060,194 @@ fn the_c_agent_refuses_what_it_cannot_resume() {
     // SAFETY: as above.
     let r = unsafe { agentloop_agent_set_idempotent(null_mut(), null(), 0) };
     assert_eq!(r, agentloop_result::NullParameter);
+}
+
+/// The names and root schemas providers refuse, each with the sentence
+/// `agentloop_tool_explain` gives for it.
+const NOT_PROVIDER_SAFE: [(&str, &str, &str); 12] = [
+    (
+        "",
+        r#"{"type":"object"}"#,
+        "tool name '' is not provider-safe: it is empty",
+    ),
+    (
+        "my tool",
+        r#"{"type":"object"}"#,
+        "tool name 'my tool' is not provider-safe: ' ' at position 2 is not",
+    ),
+    (
+        "a.b",
+        r#"{"type":"object"}"#,
+        "tool name 'a.b' is not provider-safe: '.' at position 1 is not",
+    ),
+    (
+        "café",
+        r#"{"type":"object"}"#,
+        "tool name 'café' is not provider-safe: 'é' at position 3 is not",
+    ),
+    (
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        r#"{"type":"object"}"#,
+        "it is 65 characters long, more than 64",
+    ),
+    (
+        "t",
+        "true",
+        "tool 't': the root schema is true, which does not describe an object",
+    ),
+    (
+        "t",
+        "false",
+        "tool 't': the root schema is false, which does not describe an object",
+    ),
+    ("t", "{}", "tool 't': the root schema has no \"type\""),
+    (
+        "t",
+        r#"{"type":"integer"}"#,
+        "tool 't': the root schema's \"type\" is \"integer\"",
+    ),
+    (
+        "t",
+        r#"{"anyOf":[{"type":"object"}]}"#,
+        "tool 't': the root schema has no \"type\"",
+    ),
+    (
+        "t",
+        r#"{"type":["object"]}"#,
+        "tool 't': the root schema's \"type\" is a list",
+    ),
+    (
+        "t",
+        r#"{"type":["object","null"]}"#,
+        "tool 't': the root schema's \"type\" is a list",
+    ),
+];
+
+/// What `agentloop_tool_explain` says about `(name, schema)`.
+fn explain(name: &str, schema: &str) -> Result<String, agentloop_result> {
+    let mut len = 0;
+    // SAFETY: valid byte inputs; a size query with a valid out_len.
+    let r = unsafe {
+        agentloop_tool_explain(
+            name.as_ptr(),
+            name.len(),
+            schema.as_ptr(),
+            schema.len(),
+            null_mut(),
+            0,
+            &mut len,
+        )
+    };
+    if r == agentloop_result::Ok {
+        assert_eq!(len, 0);
+        return Ok(String::new());
+    }
+    if r != agentloop_result::InsufficientSize {
+        return Err(r);
+    }
+    let mut buf = vec![0u8; len];
+    // SAFETY: a buffer of the length asked for.
+    let r = unsafe {
+        agentloop_tool_explain(
+            name.as_ptr(),
+            name.len(),
+            schema.as_ptr(),
+            schema.len(),
+            buf.as_mut_ptr(),
+            buf.len(),
+            &mut len,
+        )
+    };
+    assert_eq!(r, agentloop_result::Ok);
+    Ok(String::from_utf8(buf).unwrap())
+}
+
+#[test]
+fn names_and_roots_providers_refuse_are_refused_when_registered() {
+    let a = agent("t", None);
+    for (name, schema, why) in NOT_PROVIDER_SAFE {
+        assert_eq!(
+            add_tool(&a, name, "d", schema, 0),
+            agentloop_result::NotProviderSafe,
+            "{name} {schema}"
+        );
+        let sentence = explain(name, schema).unwrap();
+        assert!(sentence.contains(why), "{sentence}");
+        assert!(
+            sentence.ends_with("(providers accept ^[a-zA-Z0-9_-]{1,64}$)")
+                || sentence.ends_with("providers require a root schema with \"type\": \"object\""),
+            "{sentence}"
+        );
+    }
+    // Nothing was registered.
+    assert_eq!(get(agentloop_agent_manifest_json, &a).unwrap(), "[]");
+    // The good boundary cases.
+    let longest = "Z".repeat(64);
+    for name in ["-", "_", "0", "9lives", "get-weather", longest.as_str()] {
+        assert_eq!(explain(name, r#"{"type":"object"}"#).unwrap(), "");
+        assert_eq!(
+            add_tool(
+                &a,
+                name,
+                "d",
+                r#"{"type":"object","anyOf":[{"required":["a"]},{}]}"#,
+                0
+            ),
+            agentloop_result::Ok,
+            "{name}"
+        );
+    }
+    let manifest = get(agentloop_agent_manifest_json, &a).unwrap();
+    assert!(
+        manifest.contains(&format!(r#""name":"{longest}""#)),
+        "{manifest}"
+    );
+    // explain says what the validator refuses too, and refuses what is not JSON or UTF-8.
+    assert!(explain("t", r#"{"type":"object","required":["a","a"]}"#)
+        .unwrap()
+        .starts_with("tool 't': schema refused at /required"));
+    assert_eq!(explain("t", "{"), Err(agentloop_result::InvalidJson));
+    let object = r#"{"type":"object"}"#;
+    let mut len = 7;
+    // SAFETY: an invalid-UTF-8 name, a valid schema, a valid out_len.
+    let r = unsafe {
+        agentloop_tool_explain(
+            b"\xff".as_ptr(),
+            1,
+            object.as_ptr(),
+            object.len(),
+            null_mut(),
+            0,
+            &mut len,
+        )
+    };
+    assert_eq!(r, agentloop_result::InvalidUtf8);
+    assert_eq!(len, 7, "nothing written on failure");
+    // SAFETY: NULL out_len and NULL inputs with a length are what is tested.
+    unsafe {
+        assert_eq!(
+            agentloop_tool_explain(
+                null(),
+                0,
+                object.as_ptr(),
+                object.len(),
+                null_mut(),
+                0,
+                null_mut()
+            ),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_tool_explain(
+                null(),
+                1,
+                object.as_ptr(),
+                object.len(),
+                null_mut(),
+                0,
+                &mut len
+            ),
+            agentloop_result::NullParameter
+        );
+    }
 }

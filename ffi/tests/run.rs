@@ -361,7 +361,7 @@ fn null_callbacks_and_bad_tools_are_refused_before_running() {
     );
     let refused = [tool(
         "x",
-        r#"{"required":["a","a"]}"#,
+        r#"{"type":"object","required":["a","a"]}"#,
         Some(value_cb),
         null_mut(),
     )];
@@ -396,6 +396,60 @@ fn null_callbacks_and_bad_tools_are_refused_before_running() {
             &mut outcome
         ),
         agentloop_result::InvalidArgument
+    );
+    // Names and roots providers refuse.
+    for (name, schema) in [
+        ("", OBJECT),
+        ("my tool", OBJECT),
+        ("a.b", OBJECT),
+        ("café", OBJECT),
+        (
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            OBJECT,
+        ),
+        ("t", "true"),
+        ("t", "false"),
+        ("t", "{}"),
+        ("t", r#"{"type":"integer"}"#),
+        ("t", r#"{"anyOf":[{"type":"object"}]}"#),
+        ("t", r#"{"type":["object"]}"#),
+        ("t", r#"{"type":["object","null"]}"#),
+    ] {
+        let tools = [ok_tool[0], tool(name, schema, Some(value_cb), null_mut())];
+        assert_eq!(
+            call(
+                Some(model_cb),
+                tools.as_ptr(),
+                2,
+                Some(refuse_cb),
+                &mut outcome
+            ),
+            agentloop_result::NotProviderSafe,
+            "{name} {schema}"
+        );
+    }
+    // The good boundary cases pass registration: the run starts, and the sink refuses
+    // its first record.
+    let good = [
+        tool("-", OBJECT, Some(value_cb), null_mut()),
+        tool("_", OBJECT, Some(value_cb), null_mut()),
+        tool("0", OBJECT, Some(value_cb), null_mut()),
+        tool(
+            "ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ",
+            r#"{"type":"object","anyOf":[{"required":["a"]},{}]}"#,
+            Some(value_cb),
+            null_mut(),
+        ),
+    ];
+    assert_eq!(
+        call(
+            Some(model_cb),
+            good.as_ptr(),
+            4,
+            Some(refuse_cb),
+            &mut outcome
+        ),
+        agentloop_result::CallbackRefused
     );
     let mut bad_name = ok_tool;
     bad_name[0].name = b"\xff".as_ptr();

@@ -1,0 +1,70 @@
+//! What registering a tool checks, shared by `agentloop_agent_add_tool` and
+//! `agentloop_run`: the result code for each refusal, and `agentloop_tool_explain`,
+//! which gives the sentence.
+
+use agentloop_core::json;
+use agentloop_core::tools::{RegisterError, ToolSpec};
+
+use crate::boundary::boundary;
+use crate::bytes::{input, need, text, write_out};
+use crate::canon::parse_error;
+use crate::result::agentloop_result;
+
+/// The result code for a tool refused at registration: `NOT_PROVIDER_SAFE` for a name
+/// or root schema providers refuse, `SCHEMA_REFUSED` for a schema the validator
+/// refuses, `INVALID_ARGUMENT` for a duplicate name or a limit too large.
+pub(crate) fn register_error(error: RegisterError) -> agentloop_result {
+    match error {
+        RegisterError::Name { .. } | RegisterError::Root { .. } => {
+            agentloop_result::NotProviderSafe
+        }
+        RegisterError::Schema { .. } => agentloop_result::SchemaRefused,
+        RegisterError::Duplicate(_) | RegisterError::LimitTooLarge(_) => {
+            agentloop_result::InvalidArgument
+        }
+    }
+}
+
+/// Writes why a tool named `(name_ptr, name_len)` (UTF-8) with the argument schema
+/// `(schema_ptr, schema_len)` (a JSON document) is refused when registered — one
+/// sentence naming the rule it breaks, no NUL — to `(out_buf, out_cap)` and its length
+/// to `*out_len`; the empty string (length 0, `OK`) when the name and schema pass.
+/// The rules, in order: the name matches `^[a-zA-Z0-9_-]{1,64}$` (e.g. `tool name 'my
+/// tool' is not provider-safe: ' ' at position 2 is not an ASCII letter, digit, '_' or
+/// '-' (providers accept ^[a-zA-Z0-9_-]{1,64}$)`); the root schema has `"type":
+/// "object"` (e.g. `tool 't': the root schema has no "type"; providers require a root
+/// schema with "type": "object"`) — both `NOT_PROVIDER_SAFE` at registration; the
+/// schema compiles (`tool 't': schema refused at …`, `SCHEMA_REFUSED`). A duplicate name
+/// or a limit too large depends on the agent and is not checked here.
+///
+/// Size query as `agentloop_canonicalize`. `INVALID_UTF8` for a name that is not UTF-8;
+/// `INVALID_JSON` / `NO_CANONICAL_FORM` for the schema text. NULL `out_len`, or a NULL
+/// input with a non-zero length, is `NULL_PARAMETER`. Thread-safe.
+///
+/// # Safety
+/// The inputs must point to their lengths in readable bytes; `out_buf`, if not NULL,
+/// to `out_cap` writable bytes; `out_len` must be valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_tool_explain(
+    name_ptr: *const u8,
+    name_len: usize,
+    schema_ptr: *const u8,
+    schema_len: usize,
+    out_buf: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+) -> agentloop_result {
+    boundary(|| {
+        need(out_len)?;
+        // SAFETY: the caller's contract for the name bytes.
+        let name = unsafe { text(name_ptr, name_len) }?;
+        // SAFETY: the caller's contract for the schema bytes.
+        let schema = json::parse(unsafe { input(schema_ptr, schema_len) }?).map_err(parse_error)?;
+        let sentence = match ToolSpec::new(name, "", schema).check() {
+            Ok(_) => String::new(),
+            Err(refusal) => refusal.to_string(),
+        };
+        // SAFETY: the caller's contract for the output buffer and out_len.
+        unsafe { write_out(sentence.as_bytes(), out_buf, out_cap, out_len) }
+    })
+}
