@@ -216,7 +216,10 @@ mod tests {
             assert_eq!(message.last(), Some(&0));
             assert_eq!(message.iter().filter(|&&b| b == 0).count(), 1);
         }
-        assert_eq!(agentloop_result::from_u32(22), None);
+        assert_eq!(
+            agentloop_result::from_u32(agentloop_result::ALL.len() as u32),
+            None
+        );
         assert_eq!(agentloop_result::from_u32(u32::MAX), None);
     }
 }
