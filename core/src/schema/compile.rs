@@ -1,6 +1,10 @@
-//! Schema document → compiled [`Tree`], refusing everything outside the subset and
-//! everything the draft 2020-12 meta-schema would refuse. (References are resolved, and
-//! their cycles refused, by the `reference` module once every subschema is compiled.)
+//! Schema document → compiled [`Tree`], refusing what the validator cannot honour and
+//! what the draft's meta-schema would refuse.
+//!
+//! Subschemas are compiled by their JSON pointer, once each: those the draft's keywords
+//! hold, and any other place a reference points at (a pointer into an unknown keyword
+//! is a schema once a `$ref` names it). References are resolved once every subschema
+//! they could name is known ([`Resources`]), and may compile more subschemas.
 //!
 //! Each refusal is a [`SchemaError`] whose pointer is the offending member or element
 //! (`/properties/a/type`, `/required/1`) and whose sentence names the keyword. Members
@@ -8,102 +12,119 @@
 //! same reason.
 
 use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
 use alloc::format;
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::draft::{self, Draft, Keyword};
 use super::message::show;
 use super::order::Members;
 use super::path::quoted;
-use super::reference::{self, push_token, PendingRef, Places};
-use super::tree::{is_integral, Count, Keywords, Node, NodeId, Property, Tree, Type};
-use super::work;
-use super::SchemaError;
+use super::pattern::Pattern;
+use super::reference::{self, push_token};
+use super::resources::Resources;
+use super::tree::{
+    is_integral, Count, DynamicRef, Keywords, Node, NodeId, Property, Resource, Tree, Type,
+};
+use super::{uri, work, SchemaError};
 use crate::json::{Object, Value, MAX_DEPTH};
 
-/// The `$schema` values accepted: draft 2020-12's meta-schema URI, with or without an
-/// empty fragment.
-pub const DRAFT_2020_12: [&str; 2] = [
-    "https://json-schema.org/draft/2020-12/schema",
-    "https://json-schema.org/draft/2020-12/schema#",
-];
+pub use super::draft::DRAFT_2020_12;
 
-/// The most names one `required` may list: far more than any tool needs (tens), few
-/// enough that a schema with them is compiled and checked in milliseconds. More are
-/// refused at registration, naming the keyword and this limit.
+/// Most dynamic scopes a document's `$dynamicRef`s can tell apart (the product, over
+/// the dynamic anchor names they look up, of one more than the resources declaring
+/// each): validation remembers verdicts per scope, so this bounds its work.
+pub const MAX_DYNAMIC_SCOPES: usize = 4096;
+
+/// Most names a `required` (or a `dependentRequired` list) may hold: far more than a
+/// tool needs; a bound on the work of compiling and the compiled schema's size.
 pub const MAX_REQUIRED_NAMES: usize = 10_000;
 
-/// The most values one `enum` may list: room for a list of every language or currency
-/// code (a few thousand), few enough that indexing them takes milliseconds. More are
-/// refused at registration, naming the keyword and this limit.
+/// Most values an `enum` may list, for the same reasons.
 pub const MAX_ENUM_VALUES: usize = 100_000;
 
-/// Draft 2020-12 keywords outside the subset: refused with a sentence saying so (any
-/// other unknown member is refused as an unknown keyword).
-const OUTSIDE_SUBSET: &[&str] = &[
-    "$id",
-    "$anchor",
-    "$dynamicRef",
-    "$dynamicAnchor",
-    "$vocabulary",
-    "allOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentSchemas",
-    "prefixItems",
-    "contains",
-    "patternProperties",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "multipleOf",
-    "maxProperties",
-    "minProperties",
-    "pattern",
-    "uniqueItems",
-    "maxContains",
-    "minContains",
-    "dependentRequired",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
-];
+/// What a compiled document holds besides its tree.
+#[derive(Debug)]
+pub(crate) struct Compiled {
+    /// The tree.
+    pub(crate) tree: Tree,
+    /// JSON pointers of the members no draft knows (annotations, ignored).
+    pub(crate) ignored: Vec<String>,
+}
+
+/// Which reference keyword a pending reference came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RefKind {
+    Ref,
+    Dynamic,
+    Recursive,
+}
+
+impl RefKind {
+    fn keyword(self) -> &'static str {
+        match self {
+            RefKind::Ref => "$ref",
+            RefKind::Dynamic => "$dynamicRef",
+            RefKind::Recursive => "$recursiveRef",
+        }
+    }
+}
+
+/// A schema object's keywords while they are read: what depends on its siblings
+/// waits here.
+struct Partial {
+    k: Keywords,
+    base: Option<Rc<str>>,
+    items_array: Option<Vec<NodeId>>,
+    additional_items: Option<NodeId>,
+    min_contains: Option<Count>,
+    then: Option<NodeId>,
+    otherwise: Option<NodeId>,
+}
+
+/// A reference waiting for the subschemas it may name.
+#[derive(Debug)]
+struct Pending {
+    from: NodeId,
+    kind: RefKind,
+    reference: String,
+    /// The base URI in effect where it is written.
+    base: Option<Rc<str>>,
+}
 
 /// Compiles `document`.
-pub(crate) fn compile(document: &Value) -> Result<Tree, SchemaError> {
-    let mut compiler = Compiler::default();
-    let mut pointer = String::new();
-    let root = compiler.schema(document, None, &mut pointer, 1)?;
-    reference::resolve(
-        &mut compiler.nodes,
-        &compiler.places,
+pub(crate) fn compile(document: &Value) -> Result<Compiled, SchemaError> {
+    let draft = match draft::of_document(document) {
+        Ok(draft) => draft,
+        Err(Some(uri)) => return Err(refuse("/$schema", unknown_draft(uri))),
+        Err(None) => {
+            let value = document.as_object().and_then(|o| o.get("$schema"));
+            return Err(must_be(
+                "/$schema",
+                "$schema",
+                "a string",
+                value.unwrap_or(&Value::Null),
+            ));
+        }
+    };
+    let resources = Resources::scan(document, draft)?;
+    let mut c = Compiler {
         document,
-        compiler.refs,
-    )?;
-    reference::refuse_cycles(&compiler.nodes, &compiler.places)?;
-    let mut shared = vec![false; compiler.nodes.len()];
-    for node in &compiler.nodes {
-        if let Node::Keywords(k) = node {
-            if let Some(target) = k.reference {
-                shared[target] = true;
-            }
-        }
-    }
-    let mut nodes = compiler.nodes;
-    for (node, &shared) in nodes.iter_mut().zip(&shared) {
-        if let Node::Keywords(k) = node {
-            k.prepare(shared);
-        }
-    }
-    Ok(Tree {
-        nodes,
-        shared,
-        root,
-    })
+        draft,
+        resources,
+        nodes: Vec::new(),
+        by_value: BTreeMap::new(),
+        values: Vec::new(),
+        pending: Vec::new(),
+        ignored: Vec::new(),
+        dynamic_names: Vec::new(),
+    };
+    let root = c.compile_at(document, &mut String::new(), 1, None)?;
+    c.resolve_all()?;
+    c.finish(root)
 }
 
 /// A refusal at `pointer`.
@@ -111,58 +132,64 @@ fn refuse(pointer: &str, message: String) -> SchemaError {
     SchemaError::at(pointer, message)
 }
 
-/// Appends `/index` to a JSON pointer.
-fn push_index(pointer: &mut String, index: usize) {
-    pointer.push_str(&format!("/{index}"));
-}
-
-#[derive(Debug, Default)]
-struct Compiler {
+struct Compiler<'d> {
+    document: &'d Value,
+    draft: Draft,
+    resources: Resources,
     nodes: Vec<Node>,
-    /// Where each node is: what a `$ref` may point at, and pointers for refusals.
-    places: Places,
-    refs: Vec<PendingRef>,
-    /// The object schema whose keywords are being compiled (`None` at the root), and
-    /// the length of its pointer: a new node's place is the step below it.
-    parent: Option<NodeId>,
-    parent_len: usize,
+    /// Node by the address of its schema in the document (borrowed for the whole
+    /// compilation, so each value keeps its address): a node keeps no pointer of its
+    /// own, which for a deep document with long keys would cost quadratic memory.
+    by_value: BTreeMap<usize, NodeId>,
+    /// The address of each node's schema, to find its pointer for a sentence.
+    values: Vec<usize>,
+    pending: Vec<Pending>,
+    ignored: Vec<String>,
+    /// Names `$dynamicRef` looks up dynamically (`""` for `$recursiveRef`).
+    dynamic_names: Vec<String>,
 }
 
-impl Compiler {
-    /// Compiles the subschema `value` at `pointer` (JSON nesting `depth`, 1 for the
-    /// root); `keyword` is the keyword it belongs to, `None` for the root.
-    fn schema(
+impl Compiler<'_> {
+    /// Compiles the schema `value` at `pointer` (JSON nesting `depth`, the root being
+    /// 1), once; `keyword` is the keyword it belongs to, for the sentence when it is
+    /// not a schema. `pointer` is a buffer the compilation extends and restores.
+    fn compile_at(
         &mut self,
         value: &Value,
-        keyword: Option<&str>,
         pointer: &mut String,
         depth: usize,
+        keyword: Option<&str>,
     ) -> Result<NodeId, SchemaError> {
+        let address = core::ptr::from_ref(value) as usize;
+        if let Some(&id) = self.by_value.get(&address) {
+            return Ok(id);
+        }
         let id = self.nodes.len();
         match value {
-            Value::Bool(b) => self.nodes.push(Node::Bool(*b)),
-            // The parser's bound: an object nested deeper than MAX_DEPTH. A boolean is no
-            // level of its own (`true` inside the deepest object the parser reads is fine).
-            Value::Object(_) if depth > MAX_DEPTH => {
-                return Err(refuse(
-                    pointer,
-                    format!("the schema nests deeper than {MAX_DEPTH} levels"),
-                ));
+            Value::Bool(b) => {
+                self.nodes.push(Node::Bool(*b));
+                self.values.push(address);
+                self.by_value.insert(address, id);
+                Ok(id)
             }
             Value::Object(object) => {
-                // Reserve the id first: children get later ids.
+                if depth > MAX_DEPTH {
+                    return Err(refuse(
+                        pointer,
+                        format!("the schema nests deeper than {MAX_DEPTH} levels"),
+                    ));
+                }
+                // Reserve the id first: a reference back to it finds it.
                 self.nodes.push(Node::Bool(true));
-                self.place(value, pointer);
-                let outer = (self.parent, self.parent_len);
-                (self.parent, self.parent_len) = (Some(id), pointer.len());
+                self.values.push(address);
+                self.by_value.insert(address, id);
                 let keywords = self.keywords(object, id, pointer, depth)?;
-                (self.parent, self.parent_len) = outer;
                 self.nodes[id] = Node::Keywords(Box::new(keywords));
-                return Ok(id);
+                Ok(id)
             }
             other => {
                 let got = other.type_name();
-                return Err(refuse(
+                Err(refuse(
                     pointer,
                     match keyword {
                         None => format!("a schema must be an object or a boolean, got {got}"),
@@ -171,20 +198,29 @@ impl Compiler {
                             quoted(k)
                         ),
                     },
-                ));
+                ))
             }
         }
-        self.place(value, pointer);
-        Ok(id)
     }
 
-    /// Records the place of the node just made from `value` at `pointer`.
-    fn place(&mut self, value: &Value, pointer: &str) {
-        let step = pointer.get(self.parent_len..).unwrap_or_default();
-        self.places.push(self.parent, step, value);
+    /// A subschema of keyword `key` at `pointer` + `token`.
+    fn child(
+        &mut self,
+        value: &Value,
+        key: &str,
+        pointer: &mut String,
+        token: &str,
+        depth: usize,
+    ) -> Result<NodeId, SchemaError> {
+        let mark = pointer.len();
+        push_token(pointer, token);
+        let node = self.compile_at(value, pointer, depth, Some(key));
+        pointer.truncate(mark);
+        node
     }
 
-    /// The keywords of the object schema `object` (node `id`).
+    /// The keywords of the object schema `object` (node `id` at `pointer`, nesting
+    /// `depth`).
     fn keywords(
         &mut self,
         object: &Object,
@@ -192,103 +228,241 @@ impl Compiler {
         pointer: &mut String,
         depth: usize,
     ) -> Result<Keywords, SchemaError> {
-        let is_root = pointer.is_empty();
-        let mut k = Keywords::default();
+        let draft = self.draft;
+        let (base, home) = self.resources.context_of(self.document, object, pointer);
+        let mut st = Partial {
+            k: Keywords {
+                home,
+                ..Keywords::default()
+            },
+            base,
+            items_array: None,
+            additional_items: None,
+            min_contains: None,
+            then: None,
+            otherwise: None,
+        };
+        // Draft-07: a `$ref` hides every sibling keyword.
+        let only_ref = draft == Draft::Draft7 && object.contains_key("$ref");
         for (key, value) in object.iter() {
+            if only_ref && key != "$ref" {
+                continue;
+            }
             let mark = pointer.len();
             push_token(pointer, key);
-            let at: &str = pointer;
-            match key {
-                "type" => k.types = types(value, pointer)?,
-                "enum" => match value {
-                    Value::Array(values) if values.len() > MAX_ENUM_VALUES => {
-                        return Err(refuse(
-                            at,
-                            format!(
-                                "keyword 'enum' lists {} values, more than the \
-                                 {MAX_ENUM_VALUES} a schema may list",
-                                values.len()
-                            ),
-                        ));
-                    }
-                    Value::Array(values) => k.enumeration = Some(Members::new(values.clone())),
-                    other => return Err(must_be(at, key, "an array", other)),
-                },
-                "const" => k.constant = Some(value.clone()),
-                "minimum" => k.minimum = Some(number(at, key, value)?),
-                "maximum" => k.maximum = Some(number(at, key, value)?),
-                "exclusiveMinimum" => k.exclusive_minimum = Some(number(at, key, value)?),
-                "exclusiveMaximum" => k.exclusive_maximum = Some(number(at, key, value)?),
-                "minLength" => k.min_length = Some(count(at, key, value)?),
-                "maxLength" => k.max_length = Some(count(at, key, value)?),
-                "minItems" => k.min_items = Some(count(at, key, value)?),
-                "maxItems" => k.max_items = Some(count(at, key, value)?),
-                "required" => k.required = required(value, pointer)?,
-                "items" => {
-                    if let Value::Array(_) = value {
-                        return Err(refuse(
-                            at,
-                            String::from(
-                                "keyword 'items' must be a single schema: the array form is \
-                                 not draft 2020-12 (which names it 'prefixItems', a keyword \
-                                 this subset does not support)",
-                            ),
-                        ));
-                    }
-                    k.items = Some(self.schema(value, Some(key), pointer, depth + 1)?);
-                }
-                "additionalProperties" => {
-                    k.additional = Some(self.schema(value, Some(key), pointer, depth + 1)?);
-                }
-                "properties" => {
-                    k.properties = self
-                        .schema_map(value, key, pointer, depth)?
-                        .into_iter()
-                        .map(|(name, node)| Property {
-                            name,
-                            node,
-                            required: false,
-                        })
-                        .collect();
-                }
-                "$defs" => {
-                    // Compiled so that `$ref` can point into them, and refused if broken
-                    // even when nothing refers to them, as the meta-schema would.
-                    self.schema_map(value, key, pointer, depth)?;
-                }
-                "anyOf" => k.any_of = self.schema_list(value, key, pointer, depth)?,
-                "$ref" => match value {
-                    Value::String(reference) => self.refs.push(PendingRef {
-                        from: id,
-                        reference: reference.clone(),
-                    }),
-                    other => return Err(must_be(at, key, "a string", other)),
-                },
-                "$schema" => schema_uri(value, pointer, is_root)?,
-                "title" | "description" | "$comment" | "format" => {
-                    if !matches!(value, Value::String(_)) {
-                        return Err(must_be(at, key, "a string", value));
-                    }
-                }
-                "deprecated" | "readOnly" | "writeOnly" => {
-                    if !matches!(value, Value::Bool(_)) {
-                        return Err(must_be(at, key, "a boolean", value));
-                    }
-                }
-                "examples" => {
-                    if !matches!(value, Value::Array(_)) {
-                        return Err(must_be(at, key, "an array", value));
-                    }
-                }
-                "default" => {}
-                _ => return Err(refuse(at, unsupported(key))),
-            }
+            let done = self.keyword(key, value, id, pointer, depth, &mut st);
             pointer.truncate(mark);
+            done?;
+        }
+        let mut k = st.k;
+        if let Some(prefix) = st.items_array {
+            // Before 2020-12: `items` as an array is positional, `additionalItems`
+            // covers the rest (and means nothing without it).
+            k.prefix_items = prefix;
+            k.items = st.additional_items;
+        }
+        if k.contains.is_some() {
+            k.min_contains = st.min_contains;
+        } else {
+            k.max_contains = None;
+        }
+        if k.condition.is_some() {
+            k.then = st.then;
+            k.otherwise = st.otherwise;
         }
         Ok(k)
     }
 
-    /// `properties` or `$defs`: an object whose members are schemas.
+    /// One member `key` of a schema object, at `at` (its pointer), into `st`.
+    fn keyword(
+        &mut self,
+        key: &str,
+        value: &Value,
+        id: NodeId,
+        at: &mut String,
+        depth: usize,
+        st: &mut Partial,
+    ) -> Result<(), SchemaError> {
+        let draft = self.draft;
+        // A member's value is one level deeper; a member of a member's value two.
+        let (one, two) = (depth + 1, depth + 2);
+        match draft.keyword(key) {
+            Keyword::Known => {}
+            Keyword::OtherDraft => return Err(refuse(at, other_draft(key, draft))),
+            Keyword::Unknown => {
+                self.ignored.push(at.clone());
+                return Ok(());
+            }
+        }
+        match key {
+            "type" => st.k.types = types(value, at)?,
+            "enum" => match value {
+                Value::Array(values) if values.len() > MAX_ENUM_VALUES => {
+                    return Err(refuse(
+                        at,
+                        format!(
+                            "keyword 'enum' lists {} values, more than the \
+                             {MAX_ENUM_VALUES} a schema may list",
+                            values.len()
+                        ),
+                    ));
+                }
+                Value::Array(values) => st.k.enumeration = Some(Members::new(values.clone())),
+                other => return Err(must_be(at, key, "an array", other)),
+            },
+            "const" => st.k.constant = Some(value.clone()),
+            "multipleOf" => match value {
+                Value::Number(n) if n.is_finite() && *n > 0.0 => st.k.multiple_of = Some(*n),
+                other => return Err(must_be(at, key, "a number above 0", other)),
+            },
+            "minimum" => st.k.minimum = Some(number(at, key, value)?),
+            "maximum" => st.k.maximum = Some(number(at, key, value)?),
+            "exclusiveMinimum" => st.k.exclusive_minimum = Some(number(at, key, value)?),
+            "exclusiveMaximum" => st.k.exclusive_maximum = Some(number(at, key, value)?),
+            "minLength" => st.k.min_length = Some(count(at, key, value)?),
+            "maxLength" => st.k.max_length = Some(count(at, key, value)?),
+            "pattern" => st.k.pattern = Some(pattern(value, at, key)?),
+            "minItems" => st.k.min_items = Some(count(at, key, value)?),
+            "maxItems" => st.k.max_items = Some(count(at, key, value)?),
+            "uniqueItems" => st.k.unique_items = boolean(at, key, value)?,
+            "minContains" => st.min_contains = Some(count(at, key, value)?),
+            "maxContains" => st.k.max_contains = Some(count(at, key, value)?),
+            "minProperties" => st.k.min_properties = Some(count(at, key, value)?),
+            "maxProperties" => st.k.max_properties = Some(count(at, key, value)?),
+            "required" => st.k.required = names(value, at, key)?,
+            "dependentRequired" => st.k.dependent_required = self.dependent_required(value, at)?,
+            "dependentSchemas" => st.k.dependent_schemas = self.schema_map(value, key, at, two)?,
+            "dependencies" => self.dependencies(value, at, two, &mut st.k)?,
+            "items" => match value {
+                Value::Array(_) if draft != Draft::Draft2020_12 => {
+                    st.items_array = Some(self.schema_list(value, key, at, two, false)?);
+                }
+                Value::Array(_) => {
+                    return Err(refuse(
+                        at,
+                        String::from(
+                            "keyword 'items' must be a single schema: the array form is \
+                             not draft 2020-12, which names it 'prefixItems'",
+                        ),
+                    ))
+                }
+                _ => st.k.items = Some(self.compile_at(value, at, one, Some(key))?),
+            },
+            "prefixItems" => st.k.prefix_items = self.schema_list(value, key, at, two, true)?,
+            "additionalItems" => {
+                st.additional_items = Some(self.compile_at(value, at, one, Some(key))?)
+            }
+            "contains" => st.k.contains = Some(self.compile_at(value, at, one, Some(key))?),
+            "properties" => {
+                st.k.properties = self
+                    .schema_map(value, key, at, two)?
+                    .into_iter()
+                    .map(|(name, node)| Property { name, node })
+                    .collect();
+            }
+            "patternProperties" => {
+                let Value::Object(members) = value else {
+                    return Err(must_be(
+                        at,
+                        key,
+                        "an object whose members are schemas",
+                        value,
+                    ));
+                };
+                for (source, member) in members.iter() {
+                    let regex = Pattern::compile(source).map_err(|e| {
+                        refuse(
+                            at,
+                            format!(
+                                "keyword 'patternProperties': the pattern {} is refused: {e}",
+                                quoted(source)
+                            ),
+                        )
+                    })?;
+                    let node = self.child(member, key, at, source, two)?;
+                    st.k.pattern_properties.push((regex, node));
+                }
+            }
+            "additionalProperties" => {
+                st.k.additional = Some(self.compile_at(value, at, one, Some(key))?);
+            }
+            "propertyNames" => {
+                st.k.property_names = Some(self.compile_at(value, at, one, Some(key))?)
+            }
+            "unevaluatedItems" => {
+                st.k.unevaluated_items = Some(self.compile_at(value, at, one, Some(key))?);
+            }
+            "unevaluatedProperties" => {
+                st.k.unevaluated_properties = Some(self.compile_at(value, at, one, Some(key))?);
+            }
+            "allOf" => st.k.all_of = self.schema_list(value, key, at, two, true)?,
+            "anyOf" => st.k.any_of = self.schema_list(value, key, at, two, true)?,
+            "oneOf" => st.k.one_of = self.schema_list(value, key, at, two, true)?,
+            "not" => st.k.not = Some(self.compile_at(value, at, one, Some(key))?),
+            "if" => st.k.condition = Some(self.compile_at(value, at, one, Some(key))?),
+            "then" => st.then = Some(self.compile_at(value, at, one, Some(key))?),
+            "else" => st.otherwise = Some(self.compile_at(value, at, one, Some(key))?),
+            "$defs" | "definitions" => {
+                // Compiled so that references can point into them, and refused if
+                // broken even when nothing refers to them, as the meta-schema would.
+                self.schema_map(value, key, at, two)?;
+            }
+            "contentSchema" => {
+                // An annotation, but a schema the meta-schema checks.
+                self.compile_at(value, at, one, Some(key))?;
+            }
+            "$ref" | "$dynamicRef" | "$recursiveRef" => {
+                let Value::String(reference) = value else {
+                    return Err(must_be(at, key, "a string", value));
+                };
+                let kind = match key {
+                    "$ref" => RefKind::Ref,
+                    "$dynamicRef" => RefKind::Dynamic,
+                    _ => RefKind::Recursive,
+                };
+                self.pending.push(Pending {
+                    from: id,
+                    kind,
+                    reference: reference.clone(),
+                    base: st.base.clone(),
+                });
+            }
+            "$schema" => {
+                if at.as_str() != "/$schema" {
+                    self.sub_schema_uri(value, at)?;
+                }
+            }
+            // Read by the first pass ([`Resources`]).
+            "$id" | "$anchor" | "$dynamicAnchor" => {}
+            "$recursiveAnchor" => {
+                boolean(at, key, value)?;
+            }
+            "$vocabulary" => {
+                if !matches!(value, Value::Object(_)) {
+                    return Err(must_be(at, key, "an object", value));
+                }
+            }
+            "title" | "description" | "$comment" | "format" | "contentEncoding"
+            | "contentMediaType" => {
+                if !matches!(value, Value::String(_)) {
+                    return Err(must_be(at, key, "a string", value));
+                }
+            }
+            "deprecated" | "readOnly" | "writeOnly" => {
+                boolean(at, key, value)?;
+            }
+            "examples" => {
+                if !matches!(value, Value::Array(_)) {
+                    return Err(must_be(at, key, "an array", value));
+                }
+            }
+            // "default" and anything else the draft knows as an annotation.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `properties`, `$defs`, `dependentSchemas`: an object whose members are schemas.
     fn schema_map(
         &mut self,
         value: &Value,
@@ -306,44 +480,422 @@ impl Compiler {
         };
         let mut out = Vec::with_capacity(members.len());
         for (name, member) in members.iter() {
-            let mark = pointer.len();
-            push_token(pointer, name);
-            let node = self.schema(member, Some(keyword), pointer, depth + 2)?;
-            pointer.truncate(mark);
+            let node = self.child(member, keyword, pointer, name, depth)?;
             out.push((String::from(name), node));
         }
         Ok(out)
     }
 
-    /// `anyOf`: a non-empty array of schemas.
+    /// `allOf`, `anyOf`, `oneOf`, `prefixItems`: an array of schemas (non-empty when
+    /// `non_empty`).
     fn schema_list(
         &mut self,
         value: &Value,
         keyword: &str,
         pointer: &mut String,
         depth: usize,
+        non_empty: bool,
     ) -> Result<Vec<NodeId>, SchemaError> {
         let items = match value {
-            Value::Array(items) if !items.is_empty() => items,
+            Value::Array(items) if !(non_empty && items.is_empty()) => items,
             other => {
-                return Err(must_be(
-                    pointer,
-                    keyword,
-                    "a non-empty array of schemas",
-                    other,
-                ))
+                let what = if non_empty {
+                    "a non-empty array of schemas"
+                } else {
+                    "an array of schemas"
+                };
+                return Err(must_be(pointer, keyword, what, other));
             }
         };
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            let mark = pointer.len();
-            push_index(pointer, i);
-            out.push(self.schema(item, Some(keyword), pointer, depth + 2)?);
-            pointer.truncate(mark);
+            out.push(self.child(item, keyword, pointer, &format!("{i}"), depth)?);
         }
         Ok(out)
     }
+
+    /// `dependentRequired`: an object whose members are arrays of unique names.
+    fn dependent_required(
+        &mut self,
+        value: &Value,
+        pointer: &str,
+    ) -> Result<Vec<(String, Vec<String>)>, SchemaError> {
+        let Value::Object(members) = value else {
+            return Err(must_be(
+                pointer,
+                "dependentRequired",
+                "an object whose members are arrays of names",
+                value,
+            ));
+        };
+        let mut out = Vec::with_capacity(members.len());
+        for (name, member) in members.iter() {
+            let mut at = String::from(pointer);
+            push_token(&mut at, name);
+            out.push((String::from(name), names(member, &at, "dependentRequired")?));
+        }
+        Ok(out)
+    }
+
+    /// Draft-07's `dependencies`: each member an array of names or a schema.
+    fn dependencies(
+        &mut self,
+        value: &Value,
+        pointer: &mut String,
+        depth: usize,
+        k: &mut Keywords,
+    ) -> Result<(), SchemaError> {
+        let Value::Object(members) = value else {
+            return Err(must_be(
+                pointer,
+                "dependencies",
+                "an object whose members are schemas or arrays of names",
+                value,
+            ));
+        };
+        for (name, member) in members.iter() {
+            match member {
+                Value::Array(_) => {
+                    let mut at = pointer.clone();
+                    push_token(&mut at, name);
+                    k.dependent_required
+                        .push((String::from(name), names(member, &at, "dependencies")?));
+                }
+                _ => {
+                    let node = self.child(member, "dependencies", pointer, name, depth)?;
+                    k.dependent_schemas.push((String::from(name), node));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A `$schema` below the root: only where it names the document's own draft.
+    fn sub_schema_uri(&self, value: &Value, pointer: &str) -> Result<(), SchemaError> {
+        let Value::String(uri) = value else {
+            return Err(must_be(pointer, "$schema", "a string", value));
+        };
+        match Draft::from_uri(uri) {
+            Some(draft) if draft == self.draft => Ok(()),
+            Some(draft) => Err(refuse(
+                pointer,
+                format!(
+                    "keyword '$schema' names {} in a document written for {}: one document \
+                     is read by one draft",
+                    draft.name(),
+                    self.draft.name()
+                ),
+            )),
+            None => Err(refuse(pointer, unknown_draft(uri))),
+        }
+    }
+
+    /// Resolves pending references until none is left (resolving one may compile
+    /// subschemas with references of their own), then the dynamic anchors the
+    /// dynamic references may land on.
+    fn resolve_all(&mut self) -> Result<(), SchemaError> {
+        let mut next = 0;
+        let mut anchors_done = 0;
+        loop {
+            while next < self.pending.len() {
+                self.resolve(next)?;
+                next += 1;
+            }
+            // Dynamic anchors of the names looked up so far: they are targets too.
+            if anchors_done == self.dynamic_names.len() {
+                return Ok(());
+            }
+            anchors_done = self.dynamic_names.len();
+            for pointer in self.dynamic_anchor_pointers() {
+                self.node_at(&pointer, "$dynamicAnchor")?;
+            }
+        }
+    }
+
+    /// Pointers of the schemas declaring a dynamic anchor whose name a dynamic
+    /// reference looks up (`$recursiveAnchor: true` for the name `""`).
+    fn dynamic_anchor_pointers(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for ((_, name), anchor) in &self.resources.anchors {
+            if anchor.dynamic && self.dynamic_names.contains(name) {
+                out.push(anchor.pointer.clone());
+            }
+        }
+        if self.dynamic_names.iter().any(String::is_empty) {
+            for pointer in &self.resources.pointers {
+                if self.recursive_anchor(pointer) {
+                    out.push(pointer.clone());
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the schema at `pointer` has `"$recursiveAnchor": true`.
+    fn recursive_anchor(&self, pointer: &str) -> bool {
+        let value = self.value_at(pointer);
+        value
+            .and_then(Value::as_object)
+            .and_then(|o| o.get("$recursiveAnchor"))
+            == Some(&Value::Bool(true))
+    }
+
+    /// The document's value at a (canonical) JSON pointer.
+    fn value_at(&self, pointer: &str) -> Option<&Value> {
+        Compiler::value_in(self.document, pointer)
+    }
+
+    /// The node for the schema at `pointer`, compiling it if needed.
+    fn node_at(&mut self, pointer: &str, keyword: &str) -> Result<NodeId, SchemaError> {
+        let document = self.document;
+        let Some(value) = Compiler::value_in(document, pointer) else {
+            return Err(refuse(
+                pointer,
+                format!("keyword {}: nothing at #{pointer}", quoted(keyword)),
+            ));
+        };
+        let depth = pointer.matches('/').count() + 1;
+        self.compile_at(value, &mut String::from(pointer), depth, Some(keyword))
+    }
+
+    /// The JSON pointer of node `node`'s schema, found by searching the document for
+    /// its address (for sentences only).
+    fn pointer_of(&self, node: NodeId) -> String {
+        let address = self.values.get(node).copied().unwrap_or(0);
+        pointer_to(self.document, address).unwrap_or_default()
+    }
+
+    /// [`Compiler::value_at`] with the document's lifetime.
+    fn value_in<'d>(document: &'d Value, pointer: &str) -> Option<&'d Value> {
+        let mut value = document;
+        for token in reference::tokens(pointer)? {
+            value = match value {
+                Value::Object(o) => o.get(&token)?,
+                Value::Array(items) => {
+                    if token.len() > 1 && token.starts_with('0')
+                        || !token.bytes().all(|b| b.is_ascii_digit())
+                    {
+                        return None;
+                    }
+                    items.get(token.parse::<usize>().ok()?)?
+                }
+                _ => return None,
+            };
+        }
+        Some(value)
+    }
+
+    /// Resolves pending reference `index` and points its node at the target.
+    fn resolve(&mut self, index: usize) -> Result<(), SchemaError> {
+        let (from, kind, reference, base) = {
+            let p = &self.pending[index];
+            (p.from, p.kind, p.reference.clone(), p.base.clone())
+        };
+        let keyword = kind.keyword();
+        // Found only for a refusal: a node keeps no pointer.
+        let mut at = self.pointer_of(from);
+        push_token(&mut at, keyword);
+        let says = |what: String| refuse(&at, format!("keyword {}: {}", quoted(keyword), what));
+        if kind == RefKind::Recursive && reference != "#" {
+            return Err(says(format!(
+                "{} must be \"#\" (draft 2019-09)",
+                quoted(&reference)
+            )));
+        }
+        let (resource, fragment) = uri::resolve(base.as_deref(), &reference);
+        let Some(resource_pointer) = self.resources.by_uri.get(&resource).cloned() else {
+            return Err(says(format!(
+                "{} refers to another document ({}); remote references are refused, as \
+                 validation never fetches anything (embed that schema under '$defs' with \
+                 its '$id')",
+                quoted(&reference),
+                quoted(&resource)
+            )));
+        };
+        let Some(fragment) = uri::percent_decode(&fragment) else {
+            return Err(says(format!(
+                "{} has a malformed percent-encoding",
+                quoted(&reference)
+            )));
+        };
+        let mut slot = None;
+        let target = if fragment.is_empty() {
+            resource_pointer
+        } else if fragment.starts_with('/') {
+            let Some(tokens) = reference::tokens(&fragment) else {
+                return Err(says(format!(
+                    "{} is not a valid JSON pointer (a '~' must be followed by 0 or 1)",
+                    quoted(&reference)
+                )));
+            };
+            let mut target = resource_pointer;
+            for token in &tokens {
+                push_token(&mut target, token);
+            }
+            target
+        } else {
+            let key = (resource.clone(), fragment.clone());
+            let Some(anchor) = self.resources.anchors.get(&key).cloned() else {
+                return Err(says(format!(
+                    "{} names the anchor {}, which no schema of that resource declares",
+                    quoted(&reference),
+                    quoted(&fragment)
+                )));
+            };
+            if kind == RefKind::Dynamic && anchor.dynamic {
+                slot = Some(self.slot(&fragment));
+            }
+            anchor.pointer
+        };
+        if kind == RefKind::Recursive && self.recursive_anchor(&target) {
+            slot = Some(self.slot(""));
+        }
+        match self.value_at(&target) {
+            Some(Value::Object(_) | Value::Bool(_)) => {}
+            Some(other) => {
+                return Err(says(format!(
+                    "{} points to {} at #{target}, not to a schema",
+                    quoted(&reference),
+                    show(other)
+                )))
+            }
+            None => {
+                return Err(says(format!(
+                    "{} does not point to a subschema of this document",
+                    quoted(&reference)
+                )))
+            }
+        }
+        let node = self.node_at(&target, keyword)?;
+        if let Some(Node::Keywords(k)) = self.nodes.get_mut(from) {
+            match kind {
+                RefKind::Ref => k.reference = Some(node),
+                RefKind::Dynamic | RefKind::Recursive => {
+                    k.dynamic_reference = Some(DynamicRef { target: node, slot });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The slot of dynamic anchor name `name`.
+    fn slot(&mut self, name: &str) -> usize {
+        match self.dynamic_names.iter().position(|n| n == name) {
+            Some(slot) => slot,
+            None => {
+                self.dynamic_names.push(String::from(name));
+                self.dynamic_names.len() - 1
+            }
+        }
+    }
+
+    /// The finished tree: resources with their dynamic anchors, flags, and the
+    /// refusal of endless reference cycles.
+    fn finish(mut self, root: NodeId) -> Result<Compiled, SchemaError> {
+        let mut resources = vec![Resource::default(); self.resources.pointers.len()];
+        let mut bound = vec![0usize; self.dynamic_names.len()];
+        for ((owner, name), anchor) in &self.resources.anchors {
+            let Some(slot) = self.dynamic_names.iter().position(|n| n == name) else {
+                continue;
+            };
+            if !anchor.dynamic {
+                continue;
+            }
+            let (Some(rid), Some(&node)) = (
+                self.resources
+                    .by_uri
+                    .get(owner)
+                    .and_then(|p| self.resources.resource_at(p)),
+                self.value_at(&anchor.pointer)
+                    .and_then(|v| self.by_value.get(&(core::ptr::from_ref(v) as usize))),
+            ) else {
+                continue;
+            };
+            resources[rid].dynamic_anchors.push((slot, node));
+            bound[slot] += 1;
+        }
+        if let Some(slot) = self.dynamic_names.iter().position(String::is_empty) {
+            for (rid, pointer) in self.resources.pointers.iter().enumerate() {
+                if self.recursive_anchor(pointer) {
+                    let node = self
+                        .value_at(pointer)
+                        .and_then(|v| self.by_value.get(&(core::ptr::from_ref(v) as usize)));
+                    if let Some(&node) = node {
+                        resources[rid].dynamic_anchors.push((slot, node));
+                        bound[slot] += 1;
+                    }
+                }
+            }
+        }
+        let scopes = bound
+            .iter()
+            .try_fold(1usize, |product, &n| product.checked_mul(n + 1));
+        if scopes.is_none_or(|n| n > MAX_DYNAMIC_SCOPES) {
+            return Err(refuse(
+                "",
+                format!(
+                    "the document's dynamic anchors make more than {MAX_DYNAMIC_SCOPES} \
+                     dynamic scopes to tell apart"
+                ),
+            ));
+        }
+        let mut shared = vec![false; self.nodes.len()];
+        for node in &self.nodes {
+            if let Node::Keywords(k) = node {
+                if let Some(target) = k.reference {
+                    shared[target] = true;
+                }
+                if let Some(d) = k.dynamic_reference {
+                    shared[d.target] = true;
+                }
+            }
+        }
+        for resource in &resources {
+            for &(_, node) in &resource.dynamic_anchors {
+                shared[node] = true;
+            }
+        }
+        for (node, shared) in self.nodes.iter_mut().zip(shared) {
+            if let Node::Keywords(k) = node {
+                k.prepare();
+                k.flags.shared = shared;
+            }
+        }
+        reference::refuse_cycles(&self.nodes, &|node| self.pointer_of(node))?;
+        Ok(Compiled {
+            tree: Tree {
+                nodes: self.nodes,
+                root,
+                draft: self.draft,
+                resources,
+                dynamic_names: self.dynamic_names,
+            },
+            ignored: self.ignored,
+        })
+    }
 }
+
+/// The pointer to the value at `address` inside `value`, if it is there.
+fn pointer_to(value: &Value, address: usize) -> Option<String> {
+    if core::ptr::from_ref(value) as usize == address {
+        return Some(String::new());
+    }
+    let (token, found) = match value {
+        Value::Object(members) => members
+            .iter()
+            .find_map(|(key, member)| Some((String::from(key), pointer_to(member, address)?)))?,
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| Some((format!("{i}"), pointer_to(item, address)?)))?,
+        _ => return None,
+    };
+    let mut out = String::new();
+    push_token(&mut out, &token);
+    out.push_str(&found);
+    Some(out)
+}
+
 /// `keyword 'X' must be WHAT, got VALUE`.
 fn must_be(pointer: &str, keyword: &str, what: &str, got: &Value) -> SchemaError {
     refuse(
@@ -356,26 +908,35 @@ fn must_be(pointer: &str, keyword: &str, what: &str, got: &Value) -> SchemaError
     )
 }
 
-/// The refusal of a keyword outside the subset.
-fn unsupported(keyword: &str) -> String {
-    if keyword == "definitions" {
-        format!(
-            "keyword {} is not supported (draft 2020-12 names it '$defs')",
-            quoted(keyword)
-        )
-    } else if OUTSIDE_SUBSET.contains(&keyword) {
-        format!(
-            "keyword {} is not supported: it is a draft 2020-12 keyword outside the \
-             tool-argument schema subset, refused rather than ignored",
-            quoted(keyword)
-        )
-    } else {
-        format!(
-            "keyword {} is not supported: it is not a keyword of the tool-argument schema \
-             subset (a misspelling?), refused rather than ignored",
-            quoted(keyword)
-        )
-    }
+/// The refusal of a `$schema` that names no supported draft.
+fn unknown_draft(uri: &str) -> String {
+    format!(
+        "keyword '$schema' names {}, which is not a supported draft (draft 2020-12, draft \
+         2019-09 or draft-07, e.g. {}): reading a schema by another draft's rules could \
+         change what it means",
+        quoted(uri),
+        DRAFT_2020_12[0]
+    )
+}
+
+/// The refusal of a keyword another draft has and this one does not.
+fn other_draft(keyword: &str, draft: Draft) -> String {
+    let hint = match keyword {
+        "dependencies" => {
+            " (draft 2019-09 split it into 'dependentRequired' and 'dependentSchemas')"
+        }
+        "additionalItems" => " (draft 2020-12 names it 'items', beside 'prefixItems')",
+        "$recursiveRef" | "$recursiveAnchor" => {
+            " (draft 2020-12 has '$dynamicRef' and '$dynamicAnchor' instead)"
+        }
+        _ => "",
+    };
+    format!(
+        "keyword {} is not a {} keyword{hint}; it is refused rather than ignored, since \
+         its author meant a constraint (name the draft it belongs to with '$schema')",
+        quoted(keyword),
+        draft.name()
+    )
 }
 
 /// A finite number.
@@ -386,8 +947,16 @@ fn number(pointer: &str, keyword: &str, value: &Value) -> Result<f64, SchemaErro
     }
 }
 
-/// A non-negative integer (`1.0` is one), compared as a `u64` (saturated) and kept as
-/// written for messages.
+/// A boolean.
+fn boolean(pointer: &str, keyword: &str, value: &Value) -> Result<bool, SchemaError> {
+    match value {
+        Value::Bool(b) => Ok(*b),
+        other => Err(must_be(pointer, keyword, "a boolean", other)),
+    }
+}
+
+/// A non-negative integer (`1.0` is one): compared saturated to `u64`, quoted as
+/// written.
 fn count(pointer: &str, keyword: &str, value: &Value) -> Result<Count, SchemaError> {
     match value {
         // `as` saturates: a limit beyond u64::MAX is as good as u64::MAX.
@@ -399,14 +968,27 @@ fn count(pointer: &str, keyword: &str, value: &Value) -> Result<Count, SchemaErr
     }
 }
 
+/// `pattern`: a string the pattern engine accepts.
+fn pattern(value: &Value, pointer: &str, keyword: &str) -> Result<Pattern, SchemaError> {
+    let Value::String(source) = value else {
+        return Err(must_be(pointer, keyword, "a string", value));
+    };
+    Pattern::compile(source).map_err(|e| {
+        refuse(
+            pointer,
+            format!("keyword 'pattern': {} is refused: {e}", quoted(source)),
+        )
+    })
+}
+
 /// `type`: a type name, or a non-empty array of unique type names.
-fn types(value: &Value, pointer: &mut String) -> Result<Vec<Type>, SchemaError> {
+fn types(value: &Value, pointer: &str) -> Result<Vec<Type>, SchemaError> {
     let name = |value: &Value, at: &str| match value {
         Value::String(s) => Type::from_name(s).ok_or_else(|| {
             refuse(
                 at,
                 format!(
-                    "keyword 'type': {} is not a draft 2020-12 type name (the names are {})",
+                    "keyword 'type': {} is not a JSON Schema type name (the names are {})",
                     quoted(s),
                     Type::NAMES
                 ),
@@ -419,12 +1001,11 @@ fn types(value: &Value, pointer: &mut String) -> Result<Vec<Type>, SchemaError> 
         Value::Array(items) if !items.is_empty() => {
             let mut out: Vec<Type> = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
-                let mark = pointer.len();
-                push_index(pointer, i);
-                let t = name(item, pointer)?;
+                let at = format!("{pointer}/{i}");
+                let t = name(item, &at)?;
                 if out.contains(&t) {
                     return Err(refuse(
-                        pointer,
+                        &at,
                         format!(
                             "keyword 'type' must list each type once, but lists {} twice",
                             quoted(t.name())
@@ -432,7 +1013,6 @@ fn types(value: &Value, pointer: &mut String) -> Result<Vec<Type>, SchemaError> 
                     ));
                 }
                 out.push(t);
-                pointer.truncate(mark);
             }
             Ok(out)
         }
@@ -445,20 +1025,21 @@ fn types(value: &Value, pointer: &mut String) -> Result<Vec<Type>, SchemaError> 
     }
 }
 
-/// `required`: an array of unique strings (possibly empty), at most
-/// [`MAX_REQUIRED_NAMES`] of them. Refused at its first entry (in the order written)
-/// that is not a string or repeats an earlier one; repeats are found by sorting the
-/// names, so n names cost n log n comparisons.
-fn required(value: &Value, pointer: &mut String) -> Result<Vec<String>, SchemaError> {
+/// `required` (and the lists of `dependentRequired`): an array of unique strings, at
+/// most [`MAX_REQUIRED_NAMES`] of them. Refused at its first entry (in the order
+/// written) that is not a string or repeats an earlier one; repeats are found by
+/// sorting the names, so n names cost n log n comparisons.
+fn names(value: &Value, pointer: &str, keyword: &str) -> Result<Vec<String>, SchemaError> {
     let Value::Array(items) = value else {
-        return Err(must_be(pointer, "required", "an array of strings", value));
+        return Err(must_be(pointer, keyword, "an array of strings", value));
     };
     if items.len() > MAX_REQUIRED_NAMES {
         return Err(refuse(
             pointer,
             format!(
-                "keyword 'required' lists {} names, more than the {MAX_REQUIRED_NAMES} a \
-                 schema may list",
+                "keyword {} lists {} names, more than the {MAX_REQUIRED_NAMES} a schema may \
+                 list",
+                quoted(keyword),
                 items.len()
             ),
         ));
@@ -481,50 +1062,24 @@ fn required(value: &Value, pointer: &mut String) -> Result<Vec<String>, SchemaEr
         .map(|pair| pair[1])
         .min();
     if let Some(i) = repeat {
-        push_index(pointer, i);
         return Err(refuse(
-            pointer,
+            &format!("{pointer}/{i}"),
             format!(
-                "keyword 'required' must list each name once, but lists {} twice",
+                "keyword {} must list each name once, but lists {} twice",
+                quoted(keyword),
                 quoted(names[i])
             ),
         ));
     }
     if let Some(item) = items.get(names.len()) {
-        push_index(pointer, names.len());
         return Err(refuse(
-            pointer,
-            format!("keyword 'required' must list strings, got {}", show(item)),
+            &format!("{pointer}/{}", names.len()),
+            format!(
+                "keyword {} must list strings, got {}",
+                quoted(keyword),
+                show(item)
+            ),
         ));
     }
     Ok(names.into_iter().map(String::from).collect())
-}
-
-/// `$schema`: at the root only, and only draft 2020-12.
-fn schema_uri(value: &Value, pointer: &str, is_root: bool) -> Result<(), SchemaError> {
-    let Value::String(uri) = value else {
-        return Err(must_be(pointer, "$schema", "a string", value));
-    };
-    if !is_root {
-        return Err(refuse(
-            pointer,
-            String::from(
-                "keyword '$schema' is only allowed at the root of the schema (draft 2020-12 \
-                 forbids it in a subschema that is not a resource root)",
-            ),
-        ));
-    }
-    if !DRAFT_2020_12.contains(&uri.as_str()) {
-        return Err(refuse(
-            pointer,
-            format!(
-                "keyword '$schema' names {}, but only draft 2020-12 ({}) is supported: \
-                 reading a schema written for another draft by 2020-12 rules could change \
-                 its meaning",
-                quoted(uri),
-                DRAFT_2020_12[0]
-            ),
-        ));
-    }
-    Ok(())
 }

@@ -1,5 +1,5 @@
 //! Remembered verdicts of shared nodes for one validation run, keyed by (node, address
-//! of the value).
+//! of the value, dynamic scope).
 //!
 //! A tool-argument schema reaches only a handful of shared (`$ref` target) nodes per
 //! call, so the first [`INLINE`] entries live in an array on the stack and a run that
@@ -10,48 +10,49 @@ use alloc::collections::BTreeMap;
 
 use super::tree::NodeId;
 
-/// (node, address of the value): a shared node applied to one value of the instance.
-/// The instance is borrowed for the whole run, so each value keeps its address.
-pub(crate) type Key = (NodeId, usize);
+/// (node, address of the value, dynamic scope): a shared node applied to one value of
+/// the instance in one dynamic scope. The instance is borrowed for the whole run, so
+/// each value keeps its address.
+pub(crate) type Key = (NodeId, usize, u32);
 
 /// Entries kept before spilling into the map.
 const INLINE: usize = 8;
 
-/// A map from [`Key`] to a verdict that starts on the stack.
-pub(crate) struct Memo {
-    inline: [(Key, bool); INLINE],
+/// A map from [`Key`] to `T` that starts on the stack.
+pub(crate) struct Memo<T> {
+    inline: [(Key, Option<T>); INLINE],
     used: usize,
-    spilled: BTreeMap<Key, bool>,
+    spilled: BTreeMap<Key, T>,
 }
 
-impl Memo {
+impl<T: Clone> Memo<T> {
     /// An empty memo (allocates nothing).
     pub(crate) fn new() -> Self {
         Memo {
-            inline: [((0, 0), false); INLINE],
+            inline: core::array::from_fn(|_| ((0, 0, 0), None)),
             used: 0,
             spilled: BTreeMap::new(),
         }
     }
 
-    /// The verdict remembered for `key`.
-    pub(crate) fn get(&self, key: Key) -> Option<bool> {
+    /// The entry remembered for `key`.
+    pub(crate) fn get(&self, key: Key) -> Option<&T> {
         let inline = self.inline[..self.used].iter().find(|(k, _)| *k == key);
         match inline {
-            Some(&(_, ok)) => Some(ok),
-            None => self.spilled.get(&key).copied(),
+            Some((_, entry)) => entry.as_ref(),
+            None => self.spilled.get(&key),
         }
     }
 
-    /// Remembers `ok` for `key` (replacing an earlier verdict).
-    pub(crate) fn insert(&mut self, key: Key, ok: bool) {
-        if let Some(entry) = self.inline[..self.used].iter_mut().find(|(k, _)| *k == key) {
-            entry.1 = ok;
+    /// Remembers `entry` for `key` (replacing an earlier one).
+    pub(crate) fn insert(&mut self, key: Key, entry: T) {
+        if let Some(slot) = self.inline[..self.used].iter_mut().find(|(k, _)| *k == key) {
+            slot.1 = Some(entry);
         } else if self.used < INLINE {
-            self.inline[self.used] = (key, ok);
+            self.inline[self.used] = (key, Some(entry));
             self.used += 1;
         } else {
-            self.spilled.insert(key, ok);
+            self.spilled.insert(key, entry);
         }
     }
 }
@@ -61,34 +62,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn remembers_past_the_inline_entries() {
-        let mut memo = Memo::new();
-        for n in 0..3 * INLINE {
-            assert_eq!(memo.get((n, 7)), None);
-            memo.insert((n, 7), n % 2 == 0);
+    fn the_first_entries_stay_inline_and_the_rest_spill() {
+        let mut memo: Memo<bool> = Memo::new();
+        for i in 0..INLINE {
+            memo.insert((i, 0, 0), i % 2 == 0);
         }
-        for n in 0..3 * INLINE {
-            assert_eq!(memo.get((n, 7)), Some(n % 2 == 0), "{n}");
-            assert_eq!(memo.get((n, 8)), None);
+        assert!(memo.spilled.is_empty());
+        memo.insert((INLINE, 0, 0), true);
+        assert_eq!(memo.spilled.len(), 1);
+        for i in 0..=INLINE {
+            assert_eq!(memo.get((i, 0, 0)), Some(&(i % 2 == 0 || i == INLINE)));
         }
-        memo.insert((1, 7), true);
-        memo.insert((2 * INLINE + 1, 7), true);
-        assert_eq!(memo.get((1, 7)), Some(true));
-        assert_eq!(memo.get((2 * INLINE + 1, 7)), Some(true));
-    }
-
-    #[test]
-    fn the_first_entries_stay_inline_and_allocate_nothing() {
-        let mut memo = Memo::new();
-        for n in 0..INLINE {
-            memo.insert((n, 7), true);
-            // Replacing a verdict takes no new entry.
-            memo.insert((n, 7), false);
-        }
-        assert_eq!(memo.used, INLINE);
-        assert!(memo.spilled.is_empty(), "a map node was allocated");
-        memo.insert((INLINE, 7), true);
-        assert_eq!((memo.used, memo.spilled.len()), (INLINE, 1));
-        assert_eq!(memo.get((0, 7)), Some(false));
+        assert_eq!(memo.get((0, 0, 1)), None, "another scope is another key");
+        memo.insert((0, 0, 0), false);
+        assert_eq!(memo.get((0, 0, 0)), Some(&false));
     }
 }

@@ -8,7 +8,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::path::{push_decimal, push_quoted};
-use super::tree::{is_integral, type_of, Type};
+use super::tree::{is_integral, type_of, Count, Type};
 use crate::jcs;
 use crate::json::Value;
 
@@ -129,20 +129,109 @@ pub(crate) fn out_of_range(relation: &str, limit: f64, got: f64) -> String {
 }
 
 /// `expected at least 2 items, got 1`; `expected at most 3 characters, got 5`. The
-/// limit is the schema's number, written as canonical JSON writes it (`1e+308`).
-pub(crate) fn wrong_count(bound: &str, limit: f64, unit: &str, got: usize) -> String {
+/// limit is quoted as the schema wrote it (`1e308`, not a saturated count).
+pub(crate) fn wrong_count(bound: &str, limit: Count, unit: &str, got: usize) -> String {
     let mut out = String::with_capacity(48);
     out.push_str("expected ");
     out.push_str(bound);
     out.push(' ');
-    push_number(&mut out, limit);
+    push_number(&mut out, limit.written);
     out.push(' ');
-    out.push_str(unit);
-    if limit != 1.0 {
-        out.push('s');
+    match (unit, limit.written == 1.0) {
+        ("property", false) => out.push_str("properties"),
+        (unit, one) => {
+            out.push_str(unit);
+            if !one {
+                out.push('s');
+            }
+        }
     }
     out.push_str(", got ");
     push_decimal(&mut out, got as u64);
+    out
+}
+
+/// `expected a multiple of 0.01, got 0.015`.
+pub(crate) fn not_multiple(divisor: f64, got: f64) -> String {
+    let mut out = String::with_capacity(40);
+    out.push_str("expected a multiple of ");
+    push_number(&mut out, divisor);
+    out.push_str(", got ");
+    push_number(&mut out, got);
+    out
+}
+
+/// `expected a string matching the pattern "^a+$", got "b"`.
+pub(crate) fn no_match(pattern: &str, got: &Value) -> String {
+    concat(&[
+        "expected a string matching the pattern ",
+        &show(&Value::from(pattern)),
+        ", got ",
+        &show(got),
+    ])
+}
+
+/// `expected unique items, but items 0 and 2 are equal`.
+pub(crate) fn not_unique(first: usize, second: usize) -> String {
+    let mut out = String::from("expected unique items, but items ");
+    push_decimal(&mut out, first as u64);
+    out.push_str(" and ");
+    push_decimal(&mut out, second as u64);
+    out.push_str(" are equal");
+    out
+}
+
+/// `expected at least 1 item matching 'contains', got 0`.
+pub(crate) fn contains_count(bound: &str, limit: Count, got: usize) -> String {
+    let mut out = wrong_count(bound, limit, "item", got);
+    let at = out.find(", got").unwrap_or(out.len());
+    out.insert_str(at, " matching 'contains'");
+    out
+}
+
+/// `missing property 'b', required when 'a' is present`.
+pub(crate) fn missing_dependent(name: &str, because: &str) -> String {
+    let mut out = String::from("missing property ");
+    push_quoted(&mut out, name);
+    out.push_str(", required when ");
+    push_quoted(&mut out, because);
+    out.push_str(" is present");
+    out
+}
+
+/// `expected to match exactly one of 2 alternatives, matched none` (or `matched 2:
+/// alternatives 0 and 1`).
+pub(crate) fn not_one(count: usize, matched: &[usize]) -> String {
+    let mut out = String::from("expected to match exactly one of ");
+    push_decimal(&mut out, count as u64);
+    out.push_str(if count == 1 {
+        " alternative"
+    } else {
+        " alternatives"
+    });
+    match matched {
+        [] => out.push_str(", matched none"),
+        [first, second, ..] => {
+            out.push_str(", matched more: alternatives ");
+            push_decimal(&mut out, *first as u64);
+            out.push_str(" and ");
+            push_decimal(&mut out, *second as u64);
+        }
+        [_] => {}
+    }
+    out
+}
+
+/// `expected not to match the schema under 'not'`.
+pub(crate) fn matched_not() -> String {
+    String::from("expected not to match the schema under 'not'")
+}
+
+/// `property name 'x' does not match the schema under 'propertyNames'`.
+pub(crate) fn bad_name(name: &str) -> String {
+    let mut out = String::from("property name ");
+    push_quoted(&mut out, name);
+    out.push_str(" does not match the schema under 'propertyNames'");
     out
 }
 
@@ -165,6 +254,10 @@ pub(crate) enum Context<'a> {
     Additional(&'a str),
     /// An array item.
     Item,
+    /// A member no keyword evaluated, which `unevaluatedProperties` applies to.
+    UnevaluatedProperty(&'a str),
+    /// An array item no keyword evaluated, which `unevaluatedItems` applies to.
+    UnevaluatedItem,
 }
 
 /// The sentence for a `false` schema in `context`: `not allowed: additional property 'c'`.
@@ -186,6 +279,16 @@ pub(crate) fn not_allowed(context: Context<'_>) -> String {
             out
         }
         Context::Item => String::from("not allowed: array items (the items schema is false)"),
+        Context::UnevaluatedProperty(name) => {
+            let mut out = String::with_capacity(36 + name.len());
+            out.push_str("not allowed: unevaluated property ");
+            push_quoted(&mut out, name);
+            out
+        }
+        Context::UnevaluatedItem => String::from(
+            "not allowed: unevaluated array item (no keyword evaluated it, and \
+             unevaluatedItems is false)",
+        ),
     }
 }
 
@@ -241,13 +344,53 @@ mod tests {
             out_of_range("<", 1e21, 1e21),
             "expected a value < 1e+21, got 1e+21"
         );
+        let bound = |n: f64| Count {
+            limit: n as u64,
+            written: n,
+        };
         assert_eq!(
-            wrong_count("at least", 2.0, "item", 1),
+            wrong_count("at least", bound(2.0), "item", 1),
             "expected at least 2 items, got 1"
         );
         assert_eq!(
-            wrong_count("at most", 1.0, "item", 3),
+            wrong_count("at most", bound(1.0), "item", 3),
             "expected at most 1 item, got 3"
+        );
+        assert_eq!(
+            wrong_count("at least", bound(1e308), "character", 3),
+            "expected at least 1e+308 characters, got 3"
+        );
+        assert_eq!(
+            wrong_count("at most", bound(2.0), "property", 3),
+            "expected at most 2 properties, got 3"
+        );
+        assert_eq!(
+            contains_count("at least", bound(1.0), 0),
+            "expected at least 1 item matching 'contains', got 0"
+        );
+        assert_eq!(
+            not_multiple(0.01, 0.015),
+            "expected a multiple of 0.01, got 0.015"
+        );
+        assert_eq!(
+            no_match("^a+$", &Value::from("b")),
+            r#"expected a string matching the pattern "^a+$", got "b""#
+        );
+        assert_eq!(
+            not_unique(0, 2),
+            "expected unique items, but items 0 and 2 are equal"
+        );
+        assert_eq!(
+            missing_dependent("b", "a"),
+            "missing property 'b', required when 'a' is present"
+        );
+        assert_eq!(
+            not_one(2, &[]),
+            "expected to match exactly one of 2 alternatives, matched none"
+        );
+        assert_eq!(
+            not_one(3, &[0, 2]),
+            "expected to match exactly one of 3 alternatives, matched more: alternatives 0 and 2"
         );
         assert_eq!(missing("b"), "missing required property 'b'");
         assert_eq!(

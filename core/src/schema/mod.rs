@@ -13,56 +13,74 @@
 //! assert_eq!(violations[0].to_string(), "$.add.a: expected type integer, got string");
 //! ```
 //!
-//! # The subset
+//! # The language
 //!
-//! - Assertions: `type` (a name or a non-empty array of unique names; the names are
-//!   draft 2020-12's `null`, `boolean`, `object`, `array`, `number`, `string`, `integer`),
-//!   `enum`, `const`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`
-//!   (numbers, the 2020-12 form), `minLength`, `maxLength` (in Unicode code points),
-//!   `minItems`, `maxItems`, `required`.
-//! - Applicators: `properties`, `additionalProperties` (a boolean or a schema, applied
-//!   to the members `properties` does not name), `items` (one schema for every item),
-//!   `anyOf`, `$ref`, `$defs`. Boolean schemas `true` and `false` are allowed anywhere a
-//!   schema is.
+//! The whole validation language of JSON Schema **draft 2020-12** (and, when `$schema`
+//! names them, **draft 2019-09** and **draft-07** with their own meaning; without
+//! `$schema` a document is draft 2020-12):
+//!
+//! - Assertions: `type`, `enum`, `const`, `multipleOf` (exact on the numbers as
+//!   written: `0.0075` is a multiple of `0.0001`), `minimum`, `maximum`,
+//!   `exclusiveMinimum`, `exclusiveMaximum`, `minLength`, `maxLength` (in code points),
+//!   `pattern` (ECMA-262 syntax, by a linear-time engine: [`pattern`]), `minItems`,
+//!   `maxItems`, `uniqueItems`, `minContains`, `maxContains`, `minProperties`,
+//!   `maxProperties`, `required`, `dependentRequired`.
+//! - Applicators: `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`,
+//!   `dependentSchemas`, `prefixItems`, `items`, `contains`, `properties`,
+//!   `patternProperties`, `additionalProperties`, `propertyNames`,
+//!   `unevaluatedItems`, `unevaluatedProperties`; boolean schemas anywhere.
+//! - References inside the document: `$ref` to a JSON pointer (`#/$defs/a`, with
+//!   RFC 6901 and percent escapes), to an `$anchor`, to the `$id` of an embedded
+//!   resource (resolved against the base URI, RFC 3986), recursion; `$dynamicRef` /
+//!   `$dynamicAnchor` (2019-09: `$recursiveRef` / `$recursiveAnchor`) with the dynamic
+//!   scope; `$defs` and `definitions`.
+//! - Draft-07 and 2019-09 forms: `items` as an array (positional) with
+//!   `additionalItems`; draft-07's `dependencies` (names or a schema) and its `$ref`,
+//!   which hides its sibling keywords.
 //! - Annotations, checked for their meta-schema type and otherwise ignored: `title`,
-//!   `description`, `default`, `examples`, `$schema`, `$comment`, `deprecated`,
-//!   `readOnly`, `writeOnly`, `format` (draft 2020-12 treats `format` as an annotation
-//!   by default).
+//!   `description`, `default`, `examples`, `deprecated`, `readOnly`, `writeOnly`,
+//!   `$comment`, `contentEncoding`, `contentMediaType`, `contentSchema`, and `format`
+//!   (an annotation in every draft here: no format is asserted).
+//! - Members no draft knows (`x-vendor`, `discriminator`, a misspelt `requried`) are
+//!   annotations, as JSON Schema says; [`Schema::ignored_keywords`] lists them, and
+//!   `agentloop validate` warns about each.
 //!
-//! Verdicts are draft 2020-12's: `integer` is any number with no fractional part (`1.0`,
-//! `1e300`); booleans are not numbers; `enum` and `const` use JSON equality (`1 == 1.0`,
-//! object members in any order, arrays in order); a keyword that does not apply to the
-//! value's type is ignored (`minimum` on a string). A randomised differential test checks
-//! them against an independent implementation (Python's `jsonschema`).
+//! Verdicts are the drafts': `integer` is any number with no fractional part (`1.0`,
+//! `1e300`); booleans are not numbers; `enum`, `const` and `uniqueItems` use JSON
+//! equality (`1 == 1.0`, object members in any order, arrays in order); a keyword that
+//! does not apply to the value's type is ignored (`minimum` on a string). They are
+//! checked against the JSON Schema Test Suite and, by a randomised differential test,
+//! against an independent implementation (Python's `jsonschema`).
 //!
 //! # What is refused, and why
 //!
 //! [`Schema::compile`] refuses, with a [`SchemaError`] naming the keyword and the JSON
 //! pointer where it is (never by skipping a constraint silently):
-//! - any keyword outside the subset: `patternProperties`, `oneOf`, `pattern`, a misspelt
-//!   `requried`, `definitions` (2020-12 says `$defs`), …;
-//! - whatever the draft 2020-12 meta-schema refuses: a type name such as `dict` or
-//!   `float`, an empty or repeated `type` list, `required` with a repeated or non-string
-//!   entry, an empty `anyOf`, a `minItems` of `1.5` or `-1` (but `1.0` is fine), a
-//!   non-number `minimum`, `items` as an array (the pre-2020-12 tuple form), a subschema
-//!   that is neither an object nor a boolean, annotations of the wrong type;
-//! - a `$schema` other than draft 2020-12's ([`DRAFT_2020_12`]), or one below the root:
-//!   reading a schema written for another draft by 2020-12 rules could change its
-//!   meaning (in draft 7, `$ref` hides its sibling keywords);
-//! - a `$ref` that is not a JSON pointer fragment to a subschema of the same document.
-//!   Accepted: `#` (the root, for recursive schemas), `#/$defs/NAME` and any other
-//!   pointer to a subschema (`#/properties/a`), with RFC 6901 escapes (`~0`, `~1`) and
-//!   RFC 3986 percent-encoding (`#/$defs/a%20b`). Refused: remote references, anchors
-//!   (`#name`), pointers to nothing or to a non-schema (`#/$defs/a/type`);
-//! - a `$ref` cycle that comes back to the same value without going into a member or
-//!   an item (`{"$defs":{"a":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`): validating
-//!   with it would never end. Recursion through `properties`, `additionalProperties` or
-//!   `items` is fine;
+//! - a `$schema` naming any other draft or meta-schema (`draft-04`, a custom
+//!   meta-schema), or another draft than the root's below it;
+//! - a keyword of another supported draft that the document's draft does not have
+//!   (`dependencies` or `additionalItems` in 2020-12, `unevaluatedProperties` in
+//!   draft-07): its author meant a constraint that the draft would ignore;
+//! - whatever the draft's meta-schema refuses: a type name such as `dict`, an empty or
+//!   repeated `type` list, `required` with a repeated or non-string entry, an empty
+//!   `anyOf`, a `minItems` of `1.5` or `-1` (but `1.0` is fine), a `multipleOf` of 0,
+//!   `items` as an array in 2020-12, an `$id` with a fragment (2019-09 on), an anchor
+//!   that is not a name, a subschema that is neither an object nor a boolean,
+//!   annotations of the wrong type;
+//! - a `pattern` (or `patternProperties` key) with no linear-time meaning
+//!   (look-around, back-references) or beyond the engine's size bounds;
+//! - a reference to another document (`other.json`, a meta-schema URI): validation
+//!   never fetches anything; a reference to an anchor or pointer that is not there;
+//! - a reference cycle that comes back to the same value without going into a member
+//!   or an item (`{"$defs":{"a":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`, or through
+//!   `allOf`, `anyOf`, …): validating with it would never end. Recursion through
+//!   `properties`, `items` and the like is fine;
 //! - a document nested deeper than [`crate::json::MAX_DEPTH`] (only possible for a
-//!   hand-built value: the parser already refuses it);
-//! - a `required` listing more than [`MAX_REQUIRED_NAMES`] names, or an `enum` listing
-//!   more than [`MAX_ENUM_VALUES`] values (far more than a tool needs: bounds on the
-//!   work of compiling and on the compiled schema's size).
+//!   hand-built value: the parser already refuses it), or whose dynamic anchors make
+//!   more than [`MAX_DYNAMIC_SCOPES`] dynamic scopes;
+//! - a `required` (or `dependentRequired` list) of more than [`MAX_REQUIRED_NAMES`]
+//!   names, or an `enum` of more than [`MAX_ENUM_VALUES`] values (far more than a tool
+//!   needs: bounds on the work of compiling and on the compiled schema's size).
 //!
 //! # Violations
 //!
@@ -78,42 +96,61 @@
 //! | `enum` | `expected one of [1,2,3], got 4` |
 //! | `const` | `expected const "x", got "y"` |
 //! | `minimum` … | `expected a value >= 0, got -1` (`>`, `<=`, `<` for the others) |
-//! | `minLength`, `maxLength` | `expected at least 3 characters, got 2` (the bound as the schema gives it, written as canonical JSON writes the number: `1e308` is `1e+308`, `3.0` is `3`) |
-//! | `minItems`, `maxItems` | `expected at most 2 items, got 3` (the bound likewise) |
+//! | `minLength`, `maxLength` | `expected at least 3 characters, got 2` |
+//! | `minItems`, `maxItems` | `expected at most 2 items, got 3` |
 //! | `required` | `missing required property 'b'`, at the object's path |
-//! | `false` | `not allowed: additional property 'c'` (at the member's path); `not allowed: property 'x'`; `not allowed: array items (…)`; `not allowed: the schema here is false, …` |
+//! | `multipleOf` | `expected a multiple of 0.01, got 0.015` |
+//! | `pattern` | `expected a string matching the pattern "^[a-z]+$", got "A"` |
+//! | `uniqueItems` | `expected unique items, but items 0 and 2 are equal` |
+//! | `contains` | `expected at least 1 item matching 'contains', got 0` (and `minContains`, `maxContains`) |
+//! | `minProperties`, `maxProperties` | `expected at most 2 properties, got 3` |
+//! | `dependentRequired` | `missing property 'b', required when 'a' is present` |
+//! | `false` | `not allowed: additional property 'c'` (at the member's path); `not allowed: property 'x'`; `not allowed: unevaluated property 'x'`; `not allowed: array items (…)`; `not allowed: the schema here is false, …` |
 //! | `anyOf` | `expected to match at least one of 2 alternatives`, at the value's path (the alternatives' own violations are not listed) |
+//! | `oneOf` | `expected to match exactly one of 2 alternatives, matched none` (or `matched more: alternatives 0 and 1`) |
+//! | `not` | `expected not to match the schema under 'not'` |
+//! | `propertyNames` | `property name 'x' does not match the schema under 'propertyNames'`, at the member's path |
+//!
+//! `allOf`, `then`/`else`, `dependentSchemas`, the references and `unevaluated*` with a
+//! schema report the violations of the subschemas they apply. Bounds are quoted as the
+//! schema writes them (`minLength: 1e308` says `1e+308`).
 //!
 //! Values are shown as canonical JSON, cut at 100 bytes with `...`.
 //!
 //! **Order**: by the offending value's place in the instance, in document order (a value
 //! before its members and items, members in canonical key order, items by index); for
 //! one value, in the order schemas are applied and keywords checked. A schema checks
-//! `type`, `enum`, `const`, `minimum`, `exclusiveMinimum`, `maximum`,
-//! `exclusiveMaximum`, `minLength`, `maxLength`, `minItems`, `maxItems`, `required` (in
-//! the order listed), then applies `items` or `properties`/`additionalProperties` to
-//! the members (where a `false` subschema speaks for the member), then `anyOf`, then its
-//! `$ref` target, which checks in the same order. An identical violation (same path and
-//! message, e.g. reached through two references to one definition) is listed once.
+//! `type`, `enum`, `const`, `multipleOf`, `minimum`, `exclusiveMinimum`, `maximum`,
+//! `exclusiveMaximum`, `minLength`, `maxLength`, `pattern`, `minItems`, `maxItems`,
+//! `uniqueItems`, `contains`, `required`, `minProperties`, `maxProperties`,
+//! `dependentRequired` (in the order listed), then applies `prefixItems`/`items` or
+//! `properties`/`patternProperties`/`additionalProperties`/`propertyNames` to the items
+//! or members (where a `false` subschema speaks for the member), then `allOf`, `anyOf`,
+//! `oneOf`, `not`, `if`, `dependentSchemas`, `$ref`, `$dynamicRef`, then
+//! `unevaluated*`. An identical violation (same path and message, e.g. reached through
+//! two references to one definition) is listed once.
 //!
 //! **Limits**: compiling costs n log n comparisons in the length of `required` and
-//! `enum` (repeated names, and which names `properties` has, are found by sorting and
-//! searching); matching a value against an `enum` of n values costs log n (a sorted
-//! index), and checking n violations of one value for repeats n log n. Each
-//! (subschema, instance value) pair is evaluated at most once per mode, however the
-//! references are arranged, so the work stays within their product (an `anyOf` of
-//! references to references cannot blow up exponentially); schemas applied one inside
-//! another stop at [`MAX_NESTING`], where the value gets a violation instead of a
-//! verdict.
+//! `enum`; matching a value against an `enum` of n values costs log n (a sorted index),
+//! `uniqueItems` over n items n log n, and checking n violations of one value for
+//! repeats n log n. Each (subschema, instance value, dynamic scope) triple is evaluated at
+//! most once per mode, however the references are arranged, so the work stays within
+//! their product (an `anyOf` of references to references cannot blow up
+//! exponentially); schemas applied one inside another stop at [`MAX_NESTING`], where
+//! the value gets a violation instead of a verdict.
 
 mod compile;
+mod decimal;
+mod draft;
 mod memo;
 mod message;
 mod order;
 mod path;
 pub mod pattern;
 mod reference;
+mod resources;
 mod tree;
+mod uri;
 mod validate;
 mod work;
 
@@ -126,7 +163,12 @@ use core::fmt;
 
 use crate::json::Value;
 
-pub use compile::{DRAFT_2020_12, MAX_ENUM_VALUES, MAX_REQUIRED_NAMES};
+pub use compile::{DRAFT_2020_12, MAX_DYNAMIC_SCOPES, MAX_ENUM_VALUES, MAX_REQUIRED_NAMES};
+pub use draft::Draft;
+pub use pattern::{
+    LookAround, Pattern, PatternError, PatternErrorKind, SyntaxError, MAX_COMPILED_BYTES,
+    MAX_GROUP_DEPTH, MAX_MATCH_CACHE_BYTES, MAX_PATTERN_CHARS,
+};
 pub use validate::MAX_NESTING;
 
 /// A compiled schema: checked against the subset and the draft 2020-12 meta-schema once,
@@ -135,6 +177,7 @@ pub use validate::MAX_NESTING;
 pub struct Schema {
     source: Value,
     tree: tree::Tree,
+    ignored: Vec<String>,
 }
 
 /// Why a schema was refused at registration: what is wrong and where (a JSON pointer
@@ -187,13 +230,28 @@ impl fmt::Display for Violation {
 }
 
 impl Schema {
-    /// Compiles a schema document, refusing keywords outside the subset and schemas that
-    /// are not valid against the draft 2020-12 meta-schema.
+    /// Compiles a schema document, refusing what the validator cannot honour and
+    /// schemas that are not valid against their draft's meta-schema (see the
+    /// [module documentation](self)).
     pub fn compile(schema: &Value) -> Result<Schema, SchemaError> {
+        let compiled = compile::compile(schema)?;
         Ok(Schema {
-            tree: compile::compile(schema)?,
+            tree: compiled.tree,
+            ignored: compiled.ignored,
             source: schema.clone(),
         })
+    }
+
+    /// The draft the schema is read by: its `$schema`, or 2020-12 without one.
+    pub fn draft(&self) -> Draft {
+        self.tree.draft
+    }
+
+    /// JSON pointers of the members no draft knows as a keyword (`/properties/a/x-ui`,
+    /// `/requried`), in document order: annotations, which JSON Schema says to ignore.
+    /// Worth showing the schema's author: a misspelt keyword lands here.
+    pub fn ignored_keywords(&self) -> &[String] {
+        &self.ignored
     }
 
     /// Validates `instance`; violations come in a deterministic order, with paths

@@ -1,71 +1,13 @@
-//! Local `$ref`s: resolving each to a compiled node, and refusing reference cycles
-//! that would make validation endless.
+//! Reference resolution helpers (JSON pointers inside the document) and the refusal of
+//! reference cycles that would make validation endless.
 
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::path::quoted;
 use super::tree::{Node, NodeId};
 use super::SchemaError;
-use crate::json::Value;
-
-/// A `$ref` waiting for every subschema to be compiled.
-#[derive(Debug)]
-pub(crate) struct PendingRef {
-    /// The node holding the `$ref`.
-    pub(crate) from: NodeId,
-    /// The reference as written.
-    pub(crate) reference: String,
-}
-
-/// Where each compiled node is in the schema document. A node keeps only the step of
-/// its JSON pointer below its parent node's (`/properties/a`, `/items`, `/anyOf/0`),
-/// and is found for a `$ref` by the address of its value in the document, so the
-/// places take room in proportion to the document. (A whole pointer per node repeats
-/// every key above it: n subschemas under one long key took n times its length.) A
-/// whole pointer is spelt out only for a refusal.
-#[derive(Debug, Default)]
-pub(crate) struct Places {
-    /// For each node: its parent node (`None` for the root) and its step.
-    steps: Vec<(Option<NodeId>, String)>,
-    /// Node by the address of its value in the document.
-    by_address: BTreeMap<usize, NodeId>,
-}
-
-impl Places {
-    /// Records the next node: `value` in the document, `step` below `parent`.
-    pub(crate) fn push(&mut self, parent: Option<NodeId>, step: &str, value: &Value) {
-        let id = self.steps.len();
-        self.steps.push((parent, String::from(step)));
-        self.by_address.insert(address(value), id);
-    }
-
-    /// The JSON pointer of `node` (`""` for the root).
-    pub(crate) fn pointer(&self, node: NodeId) -> String {
-        let mut steps = Vec::new();
-        let mut at = Some(node);
-        while let Some((parent, step)) = at.and_then(|n| self.steps.get(n)) {
-            steps.push(step.as_str());
-            // A parent is recorded before its children, so this always goes up.
-            at = parent.filter(|&p| at.is_some_and(|n| p < n));
-        }
-        steps.iter().rev().copied().collect()
-    }
-
-    /// The node compiled from `value`, if it is a subschema of the document.
-    fn node_at(&self, value: &Value) -> Option<NodeId> {
-        self.by_address.get(&address(value)).copied()
-    }
-}
-
-/// The address of a value in the document, which identifies it while the document is
-/// borrowed for compiling.
-fn address(value: &Value) -> usize {
-    core::ptr::from_ref(value) as usize
-}
 
 /// Appends `/token` to a JSON pointer, escaping `~` and `/` (RFC 6901).
 pub(crate) fn push_token(pointer: &mut String, token: &str) {
@@ -79,65 +21,45 @@ pub(crate) fn push_token(pointer: &mut String, token: &str) {
     }
 }
 
-/// Points every pending `$ref` at its node: the value its pointer reaches in
-/// `document`, if that value was compiled as a subschema.
-pub(crate) fn resolve(
-    nodes: &mut [Node],
-    places: &Places,
-    document: &Value,
-    pending: Vec<PendingRef>,
-) -> Result<(), SchemaError> {
-    for r in pending {
-        let target = local_pointer(&r.reference)
-            .and_then(|tokens| {
-                find(document, &tokens)
-                    .and_then(|value| places.node_at(value))
-                    .ok_or_else(|| {
-                        format!(
-                            "keyword '$ref': {} does not point to a subschema of this document",
-                            quoted(&r.reference)
-                        )
-                    })
-            })
-            .map_err(|message| {
-                let mut pointer = places.pointer(r.from);
-                pointer.push_str("/$ref");
-                SchemaError::at(&pointer, message)
-            })?;
-        if let Some(Node::Keywords(k)) = nodes.get_mut(r.from) {
-            k.reference = Some(target);
+/// The tokens of a JSON pointer (`/a/b~1c` → `a`, `b/c`); `None` when it does not start
+/// with `/` or has a `~` not followed by `0` or `1`.
+pub(crate) fn tokens(pointer: &str) -> Option<Vec<String>> {
+    if pointer.is_empty() {
+        return Some(Vec::new());
+    }
+    pointer
+        .strip_prefix('/')?
+        .split('/')
+        .map(unescape_token)
+        .collect()
+}
+
+/// `~0` → `~`, `~1` → `/`; `None` for any other `~`.
+fn unescape_token(token: &str) -> Option<String> {
+    let mut out = String::with_capacity(token.len());
+    let mut chars = token.chars();
+    while let Some(c) = chars.next() {
+        if c == '~' {
+            match chars.next() {
+                Some('0') => out.push('~'),
+                Some('1') => out.push('/'),
+                _ => return None,
+            }
+        } else {
+            out.push(c);
         }
     }
-    Ok(())
+    Some(out)
 }
 
-/// The value the JSON pointer `tokens` reaches in `document`: a member by its name, an
-/// item by its index written as RFC 6901 has it (`0`, or digits not starting with `0`).
-fn find<'v>(document: &'v Value, tokens: &[String]) -> Option<&'v Value> {
-    let mut here = document;
-    for token in tokens {
-        here = match here {
-            Value::Object(members) => members.get(token)?,
-            Value::Array(items) => {
-                let canonical = token == "0"
-                    || (!token.starts_with('0')
-                        && !token.is_empty()
-                        && token.bytes().all(|b| b.is_ascii_digit()));
-                if !canonical {
-                    return None;
-                }
-                items.get(token.parse::<usize>().ok()?)?
-            }
-            _ => return None,
-        };
-    }
-    Some(here)
-}
-
-/// Refuses a cycle of `$ref` (and `anyOf`) that comes back to a node without going
-/// into a member or an item: validating with it would never end. `pointers` holds each
+/// Refuses a cycle of references (and other in-place applicators: `allOf`, `anyOf`,
+/// `if`, …) that comes back to a node without going into a member or an item:
+/// validating with it would never end. `pointers` holds each
 /// node's JSON pointer, for the sentence.
-pub(crate) fn refuse_cycles(nodes: &[Node], places: &Places) -> Result<(), SchemaError> {
+pub(crate) fn refuse_cycles(
+    nodes: &[Node],
+    pointer_of: &dyn Fn(NodeId) -> String,
+) -> Result<(), SchemaError> {
     const NEW: u8 = 0;
     const OPEN: u8 = 1;
     const DONE: u8 = 2;
@@ -160,7 +82,7 @@ pub(crate) fn refuse_cycles(nodes: &[Node], places: &Places) -> Result<(), Schem
                             state[target] = OPEN;
                             stack.push((target, 0));
                         }
-                        OPEN => return Err(cycle(nodes, places, &stack, target)),
+                        OPEN => return Err(cycle(nodes, pointer_of, &stack, target)),
                         _ => {}
                     }
                 }
@@ -177,11 +99,10 @@ pub(crate) fn refuse_cycles(nodes: &[Node], places: &Places) -> Result<(), Schem
 /// The refusal of the cycle that runs from `target` along `stack` back to `target`.
 fn cycle(
     nodes: &[Node],
-    places: &Places,
+    pointer_of: &dyn Fn(NodeId) -> String,
     stack: &[(NodeId, usize)],
     target: NodeId,
 ) -> SchemaError {
-    let pointer_of = |node: NodeId| places.pointer(node);
     let start = stack.iter().position(|&(n, _)| n == target).unwrap_or(0);
     let cycle = &stack[start..];
     let mut route = String::new();
@@ -192,119 +113,52 @@ fn cycle(
     }
     route.push('#');
     route.push_str(&pointer_of(target));
-    // Every cycle has a `$ref` edge (anyOf only goes down the document): blame the
-    // first one (the edge a frame followed last is its `$ref` when it followed one).
+    // Every cycle has a reference edge (the other applicators only go down the
+    // document): blame the first one; each frame's last edge followed is `followed - 1`.
     let blamed = cycle
         .iter()
-        .find(|&&(node, followed)| followed == 1 && has_reference(&nodes[node]))
-        .map_or(target, |&(node, _)| node);
-    let mut pointer = pointer_of(blamed);
-    pointer.push_str("/$ref");
+        .find_map(|&(node, followed)| {
+            reference_edge(&nodes[node], followed.wrapping_sub(1)).map(|keyword| (node, keyword))
+        })
+        .unwrap_or((target, "$ref"));
+    let mut pointer = pointer_of(blamed.0);
+    pointer.push('/');
+    pointer.push_str(blamed.1);
+    let keyword = blamed.1;
     SchemaError::at(
         &pointer,
         format!(
-            "keyword '$ref' is part of the reference cycle {route}, which comes back to the \
+            "keyword '{keyword}' is part of the reference cycle {route}, which comes back to the \
              same value without going into a member or an item, so validation would never \
              end"
         ),
     )
 }
 
-/// Whether `node` has a `$ref`.
-fn has_reference(node: &Node) -> bool {
-    matches!(node, Node::Keywords(k) if k.reference.is_some())
+/// The reference keyword behind edge `i` of `node` ([`Keywords::in_place`] order: the
+/// references come last), if that edge is one.
+///
+/// [`Keywords::in_place`]: super::tree::Keywords::in_place
+fn reference_edge(node: &Node, i: usize) -> Option<&'static str> {
+    let Node::Keywords(k) = node else {
+        return None;
+    };
+    let others = k.in_place().count()
+        - usize::from(k.reference.is_some())
+        - usize::from(k.dynamic_reference.is_some());
+    match i.checked_sub(others)? {
+        0 if k.reference.is_some() => Some("$ref"),
+        0 | 1 if k.dynamic_reference.is_some() => Some("$dynamicRef"),
+        _ => None,
+    }
 }
 
-/// The `i`-th node `node` applies to the very value it is applied to: its `$ref` first,
-/// then its `anyOf` alternatives.
+/// The `i`-th node `node` applies to the very value it is applied to.
 fn same_value_edge(node: &Node, i: usize) -> Option<NodeId> {
     let Node::Keywords(k) = node else {
         return None;
     };
-    match k.reference {
-        Some(target) if i == 0 => Some(target),
-        Some(_) => k.any_of.get(i - 1).copied(),
-        None => k.any_of.get(i).copied(),
-    }
-}
-
-/// `$ref` → the tokens of a JSON pointer (RFC 6901) into this document.
-///
-/// The reference must be a fragment (`#`, `#/$defs/name`, `#/properties/a`, …): it is
-/// percent-decoded (RFC 3986), then read as a JSON pointer (`~0` is `~`, `~1` is `/`).
-fn local_pointer(reference: &str) -> Result<Vec<String>, String> {
-    let Some(fragment) = reference.strip_prefix('#') else {
-        return Err(format!(
-            "keyword '$ref': {} is not a local reference; only references within this \
-             document (#, #/$defs/NAME) are supported",
-            quoted(reference)
-        ));
-    };
-    let decoded = percent_decode(fragment).ok_or_else(|| {
-        format!(
-            "keyword '$ref': {} has a malformed percent-encoding",
-            quoted(reference)
-        )
-    })?;
-    if decoded.is_empty() {
-        return Ok(Vec::new());
-    }
-    let Some(tokens) = decoded.strip_prefix('/') else {
-        return Err(format!(
-            "keyword '$ref': {} is a plain-name fragment ($anchor), which is not supported; \
-             use a JSON pointer such as #/$defs/NAME",
-            quoted(reference)
-        ));
-    };
-    let mut pointer = Vec::new();
-    for token in tokens.split('/') {
-        let token = unescape_token(token).ok_or_else(|| {
-            format!(
-                "keyword '$ref': {} is not a valid JSON pointer (a '~' must be followed by 0 or 1)",
-                quoted(reference)
-            )
-        })?;
-        pointer.push(token);
-    }
-    Ok(pointer)
-}
-
-/// Decodes `%XX` sequences; `None` for a malformed sequence or invalid UTF-8.
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = bytes.get(i + 1..i + 3)?;
-            let high = char::from(hex[0]).to_digit(16)?;
-            let low = char::from(hex[1]).to_digit(16)?;
-            out.push(u8::try_from(high * 16 + low).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
-/// `~0` → `~`, `~1` → `/`; `None` for any other `~`.
-fn unescape_token(token: &str) -> Option<String> {
-    let mut out = String::with_capacity(token.len());
-    let mut chars = token.chars();
-    while let Some(c) = chars.next() {
-        if c == '~' {
-            match chars.next() {
-                Some('0') => out.push('~'),
-                Some('1') => out.push('/'),
-                _ => return None,
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    Some(out)
+    k.in_place().nth(i)
 }
 
 #[cfg(test)]
@@ -312,31 +166,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn local_pointers() {
-        let tokens = |reference: &str| local_pointer(reference).map(|t| t.join("|"));
-        assert_eq!(tokens("#").as_deref(), Ok(""));
-        assert_eq!(local_pointer("#").map(|t| t.len()), Ok(0));
-        assert_eq!(tokens("#/$defs/a").as_deref(), Ok("$defs|a"));
-        assert_eq!(tokens("#/%24defs/a%20b").as_deref(), Ok("$defs|a b"));
-        assert_eq!(tokens("#/$defs/a~1b~0").as_deref(), Ok("$defs|a/b~"));
-        assert_eq!(tokens("#/$defs/%C3%A9").as_deref(), Ok("$defs|é"));
-        assert_eq!(tokens("#/$defs/").as_deref(), Ok("$defs|"));
-        for bad in [
-            "other.json#/$defs/a",
-            "/$defs/a",
-            "#/$defs/a~2",
-            "#/$defs/%zz",
-            "#/%FF",
-            "#a",
-        ] {
-            assert!(local_pointer(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn pointer_tokens_escape() {
+    fn pointers_escape_and_unescape() {
         let mut p = String::new();
         push_token(&mut p, "a/b~c");
         assert_eq!(p, "/a~1b~0c");
+        assert_eq!(tokens(&p), Some(vec![String::from("a/b~c")]));
+        assert_eq!(tokens(""), Some(vec![]));
+        assert_eq!(tokens("/"), Some(vec![String::new()]));
+        assert_eq!(tokens("a"), None);
+        assert_eq!(tokens("/a~2"), None);
     }
 }

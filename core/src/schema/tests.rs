@@ -660,19 +660,65 @@ fn lists_at_their_limit_compile_and_one_more_is_refused() {
 #[test]
 fn refusals_name_the_keyword_and_where_it_is() {
     let cases: &[(&str, &str, &str)] = &[
+        (r#"{"dependencies":{}}"#, "/dependencies", "'dependencies'"),
         (
-            r#"{"patternProperties":{}}"#,
+            r#"{"properties":{"a":{"additionalItems":{}}}}"#,
+            "/properties/a/additionalItems",
+            "draft 2020-12 keyword",
+        ),
+        (
+            r#"{"$schema":"http://json-schema.org/draft-07/schema#","unevaluatedProperties":false}"#,
+            "/unevaluatedProperties",
+            "not a draft-07 keyword",
+        ),
+        (
+            r#"{"$schema":"https://json-schema.org/draft/2019-09/schema","prefixItems":[{}]}"#,
+            "/prefixItems",
+            "draft 2019-09",
+        ),
+        (
+            r##"{"$recursiveRef":"#"}"##,
+            "/$recursiveRef",
+            "'$dynamicRef'",
+        ),
+        (r#"{"oneOf":[]}"#, "/oneOf", "'oneOf'"),
+        (r#"{"allOf":{}}"#, "/allOf", "'allOf'"),
+        (r#"{"prefixItems":[]}"#, "/prefixItems", "'prefixItems'"),
+        (r#"{"multipleOf":0}"#, "/multipleOf", "above 0"),
+        (r#"{"multipleOf":-2}"#, "/multipleOf", "above 0"),
+        (r#"{"uniqueItems":1}"#, "/uniqueItems", "'uniqueItems'"),
+        (r#"{"minContains":-1}"#, "/minContains", "'minContains'"),
+        (r#"{"pattern":1}"#, "/pattern", "'pattern'"),
+        (r#"{"pattern":"a(?=b)"}"#, "/pattern", "look-around"),
+        (r#"{"pattern":"(a)\\1"}"#, "/pattern", "back-reference"),
+        (
+            r#"{"patternProperties":{"(?<=a)":{}}}"#,
             "/patternProperties",
-            "'patternProperties'",
+            "'(?<=a)'",
         ),
         (
-            r#"{"properties":{"a":{"patternProperties":{"x":{}}}}}"#,
-            "/properties/a/patternProperties",
-            "'patternProperties'",
+            r#"{"dependentRequired":{"a":["b","b"]}}"#,
+            "/dependentRequired/a/1",
+            "twice",
         ),
-        (r#"{"requried":["a"]}"#, "/requried", "'requried'"),
-        (r#"{"definitions":{}}"#, "/definitions", "'$defs'"),
-        (r#"{"oneOf":[{}]}"#, "/oneOf", "'oneOf'"),
+        (
+            r#"{"dependentSchemas":{"a":1}}"#,
+            "/dependentSchemas/a",
+            "schema",
+        ),
+        (r#"{"$anchor":"1a"}"#, "/$anchor", "'$anchor'"),
+        (r#"{"$id":"http://x.example/y#f"}"#, "/$id", "fragment"),
+        (r#"{"$id":1}"#, "/$id", "'$id'"),
+        (
+            r#"{"contentEncoding":1}"#,
+            "/contentEncoding",
+            "'contentEncoding'",
+        ),
+        (
+            r#"{"contentSchema":1}"#,
+            "/contentSchema",
+            "'contentSchema'",
+        ),
         (r#"{"type":"dict"}"#, "/type", "'dict'"),
         (r#"{"type":"float"}"#, "/type", "'float'"),
         (r#"{"type":["integer","int"]}"#, "/type/1", "'int'"),
@@ -720,14 +766,14 @@ fn refusals_name_the_keyword_and_where_it_is() {
         (r#"{"writeOnly":null}"#, "/writeOnly", "'writeOnly'"),
         (r#"{"$schema":1}"#, "/$schema", "'$schema'"),
         (
-            r#"{"$schema":"http://json-schema.org/draft-07/schema#"}"#,
+            r#"{"$schema":"http://json-schema.org/draft-04/schema#"}"#,
             "/$schema",
-            "draft 2020-12",
+            "not a supported draft",
         ),
         (
-            r#"{"items":{"$schema":"https://json-schema.org/draft/2020-12/schema"}}"#,
+            r#"{"items":{"$schema":"http://json-schema.org/draft-07/schema#"}}"#,
             "/items/$schema",
-            "root",
+            "one document is read by one draft",
         ),
         (r#"{"$ref":1}"#, "/$ref", "'$ref'"),
         (r#""string""#, "", "object or a boolean"),
@@ -738,25 +784,26 @@ fn refusals_name_the_keyword_and_where_it_is() {
         assert_eq!(e.pointer, *pointer, "{schema}: {e}");
         assert!(e.message.contains(words), "{schema}: {e}");
     }
-    let e = refused(r#"{"properties":{"a":{"patternProperties":{}}}}"#);
+    let e = refused(r#"{"properties":{"a":{"dependencies":{}}}}"#);
     assert_eq!(
         e.to_string(),
-        "schema refused at /properties/a/patternProperties: keyword 'patternProperties' is \
-         not supported: it is a draft 2020-12 keyword outside the tool-argument schema \
-         subset, refused rather than ignored"
+        "schema refused at /properties/a/dependencies: keyword 'dependencies' is not a \
+         draft 2020-12 keyword (draft 2019-09 split it into 'dependentRequired' and \
+         'dependentSchemas'); it is refused rather than ignored, since its author meant a \
+         constraint (name the draft it belongs to with '$schema')"
     );
     assert_eq!(
         refused(r#"{"type":"dict"}"#).to_string(),
-        "schema refused at /type: keyword 'type': 'dict' is not a draft 2020-12 type name \
-         (the names are array, boolean, integer, null, number, object, string)"
+        "schema refused at /type: keyword 'type': 'dict' is not a JSON Schema type name \
+         (the names are null, boolean, object, array, number, string, integer)"
     );
     assert!(refused("[]")
         .to_string()
         .starts_with("schema refused at the root: "));
     // Keys needing escapes in the pointer.
     assert_eq!(
-        refused(r#"{"properties":{"a/b~":{"x":1}}}"#).pointer,
-        "/properties/a~1b~0/x"
+        refused(r#"{"properties":{"a/b~":{"minimum":"x"}}}"#).pointer,
+        "/properties/a~1b~0/minimum"
     );
 }
 
@@ -835,20 +882,23 @@ fn bad_references_are_refused() {
     let cases: &[(&str, &str)] = &[
         (
             r#"{"$ref":"http://example.com/s.json"}"#,
-            "not a local reference",
+            "refers to another document",
         ),
-        (r#"{"$ref":"other.json#/$defs/a"}"#, "not a local reference"),
+        (
+            r#"{"$ref":"other.json#/$defs/a"}"#,
+            "refers to another document",
+        ),
+        (
+            r#"{"$ref":"https://json-schema.org/draft/2020-12/schema"}"#,
+            "remote references are refused",
+        ),
         (
             r##"{"$ref":"#/$defs/missing"}"##,
             "does not point to a subschema",
         ),
         (
             r##"{"$defs":{"a":{"type":"integer"}},"$ref":"#/$defs/a/type"}"##,
-            "does not point to a subschema",
-        ),
-        (
-            r##"{"default":{"type":"integer"},"$ref":"#/default"}"##,
-            "does not point",
+            "not to a schema",
         ),
         (
             r##"{"$defs":{"a":{}},"$ref":"#/$defs/a~2"}"##,
@@ -858,7 +908,7 @@ fn bad_references_are_refused() {
             r##"{"$defs":{"a":{}},"$ref":"#/$defs/a%2"}"##,
             "percent-encoding",
         ),
-        (r##"{"$defs":{"a":{}},"$ref":"#a"}"##, "plain-name"),
+        (r##"{"$defs":{"a":{}},"$ref":"#a"}"##, "the anchor 'a'"),
         // An item's index as RFC 6901 writes it, and only to an item that is a schema.
         (
             r##"{"anyOf":[{},{"type":"null"}],"$ref":"#/anyOf/01"}"##,
@@ -880,20 +930,43 @@ fn bad_references_are_refused() {
             r##"{"anyOf":[{}],"$ref":"#/anyOf/99999999999999999999999"}"##,
             "does not point",
         ),
-        (
-            r##"{"required":["a"],"enum":[{}],"$ref":"#/enum/0"}"##,
-            "does not point",
-        ),
-        (
-            r##"{"properties":{"0":{}},"$ref":"#/properties"}"##,
-            "does not point",
-        ),
+        (r##"{"enum":[1],"$ref":"#/enum/0"}"##, "not to a schema"),
     ];
     for (schema, words) in cases {
         let e = refused(schema);
         assert_eq!(e.pointer, "/$ref", "{schema}: {e}");
         assert!(e.message.contains(words), "{schema}: {e}");
     }
+}
+
+#[test]
+fn references_land_anywhere_a_schema_is() {
+    // A pointer to a schema-shaped value anywhere in the document (JSON Schema allows
+    // it: an unknown keyword holding a schema, an `enum` entry, `properties` itself).
+    assert!(!valid(
+        r##"{"x-defs":{"n":{"type":"integer"}},"$ref":"#/x-defs/n"}"##,
+        r#""a""#
+    ));
+    assert!(valid(r##"{"enum":[{},1],"$ref":"#/enum/0"}"##, "1"));
+    assert!(valid(
+        r##"{"default":{"type":"integer"},"$ref":"#/default"}"##,
+        "3"
+    ));
+}
+
+#[test]
+fn unknown_keywords_are_annotations_listed_for_their_author() {
+    let schema = compile(
+        r#"{"requried":["a"],"properties":{"a":{"x-ui":"slider","type":"integer"}},"discriminator":{}}"#,
+    );
+    assert!(schema.is_valid(&json("{}")), "requried is no keyword");
+    assert_eq!(
+        schema.ignored_keywords(),
+        ["/discriminator", "/properties/a/x-ui", "/requried"]
+    );
+    assert!(compile(r#"{"type":"object"}"#)
+        .ignored_keywords()
+        .is_empty());
 }
 
 #[test]

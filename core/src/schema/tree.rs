@@ -5,8 +5,9 @@ use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::draft::Draft;
 use super::order::Members;
-use super::work;
+use super::pattern::Pattern;
 use crate::json::{cmp_keys, Value};
 
 /// Up to this many names, a lookup scans them by equality instead of searching in
@@ -16,16 +17,30 @@ pub(crate) const SCAN_AT_MOST: usize = 12;
 /// Index of a node in [`Tree::nodes`].
 pub(crate) type NodeId = usize;
 
+/// Index of a schema resource (the document, or a subschema with an `$id`).
+pub(crate) type ResourceId = usize;
+
 /// A compiled schema document.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Tree {
     /// Every compiled subschema, including `$defs` entries nothing refers to.
     pub(crate) nodes: Vec<Node>,
-    /// Whether a `$ref` points at the node: only such nodes can be applied to the same
-    /// value along several paths, so only their results are remembered while validating.
-    pub(crate) shared: Vec<bool>,
     /// The document's root schema.
     pub(crate) root: NodeId,
+    /// The draft the document is read by.
+    pub(crate) draft: Draft,
+    /// The resources, with their dynamic anchors (for `$dynamicRef`).
+    pub(crate) resources: Vec<Resource>,
+    /// The names `$dynamicRef` (and `$recursiveRef`, as the name `""`) look up
+    /// dynamically; their positions are the slots of a dynamic scope's bindings.
+    pub(crate) dynamic_names: Vec<String>,
+}
+
+/// A schema resource: where dynamic references may land.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Resource {
+    /// `(slot in Tree::dynamic_names, node)` for each dynamic anchor it declares.
+    pub(crate) dynamic_anchors: Vec<(usize, NodeId)>,
 }
 
 /// One subschema.
@@ -37,58 +52,142 @@ pub(crate) enum Node {
     Keywords(Box<Keywords>),
 }
 
+/// A count bound (`minLength`, `maxItems`, …): the limit as compared, and as written
+/// (a limit above 2^64 − 1 compares as 2^64 − 1 but is quoted as the schema has it).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Count {
+    /// The limit, saturated to `u64`.
+    pub(crate) limit: u64,
+    /// The schema's number.
+    pub(crate) written: f64,
+}
+
+/// A `$dynamicRef` (or `$recursiveRef`): where it points without a dynamic scope, and
+/// the dynamic anchor it looks for when that target is one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct DynamicRef {
+    /// The target found as `$ref` would find it.
+    pub(crate) target: NodeId,
+    /// The slot of the dynamic anchor's name, when the target is a dynamic anchor.
+    pub(crate) slot: Option<usize>,
+}
+
 /// The assertions and applicators of an object schema. Annotations are checked at
 /// compile time and not kept.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Keywords {
     /// `type`: the accepted types in the order written (empty when absent).
     pub(crate) types: Vec<Type>,
-    /// `enum`: the accepted values (possibly none), indexed.
+    /// [`Keywords::types`] as bits ([`Type::bit`]); 0 when there is no `type`.
+    pub(crate) type_mask: u8,
+    /// `enum`: the accepted values (possibly none), with an index for long lists.
     pub(crate) enumeration: Option<Members>,
     /// `const`: the one accepted value.
     pub(crate) constant: Option<Value>,
+    /// `multipleOf` (> 0).
+    pub(crate) multiple_of: Option<f64>,
     /// `minimum`.
     pub(crate) minimum: Option<f64>,
-    /// `exclusiveMinimum` (the 2020-12 number form).
+    /// `exclusiveMinimum` (the number form; draft-07's too).
     pub(crate) exclusive_minimum: Option<f64>,
     /// `maximum`.
     pub(crate) maximum: Option<f64>,
-    /// `exclusiveMaximum` (the 2020-12 number form).
+    /// `exclusiveMaximum`.
     pub(crate) exclusive_maximum: Option<f64>,
     /// `minLength`, in code points.
     pub(crate) min_length: Option<Count>,
     /// `maxLength`, in code points.
     pub(crate) max_length: Option<Count>,
+    /// `pattern`.
+    pub(crate) pattern: Option<Pattern>,
     /// `minItems`.
     pub(crate) min_items: Option<Count>,
     /// `maxItems`.
     pub(crate) max_items: Option<Count>,
-    /// `items`: the schema every item must match.
-    pub(crate) items: Option<NodeId>,
+    /// `uniqueItems: true`.
+    pub(crate) unique_items: bool,
+    /// `contains`.
+    pub(crate) contains: Option<NodeId>,
+    /// `minContains` (with `contains`; 1 when absent).
+    pub(crate) min_contains: Option<Count>,
+    /// `maxContains` (with `contains`).
+    pub(crate) max_contains: Option<Count>,
+    /// `minProperties`.
+    pub(crate) min_properties: Option<Count>,
+    /// `maxProperties`.
+    pub(crate) max_properties: Option<Count>,
     /// `required`, in the order written.
     pub(crate) required: Vec<String>,
+    /// `dependentRequired` (and draft-07's array `dependencies`), in canonical key
+    /// order.
+    pub(crate) dependent_required: Vec<(String, Vec<String>)>,
+    /// `dependentSchemas` (and draft-07's schema `dependencies`), in canonical key
+    /// order.
+    pub(crate) dependent_schemas: Vec<(String, NodeId)>,
+    /// `prefixItems` (and the array form of `items` before 2020-12).
+    pub(crate) prefix_items: Vec<NodeId>,
+    /// `items` after the prefix (and `additionalItems` before 2020-12).
+    pub(crate) items: Option<NodeId>,
     /// `properties`, sorted by [`cmp_keys`] (the order of the schema's object).
     pub(crate) properties: Vec<Property>,
-    /// `additionalProperties`: applies to members not named in `properties`.
+    /// `patternProperties`, in canonical key order.
+    pub(crate) pattern_properties: Vec<(Pattern, NodeId)>,
+    /// `additionalProperties`: applies to members neither `properties` nor
+    /// `patternProperties` covers.
     pub(crate) additional: Option<NodeId>,
-    /// `anyOf`: at least one alternative must match (never empty).
+    /// `propertyNames`.
+    pub(crate) property_names: Option<NodeId>,
+    /// `allOf` (never empty when set).
+    pub(crate) all_of: Vec<NodeId>,
+    /// `anyOf` (never empty when set).
     pub(crate) any_of: Vec<NodeId>,
+    /// `oneOf` (never empty when set).
+    pub(crate) one_of: Vec<NodeId>,
+    /// `not`.
+    pub(crate) not: Option<NodeId>,
+    /// `if`, with `then` and `else` (each may be absent).
+    pub(crate) condition: Option<NodeId>,
+    /// `then`.
+    pub(crate) then: Option<NodeId>,
+    /// `else`.
+    pub(crate) otherwise: Option<NodeId>,
     /// `$ref`, resolved.
     pub(crate) reference: Option<NodeId>,
-    /// What the check pass reads instead of the keywords above, set by
-    /// [`Keywords::prepare`] once the tree is complete.
-    pub(crate) fast: Fast,
+    /// `$dynamicRef` or `$recursiveRef`, resolved as far as it can be statically.
+    pub(crate) dynamic_reference: Option<DynamicRef>,
+    /// `unevaluatedItems`.
+    pub(crate) unevaluated_items: Option<NodeId>,
+    /// `unevaluatedProperties`.
+    pub(crate) unevaluated_properties: Option<NodeId>,
+    /// The resource this schema belongs to (the nearest enclosing `$id`, or the
+    /// document): applying the schema enters it into the dynamic scope.
+    pub(crate) home: ResourceId,
+    /// Summary flags, set once the tree is complete ([`Keywords::prepare`]).
+    pub(crate) flags: Flags,
 }
 
-/// A count bound (`minLength`, `maxLength`, `minItems`, `maxItems`): a non-negative
-/// integer, which may be past any count (`1e308`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Count {
-    /// What counts are compared with: the bound saturated to `u64::MAX`, which is as
-    /// good as any larger bound (no count reaches it), and exact below it.
-    pub(crate) limit: u64,
-    /// The bound as the schema gives it, for messages (`1e308`, not `u64::MAX`).
-    pub(crate) written: f64,
+/// What a node holds, in groups, so the validator tests one flag for several absent
+/// keywords.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Flags {
+    /// Any of `minimum`, `exclusiveMinimum`, `maximum`, `exclusiveMaximum`,
+    /// `multipleOf`.
+    pub(crate) numbers: bool,
+    /// Any of `minLength`, `maxLength`, `pattern`.
+    pub(crate) strings: bool,
+    /// Any array keyword.
+    pub(crate) arrays: bool,
+    /// Any object keyword.
+    pub(crate) objects: bool,
+    /// Any in-place applicator (`allOf`, `anyOf`, `oneOf`, `not`, `if`,
+    /// `dependentSchemas`, `$ref`, `$dynamicRef`).
+    pub(crate) in_place: bool,
+    /// Whether a `$ref`/`$dynamicRef` may point here: the node can be applied to one
+    /// value along several paths, so its verdicts are remembered.
+    pub(crate) shared: bool,
+    /// Whether evaluating this node (through its in-place applicators) can produce
+    /// annotations an `unevaluated*` keyword reads.
+    pub(crate) annotates: bool,
 }
 
 /// One entry of `properties`.
@@ -98,99 +197,67 @@ pub(crate) struct Property {
     pub(crate) name: String,
     /// The schema for that member.
     pub(crate) node: NodeId,
-    /// Whether `required` lists the name too.
-    pub(crate) required: bool,
-}
-
-/// Summaries of a node's keywords for the check pass, so that it tests one flag for a
-/// group of absent keywords and counts required members while walking the members.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(crate) struct Fast {
-    /// The accepted types as bits ([`Type::bit`]); 0 when there is no `type`.
-    pub(crate) type_mask: u8,
-    /// Whether any of `minimum`, `exclusiveMinimum`, `maximum`, `exclusiveMaximum` is set.
-    pub(crate) number_bounds: bool,
-    /// Whether `minLength` or `maxLength` is set.
-    pub(crate) length_bounds: bool,
-    /// Whether `properties` or `additionalProperties` is set (the members are walked).
-    pub(crate) walks_members: bool,
-    /// How many `required` names `properties` also names.
-    pub(crate) required_named: usize,
-    /// The `required` names `properties` does not name, in the order written.
-    pub(crate) required_other: Vec<String>,
-    /// Whether a `$ref` points at this node ([`Tree::shared`]).
-    pub(crate) shared: bool,
-    /// Whether `type`, the bounds, `enum` and `const` are all there is to check (no
-    /// `required` nor applicator): the check pass then needs no call of its own for the
-    /// node.
-    pub(crate) leaf: bool,
-    /// Whether `enum` or `const` is set.
-    pub(crate) enum_or_const: bool,
-    /// The target of `$ref` when that is the node's only keyword: the check pass goes
-    /// straight on to the target.
-    pub(crate) only_ref: Option<NodeId>,
 }
 
 impl Keywords {
-    /// Fills [`Keywords::fast`] from the keywords; `shared` says whether a `$ref` points
-    /// at this node.
-    pub(crate) fn prepare(&mut self, shared: bool) {
-        // Each required name is searched among the properties (sorted by name), so n
-        // names against m properties cost n log m comparisons, not n × m.
-        for p in &mut self.properties {
-            p.required = false;
-        }
-        let mut required_named = 0;
-        let mut required_other = Vec::new();
-        for name in &self.required {
-            match self.property(name) {
-                Some(i) => {
-                    if let Some(p) = self.properties.get_mut(i) {
-                        p.required = true;
-                        required_named += 1;
-                    }
-                }
-                None => required_other.push(name.clone()),
-            }
-        }
-        self.fast = Fast {
-            type_mask: self.types.iter().fold(0, |mask, t| mask | t.bit()),
-            number_bounds: self.minimum.is_some()
-                || self.exclusive_minimum.is_some()
-                || self.maximum.is_some()
-                || self.exclusive_maximum.is_some(),
-            length_bounds: self.min_length.is_some() || self.max_length.is_some(),
-            walks_members: !self.properties.is_empty() || self.additional.is_some(),
-            required_named,
-            required_other,
-            shared,
-            leaf: false,
-            enum_or_const: self.enumeration.is_some() || self.constant.is_some(),
-            only_ref: None,
-        };
-        // A node a `$ref` points at may be a leaf or go straight to its target too: the
-        // memo only saves work, a leaf's check costs less than a lookup, and a `$ref`
-        // alone has one way on, so no path through it multiplies the work.
-        let no_applicator = self.items.is_none()
-            && self.required.is_empty()
-            && !self.fast.walks_members
-            && self.any_of.is_empty();
-        self.fast.leaf = no_applicator && self.reference.is_none();
-        let no_assertion = self.types.is_empty()
-            && !self.fast.enum_or_const
-            && !self.fast.number_bounds
-            && !self.fast.length_bounds
-            && self.min_items.is_none()
-            && self.max_items.is_none();
-        if no_applicator && no_assertion {
-            self.fast.only_ref = self.reference;
-        }
+    /// Fills [`Keywords::flags`] (but `shared` and `annotates`, which need the whole
+    /// tree).
+    pub(crate) fn prepare(&mut self) {
+        self.type_mask = self.types.iter().fold(0, |mask, t| mask | t.bit());
+        self.flags.numbers = self.minimum.is_some()
+            || self.exclusive_minimum.is_some()
+            || self.maximum.is_some()
+            || self.exclusive_maximum.is_some()
+            || self.multiple_of.is_some();
+        self.flags.strings =
+            self.min_length.is_some() || self.max_length.is_some() || self.pattern.is_some();
+        self.flags.arrays = self.min_items.is_some()
+            || self.max_items.is_some()
+            || self.unique_items
+            || self.contains.is_some()
+            || !self.prefix_items.is_empty()
+            || self.items.is_some()
+            || self.unevaluated_items.is_some();
+        self.flags.objects = self.min_properties.is_some()
+            || self.max_properties.is_some()
+            || !self.required.is_empty()
+            || !self.dependent_required.is_empty()
+            || !self.properties.is_empty()
+            || !self.pattern_properties.is_empty()
+            || self.additional.is_some()
+            || self.property_names.is_some()
+            || self.unevaluated_properties.is_some();
+        self.flags.in_place = !self.all_of.is_empty()
+            || !self.any_of.is_empty()
+            || !self.one_of.is_empty()
+            || self.not.is_some()
+            || self.condition.is_some()
+            || !self.dependent_schemas.is_empty()
+            || self.reference.is_some()
+            || self.dynamic_reference.is_some();
+    }
+
+    /// The subschemas applied to the same value (in-place applicators), with static
+    /// targets for dynamic references.
+    pub(crate) fn in_place(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.all_of
+            .iter()
+            .chain(&self.any_of)
+            .chain(&self.one_of)
+            .copied()
+            .chain(self.not)
+            .chain(self.condition)
+            .chain(self.then)
+            .chain(self.otherwise)
+            .chain(self.dependent_schemas.iter().map(|(_, node)| *node))
+            .chain(self.reference)
+            .chain(self.dynamic_reference.map(|d| d.target))
     }
 
     /// Whether `value` is of one of the `type`s (or there is no `type`).
     #[inline]
     pub(crate) fn type_matches(&self, value: &Value) -> bool {
-        let mask = self.fast.type_mask;
+        let mask = self.type_mask;
         if mask == 0 {
             return true;
         }
@@ -212,10 +279,7 @@ impl Keywords {
     #[inline(never)]
     fn property(&self, key: &str) -> Option<usize> {
         self.properties
-            .binary_search_by(|p| {
-                work::comparison();
-                cmp_keys(&p.name, key)
-            })
+            .binary_search_by(|p| cmp_keys(&p.name, key))
             .ok()
     }
 
@@ -223,32 +287,26 @@ impl Keywords {
     /// walking an object's members, which come in the same (canonical) order as the
     /// names: a match moves `*next` past it, so the usual case (every member named)
     /// costs one comparison per member. Names are unique, so for the few properties of
-    /// a typical tool a scan by plain equality (a length check, then a memcmp) beats
-    /// ordering keys as UTF-16; many properties are searched.
+    /// a typical tool a scan by plain equality beats ordering keys as UTF-16; many
+    /// properties are searched.
     #[inline(always)]
     pub(crate) fn property_from(&self, key: &str, next: &mut usize) -> Option<&Property> {
         if self.properties.len() > SCAN_AT_MOST {
             return self.property(key).and_then(|i| self.properties.get(i));
         }
-        // The usual case: the member is the next name.
         match self.properties.get(*next) {
             Some(p) if same_key(&p.name, key) => {
                 *next += 1;
                 Some(p)
             }
-            // No names left (or none at all: `additionalProperties` alone).
             None => None,
-            Some(_) => self.property_after(key, next),
+            Some(_) => {
+                let rest = self.properties.get(*next..).unwrap_or_default();
+                let found = rest.iter().position(|p| same_key(&p.name, key))?;
+                *next += found + 1;
+                rest.get(found)
+            }
         }
-    }
-
-    /// [`Keywords::property_from`] past the next name.
-    #[inline(never)]
-    fn property_after(&self, key: &str, next: &mut usize) -> Option<&Property> {
-        let rest = self.properties.get(*next..).unwrap_or_default();
-        let found = rest.iter().position(|p| same_key(&p.name, key))?;
-        *next += found + 1;
-        rest.get(found)
     }
 }
 
@@ -291,19 +349,19 @@ pub(crate) enum Type {
     Object,
     /// `array`
     Array,
-    /// `number`: any number.
+    /// `number`
     Number,
-    /// `integer`: a number with no fractional part (`1.0` is one).
-    Integer,
     /// `string`
     String,
+    /// `integer`: a number with no fractional part.
+    Integer,
 }
 
 impl Type {
-    /// Every type name, sorted, as the meta-schema's `simpleTypes` lists them.
-    pub(crate) const NAMES: &'static str = "array, boolean, integer, null, number, object, string";
+    /// The names, for a sentence listing them.
+    pub(crate) const NAMES: &'static str = "null, boolean, object, array, number, string, integer";
 
-    /// The type a name denotes, if it is a draft 2020-12 type name.
+    /// The type a name names.
     pub(crate) fn from_name(name: &str) -> Option<Type> {
         Some(match name {
             "null" => Type::Null,
@@ -311,13 +369,13 @@ impl Type {
             "object" => Type::Object,
             "array" => Type::Array,
             "number" => Type::Number,
-            "integer" => Type::Integer,
             "string" => Type::String,
+            "integer" => Type::Integer,
             _ => return None,
         })
     }
 
-    /// The type's bit in [`Fast::type_mask`].
+    /// The type's bit in [`Keywords::type_mask`].
     pub(crate) fn bit(self) -> u8 {
         1 << (self as u8)
     }
@@ -330,14 +388,12 @@ impl Type {
             Type::Object => "object",
             Type::Array => "array",
             Type::Number => "number",
-            Type::Integer => "integer",
             Type::String => "string",
+            Type::Integer => "integer",
         }
     }
 
-    /// Whether `value` is of this type: the plain definition that
-    /// [`Keywords::type_matches`] is tested against.
-    #[cfg(test)]
+    /// Whether `value` is of this type.
     pub(crate) fn matches(self, value: &Value) -> bool {
         match (self, value) {
             (Type::Null, Value::Null)
@@ -352,7 +408,7 @@ impl Type {
     }
 }
 
-/// Whether `n` is finite with a zero fractional part (draft 2020-12's integer: `1.0`
+/// Whether `n` is a number with no fractional part (`1.0`
 /// and `1e300` are integers).
 ///
 /// `core` has no `f64::trunc`, but every finite double of magnitude 2^52 or more is an
@@ -374,117 +430,5 @@ pub(crate) fn type_of(value: &Value) -> &'static str {
     match value {
         Value::Number(n) if is_integral(*n) => "integer",
         other => other.type_name(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn type_mask_matches_like_the_type_list() {
-        use crate::json::Object;
-        let values = [
-            Value::Null,
-            Value::Bool(true),
-            Value::Number(1.0),
-            Value::Number(1.5),
-            Value::Number(f64::NAN),
-            Value::from("s"),
-            Value::Array(Vec::new()),
-            Value::Object(Object::new()),
-        ];
-        let all = [
-            Type::Null,
-            Type::Boolean,
-            Type::Object,
-            Type::Array,
-            Type::Number,
-            Type::Integer,
-            Type::String,
-        ];
-        // Every subset of the seven types, as a `type` list.
-        for subset in 0u32..128 {
-            let mut k = Keywords {
-                types: (0..7)
-                    .filter(|i| subset & (1 << i) != 0)
-                    .map(|i| all[i])
-                    .collect(),
-                ..Keywords::default()
-            };
-            k.prepare(false);
-            for value in &values {
-                let expected = k.types.is_empty() || k.types.iter().any(|t| t.matches(value));
-                assert_eq!(k.type_matches(value), expected, "{:?} {value:?}", k.types);
-            }
-        }
-    }
-
-    #[test]
-    fn keys_compare_like_strings() {
-        let keys = [
-            "",
-            "a",
-            "b",
-            "ab",
-            "ba",
-            "abc",
-            "abd",
-            "xbc",
-            "abcd",
-            "abce",
-            "xbcd",
-            "command",
-            "commanx",
-            "xommand",
-            "timeout_s",
-            "timeout_x",
-            "ximeout_s",
-            "CARGO_TARGET_DIR",
-            "CARGO_TARGET_DIX",
-            "XARGO_TARGET_DIR",
-            "a_very_long_property_name",
-            "a_very_long_property_namx",
-            "é",
-            "😀",
-        ];
-        for a in keys {
-            for b in keys {
-                assert_eq!(same_key(a, b), a == b, "{a:?} {b:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn integral_numbers() {
-        for n in [0.0, -0.0, 1.0, -1.0, 1e300, -1e300, 4503599627370496.0] {
-            assert!(is_integral(n), "{n}");
-        }
-        for n in [
-            0.5,
-            -0.5,
-            1.000000001,
-            4503599627370495.5,
-            f64::NAN,
-            f64::INFINITY,
-        ] {
-            assert!(!is_integral(n), "{n}");
-        }
-    }
-
-    #[test]
-    fn types_match_the_draft_2020_12_way() {
-        assert!(Type::Integer.matches(&Value::Number(1.0)));
-        assert!(!Type::Integer.matches(&Value::Number(1.5)));
-        assert!(Type::Number.matches(&Value::Number(1.5)));
-        assert!(!Type::Number.matches(&Value::Bool(true)));
-        assert!(!Type::Boolean.matches(&Value::Number(1.0)));
-        assert_eq!(type_of(&Value::Number(2.0)), "integer");
-        assert_eq!(type_of(&Value::Number(2.5)), "number");
-        assert_eq!(type_of(&Value::Bool(false)), "boolean");
-        for name in Type::NAMES.split(", ") {
-            assert_eq!(Type::from_name(name).map(Type::name), Some(name));
-        }
-        assert_eq!(Type::from_name("dict"), None);
     }
 }
