@@ -70,10 +70,12 @@ fn refused_schema_exits_2_naming_file_pointer_and_keyword() {
     dir.write("args.json", "{}");
     for (schema, pointer, keyword) in [
         (
-            r#"{"properties":{"a":{"patternProperties":{}}}}"#,
-            "/properties/a/patternProperties",
-            "'patternProperties'",
+            r#"{"properties":{"a":{"dependencies":{}}}}"#,
+            "/properties/a/dependencies",
+            "'dependencies'",
         ),
+        (r#"{"pattern":"(?=a)"}"#, "/pattern", "look-around"),
+        (r#"{"$ref":"other.json"}"#, "/$ref", "another document"),
         (r#"{"type":"dict"}"#, "/type", "'dict'"),
         (r#"{"required":["a","a"]}"#, "/required/1", "'required'"),
         (r#"{"anyOf":[]}"#, "/anyOf", "'anyOf'"),

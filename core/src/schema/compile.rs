@@ -183,8 +183,16 @@ impl Compiler<'_> {
                 self.nodes.push(Node::Bool(true));
                 self.values.push(address);
                 self.by_value.insert(address, id);
+                let waiting = self.pending.len();
                 let keywords = self.keywords(object, id, pointer, depth)?;
-                self.nodes[id] = Node::Keywords(Box::new(keywords));
+                let references = self.pending[waiting..].iter().any(|p| p.from == id);
+                // `{}` and a schema of annotations alone accept everything, as `true`
+                // does (and cost a few bytes, not a whole node of keywords).
+                self.nodes[id] = if keywords.is_empty() && !references {
+                    Node::Bool(true)
+                } else {
+                    Node::Keywords(Box::new(keywords))
+                };
                 Ok(id)
             }
             other => {

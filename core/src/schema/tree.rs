@@ -237,6 +237,18 @@ impl Keywords {
             || self.dynamic_reference.is_some();
     }
 
+    /// Whether the schema asserts nothing and applies nothing: it accepts every value
+    /// and annotates none, as `true` does.
+    pub(crate) fn is_empty(&self) -> bool {
+        *self
+            == Keywords {
+                home: self.home,
+                flags: self.flags,
+                type_mask: self.type_mask,
+                ..Keywords::default()
+            }
+    }
+
     /// The subschemas applied to the same value (in-place applicators), with static
     /// targets for dynamic references.
     pub(crate) fn in_place(&self) -> impl Iterator<Item = NodeId> + '_ {
