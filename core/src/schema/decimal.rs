@@ -23,7 +23,7 @@ fn decimal(x: f64) -> Option<(u64, i32)> {
     }
     let mut exponent = exponent.checked_sub(i32::try_from(fraction.len()).ok()?)?;
     // Trailing zeros of an integer (`100` → 1 × 10^2) keep the digits small.
-    while digits != 0 && digits % 10 == 0 {
+    while digits != 0 && digits.is_multiple_of(10) {
         digits /= 10;
         exponent += 1;
     }
@@ -63,11 +63,11 @@ pub(crate) fn is_multiple_of(value: f64, divisor: f64) -> bool {
         let Ok(k) = u32::try_from(k) else {
             return false;
         };
-        (v % d) * pow_mod(10, k, d) % d == 0
+        ((v % d) * pow_mod(10, k, d)).is_multiple_of(d)
     } else {
         // d × 10^-k | v, with v below 10^17: possible only for -k up to 17.
         match 10u128.checked_pow(k.unsigned_abs()) {
-            Some(scale) if k.unsigned_abs() <= 21 => v % (d * scale) == 0,
+            Some(scale) if k.unsigned_abs() <= 21 => v.is_multiple_of(d * scale),
             _ => false,
         }
     }

@@ -404,20 +404,6 @@ impl Type {
             Type::Integer => "integer",
         }
     }
-
-    /// Whether `value` is of this type.
-    pub(crate) fn matches(self, value: &Value) -> bool {
-        match (self, value) {
-            (Type::Null, Value::Null)
-            | (Type::Boolean, Value::Bool(_))
-            | (Type::Object, Value::Object(_))
-            | (Type::Array, Value::Array(_))
-            | (Type::Number, Value::Number(_))
-            | (Type::String, Value::String(_)) => true,
-            (Type::Integer, Value::Number(n)) => is_integral(*n),
-            _ => false,
-        }
-    }
 }
 
 /// Whether `n` is a number with no fractional part (`1.0`

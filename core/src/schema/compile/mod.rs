@@ -19,17 +19,19 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+mod resolve;
+mod values;
+
+use values::{boolean, count, must_be, names, number, other_draft, pattern, types, unknown_draft};
+
 use super::draft::{self, Draft, Keyword};
-use super::message::show;
 use super::order::Members;
 use super::path::quoted;
 use super::pattern::Pattern;
 use super::reference::{self, push_token};
 use super::resources::Resources;
-use super::tree::{
-    is_integral, Count, DynamicRef, Keywords, Node, NodeId, Property, Resource, Tree, Type,
-};
-use super::{uri, work, SchemaError};
+use super::tree::{Count, Keywords, Node, NodeId, Property, Resource, Tree};
+use super::SchemaError;
 use crate::json::{Object, Value, MAX_DEPTH};
 
 pub use super::draft::DRAFT_2020_12;
@@ -435,34 +437,24 @@ impl Compiler<'_> {
                     base: st.base.clone(),
                 });
             }
-            "$schema" => {
-                if at.as_str() != "/$schema" {
-                    self.sub_schema_uri(value, at)?;
-                }
-            }
+            // The root's was read first (it names the draft).
+            "$schema" if at.as_str() != "/$schema" => self.sub_schema_uri(value, at)?,
             // Read by the first pass ([`Resources`]).
             "$id" | "$anchor" | "$dynamicAnchor" => {}
-            "$recursiveAnchor" => {
+            "$recursiveAnchor" | "deprecated" | "readOnly" | "writeOnly" => {
                 boolean(at, key, value)?;
             }
-            "$vocabulary" => {
-                if !matches!(value, Value::Object(_)) {
-                    return Err(must_be(at, key, "an object", value));
-                }
+            "$vocabulary" if !matches!(value, Value::Object(_)) => {
+                return Err(must_be(at, key, "an object", value));
             }
             "title" | "description" | "$comment" | "format" | "contentEncoding"
-            | "contentMediaType" => {
-                if !matches!(value, Value::String(_)) {
-                    return Err(must_be(at, key, "a string", value));
-                }
+            | "contentMediaType"
+                if !matches!(value, Value::String(_)) =>
+            {
+                return Err(must_be(at, key, "a string", value));
             }
-            "deprecated" | "readOnly" | "writeOnly" => {
-                boolean(at, key, value)?;
-            }
-            "examples" => {
-                if !matches!(value, Value::Array(_)) {
-                    return Err(must_be(at, key, "an array", value));
-                }
+            "examples" if !matches!(value, Value::Array(_)) => {
+                return Err(must_be(at, key, "an array", value));
             }
             // "default" and anything else the draft knows as an annotation.
             _ => {}
@@ -598,205 +590,6 @@ impl Compiler<'_> {
         }
     }
 
-    /// Resolves pending references until none is left (resolving one may compile
-    /// subschemas with references of their own), then the dynamic anchors the
-    /// dynamic references may land on.
-    fn resolve_all(&mut self) -> Result<(), SchemaError> {
-        let mut next = 0;
-        let mut anchors_done = 0;
-        loop {
-            while next < self.pending.len() {
-                self.resolve(next)?;
-                next += 1;
-            }
-            // Dynamic anchors of the names looked up so far: they are targets too.
-            if anchors_done == self.dynamic_names.len() {
-                return Ok(());
-            }
-            anchors_done = self.dynamic_names.len();
-            for pointer in self.dynamic_anchor_pointers() {
-                self.node_at(&pointer, "$dynamicAnchor")?;
-            }
-        }
-    }
-
-    /// Pointers of the schemas declaring a dynamic anchor whose name a dynamic
-    /// reference looks up (`$recursiveAnchor: true` for the name `""`).
-    fn dynamic_anchor_pointers(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        for ((_, name), anchor) in &self.resources.anchors {
-            if anchor.dynamic && self.dynamic_names.contains(name) {
-                out.push(anchor.pointer.clone());
-            }
-        }
-        if self.dynamic_names.iter().any(String::is_empty) {
-            for pointer in &self.resources.pointers {
-                if self.recursive_anchor(pointer) {
-                    out.push(pointer.clone());
-                }
-            }
-        }
-        out
-    }
-
-    /// Whether the schema at `pointer` has `"$recursiveAnchor": true`.
-    fn recursive_anchor(&self, pointer: &str) -> bool {
-        let value = self.value_at(pointer);
-        value
-            .and_then(Value::as_object)
-            .and_then(|o| o.get("$recursiveAnchor"))
-            == Some(&Value::Bool(true))
-    }
-
-    /// The document's value at a (canonical) JSON pointer.
-    fn value_at(&self, pointer: &str) -> Option<&Value> {
-        Compiler::value_in(self.document, pointer)
-    }
-
-    /// The node for the schema at `pointer`, compiling it if needed.
-    fn node_at(&mut self, pointer: &str, keyword: &str) -> Result<NodeId, SchemaError> {
-        let document = self.document;
-        let Some(value) = Compiler::value_in(document, pointer) else {
-            return Err(refuse(
-                pointer,
-                format!("keyword {}: nothing at #{pointer}", quoted(keyword)),
-            ));
-        };
-        let depth = pointer.matches('/').count() + 1;
-        self.compile_at(value, &mut String::from(pointer), depth, Some(keyword))
-    }
-
-    /// The JSON pointer of node `node`'s schema, found by searching the document for
-    /// its address (for sentences only).
-    fn pointer_of(&self, node: NodeId) -> String {
-        let address = self.values.get(node).copied().unwrap_or(0);
-        pointer_to(self.document, address).unwrap_or_default()
-    }
-
-    /// [`Compiler::value_at`] with the document's lifetime.
-    fn value_in<'d>(document: &'d Value, pointer: &str) -> Option<&'d Value> {
-        let mut value = document;
-        for token in reference::tokens(pointer)? {
-            value = match value {
-                Value::Object(o) => o.get(&token)?,
-                Value::Array(items) => {
-                    if token.len() > 1 && token.starts_with('0')
-                        || !token.bytes().all(|b| b.is_ascii_digit())
-                    {
-                        return None;
-                    }
-                    items.get(token.parse::<usize>().ok()?)?
-                }
-                _ => return None,
-            };
-        }
-        Some(value)
-    }
-
-    /// Resolves pending reference `index` and points its node at the target.
-    fn resolve(&mut self, index: usize) -> Result<(), SchemaError> {
-        let (from, kind, reference, base) = {
-            let p = &self.pending[index];
-            (p.from, p.kind, p.reference.clone(), p.base.clone())
-        };
-        let keyword = kind.keyword();
-        // Found only for a refusal: a node keeps no pointer.
-        let mut at = self.pointer_of(from);
-        push_token(&mut at, keyword);
-        let says = |what: String| refuse(&at, format!("keyword {}: {}", quoted(keyword), what));
-        if kind == RefKind::Recursive && reference != "#" {
-            return Err(says(format!(
-                "{} must be \"#\" (draft 2019-09)",
-                quoted(&reference)
-            )));
-        }
-        let (resource, fragment) = uri::resolve(base.as_deref(), &reference);
-        let Some(resource_pointer) = self.resources.by_uri.get(&resource).cloned() else {
-            return Err(says(format!(
-                "{} refers to another document ({}); remote references are refused, as \
-                 validation never fetches anything (embed that schema under '$defs' with \
-                 its '$id')",
-                quoted(&reference),
-                quoted(&resource)
-            )));
-        };
-        let Some(fragment) = uri::percent_decode(&fragment) else {
-            return Err(says(format!(
-                "{} has a malformed percent-encoding",
-                quoted(&reference)
-            )));
-        };
-        let mut slot = None;
-        let target = if fragment.is_empty() {
-            resource_pointer
-        } else if fragment.starts_with('/') {
-            let Some(tokens) = reference::tokens(&fragment) else {
-                return Err(says(format!(
-                    "{} is not a valid JSON pointer (a '~' must be followed by 0 or 1)",
-                    quoted(&reference)
-                )));
-            };
-            let mut target = resource_pointer;
-            for token in &tokens {
-                push_token(&mut target, token);
-            }
-            target
-        } else {
-            let key = (resource.clone(), fragment.clone());
-            let Some(anchor) = self.resources.anchors.get(&key).cloned() else {
-                return Err(says(format!(
-                    "{} names the anchor {}, which no schema of that resource declares",
-                    quoted(&reference),
-                    quoted(&fragment)
-                )));
-            };
-            if kind == RefKind::Dynamic && anchor.dynamic {
-                slot = Some(self.slot(&fragment));
-            }
-            anchor.pointer
-        };
-        if kind == RefKind::Recursive && self.recursive_anchor(&target) {
-            slot = Some(self.slot(""));
-        }
-        match self.value_at(&target) {
-            Some(Value::Object(_) | Value::Bool(_)) => {}
-            Some(other) => {
-                return Err(says(format!(
-                    "{} points to {} at #{target}, not to a schema",
-                    quoted(&reference),
-                    show(other)
-                )))
-            }
-            None => {
-                return Err(says(format!(
-                    "{} does not point to a subschema of this document",
-                    quoted(&reference)
-                )))
-            }
-        }
-        let node = self.node_at(&target, keyword)?;
-        if let Some(Node::Keywords(k)) = self.nodes.get_mut(from) {
-            match kind {
-                RefKind::Ref => k.reference = Some(node),
-                RefKind::Dynamic | RefKind::Recursive => {
-                    k.dynamic_reference = Some(DynamicRef { target: node, slot });
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The slot of dynamic anchor name `name`.
-    fn slot(&mut self, name: &str) -> usize {
-        match self.dynamic_names.iter().position(|n| n == name) {
-            Some(slot) => slot,
-            None => {
-                self.dynamic_names.push(String::from(name));
-                self.dynamic_names.len() - 1
-            }
-        }
-    }
-
     /// The finished tree: resources with their dynamic anchors, flags, and the
     /// refusal of endless reference cycles.
     fn finish(mut self, root: NodeId) -> Result<Compiled, SchemaError> {
@@ -881,213 +674,4 @@ impl Compiler<'_> {
             ignored: self.ignored,
         })
     }
-}
-
-/// The pointer to the value at `address` inside `value`, if it is there.
-fn pointer_to(value: &Value, address: usize) -> Option<String> {
-    if core::ptr::from_ref(value) as usize == address {
-        return Some(String::new());
-    }
-    let (token, found) = match value {
-        Value::Object(members) => members
-            .iter()
-            .find_map(|(key, member)| Some((String::from(key), pointer_to(member, address)?)))?,
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .find_map(|(i, item)| Some((format!("{i}"), pointer_to(item, address)?)))?,
-        _ => return None,
-    };
-    let mut out = String::new();
-    push_token(&mut out, &token);
-    out.push_str(&found);
-    Some(out)
-}
-
-/// `keyword 'X' must be WHAT, got VALUE`.
-fn must_be(pointer: &str, keyword: &str, what: &str, got: &Value) -> SchemaError {
-    refuse(
-        pointer,
-        format!(
-            "keyword {} must be {what}, got {}",
-            quoted(keyword),
-            show(got)
-        ),
-    )
-}
-
-/// The refusal of a `$schema` that names no supported draft.
-fn unknown_draft(uri: &str) -> String {
-    format!(
-        "keyword '$schema' names {}, which is not a supported draft (draft 2020-12, draft \
-         2019-09 or draft-07, e.g. {}): reading a schema by another draft's rules could \
-         change what it means",
-        quoted(uri),
-        DRAFT_2020_12[0]
-    )
-}
-
-/// The refusal of a keyword another draft has and this one does not.
-fn other_draft(keyword: &str, draft: Draft) -> String {
-    let hint = match keyword {
-        "dependencies" => {
-            " (draft 2019-09 split it into 'dependentRequired' and 'dependentSchemas')"
-        }
-        "additionalItems" => " (draft 2020-12 names it 'items', beside 'prefixItems')",
-        "$recursiveRef" | "$recursiveAnchor" => {
-            " (draft 2020-12 has '$dynamicRef' and '$dynamicAnchor' instead)"
-        }
-        _ => "",
-    };
-    format!(
-        "keyword {} is not a {} keyword{hint}; it is refused rather than ignored, since \
-         its author meant a constraint (name the draft it belongs to with '$schema')",
-        quoted(keyword),
-        draft.name()
-    )
-}
-
-/// A finite number.
-fn number(pointer: &str, keyword: &str, value: &Value) -> Result<f64, SchemaError> {
-    match value {
-        Value::Number(n) if n.is_finite() => Ok(*n),
-        other => Err(must_be(pointer, keyword, "a number", other)),
-    }
-}
-
-/// A boolean.
-fn boolean(pointer: &str, keyword: &str, value: &Value) -> Result<bool, SchemaError> {
-    match value {
-        Value::Bool(b) => Ok(*b),
-        other => Err(must_be(pointer, keyword, "a boolean", other)),
-    }
-}
-
-/// A non-negative integer (`1.0` is one): compared saturated to `u64`, quoted as
-/// written.
-fn count(pointer: &str, keyword: &str, value: &Value) -> Result<Count, SchemaError> {
-    match value {
-        // `as` saturates: a limit beyond u64::MAX is as good as u64::MAX.
-        Value::Number(n) if is_integral(*n) && *n >= 0.0 => Ok(Count {
-            limit: *n as u64,
-            written: *n,
-        }),
-        other => Err(must_be(pointer, keyword, "a non-negative integer", other)),
-    }
-}
-
-/// `pattern`: a string the pattern engine accepts.
-fn pattern(value: &Value, pointer: &str, keyword: &str) -> Result<Pattern, SchemaError> {
-    let Value::String(source) = value else {
-        return Err(must_be(pointer, keyword, "a string", value));
-    };
-    Pattern::compile(source).map_err(|e| {
-        refuse(
-            pointer,
-            format!("keyword 'pattern': {} is refused: {e}", quoted(source)),
-        )
-    })
-}
-
-/// `type`: a type name, or a non-empty array of unique type names.
-fn types(value: &Value, pointer: &str) -> Result<Vec<Type>, SchemaError> {
-    let name = |value: &Value, at: &str| match value {
-        Value::String(s) => Type::from_name(s).ok_or_else(|| {
-            refuse(
-                at,
-                format!(
-                    "keyword 'type': {} is not a JSON Schema type name (the names are {})",
-                    quoted(s),
-                    Type::NAMES
-                ),
-            )
-        }),
-        other => Err(must_be(at, "type", "a type name", other)),
-    };
-    match value {
-        Value::String(_) => Ok(vec![name(value, pointer)?]),
-        Value::Array(items) if !items.is_empty() => {
-            let mut out: Vec<Type> = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
-                let at = format!("{pointer}/{i}");
-                let t = name(item, &at)?;
-                if out.contains(&t) {
-                    return Err(refuse(
-                        &at,
-                        format!(
-                            "keyword 'type' must list each type once, but lists {} twice",
-                            quoted(t.name())
-                        ),
-                    ));
-                }
-                out.push(t);
-            }
-            Ok(out)
-        }
-        other => Err(must_be(
-            pointer,
-            "type",
-            "a type name or a non-empty array of type names",
-            other,
-        )),
-    }
-}
-
-/// `required` (and the lists of `dependentRequired`): an array of unique strings, at
-/// most [`MAX_REQUIRED_NAMES`] of them. Refused at its first entry (in the order
-/// written) that is not a string or repeats an earlier one; repeats are found by
-/// sorting the names, so n names cost n log n comparisons.
-fn names(value: &Value, pointer: &str, keyword: &str) -> Result<Vec<String>, SchemaError> {
-    let Value::Array(items) = value else {
-        return Err(must_be(pointer, keyword, "an array of strings", value));
-    };
-    if items.len() > MAX_REQUIRED_NAMES {
-        return Err(refuse(
-            pointer,
-            format!(
-                "keyword {} lists {} names, more than the {MAX_REQUIRED_NAMES} a schema may \
-                 list",
-                quoted(keyword),
-                items.len()
-            ),
-        ));
-    }
-    // The strings before the first entry that is not one.
-    let names: Vec<&str> = items.iter().map_while(Value::as_str).collect();
-    let mut order: Vec<usize> = (0..names.len()).collect();
-    order.sort_by(|&a, &b| {
-        work::comparison();
-        names[a].cmp(names[b])
-    });
-    // The sort is stable: of equal names, the first written comes first, and the
-    // earliest repeat is the least second of a pair of equal neighbours.
-    let repeat = order
-        .windows(2)
-        .filter(|pair| {
-            work::comparison();
-            names[pair[0]] == names[pair[1]]
-        })
-        .map(|pair| pair[1])
-        .min();
-    if let Some(i) = repeat {
-        return Err(refuse(
-            &format!("{pointer}/{i}"),
-            format!(
-                "keyword {} must list each name once, but lists {} twice",
-                quoted(keyword),
-                quoted(names[i])
-            ),
-        ));
-    }
-    if let Some(item) = items.get(names.len()) {
-        return Err(refuse(
-            &format!("{pointer}/{}", names.len()),
-            format!(
-                "keyword {} must list strings, got {}",
-                quoted(keyword),
-                show(item)
-            ),
-        ));
-    }
-    Ok(names.into_iter().map(String::from).collect())
 }

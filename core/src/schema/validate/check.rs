@@ -1,0 +1,399 @@
+//! The check pass: whether a value is valid, stopping at the first failure, recording
+//! nothing but the marks `unevaluated*` reads where they are asked for.
+
+use alloc::rc::Rc;
+
+use super::marks::Marks;
+use super::{
+    enum_const_ok, first_repeat, has_member, numbers_ok, strings_ok, Engine, Key, Scope, Verdict,
+    MAX_NESTING,
+};
+use crate::json::{Object, Value};
+use crate::schema::memo::Memo;
+use crate::schema::tree::{Keywords, Node, NodeId};
+
+impl Engine<'_> {
+    /// Whether `value` is valid against `node`; with `marks`, also which members or
+    /// items of `value` it evaluated (meaningful only when valid).
+    pub(super) fn check(
+        &mut self,
+        node: NodeId,
+        value: &Value,
+        scope: &Scope,
+        depth: usize,
+        marks: Option<&mut Marks>,
+    ) -> bool {
+        if depth >= MAX_NESTING {
+            return false;
+        }
+        let tree = self.tree;
+        let k = match tree.nodes.get(node) {
+            Some(Node::Keywords(k)) => k,
+            Some(Node::Bool(b)) => return *b,
+            // A compiled tree only holds ids of its own nodes.
+            None => return false,
+        };
+        let scope = &self.enter(scope, k.home);
+        if !k.flags.shared {
+            return self.keywords(k, value, scope, depth, marks);
+        }
+        let key = Self::key(node, value, scope);
+        if let Some(seen) = self.checked.as_ref().and_then(|m| m.get(key)) {
+            match (marks, &seen.marks) {
+                (None, _) => return seen.valid,
+                (Some(marks), Some(seen_marks)) => {
+                    if seen.valid {
+                        marks.merge(seen_marks);
+                    }
+                    return seen.valid;
+                }
+                // Decided before without marks: decide again, collecting them.
+                (Some(_), None) if !seen.valid => return false,
+                (Some(marks), None) => {
+                    return self.remember(k, key, value, scope, depth, Some(marks))
+                }
+            }
+        }
+        self.remember(k, key, value, scope, depth, marks)
+    }
+
+    /// [`Engine::keywords`] for a shared node, remembered under `key`.
+    fn remember(
+        &mut self,
+        k: &Keywords,
+        key: Key,
+        value: &Value,
+        scope: &Scope,
+        depth: usize,
+        marks: Option<&mut Marks>,
+    ) -> bool {
+        let (valid, kept) = match marks {
+            None => (self.keywords(k, value, scope, depth, None), None),
+            Some(marks) => {
+                let mut own = Marks::default();
+                let valid = self.keywords(k, value, scope, depth, Some(&mut own));
+                if valid {
+                    marks.merge(&own);
+                }
+                (valid, Some(own))
+            }
+        };
+        self.checked
+            .get_or_insert_with(Memo::new)
+            .insert(key, Verdict { valid, marks: kept });
+        valid
+    }
+
+    /// Whether `value` satisfies the keywords of one object schema.
+    fn keywords(
+        &mut self,
+        k: &Keywords,
+        value: &Value,
+        scope: &Scope,
+        depth: usize,
+        marks: Option<&mut Marks>,
+    ) -> bool {
+        if !k.type_matches(value) || !enum_const_ok(k, value) {
+            return false;
+        }
+        let unevaluated = match value {
+            Value::Object(_) => k.unevaluated_properties,
+            Value::Array(_) => k.unevaluated_items,
+            _ => None,
+        };
+        let Some(unevaluated) = unevaluated else {
+            return self.assertions(k, value, scope, depth, marks);
+        };
+        // `unevaluated*`: the other keywords first, marking what they evaluate.
+        let mut own = Marks::default();
+        if !self.assertions(k, value, scope, depth, Some(&mut own)) {
+            return false;
+        }
+        let ok = match value {
+            Value::Object(members) => members.iter().enumerate().all(|(i, (_, member))| {
+                own.has(i) || self.check(unevaluated, member, scope, depth + 1, None)
+            }),
+            Value::Array(items) => items.iter().enumerate().all(|(i, item)| {
+                own.has(i) || self.check(unevaluated, item, scope, depth + 1, None)
+            }),
+            _ => true,
+        };
+        if ok {
+            if let Some(marks) = marks {
+                marks.mark_all();
+            }
+        }
+        ok
+    }
+
+    /// Everything of `k` but `type`, `enum`, `const` and `unevaluated*`.
+    fn assertions(
+        &mut self,
+        k: &Keywords,
+        value: &Value,
+        scope: &Scope,
+        depth: usize,
+        mut marks: Option<&mut Marks>,
+    ) -> bool {
+        let ok = match value {
+            Value::Number(n) => !k.flags.numbers || numbers_ok(k, *n),
+            Value::String(s) => !k.flags.strings || strings_ok(k, s),
+            Value::Array(items) => {
+                !k.flags.arrays || self.array(k, items, scope, depth, marks.as_deref_mut())
+            }
+            Value::Object(members) => {
+                !k.flags.objects || self.object(k, members, scope, depth, marks.as_deref_mut())
+            }
+            _ => true,
+        };
+        ok && (!k.flags.in_place || self.in_place(k, value, scope, depth, marks))
+    }
+
+    /// The array keywords.
+    fn array(
+        &mut self,
+        k: &Keywords,
+        items: &[Value],
+        scope: &Scope,
+        depth: usize,
+        mut marks: Option<&mut Marks>,
+    ) -> bool {
+        let count = items.len() as u64;
+        if k.min_items.is_some_and(|m| count < m.limit)
+            || k.max_items.is_some_and(|m| count > m.limit)
+            || (k.unique_items && first_repeat(items).is_some())
+        {
+            return false;
+        }
+        for (i, (&schema, item)) in k.prefix_items.iter().zip(items).enumerate() {
+            if !self.check(schema, item, scope, depth + 1, None) {
+                return false;
+            }
+            if let Some(marks) = marks.as_deref_mut() {
+                marks.mark(i);
+            }
+        }
+        if let Some(schema) = k.items {
+            for item in items.iter().skip(k.prefix_items.len()) {
+                if !self.check(schema, item, scope, depth + 1, None) {
+                    return false;
+                }
+            }
+            if let Some(marks) = marks.as_deref_mut() {
+                marks.mark_all();
+            }
+        }
+        if let Some(schema) = k.contains {
+            let min = k.min_contains.map_or(1, |m| m.limit);
+            let max = k.max_contains.map(|m| m.limit);
+            let mut found = 0u64;
+            for (i, item) in items.iter().enumerate() {
+                if self.check(schema, item, scope, depth + 1, None) {
+                    found += 1;
+                    match marks.as_deref_mut() {
+                        Some(marks) => marks.mark(i),
+                        // Enough found, and no upper bound to watch.
+                        None if max.is_none() && found >= min => break,
+                        None => {}
+                    }
+                    if max.is_some_and(|max| found > max) {
+                        return false;
+                    }
+                }
+            }
+            if found < min {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The object keywords.
+    fn object(
+        &mut self,
+        k: &Keywords,
+        members: &Object,
+        scope: &Scope,
+        depth: usize,
+        mut marks: Option<&mut Marks>,
+    ) -> bool {
+        let count = members.len() as u64;
+        if k.min_properties.is_some_and(|m| count < m.limit)
+            || k.max_properties.is_some_and(|m| count > m.limit)
+            || !k.required.iter().all(|name| has_member(members, name))
+            || !k.dependent_required.iter().all(|(name, needs)| {
+                !has_member(members, name) || needs.iter().all(|n| has_member(members, n))
+            })
+        {
+            return false;
+        }
+        let walks = !k.properties.is_empty()
+            || !k.pattern_properties.is_empty()
+            || k.additional.is_some()
+            || k.property_names.is_some();
+        if !walks {
+            return true;
+        }
+        let mut next = 0;
+        for (i, (key, member)) in members.iter().enumerate() {
+            let mut covered = false;
+            if let Some(p) = k.property_from(key, &mut next) {
+                covered = true;
+                if !self.check(p.node, member, scope, depth + 1, None) {
+                    return false;
+                }
+            }
+            for (pattern, schema) in &k.pattern_properties {
+                if pattern.is_match(key) {
+                    covered = true;
+                    if !self.check(*schema, member, scope, depth + 1, None) {
+                        return false;
+                    }
+                }
+            }
+            if !covered {
+                if let Some(schema) = k.additional {
+                    covered = true;
+                    if !self.check(schema, member, scope, depth + 1, None) {
+                        return false;
+                    }
+                }
+            }
+            if covered {
+                if let Some(marks) = marks.as_deref_mut() {
+                    marks.mark(i);
+                }
+            }
+            if let Some(schema) = k.property_names {
+                if !self.check_name(schema, key, scope, depth) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The in-place applicators: `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`,
+    /// `dependentSchemas`, `$ref`, `$dynamicRef`.
+    fn in_place(
+        &mut self,
+        k: &Keywords,
+        value: &Value,
+        scope: &Scope,
+        depth: usize,
+        mut marks: Option<&mut Marks>,
+    ) -> bool {
+        let deeper = depth + 1;
+        for &schema in &k.all_of {
+            if !self.check(schema, value, scope, deeper, marks.as_deref_mut()) {
+                return false;
+            }
+        }
+        if !k.any_of.is_empty() {
+            let matched = match marks.as_deref_mut() {
+                // Every alternative that matches leaves its marks.
+                Some(marks) => {
+                    let mut any = false;
+                    for &schema in &k.any_of {
+                        let mut own = Marks::default();
+                        if self.check(schema, value, scope, deeper, Some(&mut own)) {
+                            any = true;
+                            marks.merge(&own);
+                        }
+                    }
+                    any
+                }
+                None => k
+                    .any_of
+                    .iter()
+                    .any(|&schema| self.check(schema, value, scope, deeper, None)),
+            };
+            if !matched {
+                return false;
+            }
+        }
+        if !k.one_of.is_empty() {
+            let mut matched = 0;
+            let mut kept = Marks::default();
+            for &schema in &k.one_of {
+                let mut own = Marks::default();
+                let collect = marks.is_some().then_some(&mut own);
+                if self.check(schema, value, scope, deeper, collect) {
+                    matched += 1;
+                    if matched > 1 {
+                        return false;
+                    }
+                    kept = own;
+                }
+            }
+            if matched != 1 {
+                return false;
+            }
+            if let Some(marks) = marks.as_deref_mut() {
+                marks.merge(&kept);
+            }
+        }
+        if let Some(schema) = k.not {
+            if self.check(schema, value, scope, deeper, None) {
+                return false;
+            }
+        }
+        if let Some(condition) = k.condition {
+            let mut own = Marks::default();
+            let collect = marks.is_some().then_some(&mut own);
+            let branch = if self.check(condition, value, scope, deeper, collect) {
+                if let Some(marks) = marks.as_deref_mut() {
+                    marks.merge(&own);
+                }
+                k.then
+            } else {
+                k.otherwise
+            };
+            if let Some(schema) = branch {
+                if !self.check(schema, value, scope, deeper, marks.as_deref_mut()) {
+                    return false;
+                }
+            }
+        }
+        if let Value::Object(members) = value {
+            for (name, schema) in &k.dependent_schemas {
+                if has_member(members, name)
+                    && !self.check(*schema, value, scope, deeper, marks.as_deref_mut())
+                {
+                    return false;
+                }
+            }
+        }
+        if let Some(target) = k.reference {
+            if !self.check(target, value, scope, deeper, marks.as_deref_mut()) {
+                return false;
+            }
+        }
+        if let Some(target) = self.dynamic_target(k, scope) {
+            if !self.check(target, value, scope, deeper, marks) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `propertyNames`: whether `key`, as a string value, is valid against `schema`.
+    pub(super) fn check_name(
+        &mut self,
+        schema: NodeId,
+        key: &str,
+        scope: &Scope,
+        depth: usize,
+    ) -> bool {
+        let name = self.name(key);
+        self.check(schema, &name, scope, depth + 1, None)
+    }
+
+    /// `key` as a string value, kept until the run ends so that its address (a memo
+    /// key) is never reused for another name.
+    fn name(&mut self, key: &str) -> Rc<Value> {
+        let name = Rc::new(Value::from(key));
+        self.names.push(name.clone());
+        name
+    }
+}
