@@ -103,9 +103,22 @@ impl Resources {
             self.contexts.insert(key_of(value), (base, home));
             return Ok(());
         };
-        // In draft-07 a `$ref` hides every sibling, `$id` included.
+        // In draft-07 a `$ref` hides every sibling, `$id` included; `definitions` beside
+        // it is still where its references point (as zod writes them), so the
+        // schemas there are still read for their identifiers.
         if draft == Draft::Draft7 && object.contains_key("$ref") {
-            self.contexts.insert(address(object), (base, home));
+            self.contexts.insert(address(object), (base.clone(), home));
+            if let Some(Value::Object(members)) = object.get("definitions") {
+                let mark = pointer.len();
+                push_token(pointer, "definitions");
+                for (name, member) in members.iter() {
+                    let inner = pointer.len();
+                    push_token(pointer, name);
+                    self.schema(member, draft, pointer, base.clone(), home)?;
+                    pointer.truncate(inner);
+                }
+                pointer.truncate(mark);
+            }
             return Ok(());
         }
         let (base, home) = self.identify(object, draft, pointer, base, home)?;

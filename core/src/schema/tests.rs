@@ -8,6 +8,8 @@ use alloc::vec::Vec;
 use super::{Schema, SchemaError, Violation, MAX_NESTING};
 use crate::json::{parse, Object, Value};
 
+mod language;
+
 fn json(text: &str) -> Value {
     parse(text.as_bytes()).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
