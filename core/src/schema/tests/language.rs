@@ -6,7 +6,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{compile, json, one, refused, valid, violations};
+use super::{compile, one, refused, valid, violations};
 use crate::schema::{Draft, MAX_DYNAMIC_SCOPES};
 
 #[test]
