@@ -80,8 +80,9 @@ enum agentloop_result
    */
   AGENTLOOP_RESULT_CHAIN_EXHAUSTED = 7,
   /**
-   * A schema uses a keyword outside the supported subset or is not a valid draft
-   * 2020-12 schema.
+   * A schema the validator cannot honour (a remote reference, look-around, an
+   * unknown `$schema`, another draft's keyword) or its meta-schema refuses
+   * (docs/schemas.md).
    */
   AGENTLOOP_RESULT_SCHEMA_REFUSED = 8,
   /**
@@ -556,8 +557,8 @@ typedef void (*agentloop_tool_callback)(void *userdata,
 
 /**
  * A tool for `agentloop_run`: its name (UTF-8, matching `^[a-zA-Z0-9_-]{1,64}$`,
- * unique), description (UTF-8) and argument schema (JSON in the supported JSON Schema
- * subset, its root with `"type": "object"`), each as
+ * unique), description (UTF-8) and argument schema (a JSON Schema document:
+ * docs/schemas.md; its root with `"type": "object"`), each as
  * `(pointer, length)`; its call limit (0: none); its callback (not NULL) and the
  * `userdata` passed to it. The strings are copied when the run starts.
  */
@@ -769,8 +770,8 @@ agentloop_result agentloop_agent_new(const uint8_t *task_ptr,
 
 /**
  * Registers a tool: `name` (UTF-8, not registered before), `description` (UTF-8) and
- * its argument `schema` (a JSON document in the supported JSON Schema subset, compiled
- * now), with a call limit `limit` (0 means none; at most 2^53 − 1). What model
+ * its argument `schema` (a JSON Schema document, compiled now: what it may say is in
+ * docs/schemas.md), with a call limit `limit` (0 means none; at most 2^53 − 1). What model
  * providers require is checked too, so the manifest is one their APIs accept: the
  * name matches `^[a-zA-Z0-9_-]{1,64}$` (ASCII letters, digits, `_`, `-`; 1 to 64),
  * and the root schema is an object whose `type` is the string `"object"` (not `true`,
@@ -778,7 +779,7 @@ agentloop_result agentloop_agent_new(const uint8_t *task_ptr,
  *
  * `INVALID_UTF8`; `INVALID_JSON` / `NO_CANONICAL_FORM` for the schema text;
  * `NOT_PROVIDER_SAFE` for a name or root schema providers refuse, `SCHEMA_REFUSED` for
- * a schema outside the subset (`agentloop_tool_explain` gives the sentence for both);
+ * a schema that is refused (`agentloop_tool_explain` gives the sentence for both);
  * `INVALID_ARGUMENT` for a duplicate name or a limit too large; `INVALID_STATE` after
  * the first `agentloop_agent_poll`. Every failure leaves the agent unchanged. The
  * inputs are copied. NULL `agent` is `NULL_PARAMETER`. Not thread-safe for one agent.
@@ -1731,9 +1732,10 @@ agentloop_result agentloop_run_to_writer(struct agentloop_writer *writer,
  * Compiles the schema document `(ptr, len)` and writes it to `*out`.
  *
  * `AGENTLOOP_RESULT_INVALID_JSON` / `NO_CANONICAL_FORM` when the document is not
- * acceptable JSON; `AGENTLOOP_RESULT_SCHEMA_REFUSED` when it uses a keyword outside
- * the subset or is not a valid draft 2020-12 schema (`agentloop_schema_explain` says
- * why). On success the caller owns `*out` (free it with `agentloop_schema_free`); on
+ * acceptable JSON; `AGENTLOOP_RESULT_SCHEMA_REFUSED` when the validator cannot honour
+ * it (a reference to another document, a pattern with look-around, an unknown
+ * `$schema`, a keyword of another draft) or its draft's meta-schema refuses it
+ * (`agentloop_schema_explain` says why). What is read and refused: docs/schemas.md. On success the caller owns `*out` (free it with `agentloop_schema_free`); on
  * failure `*out` is not written. NULL `out`, or NULL `ptr` with `len > 0`, is
  * `NULL_PARAMETER`. Thread-safe.
  *

@@ -199,3 +199,23 @@ fn usage() {
     assert_eq!(run.code, 0);
     assert!(run.stdout.contains("SCHEMA_FILE") && run.stdout.contains("INSTANCE_FILE"));
 }
+
+#[test]
+fn keywords_no_draft_knows_get_a_note_and_change_nothing() {
+    let dir = Scratch::new("ignored");
+    dir.write(
+        "schema.json",
+        r#"{"type":"object","properties":{"a":{"requried":["b"]}},"x-ui":{}}"#,
+    );
+    dir.write("args.json", r#"{"a":{}}"#);
+    let run = validate(&dir, "schema.json", "args.json");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "args.json: valid\n");
+    assert_eq!(
+        run.stderr,
+        "agentloop: schema.json: note: '/properties/a/requried' is not a keyword of draft \
+         2020-12 and is ignored (an annotation)\n\
+         agentloop: schema.json: note: '/x-ui' is not a keyword of draft 2020-12 and is \
+         ignored (an annotation)\n"
+    );
+}

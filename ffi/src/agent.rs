@@ -530,8 +530,8 @@ pub unsafe extern "C" fn agentloop_agent_new(
 }
 
 /// Registers a tool: `name` (UTF-8, not registered before), `description` (UTF-8) and
-/// its argument `schema` (a JSON document in the supported JSON Schema subset, compiled
-/// now), with a call limit `limit` (0 means none; at most 2^53 − 1). What model
+/// its argument `schema` (a JSON Schema document, compiled now: what it may say is in
+/// docs/schemas.md), with a call limit `limit` (0 means none; at most 2^53 − 1). What model
 /// providers require is checked too, so the manifest is one their APIs accept: the
 /// name matches `^[a-zA-Z0-9_-]{1,64}$` (ASCII letters, digits, `_`, `-`; 1 to 64),
 /// and the root schema is an object whose `type` is the string `"object"` (not `true`,
@@ -539,7 +539,7 @@ pub unsafe extern "C" fn agentloop_agent_new(
 ///
 /// `INVALID_UTF8`; `INVALID_JSON` / `NO_CANONICAL_FORM` for the schema text;
 /// `NOT_PROVIDER_SAFE` for a name or root schema providers refuse, `SCHEMA_REFUSED` for
-/// a schema outside the subset (`agentloop_tool_explain` gives the sentence for both);
+/// a schema that is refused (`agentloop_tool_explain` gives the sentence for both);
 /// `INVALID_ARGUMENT` for a duplicate name or a limit too large; `INVALID_STATE` after
 /// the first `agentloop_agent_poll`. Every failure leaves the agent unchanged. The
 /// inputs are copied. NULL `agent` is `NULL_PARAMETER`. Not thread-safe for one agent.

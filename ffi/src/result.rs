@@ -35,8 +35,9 @@ pub enum agentloop_result {
     InvalidArgument = 6,
     /// The chain has written the record with `seq` 2^53 − 1 and can take no more.
     ChainExhausted = 7,
-    /// A schema uses a keyword outside the supported subset or is not a valid draft
-    /// 2020-12 schema.
+    /// A schema the validator cannot honour (a remote reference, look-around, an
+    /// unknown `$schema`, another draft's keyword) or its meta-schema refuses
+    /// (docs/schemas.md).
     SchemaRefused = 8,
     /// An operating-system input/output call failed (open, lock, write, sync).
     Io = 9,
@@ -144,7 +145,7 @@ impl agentloop_result {
             agentloop_result::InvalidArgument => b"an argument is out of its range\0",
             agentloop_result::ChainExhausted => b"the chain has reached seq 2^53-1\0",
             agentloop_result::SchemaRefused => {
-                b"the schema is outside the supported JSON Schema subset or invalid\0"
+                b"the schema was refused: the validator cannot honour it, or it is invalid\0"
             }
             agentloop_result::Io => b"an input/output operation failed\0",
             agentloop_result::InvalidState => {

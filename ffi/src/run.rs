@@ -65,8 +65,8 @@ pub type agentloop_record_callback =
     Option<unsafe extern "C" fn(userdata: *mut c_void, line: *const u8, len: usize) -> u32>;
 
 /// A tool for `agentloop_run`: its name (UTF-8, matching `^[a-zA-Z0-9_-]{1,64}$`,
-/// unique), description (UTF-8) and argument schema (JSON in the supported JSON Schema
-/// subset, its root with `"type": "object"`), each as
+/// unique), description (UTF-8) and argument schema (a JSON Schema document:
+/// docs/schemas.md; its root with `"type": "object"`), each as
 /// `(pointer, length)`; its call limit (0: none); its callback (not NULL) and the
 /// `userdata` passed to it. The strings are copied when the run starts.
 #[repr(C)]

@@ -1,5 +1,6 @@
-//! `agentloop_schema`: a compiled tool-argument schema (the JSON Schema draft 2020-12
-//! subset of SPEC section 4) and validation of instances against it.
+//! `agentloop_schema`: a compiled tool-argument schema (JSON Schema draft 2020-12, or
+//! 2019-09 / draft-07 by `$schema`; docs/schemas.md) and validation of instances
+//! against it.
 
 use agentloop_core::json;
 use agentloop_core::schema::Schema;
@@ -26,9 +27,10 @@ fn parse(bytes: &[u8]) -> Outcome<json::Value> {
 /// Compiles the schema document `(ptr, len)` and writes it to `*out`.
 ///
 /// `AGENTLOOP_RESULT_INVALID_JSON` / `NO_CANONICAL_FORM` when the document is not
-/// acceptable JSON; `AGENTLOOP_RESULT_SCHEMA_REFUSED` when it uses a keyword outside
-/// the subset or is not a valid draft 2020-12 schema (`agentloop_schema_explain` says
-/// why). On success the caller owns `*out` (free it with `agentloop_schema_free`); on
+/// acceptable JSON; `AGENTLOOP_RESULT_SCHEMA_REFUSED` when the validator cannot honour
+/// it (a reference to another document, a pattern with look-around, an unknown
+/// `$schema`, a keyword of another draft) or its draft's meta-schema refuses it
+/// (`agentloop_schema_explain` says why). What is read and refused: docs/schemas.md. On success the caller owns `*out` (free it with `agentloop_schema_free`); on
 /// failure `*out` is not written. NULL `out`, or NULL `ptr` with `len > 0`, is
 /// `NULL_PARAMETER`. Thread-safe.
 ///

@@ -22,6 +22,15 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         name: schema_source.name(),
         error,
     })?;
+    // Annotations JSON Schema says to ignore; a misspelt keyword lands here too.
+    for pointer in schema.ignored_keywords() {
+        crate::diag::say(format!(
+            "{}: note: {} is not a keyword of {} and is ignored (an annotation)",
+            schema_source.name(),
+            quote(pointer),
+            schema.draft().name()
+        ));
+    }
     let instance = read_json(instance_source)?;
     let violations = schema.validate(&instance, "$");
     if violations.is_empty() {
@@ -43,6 +52,11 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         schema: schema_source.name(),
         violations: violations.len(),
     })
+}
+
+/// `'text'`, as sentences quote a pointer.
+fn quote(text: &str) -> String {
+    format!("'{text}'")
 }
 
 /// Reads and strictly parses one JSON document.
