@@ -164,6 +164,9 @@ pub(crate) struct Keywords {
     pub(crate) home: ResourceId,
     /// Summary flags, set once the tree is complete ([`Keywords::prepare`]).
     pub(crate) flags: Flags,
+    /// The target of `$ref` when that is the node's only keyword: the check pass goes
+    /// straight on to it.
+    pub(crate) only_ref: Option<NodeId>,
 }
 
 /// What a node holds, in groups, so the validator tests one flag for several absent
@@ -185,9 +188,9 @@ pub(crate) struct Flags {
     /// Whether a `$ref`/`$dynamicRef` may point here: the node can be applied to one
     /// value along several paths, so its verdicts are remembered.
     pub(crate) shared: bool,
-    /// Whether evaluating this node (through its in-place applicators) can produce
-    /// annotations an `unevaluated*` keyword reads.
-    pub(crate) annotates: bool,
+    /// Whether only `type`, `enum`, `const` and the number and string keywords are set:
+    /// the check pass decides such a node inline, without a call of its own.
+    pub(crate) leaf: bool,
 }
 
 /// One entry of `properties`.
@@ -200,8 +203,7 @@ pub(crate) struct Property {
 }
 
 impl Keywords {
-    /// Fills [`Keywords::flags`] (but `shared` and `annotates`, which need the whole
-    /// tree).
+    /// Fills [`Keywords::flags`] (but `shared`, which needs the whole tree).
     pub(crate) fn prepare(&mut self) {
         self.type_mask = self.types.iter().fold(0, |mask, t| mask | t.bit());
         self.flags.numbers = self.minimum.is_some()
@@ -227,6 +229,8 @@ impl Keywords {
             || self.additional.is_some()
             || self.property_names.is_some()
             || self.unevaluated_properties.is_some();
+        self.flags.leaf = false;
+        self.only_ref = None;
         self.flags.in_place = !self.all_of.is_empty()
             || !self.any_of.is_empty()
             || !self.one_of.is_empty()
@@ -235,6 +239,16 @@ impl Keywords {
             || !self.dependent_schemas.is_empty()
             || self.reference.is_some()
             || self.dynamic_reference.is_some();
+        self.flags.leaf = !self.flags.arrays && !self.flags.objects && !self.flags.in_place;
+        let alone = Keywords {
+            reference: self.reference,
+            home: self.home,
+            flags: self.flags,
+            ..Keywords::default()
+        };
+        if self.reference.is_some() && *self == alone {
+            self.only_ref = self.reference;
+        }
     }
 
     /// Whether the schema asserts nothing and applies nothing: it accepts every value

@@ -1,6 +1,7 @@
 //! The check pass: whether a value is valid, stopping at the first failure, recording
 //! nothing but the marks `unevaluated*` reads where they are asked for.
 
+use alloc::boxed::Box;
 use alloc::rc::Rc;
 
 use super::marks::Marks;
@@ -8,6 +9,18 @@ use super::{
     enum_const_ok, first_repeat, has_member, numbers_ok, strings_ok, Engine, Key, Scope, Verdict,
     MAX_NESTING,
 };
+
+/// A leaf node's verdict: `type`, `enum`, `const`, and the number or string keywords.
+#[inline(always)]
+fn leaf_ok(k: &Keywords, value: &Value) -> bool {
+    k.type_matches(value)
+        && (k.enumeration.is_none() && k.constant.is_none() || enum_const_ok(k, value))
+        && match value {
+            Value::Number(n) => !k.flags.numbers || numbers_ok(k, *n),
+            Value::String(s) => !k.flags.strings || strings_ok(k, s),
+            _ => true,
+        }
+}
 use crate::json::{Object, Value};
 use crate::schema::memo::Memo;
 use crate::schema::tree::{Keywords, Node, NodeId};
@@ -23,15 +36,32 @@ impl Engine<'_> {
         depth: usize,
         marks: Option<&mut Marks>,
     ) -> bool {
-        if depth >= MAX_NESTING {
-            return false;
-        }
         let tree = self.tree;
-        let k = match tree.nodes.get(node) {
-            Some(Node::Keywords(k)) => k,
-            Some(Node::Bool(b)) => return *b,
-            // A compiled tree only holds ids of its own nodes.
-            None => return false,
+        let (mut node, mut depth) = (node, depth);
+        let k = loop {
+            if depth >= MAX_NESTING {
+                return false;
+            }
+            match tree.nodes.get(node) {
+                Some(Node::Keywords(k)) => {
+                    // `type`, `enum`, `const`, numbers and strings alone: inline.
+                    if k.flags.leaf {
+                        return leaf_ok(k, value);
+                    }
+                    // `{"$ref": …}` alone (no dynamic scope to follow): the target
+                    // decides, one level deeper.
+                    match k.only_ref {
+                        Some(target) if !self.dynamic => {
+                            node = target;
+                            depth += 1;
+                        }
+                        _ => break k,
+                    }
+                }
+                Some(Node::Bool(b)) => return *b,
+                // A compiled tree only holds ids of its own nodes.
+                None => return false,
+            }
         };
         let scope = &self.enter(scope, k.home);
         if !k.flags.shared {
@@ -79,12 +109,13 @@ impl Engine<'_> {
             }
         };
         self.checked
-            .get_or_insert_with(Memo::new)
+            .get_or_insert_with(|| Box::new(Memo::new()))
             .insert(key, Verdict { valid, marks: kept });
         valid
     }
 
     /// Whether `value` satisfies the keywords of one object schema.
+    #[inline(never)]
     fn keywords(
         &mut self,
         k: &Keywords,
@@ -127,6 +158,7 @@ impl Engine<'_> {
     }
 
     /// Everything of `k` but `type`, `enum`, `const` and `unevaluated*`.
+    #[inline(always)]
     fn assertions(
         &mut self,
         k: &Keywords,

@@ -1,6 +1,7 @@
 //! The detailed pass: every violation with its path and message, in the documented
 //! order, and the list they are collected in.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -207,7 +208,7 @@ impl Engine<'_> {
         }
         let valid = self.detail_keywords(k, value, at, scope, context, depth, out);
         self.detailed
-            .get_or_insert_with(Memo::new)
+            .get_or_insert_with(|| Box::new(Memo::new()))
             .insert(key, valid);
         valid
     }

@@ -18,6 +18,7 @@
 //! applied one inside another are cut off at [`MAX_NESTING`], so the call stack stays
 //! small.
 
+use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::rc::Rc;
 
@@ -108,13 +109,18 @@ struct Engine<'t> {
     tree: &'t Tree,
     /// Verdicts of shared nodes, made on the first shared node reached: most tool
     /// schemas have none.
-    checked: Option<Memo<Verdict>>,
+    checked: Option<Box<Memo<Verdict>>>,
     /// Shared nodes whose violations the detailed pass already collected for a value.
-    detailed: Option<Memo<bool>>,
+    detailed: Option<Box<Memo<bool>>>,
     /// Interned dynamic bindings: state id → the node each dynamic anchor name is
     /// bound to.
     states: Vec<Vec<Option<NodeId>>>,
-    state_ids: BTreeMap<Vec<Option<NodeId>>, u32>,
+    /// The ids of [`Engine::states`], made only for a document with dynamic
+    /// references.
+    state_ids: Option<BTreeMap<Vec<Option<NodeId>>, u32>>,
+    /// Whether the document has dynamic references: without them the scope never
+    /// matters and is not followed.
+    dynamic: bool,
     /// Property names as values for `propertyNames`: kept for the whole run, so each
     /// has its own address (the memo keys on addresses).
     names: Vec<Rc<Value>>,
@@ -127,7 +133,8 @@ impl<'t> Engine<'t> {
             checked: None,
             detailed: None,
             states: Vec::new(),
-            state_ids: BTreeMap::new(),
+            state_ids: None,
+            dynamic: !tree.dynamic_names.is_empty(),
             names: Vec::new(),
         }
     }
@@ -138,23 +145,32 @@ impl<'t> Engine<'t> {
             resource: usize::MAX,
             state: 0,
         };
-        if self.tree.dynamic_names.is_empty() {
+        if !self.dynamic {
             return Scope {
                 resource: 0,
                 state: 0,
             };
         }
         let empty = vec![None; self.tree.dynamic_names.len()];
-        self.state_ids.insert(empty.clone(), 0);
+        self.state_ids
+            .get_or_insert_with(BTreeMap::new)
+            .insert(empty.clone(), 0);
         self.states.push(empty);
         self.enter(&start, 0)
     }
 
     /// `scope` after entering resource `resource`.
+    #[inline]
     fn enter(&mut self, scope: &Scope, resource: ResourceId) -> Scope {
-        if scope.resource == resource {
+        if !self.dynamic || scope.resource == resource {
             return *scope;
         }
+        self.enter_resource(scope, resource)
+    }
+
+    /// [`Engine::enter`] when the resource changes.
+    #[inline(never)]
+    fn enter_resource(&mut self, scope: &Scope, resource: ResourceId) -> Scope {
         let anchors = self
             .tree
             .resources
@@ -170,11 +186,12 @@ impl<'t> Engine<'t> {
                         next[slot] = Some(node);
                     }
                 }
-                state = match self.state_ids.get(&next) {
+                let ids = self.state_ids.get_or_insert_with(BTreeMap::new);
+                state = match ids.get(&next) {
                     Some(&id) => id,
                     None => {
                         let id = self.states.len() as u32;
-                        self.state_ids.insert(next.clone(), id);
+                        ids.insert(next.clone(), id);
                         self.states.push(next);
                         id
                     }
