@@ -2,7 +2,7 @@
 //!
 //! A [`Tool`] describes itself with a [`ToolSpec`] (name, description, JSON Schema for
 //! its arguments) and runs on arguments the loop has already checked. Registering a
-//! tool compiles its schema once — a schema outside the supported subset is refused
+//! tool compiles its schema once — a schema the validator cannot honour is refused
 //! there, never skipped at call time — and may give it a call limit. Registration also
 //! enforces what model providers require ([`ToolSpec::check`]): a name matching
 //! `^[a-zA-Z0-9_-]{1,64}$` ([`check_name`]) and a root schema with `"type": "object"`
@@ -39,7 +39,7 @@ pub struct ToolSpec {
     pub name: String,
     /// What the tool does, for the model.
     pub description: String,
-    /// The JSON Schema its arguments must satisfy (the SPEC section 4 subset); its root
+    /// The JSON Schema its arguments must satisfy (docs/schemas.md); its root
     /// has `"type": "object"`.
     pub schema: Value,
 }
@@ -56,8 +56,8 @@ impl ToolSpec {
 
     /// Everything registration checks of the spec alone, in this order: the name
     /// ([`check_name`]), the root ([`check_root`]: a cheap rule that does not depend on
-    /// what the validator supports), then the schema (compiled: one outside the
-    /// supported subset, or invalid, is refused). Gives the compiled schema.
+    /// what the validator supports), then the schema (compiled: one the
+    /// validator cannot honour, or an invalid one, is refused). Gives the compiled schema.
     ///
     /// ```
     /// use agentloop_core::json::parse;
@@ -197,7 +197,7 @@ pub enum RegisterError {
     },
     /// A tool of this name is already registered.
     Duplicate(String),
-    /// The tool's schema is outside the supported subset or not a valid schema.
+    /// The tool's schema was refused (the validator cannot honour it, or it is invalid).
     Schema {
         /// The tool.
         tool: String,
@@ -266,7 +266,7 @@ impl Manifest {
     }
 
     /// Adds a tool: checks the spec ([`ToolSpec::check`]: a provider-safe name, a
-    /// schema in the supported subset whose root has `"type": "object"`), then refuses a
+    /// schema the validator accepts whose root has `"type": "object"`), then refuses a
     /// duplicate name or a limit too large. `limit` caps how many times the loop runs it
     /// in one run; a call over the limit gets an `ok:false` record and the loop goes on.
     pub fn register(&mut self, spec: ToolSpec, limit: Option<u64>) -> Result<(), RegisterError> {
