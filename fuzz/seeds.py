@@ -39,6 +39,30 @@ SCHEMAS = [
     (b'{"minItems":1.5}', b"[]"),
     (b'{"$defs":{"a":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}', b"1"),
     (b'{"unknownKeyword":1}', b"1"),
+    # The whole language (issue 16): pydantic- and zod-style tool schemas, applicators,
+    # unevaluated*, dynamic and recursive references, draft-07 and 2019-09 forms, and
+    # refusals by design (look-around, a remote reference, an unknown $schema).
+    (b'{"$defs":{"Unit":{"enum":["c","f"],"title":"Unit","type":"string"}},"properties":{"city":{"title":"City","type":"string"},"unit":{"anyOf":[{"$ref":"#/$defs/Unit"},{"type":"null"}],"default":null},"days":{"default":1,"maximum":14,"minimum":1,"title":"Days","type":"integer"}},"required":["city"],"title":"Forecast","type":"object"}',
+     b'{"city":"Oslo","unit":"k","days":15}'),
+    (b'{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"path":{"type":"string","minLength":1,"pattern":"^[^\\u0000]+$"},"mode":{"$ref":"#/definitions/mode"}},"required":["path"],"additionalProperties":false,"definitions":{"mode":{"type":"string","enum":["r","w"]}}}',
+     b'{"path":"","mode":"x","extra":1}'),
+    (b'{"oneOf":[{"type":"integer","multipleOf":0.0001},{"type":"string","pattern":"^(a+)+$"}],"not":{"const":0},"if":{"minimum":10},"then":{"exclusiveMaximum":100},"else":{"multipleOf":3}}',
+     b'0.0075'),
+    (b'{"type":"object","patternProperties":{"^x-":{"type":"string"}},"propertyNames":{"maxLength":8},"dependentRequired":{"a":["b"]},"dependentSchemas":{"c":{"minProperties":3}},"minProperties":1,"maxProperties":4,"unevaluatedProperties":false,"allOf":[{"properties":{"a":true}}]}',
+     b'{"a":1,"x-y":2,"c":3,"toolongname":4}'),
+    (b'{"prefixItems":[{"type":"string"},{"type":"number"}],"items":false,"contains":{"type":"number"},"minContains":1,"maxContains":1,"uniqueItems":true,"unevaluatedItems":false}',
+     b'["a",1,1]'),
+    (b'{"$id":"https://example.com/strict-tree","$dynamicAnchor":"node","$ref":"tree","unevaluatedProperties":false,"$defs":{"tree":{"$id":"tree","$dynamicAnchor":"node","type":"object","properties":{"data":true,"children":{"type":"array","items":{"$dynamicRef":"#node"}}}}}}',
+     b'{"children":[{"daat":1}]}'),
+    (b'{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://example.com/root","$recursiveAnchor":true,"type":"object","properties":{"next":{"$recursiveRef":"#"}},"items":[{"type":"string"}],"additionalItems":false}',
+     b'{"next":{"next":1}}'),
+    (b'{"$schema":"http://json-schema.org/draft-07/schema","items":[{"$ref":"#/definitions/a","type":"string"}],"additionalItems":{"type":"integer"},"dependencies":{"a":["b"],"c":{"required":["d"]}},"definitions":{"a":{"$id":"#a","type":"number"}}}',
+     b'[1,2,"x"]'),
+    (b'{"$defs":{"a":{"$anchor":"anchor","$id":"d.json","items":{"$ref":"#"}}},"$ref":"d.json","properties":{"b":{"$ref":"#/$defs/a"}}}',
+     b'[[[1]]]'),
+    (b'{"pattern":"(?<=a)b","patternProperties":{"(a)\\\\1":{}}}', b'"ab"'),
+    (b'{"$ref":"https://example.com/other.json#/$defs/a"}', b"1"),
+    (b'{"$schema":"http://json-schema.org/draft-04/schema#","dependencies":{"a":["b"]}}', b"{}"),
 ]
 
 # Patterns (ECMA-262, u flag) and a text: the JSON Schema Test Suite's, the issue's
@@ -148,6 +172,10 @@ def main():
         write("record_lines", f"{i:02}-{config:02x}", bytes([config]) + data)
     for i, (schema, instance) in enumerate(SCHEMAS):
         write("schema", f"{i:02}", schema + b"\0" + instance)
+    # The grammar mode (fuzz_targets/schema.rs): 0x01, then the bytes that steer it.
+    for i in range(8):
+        steer = hashlib.sha256(b"schema grammar %d" % i).digest() * (2 + i)
+        write("schema", f"grammar-{i:02}", b"\x01" + steer)
     for i, (pattern, text) in enumerate(PATTERNS):
         write("pattern", f"{i:02}", pattern.encode() + b"\0" + text.encode())
     checkpoints = [
