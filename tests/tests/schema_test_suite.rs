@@ -6,7 +6,7 @@
 
 use std::fs;
 
-use agentloop_core::json::{self, Value};
+use agentloop_core::json;
 use agentloop_core::schema::Schema;
 use agentloop_tests::{skip_or_fail, vectors_dir};
 use serde::Deserialize;
