@@ -50,8 +50,9 @@ pub enum Command {
     VerifyProof(VerifyProofArgs),
     /// Print one human-readable line per record, then verify the transcript.
     Show(ShowArgs),
-    /// Validate a JSON instance against a tool-argument schema (the JSON Schema draft
-    /// 2020-12 subset of tool arguments): one violation a line, with its JSON path.
+    /// Validate a JSON instance against a tool-argument schema (JSON Schema draft
+    /// 2020-12, or 2019-09 / draft-07 by $schema; docs/schemas.md): one violation a
+    /// line, with its JSON path.
     Validate(ValidateArgs),
     /// Move a torn tail (an incomplete last line) to a side file and cut the
     /// transcript back to its last complete record; say exactly what was removed.

@@ -276,7 +276,7 @@ pub enum Failure {
         /// What was wrong.
         kind: ParseErrorKind,
     },
-    /// `validate`: the schema was refused (outside the subset, or not valid draft 2020-12).
+    /// `validate`: the schema was refused (docs/schemas.md says what is).
     SchemaRefused {
         /// The schema file, as named on the command line.
         name: String,
