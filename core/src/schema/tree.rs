@@ -167,6 +167,11 @@ pub(crate) struct Keywords {
     /// The target of `$ref` when that is the node's only keyword: the check pass goes
     /// straight on to it.
     pub(crate) only_ref: Option<NodeId>,
+    /// How many `required` names `properties` also names: the check pass counts them
+    /// while it walks the members instead of searching for each.
+    pub(crate) required_named: usize,
+    /// The `required` names `properties` does not name, in the order written.
+    pub(crate) required_other: Vec<String>,
 }
 
 /// What a node holds, in groups, so the validator tests one flag for several absent
@@ -200,6 +205,8 @@ pub(crate) struct Property {
     pub(crate) name: String,
     /// The schema for that member.
     pub(crate) node: NodeId,
+    /// Whether `required` names it too (counted while walking the members).
+    pub(crate) required: bool,
 }
 
 impl Keywords {
@@ -231,6 +238,23 @@ impl Keywords {
             || self.unevaluated_properties.is_some();
         self.flags.leaf = false;
         self.only_ref = None;
+        // Properties are sorted in canonical key order: a binary search per name.
+        self.required_named = 0;
+        self.required_other = Vec::new();
+        for name in &self.required {
+            match self
+                .properties
+                .binary_search_by(|p| cmp_keys(&p.name, name))
+            {
+                Ok(i) => {
+                    if !self.properties[i].required {
+                        self.properties[i].required = true;
+                        self.required_named += 1;
+                    }
+                }
+                Err(_) => self.required_other.push(name.clone()),
+            }
+        }
         self.flags.in_place = !self.all_of.is_empty()
             || !self.any_of.is_empty()
             || !self.one_of.is_empty()
@@ -244,6 +268,7 @@ impl Keywords {
             reference: self.reference,
             home: self.home,
             flags: self.flags,
+            required_named: self.required_named,
             ..Keywords::default()
         };
         if self.reference.is_some() && *self == alone {

@@ -367,7 +367,11 @@ impl Compiler<'_> {
                 st.k.properties = self
                     .schema_map(value, key, at, two)?
                     .into_iter()
-                    .map(|(name, node)| Property { name, node })
+                    .map(|(name, node)| Property {
+                        name,
+                        node,
+                        required: false,
+                    })
                     .collect();
             }
             "patternProperties" => {

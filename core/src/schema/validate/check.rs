@@ -252,7 +252,10 @@ impl Engine<'_> {
         let count = members.len() as u64;
         if k.min_properties.is_some_and(|m| count < m.limit)
             || k.max_properties.is_some_and(|m| count > m.limit)
-            || !k.required.iter().all(|name| has_member(members, name))
+            || !k
+                .required_other
+                .iter()
+                .all(|name| has_member(members, name))
             || !k.dependent_required.iter().all(|(name, needs)| {
                 !has_member(members, name) || needs.iter().all(|n| has_member(members, n))
             })
@@ -267,10 +270,12 @@ impl Engine<'_> {
             return true;
         }
         let mut next = 0;
+        let mut required_seen = 0;
         for (i, (key, member)) in members.iter().enumerate() {
             let mut covered = false;
             if let Some(p) = k.property_from(key, &mut next) {
                 covered = true;
+                required_seen += usize::from(p.required);
                 if !self.check(p.node, member, scope, depth + 1, None) {
                     return false;
                 }
@@ -302,7 +307,8 @@ impl Engine<'_> {
                 }
             }
         }
-        true
+        // Every required name `properties` has was met on the walk (names are unique).
+        required_seen == k.required_named
     }
 
     /// The in-place applicators: `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`,
