@@ -96,8 +96,37 @@ impl Message {
     }
 }
 
+/// What a provider reported about a turn besides its text, calls and output tokens.
+/// Every member is optional: a scripted model or a C callback reports nothing, and
+/// providers leave members out. The loop records what is present in the `assistant`
+/// record's `provider` member (docs/format.md).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct ProviderReport {
+    /// The model the provider says answered (`"model"` in both providers' responses).
+    pub model: Option<String>,
+    /// The provider's id for the response (`"id"`).
+    pub response_id: Option<String>,
+    /// Why the provider says generation ended, as it spelled it (OpenAI's
+    /// `finish_reason`: `stop`, `length`, `tool_calls`, `content_filter`; Anthropic's
+    /// `stop_reason`: `end_turn`, `max_tokens`, `tool_use`, `stop_sequence`, `refusal`).
+    pub finish_reason: Option<String>,
+    /// Input (prompt) tokens the provider counted for this turn. At most 2^53 − 1.
+    pub input_tokens: Option<u64>,
+    /// Of those, the tokens the provider read from its prompt cache, when it says.
+    pub cached_input_tokens: Option<u64>,
+}
+
+impl ProviderReport {
+    /// Whether nothing was reported.
+    pub fn is_empty(&self) -> bool {
+        *self == ProviderReport::default()
+    }
+}
+
 /// A model's answer to one turn.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct Reply {
     /// The assistant's text (may be empty).
     pub text: String,
@@ -106,6 +135,9 @@ pub struct Reply {
     /// The turn's real output tokens, when the model reports them; they then replace
     /// the `max(1, chars / 4)` estimate for this turn. At most 2^53 − 1.
     pub output_tokens: Option<u64>,
+    /// What the provider reported besides (model, response id, finish reason, input
+    /// tokens); empty unless a provider codec filled it in.
+    pub provider: ProviderReport,
 }
 
 impl Reply {
@@ -113,8 +145,7 @@ impl Reply {
     pub fn new(text: impl Into<String>) -> Reply {
         Reply {
             text: text.into(),
-            tool_calls: Vec::new(),
-            output_tokens: None,
+            ..Reply::default()
         }
     }
 
@@ -129,12 +160,20 @@ impl Reply {
         self.output_tokens = Some(tokens);
         self
     }
+
+    /// Sets what the provider reported besides text, calls and output tokens.
+    pub fn with_provider(mut self, report: ProviderReport) -> Reply {
+        self.provider = report;
+        self
+    }
 }
 
-/// Why a model produced no reply: a sentence, written into the `stop` record's `error`.
+/// Why a model produced no reply: a sentence, written into the `stop` record's `error`,
+/// and, for a provider's answer, the HTTP status it came with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelError {
     message: String,
+    status: Option<u16>,
 }
 
 impl ModelError {
@@ -142,12 +181,31 @@ impl ModelError {
     pub fn new(message: impl Into<String>) -> ModelError {
         ModelError {
             message: message.into(),
+            status: None,
         }
+    }
+
+    /// The same error, noting the HTTP status of the provider's answer.
+    pub fn with_status(mut self, status: u16) -> ModelError {
+        self.status = Some(status);
+        self
     }
 
     /// The sentence.
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    /// The HTTP status of the provider's answer, when the error came from one.
+    pub fn status(&self) -> Option<u16> {
+        self.status
+    }
+
+    /// Whether trying again may succeed: the provider answered 408 (timeout), 409
+    /// (conflict), 429 (rate limited), 529 (overloaded) or any 5xx. Other errors
+    /// (401, 404, a malformed body) fail the same way every time.
+    pub fn is_retryable(&self) -> bool {
+        matches!(self.status, Some(408 | 409 | 429 | 500..=599))
     }
 }
 

@@ -699,11 +699,9 @@ pub unsafe extern "C" fn agentloop_agent_feed_reply(
         let reply_text = unsafe { text(text_ptr, text_len) }?;
         // SAFETY: as above.
         let calls = parse_calls(unsafe { input(calls_ptr, calls_len) }?)?;
-        let reply = Reply {
-            text: String::from(reply_text),
-            tool_calls: calls,
-            output_tokens: has_output_tokens.then_some(output_tokens),
-        };
+        let mut reply = Reply::new(reply_text);
+        reply.tool_calls = calls;
+        reply.output_tokens = has_output_tokens.then_some(output_tokens);
         agent.feed_reply(Ok(reply))
     })
 }

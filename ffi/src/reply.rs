@@ -48,11 +48,10 @@ impl agentloop_reply {
         if !self.set {
             return Err(ModelError::new("the model callback set no reply"));
         }
-        Ok(Reply {
-            text: self.text,
-            tool_calls: self.calls,
-            output_tokens: self.output_tokens,
-        })
+        let mut reply = Reply::new(self.text);
+        reply.tool_calls = self.calls;
+        reply.output_tokens = self.output_tokens;
+        Ok(reply)
     }
 
     /// Notes a refused input (the first one is kept) and passes the code on.
