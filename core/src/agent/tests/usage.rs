@@ -349,3 +349,31 @@ fn a_resumed_run_counts_the_input_tokens_recorded_before() {
     let agent = Agent::resume(total(100), tools.manifest().clone(), &records).unwrap();
     assert_eq!((agent.tokens(), agent.total_tokens()), (5, 35));
 }
+
+#[test]
+fn a_report_too_long_for_a_record_line_is_refused_like_a_long_text() {
+    use crate::chain::AppendError;
+    use crate::driver::RunError;
+    use crate::verify::MAX_LINE_BYTES;
+    let long = ProviderReport {
+        model: Some("m".repeat(MAX_LINE_BYTES)),
+        ..ProviderReport::default()
+    };
+    let mut out = Vec::new();
+    let err = driver::run(
+        "t",
+        Budgets::default(),
+        &mut Scripted::new([Reply::new("x").with_provider(long)]),
+        &mut demo_tools(),
+        &mut || false,
+        &mut out,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, RunError::Append(AppendError::LineTooLong { max, .. }) if max == MAX_LINE_BYTES),
+        "{err:?}"
+    );
+    // Only the task record was written; it verifies.
+    assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 1);
+    assert!(verify::verify_bytes(&out, &Options::default()).ok());
+}
