@@ -1,0 +1,203 @@
+//! Provider codecs: the live conversation as a provider's request body, and the
+//! provider's response as a [`Reply`] — no I/O, so a Rust program, a C host or an
+//! embedded runtime does only the HTTP.
+//!
+//! One module per wire format: [`openai`] (OpenAI Chat Completions, which
+//! OpenAI-compatible servers also speak) and [`anthropic`] (Anthropic Messages). Each
+//! has `request(messages, manifest, options) -> body` and
+//! `parse(status, body) -> Result<Reply, ModelError>`; [`Provider`] picks one at run
+//! time. The transcript exports ([`crate::export`]) go through the same encoders.
+//!
+//! The loop's call ids (`call_<seq>_<i>`) are what the history sends back as the ids of
+//! earlier calls, whatever ids the provider gave them: both providers accept any id of
+//! `[A-Za-z0-9_-]`, and the loop's are deterministic. A call name a model made up that
+//! providers would refuse is sent as [`crate::tools::provider_safe_name`] maps it.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::json::{Object, Value};
+use crate::model::{Message, ModelError, Reply};
+use crate::tools::ToolSpec;
+
+pub mod anthropic;
+pub mod openai;
+
+/// A wire format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Provider {
+    /// OpenAI Chat Completions (`POST /v1/chat/completions`).
+    OpenAi,
+    /// Anthropic Messages (`POST /v1/messages`).
+    Anthropic,
+}
+
+impl Provider {
+    /// The provider named `openai` or `anthropic`.
+    pub fn from_name(name: &str) -> Option<Provider> {
+        match name {
+            "openai" => Some(Provider::OpenAi),
+            "anthropic" => Some(Provider::Anthropic),
+            _ => None,
+        }
+    }
+
+    /// `openai` or `anthropic`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Provider::OpenAi => "openai",
+            Provider::Anthropic => "anthropic",
+        }
+    }
+
+    /// The request body for the next turn: the conversation so far, the tools on offer
+    /// and the caller's options, as canonical JSON bytes.
+    pub fn request(
+        self,
+        messages: &[Message],
+        manifest: &[ToolSpec],
+        options: &RequestOptions,
+    ) -> Result<Vec<u8>, RequestError> {
+        match self {
+            Provider::OpenAi => openai::request(messages, manifest, options),
+            Provider::Anthropic => anthropic::request(messages, manifest, options),
+        }
+    }
+
+    /// The provider's answer (its HTTP status and body) as a reply, or the error it
+    /// reports. Never panics, whatever the bytes.
+    pub fn parse(self, status: u16, body: &[u8]) -> Result<Reply, ModelError> {
+        match self {
+            Provider::OpenAi => openai::parse(status, body),
+            Provider::Anthropic => anthropic::parse(status, body),
+        }
+    }
+
+    /// The conversation as this provider's `messages` array (what `request` sends).
+    pub fn messages(self, messages: &[Message]) -> Value {
+        match self {
+            Provider::OpenAi => openai::messages(messages, None),
+            Provider::Anthropic => anthropic::messages(messages),
+        }
+    }
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What the caller sets in a request besides the conversation and the tools.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RequestOptions {
+    /// The model to ask (`"model"`); required, non-empty.
+    pub model: String,
+    /// Most output tokens for the turn: OpenAI's `max_completion_tokens`, Anthropic's
+    /// `max_tokens` (which Anthropic requires).
+    pub max_output_tokens: Option<u64>,
+    /// A system prompt: OpenAI's first `system` message, Anthropic's `system`.
+    pub system: Option<String>,
+    /// Other members copied into the body as they are (`temperature`, `tool_choice`,
+    /// `parallel_tool_calls`, `top_p`, `metadata`, …). A member the codec writes itself
+    /// is refused ([`RequestError::Reserved`]).
+    pub extra: Object,
+}
+
+impl RequestOptions {
+    /// Options asking `model`, with nothing else set.
+    pub fn new(model: impl Into<String>) -> RequestOptions {
+        RequestOptions {
+            model: model.into(),
+            ..RequestOptions::default()
+        }
+    }
+
+    /// Options from a JSON object: `model` (string, required), `max_output_tokens`
+    /// (integer), `system` (string); every other member goes to [`Self::extra`].
+    pub fn from_json(value: &Value) -> Result<RequestOptions, RequestError> {
+        let Some(members) = value.as_object() else {
+            return Err(RequestError::NotAnObject);
+        };
+        let mut options = RequestOptions::default();
+        for (key, member) in members.iter() {
+            match key {
+                "model" => match member.as_str() {
+                    Some(model) => options.model = String::from(model),
+                    None => return Err(RequestError::BadOption("model", "a string")),
+                },
+                "max_output_tokens" => match member.as_f64() {
+                    Some(n)
+                        if n >= 1.0 && n <= crate::anchor::MAX_SEQ as f64 && n.fract() == 0.0 =>
+                    {
+                        options.max_output_tokens = Some(n as u64)
+                    }
+                    _ => {
+                        return Err(RequestError::BadOption(
+                            "max_output_tokens",
+                            "an integer from 1 to 2^53-1",
+                        ))
+                    }
+                },
+                "system" => match member.as_str() {
+                    Some(system) => options.system = Some(String::from(system)),
+                    None => return Err(RequestError::BadOption("system", "a string")),
+                },
+                _ => {
+                    options.extra.insert(key, member.clone());
+                }
+            }
+        }
+        Ok(options)
+    }
+}
+
+/// Why a request body could not be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RequestError {
+    /// The options are not a JSON object.
+    NotAnObject,
+    /// `model` is missing or empty.
+    NoModel,
+    /// Anthropic requires `max_tokens`: set `max_output_tokens`.
+    NoMaxOutputTokens,
+    /// An option has the wrong type or range: its name and what it must be.
+    BadOption(&'static str, &'static str),
+    /// An extra member names one the codec writes itself (`messages`, `tools`, …).
+    Reserved(String),
+    /// The conversation cannot be sent: the first message is not the user's task, or
+    /// a value has no canonical encoding (named).
+    BadConversation(&'static str),
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestError::NotAnObject => f.write_str("the request options are not a JSON object"),
+            RequestError::NoModel => {
+                f.write_str("the request options name no model (\"model\" is missing or empty)")
+            }
+            RequestError::NoMaxOutputTokens => f.write_str(
+                "Anthropic requires max_tokens: set max_output_tokens in the request options",
+            ),
+            RequestError::BadOption(name, what) => {
+                write!(f, "the request option {name} must be {what}")
+            }
+            RequestError::Reserved(name) => write!(
+                f,
+                "the request option {} is one the codec writes itself",
+                crate::quote::escape_controls(name)
+            ),
+            RequestError::BadConversation(what) => {
+                write!(f, "the conversation cannot be sent: {what}")
+            }
+        }
+    }
+}
+
+impl core::error::Error for RequestError {}
+
+#[cfg(test)]
+mod tests;
