@@ -22,6 +22,7 @@ use crate::model::{Message, ModelError, Reply};
 use crate::tools::ToolSpec;
 
 pub mod anthropic;
+mod common;
 pub mod openai;
 
 /// A wire format.
@@ -87,6 +88,17 @@ impl fmt::Display for Provider {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// Checks that a conversation can be sent, as both codecs' `request` do before
+/// encoding it: the first message is the user's task; every call id is non-empty,
+/// unique and made of `A-Z a-z 0-9 _ -`; each call of an assistant message is answered
+/// by exactly one `Tool` message (same id and name), in call order, before the next
+/// user or assistant message and before the end; every argument and result value has a
+/// canonical encoding. The loop's own conversations always pass. A later `User`
+/// message (the loop writes none) is allowed where no call is owed a result.
+pub fn check_conversation(messages: &[Message]) -> Result<(), RequestError> {
+    common::check_conversation(messages)
 }
 
 /// What the caller sets in a request besides the conversation and the tools.
@@ -167,9 +179,17 @@ pub enum RequestError {
     BadOption(&'static str, &'static str),
     /// An extra member names one the codec writes itself (`messages`, `tools`, …).
     Reserved(String),
-    /// The conversation cannot be sent: the first message is not the user's task, or
-    /// a value has no canonical encoding (named).
-    BadConversation(&'static str),
+    /// The conversation cannot be sent ([`check_conversation`]): the index of the
+    /// message at fault and what is wrong with it.
+    BadConversation {
+        /// 0-based index into the messages.
+        index: usize,
+        /// What is wrong.
+        what: &'static str,
+    },
+    /// A value built by hand holds a NaN or an infinity, which JSON cannot spell: the
+    /// part of the request that holds it (`the extra options`, `the tool manifest`).
+    Unencodable(&'static str),
 }
 
 impl fmt::Display for RequestError {
@@ -187,11 +207,21 @@ impl fmt::Display for RequestError {
             }
             RequestError::Reserved(name) => write!(
                 f,
-                "the request option {} is one the codec writes itself",
+                "the request option {} is one the codec writes itself (from the model, system, \
+                 max_output_tokens, the conversation or the manifest)",
                 crate::quote::escape_controls(name)
             ),
-            RequestError::BadConversation(what) => {
-                write!(f, "the conversation cannot be sent: {what}")
+            RequestError::BadConversation { index, what } => {
+                write!(
+                    f,
+                    "message {index} of the conversation cannot be sent: {what}"
+                )
+            }
+            RequestError::Unencodable(part) => {
+                write!(
+                    f,
+                    "a NaN or an infinite number in {part} has no JSON encoding"
+                )
             }
         }
     }
