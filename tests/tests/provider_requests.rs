@@ -101,8 +101,9 @@ fn tuned() -> [(Provider, RequestOptions); 2] {
         openai.extra.insert(key, text_json(value));
     }
     anthropic.system = Some("You add numbers.".into());
+    // (The Anthropic SDK's request type no longer declares `temperature`.)
     for (key, value) in [
-        ("temperature", "0"),
+        ("stop_sequences", r#"["DONE"]"#),
         ("tool_choice", r#"{"type":"auto"}"#),
         ("metadata", r#"{"user_id":"tester"}"#),
     ] {
@@ -485,11 +486,11 @@ fn negative_controls(cases: &[Case]) -> Vec<Case> {
 #[test]
 fn request_bodies_satisfy_the_providers_sdk_types_and_pairing_rules() {
     let cases = cases();
-    // Three demos (2 + 4 + 4 turns), cancelled (1), resumed (1), made-up (2): 14 turns,
+    // Three demos (2 + 5 + 4 turns), cancelled (1), resumed (1), made-up (2): 15 turns,
     // two providers each; then 6 transcripts exported to each provider.
     assert_eq!(
         cases.len(),
-        14 * 2 + 6 * 2,
+        15 * 2 + 6 * 2,
         "the corpus is what this test says"
     );
     for case in &cases {
