@@ -76,6 +76,8 @@ pub mod json;
 #[cfg(feature = "alloc")]
 pub mod model;
 #[cfg(feature = "alloc")]
+pub mod provider;
+#[cfg(feature = "alloc")]
 pub mod quote;
 #[cfg(feature = "alloc")]
 pub mod schema;
