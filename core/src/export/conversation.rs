@@ -9,6 +9,7 @@ use core::fmt;
 use crate::agent::StopReason;
 use crate::jcs::write_value;
 use crate::json::{Object, Value};
+use crate::model::{Message, ToolCall};
 use crate::sink::CountingSink;
 
 /// Why records could not be read as a loop transcript.
@@ -113,6 +114,43 @@ pub(crate) struct Turn {
 pub(crate) struct Conversation {
     pub task: String,
     pub turns: Vec<Turn>,
+}
+
+impl Conversation {
+    /// The conversation as the loop shows it to a model: the task, then each turn and
+    /// its answers, a call left unrun answered with its "not run" sentence as an error.
+    pub(crate) fn messages(&self) -> Vec<Message> {
+        let calls: usize = self.turns.iter().map(|t| t.calls.len()).sum();
+        let mut messages = Vec::with_capacity(1 + self.turns.len() + calls);
+        messages.push(Message::User {
+            text: self.task.clone(),
+        });
+        for turn in &self.turns {
+            messages.push(Message::Assistant {
+                text: turn.text.clone(),
+                tool_calls: turn
+                    .calls
+                    .iter()
+                    .map(|call| ToolCall {
+                        id: call.id.clone(),
+                        name: call.name.clone(),
+                        arguments: call.arguments.clone(),
+                    })
+                    .collect(),
+            });
+            for (call, answer) in turn.calls.iter().zip(&turn.answers) {
+                messages.push(Message::Tool {
+                    call_id: call.id.clone(),
+                    name: call.name.clone(),
+                    result: match answer {
+                        Answer::Value(value) => Ok(value.clone()),
+                        Answer::Error(sentence) | Answer::NotRun(sentence) => Err(sentence.clone()),
+                    },
+                });
+            }
+        }
+        messages
+    }
 }
 
 /// The synthetic result of a call left unrun because the loop stopped for `reason`.

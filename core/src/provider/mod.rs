@@ -4,14 +4,62 @@
 //!
 //! One module per wire format: [`openai`] (OpenAI Chat Completions, which
 //! OpenAI-compatible servers also speak) and [`anthropic`] (Anthropic Messages). Each
-//! has `request(messages, manifest, options) -> body` and
-//! `parse(status, body) -> Result<Reply, ModelError>`; [`Provider`] picks one at run
-//! time. The transcript exports ([`crate::export`]) go through the same encoders.
+//! has `request(messages, manifest, options) -> body`, `messages(…)` (the conversation
+//! as the provider's `messages` array) and `parse(status, body) -> Result<Reply,
+//! ModelError>`; [`Provider`] picks one at run time. The transcript exports
+//! ([`crate::export::openai_messages`], [`crate::export::anthropic_messages`]) read
+//! the records back into the same [`Message`]s and go through the same `messages`, so
+//! a live request and an export of its transcript write the conversation alike.
 //!
-//! The loop's call ids (`call_<seq>_<i>`) are what the history sends back as the ids of
-//! earlier calls, whatever ids the provider gave them: both providers accept any id of
-//! `[A-Za-z0-9_-]`, and the loop's are deterministic. A call name a model made up that
-//! providers would refuse is sent as [`crate::tools::provider_safe_name`] maps it.
+//! ```
+//! use agentloop_core::model::Message;
+//! use agentloop_core::provider::{Provider, RequestOptions};
+//!
+//! let conversation = [Message::User { text: "add 2 and 40".into() }];
+//! let mut options = RequestOptions::new("claude-sonnet-4-5");
+//! options.max_output_tokens = Some(1024);
+//! let body = Provider::Anthropic.request(&conversation, &[], &options).unwrap();
+//! assert_eq!(
+//!     String::from_utf8(body).unwrap(),
+//!     r#"{"max_tokens":1024,"messages":[{"content":[{"text":"add 2 and 40","type":"text"}],"role":"user"}],"model":"claude-sonnet-4-5"}"#
+//! );
+//! // … POST it; then the answer's status and body:
+//! let reply = Provider::Anthropic
+//!     .parse(200, br#"{"content":[{"type":"text","text":"42"}],"usage":{"input_tokens":12,"output_tokens":3}}"#)
+//!     .unwrap();
+//! assert_eq!((reply.text.as_str(), reply.output_tokens), ("42", Some(3)));
+//! let error = Provider::Anthropic
+//!     .parse(529, br#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#)
+//!     .unwrap_err();
+//! assert_eq!(error.message(), "the provider answered HTTP 529 (overloaded_error): Overloaded");
+//! assert!(error.is_retryable());
+//! ```
+//!
+//! What is sent, for both:
+//! - The loop's call ids (`call_<seq>_<i>`), not the ids the provider gave the calls:
+//!   a reply's calls are recorded under the loop's ids, and the history sends those
+//!   back. Both providers accept any id of `[A-Za-z0-9_-]`, and the loop's are
+//!   deterministic, so the same run sends the same bytes.
+//! - A call name a model made up that the providers would refuse (outside
+//!   `^[a-zA-Z0-9_-]{1,64}$`) as [`crate::tools::provider_safe_name`] maps it;
+//!   registered names unchanged.
+//! - Each tool result as the canonical JSON of its value, or its `ok:false` sentence
+//!   (marked as an error where the provider has a mark), a call the loop left unrun as
+//!   `not run: the loop stopped (<reason>)`.
+//! - Before anything is encoded, the conversation is checked ([`check_conversation`]):
+//!   a request never holds a call without its one result.
+//!
+//! What is read back: the text, every call (an argument string that is not JSON
+//! becomes a JSON string value, which fails the tool's schema as data), the output
+//! tokens ([`Reply::output_tokens`], which the token budget then counts instead of its
+//! estimate) and a [`crate::model::ProviderReport`] (model, response id, finish reason,
+//! input and cached input tokens). A non-2xx answer, or a body that is not what the
+//! provider documents, is a [`ModelError`] with the status
+//! ([`ModelError::is_retryable`] tells 429, 529 and 5xx apart from the rest).
+//!
+//! A third wire format (Gemini, say) is a module with the same three functions and a
+//! [`Provider`] variant; the shared checks and response reading are in a private
+//! module both codecs use.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -22,6 +70,7 @@ use crate::model::{Message, ModelError, Reply};
 use crate::tools::ToolSpec;
 
 pub mod anthropic;
+mod common;
 pub mod openai;
 
 /// A wire format.
@@ -87,6 +136,17 @@ impl fmt::Display for Provider {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// Checks that a conversation can be sent, as both codecs' `request` do before
+/// encoding it: the first message is the user's task; every call id is non-empty,
+/// unique and made of `A-Z a-z 0-9 _ -`; each call of an assistant message is answered
+/// by exactly one `Tool` message (same id and name), in call order, before the next
+/// user or assistant message and before the end; every argument and result value has a
+/// canonical encoding. The loop's own conversations always pass. A later `User`
+/// message (the loop writes none) is allowed where no call is owed a result.
+pub fn check_conversation(messages: &[Message]) -> Result<(), RequestError> {
+    common::check_conversation(messages)
 }
 
 /// What the caller sets in a request besides the conversation and the tools.
@@ -167,9 +227,17 @@ pub enum RequestError {
     BadOption(&'static str, &'static str),
     /// An extra member names one the codec writes itself (`messages`, `tools`, …).
     Reserved(String),
-    /// The conversation cannot be sent: the first message is not the user's task, or
-    /// a value has no canonical encoding (named).
-    BadConversation(&'static str),
+    /// The conversation cannot be sent ([`check_conversation`]): the index of the
+    /// message at fault and what is wrong with it.
+    BadConversation {
+        /// 0-based index into the messages.
+        index: usize,
+        /// What is wrong.
+        what: &'static str,
+    },
+    /// A value built by hand holds a NaN or an infinity, which JSON cannot spell: the
+    /// part of the request that holds it (`the extra options`, `the tool manifest`).
+    Unencodable(&'static str),
 }
 
 impl fmt::Display for RequestError {
@@ -187,11 +255,21 @@ impl fmt::Display for RequestError {
             }
             RequestError::Reserved(name) => write!(
                 f,
-                "the request option {} is one the codec writes itself",
+                "the request option {} is one the codec writes itself (from the model, system, \
+                 max_output_tokens, the conversation or the manifest)",
                 crate::quote::escape_controls(name)
             ),
-            RequestError::BadConversation(what) => {
-                write!(f, "the conversation cannot be sent: {what}")
+            RequestError::BadConversation { index, what } => {
+                write!(
+                    f,
+                    "message {index} of the conversation cannot be sent: {what}"
+                )
+            }
+            RequestError::Unencodable(part) => {
+                write!(
+                    f,
+                    "a NaN or an infinite number in {part} has no JSON encoding"
+                )
             }
         }
     }
