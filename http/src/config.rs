@@ -8,8 +8,10 @@ use crate::failure::Failure;
 /// providers' own SDKs (openai-python, anthropic-sdk-python): a 5 s connect timeout, a
 /// 600 s call, backoff from 0.5 s doubling to at most 8 s, a `Retry-After` of up to
 /// 120 s honoured; one more try than their two retries.
+///
+/// Set what differs from the defaults:
+/// `HttpConfig { max_tries: 2, ..HttpConfig::default() }`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct HttpConfig {
     /// The most time to set up a connection (DNS, TCP, TLS).
     pub connect_timeout: Duration,

@@ -21,8 +21,8 @@ pub(crate) enum Failure {
         /// `x-should-retry: true|false`, when given.
         should_retry: Option<bool>,
     },
-    /// The request went unanswered: no connection, or it was refused, reset or closed
-    /// before an answer's head came (the OS's words).
+    /// The request went unanswered: the host name did not resolve, or the connection
+    /// was refused, reset or closed before an answer's head came (the OS's words).
     NoAnswer(String),
     /// No connection within the connect timeout.
     ConnectTimeout(Duration),
@@ -32,8 +32,8 @@ pub(crate) enum Failure {
     CutShort(String),
     /// The body passed the size limit.
     TooLarge(u64),
-    /// Anything that fails the same way again: a host name that does not resolve, a
-    /// TLS failure, an answer that is not HTTP (ureq's words).
+    /// Anything that fails the same way again: a TLS failure, an answer that is not
+    /// HTTP (ureq's words).
     Other(String),
 }
 
@@ -88,7 +88,7 @@ impl Failure {
             }
             // A body framing error (a chunk cut off) is a body cut short.
             ureq::Error::Protocol(e) if in_body => Failure::CutShort(e.to_string()),
-            ureq::Error::HostNotFound => Failure::Other("the host name did not resolve".into()),
+            ureq::Error::HostNotFound => Failure::NoAnswer("the host name did not resolve".into()),
             other => Failure::Other(other.to_string()),
         }
     }

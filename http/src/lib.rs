@@ -41,9 +41,10 @@
 //! [`HttpConfig`] sets them. A try is retried when the provider answers 408, 409,
 //! 429, 529 or any 5xx, or `x-should-retry: true` (and never with
 //! `x-should-retry: false`), and when the request gets no answer (connection refused
-//! or reset), times out, or its body is cut short. A 4xx, a body the codec cannot
-//! read, a body over [`HttpConfig::max_response_bytes`], a host that does not resolve
-//! or a TLS failure are not retried: they fail the same way again. The wait before a
+//! or reset; a host name that does not resolve, as a resolver may fail for a moment),
+//! times out, or its body is cut short. A 4xx, a body the codec cannot read, a body
+//! over [`HttpConfig::max_response_bytes`] or a TLS failure are not retried: they fail
+//! the same way again. The wait before a
 //! retry is the provider's `retry-after-ms` or `Retry-After` (seconds) when it gives
 //! one (a wait over [`HttpConfig::max_retry_after`] is not waited: the call fails);
 //! otherwise, or for an HTTP-date `Retry-After` (reading it would need the wall
