@@ -296,6 +296,91 @@ mod tests {
     }
 
     #[test]
+    fn ureq_errors_map_to_failures_by_kind_and_phase() {
+        use std::io::{Error, ErrorKind};
+        let map = |e, in_body| {
+            Failure::from_ureq(
+                e,
+                in_body,
+                Duration::from_secs(5),
+                Duration::from_secs(600),
+                1 << 20,
+            )
+        };
+        let cases = [
+            (
+                map(ureq::Error::Timeout(ureq::Timeout::Connect), false),
+                Failure::ConnectTimeout(Duration::from_secs(5)),
+                "no connection within the connect timeout (5s)",
+            ),
+            (
+                map(ureq::Error::Timeout(ureq::Timeout::Resolve), false),
+                Failure::ConnectTimeout(Duration::from_secs(5)),
+                "no connection within the connect timeout (5s)",
+            ),
+            (
+                map(ureq::Error::Timeout(ureq::Timeout::Global), true),
+                Failure::CallTimeout(Duration::from_secs(600)),
+                "no whole answer within the call timeout (600s)",
+            ),
+            (
+                map(
+                    ureq::Error::Io(Error::new(ErrorKind::TimedOut, "slow")),
+                    false,
+                ),
+                Failure::CallTimeout(Duration::from_secs(600)),
+                "no whole answer within the call timeout (600s)",
+            ),
+            (
+                map(ureq::Error::BodyExceedsLimit(1 << 20), true),
+                Failure::TooLarge(1 << 20),
+                "the response body is larger than the 1 MiB limit (max_response_bytes)",
+            ),
+            (
+                map(
+                    ureq::Error::Io(Error::new(ErrorKind::ConnectionReset, "reset")),
+                    false,
+                ),
+                Failure::NoAnswer("reset".into()),
+                "the request got no answer: reset",
+            ),
+            (
+                map(
+                    ureq::Error::Io(Error::new(ErrorKind::UnexpectedEof, "eof")),
+                    true,
+                ),
+                Failure::CutShort("eof".into()),
+                "the answer was cut short: eof",
+            ),
+            (
+                map(ureq::Error::ConnectionFailed, false),
+                Failure::NoAnswer("no connection could be made".into()),
+                "the request got no answer: no connection could be made",
+            ),
+            (
+                map(ureq::Error::HostNotFound, false),
+                Failure::NoAnswer("the host name did not resolve".into()),
+                "the request got no answer: the host name did not resolve",
+            ),
+            (
+                map(ureq::Error::Tls("bad certificate"), false),
+                Failure::Other("bad certificate".into()),
+                "the request failed: bad certificate",
+            ),
+        ];
+        for (failure, expected, sentence) in cases {
+            assert_eq!(failure, expected);
+            assert_eq!(failure.to_string(), sentence);
+        }
+        assert!(Failure::NoAnswer(String::new()).retryable());
+        assert!(Failure::ConnectTimeout(Duration::ZERO).retryable());
+        assert!(Failure::CallTimeout(Duration::ZERO).retryable());
+        assert!(Failure::CutShort(String::new()).retryable());
+        assert!(!Failure::TooLarge(0).retryable());
+        assert!(!Failure::Other(String::new()).retryable());
+    }
+
+    #[test]
     fn sizes_are_written_in_their_largest_whole_unit() {
         assert_eq!(size(64 << 20), "64 MiB");
         assert_eq!(size(1536), "1536 bytes");

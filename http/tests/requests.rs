@@ -205,3 +205,21 @@ fn a_key_a_header_cannot_carry_is_refused_without_showing_it() {
     assert!(!error.message().contains("sk-line"));
     assert!(server.requests().is_empty());
 }
+
+#[test]
+fn a_redirect_is_not_followed_so_the_key_goes_nowhere_else() {
+    let elsewhere = Server::start([canned::openai::text("never")]).unwrap();
+    let redirect = Exchange::new(307, "").with_header(
+        "Location",
+        &format!("{}/v1/chat/completions", elsewhere.url()),
+    );
+    let server = Server::start([redirect]).unwrap();
+    let (mut model, sleep) = model(Provider::OpenAi, &server, config());
+    let error = model.reply(&conversation(), &manifest()).unwrap_err();
+    assert_eq!(
+        error.message(),
+        "the model call failed after 1 try (HTTP 307 is not retried); the last: the provider answered HTTP 307 with an empty body"
+    );
+    assert!(elsewhere.requests().is_empty());
+    assert!(sleep.waits().is_empty());
+}
