@@ -714,8 +714,12 @@ fn anthropic_bodies() {
 fn error_statuses_are_kept_for_the_retry_policy() {
     let retryable = |status: u16, body: &str| -> [bool; 2] {
         [
-            openai::parse(status, body.as_bytes()).unwrap_err().is_retryable(),
-            anthropic::parse(status, body.as_bytes()).unwrap_err().is_retryable(),
+            openai::parse(status, body.as_bytes())
+                .unwrap_err()
+                .is_retryable(),
+            anthropic::parse(status, body.as_bytes())
+                .unwrap_err()
+                .is_retryable(),
         ]
     };
     let error = anthropic_error("overloaded_error", "Overloaded");
@@ -768,7 +772,11 @@ fn error_sentences_escape_controls_and_stay_short() {
     // An excerpt exactly 200 characters long is not marked as cut.
     let exact = "y".repeat(200);
     let error = openai::parse(503, exact.as_bytes()).unwrap_err();
-    assert!(error.message().ends_with(&format!("\"{exact}\"")), "{}", error.message());
+    assert!(
+        error.message().ends_with(&format!("\"{exact}\"")),
+        "{}",
+        error.message()
+    );
 }
 
 /// Every cut of every real body (and every single byte changed to one that breaks
