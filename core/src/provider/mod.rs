@@ -187,12 +187,8 @@ impl RequestOptions {
                     Some(model) => options.model = String::from(model),
                     None => return Err(RequestError::BadOption("model", "a string")),
                 },
-                "max_output_tokens" => match member.as_f64() {
-                    Some(n)
-                        if n >= 1.0 && n <= crate::anchor::MAX_SEQ as f64 && n.fract() == 0.0 =>
-                    {
-                        options.max_output_tokens = Some(n as u64)
-                    }
+                "max_output_tokens" => match member.as_f64().and_then(crate::anchor::seq_of) {
+                    Some(n) if n >= 1 => options.max_output_tokens = Some(n),
                     _ => {
                         return Err(RequestError::BadOption(
                             "max_output_tokens",
