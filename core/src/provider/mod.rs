@@ -154,8 +154,10 @@ pub fn check_conversation(messages: &[Message]) -> Result<(), RequestError> {
 pub struct RequestOptions {
     /// The model to ask (`"model"`); required, non-empty.
     pub model: String,
-    /// Most output tokens for the turn: OpenAI's `max_completion_tokens`, Anthropic's
-    /// `max_tokens` (which Anthropic requires).
+    /// Most output tokens for the turn, 1 to 2^53 − 1: OpenAI's `max_completion_tokens`,
+    /// Anthropic's `max_tokens` (which Anthropic requires). An older OpenAI-compatible
+    /// server that knows only `max_tokens` gets it through [`Self::extra`] instead
+    /// (`"max_tokens": n`, with this left unset).
     pub max_output_tokens: Option<u64>,
     /// A system prompt: OpenAI's first `system` message, Anthropic's `system`.
     pub system: Option<String>,
