@@ -154,8 +154,10 @@ pub fn check_conversation(messages: &[Message]) -> Result<(), RequestError> {
 pub struct RequestOptions {
     /// The model to ask (`"model"`); required, non-empty.
     pub model: String,
-    /// Most output tokens for the turn: OpenAI's `max_completion_tokens`, Anthropic's
-    /// `max_tokens` (which Anthropic requires).
+    /// Most output tokens for the turn, 1 to 2^53 − 1: OpenAI's `max_completion_tokens`,
+    /// Anthropic's `max_tokens` (which Anthropic requires). An older OpenAI-compatible
+    /// server that knows only `max_tokens` gets it through [`Self::extra`] instead
+    /// (`"max_tokens": n`, with this left unset).
     pub max_output_tokens: Option<u64>,
     /// A system prompt: OpenAI's first `system` message, Anthropic's `system`.
     pub system: Option<String>,
@@ -187,12 +189,8 @@ impl RequestOptions {
                     Some(model) => options.model = String::from(model),
                     None => return Err(RequestError::BadOption("model", "a string")),
                 },
-                "max_output_tokens" => match member.as_f64() {
-                    Some(n)
-                        if n >= 1.0 && n <= crate::anchor::MAX_SEQ as f64 && n.fract() == 0.0 =>
-                    {
-                        options.max_output_tokens = Some(n as u64)
-                    }
+                "max_output_tokens" => match member.as_f64().and_then(crate::anchor::seq_of) {
+                    Some(n) if n >= 1 => options.max_output_tokens = Some(n),
                     _ => {
                         return Err(RequestError::BadOption(
                             "max_output_tokens",

@@ -149,6 +149,35 @@ fn openai_bodies() {
                 .with_provider(openai_report("tool_calls"))),
         ),
         (
+            "the deprecated function_call, when there are no tool_calls",
+            200,
+            completion(
+                r#"{"role":"assistant","content":null,"tool_calls":null,"function_call":{"name":"add","arguments":"{\"a\":1}"}}"#,
+                r#""function_call""#,
+                OPENAI_USAGE,
+            ),
+            Ok(Reply::new("")
+                .with_call("add", json(r#"{"a":1}"#))
+                .with_output_tokens(17)
+                .with_provider(openai_report("function_call"))),
+        ),
+        (
+            "function_call beside tool_calls is the same call: read once",
+            200,
+            completion(
+                &format!(
+                    r#"{{"role":"assistant","content":null,"tool_calls":[{}],"function_call":{{"name":"add","arguments":"{{}}"}}}}"#,
+                    call("call_1", "add", "{}")
+                ),
+                r#""tool_calls""#,
+                OPENAI_USAGE,
+            ),
+            Ok(Reply::new("")
+                .with_call("add", json("{}"))
+                .with_output_tokens(17)
+                .with_provider(openai_report("tool_calls"))),
+        ),
+        (
             "truncated at the token limit",
             200,
             completion(
