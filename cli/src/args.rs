@@ -4,6 +4,10 @@ use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
 
+use std::num::NonZeroU32;
+
+use agentloop_core::durable::SyncPolicy;
+use agentloop_core::provider::Provider;
 use agentloop_core::tlog::{check_origin, OriginError};
 use agentloop_core::{Anchor, Hash};
 use clap::builder::NonEmptyStringValueParser;
@@ -60,6 +64,154 @@ pub enum Command {
     /// Run a transcript's tool calls again with the demo tools and the recorded model
     /// replies, and name the first record that comes out differently.
     Replay(ReplayArgs),
+    /// Run the agent loop against a model over HTTP (OpenAI Chat Completions or
+    /// Anthropic Messages), writing a durable transcript; show its progress; verify it.
+    Run(RunArgs),
+    /// Print a transcript's conversation as a provider's message history (the
+    /// `messages` the live loop sends), as canonical JSON.
+    Export(ExportArgs),
+}
+
+/// `agentloop run`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+The model is asked over HTTP at --base-url (by default the provider's own API), with
+the key from --api-key-env (by default OPENAI_API_KEY or ANTHROPIC_API_KEY; '' sends no
+key; a loopback base URL with the default variable unset sends none either). Each
+record is written durably to --out before the loop goes on; one progress line per
+record goes to stderr (--json: one JSON event per record on stdout instead). At the
+end the file is verified from disk (chain and loop audit) and the stop reason and head
+are printed. Ctrl-C stops the run with reason cancelled (a model answer being awaited
+is abandoned; a running tool is let finish), writes the stop record and exits 130; a
+second Ctrl-C ends at once (exit 130), leaving a transcript --resume continues.
+Exit status: 0 the run stopped as the model chose (no_tool_calls, sentinel); 3 a budget
+stopped it (step_budget, token_budget, tool_budget); 4 the model failed (model_error);
+130 cancelled; 1 the transcript written does not verify or is not a well-formed run;
+2 the run could not be made (bad usage, an unreadable task file, no API key, --out not
+empty without --resume, a transcript that cannot be resumed, a record that could not
+be written). docs/cli.md has the progress and event shapes.")]
+pub struct RunArgs {
+    /// The task, as the first user message (recorded in the task record).
+    #[arg(
+        long,
+        value_name = "TEXT",
+        allow_hyphen_values = true,
+        conflicts_with = "task_file",
+        required_unless_present_any = ["task_file", "resume"]
+    )]
+    pub task: Option<String>,
+    /// Read the task from this file (UTF-8; '-' reads standard input).
+    #[arg(long, value_name = "F")]
+    pub task_file: Option<PathBuf>,
+    /// The provider and the model: openai:NAME (Chat Completions, and servers that speak
+    /// it) or anthropic:NAME (Messages).
+    #[arg(long, value_name = "PROVIDER:NAME", value_parser = parse_model)]
+    pub model: ModelSpec,
+    /// The API's base URL, the endpoint's path added to it (default
+    /// https://api.openai.com/v1 or https://api.anthropic.com/v1).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// The environment variable holding the API key ('' sends no key).
+    #[arg(long, value_name = "VAR")]
+    pub api_key_env: Option<String>,
+    /// Most output tokens per turn (OpenAI max_completion_tokens, Anthropic max_tokens;
+    /// Anthropic requires one: 4096 when not given).
+    #[arg(long, value_name = "N", value_parser = parse_positive)]
+    pub max_output_tokens: Option<u64>,
+    /// A system prompt (sent with each request; not recorded: give it again with
+    /// --resume).
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub system: Option<String>,
+    /// Most assistant turns.
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<u64>,
+    /// Most output tokens over the run (the provider's counts, or the loop's estimate).
+    #[arg(long, value_name = "N")]
+    pub max_tokens: Option<u64>,
+    /// Most tokens in and out over the run (output tokens plus the input tokens the
+    /// provider reports).
+    #[arg(long, value_name = "N")]
+    pub max_total_tokens: Option<u64>,
+    /// Most tool records (calls run or refused).
+    #[arg(long, value_name = "N")]
+    pub max_tool_calls: Option<u64>,
+    /// Stop when an assistant's text contains this text (reason sentinel).
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub stop_sentinel: Option<String>,
+    /// Run the tool NAME at most N times. Repeatable.
+    #[arg(long = "tool-limit", value_name = "NAME=N", value_parser = parse_tool_limit)]
+    pub tool_limits: Vec<ToolLimit>,
+    /// Offer the demo tools (add, echo, fail, greet).
+    #[arg(long)]
+    pub demo_tools: bool,
+    /// The transcript to write (refused if it holds anything, unless --resume).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// When records reach the disk: always (each record, the default), every:N, or
+    /// on-close (docs/durability.md).
+    #[arg(long, value_name = "POLICY", value_parser = parse_sync, default_value = "always")]
+    pub sync: SyncPolicy,
+    /// Continue the transcript in --out (verified first) instead of refusing it; an
+    /// absent or empty --out starts a new run. The task and budgets are the task
+    /// record's (flags given must match them).
+    #[arg(long)]
+    pub resume: bool,
+    /// At the end, write the transcript's checkpoint (C2SP) to CP, atomically.
+    #[arg(long, value_name = "CP")]
+    pub checkpoint: Option<PathBuf>,
+    /// Sign the checkpoint with the signer key in this file (as `agentloop keygen`
+    /// prints it).
+    #[arg(long, value_name = "K", requires = "checkpoint")]
+    pub sign_key: Option<PathBuf>,
+    /// Print one JSON event per record on stdout, and an end event, instead of the
+    /// progress lines and the summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Tries per model turn, the first included (1 = no retries).
+    #[arg(long, value_name = "N", default_value = "4", value_parser = parse_tries)]
+    pub http_tries: u32,
+    /// The wait before the first retry when the provider names none, in milliseconds
+    /// (doubled at each retry, at most 8 s).
+    #[arg(long, value_name = "MS", default_value = "500")]
+    pub http_backoff_ms: u64,
+    /// The most seconds one try may take (connect to the last byte).
+    #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = parse_positive)]
+    pub http_timeout: u64,
+}
+
+/// `agentloop export`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Prints one line: the history as canonical JSON (RFC 8785), the same encoding the live
+loop sends (agentloop_core::export). A call the loop left unrun is answered with
+'not run: the loop stopped (<reason>)'. The file must verify and be a run of the loop.
+Exit status: 0 printed; 1 the file does not verify; 2 the file could not be read, or a
+record is not what the loop writes (the record is named).")]
+pub struct ExportArgs {
+    /// The history's shape: openai (Chat Completions messages) or anthropic (Messages).
+    #[arg(long, value_name = "FORMAT", value_parser = parse_provider)]
+    pub format: Provider,
+    /// The transcript ('-' reads standard input).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+/// `--model PROVIDER:NAME`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelSpec {
+    /// The wire format.
+    pub provider: Provider,
+    /// The model's name, as the provider spells it.
+    pub name: String,
+}
+
+/// `--tool-limit NAME=N`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolLimit {
+    /// The tool.
+    pub name: String,
+    /// How many runs it gets.
+    pub limit: u64,
 }
 
 /// `agentloop replay`.
@@ -422,20 +574,25 @@ impl Command {
                 note("SCHEMA_FILE", Some(&a.schema));
                 note("INSTANCE_FILE", Some(&a.instance));
             }
+            Command::Run(a) => {
+                note("--task-file", a.task_file.as_ref());
+                note("--sign-key", a.sign_key.as_ref());
+            }
             // One input at most.
             Command::Demo(_)
             | Command::Canon(_)
             | Command::Keygen(_)
             | Command::Show(_)
             | Command::Repair(_)
-            | Command::Replay(_) => {}
+            | Command::Replay(_)
+            | Command::Export(_) => {}
         }
         named
     }
 }
 
 /// Why a command-line value was refused (clap turns it into a usage error, exit 2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ValueError {
     /// A hash that is not 64 lowercase hex digits.
     NotAHash,
@@ -443,6 +600,18 @@ pub enum ValueError {
     BadOrigin(OriginError),
     /// A key name that is empty or holds a space or '+'.
     BadKeyName,
+    /// A `--model` without a provider: the text before the first ':', if any.
+    BadModel(Option<String>),
+    /// A `--model` with a provider and no name.
+    NoModelName,
+    /// A provider name other than openai or anthropic.
+    BadProvider,
+    /// A `--tool-limit` not of the form NAME=N.
+    BadToolLimit,
+    /// A `--sync` policy that is not always, every:N or on-close.
+    BadSync,
+    /// A number that must be at least 1 (and fit).
+    NotPositive,
 }
 
 impl fmt::Display for ValueError {
@@ -457,6 +626,25 @@ impl fmt::Display for ValueError {
             ValueError::BadKeyName => {
                 f.write_str("a key name is non-empty, without spaces and without '+'")
             }
+            ValueError::BadModel(None) => f.write_str(
+                "give the provider and the model as openai:NAME or anthropic:NAME \
+                 (e.g. openai:gpt-4.1-mini)",
+            ),
+            ValueError::BadModel(Some(provider)) => write!(
+                f,
+                "'{provider}' is not a provider: give openai:NAME or anthropic:NAME"
+            ),
+            ValueError::NoModelName => f.write_str(
+                "the model's name is missing after the provider: openai:NAME or anthropic:NAME",
+            ),
+            ValueError::BadProvider => f.write_str("the formats are openai and anthropic"),
+            ValueError::BadToolLimit => {
+                f.write_str("give a tool's name and its most runs as NAME=N (N from 0 to 2^53-1)")
+            }
+            ValueError::BadSync => f.write_str(
+                "the policies are always, every:N (N from 1 to 4294967295) and on-close",
+            ),
+            ValueError::NotPositive => f.write_str("give a whole number of at least 1"),
         }
     }
 }
@@ -492,10 +680,147 @@ fn parse_key_name(text: &str) -> Result<String, ValueError> {
     Ok(text.to_owned())
 }
 
+/// Parses `--model PROVIDER:NAME`.
+fn parse_model(text: &str) -> Result<ModelSpec, ValueError> {
+    let Some((provider, name)) = text.split_once(':') else {
+        return Err(ValueError::BadModel(None));
+    };
+    let provider = Provider::from_name(provider)
+        .ok_or_else(|| ValueError::BadModel(Some(provider.to_owned())))?;
+    if name.is_empty() {
+        return Err(ValueError::NoModelName);
+    }
+    Ok(ModelSpec {
+        provider,
+        name: name.to_owned(),
+    })
+}
+
+/// Parses `--format openai|anthropic`.
+fn parse_provider(text: &str) -> Result<Provider, ValueError> {
+    Provider::from_name(text).ok_or(ValueError::BadProvider)
+}
+
+/// Parses `--tool-limit NAME=N` (the last '=' splits, so a name may hold one).
+fn parse_tool_limit(text: &str) -> Result<ToolLimit, ValueError> {
+    let (name, limit) = text.rsplit_once('=').ok_or(ValueError::BadToolLimit)?;
+    let limit: u64 = limit.parse().map_err(|_| ValueError::BadToolLimit)?;
+    if name.is_empty() || limit > agentloop_core::anchor::MAX_SEQ {
+        return Err(ValueError::BadToolLimit);
+    }
+    Ok(ToolLimit {
+        name: name.to_owned(),
+        limit,
+    })
+}
+
+/// Parses `--sync always|every:N|on-close`.
+fn parse_sync(text: &str) -> Result<SyncPolicy, ValueError> {
+    match text {
+        "always" => Ok(SyncPolicy::Always),
+        "on-close" => Ok(SyncPolicy::OnClose),
+        _ => {
+            let n = text.strip_prefix("every:").ok_or(ValueError::BadSync)?;
+            let n: NonZeroU32 = n.parse().map_err(|_| ValueError::BadSync)?;
+            Ok(SyncPolicy::EveryN(n))
+        }
+    }
+}
+
+/// Parses a whole number of at least 1.
+fn parse_positive(text: &str) -> Result<u64, ValueError> {
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(ValueError::NotPositive),
+    }
+}
+
+/// Parses `--http-tries N`: at least 1.
+fn parse_tries(text: &str) -> Result<u32, ValueError> {
+    match text.parse::<u32>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(ValueError::NotPositive),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn run_values_are_read_or_refused_with_the_form_expected() {
+        assert_eq!(
+            parse_model("openai:gpt-4.1-mini"),
+            Ok(ModelSpec {
+                provider: Provider::OpenAi,
+                name: String::from("gpt-4.1-mini")
+            })
+        );
+        // Only the first ':' splits: a model name may hold one (Ollama's `llama3:8b`).
+        assert_eq!(
+            parse_model("openai:llama3:8b").map(|m| m.name),
+            Ok(String::from("llama3:8b"))
+        );
+        assert_eq!(
+            parse_model("anthropic:claude-sonnet-4-5").map(|m| m.provider),
+            Ok(Provider::Anthropic)
+        );
+        assert_eq!(parse_model("gpt-4o"), Err(ValueError::BadModel(None)));
+        assert_eq!(
+            parse_model("gemini:pro"),
+            Err(ValueError::BadModel(Some(String::from("gemini"))))
+        );
+        assert_eq!(parse_model("openai:"), Err(ValueError::NoModelName));
+
+        assert_eq!(
+            parse_tool_limit("add=3"),
+            Ok(ToolLimit {
+                name: String::from("add"),
+                limit: 3
+            })
+        );
+        assert_eq!(
+            parse_tool_limit("a=b=0").map(|t| t.name),
+            Ok(String::from("a=b"))
+        );
+        for bad in [
+            "add",
+            "=3",
+            "add=",
+            "add=-1",
+            "add=x",
+            "add=9007199254740992",
+        ] {
+            assert_eq!(
+                parse_tool_limit(bad),
+                Err(ValueError::BadToolLimit),
+                "{bad}"
+            );
+        }
+
+        assert_eq!(parse_sync("always"), Ok(SyncPolicy::Always));
+        assert_eq!(parse_sync("on-close"), Ok(SyncPolicy::OnClose));
+        assert_eq!(
+            parse_sync("every:8"),
+            Ok(SyncPolicy::EveryN(NonZeroU32::new(8).unwrap()))
+        );
+        for bad in [
+            "every:0",
+            "every:",
+            "every",
+            "never",
+            "every:-1",
+            "every:4294967296",
+        ] {
+            assert_eq!(parse_sync(bad), Err(ValueError::BadSync), "{bad}");
+        }
+        assert_eq!(parse_positive("1"), Ok(1));
+        assert_eq!(parse_positive("0"), Err(ValueError::NotPositive));
+        assert_eq!(parse_tries("0"), Err(ValueError::NotPositive));
+        assert_eq!(parse_provider("anthropic"), Ok(Provider::Anthropic));
+        assert_eq!(parse_provider("mcp"), Err(ValueError::BadProvider));
+    }
 
     #[test]
     fn command_line_definition_is_consistent() {

@@ -1,4 +1,6 @@
-//! Exit statuses (SPEC section 6): 0 the claim held, 1 a graded fault, 2 could not grade.
+//! Exit statuses (SPEC section 6): 0 the claim held, 1 a graded fault, 2 could not grade;
+//! `agentloop run` adds 3 (a budget stopped the run), 4 (the model failed) and 130
+//! (cancelled by Ctrl-C).
 
 use std::process::ExitCode;
 
@@ -13,6 +15,14 @@ pub enum Exit {
     Fault,
     /// 2: could not grade (unreadable input, malformed checkpoint, bad usage).
     CannotGrade,
+    /// 3 (`run`): the run stopped on a budget (`step_budget`, `token_budget`,
+    /// `tool_budget`).
+    Budget,
+    /// 4 (`run`): the run stopped on `model_error`.
+    ModelFailed,
+    /// 130 (`run`): the run was cancelled by SIGINT (128 + 2, as a shell reports a
+    /// process that SIGINT ended).
+    Cancelled,
 }
 
 impl Exit {
@@ -22,6 +32,9 @@ impl Exit {
             Exit::Held => 0,
             Exit::Fault => 1,
             Exit::CannotGrade => 2,
+            Exit::Budget => 3,
+            Exit::ModelFailed => 4,
+            Exit::Cancelled => 130,
         }
     }
 

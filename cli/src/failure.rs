@@ -3,10 +3,13 @@
 use std::fmt;
 use std::io;
 
+use agentloop_core::agent::{BudgetError, ResumeError};
 use agentloop_core::chain::AppendError;
 use agentloop_core::driver::ResumeRunError;
 use agentloop_core::durable::{RepairError, WriteError};
+use agentloop_core::export::HistoryError;
 use agentloop_core::jcs::EncodeError;
+use agentloop_core::json::ParseError;
 use agentloop_core::json::ParseErrorKind;
 use agentloop_core::merkle::ProofError;
 use agentloop_core::note::KeyError;
@@ -14,6 +17,7 @@ use agentloop_core::schema::SchemaError;
 use agentloop_core::tlog::{Malformed, ProofTextError};
 use agentloop_core::tools::RegisterError;
 use agentloop_core::verify::{Fault, Report};
+use agentloop_http::BuildError;
 
 use crate::diag::{fault_sentence, plural};
 use crate::exit::Exit;
@@ -283,6 +287,112 @@ pub enum Failure {
         /// What was refused, and where in the schema.
         error: SchemaError,
     },
+    /// `run --out -`: standard output is not a transcript file.
+    RunToStdin,
+    /// `run`: the task file is not UTF-8.
+    TaskNotUtf8 {
+        /// The task file, as named on the command line.
+        name: String,
+        /// Where its first byte that is not UTF-8 is.
+        offset: usize,
+    },
+    /// `run`: `--tool-limit` names one tool twice.
+    ToolLimitTwice(String),
+    /// `run`: a `--tool-limit` for a tool that is not offered.
+    UnknownToolLimit {
+        /// The tool named.
+        name: String,
+        /// The tools offered.
+        tools: Vec<String>,
+    },
+    /// `run`: the budgets cannot be applied (an empty sentinel, a limit over 2^53 − 1).
+    Budgets(BudgetError),
+    /// `run`: the API key's variable is not set.
+    KeyNotSet {
+        /// The variable.
+        variable: String,
+        /// Whether it was named by `--api-key-env` (else it is the provider's default).
+        named: bool,
+    },
+    /// `run`: the HTTP model could not be made (a bad base URL).
+    Model(BuildError),
+    /// `run`: the model's thread could not be started.
+    ModelThread(io::Error),
+    /// `run` without `--resume`: `--out` already holds bytes.
+    OutNotEmpty {
+        /// `--out`, as named on the command line.
+        name: String,
+        /// Its length in bytes.
+        len: u64,
+    },
+    /// `run --resume` with an empty or absent `--out` and no task to start it with.
+    NothingToResume(String),
+    /// `run --resume`: the task record is not one the loop writes.
+    ResumeTask {
+        /// `--out`, as named on the command line.
+        name: String,
+        /// What is wrong with it.
+        what: String,
+    },
+    /// `run --resume`: a flag says other than the task record.
+    ResumeDiffers {
+        /// `--out`, as named on the command line.
+        name: String,
+        /// The flag and its value.
+        flag: String,
+        /// What the task record says.
+        recorded: String,
+    },
+    /// `run --resume`: the records cannot be continued.
+    ResumeRefused {
+        /// `--out`, as named on the command line.
+        name: String,
+        /// Why.
+        error: ResumeError,
+    },
+    /// `run --resume`: the file changed between its verification and its reading.
+    ResumeChanged(String),
+    /// A verified line could not be read as a record (0-based index).
+    RecordUnreadable {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// The record's 0-based index.
+        index: usize,
+        /// Why.
+        error: ParseError,
+    },
+    /// `run`: a record could not be written; the run stopped before it.
+    RunWrite {
+        /// `--out`, as named on the command line.
+        name: String,
+        /// The record's seq.
+        seq: u64,
+        /// Why.
+        error: WriteError,
+    },
+    /// `run`: the chain refused a record, or the loop was fed out of turn (a bug).
+    RunRefused {
+        /// `--out`, as named on the command line.
+        name: String,
+        /// The record's seq, when a record was refused.
+        seq: Option<u64>,
+        /// Why.
+        why: String,
+    },
+    /// `run`: the last sync (on closing the transcript) failed.
+    RunClose {
+        /// `--out`, as named on the command line.
+        name: String,
+        /// Why.
+        error: WriteError,
+    },
+    /// `export`: the records are not a run of the loop.
+    Export {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Which record, and what is wrong.
+        error: HistoryError,
+    },
     /// `validate`: the instance breaks the schema (the violations are on stdout).
     Invalid {
         /// The instance file, as named on the command line.
@@ -377,7 +487,26 @@ impl Failure {
             | Failure::Repair { .. }
             | Failure::Replay { .. }
             | Failure::DemoTools(_)
-            | Failure::DemoWrite { .. } => Exit::CannotGrade,
+            | Failure::DemoWrite { .. }
+            | Failure::RunToStdin
+            | Failure::TaskNotUtf8 { .. }
+            | Failure::ToolLimitTwice(_)
+            | Failure::UnknownToolLimit { .. }
+            | Failure::Budgets(_)
+            | Failure::KeyNotSet { .. }
+            | Failure::Model(_)
+            | Failure::ModelThread(_)
+            | Failure::OutNotEmpty { .. }
+            | Failure::NothingToResume(_)
+            | Failure::ResumeTask { .. }
+            | Failure::ResumeDiffers { .. }
+            | Failure::ResumeRefused { .. }
+            | Failure::ResumeChanged(_)
+            | Failure::RecordUnreadable { .. }
+            | Failure::RunWrite { .. }
+            | Failure::RunRefused { .. }
+            | Failure::RunClose { .. }
+            | Failure::Export { .. } => Exit::CannotGrade,
         }
     }
 
@@ -624,6 +753,122 @@ impl fmt::Display for Failure {
             }
             Failure::DemoTools(e) => write!(f, "a demo tool was refused: {e}"),
             Failure::Replay { name, error } => write!(f, "{name}: cannot replay it: {error}"),
+            Failure::RunToStdin => f.write_str(
+                "run writes its transcript to a file, and '-' (standard output) is not one",
+            ),
+            Failure::TaskNotUtf8 { name, offset } => write!(
+                f,
+                "{name}: the task is not UTF-8 text (byte {offset} starts no character); \
+                 nothing was run"
+            ),
+            Failure::ToolLimitTwice(tool) => write!(
+                f,
+                "--tool-limit names the tool {} twice: give each tool one limit",
+                crate::record_line::quoted(tool)
+            ),
+            Failure::UnknownToolLimit { name, tools } => {
+                let offered = if tools.is_empty() {
+                    String::from(
+                        "no tools are offered (--demo-tools offers add, echo, fail, greet)",
+                    )
+                } else {
+                    format!("the tools are {}", tools.join(", "))
+                };
+                write!(
+                    f,
+                    "--tool-limit {}: no tool of that name is offered; {offered}",
+                    crate::record_line::quoted(name)
+                )
+            }
+            Failure::Budgets(error) => write!(f, "the budgets cannot be applied: {error}"),
+            Failure::KeyNotSet {
+                variable,
+                named: true,
+            } => write!(
+                f,
+                "the API key variable {variable} (--api-key-env) is not set, or is empty; \
+                 nothing was run"
+            ),
+            Failure::KeyNotSet {
+                variable,
+                named: false,
+            } => write!(
+                f,
+                "the API key variable {variable} is not set, or is empty: set it, name another \
+                 with --api-key-env VAR, or send no key with --api-key-env ''; nothing was run"
+            ),
+            Failure::Model(error) => write!(f, "--base-url: {error}"),
+            Failure::ModelThread(reason) => {
+                write!(f, "cannot start the thread that asks the model: {reason}")
+            }
+            Failure::OutNotEmpty { name, len } => write!(
+                f,
+                "{name} already holds {}: --resume continues the transcript in it, or give \
+                 another --out; nothing was run",
+                plural(*len, "byte")
+            ),
+            Failure::NothingToResume(name) => write!(
+                f,
+                "{name} holds no records to resume, and no --task or --task-file was given to \
+                 start a run; nothing was run"
+            ),
+            Failure::ResumeTask { name, what } => {
+                write!(f, "{name}: cannot resume it: {what}")
+            }
+            Failure::ResumeDiffers {
+                name,
+                flag,
+                recorded,
+            } => write!(
+                f,
+                "{name}: {flag} differs from its task record, which has {recorded}: a resumed \
+                 run keeps the recorded task and budgets (leave the flag out); nothing was run"
+            ),
+            Failure::ResumeRefused { name, error } => {
+                write!(f, "{name}: cannot resume it: {error}; nothing was run")
+            }
+            Failure::ResumeChanged(name) => write!(
+                f,
+                "{name}: the file changed while it was being read for resuming (another writer \
+                 appended); nothing was run"
+            ),
+            Failure::RecordUnreadable { name, index, error } => {
+                write!(
+                    f,
+                    "{name} record {index}: cannot be read as a record: {error}"
+                )
+            }
+            Failure::RunWrite { name, seq, error } => write!(
+                f,
+                "{name}: record seq {seq} could not be written: {error}{}; the run stopped \
+                 there (`agentloop run --resume` continues the transcript)",
+                match error {
+                    WriteError::Write(e) | WriteError::WriteNotUndone { write: e, .. } =>
+                        size_hint(e),
+                    _ => "",
+                }
+            ),
+            Failure::RunRefused {
+                name,
+                seq: Some(seq),
+                why,
+            } => write!(
+                f,
+                "{name}: record seq {seq} was refused: {why}; the run stopped there"
+            ),
+            Failure::RunRefused {
+                name,
+                seq: None,
+                why,
+            } => write!(f, "{name}: {why}; the run stopped there"),
+            Failure::RunClose { name, error } => write!(
+                f,
+                "{name}: the last sync to disk failed: {error}; records since the last sync \
+                 may not survive a crash of the machine"
+            ),
+            Failure::Export { name, error } => {
+                write!(f, "{name} {error}; nothing was exported")
+            }
         }
     }
 }

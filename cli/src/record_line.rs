@@ -139,7 +139,7 @@ fn number_member(object: &Object, key: &str) -> Option<String> {
 }
 
 /// Cuts `text` to [`SHOWN_CHARS`] characters, marking a cut with `...`.
-fn cut(text: &str) -> String {
+pub(crate) fn cut(text: &str) -> String {
     match text.char_indices().nth(SHOWN_CHARS) {
         Some((at, _)) => format!("{}...", &text[..at]),
         None => text.to_owned(),
@@ -147,7 +147,7 @@ fn cut(text: &str) -> String {
 }
 
 /// A string as a JSON string literal (escaped, so it stays on one line), cut first.
-fn quoted(text: &str) -> String {
+pub(crate) fn quoted(text: &str) -> String {
     let mut out = Vec::new();
     // Writing into a Vec cannot fail, and escaping keeps the text valid UTF-8.
     let _ = jcs::write_str(&cut(text), &mut out);
@@ -156,7 +156,7 @@ fn quoted(text: &str) -> String {
 
 /// A name shown bare when it is plain (no white space, control characters or quotes),
 /// quoted otherwise; cut either way.
-fn bare(text: &str) -> String {
+pub(crate) fn bare(text: &str) -> String {
     let plain = !text.is_empty()
         && !text
             .chars()

@@ -4,10 +4,12 @@ pub mod append;
 pub mod canon;
 pub mod checkpoint;
 pub mod demo;
+pub mod export;
 pub mod keygen;
 pub mod prove;
 pub mod repair;
 pub mod replay;
+pub mod run;
 pub mod show;
 pub mod validate;
 pub mod verify;
@@ -39,6 +41,8 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<Exit, Failure> {
         Command::Validate(args) => validate::run(args, out),
         Command::Repair(args) => repair::run(args, out),
         Command::Replay(args) => replay::run(args, out),
+        Command::Run(args) => run::run(args, out),
+        Command::Export(args) => export::run(args, out),
     }
 }
 

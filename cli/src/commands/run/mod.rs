@@ -1,0 +1,327 @@
+//! `agentloop run`: the agent loop against a model over HTTP, each record written
+//! durably before the loop goes on, shown as it is written; at the end the file is
+//! verified from disk (chain and loop audit), the stop reason and head printed, and the
+//! checkpoint written if asked.
+
+mod drive;
+mod progress;
+mod remote;
+mod setup;
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+use agentloop_core::agent::{Agent, Outcome, Record, StopReason};
+use agentloop_core::audit;
+use agentloop_core::chain::Chain;
+use agentloop_core::durable::{Appended, Writer, WriterOptions};
+use agentloop_core::export::parse_records;
+use agentloop_core::json::Value;
+use agentloop_core::note::SignerKey;
+use agentloop_core::tlog::report_checkpoint;
+use agentloop_core::verify::{self, Options, Report};
+
+use crate::args::RunArgs;
+use crate::atomic::write_atomically;
+use crate::diag::plural;
+use crate::exit::Exit;
+use crate::failure::Failure;
+use crate::input::same_file;
+use crate::{keys, lock_wait, signals};
+use drive::{drive, Records};
+use progress::{Counts, End, Progress, Start};
+use remote::Remote;
+
+/// Runs the loop; see the module docs and `agentloop run --help`.
+pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
+    let path = args.out.as_path();
+    let name = path.display().to_string();
+    if path.as_os_str() == "-" {
+        return Err(Failure::RunToStdin);
+    }
+    // Everything that can be refused without the file is refused before it is opened
+    // (so a refusal never creates it).
+    let task = setup::given_task(args)?;
+    let model = setup::http_model(args)?;
+    let signer = args.sign_key.as_deref().map(keys::signer).transpose()?;
+    if let Some(checkpoint) = &args.checkpoint {
+        refuse_checkpoint_on_out(checkpoint, path)?;
+    }
+    let held = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    if held > 0 && !args.resume {
+        return Err(Failure::OutNotEmpty { name, len: held });
+    }
+    let new_plan = if held == 0 {
+        let plan = setup::new_plan(args, task.clone(), &name)?;
+        setup::toolbox(args.demo_tools, &plan.limits)?;
+        Some(plan)
+    } else {
+        None
+    };
+
+    let options = WriterOptions {
+        sync: args.sync,
+        lock: lock_wait::watched(&name, path),
+        verify: Options::default(),
+    };
+    let mut writer =
+        Writer::open(path, options).map_err(|e| Failure::writer(&name, e, "nothing was run"))?;
+    let (plan, records) = match new_plan {
+        // Written to between the look and the open: not a new run after all.
+        Some(_) if !writer.is_empty() && !args.resume => {
+            return Err(Failure::OutNotEmpty {
+                name,
+                len: writer.len(),
+            })
+        }
+        Some(plan) if writer.is_empty() => (plan, None),
+        _ if writer.is_empty() => (setup::new_plan(args, task, &name)?, None),
+        _ => {
+            let records = read_back(path, &name, &writer)?;
+            let first = records.first().cloned().unwrap_or(Value::Null);
+            (
+                setup::resumed_plan(args, task, &name, &first)?,
+                Some(records),
+            )
+        }
+    };
+    let mut toolbox = setup::toolbox(args.demo_tools, &plan.limits)?;
+    let manifest = toolbox.manifest().clone();
+    let mut agent = match &records {
+        None => Agent::with_first_seq(0, &plan.task, plan.budgets.clone(), manifest)
+            .map_err(Failure::Budgets)?,
+        Some(records) => {
+            Agent::resume(plan.budgets.clone(), manifest, records).map_err(|error| {
+                Failure::ResumeRefused {
+                    name: name.clone(),
+                    error,
+                }
+            })?
+        }
+    };
+    let mut chain = Chain::from_anchor(writer.next());
+
+    let url = model.url().to_owned();
+    let tools: Vec<String> = toolbox.manifest().names().map(str::to_owned).collect();
+    let mut remote =
+        Remote::start(model, toolbox.manifest().specs().to_vec()).map_err(Failure::ModelThread)?;
+    let cancel = signals::cancel_on_sigint();
+
+    let mut progress = Progress::new(out, args.json, plan.budgets.clone());
+    progress.start(&Start {
+        file: &name,
+        model: format!("{}:{}", args.model.provider, args.model.name),
+        url: &url,
+        tools,
+        records: writer.count(),
+        budgets: &plan.budgets,
+    })?;
+    let mut sink = Sink {
+        writer: &mut writer,
+        name: &name,
+        progress: &mut progress,
+    };
+    let outcome = drive(
+        &mut agent,
+        &mut chain,
+        &mut remote,
+        &mut toolbox,
+        &cancel,
+        &mut sink,
+    )?;
+    writer.close().map_err(|error| Failure::RunClose {
+        name: name.clone(),
+        error,
+    })?;
+    finish(args, &name, &outcome, signer.as_ref(), &mut progress)
+}
+
+/// After the run: verifies the file from disk (chain and loop audit), writes the
+/// checkpoint if asked, says how the run ended; the exit status by the stop reason.
+fn finish(
+    args: &RunArgs,
+    name: &str,
+    outcome: &Outcome,
+    signer: Option<&SignerKey>,
+    progress: &mut Progress<'_>,
+) -> Result<Exit, Failure> {
+    let report = audit::verify_loop_file(&args.out, &Options::default());
+    let (true, Some(head), Some(root)) = (report.ok(), report.head, report.root) else {
+        return Err(Failure::does_not_verify(
+            name,
+            &report,
+            "the run's transcript is not sound (and no checkpoint was written)",
+        ));
+    };
+    let checkpoint = match &args.checkpoint {
+        Some(path) => {
+            write_checkpoint(path, &report, root, signer)?;
+            Some(path.display().to_string())
+        }
+        None => None,
+    };
+    let exit = exit_of(outcome.reason);
+    let mut text = format!(
+        "{}: {}, {}, {}",
+        outcome.reason,
+        plural(outcome.steps, "turn"),
+        plural(outcome.tokens, "token"),
+        plural(outcome.tool_calls, "tool call")
+    );
+    if outcome.unrun_calls > 0 {
+        text.push_str(&format!(
+            ", {} left unrun",
+            plural(outcome.unrun_calls, "call")
+        ));
+    }
+    if let Some(error) = &outcome.error {
+        text.push_str(&format!("; error: {error}"));
+    }
+    text.push_str(&format!(
+        "\n{name}: {} verified (chain and loop), head {head}\n",
+        plural(report.count, "record")
+    ));
+    if let Some(path) = &checkpoint {
+        text.push_str(&format!("{name}: checkpoint written to {path}\n"));
+    }
+    let end = End {
+        reason: outcome.reason.as_str(),
+        exit: exit.code(),
+        count: report.count,
+        head: head.to_string(),
+        checkpoint,
+    };
+    progress.end(&end, &text)?;
+    Ok(exit)
+}
+
+/// The exit status a stop reason ends `run` with (docs/cli.md).
+pub fn exit_of(reason: StopReason) -> Exit {
+    match reason {
+        StopReason::NoToolCalls | StopReason::Sentinel => Exit::Held,
+        StopReason::StepBudget | StopReason::TokenBudget | StopReason::ToolBudget => Exit::Budget,
+        StopReason::ModelError => Exit::ModelFailed,
+        StopReason::Cancelled => Exit::Cancelled,
+    }
+}
+
+/// Writes the checkpoint of the whole file (C2SP, default origin), signed if a key was
+/// given, atomically.
+fn write_checkpoint(
+    path: &Path,
+    report: &Report,
+    root: agentloop_core::Hash,
+    signer: Option<&SignerKey>,
+) -> Result<(), Failure> {
+    let checkpoint =
+        report_checkpoint(report, root, None).map_err(|e| Failure::ProveCheckpoint {
+            name: path.display().to_string(),
+            reason: e.to_string(),
+        })?;
+    let text = match signer {
+        Some(key) => checkpoint.sign(key).map_err(|e| Failure::Sign {
+            error: format!("{e}"),
+        })?,
+        None => checkpoint.body(),
+    };
+    write_atomically(path, text.as_bytes()).map_err(|reason| Failure::CheckpointWrite {
+        name: path.display().to_string(),
+        reason,
+    })
+}
+
+/// Refuses a `--checkpoint` that is the transcript itself: the rename would replace it.
+fn refuse_checkpoint_on_out(checkpoint: &Path, out: &Path) -> Result<(), Failure> {
+    let same = match (fs::metadata(checkpoint), fs::metadata(out)) {
+        (Ok(a), Ok(b)) => same_file(&a, &b),
+        _ => checkpoint == out,
+    };
+    if same {
+        return Err(Failure::OutIsInput {
+            out: format!("{} (--checkpoint)", checkpoint.display()),
+            input: out.display().to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// The records of the transcript the writer opened (and verified), read back for
+/// resuming: verified again as read, and refused if they are not what the writer
+/// verified (another writer appended in between).
+fn read_back(path: &Path, name: &str, writer: &Writer) -> Result<Vec<Value>, Failure> {
+    let bytes = fs::read(path).map_err(|reason| Failure::Unreadable {
+        name: name.to_owned(),
+        reason,
+    })?;
+    let report = verify::verify_bytes(&bytes, &Options::default());
+    if !report.ok() {
+        return Err(Failure::does_not_verify(name, &report, "nothing was run"));
+    }
+    if report.count != writer.count() || report.head != Some(writer.head()) {
+        return Err(Failure::ResumeChanged(name.to_owned()));
+    }
+    parse_records(&bytes).map_err(|(index, error)| Failure::RecordUnreadable {
+        name: name.to_owned(),
+        index,
+        error,
+    })
+}
+
+/// Each record: appended through the durable writer, then shown.
+struct Sink<'a, 'p, 'o> {
+    writer: &'a mut Writer,
+    name: &'a str,
+    progress: &'p mut Progress<'o>,
+}
+
+impl Records for Sink<'_, '_, '_> {
+    type Error = Failure;
+
+    fn append(&mut self, record: &Record, line: &[u8]) -> Result<Appended, Failure> {
+        self.writer
+            .append_line(line)
+            .map_err(|error| Failure::RunWrite {
+                name: self.name.to_owned(),
+                seq: record.seq,
+                error,
+            })
+    }
+
+    fn show(&mut self, record: &Record, appended: &Appended, agent: &Agent) -> Result<(), Failure> {
+        self.progress.record(record, appended, Counts::of(agent))
+    }
+
+    fn refused(&mut self, record: Option<&Record>, why: String) -> Failure {
+        Failure::RunRefused {
+            name: self.name.to_owned(),
+            seq: record.map(|r| r.seq),
+            why,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_stop_reason_has_its_exit_status() {
+        let codes: Vec<(StopReason, u8)> = StopReason::ALL
+            .into_iter()
+            .map(|r| (r, exit_of(r).code()))
+            .collect();
+        assert_eq!(
+            codes,
+            [
+                (StopReason::NoToolCalls, 0),
+                (StopReason::Sentinel, 0),
+                (StopReason::StepBudget, 3),
+                (StopReason::TokenBudget, 3),
+                (StopReason::ModelError, 4),
+                (StopReason::ToolBudget, 3),
+                (StopReason::Cancelled, 130),
+            ]
+        );
+    }
+}
