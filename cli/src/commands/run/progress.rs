@@ -337,11 +337,7 @@ fn record_line(record: &Record, counts: Counts, budgets: &Budgets) -> String {
     let seq = record.seq;
     let turn = counts.turn;
     match record.kind {
-        RecordKind::Task => format!(
-            "seq {seq} task {} ({})",
-            quoted(str_of(record, "task")),
-            budgets_text(budgets)
-        ),
+        RecordKind::Task => format!("seq {seq} task {}", quoted(str_of(record, "task"))),
         RecordKind::Assistant => {
             let calls = calls(record);
             let what = if calls.is_empty() {
@@ -449,9 +445,13 @@ mod tests {
         };
         let cases = [
             (
-                record(0, RecordKind::Task, r#"{"task":"add 2 and 40","budgets":{}}"#),
+                record(
+                    0,
+                    RecordKind::Task,
+                    r#"{"task":"add 2 and 40","budgets":{}}"#,
+                ),
                 counts(0, 0, 0, 0),
-                "seq 0 task \"add 2 and 40\" (budgets: max_tokens 1000, max_tool_calls 3, max_total_tokens 5000)",
+                "seq 0 task \"add 2 and 40\"",
             ),
             (
                 record(
@@ -463,22 +463,38 @@ mod tests {
                 "seq 1 turn 1: calls add, \"a b\"; tokens 10/1000, total 29/5000",
             ),
             (
-                record(2, RecordKind::Tool, r#"{"id":"call_1_0","name":"add","ok":true,"value":{"sum":42}}"#),
+                record(
+                    2,
+                    RecordKind::Tool,
+                    r#"{"id":"call_1_0","name":"add","ok":true,"value":{"sum":42}}"#,
+                ),
                 counts(1, 10, 29, 1),
                 "seq 2 turn 1: add ok; tool calls 1/3",
             ),
             (
-                record(3, RecordKind::Tool, r#"{"id":"call_1_1","name":"fail","ok":false,"error":"broken\non purpose"}"#),
+                record(
+                    3,
+                    RecordKind::Tool,
+                    r#"{"id":"call_1_1","name":"fail","ok":false,"error":"broken\non purpose"}"#,
+                ),
                 counts(1, 10, 29, 2),
                 "seq 3 turn 1: fail failed: \"broken\\non purpose\"; tool calls 2/3",
             ),
             (
-                record(4, RecordKind::Assistant, r#"{"text":"42","tool_calls":[],"tokens":10}"#),
+                record(
+                    4,
+                    RecordKind::Assistant,
+                    r#"{"text":"42","tool_calls":[],"tokens":10}"#,
+                ),
                 counts(2, 20, 58, 2),
                 "seq 4 turn 2: answer \"42\"; tokens 20/1000, total 58/5000",
             ),
             (
-                record(5, RecordKind::Stop, r#"{"reason":"cancelled","steps":2,"tokens":20,"unrun_calls":1}"#),
+                record(
+                    5,
+                    RecordKind::Stop,
+                    r#"{"reason":"cancelled","steps":2,"tokens":20,"unrun_calls":1}"#,
+                ),
                 counts(2, 20, 58, 2),
                 "seq 5 stop cancelled: 2 turns, 20 tokens, 2 tool calls, 1 call left unrun",
             ),
@@ -488,7 +504,11 @@ mod tests {
                 "seq 6 resume after cancelled",
             ),
             (
-                record(7, RecordKind::Stop, r#"{"reason":"model_error","steps":1,"tokens":1,"unrun_calls":0,"error":"HTTP 500"}"#),
+                record(
+                    7,
+                    RecordKind::Stop,
+                    r#"{"reason":"model_error","steps":1,"tokens":1,"unrun_calls":0,"error":"HTTP 500"}"#,
+                ),
                 counts(1, 1, 1, 0),
                 "seq 7 stop model_error: 1 turn, 1 token, 0 tool calls; error \"HTTP 500\"",
             ),
