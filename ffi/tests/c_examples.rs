@@ -934,3 +934,109 @@ fn the_provider_example_runs_against_the_stand_in() {
     });
     std::fs::remove_dir_all(&build.dir).unwrap();
 }
+
+/// A C string literal holding `bytes` (ASCII).
+fn c_literal(bytes: &[u8]) -> String {
+    let mut literal = String::from("\"");
+    for &b in bytes {
+        match b {
+            b'"' => literal.push_str("\\\""),
+            b'\\' => literal.push_str("\\\\"),
+            b'\n' => literal.push_str("\\n"),
+            0x20..=0x7e => literal.push(char::from(b)),
+            _ => literal.push_str(&format!("\\x{b:02x}\"\"")),
+        }
+    }
+    literal.push('"');
+    literal
+}
+
+/// The guide's model callback for real models, run by `agentloop_run` with a `post`
+/// that answers as OpenAI does (a tool call, then text): the loop ends with
+/// `no_tool_calls` after two posts of the codec's bodies to `/chat/completions`.
+#[test]
+fn the_guides_real_models_callback_runs_with_a_providers_answers() {
+    if !have("cc") && missing("cc") {
+        return;
+    }
+    let text = std::fs::read_to_string(root().join("docs/c-api.md")).unwrap();
+    let section = &text[text.find("## Real models").expect("the section")..];
+    let start = section.find("```c\n").expect("a C block") + 5;
+    let snippet = &section[start..start + section[start..].find("```").unwrap()];
+    let answers = [
+        agentloop_standin::canned::openai::tool_calls(&[("add", r#"{"a":2,"b":40}"#)]),
+        agentloop_standin::canned::openai::text("42."),
+    ]
+    .map(|exchange| c_literal(&exchange.body));
+    let program = format!(
+        r#"#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agentloop.h"
+
+static long post(void *http, const char *path, const uint8_t *body, size_t len,
+                 uint8_t **answer, size_t *answer_len);
+
+{snippet}
+static const char *const ANSWERS[2] = {{{first}, {second}}};
+
+static long post(void *http, const char *path, const uint8_t *body, size_t len,
+                 uint8_t **answer, size_t *answer_len) {{
+    int *posts = http;
+    if (*posts >= 2 || strcmp(path, "/chat/completions") != 0 || len < 2 || body[0] != '{{' ||
+        memcmp(body + len - 1, "}}", 1) != 0) {{
+        return 0;
+    }}
+    const char *a = ANSWERS[(*posts)++];
+    *answer_len = strlen(a);
+    *answer = malloc(*answer_len);
+    memcpy(*answer, a, *answer_len);
+    return 200;
+}}
+
+static void add(void *u, const uint8_t *args, size_t n, agentloop_tool_result *result) {{
+    (void)u;
+    const char *sum = n == 14 && memcmp(args, "{{\"a\":2,\"b\":40}}", 14) == 0 ? "{{\"sum\":42}}" : "{{}}";
+    agentloop_tool_result_set_value(result, (const uint8_t *)sum, strlen(sum));
+}}
+
+static uint32_t record(void *u, const uint8_t *line, size_t n) {{
+    (void)u, (void)line, (void)n;
+    return 0;
+}}
+
+int main(void) {{
+    int posts = 0;
+    const char *schema = "{{\"type\":\"object\"}}", *task = "add 2 and 40";
+    agentloop_tool tool = {{(const uint8_t *)"add", 3, (const uint8_t *)"Adds.", 5,
+                           (const uint8_t *)schema, strlen(schema), 0, add, NULL}};
+    agentloop_outcome outcome;
+    agentloop_result r = agentloop_run((const uint8_t *)task, strlen(task), NULL, model, &posts,
+                                       &tool, 1, NULL, NULL, record, NULL, &outcome);
+    printf("%s %s %d %llu\n", agentloop_result_str(r), agentloop_stop_reason_str(outcome.reason),
+           posts, (unsigned long long)outcome.tool_calls);
+    return r == AGENTLOOP_RESULT_OK && outcome.reason == AGENTLOOP_STOP_NO_TOOL_CALLS &&
+           posts == 2 && outcome.tool_calls == 1 ? 0 : 1;
+}}
+"#,
+        first = answers[0],
+        second = answers[1],
+    );
+    let build = Build::new("c-api-real-models");
+    let source = build.dir.join("real_models.c");
+    std::fs::write(&source, program).unwrap();
+    let binary = build.dir.join("real_models");
+    let out = run(Command::new("cc")
+        .args(CFLAGS)
+        .args(SANITIZE)
+        .arg(format!("-I{}", root().join("include").display()))
+        .arg(&source)
+        .arg("-o")
+        .arg(&binary)
+        .arg(build.lib.join("libagentloop.a"))
+        .args(NATIVE_STATIC_LIBS.split(' ')));
+    expect_status(&out, 0, "compiling the guide's real-models callback");
+    let out = run(&mut wrapped(&binary, &[]));
+    expect_status(&out, 0, "running the guide's real-models callback");
+    std::fs::remove_dir_all(&build.dir).unwrap();
+}
