@@ -628,6 +628,8 @@ static void op_agent(const uint8_t *in, size_t len) {
         budgets.max_tokens = below(50);
         budgets.has_max_tool_calls = one_in(3);
         budgets.max_tool_calls = below(4);
+        budgets.has_max_total_tokens = one_in(3);
+        budgets.max_total_tokens = one_in(16) ? UINT64_MAX : below(80);
         if (one_in(4)) {
             budgets.stop_sentinel = in;
             budgets.stop_sentinel_len = len < 8 ? len : 8;

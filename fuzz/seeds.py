@@ -153,6 +153,35 @@ def record_lines():
     ]
 
 
+def provider_bodies():
+    """(status byte, body) seeds of fuzz_targets/provider_parse.rs: response bodies in
+    the providers' documented shapes (a call, text with usage, errors of each shape,
+    a body that is not JSON). The status byte indexes the target's status table (0 =
+    200, 9 = 429, 10 = 500, 11 = 502, 14 = 529); 0x80 and two bytes give any status."""
+    openai_call = (b'{"id":"chatcmpl-1","object":"chat.completion","model":"gpt-4.1","choices":[{"index":0,'
+                   b'"message":{"role":"assistant","content":null,"refusal":null,"tool_calls":[{"id":"call_a",'
+                   b'"type":"function","function":{"name":"add","arguments":"{\\"a\\":2,\\"b\\":40}"}},'
+                   b'{"id":"call_b","type":"custom","custom":{"name":"g","input":"x"}}]},"finish_reason":"tool_calls"}],'
+                   b'"usage":{"prompt_tokens":82,"completion_tokens":17,"total_tokens":99,'
+                   b'"prompt_tokens_details":{"cached_tokens":64}}}')
+    openai_text = (b'{"choices":[{"message":{"content":"hi","refusal":"no"},"finish_reason":"length"}],'
+                   b'"usage":{"prompt_tokens":1,"completion_tokens":2}}')
+    anthropic = (b'{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5",'
+                 b'"content":[{"type":"thinking","thinking":"t","signature":"s"},{"type":"text","text":"Adding."},'
+                 b'{"type":"tool_use","id":"toolu_1","name":"add","input":{"a":2,"b":40}}],"stop_reason":"tool_use",'
+                 b'"usage":{"input_tokens":40,"cache_creation_input_tokens":1,"cache_read_input_tokens":2,"output_tokens":12}}')
+    return [
+        (0, openai_call),
+        (0, openai_text),
+        (0, anthropic),
+        (14, b'{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'),
+        (9, b'{"error":{"message":"Rate limit reached","type":"tokens","param":null,"code":"rate_limit_exceeded"}}'),
+        (10, b'{"object":"error","message":"m","type":"BadRequestError","code":400}'),
+        (11, b"<html>\r\n<head><title>502 Bad Gateway</title></head></html>"),
+        (0, b'{"error":"model not found"}'),
+    ]
+
+
 def write(target, name, data):
     d = FUZZ / "corpus" / target
     d.mkdir(parents=True, exist_ok=True)
@@ -170,6 +199,8 @@ def main():
     for i, (config, data) in enumerate(record_lines()):
         # The first byte is the configuration (fuzz_targets/record_lines.rs).
         write("record_lines", f"{i:02}-{config:02x}", bytes([config]) + data)
+    for i, (status, body) in enumerate(provider_bodies()):
+        write("provider_parse", f"{i:02}", bytes([status]) + body)
     for i, (schema, instance) in enumerate(SCHEMAS):
         write("schema", f"{i:02}", schema + b"\0" + instance)
     # The grammar mode (fuzz_targets/schema.rs): 0x01, then the bytes that steer it.

@@ -201,7 +201,8 @@ enum agentloop_stop
    */
   AGENTLOOP_STOP_STEP_BUDGET = 3,
   /**
-   * `token_budget`: the token sum exceeded `max_tokens`.
+   * `token_budget`: the token sum exceeded `max_tokens`, or the sum of tokens in
+   * and out exceeded `max_total_tokens`.
    */
   AGENTLOOP_STOP_TOKEN_BUDGET = 4,
   /**
@@ -569,6 +570,17 @@ typedef struct agentloop_budgets {
    * The sentinel's length in bytes.
    */
   size_t stop_sentinel_len;
+  /**
+   * Whether `max_total_tokens` applies.
+   */
+  bool has_max_total_tokens;
+  /**
+   * Most tokens in and out summed over turns: each turn's tokens (as for
+   * `max_tokens`) plus the input tokens its provider reported, if any. The turn that
+   * exceeds it is recorded, its calls are not run; the stop reason is
+   * `token_budget`.
+   */
+  uint64_t max_total_tokens;
 } agentloop_budgets;
 
 /**

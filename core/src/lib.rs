@@ -12,8 +12,11 @@
 //! - `alloc`: the [`json`] value type and strict parser, canonical encoding of any
 //!   value, the [`chain`] and the [`verify`] module; the budgeted agent loop — the
 //!   sans-I/O state machine [`agent`], [`model`]s, [`tools`] with their [`schema`]s,
-//!   the blocking [`driver`] (run, resume, replay) and the [`demo`] runs; [`export`] of a transcript as an
-//!   OpenAI or Anthropic message history and of the tools in provider shapes; the
+//!   the blocking [`driver`] (run, resume, replay) and the [`demo`] runs; the
+//!   [`provider`] codecs (a conversation as an OpenAI Chat Completions or Anthropic
+//!   Messages request body, and the provider's response as a reply — no I/O);
+//!   [`export`] of a transcript as an OpenAI or Anthropic message history (through
+//!   the same codecs) and of the tools in provider shapes; the
 //!   [`audit`] of a transcript as a well-formed run (`verify --loop`);
 //! - `std` (default): verifying readers and files ([`verify::verify_reader`],
 //!   [`verify::verify_file`]), a file record sink (`sink::FileSink`), the

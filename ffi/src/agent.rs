@@ -43,6 +43,13 @@ pub struct agentloop_budgets {
     pub stop_sentinel: *const u8,
     /// The sentinel's length in bytes.
     pub stop_sentinel_len: usize,
+    /// Whether `max_total_tokens` applies.
+    pub has_max_total_tokens: bool,
+    /// Most tokens in and out summed over turns: each turn's tokens (as for
+    /// `max_tokens`) plus the input tokens its provider reported, if any. The turn that
+    /// exceeds it is recorded, its calls are not run; the stop reason is
+    /// `token_budget`.
+    pub max_total_tokens: u64,
 }
 
 impl Default for agentloop_budgets {
@@ -56,6 +63,8 @@ impl Default for agentloop_budgets {
             max_tool_calls: 0,
             stop_sentinel: core::ptr::null(),
             stop_sentinel_len: 0,
+            has_max_total_tokens: false,
+            max_total_tokens: 0,
         }
     }
 }
@@ -82,6 +91,7 @@ pub(crate) unsafe fn read_budgets(budgets: *const agentloop_budgets) -> Outcome<
         max_steps: b.has_max_steps.then_some(b.max_steps),
         max_tokens: b.has_max_tokens.then_some(b.max_tokens),
         max_tool_calls: b.has_max_tool_calls.then_some(b.max_tool_calls),
+        max_total_tokens: b.has_max_total_tokens.then_some(b.max_total_tokens),
         stop_sentinel,
     };
     budgets
@@ -121,7 +131,8 @@ pub enum agentloop_stop {
     Sentinel = 2,
     /// `step_budget`: `max_steps` turns were taken.
     StepBudget = 3,
-    /// `token_budget`: the token sum exceeded `max_tokens`.
+    /// `token_budget`: the token sum exceeded `max_tokens`, or the sum of tokens in
+    /// and out exceeded `max_total_tokens`.
     TokenBudget = 4,
     /// `model_error`: the model failed or gave a reply that cannot be recorded.
     ModelError = 5,

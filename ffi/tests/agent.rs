@@ -216,6 +216,8 @@ fn recover_budgets() -> agentloop_budgets {
         max_tool_calls: 1,
         stop_sentinel: b"x".as_ptr(),
         stop_sentinel_len: 1,
+        has_max_total_tokens: true,
+        max_total_tokens: 1,
     };
     // SAFETY: a valid struct to write.
     assert_eq!(
@@ -223,6 +225,7 @@ fn recover_budgets() -> agentloop_budgets {
         agentloop_result::Ok
     );
     assert!(!b.has_max_steps && !b.has_max_tokens && !b.has_max_tool_calls);
+    assert!(!b.has_max_total_tokens);
     assert!(b.stop_sentinel.is_null() && b.stop_sentinel_len == 0);
     b.has_max_steps = true;
     b.max_steps = 8;
@@ -721,6 +724,15 @@ fn budgets_from_c_are_checked() {
     b.has_max_tool_calls = true;
     b.max_tool_calls = u64::MAX;
     assert_eq!(new(&b, 0, &mut out), agentloop_result::InvalidArgument);
+    b = recover_budgets();
+    b.has_max_total_tokens = true;
+    b.max_total_tokens = 1 << 53;
+    assert_eq!(new(&b, 0, &mut out), agentloop_result::InvalidArgument);
+    b.max_total_tokens = (1 << 53) - 1;
+    assert_eq!(new(&b, 0, &mut out), agentloop_result::Ok);
+    // SAFETY: the agent just made, freed once.
+    unsafe { agentloop_agent_free(out) };
+    out = null_mut();
     b = recover_budgets();
     b.stop_sentinel = b"\xff".as_ptr();
     b.stop_sentinel_len = 1;
@@ -1250,4 +1262,43 @@ fn names_and_roots_providers_refuse_are_refused_when_registered() {
             agentloop_result::NullParameter
         );
     }
+}
+
+#[test]
+fn max_total_tokens_from_c_is_recorded_and_stops_as_the_rust_loop_does() {
+    // demo-budget's turns count 12, 12, 10 and 15 tokens: the sum reaches exactly 34 at
+    // the third turn (not over: its call runs) and exceeds it at the fourth.
+    let scenario = demo::budget();
+    let mut b = recover_budgets();
+    b.max_steps = 10;
+    b.has_max_total_tokens = true;
+    b.max_total_tokens = 34;
+    let a = agent(scenario.task, Some(&b));
+    demo_tools(&a);
+    let c = chain();
+    let transcript = drive_demo(&a, &c, &scenario.replies);
+    let budgets = agentloop_core::agent::Budgets {
+        max_steps: Some(10),
+        max_total_tokens: Some(34),
+        ..Default::default()
+    };
+    let mut rust = Vec::new();
+    agentloop_core::driver::run(
+        scenario.task,
+        budgets,
+        &mut agentloop_core::model::Scripted::new(scenario.replies.clone()),
+        &mut demo::toolbox().unwrap(),
+        &mut || false,
+        &mut rust,
+    )
+    .unwrap();
+    assert_eq!(transcript.as_bytes(), rust.as_slice());
+    let task = transcript.lines().next().unwrap();
+    assert!(
+        task.contains(r#""budgets":{"max_steps":10,"max_total_tokens":34}"#),
+        "{task}"
+    );
+    let (reason, steps, tokens, unrun, _) = outcome(&a).unwrap();
+    assert_eq!(reason, agentloop_stop::TokenBudget as u32);
+    assert_eq!((steps, tokens, unrun), (4, 49, 2));
 }

@@ -19,6 +19,11 @@ pub struct Budgets {
     pub max_tokens: Option<u64>,
     /// Most `tool` records (calls run or refused); checked before each call.
     pub max_tool_calls: Option<u64>,
+    /// Most tokens in and out, summed over turns: each turn counts its `tokens` (as
+    /// for `max_tokens`) plus the input tokens its provider reported (0 when none
+    /// were). Exceeded when the sum is greater than the limit; the turn that exceeds
+    /// it is recorded, then the run stops on `token_budget` without running its calls.
+    pub max_total_tokens: Option<u64>,
     /// The run stops when an assistant's text contains this.
     pub stop_sentinel: Option<String>,
 }
@@ -68,6 +73,7 @@ impl Budgets {
             ("max_steps", self.max_steps),
             ("max_tokens", self.max_tokens),
             ("max_tool_calls", self.max_tool_calls),
+            ("max_total_tokens", self.max_total_tokens),
         ]
         .into_iter()
         .filter_map(|(name, limit)| Some((name, limit?)))
@@ -83,7 +89,8 @@ pub enum StopReason {
     Sentinel,
     /// `max_steps` turns were taken (checked before each turn).
     StepBudget,
-    /// The token sum exceeded `max_tokens`; the last turn's calls were not run.
+    /// The token sum exceeded `max_tokens`, or the sum of input and output tokens
+    /// exceeded `max_total_tokens`; the last turn's calls were not run.
     TokenBudget,
     /// The model failed, or gave a reply that cannot be recorded.
     ModelError,

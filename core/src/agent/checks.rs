@@ -26,13 +26,29 @@ pub(crate) fn reply(reply: &Reply) -> Result<u64, String> {
             ));
         }
     }
-    match reply.output_tokens {
-        Some(tokens) if tokens > MAX_SEQ => Err(format!(
-            "the model reported {tokens} output tokens, more than 2^53-1"
-        )),
-        Some(tokens) => Ok(tokens),
-        None => Ok(estimate_tokens(&reply.text)),
+    let provider = &reply.provider;
+    let counts = [
+        ("output", reply.output_tokens),
+        ("input", provider.input_tokens),
+        ("cached input", provider.cached_input_tokens),
+    ];
+    for (what, tokens) in counts {
+        if let Some(tokens) = tokens.filter(|&t| t > MAX_SEQ) {
+            return Err(format!(
+                "the model reported {tokens} {what} tokens, more than 2^53-1"
+            ));
+        }
     }
+    if let (Some(input), Some(cached)) = (provider.input_tokens, provider.cached_input_tokens) {
+        if cached > input {
+            return Err(format!(
+                "the model reported {cached} cached input tokens, more than its {input} input tokens"
+            ));
+        }
+    }
+    Ok(reply
+        .output_tokens
+        .unwrap_or_else(|| estimate_tokens(&reply.text)))
 }
 
 /// Decides whether `call` may run: the index of its tool, or the `ok:false` sentence.

@@ -20,7 +20,7 @@ use super::{Agent, Record, State, StopReason};
 use crate::audit::as_count;
 use crate::jcs::to_vec;
 use crate::json::{Object, Value};
-use crate::model::{ModelError, Reply, ToolCall};
+use crate::model::{ModelError, ProviderReport, Reply, ToolCall};
 use crate::quote::escape_controls;
 use crate::tools::ToolError;
 
@@ -110,7 +110,8 @@ impl<'r> Recorded<'r> {
 
     /// The reply that makes the loop write this `assistant` record. The recorded
     /// `tokens` are given as the model's count, so the record has them whether they
-    /// were counted or estimated.
+    /// were counted or estimated; the `provider` member as the provider's report, so
+    /// its input tokens count again towards `max_total_tokens`.
     fn reply(&self) -> Reply {
         let payload = self.payload;
         let get = |key: &str| payload.and_then(|p| p.get(key));
@@ -132,7 +133,25 @@ impl<'r> Recorded<'r> {
         if let Some(tokens) = get("tokens").and_then(Value::as_f64).and_then(as_count) {
             reply = reply.with_output_tokens(tokens);
         }
+        if let Some(Value::Object(provider)) = get("provider") {
+            reply = reply.with_provider(report(provider));
+        }
         reply
+    }
+}
+
+/// The report an `assistant` record's `provider` member holds (the audit has checked
+/// its members; one it would refuse is read as far as it can be, and the loop's record
+/// then differs).
+fn report(provider: &Object) -> ProviderReport {
+    let string = |key: &str| provider.get(key).and_then(Value::as_str).map(String::from);
+    let count = |key: &str| provider.get(key).and_then(Value::as_f64).and_then(as_count);
+    ProviderReport {
+        model: string("model"),
+        response_id: string("response_id"),
+        finish_reason: string("finish_reason"),
+        input_tokens: count("input_tokens"),
+        cached_input_tokens: count("cached_input_tokens"),
     }
 }
 

@@ -28,7 +28,8 @@
 //! Order of checks, as the SPEC gives it. Before each turn: cancelled, then
 //! `step_budget`. After a reply: record the turn (a failed model writes no `assistant`
 //! record; the `stop` record carries its error), then the sentinel, then
-//! `no_tool_calls`, then `token_budget`. Before each call: cancelled, then
+//! `no_tool_calls`, then `token_budget` (`max_tokens` or `max_total_tokens` exceeded).
+//! Before each call: cancelled, then
 //! `tool_budget`, then unknown tool, then the tool's call limit, then the schema; the
 //! three refusals are `ok:false` records and the run goes on. A tool's call limit
 //! counts the calls it ran (whatever they returned); the tool-call budget counts every
@@ -147,6 +148,8 @@ pub struct Agent {
     next_seq: u64,
     steps: u64,
     tokens: u64,
+    /// `tokens` plus the input tokens providers reported, summed over turns.
+    total_tokens: u64,
     tool_calls: u64,
     state: State,
     /// The id of a call an interrupted run may have started (set by
@@ -180,6 +183,7 @@ impl Agent {
             next_seq: first_seq,
             steps: 0,
             tokens: 0,
+            total_tokens: 0,
             tool_calls: 0,
             state: State::BeforeTurn,
             in_flight: None,
@@ -345,6 +349,13 @@ impl Agent {
         self.tokens
     }
 
+    /// Tokens in and out counted so far: [`Agent::tokens`] plus the input tokens the
+    /// providers reported ([`crate::model::ProviderReport::input_tokens`]); what
+    /// `max_total_tokens` bounds.
+    pub fn total_tokens(&self) -> u64 {
+        self.total_tokens
+    }
+
     /// `tool` records written so far.
     pub fn tool_calls(&self) -> u64 {
         self.tool_calls
@@ -417,10 +428,16 @@ impl Agent {
         }
     }
 
-    /// Records a turn, then checks the sentinel, `no_tool_calls` and `token_budget`.
+    /// Records a turn, then checks the sentinel, `no_tool_calls` and `token_budget`
+    /// (`max_tokens`, then `max_total_tokens`: either one over its limit).
     fn record_turn(&mut self, reply: Reply, tokens: u64) {
         self.steps += 1;
         self.tokens = self.tokens.saturating_add(tokens);
+        let input = reply.provider.input_tokens.unwrap_or(0);
+        self.total_tokens = self
+            .total_tokens
+            .saturating_add(tokens)
+            .saturating_add(input);
         let seq = self.next_seq;
         let calls: Vec<ToolCall> = reply
             .tool_calls
@@ -432,13 +449,17 @@ impl Agent {
                 arguments,
             })
             .collect();
-        let payload = records::assistant(&reply.text, &calls, tokens);
+        let payload = records::assistant(&reply.text, &calls, tokens, &reply.provider);
         self.push_record(RecordKind::Assistant, payload);
         let sentinel = match &self.budgets.stop_sentinel {
             Some(sentinel) => reply.text.contains(sentinel.as_str()),
             None => false,
         };
-        let over_budget = self.budgets.max_tokens.is_some_and(|max| self.tokens > max);
+        let over_budget = self.budgets.max_tokens.is_some_and(|max| self.tokens > max)
+            || self
+                .budgets
+                .max_total_tokens
+                .is_some_and(|max| self.total_tokens > max);
         let turn = Turn {
             calls: calls.clone(),
             next: 0,

@@ -9,7 +9,7 @@ use core::fmt;
 use super::budget::{Budgets, Outcome, StopReason};
 use crate::jcs::{write_value, EncodeError};
 use crate::json::{Object, Value, MAX_DEPTH};
-use crate::model::ToolCall;
+use crate::model::{ProviderReport, ToolCall};
 use crate::sink::CountingSink;
 use crate::tools::Manifest;
 
@@ -99,8 +99,14 @@ pub(crate) fn task(text: &str, budgets: &Budgets, manifest: &Manifest) -> Value 
     ])
 }
 
-/// `{"text", "tool_calls": [{"id", "name", "arguments"}], "tokens"}`.
-pub(crate) fn assistant(text: &str, calls: &[ToolCall], tokens: u64) -> Value {
+/// `{"text", "tool_calls": [{"id", "name", "arguments"}], "tokens"}`, plus `"provider"`
+/// with the members reported when the provider reported anything.
+pub(crate) fn assistant(
+    text: &str,
+    calls: &[ToolCall],
+    tokens: u64,
+    provider: &ProviderReport,
+) -> Value {
     let calls = calls
         .iter()
         .map(|c| {
@@ -111,11 +117,41 @@ pub(crate) fn assistant(text: &str, calls: &[ToolCall], tokens: u64) -> Value {
             ])
         })
         .collect();
-    object(alloc::vec![
+    let mut members = alloc::vec![
         ("text", Value::from(text)),
         ("tool_calls", Value::Array(calls)),
         ("tokens", count(tokens)),
-    ])
+    ];
+    if !provider.is_empty() {
+        members.push(("provider", report(provider)));
+    }
+    object(members)
+}
+
+/// The `provider` member: only what was reported (`cached_input_tokens`,
+/// `finish_reason`, `input_tokens`, `model`, `response_id`).
+fn report(provider: &ProviderReport) -> Value {
+    let strings = [
+        ("finish_reason", &provider.finish_reason),
+        ("model", &provider.model),
+        ("response_id", &provider.response_id),
+    ];
+    let counts = [
+        ("cached_input_tokens", provider.cached_input_tokens),
+        ("input_tokens", provider.input_tokens),
+    ];
+    let mut object = Object::new();
+    for (key, value) in strings {
+        if let Some(value) = value {
+            object.insert(key, Value::from(value.as_str()));
+        }
+    }
+    for (key, value) in counts {
+        if let Some(value) = value {
+            object.insert(key, count(value));
+        }
+    }
+    Value::Object(object)
 }
 
 /// `{"id", "name", "ok": true, "value"}` or `{"id", "name", "ok": false, "error"}`.
@@ -238,7 +274,12 @@ mod tests {
         };
         let text = |v: &Value| String::from_utf8(to_vec(v).unwrap()).unwrap();
         assert_eq!(
-            text(&assistant("", core::slice::from_ref(&call), 1)),
+            text(&assistant(
+                "",
+                core::slice::from_ref(&call),
+                1,
+                &ProviderReport::default()
+            )),
             r#"{"text":"","tokens":1,"tool_calls":[{"arguments":{"a":2,"b":40},"id":"call_1_0","name":"add"}]}"#
         );
         assert_eq!(

@@ -141,7 +141,7 @@ pub(crate) fn audited(records: &[Value]) -> Result<(u64, &str), ResumeError> {
 }
 
 /// The budgets a `task` record states (`max_steps`, `max_tokens`, `max_tool_calls`,
-/// `stop_sentinel`; `tool_limits` belong to the tools), for a host that resumes or
+/// `max_total_tokens`, `stop_sentinel`; `tool_limits` belong to the tools), for a host that resumes or
 /// replays a transcript with the budgets it was written with. `None` when the record
 /// is not a `task` record whose budgets are an object of counts and a string; members
 /// the loop does not write are left out here, so the task record that
@@ -168,6 +168,7 @@ pub fn recorded_budgets(task: &Value) -> Option<Budgets> {
         max_steps: count("max_steps")?,
         max_tokens: count("max_tokens")?,
         max_tool_calls: count("max_tool_calls")?,
+        max_total_tokens: count("max_total_tokens")?,
         stop_sentinel,
     })
 }

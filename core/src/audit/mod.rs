@@ -14,7 +14,10 @@
 //!   continuation: `task … stop (resume … stop)*`);
 //! - payloads have exactly the members the loop writes, of the right types: `task`
 //!   `{task: string, budgets: object}`; `assistant` `{text: string, tool_calls:
-//!   [{id, name, arguments}], tokens: integer ≥ 0}` with ids `call_<seq>_<index>`;
+//!   [{id, name, arguments}], tokens: integer ≥ 0}` with ids `call_<seq>_<index>`, and
+//!   optionally `provider`: a non-empty object of `model`, `response_id`,
+//!   `finish_reason` (strings), `input_tokens`, `cached_input_tokens` (integers ≥ 0,
+//!   cached at most input);
 //!   `tool` `{id, name, ok: true, value}` or `{id, name, ok: false, error: string}`;
 //!   `stop` `{reason, steps, tokens, unrun_calls}` plus `error` (a string) exactly when
 //!   the reason is `model_error`; `resume` `{after}` naming the reason of the `stop`
@@ -357,8 +360,19 @@ impl LoopAudit {
             "assistant payload",
             payload,
             &["text", "tokens", "tool_calls"],
-            &[],
+            &["provider"],
         );
+        match payload.get("provider") {
+            None => {}
+            Some(Value::Object(provider)) => self.provider(index, provider),
+            Some(other) => {
+                let found = describe(other);
+                self.find(
+                    index,
+                    format!("assistant payload: provider must be an object, found {found}"),
+                );
+            }
+        }
         if payload.contains_key("text") && !matches!(payload.get("text"), Some(Value::String(_))) {
             let found = describe_member(payload, "text");
             self.find(
@@ -433,6 +447,56 @@ impl LoopAudit {
                 String::from(id.unwrap_or_default()),
                 String::from(name.unwrap_or_default()),
             ));
+        }
+    }
+
+    /// An `assistant` payload's `provider` member: only the members the loop writes
+    /// (each reported one; none is required, but the loop writes no empty object),
+    /// strings and counts, and no more cached input tokens than input tokens.
+    fn provider(&mut self, index: u64, provider: &Object) {
+        let what = "assistant payload: provider";
+        self.members(index, what, provider, &[], &PROVIDER_MEMBERS);
+        if provider.is_empty() {
+            self.find(
+                index,
+                format!("{what} is empty; the loop leaves it out when nothing was reported"),
+            );
+        }
+        for key in ["finish_reason", "model", "response_id"] {
+            match provider.get(key) {
+                None | Some(Value::String(_)) => {}
+                Some(other) => {
+                    let found = describe(other);
+                    self.find(
+                        index,
+                        format!("{what}: {key} must be a string, found {found}"),
+                    );
+                }
+            }
+        }
+        let mut counts = [None, None];
+        for (slot, key) in counts
+            .iter_mut()
+            .zip(["input_tokens", "cached_input_tokens"])
+        {
+            match count_member(provider, key) {
+                Ok(n) => *slot = Some(n),
+                Err(_) if !provider.contains_key(key) => {}
+                Err(found) => self.find(
+                    index,
+                    format!("{what}: {key} must be an integer from 0 to 2^53-1, found {found}"),
+                ),
+            }
+        }
+        if let [Some(input), Some(cached)] = counts {
+            if cached > input {
+                self.find(
+                    index,
+                    format!(
+                        "{what}: cached_input_tokens is {cached}, more than input_tokens {input}"
+                    ),
+                );
+            }
         }
     }
 
@@ -640,6 +704,15 @@ impl LoopAudit {
         }
     }
 }
+
+/// The members an `assistant` payload's `provider` object may have.
+const PROVIDER_MEMBERS: [&str; 5] = [
+    "cached_input_tokens",
+    "finish_reason",
+    "input_tokens",
+    "model",
+    "response_id",
+];
 
 /// Audits parsed records.
 pub fn audit_records(records: &[Value]) -> LoopReport {

@@ -298,6 +298,44 @@ fn assistant_payloads() {
 }
 
 #[test]
+fn the_provider_member_has_the_reported_members_of_their_types() {
+    let answer = demo_records(demo::answer());
+    let with = |provider: &str| {
+        let mut r = answer.clone();
+        payload_mut(&mut r, 1).insert("provider", json(provider));
+        r
+    };
+    // What the loop writes: any non-empty subset, up to 2^53-1, cached at most input.
+    for good in [
+        r#"{"cached_input_tokens":5,"finish_reason":"tool_calls","input_tokens":9007199254740991,"model":"m","response_id":"r"}"#,
+        r#"{"model":""}"#,
+        r#"{"input_tokens":0}"#,
+        r#"{"cached_input_tokens":7}"#,
+        r#"{"cached_input_tokens":7,"input_tokens":7}"#,
+    ] {
+        assert_eq!(findings(&with(good)), [], "{good}");
+    }
+    let bad = [
+        (r#"{"model":"m","usage":{}}"#, "assistant payload: provider: unexpected 'usage', which the loop does not write"),
+        (r#"{"output_tokens":3}"#, "unexpected 'output_tokens'"),
+        (r#"{"model":1}"#, "provider: model must be a string, found the number 1"),
+        (r#"{"response_id":null}"#, "provider: response_id must be a string, found null"),
+        (r#"{"finish_reason":["stop"]}"#, "provider: finish_reason must be a string, found an array"),
+        (r#"{"input_tokens":-1}"#, "provider: input_tokens must be an integer from 0 to 2^53-1, found the number -1"),
+        (r#"{"input_tokens":1.5}"#, "provider: input_tokens must be an integer from 0 to 2^53-1, found the number 1.5"),
+        (r#"{"input_tokens":"9"}"#, "provider: input_tokens must be an integer from 0 to 2^53-1, found \"9\""),
+        (r#"{"cached_input_tokens":9007199254740992}"#, "provider: cached_input_tokens must be an integer from 0 to 2^53-1, found the number 9007199254740992"),
+        (r#"{"cached_input_tokens":8,"input_tokens":7}"#, "provider: cached_input_tokens is 8, more than input_tokens 7"),
+        ("{}", "provider is empty; the loop leaves it out when nothing was reported"),
+        ("null", "assistant payload: provider must be an object, found null"),
+        (r#""m""#, "assistant payload: provider must be an object, found \"m\""),
+    ];
+    for (provider, part) in bad {
+        expect_one(&with(provider), 1, part);
+    }
+}
+
+#[test]
 fn tool_records_answer_the_calls_in_order() {
     let two = two_calls();
     // task, assistant(add, greet), tool add, tool greet, assistant, stop

@@ -50,4 +50,4 @@ pub fn parse_records(transcript: &[u8]) -> Result<Vec<Value>, (usize, ParseError
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

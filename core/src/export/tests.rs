@@ -36,7 +36,7 @@ fn get_str<'a>(o: &'a Object, key: &str) -> Result<&'a str, String> {
 /// the messages right after an assistant message with `tool_calls` are one `tool`
 /// message per call id (here also in call order), and a `tool` message must answer a
 /// call of that assistant message; ids are unique.
-fn check_openai(history: &Value) -> Result<(), String> {
+pub(crate) fn check_openai(history: &Value) -> Result<(), String> {
     let Value::Array(messages) = history else {
         return Err("not an array".into());
     };
@@ -161,7 +161,7 @@ fn id_pattern(id: &str) -> bool {
 /// per `tool_use` id (here also in call order), before any other block; a
 /// `tool_result` answers a `tool_use` of the assistant message right before; ids are
 /// unique.
-fn check_anthropic(history: &Value) -> Result<(), String> {
+pub(crate) fn check_anthropic(history: &Value) -> Result<(), String> {
     let Value::Array(messages) = history else {
         return Err("not an array".into());
     };

@@ -25,9 +25,9 @@
 //! `no_tool_calls` or `sentinel` — is refused ([`RequestError::BadConversation`]):
 //! Anthropic would take that message as a prefill and *continue* it, and the loop
 //! would record the continuation as a new turn of its own (models with extended
-//! thinking refuse a prefill outright). A host that wants another turn there adds
-//! nothing the transcript does not hold; it runs OpenAI, or starts a new run. An empty
-//! task is refused too: Anthropic takes no empty text.
+//! thinking refuse a prefill outright). The codec adds no message the transcript does
+//! not hold, so to go on after such a stop, start a new run with a task that asks for
+//! more. An empty task is refused too: Anthropic takes no empty text.
 //!
 //! # The response
 //!

@@ -8,7 +8,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{RequestError, RequestOptions};
-use crate::anchor::MAX_SEQ;
+use crate::anchor::{seq_of, MAX_SEQ};
 use crate::jcs::{to_vec, write_value};
 use crate::json::{parse, Object, Value};
 use crate::model::{Message, ModelError, ToolCall};
@@ -440,9 +440,7 @@ impl<'a> Reader<'a> {
     pub fn count(&self, key: &str) -> Result<Option<u64>, ModelError> {
         match self.object.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) if *n >= 0.0 && *n <= MAX_SEQ as f64 && n.fract() == 0.0 => {
-                Ok(Some(*n as u64))
-            }
+            Some(Value::Number(n)) if seq_of(*n).is_some() => Ok(seq_of(*n)),
             Some(other) => Err(self.wrong(key, other, "an integer from 0 to 2^53-1")),
         }
     }

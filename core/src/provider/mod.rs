@@ -4,14 +4,62 @@
 //!
 //! One module per wire format: [`openai`] (OpenAI Chat Completions, which
 //! OpenAI-compatible servers also speak) and [`anthropic`] (Anthropic Messages). Each
-//! has `request(messages, manifest, options) -> body` and
-//! `parse(status, body) -> Result<Reply, ModelError>`; [`Provider`] picks one at run
-//! time. The transcript exports ([`crate::export`]) go through the same encoders.
+//! has `request(messages, manifest, options) -> body`, `messages(…)` (the conversation
+//! as the provider's `messages` array) and `parse(status, body) -> Result<Reply,
+//! ModelError>`; [`Provider`] picks one at run time. The transcript exports
+//! ([`crate::export::openai_messages`], [`crate::export::anthropic_messages`]) read
+//! the records back into the same [`Message`]s and go through the same `messages`, so
+//! a live request and an export of its transcript write the conversation alike.
 //!
-//! The loop's call ids (`call_<seq>_<i>`) are what the history sends back as the ids of
-//! earlier calls, whatever ids the provider gave them: both providers accept any id of
-//! `[A-Za-z0-9_-]`, and the loop's are deterministic. A call name a model made up that
-//! providers would refuse is sent as [`crate::tools::provider_safe_name`] maps it.
+//! ```
+//! use agentloop_core::model::Message;
+//! use agentloop_core::provider::{Provider, RequestOptions};
+//!
+//! let conversation = [Message::User { text: "add 2 and 40".into() }];
+//! let mut options = RequestOptions::new("claude-sonnet-4-5");
+//! options.max_output_tokens = Some(1024);
+//! let body = Provider::Anthropic.request(&conversation, &[], &options).unwrap();
+//! assert_eq!(
+//!     String::from_utf8(body).unwrap(),
+//!     r#"{"max_tokens":1024,"messages":[{"content":[{"text":"add 2 and 40","type":"text"}],"role":"user"}],"model":"claude-sonnet-4-5"}"#
+//! );
+//! // … POST it; then the answer's status and body:
+//! let reply = Provider::Anthropic
+//!     .parse(200, br#"{"content":[{"type":"text","text":"42"}],"usage":{"input_tokens":12,"output_tokens":3}}"#)
+//!     .unwrap();
+//! assert_eq!((reply.text.as_str(), reply.output_tokens), ("42", Some(3)));
+//! let error = Provider::Anthropic
+//!     .parse(529, br#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#)
+//!     .unwrap_err();
+//! assert_eq!(error.message(), "the provider answered HTTP 529 (overloaded_error): Overloaded");
+//! assert!(error.is_retryable());
+//! ```
+//!
+//! What is sent, for both:
+//! - The loop's call ids (`call_<seq>_<i>`), not the ids the provider gave the calls:
+//!   a reply's calls are recorded under the loop's ids, and the history sends those
+//!   back. Both providers accept any id of `[A-Za-z0-9_-]`, and the loop's are
+//!   deterministic, so the same run sends the same bytes.
+//! - A call name a model made up that the providers would refuse (outside
+//!   `^[a-zA-Z0-9_-]{1,64}$`) as [`crate::tools::provider_safe_name`] maps it;
+//!   registered names unchanged.
+//! - Each tool result as the canonical JSON of its value, or its `ok:false` sentence
+//!   (marked as an error where the provider has a mark), a call the loop left unrun as
+//!   `not run: the loop stopped (<reason>)`.
+//! - Before anything is encoded, the conversation is checked ([`check_conversation`]):
+//!   a request never holds a call without its one result.
+//!
+//! What is read back: the text, every call (an argument string that is not JSON
+//! becomes a JSON string value, which fails the tool's schema as data), the output
+//! tokens ([`Reply::output_tokens`], which the token budget then counts instead of its
+//! estimate) and a [`crate::model::ProviderReport`] (model, response id, finish reason,
+//! input and cached input tokens). A non-2xx answer, or a body that is not what the
+//! provider documents, is a [`ModelError`] with the status
+//! ([`ModelError::is_retryable`] tells 429, 529 and 5xx apart from the rest).
+//!
+//! A third wire format (Gemini, say) is a module with the same three functions and a
+//! [`Provider`] variant; the shared checks and response reading are in a private
+//! module both codecs use.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -106,8 +154,10 @@ pub fn check_conversation(messages: &[Message]) -> Result<(), RequestError> {
 pub struct RequestOptions {
     /// The model to ask (`"model"`); required, non-empty.
     pub model: String,
-    /// Most output tokens for the turn: OpenAI's `max_completion_tokens`, Anthropic's
-    /// `max_tokens` (which Anthropic requires).
+    /// Most output tokens for the turn, 1 to 2^53 − 1: OpenAI's `max_completion_tokens`,
+    /// Anthropic's `max_tokens` (which Anthropic requires). An older OpenAI-compatible
+    /// server that knows only `max_tokens` gets it through [`Self::extra`] instead
+    /// (`"max_tokens": n`, with this left unset).
     pub max_output_tokens: Option<u64>,
     /// A system prompt: OpenAI's first `system` message, Anthropic's `system`.
     pub system: Option<String>,
@@ -139,12 +189,8 @@ impl RequestOptions {
                     Some(model) => options.model = String::from(model),
                     None => return Err(RequestError::BadOption("model", "a string")),
                 },
-                "max_output_tokens" => match member.as_f64() {
-                    Some(n)
-                        if n >= 1.0 && n <= crate::anchor::MAX_SEQ as f64 && n.fract() == 0.0 =>
-                    {
-                        options.max_output_tokens = Some(n as u64)
-                    }
+                "max_output_tokens" => match member.as_f64().and_then(crate::anchor::seq_of) {
+                    Some(n) if n >= 1 => options.max_output_tokens = Some(n),
                     _ => {
                         return Err(RequestError::BadOption(
                             "max_output_tokens",

@@ -38,8 +38,9 @@
 //! tool's schema as data (`expected type object, got string`) for the model to see. A
 //! `custom` tool call (`{"type":"custom","custom":{"name","input"}}`, for tools this
 //! codec never offers) is kept the same way, its `input` as a string value. The
-//! provider's call ids are dropped: the loop names calls itself. The deprecated
-//! `function_call` member is ignored (the codec never offers `functions`).
+//! provider's call ids are dropped: the loop names calls itself. A message with no
+//! `tool_calls` but the deprecated `function_call` (`{"name","arguments"}`, which an
+//! old server may still send) gives that one call, read the same way.
 //!
 //! Reported: `usage.completion_tokens` → [`Reply::output_tokens`],
 //! `usage.prompt_tokens` → [`ProviderReport::input_tokens`],
@@ -222,6 +223,13 @@ pub fn parse(status: u16, body: &[u8]) -> Result<Reply, ModelError> {
                 ))
             }
         });
+    }
+    if tool_calls.is_empty() {
+        if let Some(function) = message.opt_object("function_call")? {
+            let name = function.str("name")?;
+            let arguments = function.str("arguments")?;
+            tool_calls.push((String::from(name), arguments_value(arguments)));
+        }
     }
     let mut report = ProviderReport {
         model: root.opt_str("model")?.map(String::from),

@@ -1,19 +1,38 @@
-//! Tests of the provider codecs.
+//! Tests of the provider codecs: responses ([`responses`]: real bodies → the exact reply
+//! or error sentence) and requests ([`requests`]: exact bodies, the pairing rules on
+//! the conversations the loop shows its model, refusals).
+
+mod requests;
+mod responses;
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
-use super::*;
-use crate::json::parse;
+use crate::json::{parse, Value};
+use crate::model::ProviderReport;
 
-#[test]
-fn openai_smoke() {
-    let messages = [Message::User { text: "hi".into() }];
-    let body = openai::request(&messages, &[], &RequestOptions::new("gpt")).unwrap();
-    assert_eq!(
-        String::from_utf8(body).unwrap(),
-        r#"{"messages":[{"content":"hi","role":"user"}],"model":"gpt"}"#
-    );
-    let reply = openai::parse(200, br#"{"choices":[{"message":{"content":"yo"}}]}"#).unwrap();
-    assert_eq!(reply.text, "yo");
-    let _ = parse(b"1");
+/// A JSON value from its text.
+fn json(text: &str) -> Value {
+    parse(text.as_bytes()).unwrap()
+}
+
+/// A report from its five members.
+fn report(
+    model: Option<&str>,
+    response_id: Option<&str>,
+    finish_reason: Option<&str>,
+    input_tokens: Option<u64>,
+    cached_input_tokens: Option<u64>,
+) -> ProviderReport {
+    ProviderReport {
+        model: model.map(String::from),
+        response_id: response_id.map(String::from),
+        finish_reason: finish_reason.map(String::from),
+        input_tokens,
+        cached_input_tokens,
+    }
+}
+
+fn text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap()
 }

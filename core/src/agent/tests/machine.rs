@@ -1,6 +1,7 @@
 //! The state machine driven by hand: feeding out of turn, cancelling, the conversation
 //! a model is shown, determinism, and what the drivers refuse.
 
+use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -9,8 +10,9 @@ use crate::agent::{Agent, BudgetError, FeedError, Need, RecordKind, StopReason};
 use crate::demo;
 use crate::driver::RunError;
 use crate::jcs::to_vec;
-use crate::model::{Message, ToolCall};
+use crate::model::{Message, ProviderReport, ToolCall};
 use crate::sink::{RecordSink, SinkError};
+use crate::tools::Manifest;
 
 fn agent(budgets: Budgets) -> Agent {
     Agent::new("the task", budgets, demo_tools().manifest().clone()).unwrap()
@@ -272,6 +274,7 @@ fn the_task_record_states_the_budgets_in_force() {
         max_steps: Some(8),
         max_tokens: Some(1000),
         max_tool_calls: Some(20),
+        max_total_tokens: Some(5000),
         stop_sentinel: Some("DONE".into()),
     };
     let mut tools = demo_tools();
@@ -280,7 +283,7 @@ fn the_task_record_states_the_budgets_in_force() {
     let task = a.take_records().remove(0);
     assert_eq!(
         to_vec(&task.payload).unwrap(),
-        br#"{"budgets":{"max_steps":8,"max_tokens":1000,"max_tool_calls":20,"stop_sentinel":"DONE","tool_limits":{"count":3}},"task":"add 2 and 40"}"#
+        br#"{"budgets":{"max_steps":8,"max_tokens":1000,"max_tool_calls":20,"max_total_tokens":5000,"stop_sentinel":"DONE","tool_limits":{"count":3}},"task":"add 2 and 40"}"#
     );
 }
 
@@ -334,6 +337,13 @@ fn limits_and_token_counts_may_reach_what_a_transcript_can_record() {
                     ..Budgets::default()
                 },
             ),
+            (
+                "max_total_tokens",
+                Budgets {
+                    max_total_tokens: Some(limit),
+                    ..Budgets::default()
+                },
+            ),
         ];
         for (name, budgets) in budgets {
             let want = if limit > MAX_SEQ {
@@ -353,7 +363,74 @@ fn limits_and_token_counts_may_reach_what_a_transcript_can_record() {
         } else {
             assert_eq!(checked, Ok(MAX_SEQ));
         }
+        // Input and cached input tokens the provider reported: the same bound.
+        for (what, report) in [
+            (
+                "input",
+                ProviderReport {
+                    input_tokens: Some(limit),
+                    ..ProviderReport::default()
+                },
+            ),
+            (
+                "cached input",
+                ProviderReport {
+                    cached_input_tokens: Some(limit),
+                    ..ProviderReport::default()
+                },
+            ),
+        ] {
+            let reply = Reply::new("abcdefgh").with_provider(report);
+            let checked = crate::agent::checks::reply(&reply);
+            if limit > MAX_SEQ {
+                assert_eq!(
+                    checked.unwrap_err(),
+                    format!("the model reported 9007199254740992 {what} tokens, more than 2^53-1")
+                );
+            } else {
+                assert_eq!(checked, Ok(2), "{what}");
+            }
+        }
     }
+}
+
+#[test]
+fn cached_input_tokens_are_at_most_the_input_tokens() {
+    let reply = |input, cached| {
+        let report = ProviderReport {
+            input_tokens: input,
+            cached_input_tokens: cached,
+            ..ProviderReport::default()
+        };
+        crate::agent::checks::reply(&Reply::new("abcd").with_provider(report))
+    };
+    assert_eq!(reply(Some(10), Some(10)), Ok(1));
+    assert_eq!(reply(None, Some(10)), Ok(1), "nothing to compare with");
+    assert_eq!(
+        reply(Some(10), Some(11)).unwrap_err(),
+        "the model reported 11 cached input tokens, more than its 10 input tokens"
+    );
+    // Fed to the loop: a model_error, no assistant record.
+    let mut a = Agent::new("t", Budgets::default(), Manifest::new()).unwrap();
+    a.take_records();
+    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    let report = ProviderReport {
+        input_tokens: Some(1),
+        cached_input_tokens: Some(2),
+        ..ProviderReport::default()
+    };
+    a.feed_reply(Ok(Reply::new("x").with_provider(report)))
+        .unwrap();
+    let Need::Done(outcome) = a.poll() else {
+        panic!("the run goes on")
+    };
+    assert_eq!(outcome.reason, StopReason::ModelError);
+    assert_eq!(
+        outcome.error.as_deref(),
+        Some("the model reported 2 cached input tokens, more than its 1 input tokens")
+    );
+    let kinds: Vec<_> = a.take_records().iter().map(|r| r.kind).collect();
+    assert_eq!(kinds, [RecordKind::Stop]);
 }
 
 /// A sink that takes `room` lines, then refuses.

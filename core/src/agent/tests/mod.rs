@@ -7,6 +7,7 @@ mod machine;
 mod order;
 mod resume;
 mod stops;
+mod usage;
 
 use alloc::rc::Rc;
 use alloc::string::String;

@@ -12,7 +12,7 @@ use crate::agent::{recorded_budgets, result_lost_sentence, Agent, Need, ResumeEr
 use crate::audit::verify_loop_bytes;
 use crate::driver::{self, ReplayReport, ResumeRunError};
 use crate::export::{openai_messages, parse_records};
-use crate::model::{Message, Model, Role};
+use crate::model::{Message, Model, ProviderReport, Role};
 use crate::sink::{RecordSink, SinkError};
 use crate::tools::{ToolError, ToolSpec as Spec};
 
@@ -83,7 +83,7 @@ fn send() -> impl Tool {
     })
 }
 
-/// One scripted run to cut after every record.
+/// One scripted run to cut after every record (the invoices last).
 struct Case {
     task: &'static str,
     budgets: Budgets,
@@ -129,6 +129,34 @@ fn cases() -> Vec<Case> {
             invoice: false,
         })
         .collect();
+    // demo-budget's turns with provider reports: the input tokens take the sum of
+    // tokens in and out over max_total_tokens at the third turn (its call not run),
+    // where max_tokens alone would not stop the run at all.
+    let budget = crate::demo::budget();
+    let reported = |i: usize, reply: Reply| {
+        let report = ProviderReport {
+            model: Some("stand-in-1".into()),
+            response_id: Some(format!("resp_{i}")),
+            input_tokens: Some(100 * (i as u64 + 1)),
+            cached_input_tokens: (i > 0).then_some(50),
+            ..ProviderReport::default()
+        };
+        reply.with_provider(report)
+    };
+    cases.push(Case {
+        task: budget.task,
+        budgets: Budgets {
+            max_total_tokens: Some(620),
+            ..Budgets::default()
+        },
+        replies: budget
+            .replies
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| reported(i, r))
+            .collect(),
+        invoice: false,
+    });
     let to = |who: &str| j(&format!(r#"{{"to":"{who}"}}"#));
     cases.push(Case {
         task: "send the four invoices",
@@ -313,9 +341,35 @@ fn a_run_killed_after_any_record_resumes_to_the_same_file() {
 #[test]
 fn a_call_in_flight_of_a_tool_that_is_not_idempotent_is_recorded_lost_not_run_again() {
     // demo-answer: add; demo-recover: fail and add (the two refusals never ran);
-    // demo-budget: greet, echo, add; invoices: a, b, c (d was refused by the limit).
+    // demo-budget: greet, echo, add; demo-budget with reports: greet, echo (add is left
+    // unrun by max_total_tokens); invoices: a, b, c (d was refused by the limit).
     let lost: Vec<usize> = cases().iter().map(|c| cut_everywhere(c, false)).collect();
-    assert_eq!(lost, [1, 2, 3, 3]);
+    assert_eq!(lost, [1, 2, 3, 2, 3]);
+}
+
+#[test]
+fn the_case_with_provider_reports_stops_on_the_total_at_its_third_turn() {
+    // So cutting it everywhere resumes runs whose input tokens decide the stop: a
+    // resume that lost them would take a fourth turn.
+    let case = &cases()[3];
+    let (mut toolbox, runs) = case.toolbox(true);
+    let mut out = Vec::new();
+    let outcome = driver::run(
+        case.task,
+        case.budgets.clone(),
+        &mut ByTurn::new(&case.replies),
+        &mut toolbox,
+        &mut || false,
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(outcome.reason, StopReason::TokenBudget);
+    // 12 + 12 + 10 tokens out, 100 + 200 + 300 in: 634 > 620.
+    assert_eq!(
+        (outcome.steps, outcome.tokens, outcome.unrun_calls),
+        (3, 34, 1)
+    );
+    assert_eq!(runs.get(), 2);
 }
 
 #[test]
@@ -746,6 +800,7 @@ fn recorded_budgets_read_back_what_the_task_record_states() {
     }
     let sentinel = Budgets {
         max_tool_calls: Some(0),
+        max_total_tokens: Some(9),
         stop_sentinel: Some("DONE".into()),
         ..Budgets::default()
     };
@@ -757,6 +812,8 @@ fn recorded_budgets_read_back_what_the_task_record_states() {
     let records = parse_records(&r.transcript).unwrap();
     assert_eq!(recorded_budgets(&records[0]), Some(sentinel));
     let bad = j(r#"{"kind":"task","payload":{"task":"t","budgets":{"max_steps":1.5}}}"#);
+    assert_eq!(recorded_budgets(&bad), None);
+    let bad = j(r#"{"kind":"task","payload":{"task":"t","budgets":{"max_total_tokens":-1}}}"#);
     assert_eq!(recorded_budgets(&bad), None);
 }
 
