@@ -508,6 +508,17 @@ fn a_tool_call_then_a_text_answer_runs_to_no_tool_calls_as_the_rust_codec_does()
         assert!(expected.bodies[1].contains("sum"), "{}", expected.bodies[1]);
         assert!(expected.transcript.contains(r#""value":{"sum":42}"#));
         assert!(expected.transcript.contains("2 + 40 = 42."));
+        // What the provider reported is recorded: it must reach the loop from C too.
+        let model = match provider {
+            OPENAI => canned::openai::MODEL,
+            _ => canned::anthropic::MODEL,
+        };
+        let reported = format!(r#""model":"{model}""#);
+        assert_eq!(
+            expected.transcript.matches(&reported).count(),
+            2,
+            "{reported}"
+        );
 
         assert_eq!(
             poll_run(provider, &answers),
