@@ -963,6 +963,18 @@ fn the_guides_real_models_callback_runs_with_a_providers_answers() {
     let section = &text[text.find("## Real models").expect("the section")..];
     let start = section.find("```c\n").expect("a C block") + 5;
     let snippet = &section[start..start + section[start..].find("```").unwrap()];
+    // The README shows the same callback: it must be this, tested, text.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let readme = &readme[readme.find("## Real models").expect("the README's section")..];
+    let at = readme
+        .find("```c\n")
+        .expect("a C block in the README's section")
+        + 5;
+    assert_eq!(
+        &readme[at..at + readme[at..].find("```").unwrap()],
+        snippet,
+        "the README's Real models callback is the guide's"
+    );
     let answers = [
         agentloop_standin::canned::openai::tool_calls(&[("add", r#"{"a":2,"b":40}"#)]),
         agentloop_standin::canned::openai::text("42."),
