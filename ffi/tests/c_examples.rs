@@ -152,13 +152,13 @@ impl Build {
         let dir = lib.join(format!("{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("lib")).unwrap();
-        // The loader looks for the SONAME, libagentloop.so.0; the linker for libagentloop.so.
+        // The loader looks for the SONAME, libagentloop.so.1; the linker for libagentloop.so.
         std::fs::copy(
             lib.join("libagentloop.so"),
-            dir.join("lib/libagentloop.so.0"),
+            dir.join("lib/libagentloop.so.1"),
         )
         .unwrap();
-        std::os::unix::fs::symlink("libagentloop.so.0", dir.join("lib/libagentloop.so")).unwrap();
+        std::os::unix::fs::symlink("libagentloop.so.1", dir.join("lib/libagentloop.so")).unwrap();
         Build { dir, lib }
     }
 
@@ -560,7 +560,7 @@ fn the_shared_library_carries_its_soname() {
     let out = run(Command::new("readelf").arg("-d").arg(&lib));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("Library soname: [libagentloop.so.0]"),
+        text.contains("Library soname: [libagentloop.so.1]"),
         "{}: {text}",
         lib.display()
     );
