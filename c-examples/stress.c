@@ -276,6 +276,23 @@ static agentloop_result stop_error_fn(void *ctx, uint8_t *buf, size_t cap, size_
     return agentloop_agent_stop_error(ctx, buf, cap, len);
 }
 
+struct request_ctx {
+    agentloop_agent *agent;
+    uint32_t provider;
+    const uint8_t *options;
+    size_t options_len;
+};
+
+static agentloop_result request_fn(void *ctx, uint8_t *buf, size_t cap, size_t *len) {
+    struct request_ctx *c = ctx;
+    return agentloop_agent_request(c->agent, c->provider, c->options, c->options_len, buf, cap,
+                                   len);
+}
+
+static agentloop_result request_error_fn(void *ctx, uint8_t *buf, size_t cap, size_t *len) {
+    return agentloop_agent_request_error(ctx, buf, cap, len);
+}
+
 /* ------------------------------------------------------------------ handles */
 
 #define SLOTS 4
@@ -616,7 +633,7 @@ static void op_agent(const uint8_t *in, size_t len) {
     agentloop_agent *a = PICK(agents);
     const uint32_t needs_agent = BIT(AGENTLOOP_RESULT_NULL_PARAMETER) |
                                  BIT(AGENTLOOP_RESULT_INVALID_STATE) | BIT(AGENTLOOP_RESULT_OK);
-    switch (below(12)) {
+    switch (below(14)) {
     case 0: {
         agentloop_agent_free(agents[i]);
         agents[i] = NULL;
@@ -742,6 +759,46 @@ static void op_agent(const uint8_t *in, size_t len) {
                                               BIT(AGENTLOOP_RESULT_NULL_PARAMETER),
                "agent_cancel");
         break;
+    case 11: {
+        /* A provider request: providers 0 and 3 are unknown; options good, refused by
+         * the codec (no model, Anthropic without max_output_tokens, a reserved member),
+         * not JSON, or the random input. */
+        static const char *const OPTIONS[] = {
+            "{\"model\":\"m\",\"max_output_tokens\":16}", "{\"model\":\"m\"}",
+            "{\"model\":\"m\",\"tools\":[]}", "{}", "[", "{\"model\":\"m\",\"x\":1e400}",
+        };
+        const char *o = OPTIONS[below(6)];
+        bool random_options = one_in(4);
+        struct request_ctx c = {a, (uint32_t)below(4),
+                                random_options ? maybe_null(in) : (const uint8_t *)o,
+                                random_options ? len : strlen(o)};
+        size_query(request_fn, &c,
+                   needs_agent | BIT(AGENTLOOP_RESULT_INVALID_ARGUMENT) |
+                       BIT(AGENTLOOP_RESULT_INVALID_JSON) |
+                       BIT(AGENTLOOP_RESULT_NO_CANONICAL_FORM) |
+                       BIT(AGENTLOOP_RESULT_REQUEST_REFUSED),
+                   "agent_request");
+        size_query(request_error_fn, a, BIT(AGENTLOOP_RESULT_NULL_PARAMETER),
+                   "agent_request_error");
+        break;
+    }
+    case 12: {
+        /* A provider's answer: any bytes, any status, known or unknown providers. */
+        static const uint32_t STATUSES[] = {200, 429, 500, 529, 0, 1000};
+        static const char *const BODIES[] = {
+            "{\"choices\":[{\"message\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}",
+            "{\"type\":\"message\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],"
+            "\"stop_reason\":\"end_turn\"}",
+        };
+        const char *b = BODIES[below(2)];
+        uint32_t status = one_in(8) ? (uint32_t)next_u64() : STATUSES[below(6)];
+        bool random_body = one_in(2);
+        expect(agentloop_agent_feed_response(a, (uint32_t)below(4), status,
+                                             random_body ? maybe_null(in) : (const uint8_t *)b,
+                                             random_body ? len : strlen(b)),
+               needs_agent | BIT(AGENTLOOP_RESULT_INVALID_ARGUMENT), "agent_feed_response");
+        break;
+    }
     default:
         agentloop_agent_free(agents[i]);
         agents[i] = NULL;

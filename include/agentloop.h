@@ -157,6 +157,14 @@ enum agentloop_result
    * `"type": "object"` (`agentloop_tool_explain` says which and why).
    */
   AGENTLOOP_RESULT_NOT_PROVIDER_SAFE = 22,
+  /**
+   * A provider request body cannot be built (`agentloop_agent_request`,
+   * `agentloop_reply_request`): the options are not what the codec takes (no
+   * `model`, a `max_output_tokens` out of range, a member the codec writes itself,
+   * Anthropic without `max_output_tokens`), or the conversation cannot be sent to
+   * that provider. `agentloop_agent_request_error` says which and why.
+   */
+  AGENTLOOP_RESULT_REQUEST_REFUSED = 23,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -362,6 +370,36 @@ typedef uint32_t agentloop_need;
 #endif // __cplusplus
 
 /**
+ * A provider's wire format, as a `uint32_t` parameter of `agentloop_agent_request`,
+ * `agentloop_agent_feed_response`, `agentloop_reply_request` and
+ * `agentloop_reply_parse`. The numbers are stable and append-only; any other value is
+ * refused with `AGENTLOOP_RESULT_INVALID_ARGUMENT` (never undefined behaviour).
+ */
+enum agentloop_provider
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * OpenAI Chat Completions (`POST <base>/chat/completions`), which
+   * OpenAI-compatible servers also speak (vLLM, llama.cpp's server, Ollama,
+   * OpenRouter, Groq, Azure).
+   */
+  AGENTLOOP_PROVIDER_OPENAI = 1,
+  /**
+   * Anthropic Messages (`POST <base>/messages`).
+   */
+  AGENTLOOP_PROVIDER_ANTHROPIC = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum agentloop_provider agentloop_provider;
+#else
+typedef uint32_t agentloop_provider;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * When a writer flushes appended records to the disk (`fdatasync`): the
  * `sync` member of `agentloop_writer_options`. See `docs/durability.md` for what
  * survives a crash under each and what each costs.
@@ -426,6 +464,10 @@ typedef struct agentloop_chain agentloop_chain;
  * not JSON) gets the result code and the run ends with `model_error` and a sentence
  * saying what was refused — never a crash. An empty reply is `agentloop_reply_set_text`
  * with length 0.
+ *
+ * For a real model the reply also holds the turn's conversation and tools:
+ * `agentloop_reply_request` builds a provider's request body from them and
+ * `agentloop_reply_parse` fills the reply from the provider's answer.
  */
 typedef struct agentloop_reply agentloop_reply;
 
@@ -1080,6 +1122,103 @@ agentloop_result agentloop_agent_stop_error(const struct agentloop_agent *agent,
 void agentloop_agent_free(struct agentloop_agent *agent);
 
 /**
+ * Writes the request body for the model reply the agent waits for — the conversation
+ * so far and the tools on offer in the wire format `provider` (an
+ * `agentloop_provider` value) — to `(out_buf, out_cap)` and its length to `*out_len`
+ * (canonical JSON, UTF-8, no NUL). POST it to `<base>/chat/completions`
+ * (`AGENTLOOP_PROVIDER_OPENAI`) or `<base>/messages` (`AGENTLOOP_PROVIDER_ANTHROPIC`)
+ * and hand the answer to `agentloop_agent_feed_response`. The same conversation and
+ * options always give the same bytes.
+ *
+ * The options `(options_ptr, options_len)` are a JSON object: `"model"` (a string,
+ * required), `"max_output_tokens"` (an integer from 1 to 2^53 − 1; Anthropic requires
+ * it), `"system"` (a string: the system prompt), and any other member copied into the
+ * body as given (`"temperature"`, `"tool_choice"`, `"parallel_tool_calls"`, …) —
+ * except the members the codec writes itself (`"messages"`, `"tools"`, …). No API key
+ * goes here: keys belong in the HTTP headers, which the host writes.
+ *
+ * Size query as `agentloop_canonicalize`: call with NULL to learn the length (the body
+ * is built each time). Refusals, each leaving the agent unchanged:
+ * `INVALID_ARGUMENT` for a provider number this library does not know;
+ * `INVALID_STATE` when the last poll did not ask for a model reply (or one was fed
+ * since); `INVALID_JSON` / `NO_CANONICAL_FORM` for options text the strict parser
+ * refuses (invalid UTF-8 included); `REQUEST_REFUSED` for options the codec refuses
+ * (no model, a bad `max_output_tokens`, a reserved member, Anthropic without
+ * `max_output_tokens`) or a conversation that cannot be sent to that provider (an
+ * Anthropic request may not end on an assistant message, as after resuming a run that
+ * ended with `no_tool_calls`). After any of these, and after `NULL_PARAMETER` for a
+ * NULL `out_len`, `agentloop_agent_request_error` gives the sentence. NULL `agent` is
+ * `NULL_PARAMETER`. Not thread-safe for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `options_ptr` must point to
+ * `options_len` readable bytes; `out_buf`, if not NULL, must point to `out_cap`
+ * writable bytes; `out_len` must be valid for a write.
+ */
+agentloop_result agentloop_agent_request(struct agentloop_agent *agent,
+                                         uint32_t provider,
+                                         const uint8_t *options_ptr,
+                                         size_t options_len,
+                                         uint8_t *out_buf,
+                                         size_t out_cap,
+                                         size_t *out_len);
+
+/**
+ * Writes why the last `agentloop_agent_request` on this agent was refused — one
+ * sentence naming the option or the message at fault, e.g. `the request options name
+ * no model ("model" is missing or empty)` or `Anthropic requires max_tokens: set
+ * max_output_tokens in the request options` — to `(out_buf, out_cap)` and its length
+ * to `*out_len` (UTF-8, no NUL); the empty string (length 0, `OK`) when the last
+ * request was not refused (or there was none, or it was a size query). Size query as
+ * `agentloop_canonicalize`. NULL `agent` or `out_len` is `NULL_PARAMETER`. Not
+ * thread-safe for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `out_buf`, if not NULL, must point
+ * to `out_cap` writable bytes; `out_len` must be valid for a write.
+ */
+agentloop_result agentloop_agent_request_error(const struct agentloop_agent *agent,
+                                               uint8_t *out_buf,
+                                               size_t out_cap,
+                                               size_t *out_len);
+
+/**
+ * Feeds the provider's answer — its HTTP status (100 to 999) and body `(body_ptr,
+ * body_len)`, any bytes — to the model reply the agent waits for, parsed in the wire
+ * format `provider` (an `agentloop_provider` value):
+ *
+ * - a reply (2xx with a message): its text, every tool call with its arguments (an
+ *   argument string that is not JSON becomes a call whose arguments fail the tool's
+ *   schema, as data), the output tokens the provider reported (they replace the
+ *   estimate) and what else it reported (model, response id, finish reason, input and
+ *   cached tokens) are fed as `agentloop_agent_feed_reply` feeds a reply;
+ * - an error (a non-2xx status, an error body, a body that is not the provider's
+ *   shape): the run stops with `model_error`, the codec's sentence naming the status
+ *   and the provider's message (e.g. `the provider answered HTTP 401
+ *   (invalid_request_error, invalid_api_key): Incorrect API key provided`) in the
+ *   `stop` record, as `agentloop_agent_feed_model_error` does.
+ *
+ * Either way the answer was taken: `OK`; poll again (and take the records). To retry
+ * an answer worth retrying (408, 409, 429, 5xx, Anthropic's 529 overloaded), post the
+ * request again instead of feeding it.
+ *
+ * Refusals, each leaving the agent unchanged and still waiting: `INVALID_ARGUMENT`
+ * for a provider number this library does not know or a status outside 100..999 (0:
+ * no answer was received); `INVALID_STATE` when the last poll did not ask for a model
+ * reply. NULL `agent` (or a NULL body with a non-zero length) is `NULL_PARAMETER`. The
+ * body is not kept. Not thread-safe for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `body_ptr` must point to `body_len`
+ * readable bytes.
+ */
+agentloop_result agentloop_agent_feed_response(struct agentloop_agent *agent,
+                                               uint32_t provider,
+                                               uint32_t status,
+                                               const uint8_t *body_ptr,
+                                               size_t body_len);
+
+/**
  * Declares the registered tool `(name_ptr, name_len)` idempotent: running it twice
  * has the effect of running it once. When a resumed run finds that a call of an
  * idempotent tool may have been running when the run died, it runs the call again;
@@ -1543,6 +1682,93 @@ agentloop_result agentloop_reply_set_output_tokens(struct agentloop_reply *reply
 agentloop_result agentloop_reply_set_error(struct agentloop_reply *reply,
                                            const uint8_t *ptr,
                                            size_t len);
+
+/**
+ * Writes the request body for this turn — the conversation and the tools the model
+ * callback was given, in the wire format `provider` (an `agentloop_provider` value) —
+ * to `(out_buf, out_cap)` and its length to `*out_len` (canonical JSON, no NUL), as
+ * `agentloop_agent_request` does for an agent: the same options `(options_ptr,
+ * options_len)` (a JSON object with `"model"`, `"max_output_tokens"`, `"system"` and
+ * members copied as given), the same bytes for the same conversation, the same size
+ * query and refusals (`INVALID_ARGUMENT` for an unknown provider, `INVALID_JSON` /
+ * `NO_CANONICAL_FORM` for options text the strict parser refuses, `REQUEST_REFUSED`
+ * for options the codec refuses). POST it to `<base>/chat/completions` or
+ * `<base>/messages`, then fill the reply with `agentloop_reply_parse`.
+ *
+ * It sets nothing in the reply. But when it is refused and the callback then returns
+ * without setting anything, the run stops with `model_error` and the refusal's
+ * sentence: "the request body could not be built: the request options name no model
+ * (…)". NULL `reply` or `out_len` is `NULL_PARAMETER`. Call it only from the model
+ * callback that was given `reply`.
+ *
+ * # Safety
+ * `reply` must be the reply handed to the running model callback; `options_ptr` must
+ * point to `options_len` readable bytes; `out_buf`, if not NULL, must point to
+ * `out_cap` writable bytes; `out_len` must be valid for a write.
+ */
+agentloop_result agentloop_reply_request(struct agentloop_reply *reply,
+                                         uint32_t provider,
+                                         const uint8_t *options_ptr,
+                                         size_t options_len,
+                                         uint8_t *out_buf,
+                                         size_t out_cap,
+                                         size_t *out_len);
+
+/**
+ * Fills the reply from the provider's answer — its HTTP status (100 to 999) and body
+ * `(body_ptr, body_len)`, any bytes — parsed in the wire format `provider` (an
+ * `agentloop_provider` value), replacing whatever was set before:
+ *
+ * - a reply (2xx with a message): its text, every tool call with its arguments (an
+ *   argument string that is not JSON becomes a call whose arguments fail the tool's
+ *   schema, as data), the output tokens the provider reported (they replace the
+ *   estimate) and what else it reported (model, response id, finish reason, input and
+ *   cached tokens);
+ * - an error (a non-2xx status, an error body, a body that is not the provider's
+ *   shape): the reply's model error, with the codec's sentence naming the status and
+ *   the provider's message, e.g. `the provider answered HTTP 429 (rate_limit_error):
+ *   …`; when the callback returns, the run stops with `model_error` and that sentence.
+ *
+ * Either way the answer was taken: `OK`. To retry an answer worth retrying (408, 409,
+ * 429, 5xx, Anthropic's 529 overloaded), post again and parse the new answer: it
+ * replaces the old one.
+ *
+ * Refused, ending the run with `model_error` as the other `agentloop_reply_*` inputs
+ * do: `INVALID_ARGUMENT` for a provider number this library does not know or a status
+ * outside 100..999 (0: no answer was received); `NULL_PARAMETER` for a NULL body with
+ * a non-zero length. NULL `reply` is `NULL_PARAMETER`. The body is not kept. Call it
+ * only from the model callback that was given `reply`.
+ *
+ * # Safety
+ * `reply` must be the reply handed to the running model callback; `body_ptr` must
+ * point to `body_len` readable bytes.
+ */
+agentloop_result agentloop_reply_parse(struct agentloop_reply *reply,
+                                       uint32_t provider,
+                                       uint32_t status,
+                                       const uint8_t *body_ptr,
+                                       size_t body_len);
+
+/**
+ * Sets what the provider reported besides text, calls and output tokens, for a host
+ * that parses its provider's answers itself: a JSON object `(ptr, len)` with any of
+ * `"model"`, `"response_id"`, `"finish_reason"` (strings, as the provider spelled
+ * them) and `"input_tokens"`, `"cached_input_tokens"` (integers from 0 to
+ * 2^53 − 1), replacing the report set before (`{}` clears it). It does not count as a
+ * reply by itself: set the text or calls too.
+ *
+ * Refused, ending the run with `model_error` as the other `agentloop_reply_*` inputs
+ * do: `INVALID_JSON` / `NO_CANONICAL_FORM` for text the strict parser refuses;
+ * `INVALID_ARGUMENT` for anything but an object of those members with those types.
+ * NULL `reply` is `NULL_PARAMETER`. Call it only from the model callback that was
+ * given `reply`.
+ *
+ * # Safety
+ * As `agentloop_reply_set_text`.
+ */
+agentloop_result agentloop_reply_set_provider_json(struct agentloop_reply *reply,
+                                                   const uint8_t *ptr,
+                                                   size_t len);
 
 /**
  * The SPEC name of a fault kind as a static NUL-terminated string, e.g.

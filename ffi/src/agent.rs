@@ -234,6 +234,8 @@ pub struct agentloop_agent {
     asked: Asked,
     /// Why the last `agentloop_agent_resume` refused the transcript.
     refusal: Option<String>,
+    /// Why the last `agentloop_agent_request` was refused.
+    pub(crate) request_refusal: Option<String>,
 }
 
 impl agentloop_agent {
@@ -331,7 +333,16 @@ impl agentloop_agent {
         Ok(need)
     }
 
-    fn feed_reply(&mut self, reply: Result<Reply, ModelError>) -> Outcome {
+    /// What a model is shown, while the last poll asked for a reply (and nothing was
+    /// fed since): the conversation and the tools on offer, sorted by name.
+    pub(crate) fn conversation(&self) -> Outcome<(&[Message], &[ToolSpec])> {
+        match (&self.asked, &self.agent) {
+            (Asked::ModelReply, Some(agent)) => Ok((agent.messages(), &self.specs)),
+            _ => Err(agentloop_result::InvalidState),
+        }
+    }
+
+    pub(crate) fn feed_reply(&mut self, reply: Result<Reply, ModelError>) -> Outcome {
         if self.asked != Asked::ModelReply {
             return Err(agentloop_result::InvalidState);
         }
@@ -534,6 +545,7 @@ pub unsafe extern "C" fn agentloop_agent_new(
             pending: VecDeque::new(),
             asked: Asked::Nothing,
             refusal: None,
+            request_refusal: None,
         };
         // SAFETY: out was checked non-NULL; the caller promises it is writable.
         unsafe { give(out, agent) }

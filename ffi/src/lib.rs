@@ -32,6 +32,7 @@
 #![allow(non_camel_case_types)]
 
 pub mod agent;
+pub mod agent_provider;
 pub mod agent_resume;
 mod boundary;
 mod bytes;
@@ -40,6 +41,7 @@ pub mod chain;
 pub mod hash;
 pub mod proof;
 pub mod proof_check;
+pub mod provider;
 pub mod reply;
 pub mod report;
 pub mod result;
@@ -62,6 +64,9 @@ pub use agent::{
     agentloop_agent_take_record, agentloop_budgets, agentloop_budgets_init, agentloop_need,
     agentloop_stop, agentloop_stop_reason_str,
 };
+pub use agent_provider::{
+    agentloop_agent_feed_response, agentloop_agent_request, agentloop_agent_request_error,
+};
 pub use agent_resume::{
     agentloop_agent_resume, agentloop_agent_resume_error, agentloop_agent_set_idempotent,
 };
@@ -78,9 +83,11 @@ pub use proof::{
 pub use proof_check::{
     agentloop_explain_proof, agentloop_verify_consistency, agentloop_verify_inclusion,
 };
+pub use provider::agentloop_provider;
 pub use reply::{
-    agentloop_reply, agentloop_reply_add_call, agentloop_reply_set_error,
-    agentloop_reply_set_output_tokens, agentloop_reply_set_text,
+    agentloop_reply, agentloop_reply_add_call, agentloop_reply_parse, agentloop_reply_request,
+    agentloop_reply_set_error, agentloop_reply_set_output_tokens,
+    agentloop_reply_set_provider_json, agentloop_reply_set_text,
 };
 pub use report::{
     agentloop_fault_kind, agentloop_fault_kind_str, agentloop_report,

@@ -1,11 +1,14 @@
 //! `agentloop_reply`: the model callback of `agentloop_run` writes its reply here.
 
-use agentloop_core::json::Value;
-use agentloop_core::model::{ModelError, Reply};
+use agentloop_core::json::{self, Value};
+use agentloop_core::model::{Message, ModelError, ProviderReport, Reply};
+use agentloop_core::tools::ToolSpec;
 
 use crate::agent::tool_value;
 use crate::boundary::boundary;
-use crate::bytes::{handle_mut, input, text};
+use crate::bytes::{handle_mut, input, need, text, write_out};
+use crate::canon::parse_error;
+use crate::provider::{self, bare, note, Refusal};
 use crate::result::{agentloop_result, Outcome};
 
 /// The reply a model callback builds: text, tool calls, reported tokens, or a failure.
@@ -18,49 +21,74 @@ use crate::result::{agentloop_result, Outcome};
 /// not JSON) gets the result code and the run ends with `model_error` and a sentence
 /// saying what was refused — never a crash. An empty reply is `agentloop_reply_set_text`
 /// with length 0.
+///
+/// For a real model the reply also holds the turn's conversation and tools:
+/// `agentloop_reply_request` builds a provider's request body from them and
+/// `agentloop_reply_parse` fills the reply from the provider's answer.
 pub struct agentloop_reply {
     text: String,
     calls: Vec<(String, Value)>,
     output_tokens: Option<u64>,
-    error: Option<String>,
+    provider: ProviderReport,
+    error: Option<ModelError>,
     /// The first input refused: the run stops with this as its model_error.
     refused: Option<String>,
     set: bool,
+    /// The conversation and the tools on offer the callback was given.
+    messages: Vec<Message>,
+    manifest: Vec<ToolSpec>,
+    /// Why the last `agentloop_reply_request` was refused: the run's model_error when
+    /// the callback sets nothing else.
+    request_refusal: Option<String>,
 }
 
 impl agentloop_reply {
-    pub(crate) fn new() -> agentloop_reply {
+    /// An empty reply for a turn shown `messages` and `manifest`.
+    pub(crate) fn new(messages: &[Message], manifest: &[ToolSpec]) -> agentloop_reply {
         agentloop_reply {
             text: String::new(),
             calls: Vec::new(),
             output_tokens: None,
+            provider: ProviderReport::default(),
             error: None,
             refused: None,
             set: false,
+            messages: messages.to_vec(),
+            manifest: manifest.to_vec(),
+            request_refusal: None,
         }
     }
 
     /// What the callback said, as the model's answer.
     pub(crate) fn into_result(self) -> Result<Reply, ModelError> {
-        if let Some(sentence) = self.refused.or(self.error) {
+        if let Some(sentence) = self.refused {
             return Err(ModelError::new(sentence));
         }
+        if let Some(error) = self.error {
+            return Err(error);
+        }
         if !self.set {
-            return Err(ModelError::new("the model callback set no reply"));
+            return Err(ModelError::new(match self.request_refusal {
+                Some(sentence) => format!("the request body could not be built: {sentence}"),
+                None => String::from("the model callback set no reply"),
+            }));
         }
         let mut reply = Reply::new(self.text);
         reply.tool_calls = self.calls;
         reply.output_tokens = self.output_tokens;
+        reply.provider = self.provider;
         Ok(reply)
     }
 
     /// Notes a refused input (the first one is kept) and passes the code on.
     fn refuse(&mut self, what: &str, code: agentloop_result) -> agentloop_result {
+        self.refuse_saying(what, (code, String::from(code.sentence())))
+    }
+
+    /// As [`Self::refuse`], with the sentence that says why.
+    fn refuse_saying(&mut self, what: &str, (code, why): Refusal) -> agentloop_result {
         if self.refused.is_none() {
-            self.refused = Some(format!(
-                "the model callback's {what} was refused: {}",
-                code.sentence()
-            ));
+            self.refused = Some(format!("the model callback's {what} was refused: {why}"));
         }
         code
     }
@@ -182,10 +210,320 @@ pub unsafe extern "C" fn agentloop_reply_set_error(
         // SAFETY: the caller's contract for the byte input.
         match unsafe { text(ptr, len) } {
             Ok(sentence) => {
-                reply.error = Some(String::from(sentence));
+                reply.error = Some(ModelError::new(sentence));
                 Ok(())
             }
             Err(code) => Err(reply.refuse("error sentence", code)),
         }
     })
+}
+
+/// Writes the request body for this turn — the conversation and the tools the model
+/// callback was given, in the wire format `provider` (an `agentloop_provider` value) —
+/// to `(out_buf, out_cap)` and its length to `*out_len` (canonical JSON, no NUL), as
+/// `agentloop_agent_request` does for an agent: the same options `(options_ptr,
+/// options_len)` (a JSON object with `"model"`, `"max_output_tokens"`, `"system"` and
+/// members copied as given), the same bytes for the same conversation, the same size
+/// query and refusals (`INVALID_ARGUMENT` for an unknown provider, `INVALID_JSON` /
+/// `NO_CANONICAL_FORM` for options text the strict parser refuses, `REQUEST_REFUSED`
+/// for options the codec refuses). POST it to `<base>/chat/completions` or
+/// `<base>/messages`, then fill the reply with `agentloop_reply_parse`.
+///
+/// It sets nothing in the reply. But when it is refused and the callback then returns
+/// without setting anything, the run stops with `model_error` and the refusal's
+/// sentence: "the request body could not be built: the request options name no model
+/// (…)". NULL `reply` or `out_len` is `NULL_PARAMETER`. Call it only from the model
+/// callback that was given `reply`.
+///
+/// # Safety
+/// `reply` must be the reply handed to the running model callback; `options_ptr` must
+/// point to `options_len` readable bytes; `out_buf`, if not NULL, must point to
+/// `out_cap` writable bytes; `out_len` must be valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_reply_request(
+    reply: *mut agentloop_reply,
+    provider: u32,
+    options_ptr: *const u8,
+    options_len: usize,
+    out_buf: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+) -> agentloop_result {
+    boundary(|| {
+        // SAFETY: the caller promises the live reply of the running callback.
+        let reply = unsafe { handle_mut(reply) }?;
+        let built = || -> Result<(), Refusal> {
+            need(out_len).map_err(bare)?;
+            let provider = provider::provider(provider)?;
+            // SAFETY: the caller's contract for the options bytes.
+            let body = unsafe {
+                provider::request(
+                    provider,
+                    &reply.messages,
+                    &reply.manifest,
+                    options_ptr,
+                    options_len,
+                )
+            }?;
+            // SAFETY: the caller's contract for the output buffer and out_len.
+            unsafe { write_out(&body, out_buf, out_cap, out_len) }.map_err(bare)
+        };
+        let outcome = built();
+        note(&mut reply.request_refusal, outcome)
+    })
+}
+
+/// Fills the reply from the provider's answer — its HTTP status (100 to 999) and body
+/// `(body_ptr, body_len)`, any bytes — parsed in the wire format `provider` (an
+/// `agentloop_provider` value), replacing whatever was set before:
+///
+/// - a reply (2xx with a message): its text, every tool call with its arguments (an
+///   argument string that is not JSON becomes a call whose arguments fail the tool's
+///   schema, as data), the output tokens the provider reported (they replace the
+///   estimate) and what else it reported (model, response id, finish reason, input and
+///   cached tokens);
+/// - an error (a non-2xx status, an error body, a body that is not the provider's
+///   shape): the reply's model error, with the codec's sentence naming the status and
+///   the provider's message, e.g. `the provider answered HTTP 429 (rate_limit_error):
+///   …`; when the callback returns, the run stops with `model_error` and that sentence.
+///
+/// Either way the answer was taken: `OK`. To retry an answer worth retrying (408, 409,
+/// 429, 5xx, Anthropic's 529 overloaded), post again and parse the new answer: it
+/// replaces the old one.
+///
+/// Refused, ending the run with `model_error` as the other `agentloop_reply_*` inputs
+/// do: `INVALID_ARGUMENT` for a provider number this library does not know or a status
+/// outside 100..999 (0: no answer was received); `NULL_PARAMETER` for a NULL body with
+/// a non-zero length. NULL `reply` is `NULL_PARAMETER`. The body is not kept. Call it
+/// only from the model callback that was given `reply`.
+///
+/// # Safety
+/// `reply` must be the reply handed to the running model callback; `body_ptr` must
+/// point to `body_len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_reply_parse(
+    reply: *mut agentloop_reply,
+    provider: u32,
+    status: u32,
+    body_ptr: *const u8,
+    body_len: usize,
+) -> agentloop_result {
+    boundary(|| {
+        // SAFETY: the caller promises the live reply of the running callback.
+        let reply = unsafe { handle_mut(reply) }?;
+        let read = || -> Result<_, Refusal> {
+            let provider = provider::provider(provider)?;
+            let status = provider::status(status)?;
+            // SAFETY: the caller's contract for the body bytes.
+            let body = unsafe { input(body_ptr, body_len) }.map_err(bare)?;
+            Ok(provider.parse(status, body))
+        };
+        let answer = match read() {
+            Ok(answer) => answer,
+            Err(refusal) => return Err(reply.refuse_saying("provider response", refusal)),
+        };
+        reply.set = true;
+        reply.text.clear();
+        reply.calls.clear();
+        reply.output_tokens = None;
+        reply.provider = ProviderReport::default();
+        reply.error = None;
+        match answer {
+            Ok(parsed) => {
+                reply.text = parsed.text;
+                reply.calls = parsed.tool_calls;
+                reply.output_tokens = parsed.output_tokens;
+                reply.provider = parsed.provider;
+            }
+            Err(error) => reply.error = Some(error),
+        }
+        Ok(())
+    })
+}
+
+/// The largest count a report may hold, 2^53 − 1.
+const MAX_COUNT: f64 = agentloop_core::anchor::MAX_SEQ as f64;
+
+/// A provider report from its JSON object (see `agentloop_reply_set_provider_json`).
+fn provider_report(bytes: &[u8]) -> Outcome<ProviderReport> {
+    let value = json::parse(bytes).map_err(parse_error)?;
+    let members = value.as_object().ok_or(agentloop_result::InvalidArgument)?;
+    let mut report = ProviderReport::default();
+    for (key, member) in members.iter() {
+        let string = || {
+            member
+                .as_str()
+                .map(String::from)
+                .ok_or(agentloop_result::InvalidArgument)
+        };
+        let count = || match member.as_f64() {
+            Some(n) if (0.0..=MAX_COUNT).contains(&n) && n.fract() == 0.0 => Ok(n as u64),
+            _ => Err(agentloop_result::InvalidArgument),
+        };
+        match key {
+            "model" => report.model = Some(string()?),
+            "response_id" => report.response_id = Some(string()?),
+            "finish_reason" => report.finish_reason = Some(string()?),
+            "input_tokens" => report.input_tokens = Some(count()?),
+            "cached_input_tokens" => report.cached_input_tokens = Some(count()?),
+            _ => return Err(agentloop_result::InvalidArgument),
+        }
+    }
+    Ok(report)
+}
+
+/// Sets what the provider reported besides text, calls and output tokens, for a host
+/// that parses its provider's answers itself: a JSON object `(ptr, len)` with any of
+/// `"model"`, `"response_id"`, `"finish_reason"` (strings, as the provider spelled
+/// them) and `"input_tokens"`, `"cached_input_tokens"` (integers from 0 to
+/// 2^53 − 1), replacing the report set before (`{}` clears it). It does not count as a
+/// reply by itself: set the text or calls too.
+///
+/// Refused, ending the run with `model_error` as the other `agentloop_reply_*` inputs
+/// do: `INVALID_JSON` / `NO_CANONICAL_FORM` for text the strict parser refuses;
+/// `INVALID_ARGUMENT` for anything but an object of those members with those types.
+/// NULL `reply` is `NULL_PARAMETER`. Call it only from the model callback that was
+/// given `reply`.
+///
+/// # Safety
+/// As `agentloop_reply_set_text`.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_reply_set_provider_json(
+    reply: *mut agentloop_reply,
+    ptr: *const u8,
+    len: usize,
+) -> agentloop_result {
+    boundary(|| {
+        // SAFETY: the caller promises the live reply of the running callback.
+        let reply = unsafe { handle_mut(reply) }?;
+        // SAFETY: the caller's contract for the byte input.
+        match unsafe { input(ptr, len) }.and_then(provider_report) {
+            Ok(report) => {
+                reply.provider = report;
+                Ok(())
+            }
+            Err(code) => Err(reply.refuse("provider report", code)),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agentloop_core::provider::Provider;
+    use agentloop_standin::canned;
+
+    fn parse(reply: &mut agentloop_reply, provider: u32, status: u16, body: &[u8]) {
+        // SAFETY: a live reply and a valid body.
+        let code = unsafe {
+            agentloop_reply_parse(reply, provider, status.into(), body.as_ptr(), body.len())
+        };
+        assert_eq!(code, agentloop_result::Ok);
+    }
+
+    /// The reply the callback builds is exactly the codec's: text, calls, output
+    /// tokens and the provider's report (model, id, finish reason, input and cached
+    /// tokens); an error keeps its status.
+    #[test]
+    fn a_parsed_answer_is_the_codecs_reply_with_its_report() {
+        let calls = [("add", r#"{"a":2,"b":40}"#), ("add", "not json")];
+        for (number, provider, exchange) in [
+            (1, Provider::OpenAi, canned::openai::tool_calls(&calls)),
+            (1, Provider::OpenAi, canned::openai::rate_limited(3)),
+            (
+                2,
+                Provider::Anthropic,
+                canned::anthropic::tool_use(Some("x"), &calls[..1]),
+            ),
+            (2, Provider::Anthropic, canned::anthropic::overloaded()),
+        ] {
+            let mut reply = agentloop_reply::new(&[], &[]);
+            parse(&mut reply, number, exchange.status, &exchange.body);
+            let expected = provider.parse(exchange.status, &exchange.body);
+            if let Ok(reply) = &expected {
+                assert!(reply.provider.model.is_some() && reply.provider.input_tokens.is_some());
+                assert!(reply.output_tokens.is_some());
+            } else {
+                assert_eq!(
+                    expected.as_ref().unwrap_err().status(),
+                    Some(exchange.status)
+                );
+            }
+            assert_eq!(reply.into_result(), expected);
+        }
+    }
+
+    fn set_report(reply: &mut agentloop_reply, json: &[u8]) -> agentloop_result {
+        // SAFETY: a live reply and a valid input.
+        unsafe { agentloop_reply_set_provider_json(reply, json.as_ptr(), json.len()) }
+    }
+
+    #[test]
+    fn a_report_set_by_hand_is_kept_and_a_bad_one_ends_the_run() {
+        let mut reply = agentloop_reply::new(&[], &[]);
+        let json = br#"{"cached_input_tokens":0,"finish_reason":"STOP","input_tokens":9007199254740991,"model":"gemini-2.5","response_id":"r-1"}"#;
+        assert_eq!(set_report(&mut reply, json), agentloop_result::Ok);
+        // SAFETY: a live reply and valid text.
+        unsafe { agentloop_reply_set_text(&mut reply, b"hi".as_ptr(), 2) };
+        let kept = reply.into_result().unwrap().provider;
+        assert_eq!(kept.model.as_deref(), Some("gemini-2.5"));
+        assert_eq!(kept.response_id.as_deref(), Some("r-1"));
+        assert_eq!(kept.finish_reason.as_deref(), Some("STOP"));
+        assert_eq!(kept.input_tokens, Some((1 << 53) - 1));
+        assert_eq!(kept.cached_input_tokens, Some(0));
+
+        let mut reply = agentloop_reply::new(&[], &[]);
+        assert_eq!(set_report(&mut reply, json), agentloop_result::Ok);
+        assert_eq!(set_report(&mut reply, b"{}"), agentloop_result::Ok);
+        // SAFETY: a live reply and valid text.
+        unsafe { agentloop_reply_set_text(&mut reply, b"hi".as_ptr(), 2) };
+        assert!(reply.into_result().unwrap().provider.is_empty());
+
+        for (json, code) in [
+            (&b""[..], agentloop_result::InvalidJson),
+            (b"{\"model\":\"\xff\"}", agentloop_result::InvalidJson),
+            (
+                br#"{"input_tokens":1e400}"#,
+                agentloop_result::NoCanonicalForm,
+            ),
+            (b"[]", agentloop_result::InvalidArgument),
+            (br#"{"model":7}"#, agentloop_result::InvalidArgument),
+            (
+                br#"{"input_tokens":"7"}"#,
+                agentloop_result::InvalidArgument,
+            ),
+            (br#"{"input_tokens":-1}"#, agentloop_result::InvalidArgument),
+            (
+                br#"{"input_tokens":1.5}"#,
+                agentloop_result::InvalidArgument,
+            ),
+            (
+                br#"{"cached_input_tokens":9007199254740992}"#,
+                agentloop_result::InvalidArgument,
+            ),
+            (br#"{"output_tokens":1}"#, agentloop_result::InvalidArgument),
+        ] {
+            let mut reply = agentloop_reply::new(&[], &[]);
+            // SAFETY: a live reply and valid text.
+            unsafe { agentloop_reply_set_text(&mut reply, b"hi".as_ptr(), 2) };
+            assert_eq!(
+                set_report(&mut reply, json),
+                code,
+                "{}",
+                String::from_utf8_lossy(json)
+            );
+            let error = reply.into_result().unwrap_err();
+            assert_eq!(
+                error.message(),
+                format!(
+                    "the model callback's provider report was refused: {}",
+                    code.sentence()
+                )
+            );
+        }
+        // SAFETY: NULL reply.
+        let r =
+            unsafe { agentloop_reply_set_provider_json(core::ptr::null_mut(), b"{}".as_ptr(), 2) };
+        assert_eq!(r, agentloop_result::NullParameter);
+    }
 }

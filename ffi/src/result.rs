@@ -83,11 +83,17 @@ pub enum agentloop_result {
     /// does not match `^[a-zA-Z0-9_-]{1,64}$`, or its root schema does not have
     /// `"type": "object"` (`agentloop_tool_explain` says which and why).
     NotProviderSafe = 22,
+    /// A provider request body cannot be built (`agentloop_agent_request`,
+    /// `agentloop_reply_request`): the options are not what the codec takes (no
+    /// `model`, a `max_output_tokens` out of range, a member the codec writes itself,
+    /// Anthropic without `max_output_tokens`), or the conversation cannot be sent to
+    /// that provider. `agentloop_agent_request_error` says which and why.
+    RequestRefused = 23,
 }
 
 impl agentloop_result {
     /// Every value, in number order.
-    pub const ALL: [agentloop_result; 23] = [
+    pub const ALL: [agentloop_result; 24] = [
         agentloop_result::Ok,
         agentloop_result::NullParameter,
         agentloop_result::InvalidUtf8,
@@ -111,6 +117,7 @@ impl agentloop_result {
         agentloop_result::AnchorMalformed,
         agentloop_result::RecordTooLong,
         agentloop_result::NotProviderSafe,
+        agentloop_result::RequestRefused,
     ];
 
     /// The value with this number, if there is one.
@@ -180,6 +187,9 @@ impl agentloop_result {
             }
             agentloop_result::NotProviderSafe => {
                 b"the tool's name or root schema is not what model providers accept\0"
+            }
+            agentloop_result::RequestRefused => {
+                b"the provider request body cannot be built from these options and this conversation\0"
             }
         }
     }

@@ -129,24 +129,23 @@ struct CModel {
 
 impl Model for CModel {
     fn reply(&mut self, messages: &[Message], manifest: &[ToolSpec]) -> Result<Reply, ModelError> {
-        let messages = Value::Array(messages.iter().map(message_value).collect());
-        let (Ok(messages), Ok(manifest)) =
-            (canonical(&messages), canonical(&manifest_value(manifest)))
+        let shown = Value::Array(messages.iter().map(message_value).collect());
+        let (Ok(shown), Ok(tools)) = (canonical(&shown), canonical(&manifest_value(manifest)))
         else {
             return Err(ModelError::new(
                 "the conversation has no canonical encoding",
             ));
         };
-        let mut reply = agentloop_reply::new();
+        let mut reply = agentloop_reply::new(messages, manifest);
         // SAFETY: the caller of agentloop_run promises the callback may be called with
         // its userdata; the buffers and the reply live until it returns.
         unsafe {
             (self.callback)(
                 self.userdata,
-                messages.as_ptr(),
-                messages.len(),
-                manifest.as_ptr(),
-                manifest.len(),
+                shown.as_ptr(),
+                shown.len(),
+                tools.as_ptr(),
+                tools.len(),
                 &mut reply,
             )
         };

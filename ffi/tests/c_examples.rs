@@ -145,7 +145,25 @@ struct Build {
 }
 
 impl Build {
-    fn compile(&self, source: &str, flavour: Flavour) -> PathBuf {
+    /// A fresh build directory `<name>-<pid>` next to the library, with the shared
+    /// library under the names the linker and the loader look for.
+    fn new(name: &str) -> Build {
+        let lib = lib_dir();
+        let dir = lib.join(format!("{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("lib")).unwrap();
+        // The loader looks for the SONAME, libagentloop.so.1; the linker for libagentloop.so.
+        std::fs::copy(
+            lib.join("libagentloop.so"),
+            dir.join("lib/libagentloop.so.1"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink("libagentloop.so.1", dir.join("lib/libagentloop.so")).unwrap();
+        Build { dir, lib }
+    }
+
+    /// Compiles `source` one way; `libs` come last on the link line.
+    fn compile(&self, source: &str, flavour: Flavour, libs: &[String]) -> PathBuf {
         let cpp = source.ends_with(".cpp");
         let stem = source.split('.').next().unwrap();
         let out = self.dir.join(format!("{stem}-{flavour:?}").to_lowercase());
@@ -170,6 +188,7 @@ impl Build {
                     .arg(format!("-Wl,-rpath,{}", shared.display()));
             }
         }
+        cmd.args(libs);
         let output = run(&mut cmd);
         expect_status(&output, 0, &format!("compiling {source} ({flavour:?})"));
         out
@@ -179,30 +198,43 @@ impl Build {
 /// Iterations of `stress.c` natively and under ASan/UBSan; valgrind runs a tenth.
 const STRESS_ITERATIONS: u32 = 20_000;
 
+/// A command running `program` under `wrapper` (valgrind and its flags; none if
+/// empty), with sanitizer findings as failures.
+fn wrapped(program: &Path, wrapper: &[&str]) -> Command {
+    let mut cmd = Command::new(
+        wrapper
+            .first()
+            .copied()
+            .unwrap_or(program.to_str().unwrap()),
+    );
+    if !wrapper.is_empty() {
+        cmd.args(&wrapper[1..]).arg(program);
+    }
+    // Leak checking in ASan builds; report UBSan findings as failures.
+    cmd.env(
+        "ASAN_OPTIONS",
+        "detect_leaks=1:abort_on_error=0:exitcode=99",
+    )
+    .env(
+        "UBSAN_OPTIONS",
+        "print_stacktrace=1:halt_on_error=1:exitcode=98",
+    );
+    cmd
+}
+
+/// valgrind as the examples run under it.
+const VALGRIND: &[&str] = &[
+    "valgrind",
+    "-q",
+    "--error-exitcode=1",
+    "--leak-check=full",
+    "--errors-for-leak-kinds=definite",
+];
+
 /// Runs the examples built one way, with an optional wrapper (valgrind).
 fn exercise(build: &Build, programs: &[PathBuf; 7], wrapper: &[&str], label: &str) {
     let [append, verify, cpp, agent_loop, stress, proof, at_most_once] = programs;
-    let command = |program: &Path| {
-        let mut cmd = Command::new(
-            wrapper
-                .first()
-                .copied()
-                .unwrap_or(program.to_str().unwrap()),
-        );
-        if !wrapper.is_empty() {
-            cmd.args(&wrapper[1..]).arg(program);
-        }
-        // Leak checking in ASan builds; report UBSan findings as failures.
-        cmd.env(
-            "ASAN_OPTIONS",
-            "detect_leaks=1:abort_on_error=0:exitcode=99",
-        )
-        .env(
-            "UBSAN_OPTIONS",
-            "print_stacktrace=1:halt_on_error=1:exitcode=98",
-        );
-        cmd
-    };
+    let command = |program: &Path| wrapped(program, wrapper);
     let dir = build.dir.join(label);
     std::fs::create_dir_all(&dir).unwrap();
     let spec = dir.join("spec.jsonl");
@@ -423,21 +455,7 @@ fn c_examples_build_and_run_static_dynamic_valgrind_and_sanitized() {
     if (!have("cc") && missing("cc")) || (!have("c++") && missing("c++")) {
         return;
     }
-    let lib = lib_dir();
-    let dir = lib.join(format!("c-examples-test-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("lib")).unwrap();
-    // The loader looks for the SONAME, libagentloop.so.0; the linker for libagentloop.so.
-    std::fs::copy(
-        lib.join("libagentloop.so"),
-        dir.join("lib/libagentloop.so.0"),
-    )
-    .unwrap();
-    std::os::unix::fs::symlink("libagentloop.so.0", dir.join("lib/libagentloop.so")).unwrap();
-    let build = Build {
-        dir: dir.clone(),
-        lib,
-    };
+    let build = Build::new("c-examples-test");
 
     let sources = [
         "append.c",
@@ -454,20 +472,14 @@ fn c_examples_build_and_run_static_dynamic_valgrind_and_sanitized() {
             .iter()
             .map(|&flavour| {
                 let build = &build;
-                s.spawn(move || sources.map(|source| build.compile(source, flavour)))
+                s.spawn(move || sources.map(|source| build.compile(source, flavour, &[])))
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
 
     let valgrind = have("valgrind") || !missing("valgrind");
-    let vg: &[&str] = &[
-        "valgrind",
-        "-q",
-        "--error-exitcode=1",
-        "--leak-check=full",
-        "--errors-for-leak-kinds=definite",
-    ];
+    let vg = VALGRIND;
     thread::scope(|s| {
         let build = &build;
         let programs = &programs;
@@ -479,7 +491,7 @@ fn c_examples_build_and_run_static_dynamic_valgrind_and_sanitized() {
             s.spawn(move || exercise(build, &programs[1], vg, "valgrind-dynamic"));
         }
     });
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&build.dir).unwrap();
 }
 
 /// Compiles the first C block after `heading` in the Markdown file `doc` (statically
@@ -548,7 +560,7 @@ fn the_shared_library_carries_its_soname() {
     let out = run(Command::new("readelf").arg("-d").arg(&lib));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("Library soname: [libagentloop.so.0]"),
+        text.contains("Library soname: [libagentloop.so.1]"),
         "{}: {text}",
         lib.display()
     );
@@ -642,4 +654,401 @@ fn the_guides_tables_list_every_result_code_and_fault_kind() {
         kinds += 1;
     }
     assert_eq!(kinds, 19);
+}
+
+// ---- c-examples/provider.c against the loopback stand-in provider. ----
+
+mod provider_example {
+    use std::collections::VecDeque;
+    use std::path::Path;
+
+    use agentloop_core::agent::Budgets;
+    use agentloop_core::json::{self, Value};
+    use agentloop_core::model::{Message, Model, ModelError, Reply};
+    use agentloop_core::provider::{Provider, RequestOptions};
+    use agentloop_core::tools::{FnTool, ToolError, ToolSpec, Toolbox};
+    use agentloop_standin::{canned, Exchange, Server};
+
+    use super::{expect_status, run, wrapped};
+
+    /// What provider.c asks and offers, for the Rust run it is held to.
+    const TASK: &str = "Add 2 and 40 with the add tool, then say the sum.";
+    const ADD_DESCRIPTION: &str = "Adds two integers a and b.";
+    const ADD_SCHEMA: &str = r#"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}"#;
+    /// The key given to one run: it must reach the header and nothing else.
+    const KEY: &str = "sk-standin-test-key-0000";
+
+    /// The stand-in's script for a provider: a tool call (add 2 and 40), then text.
+    fn script(provider: Provider) -> Vec<Exchange> {
+        let calls = [("add", r#"{"a":2,"b":40}"#)];
+        match provider {
+            Provider::OpenAi => vec![
+                canned::openai::tool_calls(&calls),
+                canned::openai::text("2 + 40 = 42."),
+            ],
+            _ => vec![
+                canned::anthropic::tool_use(Some("I will add them."), &calls),
+                canned::anthropic::text("2 + 40 = 42."),
+            ],
+        }
+    }
+
+    /// The codec's model over the same answers.
+    struct Reference {
+        provider: Provider,
+        options: RequestOptions,
+        answers: VecDeque<Exchange>,
+        bodies: Vec<Vec<u8>>,
+    }
+
+    impl Model for Reference {
+        fn reply(
+            &mut self,
+            messages: &[Message],
+            manifest: &[ToolSpec],
+        ) -> Result<Reply, ModelError> {
+            let body = self.provider.request(messages, manifest, &self.options);
+            self.bodies.push(body.unwrap());
+            let answer = self.answers.pop_front().expect("an answer left");
+            self.provider.parse(answer.status, &answer.body)
+        }
+    }
+
+    /// The transcript and request bodies of the Rust driver with provider.c's task,
+    /// budgets, tool, options and the stand-in's answers.
+    fn reference(provider: Provider) -> (Vec<u8>, Vec<Vec<u8>>) {
+        let model_name = match provider {
+            Provider::OpenAi => "gpt-4.1",
+            _ => "claude-sonnet-4-0",
+        };
+        let options = format!(r#"{{"model":"{model_name}","max_output_tokens":1024}}"#);
+        let mut model = Reference {
+            provider,
+            options: RequestOptions::from_json(&json::parse(options.as_bytes()).unwrap()).unwrap(),
+            answers: script(provider).into(),
+            bodies: Vec::new(),
+        };
+        let spec = ToolSpec::new(
+            "add",
+            ADD_DESCRIPTION,
+            json::parse(ADD_SCHEMA.as_bytes()).unwrap(),
+        );
+        let mut toolbox = Toolbox::new();
+        toolbox
+            .register(FnTool::new(spec, |arguments: &Value| {
+                let object = arguments.as_object().unwrap();
+                let term = |k| object.get(k).and_then(Value::as_f64).unwrap();
+                let sum = format!("{{\"sum\":{}}}", term("a") + term("b"));
+                Ok::<_, ToolError>(json::parse(sum.as_bytes()).unwrap())
+            }))
+            .unwrap();
+        let budgets = Budgets {
+            max_steps: Some(8),
+            ..Budgets::default()
+        };
+        let mut transcript = Vec::new();
+        agentloop_core::driver::run(
+            TASK,
+            budgets,
+            &mut model,
+            &mut toolbox,
+            &mut || false,
+            &mut transcript,
+        )
+        .unwrap();
+        (transcript, model.bodies)
+    }
+
+    /// Runs `program` (under `wrapper`) against a fresh stand-in for each provider,
+    /// once with an API key in the environment; checks the exit, the transcript (the
+    /// Rust run's bytes, verified, a well-formed run) and what the stand-in got.
+    pub(super) fn exercise(program: &Path, wrapper: &[&str], dir: &Path, label: &str) {
+        std::fs::create_dir_all(dir).unwrap();
+        for (provider, key) in [
+            (Provider::OpenAi, None),
+            (Provider::Anthropic, None),
+            (Provider::OpenAi, Some(KEY)),
+            (Provider::Anthropic, Some(KEY)),
+        ] {
+            let what = format!("{label}: provider.c {provider} (key: {})", key.is_some());
+            let server = Server::start(script(provider)).unwrap();
+            let file = dir.join(format!("{provider}-{}.jsonl", key.is_some()));
+            let mut command = wrapped(program, wrapper);
+            command
+                .arg(server.url())
+                .arg(provider.name())
+                .arg(&file)
+                .env_remove("OPENAI_API_KEY")
+                .env_remove("ANTHROPIC_API_KEY");
+            if let Some(key) = key {
+                let variable = match provider {
+                    Provider::OpenAi => "OPENAI_API_KEY",
+                    _ => "ANTHROPIC_API_KEY",
+                };
+                command.env(variable, key);
+            }
+            let out = run(&mut command);
+            let requests = server.requests();
+            server.stop();
+            expect_status(&out, 0, &what);
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(
+                stdout,
+                format!(
+                    "provider: stopped with no_tool_calls after 2 turns and 1 tool calls\n\
+                     provider: {} verifies: 5 records\n",
+                    file.display()
+                ),
+                "{what}"
+            );
+
+            let written = std::fs::read(&file).unwrap();
+            let (expected, bodies) = reference(provider);
+            assert!(
+                written == expected,
+                "{what}: the transcript differs from the Rust run's:\n{}\nexpected:\n{}",
+                String::from_utf8_lossy(&written),
+                String::from_utf8_lossy(&expected)
+            );
+            let report = agentloop_core::audit::verify_loop_bytes(&written, &Default::default());
+            assert!(report.ok(), "{what}: {:?}", report.faults);
+
+            let path = match provider {
+                Provider::OpenAi => "/chat/completions",
+                _ => "/messages",
+            };
+            assert_eq!(requests.len(), 2, "{what}");
+            for (request, body) in requests.iter().zip(&bodies) {
+                assert_eq!(request.method, "POST", "{what}");
+                assert_eq!(request.target, path, "{what}");
+                assert!(request.body == *body, "{what}: {}", request.head_text());
+                assert_eq!(request.header("content-type"), Some("application/json"));
+                let version = request.header("anthropic-version");
+                match provider {
+                    Provider::OpenAi => assert_eq!(version, None, "{what}"),
+                    _ => assert_eq!(version, Some("2023-06-01"), "{what}"),
+                }
+                let (authorization, api_key) =
+                    (request.header("authorization"), request.header("x-api-key"));
+                match (provider, key) {
+                    (_, None) => assert_eq!((authorization, api_key), (None, None), "{what}"),
+                    (Provider::OpenAi, Some(key)) => {
+                        assert_eq!(authorization, Some(format!("Bearer {key}").as_str()));
+                        assert_eq!(api_key, None, "{what}");
+                    }
+                    (_, Some(key)) => {
+                        assert_eq!((authorization, api_key), (None, Some(key)), "{what}")
+                    }
+                }
+            }
+            // The key goes in the header only: not in the output, nor in the file.
+            let shown = [&out.stdout[..], &out.stderr, &written].concat();
+            assert!(
+                !String::from_utf8_lossy(&shown).contains(KEY),
+                "{what}: the key leaked"
+            );
+        }
+        let out = run(&mut wrapped(program, wrapper));
+        expect_status(&out, 2, &format!("{label}: provider.c usage"));
+        let out = run(wrapped(program, wrapper).args(["http://127.0.0.1:9", "gemini", "x"]));
+        expect_status(&out, 2, &format!("{label}: provider.c unknown provider"));
+    }
+}
+
+/// libcurl's compile and link flags from pkg-config, or `None` (a skip, a failure
+/// when `CI` is set) when libcurl's development files are not installed.
+fn libcurl() -> Option<Vec<String>> {
+    let flags = Command::new("pkg-config")
+        .args(["--cflags", "--libs", "libcurl"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        });
+    if flags.is_none() {
+        missing("libcurl's development files (pkg-config libcurl)");
+    }
+    flags
+}
+
+/// `c-examples/provider.c`: a loop with a C tool whose model is a provider reached with
+/// libcurl — here the loopback stand-in, answering a tool call then text in each
+/// provider's shape — built static, dynamic and with ASan/UBSan, run natively and
+/// under valgrind. Its transcript is the Rust driver's with the same codec, byte for
+/// byte; the stand-in got the codec's request bodies on the provider's path.
+#[test]
+fn the_provider_example_runs_against_the_stand_in() {
+    if !have("cc") && missing("cc") {
+        return;
+    }
+    let Some(curl) = libcurl() else {
+        return;
+    };
+    let build = Build::new("c-examples-provider");
+    let flavours = [Flavour::Static, Flavour::Dynamic, Flavour::Sanitized];
+    let programs: Vec<PathBuf> = thread::scope(|s| {
+        let handles: Vec<_> = flavours
+            .iter()
+            .map(|&flavour| {
+                let (build, curl) = (&build, &curl);
+                s.spawn(move || build.compile("provider.c", flavour, curl))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let valgrind = have("valgrind") || !missing("valgrind");
+    thread::scope(|s| {
+        let dir = &build.dir;
+        let programs = &programs;
+        s.spawn(move || {
+            provider_example::exercise(&programs[0], &[], &dir.join("static"), "static")
+        });
+        s.spawn(move || {
+            provider_example::exercise(&programs[1], &[], &dir.join("dynamic"), "dynamic")
+        });
+        s.spawn(move || {
+            provider_example::exercise(&programs[2], &[], &dir.join("sanitized"), "sanitized")
+        });
+        if valgrind {
+            s.spawn(move || {
+                provider_example::exercise(
+                    &programs[0],
+                    VALGRIND,
+                    &dir.join("vg-static"),
+                    "valgrind-static",
+                )
+            });
+            s.spawn(move || {
+                provider_example::exercise(
+                    &programs[1],
+                    VALGRIND,
+                    &dir.join("vg-dynamic"),
+                    "valgrind-dynamic",
+                )
+            });
+        }
+    });
+    std::fs::remove_dir_all(&build.dir).unwrap();
+}
+
+/// A C string literal holding `bytes` (ASCII).
+fn c_literal(bytes: &[u8]) -> String {
+    let mut literal = String::from("\"");
+    for &b in bytes {
+        match b {
+            b'"' => literal.push_str("\\\""),
+            b'\\' => literal.push_str("\\\\"),
+            b'\n' => literal.push_str("\\n"),
+            0x20..=0x7e => literal.push(char::from(b)),
+            _ => literal.push_str(&format!("\\x{b:02x}\"\"")),
+        }
+    }
+    literal.push('"');
+    literal
+}
+
+/// The guide's model callback for real models, run by `agentloop_run` with a `post`
+/// that answers as OpenAI does (a tool call, then text): the loop ends with
+/// `no_tool_calls` after two posts of the codec's bodies to `/chat/completions`.
+#[test]
+fn the_guides_real_models_callback_runs_with_a_providers_answers() {
+    if !have("cc") && missing("cc") {
+        return;
+    }
+    let text = std::fs::read_to_string(root().join("docs/c-api.md")).unwrap();
+    let section = &text[text.find("## Real models").expect("the section")..];
+    let start = section.find("```c\n").expect("a C block") + 5;
+    let snippet = &section[start..start + section[start..].find("```").unwrap()];
+    // The README shows the same callback: it must be this, tested, text.
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let readme = &readme[readme.find("## Real models").expect("the README's section")..];
+    let at = readme
+        .find("```c\n")
+        .expect("a C block in the README's section")
+        + 5;
+    assert_eq!(
+        &readme[at..at + readme[at..].find("```").unwrap()],
+        snippet,
+        "the README's Real models callback is the guide's"
+    );
+    let answers = [
+        agentloop_standin::canned::openai::tool_calls(&[("add", r#"{"a":2,"b":40}"#)]),
+        agentloop_standin::canned::openai::text("42."),
+    ]
+    .map(|exchange| c_literal(&exchange.body));
+    let program = format!(
+        r#"#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agentloop.h"
+
+static long post(void *http, const char *path, const uint8_t *body, size_t len,
+                 uint8_t **answer, size_t *answer_len);
+
+{snippet}
+static const char *const ANSWERS[2] = {{{first}, {second}}};
+
+static long post(void *http, const char *path, const uint8_t *body, size_t len,
+                 uint8_t **answer, size_t *answer_len) {{
+    int *posts = http;
+    if (*posts >= 2 || strcmp(path, "/chat/completions") != 0 || len < 2 || body[0] != '{{' ||
+        memcmp(body + len - 1, "}}", 1) != 0) {{
+        return 0;
+    }}
+    const char *a = ANSWERS[(*posts)++];
+    *answer_len = strlen(a);
+    *answer = malloc(*answer_len);
+    memcpy(*answer, a, *answer_len);
+    return 200;
+}}
+
+static void add(void *u, const uint8_t *args, size_t n, agentloop_tool_result *result) {{
+    (void)u;
+    const char *sum = n == 14 && memcmp(args, "{{\"a\":2,\"b\":40}}", 14) == 0 ? "{{\"sum\":42}}" : "{{}}";
+    agentloop_tool_result_set_value(result, (const uint8_t *)sum, strlen(sum));
+}}
+
+static uint32_t record(void *u, const uint8_t *line, size_t n) {{
+    (void)u, (void)line, (void)n;
+    return 0;
+}}
+
+int main(void) {{
+    int posts = 0;
+    const char *schema = "{{\"type\":\"object\"}}", *task = "add 2 and 40";
+    agentloop_tool tool = {{(const uint8_t *)"add", 3, (const uint8_t *)"Adds.", 5,
+                           (const uint8_t *)schema, strlen(schema), 0, add, NULL}};
+    agentloop_outcome outcome;
+    agentloop_result r = agentloop_run((const uint8_t *)task, strlen(task), NULL, model, &posts,
+                                       &tool, 1, NULL, NULL, record, NULL, &outcome);
+    printf("%s %s %d %llu\n", agentloop_result_str(r), agentloop_stop_reason_str(outcome.reason),
+           posts, (unsigned long long)outcome.tool_calls);
+    return r == AGENTLOOP_RESULT_OK && outcome.reason == AGENTLOOP_STOP_NO_TOOL_CALLS &&
+           posts == 2 && outcome.tool_calls == 1 ? 0 : 1;
+}}
+"#,
+        first = answers[0],
+        second = answers[1],
+    );
+    let build = Build::new("c-api-real-models");
+    let source = build.dir.join("real_models.c");
+    std::fs::write(&source, program).unwrap();
+    let binary = build.dir.join("real_models");
+    let out = run(Command::new("cc")
+        .args(CFLAGS)
+        .args(SANITIZE)
+        .arg(format!("-I{}", root().join("include").display()))
+        .arg(&source)
+        .arg("-o")
+        .arg(&binary)
+        .arg(build.lib.join("libagentloop.a"))
+        .args(NATIVE_STATIC_LIBS.split(' ')));
+    expect_status(&out, 0, "compiling the guide's real-models callback");
+    let out = run(&mut wrapped(&binary, &[]));
+    expect_status(&out, 0, "running the guide's real-models callback");
+    std::fs::remove_dir_all(&build.dir).unwrap();
 }

@@ -118,7 +118,7 @@ fn result_and_fault_kind_strings_cover_every_value() {
     );
     // Counted from the enum, so appending a code needs no edit here.
     let known = agentloop_result::ALL.len() as u32;
-    assert_eq!(known, 23);
+    assert_eq!(known, 24);
     for code in [known, 99, u32::MAX] {
         assert_eq!(s(agentloop_result_str(code)), "unknown result code");
     }

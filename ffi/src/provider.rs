@@ -1,0 +1,162 @@
+//! `agentloop_provider`: the wire formats a C host picks by number, and what the
+//! request and response exports of the agent (`agentloop_agent_request`,
+//! `agentloop_agent_feed_response`) and of the callback driver's reply
+//! (`agentloop_reply_request`, `agentloop_reply_parse`) share: reading the provider
+//! number, the HTTP status and the request options, and building a request body with a
+//! sentence for each refusal.
+
+use agentloop_core::json;
+use agentloop_core::model::Message;
+use agentloop_core::provider::{Provider, RequestOptions};
+use agentloop_core::tools::ToolSpec;
+
+use crate::bytes::input;
+use crate::canon::parse_error;
+use crate::result::{agentloop_result, Outcome};
+
+/// A provider's wire format, as a `uint32_t` parameter of `agentloop_agent_request`,
+/// `agentloop_agent_feed_response`, `agentloop_reply_request` and
+/// `agentloop_reply_parse`. The numbers are stable and append-only; any other value is
+/// refused with `AGENTLOOP_RESULT_INVALID_ARGUMENT` (never undefined behaviour).
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum agentloop_provider {
+    /// OpenAI Chat Completions (`POST <base>/chat/completions`), which
+    /// OpenAI-compatible servers also speak (vLLM, llama.cpp's server, Ollama,
+    /// OpenRouter, Groq, Azure).
+    Openai = 1,
+    /// Anthropic Messages (`POST <base>/messages`).
+    Anthropic = 2,
+}
+
+/// A failure with the sentence that says why, for the handle to keep.
+pub(crate) type Refusal = (agentloop_result, String);
+
+/// A bare result code as a refusal: its own sentence.
+pub(crate) fn bare(code: agentloop_result) -> Refusal {
+    (code, String::from(code.sentence()))
+}
+
+/// The provider a C number names.
+pub(crate) fn provider(code: u32) -> Result<Provider, Refusal> {
+    match code {
+        1 => Ok(Provider::OpenAi),
+        2 => Ok(Provider::Anthropic),
+        _ => Err((
+            agentloop_result::InvalidArgument,
+            format!(
+                "provider {code} is not one this library knows \
+                 (AGENTLOOP_PROVIDER_OPENAI = 1, AGENTLOOP_PROVIDER_ANTHROPIC = 2)"
+            ),
+        )),
+    }
+}
+
+/// An HTTP status as C passes it: three digits, 100 to 999.
+pub(crate) fn status(code: u32) -> Result<u16, Refusal> {
+    match u16::try_from(code) {
+        Ok(status) if (100..=999).contains(&status) => Ok(status),
+        _ => Err((
+            agentloop_result::InvalidArgument,
+            format!("HTTP status {code} is not a status from 100 to 999 (no answer to parse)"),
+        )),
+    }
+}
+
+/// The request options `(ptr, len)`: a JSON object `RequestOptions::from_json` takes.
+///
+/// # Safety
+/// `ptr` must point to `len` readable bytes (NULL only with `len == 0`).
+unsafe fn options(ptr: *const u8, len: usize) -> Result<RequestOptions, Refusal> {
+    // SAFETY: forwarded from this function's contract.
+    let bytes = unsafe { input(ptr, len) }.map_err(bare)?;
+    let value = json::parse(bytes).map_err(|error| {
+        (
+            parse_error(error),
+            format!("the request options are not JSON the strict parser accepts: {error}"),
+        )
+    })?;
+    RequestOptions::from_json(&value)
+        .map_err(|error| (agentloop_result::RequestRefused, error.to_string()))
+}
+
+/// The request body for `messages` and `manifest` with the options `(ptr, len)`.
+///
+/// # Safety
+/// As [`options`].
+pub(crate) unsafe fn request(
+    provider: Provider,
+    messages: &[Message],
+    manifest: &[ToolSpec],
+    options_ptr: *const u8,
+    options_len: usize,
+) -> Result<Vec<u8>, Refusal> {
+    // SAFETY: forwarded from this function's contract.
+    let options = unsafe { options(options_ptr, options_len) }?;
+    provider
+        .request(messages, manifest, &options)
+        .map_err(|error| (agentloop_result::RequestRefused, error.to_string()))
+}
+
+/// Keeps a refusal's sentence in `slot` (the code goes back to C); a size query is not
+/// a refusal and clears it.
+pub(crate) fn note(slot: &mut Option<String>, outcome: Result<(), Refusal>) -> Outcome {
+    match outcome {
+        Ok(()) => {
+            *slot = None;
+            Ok(())
+        }
+        Err((agentloop_result::InsufficientSize, _)) => {
+            *slot = None;
+            Err(agentloop_result::InsufficientSize)
+        }
+        Err((code, sentence)) => {
+            *slot = Some(sentence);
+            Err(code)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn provider_numbers_and_statuses_are_checked() {
+        assert_eq!(provider(1), Ok(Provider::OpenAi));
+        assert_eq!(provider(2), Ok(Provider::Anthropic));
+        assert_eq!(agentloop_provider::Openai as u32, 1);
+        assert_eq!(agentloop_provider::Anthropic as u32, 2);
+        for bad in [0, 3, u32::MAX] {
+            let (code, sentence) = provider(bad).unwrap_err();
+            assert_eq!(code, agentloop_result::InvalidArgument);
+            assert!(sentence.starts_with(&format!("provider {bad} is not")));
+        }
+        assert_eq!(status(100), Ok(100));
+        assert_eq!(status(999), Ok(999));
+        for bad in [0, 99, 1000, 65536 + 200] {
+            assert_eq!(
+                status(bad).unwrap_err().0,
+                agentloop_result::InvalidArgument
+            );
+        }
+    }
+
+    #[test]
+    fn a_size_query_clears_the_sentence_and_a_refusal_keeps_it() {
+        let mut slot = Some(String::from("old"));
+        assert_eq!(
+            note(&mut slot, Err(bare(agentloop_result::InsufficientSize))),
+            Err(agentloop_result::InsufficientSize)
+        );
+        assert_eq!(slot, None);
+        let refusal = (agentloop_result::RequestRefused, String::from("why"));
+        assert_eq!(
+            note(&mut slot, Err(refusal)),
+            Err(agentloop_result::RequestRefused)
+        );
+        assert_eq!(slot.as_deref(), Some("why"));
+        assert_eq!(note(&mut slot, Ok(())), Ok(()));
+        assert_eq!(slot, None);
+    }
+}
