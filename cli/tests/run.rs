@@ -947,3 +947,54 @@ fn export_refuses_what_it_cannot_export_naming_the_record() {
         run.stderr
     );
 }
+
+/// The README's run example: its command line, run against its script (served in
+/// process here, by the binary there), prints exactly the lines the README shows.
+#[test]
+fn the_readme_run_example_prints_what_the_readme_shows() {
+    let readme = std::fs::read_to_string(common::workspace().join("README.md")).unwrap();
+    let script_path = "docs/examples/standin-add.json";
+    let script = std::fs::read_to_string(common::workspace().join(script_path)).unwrap();
+    let exchanges = agentloop_standin::script::parse(&script).unwrap();
+    let shown = [
+        &format!("target/debug/agentloop-standin --exit-when-done {script_path} requests/ > url.txt &"),
+        "target/debug/agentloop run --model openai:gpt-4.1-mini --base-url \"$(cat url.txt)/v1\" \\\n    --demo-tools --task \"add 2 and 40\" --max-steps 4 --out run.jsonl",
+        "target/debug/agentloop export --format openai run.jsonl",
+    ];
+    for command in shown {
+        assert!(
+            readme.contains(command),
+            "the README no longer shows: {command}"
+        );
+    }
+
+    let scratch = Scratch::new("readme");
+    let server = Server::start(exchanges).unwrap();
+    let url = format!("{}/v1", server.url());
+    let run = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--model",
+            "openai:gpt-4.1-mini",
+            "--base-url",
+            &url,
+            "--demo-tools",
+            "--task",
+            "add 2 and 40",
+            "--max-steps",
+            "4",
+            "--out",
+            "run.jsonl",
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let output =
+        format!("{}{}", run.stderr, run.stdout).replace(&server.url(), "http://127.0.0.1:PORT");
+    let block = format!("```text\n{output}```");
+    assert!(
+        readme.contains(&block),
+        "the README's output differs from:\n{block}"
+    );
+}
