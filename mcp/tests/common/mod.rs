@@ -9,11 +9,12 @@ use agentloop_core::json::{parse, Value};
 use agentloop_mcp::{McpError, McpOptions, McpServer};
 use agentloop_tests::{have_program, skip_or_fail, workspace_root};
 
-/// Where `.ci/run` installs the MCP servers the tests drive: `$AGENTLOOP_MCP_SERVERS`,
-/// else `<workspace>/target/mcp-servers` (npm packages under `npm/`).
+/// Where `.ci/run` installs the MCP servers the tests drive: `$AGENTLOOP_MCP_SERVERS`
+/// (a relative path is taken from the workspace root, as `.ci/run` does), else
+/// `<workspace>/target/mcp-servers` (npm packages under `npm/`).
 pub fn servers_dir() -> PathBuf {
     match std::env::var_os("AGENTLOOP_MCP_SERVERS") {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        Some(dir) if !dir.is_empty() => workspace_root().join(dir),
         _ => workspace_root().join("target").join("mcp-servers"),
     }
 }
