@@ -580,6 +580,8 @@ impl Drop for Connection {
             let _ = child.kill();
             let _ = child.wait();
         }
+        // Again, in case the queue was full: with the process gone the writer drains it.
+        let _ = self.out.try_send(Out::Close);
         // Both threads end once the process is gone (stdout and stdin close); one
         // that does not within the grace period (a grandchild that left the process
         // group still holds a pipe) is left to end on its own.

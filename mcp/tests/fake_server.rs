@@ -389,8 +389,8 @@ fn a_result_too_large_to_record_fails_the_call() {
 fn a_server_that_exits_mid_call_fails_it_and_every_later_call_at_once() {
     let Some(python) = python() else { return };
     let options = McpOptions {
-        // A later call that waited for an answer would hang the test, not pass.
-        call_timeout: Duration::from_secs(600),
+        // A later call that waited for an answer would fail with a timeout.
+        call_timeout: Duration::from_secs(20),
         ..options()
     };
     let server = fake(python, &[], &options).unwrap();
@@ -417,7 +417,8 @@ fn a_server_killed_mid_call_fails_it_and_every_later_call_at_once() {
     let fifo = dir.path().join("fifo");
     mkfifo(&fifo);
     let options = McpOptions {
-        call_timeout: Duration::from_secs(600),
+        // A later call that waited for an answer would fail with a timeout.
+        call_timeout: Duration::from_secs(20),
         ..options()
     };
     let server = fake(python, &[], &options).unwrap();
@@ -736,4 +737,32 @@ fn calls_from_several_threads_share_one_server() {
             Some(&Value::Object(expected))
         );
     }
+}
+
+#[test]
+fn a_server_that_stops_reading_its_input_makes_requests_fail_busy_not_block() {
+    let Some(python) = python() else { return };
+    let options = McpOptions {
+        call_timeout: Duration::from_millis(5),
+        ..options()
+    };
+    let server = fake(python, &["--deaf"], &options).unwrap();
+    // More than the pipe holds: the writer thread blocks on the first one, then the
+    // queue fills with requests and their cancellations, each request timing out.
+    let arguments = json(&format!(r#"{{"pad":"{}"}}"#, "p".repeat(100 << 10)));
+    let mut errors = Vec::new();
+    for _ in 0..1000 {
+        match server.call_tool("echo", &arguments) {
+            Err(McpError::Timeout { .. }) => continue,
+            other => {
+                errors.push(other);
+                break;
+            }
+        }
+    }
+    assert_eq!(errors, [Err(McpError::Busy(256))]);
+    assert_eq!(
+        errors[0].as_ref().unwrap_err().to_string(),
+        "the MCP server is not reading its input (256 messages are waiting to be written to it)"
+    );
 }

@@ -240,8 +240,8 @@ fn filesystem_server_killed_mid_call_fails_the_call_and_every_later_one_at_once(
     let fifo = root.join("pipe");
     mkfifo(&fifo);
     let options = McpOptions {
-        // A call that waited for an answer would hang the test, not pass.
-        call_timeout: Duration::from_secs(600),
+        // A later call that waited for an answer would fail with a timeout.
+        call_timeout: Duration::from_secs(20),
         ..options()
     };
     let server = filesystem(&entry, &root, &options);
@@ -420,7 +420,8 @@ fn time_server_killed_fails_every_later_call_at_once() {
     let server = time(
         python,
         &McpOptions {
-            call_timeout: Duration::from_secs(600),
+            // A call that waited for an answer would fail with a timeout.
+            call_timeout: Duration::from_secs(20),
             ..options()
         },
     );

@@ -13,6 +13,7 @@ Options (argv):
   --stderr TEXT      write TEXT to stderr at start
   --pid-file PATH    write the process id to PATH at start
   --ignore-stdin-eof keep running (sleeping) after stdin closes
+  --deaf             after `initialize`, stop reading stdin (sleep until killed)
 """
 
 import base64
@@ -181,6 +182,9 @@ def main():
             result(id, {"protocolVersion": version, "capabilities": capabilities,
                         "serverInfo": {"name": "fake", "version": "1"},
                         "instructions": "for tests"})
+            if flag("--deaf"):
+                while True:
+                    time.sleep(1)
         elif method == "tools/list":
             cursor = (message.get("params") or {}).get("cursor")
             start = int(cursor[5:]) if cursor else 0
