@@ -110,6 +110,7 @@ fn filesystem_server_tools_are_all_registered_under_their_own_names() {
     assert_eq!(registration.skipped, []);
     assert_eq!(registration.renamed().count(), 0);
     let names: Vec<&str> = toolbox.manifest().names().collect();
+    assert_eq!(names.len(), 14, "{names:?}");
     for expected in [
         "create_directory",
         "list_directory",
@@ -209,6 +210,11 @@ fn filesystem_server_media_is_recorded_by_type_size_and_hash() {
             .unwrap()
     };
     let picture = read("picture.png");
+    // The value docs/mcp.md shows.
+    assert_eq!(
+        hex(&sha256(&image)),
+        "a8af099bf2e878609558dbf69d8f88f4a31040a8cf84b549a0cfa912f12ffc3f"
+    );
     assert!(!picture.is_error);
     let content = picture.value.as_object().unwrap().get("content").unwrap();
     assert_eq!(
