@@ -66,10 +66,13 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Run the agent loop against a model over HTTP (OpenAI Chat Completions or
     /// Anthropic Messages), writing a durable transcript; show its progress; verify it.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Print a transcript's conversation as a provider's message history (the
     /// `messages` the live loop sends), as canonical JSON.
     Export(ExportArgs),
+    /// Print the tools a run would offer (the demo tools, MCP servers'), as the
+    /// OpenAI, Anthropic or MCP manifest.
+    Tools(ToolsListArgs),
 }
 
 /// `agentloop run`.
@@ -138,12 +141,12 @@ pub struct RunArgs {
     /// Stop when an assistant's text contains this text (reason sentinel).
     #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub stop_sentinel: Option<String>,
-    /// Run the tool NAME at most N times. Repeatable.
+    /// Run the tool NAME (its name as offered) at most N times. Repeatable.
     #[arg(long = "tool-limit", value_name = "NAME=N", value_parser = parse_tool_limit)]
     pub tool_limits: Vec<ToolLimit>,
-    /// Offer the demo tools (add, echo, fail, greet).
-    #[arg(long)]
-    pub demo_tools: bool,
+    /// The tools offered: the demo tools, MCP servers'.
+    #[command(flatten)]
+    pub tools: ToolsArgs,
     /// The transcript to write (refused if it holds anything, unless --resume).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
@@ -177,6 +180,78 @@ pub struct RunArgs {
     /// The most seconds one try may take (connect to the last byte).
     #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = parse_positive)]
     pub http_timeout: u64,
+}
+
+/// The tools a run offers, for `run` and `tools`.
+#[derive(Debug, Args)]
+pub struct ToolsArgs {
+    /// Offer the demo tools (add, echo, fail, greet), first, under their own names.
+    #[arg(long)]
+    pub demo_tools: bool,
+    /// Offer the tools of an MCP server run with this command line over stdio: words as
+    /// a shell splits them ('…' and "…" quote, \ escapes; nothing is expanded, no
+    /// shell runs). Repeatable: servers are numbered 0, 1, … in this order.
+    #[arg(long = "mcp", value_name = "'CMD ARGS'", value_parser = parse_command)]
+    pub mcp: Vec<McpCommand>,
+    /// Most seconds an MCP tool call (and each tools/list page) may take.
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_positive)]
+    pub mcp_timeout: u64,
+    /// Most seconds an MCP server may take to answer initialize (npx may download it).
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_positive)]
+    pub mcp_init_timeout: u64,
+    /// Append the MCP servers' stderr to this file (run: default FILE.mcp.log next to
+    /// --out; tools: default discarded). Never recorded.
+    #[arg(long, value_name = "LOG")]
+    pub mcp_log: Option<PathBuf>,
+    /// Pass this environment variable to the MCP servers (they get only HOME, LOGNAME,
+    /// PATH, SHELL, TERM and USER otherwise). Repeatable.
+    #[arg(long = "mcp-env", value_name = "NAME")]
+    pub mcp_env: Vec<String>,
+    /// Trust the servers' annotations: a tool marked readOnlyHint or idempotentHint is
+    /// run again by --resume instead of being recorded as result lost.
+    #[arg(long)]
+    pub mcp_trust_hints: bool,
+    /// Record images, audio and blobs inline (base64) besides their size and SHA-256.
+    #[arg(long)]
+    pub mcp_inline_media: bool,
+}
+
+/// An `--mcp` command line, split into words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpCommand {
+    /// As given.
+    pub text: String,
+    /// The program, then its arguments.
+    pub words: Vec<String>,
+}
+
+/// `agentloop tools`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Prints one line: the tools as canonical JSON in the shape the format names (openai:
+Chat Completions tools; anthropic: Messages tools; mcp: a tools/list result's tools),
+named as a run with the same flags offers them (an MCP tool whose name a provider
+would refuse, or that another tool already has, is renamed: docs/mcp.md). A tool that
+cannot be offered is skipped with a warning on stderr.
+Exit status: 0 printed; 2 an MCP server could not be started or listed, or bad usage.")]
+pub struct ToolsListArgs {
+    /// The shape: openai, anthropic or mcp.
+    #[arg(long, value_name = "FORMAT", value_parser = parse_manifest_format)]
+    pub format: ManifestFormat,
+    /// The tools.
+    #[command(flatten)]
+    pub tools: ToolsArgs,
+}
+
+/// `tools --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ManifestFormat {
+    /// OpenAI Chat Completions `tools`.
+    OpenAi,
+    /// Anthropic Messages `tools`.
+    Anthropic,
+    /// MCP `tools/list` `tools`.
+    Mcp,
 }
 
 /// `agentloop export`.
@@ -585,7 +660,8 @@ impl Command {
             | Command::Show(_)
             | Command::Repair(_)
             | Command::Replay(_)
-            | Command::Export(_) => {}
+            | Command::Export(_)
+            | Command::Tools(_) => {}
         }
         named
     }
@@ -612,6 +688,10 @@ pub enum ValueError {
     BadSync,
     /// A number that must be at least 1 (and fit).
     NotPositive,
+    /// A manifest format other than openai, anthropic or mcp.
+    BadManifestFormat,
+    /// An `--mcp` command line that cannot be split into words: why.
+    BadCommand(&'static str),
 }
 
 impl fmt::Display for ValueError {
@@ -645,6 +725,14 @@ impl fmt::Display for ValueError {
                 "the policies are always, every:N (N from 1 to 4294967295) and on-close",
             ),
             ValueError::NotPositive => f.write_str("give a whole number of at least 1"),
+            ValueError::BadManifestFormat => {
+                f.write_str("the formats are openai, anthropic and mcp")
+            }
+            ValueError::BadCommand(why) => write!(
+                f,
+                "{why}; give the server's command line as one argument, e.g. \
+                 --mcp 'npx -y @modelcontextprotocol/server-filesystem /tmp/work'"
+            ),
         }
     }
 }
@@ -699,6 +787,84 @@ fn parse_model(text: &str) -> Result<ModelSpec, ValueError> {
 /// Parses `--format openai|anthropic`.
 fn parse_provider(text: &str) -> Result<Provider, ValueError> {
     Provider::from_name(text).ok_or(ValueError::BadProvider)
+}
+
+/// Parses `--format openai|anthropic|mcp` of `tools`.
+fn parse_manifest_format(text: &str) -> Result<ManifestFormat, ValueError> {
+    match text {
+        "openai" => Ok(ManifestFormat::OpenAi),
+        "anthropic" => Ok(ManifestFormat::Anthropic),
+        "mcp" => Ok(ManifestFormat::Mcp),
+        _ => Err(ValueError::BadManifestFormat),
+    }
+}
+
+/// Parses `--mcp 'CMD ARGS'`: see [`split_words`].
+fn parse_command(text: &str) -> Result<McpCommand, ValueError> {
+    Ok(McpCommand {
+        text: text.to_owned(),
+        words: split_words(text)?,
+    })
+}
+
+/// Splits a command line into words as a POSIX shell does, without expanding anything:
+/// blanks separate words; `'…'` keeps everything inside; `"…"` keeps everything but
+/// `\"` and `\\`, which stand for `"` and `\`; outside quotes `\` keeps the next
+/// character. Quoted and unquoted pieces next to each other make one word (`'a'b` is
+/// `ab`; `''` is an empty word).
+pub fn split_words(text: &str) -> Result<Vec<String>, ValueError> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' | '\n' => {
+                if let Some(done) = word.take() {
+                    words.push(done);
+                }
+            }
+            '\'' => {
+                let piece = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => piece.push(c),
+                        None => return Err(ValueError::BadCommand("a ' is not closed")),
+                    }
+                }
+            }
+            '"' => {
+                let piece = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\')) => piece.push(c),
+                            Some(c) => {
+                                piece.push('\\');
+                                piece.push(c);
+                            }
+                            None => return Err(ValueError::BadCommand("a \" is not closed")),
+                        },
+                        Some(c) => piece.push(c),
+                        None => return Err(ValueError::BadCommand("a \" is not closed")),
+                    }
+                }
+            }
+            '\\' => match chars.next() {
+                Some(c) => word.get_or_insert_with(String::new).push(c),
+                None => return Err(ValueError::BadCommand("the command ends in a lone \\")),
+            },
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if let Some(done) = word {
+        words.push(done);
+    }
+    if words.is_empty() {
+        return Err(ValueError::BadCommand("the command is empty"));
+    }
+    Ok(words)
 }
 
 /// Parses `--tool-limit NAME=N` (the last '=' splits, so a name may hold one).
@@ -819,6 +985,38 @@ mod tests {
         assert_eq!(parse_positive("0"), Err(ValueError::NotPositive));
         assert_eq!(parse_tries("0"), Err(ValueError::NotPositive));
         assert_eq!(parse_provider("anthropic"), Ok(Provider::Anthropic));
+        assert_eq!(parse_manifest_format("mcp"), Ok(ManifestFormat::Mcp));
+        assert_eq!(
+            parse_manifest_format("json"),
+            Err(ValueError::BadManifestFormat)
+        );
+    }
+
+    #[test]
+    fn command_lines_split_into_words_as_a_shell_would_without_expanding() {
+        let words = |text: &str| split_words(text).unwrap();
+        assert_eq!(
+            words("npx -y  server /tmp/w"),
+            ["npx", "-y", "server", "/tmp/w"]
+        );
+        assert_eq!(words("  a\tb\n"), ["a", "b"]);
+        assert_eq!(
+            words("node 'my dir/x.js' \"a \\\"b\\\" \\\\ \\n\""),
+            ["node", "my dir/x.js", "a \"b\" \\ \\n"]
+        );
+        assert_eq!(words("a\\ b c"), ["a b", "c"]);
+        assert_eq!(words("x'y'\"z\" '' \"\""), ["xyz", "", ""]);
+        assert_eq!(words("$HOME *.txt ~"), ["$HOME", "*.txt", "~"]);
+        for (bad, why) in [
+            ("", "the command is empty"),
+            ("   ", "the command is empty"),
+            ("a 'b", "a ' is not closed"),
+            ("a \"b", "a \" is not closed"),
+            ("a \"b\\", "a \" is not closed"),
+            ("a \\", "the command ends in a lone \\"),
+        ] {
+            assert_eq!(split_words(bad), Err(ValueError::BadCommand(why)), "{bad}");
+        }
         assert_eq!(parse_provider("mcp"), Err(ValueError::BadProvider));
     }
 

@@ -386,6 +386,29 @@ pub enum Failure {
         /// Why.
         error: WriteError,
     },
+    /// `run`, `tools`: an `--mcp-env` variable is not set.
+    McpEnvNotSet(String),
+    /// `run`, `tools`: an MCP server could not be started, or its tools listed.
+    Mcp {
+        /// The server's index (0 for the first `--mcp`).
+        index: usize,
+        /// Its command line, as given.
+        command: String,
+        /// What went wrong.
+        error: String,
+    },
+    /// `run`: the tool map (`FILE.tools.json`) could not be read or written.
+    ToolsMap {
+        /// The map's file.
+        name: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// `run --resume`: the tools are named otherwise than the run recorded.
+    ToolsMapDiffers {
+        /// The map's file.
+        name: String,
+    },
     /// `export`: the records are not a run of the loop.
     Export {
         /// The transcript, as named on the command line.
@@ -506,7 +529,11 @@ impl Failure {
             | Failure::RunWrite { .. }
             | Failure::RunRefused { .. }
             | Failure::RunClose { .. }
-            | Failure::Export { .. } => Exit::CannotGrade,
+            | Failure::Export { .. }
+            | Failure::McpEnvNotSet(_)
+            | Failure::Mcp { .. }
+            | Failure::ToolsMap { .. }
+            | Failure::ToolsMapDiffers { .. } => Exit::CannotGrade,
         }
     }
 
@@ -776,7 +803,8 @@ impl fmt::Display for Failure {
                 };
                 write!(
                     f,
-                    "--tool-limit {}: no tool of that name is offered; {offered}",
+                    "a limit is set for the tool {} (by --tool-limit, or a resumed run's task \
+                     record), but no tool of that name is offered; {offered}",
                     crate::record_line::quoted(name)
                 )
             }
@@ -869,6 +897,27 @@ impl fmt::Display for Failure {
             Failure::Export { name, error } => {
                 write!(f, "{name} {error}; nothing was exported")
             }
+            Failure::McpEnvNotSet(name) => write!(
+                f,
+                "--mcp-env {name}: the variable is not set, so it cannot be passed to the MCP \
+                 servers"
+            ),
+            Failure::Mcp {
+                index,
+                command,
+                error,
+            } => write!(
+                f,
+                "MCP server {index} (--mcp {}): {error}",
+                crate::record_line::quoted(command)
+            ),
+            Failure::ToolsMap { name, reason } => write!(f, "{name}: {reason}; nothing was run"),
+            Failure::ToolsMapDiffers { name } => write!(
+                f,
+                "{name}: the tools are offered under other names, or from other servers, than \
+                 when the run began (the file records how they were named): give the same \
+                 --demo-tools and --mcp servers, in the same order; nothing was run"
+            ),
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod repair;
 pub mod replay;
 pub mod run;
 pub mod show;
+pub mod tools;
 pub mod validate;
 pub mod verify;
 pub mod verify_proof;
@@ -43,6 +44,7 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<Exit, Failure> {
         Command::Replay(args) => replay::run(args, out),
         Command::Run(args) => run::run(args, out),
         Command::Export(args) => export::run(args, out),
+        Command::Tools(args) => tools::run(args, out),
     }
 }
 

@@ -13,6 +13,8 @@ use std::process::{Command, Output, Stdio};
 
 use agentloop_core::json::{self, Value};
 
+pub mod runs;
+
 /// The SPEC section 5 chain, one record a line (without the newline)...
 pub const LINE0: &str = r#"{"hash":"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949","kind":"task","payload":{"task":"add 2 and 40"},"prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":0}"#;
 pub const LINE1: &str = r#"{"hash":"ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01","kind":"assistant","payload":{"text":"","tool_calls":[{"arguments":{"a":2,"b":40},"name":"add"}]},"prev":"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949","seq":1}"#;

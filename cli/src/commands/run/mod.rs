@@ -10,7 +10,11 @@ mod setup;
 
 use std::fs;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
 
 use agentloop_core::agent::{Agent, Outcome, Record, StopReason};
 use agentloop_core::audit;
@@ -28,7 +32,7 @@ use crate::diag::plural;
 use crate::exit::Exit;
 use crate::failure::Failure;
 use crate::input::same_file;
-use crate::{keys, lock_wait, signals};
+use crate::{keys, lock_wait, signals, toolset};
 use drive::{drive, Records};
 use progress::{Counts, End, Progress, Start};
 use remote::Remote;
@@ -52,10 +56,14 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     if held > 0 && !args.resume {
         return Err(Failure::OutNotEmpty { name, len: held });
     }
-    let new_plan = if held == 0 {
+    let mcp_options = toolset::options(&args.tools, Some(mcp_log_path(path)))?;
+    let servers = toolset::spawn(&args.tools, &mcp_options)?;
+    // A new run's tools are settled before the file is opened, so that a refused
+    // limit creates nothing; a resumed run's limits are its task record's.
+    let new = if held == 0 {
         let plan = setup::new_plan(args, task.clone(), &name)?;
-        setup::toolbox(args.demo_tools, &plan.limits)?;
-        Some(plan)
+        let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
+        Some((plan, offered))
     } else {
         None
     };
@@ -67,7 +75,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     };
     let mut writer =
         Writer::open(path, options).map_err(|e| Failure::writer(&name, e, "nothing was run"))?;
-    let (plan, records) = match new_plan {
+    let (plan, records, offered) = match new {
         // Written to between the look and the open: not a new run after all.
         Some(_) if !writer.is_empty() && !args.resume => {
             return Err(Failure::OutNotEmpty {
@@ -75,18 +83,25 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
                 len: writer.len(),
             })
         }
-        Some(plan) if writer.is_empty() => (plan, None),
-        _ if writer.is_empty() => (setup::new_plan(args, task, &name)?, None),
+        Some((plan, offered)) if writer.is_empty() => (plan, None, offered),
+        _ if writer.is_empty() => {
+            let plan = setup::new_plan(args, task, &name)?;
+            let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
+            (plan, None, offered)
+        }
         _ => {
             let records = read_back(path, &name, &writer)?;
             let first = records.first().cloned().unwrap_or(Value::Null);
-            (
-                setup::resumed_plan(args, task, &name, &first)?,
-                Some(records),
-            )
+            let plan = setup::resumed_plan(args, task, &name, &first)?;
+            let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
+            (plan, Some(records), offered)
         }
     };
-    let mut toolbox = setup::toolbox(args.demo_tools, &plan.limits)?;
+    if !servers.is_empty() {
+        keep_tools_map(path, toolset::map(&args.tools, &servers, &offered))?;
+    }
+    drop(servers);
+    let mut toolbox = offered.toolbox;
     let manifest = toolbox.manifest().clone();
     let mut agent = match &records {
         None => Agent::with_first_seq(0, &plan.task, plan.budgets.clone(), manifest)
@@ -104,9 +119,15 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
 
     let url = model.url().to_owned();
     let tools: Vec<String> = toolbox.manifest().names().map(str::to_owned).collect();
+    let renamed: Vec<(String, usize, String)> = offered
+        .registration
+        .renamed()
+        .map(|t| (t.name.clone(), t.server, t.mcp_name.clone()))
+        .collect();
     let mut remote =
         Remote::start(model, toolbox.manifest().specs().to_vec()).map_err(Failure::ModelThread)?;
     let cancel = signals::cancel_on_sigint();
+    let _notice = Notice::start(Arc::clone(&cancel));
 
     let mut progress = Progress::new(out, args.json, plan.budgets.clone());
     progress.start(&Start {
@@ -114,6 +135,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         model: format!("{}:{}", args.model.provider, args.model.name),
         url: &url,
         tools,
+        renamed,
         records: writer.count(),
         budgets: &plan.budgets,
     })?;
@@ -229,6 +251,83 @@ fn write_checkpoint(
         name: path.display().to_string(),
         reason,
     })
+}
+
+/// Says on stderr, once, that Ctrl-C was seen and what happens next: the run may be
+/// waiting for a tool, which is let finish. Ends with the run (when dropped).
+struct Notice {
+    done: Arc<AtomicBool>,
+}
+
+/// How often the notice looks at the flag: only how soon the sentence appears depends
+/// on it.
+const NOTICE_POLL: Duration = Duration::from_millis(20);
+
+impl Notice {
+    fn start(cancel: Arc<AtomicBool>) -> Notice {
+        let done = Arc::new(AtomicBool::new(false));
+        let finished = Arc::clone(&done);
+        // Without the thread there is no notice; the run is the same.
+        let _ = thread::Builder::new()
+            .name(String::from("interrupt-notice"))
+            .spawn(move || {
+                while !finished.load(Ordering::SeqCst) {
+                    if cancel.load(Ordering::SeqCst) {
+                        crate::diag::say(
+                            "interrupted: the run stops with reason cancelled as soon as the \
+                             model's turn is abandoned or the tool running returns; Ctrl-C \
+                             again ends it at once",
+                        );
+                        return;
+                    }
+                    thread::sleep(NOTICE_POLL);
+                }
+            });
+        Notice { done }
+    }
+}
+
+impl Drop for Notice {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::SeqCst);
+    }
+}
+
+/// `FILE.mcp.log`: where the MCP servers' stderr goes unless `--mcp-log` says.
+fn mcp_log_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".mcp.log");
+    PathBuf::from(name)
+}
+
+/// Writes how the tools were named to `FILE.tools.json` (atomically), or, when the
+/// file is there (a resumed run), checks that they are named as it says.
+fn keep_tools_map(out: &Path, map: Value) -> Result<(), Failure> {
+    let path = toolset::map_path(out);
+    let name = path.display().to_string();
+    let fail = |reason: String| Failure::ToolsMap {
+        name: name.clone(),
+        reason,
+    };
+    match fs::read(&path) {
+        Ok(bytes) => {
+            let recorded = agentloop_core::json::parse(&bytes)
+                .map_err(|e| fail(format!("it is not JSON: {e}")))?;
+            let tools = |v: &Value| v.as_object().and_then(|o| o.get("tools")).cloned();
+            if tools(&recorded).is_none() {
+                return Err(fail(String::from("it has no \"tools\" member")));
+            }
+            if tools(&recorded) != tools(&map) {
+                return Err(Failure::ToolsMapDiffers { name });
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            write_atomically(&path, &toolset::line(&map))
+                .map_err(|e| fail(format!("cannot write it: {e}")))
+        }
+        Err(e) => Err(fail(format!("cannot read it: {e}"))),
+    }
 }
 
 /// Refuses a `--checkpoint` that is the transcript itself: the rename would replace it.

@@ -48,6 +48,9 @@ pub struct Start<'a> {
     pub url: &'a str,
     /// The tools offered, by name.
     pub tools: Vec<String>,
+    /// The MCP tools offered under another name than their own: (name, server,
+    /// name on the server).
+    pub renamed: Vec<(String, usize, String)>,
     /// Records already in the file (a resumed run), 0 for a new one.
     pub records: u64,
     /// The budgets in force.
@@ -220,6 +223,22 @@ fn start_event(start: &Start<'_>) -> Value {
         ),
         ("records", count(start.records)),
         ("budgets", budgets_value(start.budgets)),
+        (
+            "renamed",
+            Value::Array(
+                start
+                    .renamed
+                    .iter()
+                    .map(|(name, server, mcp_name)| {
+                        object(vec![
+                            ("name", Value::from(name.as_str())),
+                            ("server", count(*server as u64)),
+                            ("mcp_name", Value::from(mcp_name.as_str())),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ),
     ])
 }
 
@@ -228,7 +247,20 @@ fn start_line(start: &Start<'_>) -> String {
     let tools = if start.tools.is_empty() {
         String::from("no tools")
     } else {
-        let names: Vec<String> = start.tools.iter().map(|t| bare(t)).collect();
+        let names: Vec<String> = start
+            .tools
+            .iter()
+            .map(
+                |name| match start.renamed.iter().find(|(n, _, _)| n == name) {
+                    Some((_, server, mcp_name)) => format!(
+                        "{} (MCP server {server}'s {})",
+                        bare(name),
+                        quoted(mcp_name)
+                    ),
+                    None => bare(name),
+                },
+            )
+            .collect();
         format!("tools {}", names.join(", "))
     };
     let file = if start.records == 0 {
@@ -581,20 +613,22 @@ mod tests {
             file: "t.jsonl",
             model: String::from("openai:m"),
             url: "http://127.0.0.1:9/v1/chat/completions",
-            tools: vec![String::from("add")],
+            tools: vec![String::from("add"), String::from("fs_read-1")],
+            renamed: vec![(String::from("fs_read-1"), 1, String::from("fs.read"))],
             records: 0,
             budgets: &budgets,
         };
         assert_eq!(
             text(&start_event(&start)),
-            r#"{"budgets":{"max_steps":4,"stop_sentinel":"DONE"},"event":"start","file":"t.jsonl","model":"openai:m","records":0,"tools":["add"],"url":"http://127.0.0.1:9/v1/chat/completions"}"#
+            r#"{"budgets":{"max_steps":4,"stop_sentinel":"DONE"},"event":"start","file":"t.jsonl","model":"openai:m","records":0,"renamed":[{"mcp_name":"fs.read","name":"fs_read-1","server":1}],"tools":["add","fs_read-1"],"url":"http://127.0.0.1:9/v1/chat/completions"}"#
         );
         assert_eq!(
             start_line(&start),
-            "run: openai:m at http://127.0.0.1:9/v1/chat/completions; tools add; t.jsonl (new); budgets: max_steps 4, stop_sentinel \"DONE\""
+            "run: openai:m at http://127.0.0.1:9/v1/chat/completions; tools add, fs_read-1 (MCP server 1's \"fs.read\"); t.jsonl (new); budgets: max_steps 4, stop_sentinel \"DONE\""
         );
         let resumed = Start {
             tools: Vec::new(),
+            renamed: Vec::new(),
             records: 5,
             budgets: &Budgets::default(),
             ..start

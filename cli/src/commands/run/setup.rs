@@ -6,10 +6,8 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use agentloop_core::agent::{recorded_budgets, Budgets};
-use agentloop_core::demo;
 use agentloop_core::json::Value;
 use agentloop_core::provider::{Provider, RequestOptions};
-use agentloop_core::tools::{Tool, Toolbox};
 use agentloop_http::{HttpConfig, HttpModel, ANTHROPIC_BASE_URL, OPENAI_BASE_URL};
 
 use crate::args::{ModelSpec, RunArgs};
@@ -204,32 +202,6 @@ pub fn resumed_plan(
         budgets,
         limits,
     })
-}
-
-/// The toolbox: the demo tools when asked, each with its limit. A limit for a tool
-/// that is not registered is refused.
-pub fn toolbox(demo_tools: bool, limits: &BTreeMap<String, u64>) -> Result<Toolbox, Failure> {
-    let mut toolbox = Toolbox::new();
-    if demo_tools {
-        let tools: [Box<dyn Tool>; 4] = [
-            Box::new(demo::Add),
-            Box::new(demo::Echo),
-            Box::new(demo::Fail),
-            Box::new(demo::Greet),
-        ];
-        for tool in tools {
-            let limit = limits.get(&tool.spec().name).copied();
-            toolbox.add(tool, limit).map_err(Failure::DemoTools)?;
-        }
-    }
-    let names: Vec<String> = toolbox.manifest().names().map(str::to_owned).collect();
-    if let Some(name) = limits.keys().find(|name| !names.contains(name)) {
-        return Err(Failure::UnknownToolLimit {
-            name: name.clone(),
-            tools: names,
-        });
-    }
-    Ok(toolbox)
 }
 
 /// The default key variable of a provider.

@@ -1,0 +1,267 @@
+//! The tools `run` offers and `tools` prints: the demo tools, then each `--mcp`
+//! server's (`agentloop_mcp`), named as docs/mcp.md says; and the record of how they
+//! were named (`FILE.tools.json`, next to a run's transcript).
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use agentloop_core::demo;
+use agentloop_core::jcs;
+use agentloop_core::json::{Object, Value};
+use agentloop_core::tools::{Tool, Toolbox};
+use agentloop_mcp::{register_tools, McpOptions, McpServer, Registration, Stderr};
+
+use crate::args::ToolsArgs;
+use crate::diag;
+use crate::failure::Failure;
+
+/// The tools offered, the MCP servers they came from and how they were named.
+pub struct Offered {
+    /// The toolbox (the MCP tools hold their servers: dropping it reaps them).
+    pub toolbox: Toolbox,
+    /// How the MCP tools were named, and which were skipped.
+    pub registration: Registration,
+}
+
+/// The options every server is started with. `default_log` is where their stderr goes
+/// when `--mcp-log` is not given (`None`: discarded).
+pub fn options(args: &ToolsArgs, default_log: Option<PathBuf>) -> Result<McpOptions, Failure> {
+    let mut env = Vec::new();
+    for name in &args.mcp_env {
+        match std::env::var_os(name) {
+            Some(value) => env.push((OsString::from(name), value)),
+            None => return Err(Failure::McpEnvNotSet(name.clone())),
+        }
+    }
+    let stderr = match args.mcp_log.clone().or(default_log) {
+        Some(path) => Stderr::Append(path),
+        None => Stderr::Discard,
+    };
+    Ok(McpOptions {
+        call_timeout: Duration::from_secs(args.mcp_timeout),
+        init_timeout: Duration::from_secs(args.mcp_init_timeout),
+        inline_media: args.mcp_inline_media,
+        trust_hints: args.mcp_trust_hints,
+        stderr,
+        env,
+        ..McpOptions::default()
+    })
+}
+
+/// Starts every `--mcp` server, in order (each handshake done); the first that fails
+/// is the error (those already started are reaped as they are dropped).
+pub fn spawn(args: &ToolsArgs, options: &McpOptions) -> Result<Vec<McpServer>, Failure> {
+    let mut servers = Vec::with_capacity(args.mcp.len());
+    for (index, command) in args.mcp.iter().enumerate() {
+        let Some((program, rest)) = command.words.split_first() else {
+            return Err(Failure::Mcp {
+                index,
+                command: command.text.clone(),
+                error: String::from("the command is empty"),
+            });
+        };
+        let server = McpServer::spawn(program, rest, options).map_err(|error| Failure::Mcp {
+            index,
+            command: command.text.clone(),
+            error: error.to_string(),
+        })?;
+        servers.push(server);
+    }
+    Ok(servers)
+}
+
+/// The toolbox: the demo tools when asked (under their own names), then the servers'
+/// tools; each with its limit from `limits` (by the name offered). A limit for a name
+/// not offered is refused; a tool that cannot be offered is said on stderr as a
+/// warning and left out.
+pub fn offer(
+    args: &ToolsArgs,
+    servers: &[McpServer],
+    limits: &BTreeMap<String, u64>,
+) -> Result<Offered, Failure> {
+    let mut toolbox = Toolbox::new();
+    if args.demo_tools {
+        let tools: [Box<dyn Tool>; 4] = [
+            Box::new(demo::Add),
+            Box::new(demo::Echo),
+            Box::new(demo::Fail),
+            Box::new(demo::Greet),
+        ];
+        for tool in tools {
+            let limit = limits.get(&tool.spec().name).copied();
+            toolbox.add(tool, limit).map_err(Failure::DemoTools)?;
+        }
+    }
+    let registration = register_tools(servers, &mut toolbox, limits).map_err(|error| {
+        let agentloop_mcp::RegisterToolsError::List { server, error } = error;
+        Failure::Mcp {
+            index: server,
+            command: args
+                .mcp
+                .get(server)
+                .map(|c| c.text.clone())
+                .unwrap_or_default(),
+            error: format!("could not list its tools: {error}"),
+        }
+    })?;
+    for skipped in &registration.skipped {
+        diag::say(format!("warning: {skipped}; the other tools are offered"));
+    }
+    let names: Vec<String> = toolbox.manifest().names().map(str::to_owned).collect();
+    if let Some(name) = limits.keys().find(|name| !names.contains(name)) {
+        return Err(Failure::UnknownToolLimit {
+            name: name.clone(),
+            tools: names,
+        });
+    }
+    Ok(Offered {
+        toolbox,
+        registration,
+    })
+}
+
+/// `FILE.tools.json` for the transcript `out`.
+pub fn map_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".tools.json");
+    PathBuf::from(name)
+}
+
+fn object(members: Vec<(&str, Value)>) -> Value {
+    let mut object = Object::new();
+    for (key, value) in members {
+        object.insert(key, value);
+    }
+    Value::Object(object)
+}
+
+/// How the tools were offered: `{"servers", "tools", "skipped"}` (docs/cli.md), the
+/// content of `FILE.tools.json`.
+pub fn map(args: &ToolsArgs, servers: &[McpServer], offered: &Offered) -> Value {
+    let servers = servers
+        .iter()
+        .zip(&args.mcp)
+        .map(|(server, command)| {
+            let words = command
+                .words
+                .iter()
+                .map(|w| Value::from(w.as_str()))
+                .collect();
+            let mut members = vec![
+                ("command", Value::Array(words)),
+                ("protocol_version", Value::from(server.protocol_version())),
+            ];
+            if let Some(info) = server.server_info() {
+                members.push(("server_info", Value::Object(info.clone())));
+            }
+            object(members)
+        })
+        .collect();
+    Value::Object({
+        let mut map = Object::new();
+        map.insert("servers", Value::Array(servers));
+        map.insert("tools", tools_value(offered));
+        map.insert(
+            "skipped",
+            Value::Array(
+                offered
+                    .registration
+                    .skipped
+                    .iter()
+                    .map(|s| {
+                        object(vec![
+                            ("server", Value::Number(s.server as f64)),
+                            ("mcp_name", Value::from(s.mcp_name.as_str())),
+                            ("reason", Value::from(s.reason.as_str())),
+                        ])
+                    })
+                    .collect(),
+            ),
+        );
+        map
+    })
+}
+
+/// Each tool offered, in the toolbox's order: `{"name", "source": "demo"}` or
+/// `{"name", "source": "mcp", "server", "mcp_name", "idempotent"}`.
+pub fn tools_value(offered: &Offered) -> Value {
+    let by_name: BTreeMap<&str, &agentloop_mcp::RegisteredTool> = offered
+        .registration
+        .tools
+        .iter()
+        .map(|t| (t.name.as_str(), t))
+        .collect();
+    let tools = offered
+        .toolbox
+        .manifest()
+        .names()
+        .map(|name| match by_name.get(name) {
+            Some(tool) => object(vec![
+                ("name", Value::from(name)),
+                ("source", Value::from("mcp")),
+                ("server", Value::Number(tool.server as f64)),
+                ("mcp_name", Value::from(tool.mcp_name.as_str())),
+                ("idempotent", Value::Bool(tool.idempotent)),
+            ]),
+            None => object(vec![
+                ("name", Value::from(name)),
+                ("source", Value::from("demo")),
+            ]),
+        })
+        .collect();
+    Value::Array(tools)
+}
+
+/// The canonical text of a value and a newline.
+pub fn line(value: &Value) -> Vec<u8> {
+    // The values here hold strings, integers and booleans: always encodable.
+    let mut bytes = jcs::to_vec(value).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_map_sits_next_to_the_transcript() {
+        assert_eq!(
+            map_path(Path::new("runs/t.jsonl")),
+            PathBuf::from("runs/t.jsonl.tools.json")
+        );
+    }
+
+    #[test]
+    fn demo_tools_are_offered_first_with_their_limits_and_a_stray_limit_is_refused() {
+        let args = ToolsArgs {
+            demo_tools: true,
+            mcp: Vec::new(),
+            mcp_timeout: 60,
+            mcp_init_timeout: 60,
+            mcp_log: None,
+            mcp_env: Vec::new(),
+            mcp_trust_hints: false,
+            mcp_inline_media: false,
+        };
+        let limits = BTreeMap::from([(String::from("add"), 2)]);
+        let offered = offer(&args, &[], &limits).unwrap();
+        assert_eq!(offered.toolbox.manifest().limit("add"), Some(2));
+        assert_eq!(offered.toolbox.manifest().limit("echo"), None);
+        assert_eq!(
+            String::from_utf8(line(&tools_value(&offered))).unwrap(),
+            "[{\"name\":\"add\",\"source\":\"demo\"},{\"name\":\"echo\",\"source\":\"demo\"},\
+             {\"name\":\"fail\",\"source\":\"demo\"},{\"name\":\"greet\",\"source\":\"demo\"}]\n"
+        );
+        let stray = BTreeMap::from([(String::from("read_file"), 1)]);
+        let refused = offer(&args, &[], &stray).err().unwrap();
+        assert!(
+            refused
+                .to_string()
+                .contains("the tools are add, echo, fail, greet"),
+            "{refused}"
+        );
+    }
+}
