@@ -416,7 +416,8 @@ fn sigint_during_a_slow_answer_cancels_and_resume_finishes_the_run() {
 /// Two Ctrl-Cs in a row end the run with 130 whatever the second finds (the stop
 /// written or not), and the transcript left is one `--resume` continues. (That the
 /// second ends the process at once, before the first's stop is written, needs a run
-/// still busy after the first: a slow tool; the demo tools are instant.)
+/// still busy after the first — a tool that blocks: `run_mcp.rs`
+/// `a_second_sigint_during_a_tool_call_ends_at_once_and_resume_records_the_result_lost`.)
 #[test]
 fn a_second_sigint_ends_the_run_and_resume_continues_what_is_left() {
     let scratch = Scratch::new("sigint-twice");

@@ -666,3 +666,58 @@ fn tools_prints_the_manifest_a_run_offers() {
     assert_eq!(run.code, 2);
     assert!(!scratch.path("t.jsonl").exists());
 }
+
+/// The README's MCP example: its command line is shown, and its script drives the
+/// filesystem server through a run that writes, reads back, lists and fails on the
+/// missing file (the script's folder moved to a scratch one).
+#[test]
+fn the_readme_mcp_example_runs_its_script_on_the_filesystem_server() {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let shown = "target/debug/agentloop run --model openai:gpt-4.1-mini --base-url \"$(cat url-fs.txt)/v1\" \\\n    --mcp 'npx -y @modelcontextprotocol/server-filesystem@2026.8.31 /tmp/agentloop-example' \\\n    --task \"write 42 to a file and read it back\" --out run-fs.jsonl";
+    assert!(
+        readme.contains(shown),
+        "the README no longer shows: {shown}"
+    );
+    assert!(readme.contains("target/debug/agentloop-standin --exit-when-done docs/examples/standin-filesystem.json requests-fs/ > url-fs.txt &"));
+    let Some(entry) = filesystem_server() else {
+        return;
+    };
+    let scratch = Scratch::new("readme-fs");
+    let root = scratch.dir().join("agentloop-example");
+    fs::create_dir_all(&root).unwrap();
+    let root = root.canonicalize().unwrap();
+    let script = fs::read_to_string(workspace_root().join("docs/examples/standin-filesystem.json"))
+        .unwrap()
+        .replace("/tmp/agentloop-example", root.to_str().unwrap());
+    let server = Server::start(agentloop_standin::script::parse(&script).unwrap()).unwrap();
+    let url = format!("{}/v1", server.url());
+    let mcp = format!("node '{}' '{}'", entry.display(), root.display());
+    let run = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--model",
+            "openai:gpt-4.1-mini",
+            "--base-url",
+            &url,
+            "--mcp",
+            &mcp,
+            "--task",
+            "write 42 to a file and read it back",
+            "--out",
+            "run-fs.jsonl",
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bytes = scratch.read("run-fs.jsonl");
+    let oks: Vec<bool> = tool_payloads(&bytes)
+        .iter()
+        .map(|p| p.contains(r#""ok":true"#))
+        .collect();
+    assert_eq!(oks, [true, true, true, false]);
+    assert!(run.stderr.contains("seq 6 turn 2: read_text_file failed: \"tool 'read_text_file' failed: the server reported an error: ENOENT: no such file or directory"), "{}", run.stderr);
+    assert!(scratch.path("run-fs.jsonl.mcp.log").exists());
+    assert!(scratch.path("run-fs.jsonl.tools.json").exists());
+    assert_verifies_as_a_loop(&scratch, "run-fs.jsonl");
+}
