@@ -51,7 +51,7 @@ def tool_set():
     if chosen == "basic":
         return [tool(n) for n in [
             "echo", "media", "fail", "rpc_fail", "garbage", "too_long", "big",
-            "block", "exit", "ask", "env", "stray", "stderr",
+            "block", "exit", "ask", "env", "stray", "stderr", "say",
         ]]
     if chosen == "names":
         return [
@@ -146,6 +146,11 @@ def call(id, name, arguments):
         # An answer to a request nobody made, then the real one.
         result(999999, text("stray"))
         result(id, text("after the stray"))
+    elif name == "say":
+        # A raw line (with "ID" standing for this request's id), then a real answer.
+        sys.stdout.write(arguments["line"].replace('"ID"', json.dumps(id)) + "\n")
+        sys.stdout.flush()
+        result(id, text("said"))
     elif name == "stderr":
         sys.stderr.write("a line on stderr that must not be recorded\n")
         sys.stderr.flush()
