@@ -840,3 +840,50 @@ fn each_kind_of_line_that_is_not_an_answer_fails_the_waiting_call_saying_what_it
         r#"{"content":[{"text":"said","type":"text"}]}"#
     );
 }
+
+#[test]
+fn a_malformed_answer_to_initialize_or_an_error_fails_the_handshake_saying_why() {
+    let Some(python) = python() else { return };
+    let malformed = "the MCP server's answer to 'initialize' is malformed: ";
+    for (result, why) in [
+        ("[]", "it is not an object"),
+        (
+            r#"{"capabilities":{}}"#,
+            "it has no string \"protocolVersion\"",
+        ),
+        (
+            r#"{"protocolVersion":"2025-11-25"}"#,
+            "it has no \"capabilities\" object",
+        ),
+        (
+            r#"{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":"x"}"#,
+            "its \"serverInfo\" is not an object",
+        ),
+        (
+            r#"{"protocolVersion":"2025-11-25","capabilities":{},"instructions":1}"#,
+            "its \"instructions\" is not a string",
+        ),
+    ] {
+        let error = fake(python, &["--init-result", result], &options()).unwrap_err();
+        assert_eq!(error.to_string(), format!("{malformed}{why}"), "{result}");
+    }
+    // Neither serverInfo nor instructions is required.
+    let bare = fake(
+        python,
+        &[
+            "--init-result",
+            r#"{"protocolVersion":"2025-06-18","capabilities":{}}"#,
+        ],
+        &options(),
+    )
+    .unwrap();
+    assert_eq!((bare.server_info(), bare.instructions()), (None, None));
+    assert!(!bare.has_tools());
+    // A server that speaks only the stateless revision refuses the handshake.
+    let error = fake(python, &["--init-error"], &options()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "'initialize' failed with JSON-RPC error -32022: Unsupported protocol version (data: \
+         {\"requested\":\"2025-11-25\",\"supported\":[\"2026-07-28\"]})"
+    );
+}

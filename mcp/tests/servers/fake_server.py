@@ -14,6 +14,8 @@ Options (argv):
   --pid-file PATH    write the process id to PATH at start
   --ignore-stdin-eof keep running (sleeping) after stdin closes
   --deaf             after `initialize`, stop reading stdin (sleep until killed)
+  --init-result JSON answer `initialize` with this result
+  --init-error       answer `initialize` with the error a 2026-07-28-only server gives
 """
 
 import base64
@@ -182,6 +184,14 @@ def main():
             if flag("--banner"):
                 sys.stdout.write("fake server starting\n")
                 sys.stdout.flush()
+            if option("--init-result"):
+                result(id, json.loads(option("--init-result")))
+                continue
+            if flag("--init-error"):
+                send({"jsonrpc": "2.0", "id": id, "error": {
+                    "code": -32022, "message": "Unsupported protocol version",
+                    "data": {"supported": ["2026-07-28"], "requested": message["params"]["protocolVersion"]}}})
+                continue
             version = option("--version", message["params"]["protocolVersion"])
             capabilities = {} if flag("--no-tools") else {"tools": {}}
             result(id, {"protocolVersion": version, "capabilities": capabilities,
