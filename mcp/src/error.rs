@@ -1,0 +1,192 @@
+//! What can go wrong talking to an MCP server.
+//!
+//! A [`McpError`]'s sentence may end up in a transcript (a failed tool call is recorded
+//! as `tool '<name>' failed: <sentence>`), so it never holds a process id, a clock
+//! reading or the server's command line: the same failure gives the same sentence.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::process::ExitStatus;
+use std::time::Duration;
+
+use agentloop_core::json::ParseError;
+
+use crate::PROTOCOL_VERSIONS;
+
+/// Why a request to an MCP server (or starting one) failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum McpError {
+    /// The program could not be started.
+    Spawn {
+        /// The program, as given.
+        program: String,
+        /// The operating system's reason.
+        error: String,
+    },
+    /// The file the server's stderr should go to could not be opened.
+    StderrLog {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        error: String,
+    },
+    /// The server did not answer within the timeout. The server is left running: a
+    /// later request may succeed (a `notifications/cancelled` was sent for this one).
+    Timeout {
+        /// The request's method (`initialize`, `tools/list`, `tools/call`).
+        method: String,
+        /// The timeout.
+        after: Duration,
+    },
+    /// The server process is gone: it exited (with this status), or it closed its
+    /// standard output (`None`: its status was not known within the shutdown grace
+    /// period). The client is dead from then on: every later request fails at once
+    /// with this error; the server is not restarted.
+    Exited(Option<ExitStatus>),
+    /// The server wrote a line on its standard output that is not a JSON-RPC message.
+    /// It fails every request that was waiting for an answer when the line came; the
+    /// server stays in use.
+    Garbage(Garbage),
+    /// The server answered with a JSON-RPC error.
+    Rpc {
+        /// The request's method.
+        method: String,
+        /// The error's code.
+        code: i64,
+        /// The error's message.
+        message: String,
+        /// The error's `data`, as canonical JSON, if it had one.
+        data: Option<String>,
+    },
+    /// The server's answer is JSON-RPC but not what MCP says it should be.
+    BadAnswer {
+        /// The request's method.
+        method: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The server answered `initialize` with a protocol version this client does not
+    /// speak ([`PROTOCOL_VERSIONS`]); the client disconnects.
+    UnsupportedVersion(String),
+    /// The server is not reading its standard input: this many messages are already
+    /// waiting to be written to it.
+    Busy(usize),
+    /// `tools/list` gave more pages than the limit ([`crate::McpOptions::max_pages`]).
+    TooManyPages(usize),
+    /// `tools/list` gave more tools than the limit ([`crate::McpOptions::max_tools`]).
+    TooManyTools(usize),
+    /// A tool's result, mapped to its record value, is longer than the limit
+    /// ([`crate::McpOptions::max_result_bytes`]) as canonical JSON.
+    ResultTooLarge {
+        /// Its length in bytes.
+        bytes: usize,
+        /// The limit.
+        max: usize,
+    },
+}
+
+/// How a line on the server's standard output fails to be a JSON-RPC message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Garbage {
+    /// The line is longer than [`crate::McpOptions::max_line_bytes`] (without its
+    /// newline); its bytes were dropped as they came.
+    TooLong {
+        /// Its length in bytes.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The line is not JSON the strict parser accepts (I-JSON: no duplicate keys, no
+    /// lone surrogates, integers exact as doubles, at most 128 levels deep).
+    NotJson(ParseError),
+    /// The line is JSON but not a JSON-RPC 2.0 message: the rule it breaks.
+    NotMessage(&'static str),
+}
+
+impl fmt::Display for Garbage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Garbage::TooLong { len, max } => {
+                write!(f, "it is {len} bytes long, more than the limit of {max}")
+            }
+            Garbage::NotJson(error) => write!(f, "it is not JSON the parser accepts: {error}"),
+            Garbage::NotMessage(rule) => f.write_str(rule),
+        }
+    }
+}
+
+impl fmt::Display for McpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            McpError::Spawn { program, error } => {
+                write!(f, "could not start the MCP server '{program}': {error}")
+            }
+            McpError::StderrLog { path, error } => write!(
+                f,
+                "could not open {} for the MCP server's stderr: {error}",
+                path.display()
+            ),
+            McpError::Timeout { method, after } => write!(
+                f,
+                "the MCP server did not answer '{method}' within {after:?}"
+            ),
+            McpError::Exited(status) => {
+                match status {
+                    Some(status) => write!(f, "the MCP server exited ({status})")?,
+                    None => f.write_str("the MCP server closed its output")?,
+                }
+                f.write_str("; it is not restarted, so every call to its tools fails")
+            }
+            McpError::Garbage(garbage) => write!(
+                f,
+                "the MCP server wrote a line that is not a JSON-RPC message: {garbage}"
+            ),
+            McpError::Rpc {
+                method,
+                code,
+                message,
+                data,
+            } => {
+                write!(f, "'{method}' failed with JSON-RPC error {code}: {message}")?;
+                match data {
+                    Some(data) => write!(f, " (data: {data})"),
+                    None => Ok(()),
+                }
+            }
+            McpError::BadAnswer { method, reason } => {
+                write!(
+                    f,
+                    "the MCP server's answer to '{method}' is malformed: {reason}"
+                )
+            }
+            McpError::UnsupportedVersion(version) => write!(
+                f,
+                "the MCP server answered 'initialize' with protocol version '{version}', \
+                 which this client does not speak (it speaks {})",
+                PROTOCOL_VERSIONS.join(", ")
+            ),
+            McpError::Busy(queued) => write!(
+                f,
+                "the MCP server is not reading its input ({queued} messages are waiting \
+                 to be written to it)"
+            ),
+            McpError::TooManyPages(max) => write!(
+                f,
+                "the MCP server's tool list has more than {max} pages (the page limit)"
+            ),
+            McpError::TooManyTools(max) => {
+                write!(
+                    f,
+                    "the MCP server lists more than {max} tools (the tool limit)"
+                )
+            }
+            McpError::ResultTooLarge { bytes, max } => write!(
+                f,
+                "the result is {bytes} bytes as JSON, more than the limit of {max} bytes \
+                 for a recorded result"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for McpError {}

@@ -1,0 +1,649 @@
+//! The stdio transport: one child process, newline-delimited JSON-RPC 2.0 on its
+//! standard input and output, two threads.
+//!
+//! - The **writer** thread owns the child's stdin and writes the lines it is sent over
+//!   a bounded channel ([`QUEUE`] messages). Nobody else ever blocks on the pipe: a
+//!   request that finds the queue full fails with [`McpError::Busy`].
+//! - The **reader** thread reads the child's stdout line by line, each line bounded
+//!   (longer ones are dropped as they come and reported), and hands each answer to
+//!   the request waiting for its id. It answers the server's own requests itself
+//!   (`ping` → `{}`, anything else → error -32601) and ignores notifications, so a
+//!   server never waits on us.
+//! - A request waits for its answer on its own channel, at most its timeout.
+//!
+//! When stdout ends, the reader waits (at most the shutdown grace period) for the
+//! process's exit status, marks the connection dead, and fails every waiting request
+//! with [`McpError::Exited`]; a request made later fails at once with the same error.
+//!
+//! Dropping the [`Connection`] always reaps the process: stdin is closed, the process
+//! gets the grace period to exit, then its process group gets SIGTERM, another grace
+//! period, then SIGKILL, and the process is waited for.
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::io::{self, BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+use agentloop_core::jcs;
+use agentloop_core::json::{self, Object, Value};
+
+use crate::error::{Garbage, McpError};
+use crate::{McpOptions, Stderr};
+
+/// How many messages may wait to be written to the server.
+pub(crate) const QUEUE: usize = 256;
+
+/// How long the shutdown and exit-status waits sleep between looks at the process.
+const POLL: Duration = Duration::from_millis(10);
+
+/// JSON-RPC's "method not found".
+const METHOD_NOT_FOUND: f64 = -32601.0;
+
+/// The environment variables a server inherits unless told to inherit all: the
+/// MCP TypeScript SDK's list (`getDefaultEnvironment`), so that API keys and other
+/// secrets in agentloop's environment do not reach a third-party server.
+#[cfg(not(windows))]
+pub const INHERITED_ENV: &[&str] = &["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+/// The environment variables a server inherits unless told to inherit all: the
+/// MCP TypeScript SDK's list (`getDefaultEnvironment`), so that API keys and other
+/// secrets in agentloop's environment do not reach a third-party server.
+#[cfg(windows)]
+pub const INHERITED_ENV: &[&str] = &[
+    "APPDATA",
+    "HOMEDRIVE",
+    "HOMEPATH",
+    "LOCALAPPDATA",
+    "PATH",
+    "PROCESSOR_ARCHITECTURE",
+    "SYSTEMDRIVE",
+    "SYSTEMROOT",
+    "TEMP",
+    "USERNAME",
+    "USERPROFILE",
+    "PROGRAMFILES",
+];
+
+/// What the writer thread is sent.
+enum Out {
+    /// A message, with its newline.
+    Line(Vec<u8>),
+    /// Close the server's stdin and stop.
+    Close,
+}
+
+/// The answer a waiting request gets: the `result` member, or why there is none.
+type Answer = Result<Value, McpError>;
+
+/// A request waiting for its answer.
+struct Waiter {
+    method: String,
+    answer: Sender<Answer>,
+}
+
+/// The requests waiting for answers, and whether the connection is dead.
+#[derive(Default)]
+struct Waiters {
+    /// `Some` once stdout ended: the exit status, if known.
+    dead: Option<Option<ExitStatus>>,
+    by_id: BTreeMap<u64, Waiter>,
+}
+
+/// What the reader thread shares with the requests.
+struct Shared {
+    waiters: Mutex<Waiters>,
+    child: Mutex<Child>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Nothing here panics while holding a lock; if something did, the data is still
+    // consistent (each critical section is a single insert, remove or swap).
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Shared {
+    /// Fails every waiting request; the connection stays up.
+    fn fail_waiting(&self, error: impl Fn(&str) -> McpError) {
+        let waiting = std::mem::take(&mut lock(&self.waiters).by_id);
+        for (_, waiter) in waiting {
+            let _ = waiter.answer.send(Err(error(&waiter.method)));
+        }
+    }
+
+    /// Marks the connection dead and fails every waiting request.
+    fn die(&self, status: Option<ExitStatus>) {
+        let waiting = {
+            let mut waiters = lock(&self.waiters);
+            waiters.dead = Some(status);
+            std::mem::take(&mut waiters.by_id)
+        };
+        for (_, waiter) in waiting {
+            let _ = waiter.answer.send(Err(McpError::Exited(status)));
+        }
+    }
+
+    /// The exit status, waiting at most `grace` for the process to exit.
+    fn exit_status(&self, grace: Duration) -> Option<ExitStatus> {
+        let mut waited = Duration::ZERO;
+        loop {
+            if let Ok(Some(status)) = lock(&self.child).try_wait() {
+                return Some(status);
+            }
+            if waited >= grace {
+                return None;
+            }
+            thread::sleep(POLL);
+            waited += POLL;
+        }
+    }
+}
+
+/// A running server process and the two threads that talk to it.
+pub(crate) struct Connection {
+    shared: Arc<Shared>,
+    out: SyncSender<Out>,
+    next_id: AtomicU64,
+    pid: u32,
+    grace: Duration,
+    reader: Option<JoinHandle<()>>,
+    writer: Option<JoinHandle<()>>,
+}
+
+impl Connection {
+    /// Starts `program` with `args` (no shell), stdin and stdout piped, stderr where
+    /// `options.stderr` says, in its own process group (so a Ctrl-C at the terminal
+    /// reaches agentloop, not the server, and shutdown can signal the whole group).
+    pub(crate) fn spawn(
+        program: &OsStr,
+        args: &[&OsStr],
+        options: &McpOptions,
+    ) -> Result<Connection, McpError> {
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr(&options.stderr)?);
+        if !options.inherit_env {
+            command.env_clear();
+            for name in INHERITED_ENV {
+                if let Some(value) = std::env::var_os(name) {
+                    // A shell function exported in the environment (`() { …`) is skipped,
+                    // as the TypeScript SDK does.
+                    if !value.as_encoded_bytes().starts_with(b"()") {
+                        command.env(name, value);
+                    }
+                }
+            }
+        }
+        command.envs(options.env.iter().map(|(k, v)| (k, v)));
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+        }
+        let spawn_error = |error: String| McpError::Spawn {
+            program: program.to_string_lossy().into_owned(),
+            error,
+        };
+        let mut child = command.spawn().map_err(|e| spawn_error(e.to_string()))?;
+        let pid = child.id();
+        let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
+            (Some(stdin), Some(stdout)) => (stdin, stdout),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(spawn_error(String::from(
+                    "its stdin or stdout is not a pipe",
+                )));
+            }
+        };
+        let shared = Arc::new(Shared {
+            waiters: Mutex::new(Waiters::default()),
+            child: Mutex::new(child),
+        });
+        let (out, queue) = mpsc::sync_channel(QUEUE);
+        let mut connection = Connection {
+            shared: Arc::clone(&shared),
+            out: out.clone(),
+            next_id: AtomicU64::new(1),
+            pid,
+            grace: options.shutdown_grace,
+            reader: None,
+            writer: None,
+        };
+        // From here on, dropping `connection` reaps the child.
+        connection.writer = Some(
+            thread::Builder::new()
+                .name(String::from("mcp-writer"))
+                .spawn(move || write_loop(stdin, queue))
+                .map_err(|e| spawn_error(format!("could not start a thread: {e}")))?,
+        );
+        let max_line = options.max_line_bytes;
+        let grace = options.shutdown_grace;
+        connection.reader = Some(
+            thread::Builder::new()
+                .name(String::from("mcp-reader"))
+                .spawn(move || read_loop(stdout, &shared, &out, max_line, grace))
+                .map_err(|e| spawn_error(format!("could not start a thread: {e}")))?,
+        );
+        Ok(connection)
+    }
+
+    /// The process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    /// The exit status if the connection is dead (`Some(None)`: dead, status unknown).
+    pub(crate) fn dead(&self) -> Option<Option<ExitStatus>> {
+        lock(&self.shared.waiters).dead
+    }
+
+    /// Sends request `method` and waits at most `timeout` for its answer. On a timeout
+    /// the server is sent `notifications/cancelled` for it (except for `initialize`,
+    /// which the specification says must not be cancelled).
+    pub(crate) fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        timeout: Duration,
+    ) -> Result<Value, McpError> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (answer, answered) = mpsc::channel();
+        {
+            let mut waiters = lock(&self.shared.waiters);
+            if let Some(status) = waiters.dead {
+                return Err(McpError::Exited(status));
+            }
+            waiters.by_id.insert(
+                id,
+                Waiter {
+                    method: String::from(method),
+                    answer,
+                },
+            );
+        }
+        let mut message = vec![
+            ("jsonrpc", Value::from("2.0")),
+            ("id", Value::Number(id as f64)),
+            ("method", Value::from(method)),
+        ];
+        if let Some(params) = params {
+            message.push(("params", params));
+        }
+        if let Err(error) = self.send(&members(message)) {
+            lock(&self.shared.waiters).by_id.remove(&id);
+            return Err(error);
+        }
+        match answered.recv_timeout(timeout) {
+            Ok(answer) => answer,
+            Err(RecvTimeoutError::Timeout) => {
+                let gone = lock(&self.shared.waiters).by_id.remove(&id);
+                if gone.is_none() {
+                    // The answer came between the timeout and the removal.
+                    if let Ok(answer) = answered.try_recv() {
+                        return answer;
+                    }
+                }
+                if method != "initialize" {
+                    let reason = format!("no answer within {timeout:?}");
+                    let params = members(vec![
+                        ("reason", Value::from(reason)),
+                        ("requestId", Value::Number(id as f64)),
+                    ]);
+                    let _ = self.notify("notifications/cancelled", Some(params));
+                }
+                Err(McpError::Timeout {
+                    method: String::from(method),
+                    after: timeout,
+                })
+            }
+            // The reader always answers before it lets go of a waiter.
+            Err(RecvTimeoutError::Disconnected) => Err(McpError::Exited(self.dead().flatten())),
+        }
+    }
+
+    /// Sends notification `method`.
+    pub(crate) fn notify(&self, method: &str, params: Option<Value>) -> Result<(), McpError> {
+        let mut message = vec![
+            ("jsonrpc", Value::from("2.0")),
+            ("method", Value::from(method)),
+        ];
+        if let Some(params) = params {
+            message.push(("params", params));
+        }
+        self.send(&members(message))
+    }
+
+    fn send(&self, message: &Value) -> Result<(), McpError> {
+        send(&self.out, message).map_err(|full| match full {
+            true => McpError::Busy(QUEUE),
+            false => McpError::Exited(self.dead().flatten()),
+        })
+    }
+}
+
+/// Queues `message` for the writer; `Err(true)` when the queue is full, `Err(false)`
+/// when the writer has stopped.
+fn send(out: &SyncSender<Out>, message: &Value) -> Result<(), bool> {
+    // Every value here was built from parsed JSON and finite numbers.
+    let mut line = jcs::to_vec(message).unwrap_or_default();
+    // Canonical JSON has no raw newline: the line is one message.
+    line.push(b'\n');
+    out.try_send(Out::Line(line)).map_err(|e| match e {
+        TrySendError::Full(_) => true,
+        TrySendError::Disconnected(_) => false,
+    })
+}
+
+/// An object from members in any order (keys here are distinct literals).
+pub(crate) fn members(members: Vec<(&str, Value)>) -> Value {
+    let mut object = Object::new();
+    for (key, value) in members {
+        object.insert(key, value);
+    }
+    Value::Object(object)
+}
+
+fn stderr(to: &Stderr) -> Result<Stdio, McpError> {
+    Ok(match to {
+        Stderr::Discard => Stdio::null(),
+        Stderr::Inherit => Stdio::inherit(),
+        Stderr::Append(path) => std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| McpError::StderrLog {
+                path: path.clone(),
+                error: e.to_string(),
+            })?
+            .into(),
+    })
+}
+
+fn write_loop(mut stdin: ChildStdin, queue: Receiver<Out>) {
+    let mut open = true;
+    for out in queue {
+        match out {
+            Out::Line(line) if open => {
+                // A failed write means the server closed its stdin or is gone: the
+                // reader sees the rest. Later messages are dropped; their requests
+                // end by the reader's verdict or their timeout.
+                open = stdin.write_all(&line).and_then(|()| stdin.flush()).is_ok();
+            }
+            Out::Line(_) => {}
+            Out::Close => return,
+        }
+    }
+}
+
+/// What [`read_line`] found.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// A line (in the buffer, without its newline; the last one may have none).
+    Complete,
+    /// A line of this many bytes, more than the limit; its bytes were dropped.
+    TooLong(usize),
+    /// The end of the stream.
+    End,
+}
+
+/// Reads one line into `buffer`, keeping at most `max` bytes of it.
+fn read_line(reader: &mut impl BufRead, buffer: &mut Vec<u8>, max: usize) -> io::Result<Line> {
+    buffer.clear();
+    let mut len = 0usize;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(match len {
+                0 => Line::End,
+                len if len > max => Line::TooLong(len),
+                _ => Line::Complete,
+            });
+        }
+        let (chunk, newline) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (&available[..at], true),
+            None => (available, false),
+        };
+        let taken = chunk.len();
+        if len + taken <= max {
+            buffer.extend_from_slice(chunk);
+        } else {
+            buffer.clear();
+        }
+        len += taken;
+        reader.consume(taken + usize::from(newline));
+        if newline {
+            return Ok(if len > max {
+                Line::TooLong(len)
+            } else {
+                Line::Complete
+            });
+        }
+    }
+}
+
+fn read_loop(
+    stdout: ChildStdout,
+    shared: &Shared,
+    out: &SyncSender<Out>,
+    max_line: usize,
+    grace: Duration,
+) {
+    let mut reader = BufReader::with_capacity(64 << 10, stdout);
+    let mut line = Vec::new();
+    // A read error is the end of the stream too.
+    while let Ok(found) = read_line(&mut reader, &mut line, max_line) {
+        match found {
+            Line::Complete => handle(&line, shared, out),
+            Line::TooLong(len) => {
+                shared.fail_waiting(|_| McpError::Garbage(Garbage::TooLong { len, max: max_line }))
+            }
+            Line::End => break,
+        }
+    }
+    let status = shared.exit_status(grace);
+    shared.die(status);
+}
+
+/// Handles one line from the server.
+fn handle(line: &[u8], shared: &Shared, out: &SyncSender<Out>) {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return;
+    }
+    let garbage = |garbage: Garbage| shared.fail_waiting(|_| McpError::Garbage(garbage.clone()));
+    let message = match json::parse(line) {
+        Ok(Value::Object(message)) => message,
+        Ok(_) => return garbage(Garbage::NotMessage("it is not a JSON object")),
+        Err(error) => return garbage(Garbage::NotJson(error)),
+    };
+    if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return garbage(Garbage::NotMessage("it has no \"jsonrpc\": \"2.0\""));
+    }
+    match (message.get("method"), message.get("id")) {
+        // A request from the server: answered at once, never left waiting.
+        (Some(Value::String(method)), Some(id)) => {
+            let answer = if method == "ping" {
+                ("result", Value::Object(Object::new()))
+            } else {
+                let error = members(vec![
+                    ("code", Value::Number(METHOD_NOT_FOUND)),
+                    (
+                        "message",
+                        Value::from(format!(
+                            "Method not found: agentloop does not support '{method}'"
+                        )),
+                    ),
+                ]);
+                ("error", error)
+            };
+            let reply = members(vec![
+                ("jsonrpc", Value::from("2.0")),
+                ("id", id.clone()),
+                answer,
+            ]);
+            // A full queue drops the reply: the server is not reading anyway.
+            let _ = send(out, &reply);
+        }
+        // A notification (logging, progress, list changed): nothing to do.
+        (Some(Value::String(_)), None) => {}
+        (Some(_), _) => garbage(Garbage::NotMessage("its \"method\" is not a string")),
+        (None, Some(Value::Null)) => match message.get("error") {
+            // An error the server could not tie to a request (it could not read one).
+            Some(error) => shared.fail_waiting(|method| rpc_error(method, error)),
+            None => garbage(Garbage::NotMessage("it has a null \"id\" and no \"error\"")),
+        },
+        (None, Some(id)) => answer(&message, id, shared),
+        (None, None) => garbage(Garbage::NotMessage(
+            "it has neither a \"method\" nor an \"id\"",
+        )),
+    }
+}
+
+/// Hands a response to the request waiting for its id; one nobody waits for (its
+/// request timed out, or the id is not one of ours) is dropped.
+fn answer(message: &Object, id: &Value, shared: &Shared) {
+    let Some(id) = id
+        .as_f64()
+        .filter(|n| n.fract() == 0.0 && *n >= 1.0 && *n < 2f64.powi(53))
+    else {
+        return;
+    };
+    let Some(waiter) = lock(&shared.waiters).by_id.remove(&(id as u64)) else {
+        return;
+    };
+    let method = &waiter.method;
+    let answer = match (message.get("result"), message.get("error")) {
+        (Some(result), None) => Ok(result.clone()),
+        (None, Some(error)) => Err(rpc_error(method, error)),
+        (Some(_), Some(_)) => Err(McpError::BadAnswer {
+            method: method.clone(),
+            reason: String::from("it has both \"result\" and \"error\""),
+        }),
+        (None, None) => Err(McpError::BadAnswer {
+            method: method.clone(),
+            reason: String::from("it has neither \"result\" nor \"error\""),
+        }),
+    };
+    let _ = waiter.answer.send(answer);
+}
+
+/// The error a JSON-RPC `error` member stands for.
+fn rpc_error(method: &str, error: &Value) -> McpError {
+    let bad = |reason: &str| McpError::BadAnswer {
+        method: String::from(method),
+        reason: format!("its \"error\" {reason}"),
+    };
+    let Some(error) = error.as_object() else {
+        return bad("is not an object");
+    };
+    let code = match error.get("code").and_then(Value::as_f64) {
+        Some(code) if code.fract() == 0.0 && code.abs() < 2f64.powi(53) => code as i64,
+        _ => return bad("has no integer \"code\""),
+    };
+    let Some(message) = error.get("message").and_then(Value::as_str) else {
+        return bad("has no string \"message\"");
+    };
+    let data = error
+        .get("data")
+        .map(|data| String::from_utf8_lossy(&jcs::to_vec(data).unwrap_or_default()).into_owned());
+    McpError::Rpc {
+        method: String::from(method),
+        code,
+        message: String::from(message),
+        data,
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        let _ = self.out.try_send(Out::Close);
+        let mut exited = self.shared.exit_status(self.grace).is_some();
+        #[cfg(unix)]
+        if !exited {
+            self.signal_group(rustix::process::Signal::TERM);
+            exited = self.shared.exit_status(self.grace).is_some();
+        }
+        if !exited {
+            #[cfg(unix)]
+            self.signal_group(rustix::process::Signal::KILL);
+            let mut child = lock(&self.shared.child);
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        // Again, in case the queue was full: with the process gone the writer drains it.
+        let _ = self.out.try_send(Out::Close);
+        // Both threads end once the process is gone (stdout and stdin close); one
+        // that does not within the grace period (a grandchild that left the process
+        // group still holds a pipe) is left to end on its own.
+        for handle in [self.writer.take(), self.reader.take()]
+            .into_iter()
+            .flatten()
+        {
+            let mut waited = Duration::ZERO;
+            while !handle.is_finished() && waited < self.grace {
+                thread::sleep(POLL);
+                waited += POLL;
+            }
+            if handle.is_finished() {
+                let _ = handle.join();
+            }
+        }
+    }
+}
+
+impl Connection {
+    /// Signals the server's process group (its id is the server's pid). Only called
+    /// while the server is not yet reaped, so the id still names its group.
+    #[cfg(unix)]
+    fn signal_group(&self, signal: rustix::process::Signal) {
+        let pid = i32::try_from(self.pid).ok().filter(|&pid| pid > 1);
+        if let Some(pid) = pid.and_then(rustix::process::Pid::from_raw) {
+            let _ = rustix::process::kill_process_group(pid, signal);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8], max: usize) -> Vec<(Line, Vec<u8>)> {
+        let mut reader = BufReader::with_capacity(4, input);
+        let mut buffer = Vec::new();
+        let mut found = Vec::new();
+        loop {
+            let line = read_line(&mut reader, &mut buffer, max).unwrap();
+            if line == Line::End {
+                return found;
+            }
+            found.push((line, buffer.clone()));
+        }
+    }
+
+    #[test]
+    fn lines_are_bounded_and_a_long_one_is_dropped_not_kept() {
+        let found = lines(b"ab\n\nabcdef\nabcde\nxyz", 5);
+        assert_eq!(
+            found,
+            [
+                (Line::Complete, b"ab".to_vec()),
+                (Line::Complete, Vec::new()),
+                (Line::TooLong(6), Vec::new()),
+                (Line::Complete, b"abcde".to_vec()),
+                (Line::Complete, b"xyz".to_vec()),
+            ]
+        );
+        assert_eq!(lines(b"abcdefgh", 5), [(Line::TooLong(8), Vec::new())]);
+        assert_eq!(lines(b"", 5), []);
+    }
+}

@@ -1,0 +1,218 @@
+"""A small MCP server over stdio for the client's tests: the cases real servers do not
+exercise (pagination, every content type, garbage, a line too long, a server that
+exits, server-to-client requests, odd names and schemas). Standard library only.
+
+Options (argv):
+  --version V        answer `initialize` with protocol version V (default: the client's)
+  --no-init          never answer `initialize` (read stdin until it closes)
+  --banner           write a line that is not JSON before answering `initialize`
+  --no-tools         declare no `tools` capability
+  --tools SET        `basic` (default), `names` or `many:N` (N tools t0000…)
+  --page-size N      `tools/list` pages of N tools (default: all on one page)
+  --endless          every `tools/list` page has a `nextCursor`
+  --stderr TEXT      write TEXT to stderr at start
+  --pid-file PATH    write the process id to PATH at start
+  --ignore-stdin-eof keep running (sleeping) after stdin closes
+  --deaf             after `initialize`, stop reading stdin (sleep until killed)
+  --init-result JSON answer `initialize` with this result
+  --init-error       answer `initialize` with the error a 2026-07-28-only server gives
+"""
+
+import base64
+import json
+import os
+import sys
+import time
+
+ARGS = sys.argv[1:]
+
+
+def option(name, default=None):
+    if name in ARGS:
+        return ARGS[ARGS.index(name) + 1]
+    return default
+
+
+def flag(name):
+    return name in ARGS
+
+
+OBJECT = {"type": "object"}
+# "hello", whose SHA-256 the tests know.
+HELLO = base64.b64encode(b"hello").decode()
+
+
+def tool(name, schema=OBJECT, **extra):
+    entry = {"name": name, "description": "the " + name + " tool", "inputSchema": schema}
+    entry.update(extra)
+    return entry
+
+
+def tool_set():
+    chosen = option("--tools", "basic")
+    if chosen == "basic":
+        return [tool(n) for n in [
+            "echo", "media", "fail", "rpc_fail", "garbage", "too_long", "big",
+            "block", "exit", "ask", "env", "stray", "stderr", "say",
+        ]]
+    if chosen == "names":
+        return [
+            tool("echo"),
+            tool("fs.read"),
+            tool("dup"),
+            tool("dup", {"type": "object", "properties": {}}),
+            {"name": "no_schema", "description": "no inputSchema"},
+            tool("look_ahead", {"type": "object", "properties": {"a": {"type": "string", "pattern": "a(?=b)"}}}),
+            tool("string_root", {"type": "string"}),
+            tool("ro", annotations={"readOnlyHint": True}),
+            tool("idem", annotations={"idempotentHint": True, "readOnlyHint": False}),
+            {"name": "titled", "title": "Only a title", "inputSchema": OBJECT},
+            tool("x" * 70),
+        ]
+    if chosen.startswith("many:"):
+        return [tool("t%04d" % i) for i in range(int(chosen[5:]))]
+    raise SystemExit("unknown tool set " + chosen)
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def read():
+    line = sys.stdin.readline()
+    if not line:
+        if flag("--ignore-stdin-eof"):
+            while True:
+                time.sleep(1)
+        sys.exit(0)
+    return json.loads(line)
+
+
+def result(id, value):
+    send({"jsonrpc": "2.0", "id": id, "result": value})
+
+
+def text(value):
+    return {"content": [{"type": "text", "text": value}]}
+
+
+def call(id, name, arguments):
+    if name == "echo":
+        result(id, {"content": [{"type": "text", "text": json.dumps(arguments, sort_keys=True)}],
+                    "structuredContent": arguments})
+    elif name == "media":
+        result(id, {"content": [
+            {"type": "text", "text": "all kinds", "annotations": {"audience": ["user"]}},
+            {"type": "image", "data": HELLO, "mimeType": "image/png"},
+            {"type": "audio", "data": HELLO, "mimeType": "audio/wav"},
+            {"type": "resource", "resource": {"uri": "mem://a", "mimeType": "text/plain", "text": "A"}},
+            {"type": "resource", "resource": {"uri": "mem://b", "blob": HELLO}},
+            {"type": "resource_link", "uri": "mem://c", "name": "c", "size": 5},
+            {"type": "hologram", "depth": 3, "_meta": {"x": 1}},
+        ], "structuredContent": {"kinds": 7}, "_meta": {"at": time.time()}})
+    elif name == "fail":
+        result(id, {"content": [{"type": "text", "text": "it went wrong: " + arguments.get("why", "")}],
+                    "isError": True})
+    elif name == "rpc_fail":
+        send({"jsonrpc": "2.0", "id": id, "error": {"code": -32000, "message": "boom", "data": {"why": "test"}}})
+    elif name == "garbage":
+        sys.stdout.write("this is not json\n")
+        sys.stdout.flush()
+    elif name == "too_long":
+        sys.stdout.write("x" * int(arguments["bytes"]) + "\n")
+        sys.stdout.flush()
+    elif name == "big":
+        result(id, text("b" * int(arguments["bytes"])))
+    elif name == "block":
+        # Opening a FIFO for reading blocks until a writer opens it; reading then
+        # blocks until the writer writes or closes it.
+        with open(arguments["path"]) as fifo:
+            data = fifo.read()
+        result(id, text("read " + data))
+    elif name == "exit":
+        sys.exit(int(arguments["code"]))
+    elif name == "ask":
+        # Requests to the client and a notification, before the answer.
+        send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hi"}})
+        send({"jsonrpc": "2.0", "id": "p1", "method": "ping"})
+        send({"jsonrpc": "2.0", "id": 7, "method": "roots/list"})
+        answers = {}
+        while len(answers) < 2:
+            message = read()
+            answers[str(message.get("id"))] = message
+        result(id, {"content": [], "structuredContent": answers})
+    elif name == "env":
+        result(id, {"content": [], "structuredContent": sorted(os.environ)})
+    elif name == "stray":
+        # An answer to a request nobody made, then the real one.
+        result(999999, text("stray"))
+        result(id, text("after the stray"))
+    elif name == "say":
+        # A raw line (with "ID" standing for this request's id), then a real answer.
+        sys.stdout.write(arguments["line"].replace('"ID"', json.dumps(id)) + "\n")
+        sys.stdout.flush()
+        result(id, text("said"))
+    elif name == "stderr":
+        sys.stderr.write("a line on stderr that must not be recorded\n")
+        sys.stderr.flush()
+        result(id, text("wrote to stderr"))
+    else:
+        send({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": "Unknown tool: " + name}})
+
+
+def main():
+    if option("--pid-file"):
+        with open(option("--pid-file"), "w") as f:
+            f.write(str(os.getpid()))
+    if option("--stderr"):
+        sys.stderr.write(option("--stderr") + "\n")
+        sys.stderr.flush()
+    tools = tool_set()
+    page_size = int(option("--page-size", "0")) or max(len(tools), 1)
+    while True:
+        message = read()
+        method, id = message.get("method"), message.get("id")
+        if method == "initialize":
+            if flag("--no-init"):
+                while sys.stdin.readline():
+                    pass
+                if flag("--ignore-stdin-eof"):
+                    while True:
+                        time.sleep(1)
+                sys.exit(0)
+            if flag("--banner"):
+                sys.stdout.write("fake server starting\n")
+                sys.stdout.flush()
+            if option("--init-result"):
+                result(id, json.loads(option("--init-result")))
+                continue
+            if flag("--init-error"):
+                send({"jsonrpc": "2.0", "id": id, "error": {
+                    "code": -32022, "message": "Unsupported protocol version",
+                    "data": {"supported": ["2026-07-28"], "requested": message["params"]["protocolVersion"]}}})
+                continue
+            version = option("--version", message["params"]["protocolVersion"])
+            capabilities = {} if flag("--no-tools") else {"tools": {}}
+            result(id, {"protocolVersion": version, "capabilities": capabilities,
+                        "serverInfo": {"name": "fake", "version": "1"},
+                        "instructions": "for tests"})
+            if flag("--deaf"):
+                while True:
+                    time.sleep(1)
+        elif method == "tools/list":
+            cursor = (message.get("params") or {}).get("cursor")
+            start = int(cursor[5:]) if cursor else 0
+            page = {"tools": tools[start:start + page_size]}
+            if flag("--endless"):
+                page["nextCursor"] = "page-" + str(start)
+            elif start + page_size < len(tools):
+                page["nextCursor"] = "page-" + str(start + page_size)
+            result(id, page)
+        elif method == "tools/call":
+            call(id, message["params"]["name"], message["params"].get("arguments", {}))
+        elif id is not None:
+            send({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}})
+
+
+main()
