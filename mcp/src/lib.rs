@@ -141,3 +141,16 @@ impl Default for McpOptions {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The parallel driver runs a turn's calls on several threads: a server handle and
+    /// its tools may move to and be shared between threads.
+    #[test]
+    fn servers_and_tools_may_cross_threads() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<crate::McpServer>();
+        send_sync::<crate::McpTool>();
+        send_sync::<crate::McpError>();
+    }
+}

@@ -48,7 +48,7 @@ fn a_server_that_answers_an_older_version_we_speak_is_accepted() {
     for version in ["2025-06-18", "2025-03-26", "2024-11-05"] {
         let server = fake(python, &["--version", version], &options()).unwrap();
         assert_eq!(server.protocol_version(), version);
-        assert_eq!(server.list_tools().unwrap().len(), 13);
+        assert_eq!(server.list_tools().unwrap().len(), 14);
     }
 }
 
@@ -169,7 +169,7 @@ fn tools_are_listed_across_pages_in_the_servers_order() {
         names,
         [
             "echo", "media", "fail", "rpc_fail", "garbage", "too_long", "big", "block", "exit",
-            "ask", "env", "stray", "stderr"
+            "ask", "env", "stray", "stderr", "say"
         ]
     );
     assert_eq!(paged[0].description.as_deref(), Some("the echo tool"));
@@ -764,5 +764,126 @@ fn a_server_that_stops_reading_its_input_makes_requests_fail_busy_not_block() {
     assert_eq!(
         errors[0].as_ref().unwrap_err().to_string(),
         "the MCP server is not reading its input (256 messages are waiting to be written to it)"
+    );
+}
+
+#[test]
+fn each_kind_of_line_that_is_not_an_answer_fails_the_waiting_call_saying_what_it_is() {
+    let Some(python) = python() else { return };
+    let server = fake(python, &[], &options()).unwrap();
+    let not_message = "the MCP server wrote a line that is not a JSON-RPC message: ";
+    let malformed = "the MCP server's answer to 'tools/call' is malformed: ";
+    for (line, sentence) in [
+        ("[1]", format!("{not_message}it is not a JSON object")),
+        (
+            r#"{"id":"ID","result":{}}"#,
+            format!("{not_message}it has no \"jsonrpc\": \"2.0\""),
+        ),
+        (
+            r#"{"jsonrpc":"2.0"}"#,
+            format!("{not_message}it has neither a \"method\" nor an \"id\""),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":5}"#,
+            format!("{not_message}its \"method\" is not a string"),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":null}"#,
+            format!("{not_message}it has a null \"id\" and no \"error\""),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"id":2}"#,
+            format!(
+                "{not_message}it is not JSON the parser accepts: duplicate object key at byte 24"
+            ),
+        ),
+        // An error the server could not tie to a request fails the one waiting.
+        (
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
+            String::from("'tools/call' failed with JSON-RPC error -32700: Parse error"),
+        ),
+        // An answer to this very request, but not a well-formed one.
+        (
+            r#"{"jsonrpc":"2.0","id":"ID","result":{},"error":{"code":1,"message":"m"}}"#,
+            format!("{malformed}it has both \"result\" and \"error\""),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"ID"}"#,
+            format!("{malformed}it has neither \"result\" nor \"error\""),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"ID","error":{"code":1.5,"message":"m"}}"#,
+            format!("{malformed}its \"error\" has no integer \"code\""),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"ID","error":{"code":1}}"#,
+            format!("{malformed}its \"error\" has no string \"message\""),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"ID","error":[]}"#,
+            format!("{malformed}its \"error\" is not an object"),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"ID","result":{"content":5}}"#,
+            format!("{malformed}its \"content\" is not an array"),
+        ),
+    ] {
+        let arguments = json(&format!(r#"{{"line":{}}}"#, text(&Value::from(line))));
+        let error = server.call_tool("say", &arguments).unwrap_err();
+        assert_eq!(error.to_string(), sentence, "{line}");
+    }
+    // The real answers that followed each line found nobody waiting; the server goes
+    // on. A blank line is skipped.
+    let said = server.call_tool("say", &json(r#"{"line":""}"#)).unwrap();
+    assert_eq!(
+        text(&said.value),
+        r#"{"content":[{"text":"said","type":"text"}]}"#
+    );
+}
+
+#[test]
+fn a_malformed_answer_to_initialize_or_an_error_fails_the_handshake_saying_why() {
+    let Some(python) = python() else { return };
+    let malformed = "the MCP server's answer to 'initialize' is malformed: ";
+    for (result, why) in [
+        ("[]", "it is not an object"),
+        (
+            r#"{"capabilities":{}}"#,
+            "it has no string \"protocolVersion\"",
+        ),
+        (
+            r#"{"protocolVersion":"2025-11-25"}"#,
+            "it has no \"capabilities\" object",
+        ),
+        (
+            r#"{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":"x"}"#,
+            "its \"serverInfo\" is not an object",
+        ),
+        (
+            r#"{"protocolVersion":"2025-11-25","capabilities":{},"instructions":1}"#,
+            "its \"instructions\" is not a string",
+        ),
+    ] {
+        let error = fake(python, &["--init-result", result], &options()).unwrap_err();
+        assert_eq!(error.to_string(), format!("{malformed}{why}"), "{result}");
+    }
+    // Neither serverInfo nor instructions is required.
+    let bare = fake(
+        python,
+        &[
+            "--init-result",
+            r#"{"protocolVersion":"2025-06-18","capabilities":{}}"#,
+        ],
+        &options(),
+    )
+    .unwrap();
+    assert_eq!((bare.server_info(), bare.instructions()), (None, None));
+    assert!(!bare.has_tools());
+    // A server that speaks only the stateless revision refuses the handshake.
+    let error = fake(python, &["--init-error"], &options()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "'initialize' failed with JSON-RPC error -32022: Unsupported protocol version (data: \
+         {\"requested\":\"2025-11-25\",\"supported\":[\"2026-07-28\"]})"
     );
 }

@@ -14,6 +14,8 @@ Options (argv):
   --pid-file PATH    write the process id to PATH at start
   --ignore-stdin-eof keep running (sleeping) after stdin closes
   --deaf             after `initialize`, stop reading stdin (sleep until killed)
+  --init-result JSON answer `initialize` with this result
+  --init-error       answer `initialize` with the error a 2026-07-28-only server gives
 """
 
 import base64
@@ -51,7 +53,7 @@ def tool_set():
     if chosen == "basic":
         return [tool(n) for n in [
             "echo", "media", "fail", "rpc_fail", "garbage", "too_long", "big",
-            "block", "exit", "ask", "env", "stray", "stderr",
+            "block", "exit", "ask", "env", "stray", "stderr", "say",
         ]]
     if chosen == "names":
         return [
@@ -146,6 +148,11 @@ def call(id, name, arguments):
         # An answer to a request nobody made, then the real one.
         result(999999, text("stray"))
         result(id, text("after the stray"))
+    elif name == "say":
+        # A raw line (with "ID" standing for this request's id), then a real answer.
+        sys.stdout.write(arguments["line"].replace('"ID"', json.dumps(id)) + "\n")
+        sys.stdout.flush()
+        result(id, text("said"))
     elif name == "stderr":
         sys.stderr.write("a line on stderr that must not be recorded\n")
         sys.stderr.flush()
@@ -177,6 +184,14 @@ def main():
             if flag("--banner"):
                 sys.stdout.write("fake server starting\n")
                 sys.stdout.flush()
+            if option("--init-result"):
+                result(id, json.loads(option("--init-result")))
+                continue
+            if flag("--init-error"):
+                send({"jsonrpc": "2.0", "id": id, "error": {
+                    "code": -32022, "message": "Unsupported protocol version",
+                    "data": {"supported": ["2026-07-28"], "requested": message["params"]["protocolVersion"]}}})
+                continue
             version = option("--version", message["params"]["protocolVersion"])
             capabilities = {} if flag("--no-tools") else {"tools": {}}
             result(id, {"protocolVersion": version, "capabilities": capabilities,
