@@ -78,7 +78,7 @@ pub fn resume(
 /// it stops. `budgets` and the toolbox's call limits must be those the `task` record
 /// states. The model is shown the conversation the interrupted run had reached, so a
 /// model that answers by what it is shown gives the answers it would have given: where
-/// no call was in flight (or its tool is idempotent) the resumed file is byte for byte
+/// no call was in flight (or their tools are idempotent) the resumed file is byte for byte
 /// the file the uninterrupted run writes.
 pub fn resume_anchored(
     anchor: Anchor,
