@@ -619,3 +619,224 @@ fn a_crash_at_any_record_of_a_batched_turn_resumes_with_no_effect_twice() {
         }
     }
 }
+
+/// The driver's parallel path (threads: std only).
+#[cfg(feature = "std")]
+mod threads {
+    use super::*;
+    use crate::driver::RunOptions;
+    use crate::sink::{RecordSink, SinkError};
+    use crate::tools::SharedFnTool;
+    use std::sync::{Arc, Condvar, Mutex};
+
+    type Seen = Arc<Mutex<BTreeMap<String, u32>>>;
+
+    fn count(seen: &Seen, name: &str, arguments: &Value) {
+        *seen
+            .lock()
+            .unwrap()
+            .entry(key(name, arguments))
+            .or_insert(0) += 1;
+    }
+
+    /// The tools of [`toolbox`], the demo ones shared (run on any thread), `send` not
+    /// (it stays on the driver's thread); all counting into one map.
+    fn mixed() -> (Toolbox, Seen) {
+        let seen: Seen = Arc::default();
+        let mut toolbox = Toolbox::new();
+        let demo: [(Box<dyn Tool + Send + Sync>, Option<u64>); 4] = [
+            (Box::new(crate::demo::Add), None),
+            (Box::new(crate::demo::Echo), None),
+            (Box::new(crate::demo::Fail), None),
+            (Box::new(crate::demo::Greet), Some(1)),
+        ];
+        for (tool, limit) in demo {
+            let spec = tool.spec();
+            let name = spec.name.clone();
+            let tool = Mutex::new(tool);
+            let seen = seen.clone();
+            let shared = SharedFnTool::new(spec, move |a: &Value| {
+                count(&seen, &name, a);
+                tool.lock().unwrap().call(a)
+            })
+            .idempotent();
+            toolbox.add_shared(Arc::new(shared), limit).unwrap();
+        }
+        let inner = RefCell::new(send());
+        let counter = seen.clone();
+        let spec = inner.borrow().spec();
+        let send = FnTool::new(spec, move |a: &Value| {
+            count(&counter, "send", a);
+            inner.borrow_mut().call(a)
+        });
+        toolbox.register_limited(send, 3).unwrap();
+        (toolbox, seen)
+    }
+
+    fn run(budgets: &Budgets, parallel: usize, sink: &mut dyn RecordSink) -> Seen {
+        let (mut tools, seen) = mixed();
+        let _ = driver::run_with(
+            "the task",
+            budgets.clone(),
+            &mut ByTurn(replies()),
+            &mut tools,
+            &mut || false,
+            sink,
+            RunOptions { parallel },
+        );
+        seen
+    }
+
+    #[test]
+    fn a_parallel_run_writes_the_bytes_of_the_sequential_run() {
+        for budgets in budgets_cases() {
+            let want = sequential(&budgets);
+            for parallel in [0, 1, 2, 3, 8, 64] {
+                let mut got = Vec::new();
+                run(&budgets, parallel, &mut got);
+                assert_eq!(
+                    String::from_utf8(got).unwrap(),
+                    String::from_utf8(want.clone()).unwrap(),
+                    "{budgets:?}, parallel {parallel}"
+                );
+            }
+        }
+        // The demo scenarios, with the demo toolbox (its tools shared).
+        for scenario in crate::demo::scenarios() {
+            let (want, _) = scenario.run().unwrap();
+            let mut got = Vec::new();
+            driver::run_with(
+                scenario.task,
+                scenario.budgets.clone(),
+                &mut crate::model::Scripted::new(scenario.replies.clone()),
+                &mut crate::demo::toolbox().unwrap(),
+                &mut || false,
+                &mut got,
+                RunOptions { parallel: 8 },
+            )
+            .unwrap();
+            assert_eq!(got, want, "{}", scenario.file_name);
+        }
+    }
+
+    /// (calls inside now, the most inside at once), and its condition.
+    type Inside = Arc<(Mutex<(usize, usize)>, Condvar)>;
+
+    /// A tool that waits until `want` calls are inside it at once (or 20 s pass, so a
+    /// broken driver fails rather than hangs), and records the most it saw.
+    fn rendezvous(
+        want: usize,
+    ) -> (
+        SharedFnTool<impl Fn(&Value) -> Result<Value, ToolError>>,
+        Inside,
+    ) {
+        let state = Arc::new((Mutex::new((0usize, 0usize)), Condvar::new()));
+        let inside = state.clone();
+        let spec = ToolSpec::new("meet", "waits for the others", j(r#"{"type":"object"}"#));
+        let tool = SharedFnTool::new(spec, move |_: &Value| {
+            let (lock, arrived) = &*inside;
+            let mut guard = lock.lock().unwrap();
+            guard.0 += 1;
+            guard.1 = guard.1.max(guard.0);
+            arrived.notify_all();
+            let (mut guard, _) = arrived
+                .wait_timeout_while(guard, std::time::Duration::from_secs(20), |g| g.1 < want)
+                .unwrap();
+            guard.0 -= 1;
+            Ok(Value::Null)
+        });
+        (tool, state)
+    }
+
+    #[test]
+    fn the_calls_to_shared_tools_run_together_on_up_to_parallel_threads() {
+        for (parallel, want) in [(4, 4), (3, 3), (1, 1)] {
+            let (tool, state) = rendezvous(want);
+            let mut tools = Toolbox::new();
+            tools.register_shared(tool).unwrap();
+            let mut reply = Reply::new("");
+            for _ in 0..6 {
+                reply = reply.with_call("meet", j("{}"));
+            }
+            let mut out = Vec::new();
+            driver::run_with(
+                "meet",
+                Budgets::default(),
+                &mut crate::model::Scripted::new([reply, Reply::new("met")]),
+                &mut tools,
+                &mut || false,
+                &mut out,
+                RunOptions { parallel },
+            )
+            .unwrap();
+            let most = state.0.lock().unwrap().1;
+            assert_eq!(most, want, "parallel {parallel}");
+            assert_eq!(
+                parse_records(&out).unwrap().len(),
+                10,
+                "task, assistant, 6 tools, assistant, stop"
+            );
+        }
+    }
+
+    /// A sink that takes `keep` lines, then refuses: the process died there.
+    struct Dying {
+        file: Vec<u8>,
+        keep: usize,
+    }
+
+    impl RecordSink for Dying {
+        fn record(&mut self, line: &[u8]) -> Result<(), SinkError> {
+            if self.file.iter().filter(|&&b| b == b'\n').count() == self.keep {
+                return Err(SinkError::Refused);
+            }
+            self.file.extend_from_slice(line);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_parallel_run_killed_after_any_record_resumes_with_no_effect_twice() {
+        let budgets = Budgets::default();
+        let n = parse_records(&sequential(&budgets)).unwrap().len();
+        for keep in 1..n {
+            let mut dying = Dying {
+                file: Vec::new(),
+                keep,
+            };
+            let seen = run(&budgets, 8, &mut dying);
+            let (mut tools, seen_after) = mixed();
+            *seen_after.lock().unwrap() = seen.lock().unwrap().clone();
+            let mut out = dying.file.clone();
+            driver::resume_with(
+                &dying.file,
+                budgets.clone(),
+                &mut ByTurn(replies()),
+                &mut tools,
+                &mut || false,
+                &mut out,
+                RunOptions { parallel: 8 },
+            )
+            .unwrap();
+            for (call, times) in seen_after.lock().unwrap().iter() {
+                let most = if call.starts_with("send") { 1 } else { 2 };
+                assert!(*times <= most, "cut at {keep}: {call} ran {times} times");
+            }
+            let report = verify_loop_bytes(&out, &verify::Options::default());
+            assert!(report.ok(), "cut at {keep}: {:?}", report.faults);
+            // Resumed one at a time, the same file.
+            let (mut tools, _) = mixed();
+            let mut again = dying.file.clone();
+            driver::resume(
+                &dying.file,
+                budgets.clone(),
+                &mut ByTurn(replies()),
+                &mut tools,
+                &mut || false,
+                &mut again,
+            )
+            .unwrap();
+            assert_eq!(again, out, "cut at {keep}");
+        }
+    }
+}
