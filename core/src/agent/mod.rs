@@ -586,6 +586,18 @@ impl Agent {
         self.tool_calls
     }
 
+    /// The calls handed out whose results have not been fed, in call order: those of
+    /// a batch ([`BatchNeed::ToolResults`]), or the one call asked for
+    /// ([`Need::ToolResult`]); empty when no tool result is awaited. Reading it runs
+    /// no check point.
+    pub fn waiting_calls(&self) -> &[ToolCall] {
+        match &self.state {
+            State::AwaitingTool(turn) => turn.calls.get(turn.next..=turn.next).unwrap_or_default(),
+            State::Batch(batch) => &batch.waiting,
+            _ => &[],
+        }
+    }
+
     /// The id of the first call an interrupted run may have started, until its check
     /// point is reached: see [`Agent::resume`].
     pub fn in_flight(&self) -> Option<&str> {

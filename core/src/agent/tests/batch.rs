@@ -353,9 +353,11 @@ fn records_come_in_call_order_whatever_order_results_are_fed_in() {
     }) else {
         panic!()
     };
-    let waiting: Vec<&str> = calls.iter().map(|c| c.id.as_str()).collect();
+    let waiting: Vec<String> = calls.iter().map(|c| c.id.clone()).collect();
     assert_eq!(waiting, ["call_1_0", "call_1_4", "call_1_5"]);
     assert_eq!(asked, 1);
+    let read: Vec<String> = agent.waiting_calls().iter().map(|c| c.id.clone()).collect();
+    assert_eq!(read, waiting);
     // Call 0: 0, the refusal of 1, 2 and the refusal of 3; 4 is awaited.
     agent
         .feed_tool_result_for("call_1_0", Ok(Value::Null))
@@ -384,6 +386,7 @@ fn records_come_in_call_order_whatever_order_results_are_fed_in() {
         Some("tool 'greet' reached its limit of 1 call")
     );
     // The turn is over: the next poll asks the model.
+    assert!(agent.waiting_calls().is_empty());
     assert!(matches!(agent.poll_batch(), BatchNeed::ModelReply { .. }));
 }
 
