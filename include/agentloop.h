@@ -360,6 +360,13 @@ enum agentloop_need
    * Nothing: the run is over (`agentloop_agent_outcome`).
    */
   AGENTLOOP_NEED_DONE = 3,
+  /**
+   * Tool results for a batch (`agentloop_agent_poll_batch` only): read the calls
+   * with `agentloop_agent_take_calls`, run them in any order or together, and feed
+   * each result by its id (`agentloop_agent_feed_tool_result_for`,
+   * `agentloop_agent_feed_tool_error_for`).
+   */
+  AGENTLOOP_NEED_TOOL_RESULTS = 4,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -867,6 +874,98 @@ agentloop_result agentloop_agent_add_tool(struct agentloop_agent *agent,
  */
 agentloop_result agentloop_agent_poll(struct agentloop_agent *agent,
                                       uint32_t *out_need);
+
+/**
+ * Like `agentloop_agent_poll`, but the calls of a turn come all at once: the need is
+ * `AGENTLOOP_NEED_MODEL_REPLY`, `AGENTLOOP_NEED_TOOL_RESULTS` or `AGENTLOOP_NEED_DONE`
+ * (never `AGENTLOOP_NEED_TOOL_RESULT`). With `AGENTLOOP_NEED_TOOL_RESULTS`, read the
+ * calls with `agentloop_agent_take_calls`, run them — in any order, on any threads
+ * of yours — and feed each result by call id with
+ * `agentloop_agent_feed_tool_result_for` or `agentloop_agent_feed_tool_error_for`.
+ *
+ * Every call of the turn is decided before the calls are handed out, as the
+ * one-at-a-time poll decides them in call order (tool-call budget, unknown tool, the
+ * tool's limit counting the earlier calls of the batch, schema); a refused call gets
+ * its `tool` record as usual and is not handed out. Records are written in call
+ * order: the records of the calls before the first that runs are pending when this
+ * returns (take them before running anything); a result fed for call 3 is recorded
+ * once calls 0–2 are. So the transcript is the same bytes as with
+ * `agentloop_agent_poll`. If the process dies with results unrecorded, a resume
+ * treats every call of the turn with no `tool` record as possibly run (docs/resume.md).
+ *
+ * Polling again before every result is fed gives `AGENTLOOP_NEED_TOOL_RESULTS` again
+ * (the calls still waiting). Mixing: after this poll, `agentloop_agent_poll` asks for
+ * the first waiting call one at a time. NULL `agent` or `out_need` is
+ * `NULL_PARAMETER`. Not thread-safe for one agent: run the tools on other threads,
+ * but make the agent calls (feeds, takes) from one thread at a time.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `out_need` valid for a write.
+ */
+agentloop_result agentloop_agent_poll_batch(struct agentloop_agent *agent,
+                                            uint32_t *out_need);
+
+/**
+ * Writes the calls of the batch still waiting for a result — after
+ * `agentloop_agent_poll_batch` gave `AGENTLOOP_NEED_TOOL_RESULTS` — as a canonical
+ * JSON array `[{"arguments":…,"id":…,"name":…}, …]` in call order to
+ * `(out_buf, out_cap)` and its length to `*out_len` (no NUL). Each call's arguments
+ * have passed its tool's schema. It takes nothing away: calling it again gives the
+ * calls still waiting (fewer, as results are fed).
+ *
+ * Size query as `agentloop_canonicalize`: with a NULL or short buffer, the needed
+ * length is written and the result is `INSUFFICIENT_SIZE`, nothing changed.
+ * `INVALID_STATE` when the last poll was not `agentloop_agent_poll_batch` giving
+ * `AGENTLOOP_NEED_TOOL_RESULTS`, or every result was fed since. NULL `agent` or
+ * `out_len` is `NULL_PARAMETER`. Not thread-safe for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `out_buf`, if not NULL, must point
+ * to `out_cap` writable bytes; `out_len` must be valid for a write.
+ */
+agentloop_result agentloop_agent_take_calls(const struct agentloop_agent *agent,
+                                            uint8_t *out_buf,
+                                            size_t out_cap,
+                                            size_t *out_len);
+
+/**
+ * Feeds the value `(ptr, len)` — any JSON document — as the result of the waiting
+ * call whose id is `(id_ptr, id_len)` (UTF-8, as `agentloop_agent_take_calls` gave
+ * it), in any order. Recorded as `agentloop_agent_feed_tool_result` records it, once
+ * the calls before it are recorded: take the records after every feed.
+ *
+ * Refusals, each leaving the agent unchanged: `INVALID_STATE` when no batch is
+ * waiting (the last poll was not `agentloop_agent_poll_batch` giving
+ * `AGENTLOOP_NEED_TOOL_RESULTS`, or every result was fed); `INVALID_ARGUMENT` when
+ * no waiting call has that id (unknown, refused, or fed already); `INVALID_UTF8`;
+ * `INVALID_JSON` for text the strict parser refuses. NULL `agent` is
+ * `NULL_PARAMETER`. Not thread-safe for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `id_ptr` must point to `id_len`
+ * readable bytes and `ptr` to `len`.
+ */
+agentloop_result agentloop_agent_feed_tool_result_for(struct agentloop_agent *agent,
+                                                      const uint8_t *id_ptr,
+                                                      size_t id_len,
+                                                      const uint8_t *ptr,
+                                                      size_t len);
+
+/**
+ * Feeds the tool's failure, the sentence `(ptr, len)` (UTF-8), as the result of the
+ * waiting call `(id_ptr, id_len)`: recorded as `agentloop_agent_feed_tool_error`
+ * records it. Refusals as `agentloop_agent_feed_tool_result_for`. Not thread-safe
+ * for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `id_ptr` must point to `id_len`
+ * readable bytes and `ptr` to `len`.
+ */
+agentloop_result agentloop_agent_feed_tool_error_for(struct agentloop_agent *agent,
+                                                     const uint8_t *id_ptr,
+                                                     size_t id_len,
+                                                     const uint8_t *ptr,
+                                                     size_t len);
 
 /**
  * Writes the conversation so far — what a model is shown — as canonical JSON to

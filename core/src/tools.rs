@@ -17,6 +17,7 @@
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -129,6 +130,79 @@ pub trait Tool {
     /// The default is `false`: at most once.
     fn idempotent(&self) -> bool {
         false
+    }
+}
+
+/// A tool that can run several calls at once, from several threads: its `call` takes
+/// `&self`, and it is `Send + Sync`. Register it with [`Toolbox::register_shared`];
+/// the driver's parallel path ([`crate::driver::RunOptions::parallel`]) runs the calls
+/// of a turn to shared tools together, and the calls to other tools ([`Tool`]) one at
+/// a time on the driver's thread. Otherwise it is a [`Tool`] like any other.
+pub trait SharedTool: Send + Sync {
+    /// Its name, description and argument schema; read once, at registration.
+    fn spec(&self) -> ToolSpec;
+
+    /// Runs the tool, maybe on several threads at once. The loop calls it only with
+    /// arguments that satisfy the schema.
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError>;
+
+    /// Whether it is idempotent, as [`Tool::idempotent`]. The default is `false`.
+    fn idempotent(&self) -> bool {
+        false
+    }
+}
+
+/// A [`SharedTool`] made of a spec and a closure that may run on several threads at
+/// once.
+pub struct SharedFnTool<F> {
+    spec: ToolSpec,
+    run: F,
+    idempotent: bool,
+}
+
+impl<F> SharedFnTool<F>
+where
+    F: Fn(&Value) -> Result<Value, ToolError> + Send + Sync,
+{
+    /// A tool that presents `spec` and runs `run`; not idempotent.
+    pub fn new(spec: ToolSpec, run: F) -> Self {
+        SharedFnTool {
+            spec,
+            run,
+            idempotent: false,
+        }
+    }
+
+    /// Declares the tool idempotent ([`Tool::idempotent`]).
+    pub fn idempotent(mut self) -> Self {
+        self.idempotent = true;
+        self
+    }
+}
+
+impl<F> fmt::Debug for SharedFnTool<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SharedFnTool")
+            .field("spec", &self.spec)
+            .field("idempotent", &self.idempotent)
+            .finish()
+    }
+}
+
+impl<F> SharedTool for SharedFnTool<F>
+where
+    F: Fn(&Value) -> Result<Value, ToolError> + Send + Sync,
+{
+    fn spec(&self) -> ToolSpec {
+        self.spec.clone()
+    }
+
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
+        (self.run)(arguments)
+    }
+
+    fn idempotent(&self) -> bool {
+        self.idempotent
     }
 }
 
@@ -367,11 +441,17 @@ impl Manifest {
     }
 }
 
+/// A registered tool: one call at a time, or shared by threads.
+enum Entry {
+    Exclusive(Box<dyn Tool>),
+    Shared(Arc<dyn SharedTool>),
+}
+
 /// A registry of tools, keyed by name: the [`Manifest`] plus the tools themselves.
 #[derive(Default)]
 pub struct Toolbox {
     manifest: Manifest,
-    tools: BTreeMap<String, Box<dyn Tool>>,
+    tools: BTreeMap<String, Entry>,
 }
 
 impl fmt::Debug for Toolbox {
@@ -408,8 +488,40 @@ impl Toolbox {
         let name = spec.name.clone();
         self.manifest
             .register_with(spec, limit, tool.idempotent())?;
-        self.tools.insert(name, tool);
+        self.tools.insert(name, Entry::Exclusive(tool));
         Ok(())
+    }
+
+    /// Registers a tool that may run several calls at once ([`SharedTool`]), with no
+    /// call limit.
+    pub fn register_shared(
+        &mut self,
+        tool: impl SharedTool + 'static,
+    ) -> Result<(), RegisterError> {
+        self.add_shared(Arc::new(tool), None)
+    }
+
+    /// Registers a shared tool ([`SharedTool`]), with an optional call limit.
+    pub fn add_shared(
+        &mut self,
+        tool: Arc<dyn SharedTool>,
+        limit: Option<u64>,
+    ) -> Result<(), RegisterError> {
+        let spec = tool.spec();
+        let name = spec.name.clone();
+        self.manifest
+            .register_with(spec, limit, tool.idempotent())?;
+        self.tools.insert(name, Entry::Shared(tool));
+        Ok(())
+    }
+
+    /// The tool `name` if it is a [`SharedTool`]: one the driver may run on another
+    /// thread.
+    pub fn shared(&self, name: &str) -> Option<Arc<dyn SharedTool>> {
+        match self.tools.get(name) {
+            Some(Entry::Shared(tool)) => Some(tool.clone()),
+            _ => None,
+        }
     }
 
     /// What the loop needs to know about the tools.
@@ -421,7 +533,8 @@ impl Toolbox {
     /// [`crate::agent::Agent`] asks for a tool result only for a call that passed).
     pub fn call(&mut self, name: &str, arguments: &Value) -> Result<Value, ToolError> {
         match self.tools.get_mut(name) {
-            Some(tool) => tool.call(arguments),
+            Some(Entry::Exclusive(tool)) => tool.call(arguments),
+            Some(Entry::Shared(tool)) => tool.call(arguments),
             None => Err(ToolError::new(alloc::format!(
                 "no tool named '{name}' in this toolbox"
             ))),

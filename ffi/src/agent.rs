@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use agentloop_core::agent::{Agent, Budgets, Need, Record, StopReason};
+use agentloop_core::agent::{Agent, BatchNeed, Budgets, FeedError, Need, Record, StopReason};
 use agentloop_core::jcs;
 use agentloop_core::json::{self, Object, Value};
 use agentloop_core::model::{Message, ModelError, Reply, ToolCall};
@@ -115,6 +115,11 @@ pub enum agentloop_need {
     ToolResult = 2,
     /// Nothing: the run is over (`agentloop_agent_outcome`).
     Done = 3,
+    /// Tool results for a batch (`agentloop_agent_poll_batch` only): read the calls
+    /// with `agentloop_agent_take_calls`, run them in any order or together, and feed
+    /// each result by its id (`agentloop_agent_feed_tool_result_for`,
+    /// `agentloop_agent_feed_tool_error_for`).
+    ToolResults = 4,
 }
 
 /// Why a run stopped, as a `uint32_t` (`agentloop_stop_reason_str` gives the name the
@@ -214,6 +219,8 @@ enum Asked {
     Nothing,
     ModelReply,
     ToolResult(ToolCall),
+    /// A batch was handed out; results are fed by call id.
+    ToolResults,
     Done,
 }
 
@@ -331,6 +338,51 @@ impl agentloop_agent {
         self.asked = asked;
         self.collect();
         Ok(need)
+    }
+
+    /// Like `poll`, the calls of a turn all at once.
+    fn poll_batch(&mut self) -> Outcome<agentloop_need> {
+        let agent = self.start()?;
+        let (asked, need) = loop {
+            match agent.poll_batch() {
+                BatchNeed::ModelReply { .. } => {
+                    break (Asked::ModelReply, agentloop_need::ModelReply)
+                }
+                BatchNeed::ToolResults { .. } => {
+                    break (Asked::ToolResults, agentloop_need::ToolResults)
+                }
+                BatchNeed::TakeRecords => {}
+                BatchNeed::Done(_) => break (Asked::Done, agentloop_need::Done),
+            }
+        };
+        self.asked = asked;
+        self.collect();
+        Ok(need)
+    }
+
+    /// The calls of the batch still waiting for a result.
+    fn waiting(&self) -> Outcome<&[ToolCall]> {
+        match (&self.asked, &self.agent) {
+            (Asked::ToolResults, Some(agent)) => Ok(agent.waiting_calls()),
+            _ => Err(agentloop_result::InvalidState),
+        }
+    }
+
+    /// Feeds the result of the waiting call `id` of a batch.
+    fn feed_tool_for(&mut self, id: &str, result: Result<Value, ToolError>) -> Outcome {
+        self.waiting()?;
+        let agent = self.running()?;
+        agent
+            .feed_tool_result_for(id, result)
+            .map_err(|e| match e {
+                FeedError::NoSuchCall => agentloop_result::InvalidArgument,
+                _ => agentloop_result::InvalidState,
+            })?;
+        if agent.waiting_calls().is_empty() {
+            self.asked = Asked::Nothing;
+        }
+        self.collect();
+        Ok(())
     }
 
     /// What a model is shown, while the last poll asked for a reply (and nothing was
@@ -626,6 +678,143 @@ pub unsafe extern "C" fn agentloop_agent_poll(
         let asked = agent.poll()?;
         // SAFETY: out_need was checked non-NULL; the caller promises it is writable.
         unsafe { put(out_need, asked as u32) }
+    })
+}
+
+/// Like `agentloop_agent_poll`, but the calls of a turn come all at once: the need is
+/// `AGENTLOOP_NEED_MODEL_REPLY`, `AGENTLOOP_NEED_TOOL_RESULTS` or `AGENTLOOP_NEED_DONE`
+/// (never `AGENTLOOP_NEED_TOOL_RESULT`). With `AGENTLOOP_NEED_TOOL_RESULTS`, read the
+/// calls with `agentloop_agent_take_calls`, run them — in any order, on any threads
+/// of yours — and feed each result by call id with
+/// `agentloop_agent_feed_tool_result_for` or `agentloop_agent_feed_tool_error_for`.
+///
+/// Every call of the turn is decided before the calls are handed out, as the
+/// one-at-a-time poll decides them in call order (tool-call budget, unknown tool, the
+/// tool's limit counting the earlier calls of the batch, schema); a refused call gets
+/// its `tool` record as usual and is not handed out. Records are written in call
+/// order: the records of the calls before the first that runs are pending when this
+/// returns (take them before running anything); a result fed for call 3 is recorded
+/// once calls 0–2 are. So the transcript is the same bytes as with
+/// `agentloop_agent_poll`. If the process dies with results unrecorded, a resume
+/// treats every call of the turn with no `tool` record as possibly run (docs/resume.md).
+///
+/// Polling again before every result is fed gives `AGENTLOOP_NEED_TOOL_RESULTS` again
+/// (the calls still waiting). Mixing: after this poll, `agentloop_agent_poll` asks for
+/// the first waiting call one at a time. NULL `agent` or `out_need` is
+/// `NULL_PARAMETER`. Not thread-safe for one agent: run the tools on other threads,
+/// but make the agent calls (feeds, takes) from one thread at a time.
+///
+/// # Safety
+/// `agent` must be a live agent from this library; `out_need` valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_agent_poll_batch(
+    agent: *mut agentloop_agent,
+    out_need: *mut u32,
+) -> agentloop_result {
+    boundary(|| {
+        need(out_need)?;
+        // SAFETY: the caller promises a live agent used by no other thread.
+        let agent = unsafe { handle_mut(agent) }?;
+        let asked = agent.poll_batch()?;
+        // SAFETY: out_need was checked non-NULL; the caller promises it is writable.
+        unsafe { put(out_need, asked as u32) }
+    })
+}
+
+/// Writes the calls of the batch still waiting for a result — after
+/// `agentloop_agent_poll_batch` gave `AGENTLOOP_NEED_TOOL_RESULTS` — as a canonical
+/// JSON array `[{"arguments":…,"id":…,"name":…}, …]` in call order to
+/// `(out_buf, out_cap)` and its length to `*out_len` (no NUL). Each call's arguments
+/// have passed its tool's schema. It takes nothing away: calling it again gives the
+/// calls still waiting (fewer, as results are fed).
+///
+/// Size query as `agentloop_canonicalize`: with a NULL or short buffer, the needed
+/// length is written and the result is `INSUFFICIENT_SIZE`, nothing changed.
+/// `INVALID_STATE` when the last poll was not `agentloop_agent_poll_batch` giving
+/// `AGENTLOOP_NEED_TOOL_RESULTS`, or every result was fed since. NULL `agent` or
+/// `out_len` is `NULL_PARAMETER`. Not thread-safe for one agent.
+///
+/// # Safety
+/// `agent` must be a live agent from this library; `out_buf`, if not NULL, must point
+/// to `out_cap` writable bytes; `out_len` must be valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_agent_take_calls(
+    agent: *const agentloop_agent,
+    out_buf: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+) -> agentloop_result {
+    boundary(|| {
+        need(out_len)?;
+        // SAFETY: the caller promises a live agent.
+        let agent = unsafe { handle(agent) }?;
+        let calls = Value::Array(agent.waiting()?.iter().map(call_value).collect());
+        let bytes = canonical(&calls)?;
+        // SAFETY: the caller's contract for the output buffer and out_len.
+        unsafe { write_out(&bytes, out_buf, out_cap, out_len) }
+    })
+}
+
+/// Feeds the value `(ptr, len)` — any JSON document — as the result of the waiting
+/// call whose id is `(id_ptr, id_len)` (UTF-8, as `agentloop_agent_take_calls` gave
+/// it), in any order. Recorded as `agentloop_agent_feed_tool_result` records it, once
+/// the calls before it are recorded: take the records after every feed.
+///
+/// Refusals, each leaving the agent unchanged: `INVALID_STATE` when no batch is
+/// waiting (the last poll was not `agentloop_agent_poll_batch` giving
+/// `AGENTLOOP_NEED_TOOL_RESULTS`, or every result was fed); `INVALID_ARGUMENT` when
+/// no waiting call has that id (unknown, refused, or fed already); `INVALID_UTF8`;
+/// `INVALID_JSON` for text the strict parser refuses. NULL `agent` is
+/// `NULL_PARAMETER`. Not thread-safe for one agent.
+///
+/// # Safety
+/// `agent` must be a live agent from this library; `id_ptr` must point to `id_len`
+/// readable bytes and `ptr` to `len`.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_agent_feed_tool_result_for(
+    agent: *mut agentloop_agent,
+    id_ptr: *const u8,
+    id_len: usize,
+    ptr: *const u8,
+    len: usize,
+) -> agentloop_result {
+    boundary(|| {
+        // SAFETY: the caller promises a live agent used by no other thread.
+        let agent = unsafe { handle_mut(agent) }?;
+        agent.waiting()?;
+        // SAFETY: the caller's contract for the byte inputs.
+        let id = unsafe { text(id_ptr, id_len) }?;
+        // SAFETY: the caller's contract for the byte inputs.
+        let value = tool_value(unsafe { input(ptr, len) }?)?;
+        agent.feed_tool_for(id, Ok(value))
+    })
+}
+
+/// Feeds the tool's failure, the sentence `(ptr, len)` (UTF-8), as the result of the
+/// waiting call `(id_ptr, id_len)`: recorded as `agentloop_agent_feed_tool_error`
+/// records it. Refusals as `agentloop_agent_feed_tool_result_for`. Not thread-safe
+/// for one agent.
+///
+/// # Safety
+/// `agent` must be a live agent from this library; `id_ptr` must point to `id_len`
+/// readable bytes and `ptr` to `len`.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_agent_feed_tool_error_for(
+    agent: *mut agentloop_agent,
+    id_ptr: *const u8,
+    id_len: usize,
+    ptr: *const u8,
+    len: usize,
+) -> agentloop_result {
+    boundary(|| {
+        // SAFETY: the caller promises a live agent used by no other thread.
+        let agent = unsafe { handle_mut(agent) }?;
+        agent.waiting()?;
+        // SAFETY: the caller's contract for the byte inputs.
+        let id = unsafe { text(id_ptr, id_len) }?;
+        // SAFETY: the caller's contract for the byte inputs.
+        let message = unsafe { text(ptr, len) }?;
+        agent.feed_tool_for(id, Err(ToolError::new(message)))
     })
 }
 

@@ -1302,3 +1302,217 @@ fn max_total_tokens_from_c_is_recorded_and_stops_as_the_rust_loop_does() {
     assert_eq!(reason, agentloop_stop::TokenBudget as u32);
     assert_eq!((steps, tokens, unrun), (4, 49, 2));
 }
+
+fn feed_for(a: &Agent, id: &str, result: Result<Vec<u8>, String>) -> agentloop_result {
+    // SAFETY: a live agent and valid byte inputs.
+    unsafe {
+        match result {
+            Ok(value) => agentloop_agent_feed_tool_result_for(
+                a.0,
+                id.as_ptr(),
+                id.len(),
+                value.as_ptr(),
+                value.len(),
+            ),
+            Err(message) => agentloop_agent_feed_tool_error_for(
+                a.0,
+                id.as_ptr(),
+                id.len(),
+                message.as_ptr(),
+                message.len(),
+            ),
+        }
+    }
+}
+
+/// A turn of 8 calls with refusals mixed in (unknown tool, schema), then the answer.
+fn eight_calls() -> Vec<agentloop_core::model::Reply> {
+    use agentloop_core::json::parse;
+    use agentloop_core::model::Reply;
+    let j = |t: &str| parse(t.as_bytes()).unwrap();
+    vec![
+        Reply::new("Eight at once.")
+            .with_call("add", j(r#"{"a":1,"b":2}"#))
+            .with_call("nosuch", j("{}"))
+            .with_call("echo", j(r#"{"n":2}"#))
+            .with_call("add", j(r#"{"a":"x","b":1}"#))
+            .with_call("fail", j(r#"{"n":4}"#))
+            .with_call("greet", j(r#"{"name":"ann"}"#))
+            .with_call("echo", j(r#"{"n":6}"#))
+            .with_call("greet", j("{}")),
+        Reply::new("Done."),
+    ]
+}
+
+/// Drives the agent with `agentloop_agent_poll_batch`, feeding each batch's results by
+/// id in the order `order` gives (indices into the batch).
+fn drive_batched(
+    a: &Agent,
+    c: &Chain,
+    replies: &[agentloop_core::model::Reply],
+    order: fn(usize) -> Vec<usize>,
+) -> String {
+    let mut tools = demo::toolbox().unwrap();
+    let mut replies = replies.iter();
+    let mut transcript = drain(a, c);
+    loop {
+        let mut need = 0;
+        // SAFETY: a live agent and a valid out pointer.
+        let r = unsafe { agentloop_agent_poll_batch(a.0, &mut need) };
+        assert_eq!(r, agentloop_result::Ok);
+        transcript += &drain(a, c);
+        match need {
+            n if n == agentloop_need::ModelReply as u32 => {
+                let reply = replies.next().unwrap();
+                let calls: Vec<String> = reply
+                    .tool_calls
+                    .iter()
+                    .map(|(name, args)| {
+                        let args = agentloop_core::jcs::to_vec(args).unwrap();
+                        format!(
+                            r#"{{"name":"{name}","arguments":{}}}"#,
+                            String::from_utf8(args).unwrap()
+                        )
+                    })
+                    .collect();
+                let calls = format!("[{}]", calls.join(","));
+                assert_eq!(
+                    feed_reply(a, reply.text.as_bytes(), calls.as_bytes()),
+                    agentloop_result::Ok
+                );
+            }
+            n if n == agentloop_need::ToolResults as u32 => {
+                let json = get(agentloop_agent_take_calls, a).unwrap();
+                let calls = agentloop_core::json::parse(json.as_bytes()).unwrap();
+                let agentloop_core::json::Value::Array(calls) = calls else {
+                    panic!("not an array: {json}")
+                };
+                let results: Vec<(String, Result<Vec<u8>, String>)> = calls
+                    .iter()
+                    .map(|call| {
+                        let call = call.as_object().unwrap();
+                        let id = call.get("id").unwrap().as_str().unwrap().to_string();
+                        let name = call.get("name").unwrap().as_str().unwrap();
+                        let result = tools
+                            .call(name, call.get("arguments").unwrap())
+                            .map(|v| agentloop_core::jcs::to_vec(&v).unwrap())
+                            .map_err(|e| e.message().to_string());
+                        (id, result)
+                    })
+                    .collect();
+                for i in order(results.len()) {
+                    let (id, result) = &results[i];
+                    assert_eq!(feed_for(a, id, result.clone()), agentloop_result::Ok);
+                    transcript += &drain(a, c);
+                }
+                // Every result fed: no batch is waiting.
+                assert_eq!(
+                    get(agentloop_agent_take_calls, a),
+                    Err(agentloop_result::InvalidState)
+                );
+            }
+            n => {
+                assert_eq!(n, agentloop_need::Done as u32);
+                return transcript;
+            }
+        }
+        transcript += &drain(a, c);
+    }
+}
+
+#[test]
+fn a_batch_through_the_c_agent_writes_the_one_at_a_time_bytes_in_any_feed_order() {
+    let replies = eight_calls();
+    let one = agent("eight", None);
+    demo_tools(&one);
+    let want = drive_demo(&one, &chain(), &replies);
+    let orders: [fn(usize) -> Vec<usize>; 3] = [
+        |n| (0..n).collect(),
+        |n| (0..n).rev().collect(),
+        |n| (0..n).map(|i| (i * 3 + 1) % n).collect(),
+    ];
+    for order in orders {
+        let a = agent("eight", None);
+        demo_tools(&a);
+        assert_eq!(drive_batched(&a, &chain(), &replies, order), want);
+    }
+    assert_eq!(want.lines().count(), 12, "{want}");
+    // What a batch hands out: the calls that passed their checks, in call order.
+    let a = agent("eight", None);
+    demo_tools(&a);
+    let c = chain();
+    assert_eq!(
+        get(agentloop_agent_take_calls, &a),
+        Err(agentloop_result::InvalidState),
+        "before a batch poll"
+    );
+    let mut need = 0;
+    // SAFETY: a live agent and a valid out pointer.
+    unsafe { agentloop_agent_poll_batch(a.0, &mut need) };
+    assert_eq!(need, agentloop_need::ModelReply as u32);
+    let calls = r#"[{"name":"add","arguments":{"a":1,"b":2}},{"name":"nosuch","arguments":{}},{"name":"echo","arguments":{}}]"#;
+    assert_eq!(feed_reply(&a, b"", calls.as_bytes()), agentloop_result::Ok);
+    drain(&a, &c);
+    // SAFETY: as above.
+    unsafe { agentloop_agent_poll_batch(a.0, &mut need) };
+    assert_eq!(need, agentloop_need::ToolResults as u32);
+    assert_eq!(
+        get(agentloop_agent_take_calls, &a).unwrap(),
+        r#"[{"arguments":{"a":1,"b":2},"id":"call_1_0","name":"add"},{"arguments":{},"id":"call_1_2","name":"echo"}]"#
+    );
+    // The one-at-a-time getters do not apply to a batch.
+    assert_eq!(
+        get(agentloop_agent_call_id, &a),
+        Err(agentloop_result::InvalidState)
+    );
+    // Refused and unknown ids; bad JSON; NULLs: nothing changes.
+    for id in ["call_1_1", "call_9_9", ""] {
+        assert_eq!(
+            feed_for(&a, id, Ok(b"1".to_vec())),
+            agentloop_result::InvalidArgument
+        );
+    }
+    assert_eq!(
+        feed_for(&a, "call_1_2", Ok(b"{".to_vec())),
+        agentloop_result::InvalidJson
+    );
+    // SAFETY: a NULL agent is refused before anything is read.
+    let r = unsafe {
+        agentloop_agent_feed_tool_result_for(null_mut(), b"x".as_ptr(), 1, b"1".as_ptr(), 1)
+    };
+    assert_eq!(r, agentloop_result::NullParameter);
+    let mut len = 0;
+    // SAFETY: a NULL agent is refused.
+    let r = unsafe { agentloop_agent_take_calls(null(), null_mut(), 0, &mut len) };
+    assert_eq!(r, agentloop_result::NullParameter);
+    // The second call first: it waits for the first (and the refusal between).
+    assert_eq!(
+        feed_for(&a, "call_1_2", Ok(b"2".to_vec())),
+        agentloop_result::Ok
+    );
+    assert_eq!(drain(&a, &c), "");
+    assert_eq!(
+        get(agentloop_agent_take_calls, &a).unwrap(),
+        r#"[{"arguments":{"a":1,"b":2},"id":"call_1_0","name":"add"}]"#
+    );
+    assert_eq!(
+        feed_for(&a, "call_1_2", Ok(b"2".to_vec())),
+        agentloop_result::InvalidArgument,
+        "fed twice"
+    );
+    assert_eq!(
+        feed_for(&a, "call_1_0", Err("no".into())),
+        agentloop_result::Ok
+    );
+    let lines = drain(&a, &c);
+    let ids: Vec<&str> = lines
+        .lines()
+        .map(|l| &l[l.find("\"id\":\"").unwrap() + 6..][..8])
+        .collect();
+    assert_eq!(ids, ["call_1_0", "call_1_1", "call_1_2"]);
+    assert_eq!(
+        feed_for(&a, "call_1_0", Ok(b"1".to_vec())),
+        agentloop_result::InvalidState,
+        "no batch waiting"
+    );
+}

@@ -201,6 +201,8 @@ pub(crate) fn follow(
                 feed(agent.feed_reply(Err(error)), next, recorded)?;
             }
             State::AwaitingReply => return Err(differs("asks the model for a turn here")),
+            // Following steps one check point at a time: it never starts a batch.
+            State::Batch(_) => return Err(differs("runs a batch of calls here")),
             State::AwaitingTool(turn) => {
                 let Some(call) = turn.calls.get(turn.next).cloned() else {
                     return Err(differs("has no call to run here"));

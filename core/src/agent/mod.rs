@@ -34,6 +34,43 @@
 //! three refusals are `ok:false` records and the run goes on. A tool's call limit
 //! counts the calls it ran (whatever they returned); the tool-call budget counts every
 //! `tool` record, refusals included.
+//!
+//! A turn's calls can also be taken all at once, to run them together:
+//! [`Agent::poll_batch_with`] asks the host's cancellation once before the batch, then
+//! decides every call of the turn up front exactly as the one-at-a-time path would
+//! (`tool_budget`, unknown tool, the tool's limit counting the earlier calls of the
+//! batch, schema), and hands out the calls that may run ([`BatchNeed::ToolResults`]).
+//! Results are fed by call id in any order ([`Agent::feed_tool_result_for`]); records
+//! are written strictly in call order (a result for call 3 waits until calls 0–2 are
+//! recorded, refusals included), so the transcript is the same bytes either way.
+//!
+//! ```
+//! use agentloop_core::agent::{Agent, BatchNeed, Budgets};
+//! use agentloop_core::json::Value;
+//! use agentloop_core::model::Reply;
+//! use agentloop_core::tools::{Manifest, ToolSpec};
+//!
+//! let mut manifest = Manifest::new();
+//! let schema = agentloop_core::json::parse(br#"{"type":"object"}"#).unwrap();
+//! manifest.register(ToolSpec::new("t", "a tool", schema), None).unwrap();
+//! let mut agent = Agent::new("two calls", Budgets::default(), manifest).unwrap();
+//! assert!(matches!(agent.poll_batch(), BatchNeed::ModelReply { .. }));
+//! let args = Value::Object(Default::default());
+//! let reply = Reply::new("").with_call("t", args.clone()).with_call("t", args);
+//! agent.feed_reply(Ok(reply)).unwrap();
+//! agent.take_records();
+//! let BatchNeed::ToolResults { calls } = agent.poll_batch() else { unreachable!() };
+//! let ids: Vec<String> = calls.iter().map(|c| c.id.clone()).collect();
+//! assert_eq!(ids, ["call_1_0", "call_1_1"]);
+//! // The second result first: it waits for the first.
+//! agent.feed_tool_result_for(&ids[1], Ok(Value::from("b"))).unwrap();
+//! assert!(agent.take_records().is_empty());
+//! agent.feed_tool_result_for(&ids[0], Ok(Value::from("a"))).unwrap();
+//! let ids: Vec<String> = agent.take_records().iter()
+//!     .map(|r| r.payload.as_object().unwrap().get("id").unwrap().as_str().unwrap().into())
+//!     .collect();
+//! assert_eq!(ids, ["call_1_0", "call_1_1"]);
+//! ```
 
 mod budget;
 mod checks;
@@ -85,6 +122,33 @@ pub enum Need<'a> {
     Done(Outcome),
 }
 
+/// What the agent needs next, when a turn's calls are taken all at once
+/// ([`Agent::poll_batch_with`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum BatchNeed<'a> {
+    /// A model reply, as [`Need::ModelReply`].
+    ModelReply {
+        /// The conversation so far, the task first.
+        messages: &'a [Message],
+        /// The tools on offer, sorted by name.
+        manifest: &'a [ToolSpec],
+    },
+    /// Tool results: run these calls (each passed every check; in call order), in any
+    /// order or all together, and feed each answer to [`Agent::feed_tool_result_for`]
+    /// by its id. Polling again before every result is fed gives the calls still
+    /// waiting for one.
+    ToolResults {
+        /// The calls waiting for a result, in call order.
+        calls: &'a [ToolCall],
+    },
+    /// Records to take, as [`Need::TakeRecords`]: the check point before the batch
+    /// wrote records (refusals, lost results, of the calls before the first that
+    /// runs); store them before running any call.
+    TakeRecords,
+    /// Nothing: the run is over.
+    Done(Outcome),
+}
+
 /// Something was fed that the agent did not ask for. Nothing changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FeedError {
@@ -94,6 +158,9 @@ pub enum FeedError {
     NotAwaitingToolResult,
     /// Anything, after the run stopped.
     Finished,
+    /// A tool result by call id, but no call of that id is waiting for one (an unknown
+    /// id, or one whose result was fed already).
+    NoSuchCall,
 }
 
 impl fmt::Display for FeedError {
@@ -102,6 +169,10 @@ impl fmt::Display for FeedError {
             FeedError::NotAwaitingReply => "a model reply was fed, but none was asked for",
             FeedError::NotAwaitingToolResult => "a tool result was fed, but none was asked for",
             FeedError::Finished => "the run has stopped; nothing more can be fed",
+            FeedError::NoSuchCall => {
+                "a tool result was fed for a call id that is not waiting for one (unknown, \
+                 or fed already)"
+            }
         })
     }
 }
@@ -121,6 +192,36 @@ impl Turn {
     }
 }
 
+/// What became of one call of a batch.
+#[derive(Debug, Clone, PartialEq)]
+enum Slot {
+    /// Recorded already, or before the batch.
+    Done,
+    /// Handed out; its result is awaited.
+    Running,
+    /// Its record's result is known; `ran` says whether it counts as a run of its tool
+    /// (a fed result, a lost one) or not (a refusal).
+    Ready {
+        result: Result<Value, String>,
+        ran: bool,
+    },
+}
+
+/// A turn whose calls were decided at once ([`Agent::poll_batch_with`]).
+#[derive(Debug, Clone, PartialEq)]
+struct Batch {
+    calls: Vec<ToolCall>,
+    /// One per call of the turn.
+    slots: Vec<Slot>,
+    /// The next call to record.
+    next: usize,
+    /// The calls `next..end` are the batch; when `end` is short of the turn, the
+    /// tool-call budget stops the run after them (`tool_budget`).
+    end: usize,
+    /// The calls handed out whose results have not been fed, in call order.
+    waiting: Vec<ToolCall>,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 enum State {
     /// The next check point is before a turn.
@@ -131,6 +232,8 @@ enum State {
     Calls(Turn),
     /// The result of call `next` was asked for.
     AwaitingTool(Turn),
+    /// The calls of a turn were handed out together; their results are awaited.
+    Batch(Batch),
     /// The `stop` record is written.
     Done(Outcome),
 }
@@ -152,9 +255,10 @@ pub struct Agent {
     total_tokens: u64,
     tool_calls: u64,
     state: State,
-    /// The id of a call an interrupted run may have started (set by
-    /// [`Agent::resume`]): it is not run again unless its tool is idempotent.
-    in_flight: Option<String>,
+    /// The ids of the calls an interrupted run may have started (set by
+    /// [`Agent::resume`]: every call of its last turn with no `tool` record): none is
+    /// run again unless its tool is idempotent.
+    in_flight: Vec<String>,
 }
 
 impl Agent {
@@ -186,7 +290,7 @@ impl Agent {
             total_tokens: 0,
             tool_calls: 0,
             state: State::BeforeTurn,
-            in_flight: None,
+            in_flight: Vec::new(),
         };
         agent.push_record(RecordKind::Task, payload);
         Ok(agent)
@@ -237,11 +341,124 @@ impl Agent {
                     // Unreachable: a turn awaits only a call it has. Stop rather than spin.
                     self.cancel();
                 }
+                // Taken as a batch, polled one at a time: the first call still waiting.
+                State::Batch(batch) => {
+                    let call = batch.waiting.first().cloned();
+                    self.state = State::Batch(batch);
+                    if let Some(call) = call {
+                        return Need::ToolResult { call };
+                    }
+                    self.cancel();
+                }
                 State::Done(outcome) => {
                     self.state = State::Done(outcome.clone());
                     return Need::Done(outcome);
                 }
             }
+        }
+    }
+
+    /// [`Agent::poll_batch_with`] without a cancellation hook.
+    pub fn poll_batch(&mut self) -> BatchNeed<'_> {
+        self.poll_batch_with(&mut || false)
+    }
+
+    /// Like [`Agent::poll_with`], but the calls of a turn come all at once
+    /// ([`BatchNeed::ToolResults`]), to be run in any order or together and fed back by
+    /// id with [`Agent::feed_tool_result_for`].
+    ///
+    /// Before the batch, `cancel` is asked once (not once per call); then every call of
+    /// the turn is decided as the one-at-a-time path decides it, in call order:
+    /// `tool_budget` (the calls after the budget is spent are not in the batch, and
+    /// the run stops on `tool_budget` once the batch is recorded), then unknown tool,
+    /// the tool's call limit (counting the calls of the batch before it) and the
+    /// schema; a refusal is a `tool` record as usual. Records are written in call
+    /// order, so the transcript is the bytes the one-at-a-time path writes when
+    /// nothing is cancelled. The records of the calls before the first one that runs
+    /// are written before the calls are handed out ([`BatchNeed::TakeRecords`]); those
+    /// of later calls wait for the results before them. A crash with some of them
+    /// unwritten is resumed safely: [`Agent::resume`] treats every unrecorded call of
+    /// the last turn that passes the checks as possibly run.
+    pub fn poll_batch_with(&mut self, cancel: &mut dyn FnMut() -> bool) -> BatchNeed<'_> {
+        loop {
+            if matches!(self.state, State::BeforeTurn | State::Calls(_)) {
+                let written = self.records.len();
+                match core::mem::replace(&mut self.state, State::BeforeTurn) {
+                    State::Calls(turn) => self.start_batch(turn, cancel),
+                    other => {
+                        self.state = other;
+                        self.check_point(cancel);
+                    }
+                }
+                if self.records.len() > written && !matches!(self.state, State::Done(_)) {
+                    return BatchNeed::TakeRecords;
+                }
+                continue;
+            }
+            let stuck = match &self.state {
+                State::AwaitingTool(turn) => turn.calls.get(turn.next..=turn.next).is_none(),
+                State::Batch(batch) => batch.waiting.is_empty(),
+                _ => false,
+            };
+            if stuck {
+                // Unreachable: a turn awaits only calls it has. Stop rather than spin.
+                self.cancel();
+            }
+            return match &self.state {
+                State::AwaitingReply => BatchNeed::ModelReply {
+                    messages: &self.messages,
+                    manifest: self.manifest.specs(),
+                },
+                State::AwaitingTool(turn) => BatchNeed::ToolResults {
+                    calls: turn.calls.get(turn.next..=turn.next).unwrap_or_default(),
+                },
+                State::Batch(batch) => BatchNeed::ToolResults {
+                    calls: &batch.waiting,
+                },
+                State::Done(outcome) => BatchNeed::Done(outcome.clone()),
+                // Left above.
+                State::BeforeTurn | State::Calls(_) => BatchNeed::TakeRecords,
+            };
+        }
+    }
+
+    /// Feeds the result of the waiting call `call_id`: a value, or the tool's failure.
+    /// Results may come in any order; the record of a call is written once the calls
+    /// before it are recorded (take the records after every feed). Works for a call
+    /// asked for one at a time ([`Need::ToolResult`]) too.
+    pub fn feed_tool_result_for(
+        &mut self,
+        call_id: &str,
+        result: Result<Value, ToolError>,
+    ) -> Result<(), FeedError> {
+        match &mut self.state {
+            State::AwaitingTool(turn) => {
+                if turn.calls.get(turn.next).is_some_and(|c| c.id == call_id) {
+                    self.feed_tool_result(result)
+                } else {
+                    Err(FeedError::NoSuchCall)
+                }
+            }
+            State::Batch(batch) => {
+                let Some(at) = batch.waiting.iter().position(|c| c.id == call_id) else {
+                    return Err(FeedError::NoSuchCall);
+                };
+                let call = batch.waiting.remove(at);
+                let index = batch.calls.iter().position(|c| c.id == call.id);
+                if let Some(slot) = index.and_then(|i| batch.slots.get_mut(i)) {
+                    *slot = Slot::Ready {
+                        result: checks::result(&call.name, result),
+                        ran: true,
+                    };
+                }
+                if let State::Batch(batch) = core::mem::replace(&mut self.state, State::BeforeTurn)
+                {
+                    self.settle(batch);
+                }
+                Ok(())
+            }
+            State::Done(_) => Err(FeedError::Finished),
+            _ => Err(FeedError::NotAwaitingToolResult),
         }
     }
 
@@ -271,6 +488,13 @@ impl Agent {
 
     /// Feeds the result of the call asked for: a value, or the tool's failure.
     pub fn feed_tool_result(&mut self, result: Result<Value, ToolError>) -> Result<(), FeedError> {
+        if let State::Batch(batch) = &self.state {
+            // Taken as a batch, fed one at a time: the call `poll` asked for.
+            let Some(id) = batch.waiting.first().map(|c| c.id.clone()) else {
+                return Err(FeedError::NotAwaitingToolResult);
+            };
+            return self.feed_tool_result_for(&id, result);
+        }
         self.feed_result_with(|call| checks::result(&call.name, result))
     }
 
@@ -312,6 +536,7 @@ impl Agent {
             State::Done(_) => return,
             State::BeforeTurn | State::AwaitingReply => 0,
             State::Calls(turn) | State::AwaitingTool(turn) => turn.unrun(),
+            State::Batch(batch) => batch.calls.len().saturating_sub(batch.next) as u64,
         };
         self.finish(StopReason::Cancelled, unrun, None);
     }
@@ -361,10 +586,38 @@ impl Agent {
         self.tool_calls
     }
 
-    /// The id of the call an interrupted run may have started, until its check point
-    /// is reached: see [`Agent::resume`].
+    /// The calls handed out whose results have not been fed, in call order: those of
+    /// a batch ([`BatchNeed::ToolResults`]), or the one call asked for
+    /// ([`Need::ToolResult`]); empty when no tool result is awaited. Reading it runs
+    /// no check point.
+    pub fn waiting_calls(&self) -> &[ToolCall] {
+        match &self.state {
+            State::AwaitingTool(turn) => turn.calls.get(turn.next..=turn.next).unwrap_or_default(),
+            State::Batch(batch) => &batch.waiting,
+            _ => &[],
+        }
+    }
+
+    /// The id of the first call an interrupted run may have started, until its check
+    /// point is reached: see [`Agent::resume`].
     pub fn in_flight(&self) -> Option<&str> {
-        self.in_flight.as_deref()
+        self.in_flight.first().map(String::as_str)
+    }
+
+    /// The ids of every call an interrupted run may have started whose check point is
+    /// not reached yet, in call order: see [`Agent::resume`].
+    pub fn in_flight_calls(&self) -> &[String] {
+        &self.in_flight
+    }
+
+    /// Whether `call` may have been started by the interrupted run and its tool is not
+    /// idempotent (so it is not run again); forgets it as in flight either way.
+    fn lost(&mut self, call: &ToolCall) -> bool {
+        let Some(at) = self.in_flight.iter().position(|id| *id == call.id) else {
+            return false;
+        };
+        self.in_flight.remove(at);
+        !self.manifest.idempotent(&call.name)
     }
 
     /// Runs the check point the loop is at (before a turn or before a call), if it is
@@ -391,16 +644,17 @@ impl Agent {
     /// Check point before call `turn.next`: cancelled, `tool_budget`, then the call's
     /// own checks; a refused call is recorded and the next one comes up.
     fn before_call(&mut self, mut turn: Turn, cancel: &mut dyn FnMut() -> bool) {
-        let Some(call) = turn.calls.get(turn.next) else {
+        let Some(call) = turn.calls.get(turn.next).cloned() else {
+            self.in_flight.clear();
             self.state = State::BeforeTurn;
             return;
         };
+        let call = &call;
         // A call the interrupted run may have started whose tool is not idempotent: its
         // effect may have happened, so it is not run again. Its check point was passed
         // then (cancellation said no), so it is not asked again; the deterministic
         // checks below give the answer they gave then.
-        let lost = self.in_flight.take().is_some_and(|id| id == call.id)
-            && !self.manifest.idempotent(&call.name);
+        let lost = self.lost(call);
         if !lost && cancel() {
             return self.finish(StopReason::Cancelled, turn.unrun(), None);
         }
@@ -425,6 +679,104 @@ impl Agent {
                 turn.next += 1;
                 self.state = State::Calls(turn);
             }
+        }
+    }
+
+    /// The check point before a batch: `cancel` once, then every call of the rest of
+    /// the turn decided in call order as [`Agent::before_call`] decides it (with the
+    /// runs of the earlier calls of the batch counted); then the records that are
+    /// ready are written.
+    fn start_batch(&mut self, turn: Turn, cancel: &mut dyn FnMut() -> bool) {
+        let Turn { calls, next } = turn;
+        if calls.get(next).is_none() {
+            self.in_flight.clear();
+            self.state = State::BeforeTurn;
+            return;
+        }
+        if cancel() {
+            let unrun = calls.len().saturating_sub(next) as u64;
+            return self.finish(StopReason::Cancelled, unrun, None);
+        }
+        let mut runs = self.runs.clone();
+        let mut slots = alloc::vec![Slot::Done; calls.len()];
+        let mut waiting = Vec::new();
+        let mut end = calls.len();
+        for (k, call) in calls.iter().enumerate().skip(next) {
+            let recorded = self.tool_calls.saturating_add((k - next) as u64);
+            if self
+                .budgets
+                .max_tool_calls
+                .is_some_and(|max| recorded >= max)
+            {
+                end = k;
+                break;
+            }
+            let lost = self.lost(call);
+            slots[k] = match checks::call(&self.manifest, &runs, call) {
+                Ok(index) => {
+                    if let Some(runs) = runs.get_mut(index) {
+                        *runs = runs.saturating_add(1);
+                    }
+                    if lost {
+                        Slot::Ready {
+                            result: Err(result_lost_sentence(&call.name)),
+                            ran: true,
+                        }
+                    } else {
+                        waiting.push(call.clone());
+                        Slot::Running
+                    }
+                }
+                Err(sentence) => Slot::Ready {
+                    result: Err(sentence),
+                    ran: false,
+                },
+            };
+        }
+        self.in_flight.clear();
+        self.settle(Batch {
+            calls,
+            slots,
+            next,
+            end,
+            waiting,
+        });
+    }
+
+    /// Writes the records of the batch that are ready, in call order up to the first
+    /// call still running; when every call of the batch is recorded, the turn is over
+    /// (or the tool-call budget stops the run).
+    fn settle(&mut self, mut batch: Batch) {
+        while batch.next < batch.end {
+            if !matches!(batch.slots.get(batch.next), Some(Slot::Ready { .. })) {
+                break;
+            }
+            let taken = batch
+                .slots
+                .get_mut(batch.next)
+                .map(|s| core::mem::replace(s, Slot::Done));
+            let Some(Slot::Ready { result, ran }) = taken else {
+                break;
+            };
+            if let Some(call) = batch.calls.get(batch.next) {
+                if ran {
+                    if let Some(index) = self.manifest.index(&call.name) {
+                        if let Some(runs) = self.runs.get_mut(index) {
+                            *runs = runs.saturating_add(1);
+                        }
+                    }
+                }
+                self.record_tool(call, result);
+            }
+            batch.next += 1;
+        }
+        if batch.next < batch.end {
+            self.state = State::Batch(batch);
+        } else if batch.end < batch.calls.len() {
+            let unrun = (batch.calls.len() - batch.end) as u64;
+            self.finish(StopReason::ToolBudget, unrun, None);
+        } else {
+            self.state = State::BeforeTurn;
         }
     }
 
@@ -538,6 +890,7 @@ impl Agent {
             error,
         };
         self.push_record(RecordKind::Stop, records::stop(&outcome));
+        self.in_flight.clear();
         self.state = State::Done(outcome);
     }
 

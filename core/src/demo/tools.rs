@@ -5,16 +5,36 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::json::{Object, Value};
-use crate::tools::{RegisterError, Tool, ToolError, ToolSpec, Toolbox};
+use crate::tools::{RegisterError, SharedTool, Tool, ToolError, ToolSpec, Toolbox};
 
-/// The four demo tools, registered without limits.
+/// The four demo tools, registered without limits. They have no state, so they are
+/// registered as shared tools ([`crate::tools::SharedTool`]): a parallel run runs
+/// their calls together.
 pub fn toolbox() -> Result<Toolbox, RegisterError> {
     let mut toolbox = Toolbox::new();
-    toolbox.register(Add)?;
-    toolbox.register(Echo)?;
-    toolbox.register(Fail)?;
-    toolbox.register(Greet)?;
+    toolbox.register_shared(Copied(Add))?;
+    toolbox.register_shared(Copied(Echo))?;
+    toolbox.register_shared(Copied(Fail))?;
+    toolbox.register_shared(Copied(Greet))?;
     Ok(toolbox)
+}
+
+/// A tool with no state, shared by threads: each call runs on a copy of it.
+struct Copied<T>(T);
+
+impl<T: Tool + Copy + Send + Sync> SharedTool for Copied<T> {
+    fn spec(&self) -> ToolSpec {
+        Tool::spec(&self.0)
+    }
+
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
+        let mut tool = self.0;
+        Tool::call(&mut tool, arguments)
+    }
+
+    fn idempotent(&self) -> bool {
+        Tool::idempotent(&self.0)
+    }
 }
 
 /// An object from members (built directly, so nothing here can fail to parse).

@@ -14,6 +14,27 @@
 //! assert!(verify::verify_bytes(&transcript, &verify::Options::default()).ok());
 //! ```
 //!
+//! With [`RunOptions::parallel`] above 1 ([`run_with`], [`resume_with`]), the calls of a
+//! turn are taken all at once ([`Agent::poll_batch_with`]) and run on up to that many
+//! threads: the calls to shared tools ([`crate::tools::SharedTool`],
+//! [`Toolbox::register_shared`]) together, those to other tools one at a time on the
+//! driver's thread. Records are written in call order as the results come in, so the
+//! transcript is the same bytes as with `parallel: 1` (which is [`run`] exactly).
+//!
+//! ```
+//! use agentloop_core::agent::Budgets;
+//! use agentloop_core::{demo, driver, model::Scripted};
+//!
+//! let scenario = demo::recover();
+//! let (one_at_a_time, _) = scenario.run().unwrap();
+//! let mut transcript = Vec::new();
+//! driver::run_with(scenario.task, scenario.budgets.clone(),
+//!                  &mut Scripted::new(scenario.replies.clone()),
+//!                  &mut demo::toolbox().unwrap(), &mut || false, &mut transcript,
+//!                  driver::RunOptions { parallel: 8 }).unwrap();
+//! assert_eq!(transcript, one_at_a_time);
+//! ```
+//!
 //! [`resume`] continues a transcript that stopped early or ended with `stop`
 //! ([`Agent::resume`] says how), and [`replay`] runs a transcript's tools again to
 //! find the first record a nondeterministic tool changes.
@@ -25,11 +46,16 @@
 
 mod resume;
 
-pub use resume::{replay, resume, resume_anchored, ReplayReport, ResumeRunError};
+pub use resume::{
+    replay, resume, resume_anchored, resume_anchored_with, resume_with, ReplayReport,
+    ResumeRunError,
+};
 
 use core::fmt;
 
-use crate::agent::{Agent, BudgetError, Budgets, FeedError, Need, Outcome};
+use alloc::vec::Vec;
+
+use crate::agent::{Agent, BatchNeed, BudgetError, Budgets, FeedError, Need, Outcome};
 use crate::chain::{AppendError, Chain};
 use crate::json::Value;
 use crate::model::{Model, ToolCall};
@@ -63,6 +89,26 @@ impl fmt::Display for RunError {
 
 impl core::error::Error for RunError {}
 
+/// How the driver runs the calls of a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Most calls of a turn run at once. 1 (the default; 0 is taken as 1): one at a
+    /// time, `cancel` asked before each — exactly [`run`]. Above 1: the turn's calls
+    /// are decided at once ([`Agent::poll_batch_with`]: `cancel` asked once before
+    /// them), the calls to shared tools ([`crate::tools::SharedTool`]) run on up to
+    /// this many threads (the driver's own included) and the calls to other tools one
+    /// at a time on the driver's thread; records are written in call order as results
+    /// come in, so the transcript is the same bytes. Without the `std` feature there
+    /// are no threads: the calls of a batch run one at a time, in call order.
+    pub parallel: usize,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions { parallel: 1 }
+    }
+}
+
 /// Runs `task` to its end on a new chain (seq 0, prev = zeros); see [`run_on`].
 pub fn run(
     task: &str,
@@ -81,6 +127,199 @@ pub fn run(
         cancel,
         sink,
     )
+}
+
+/// [`run`], running the calls of a turn as `options` say ([`RunOptions::parallel`]).
+pub fn run_with(
+    task: &str,
+    budgets: Budgets,
+    model: &mut dyn Model,
+    toolbox: &mut Toolbox,
+    cancel: &mut dyn FnMut() -> bool,
+    sink: &mut dyn RecordSink,
+    options: RunOptions,
+) -> Result<Outcome, RunError> {
+    run_on_with(
+        &mut Chain::new(),
+        task,
+        budgets,
+        model,
+        toolbox,
+        cancel,
+        sink,
+        options,
+    )
+}
+
+/// [`run_on`], running the calls of a turn as `options` say ([`RunOptions::parallel`]).
+/// Every record is in the sink before the model or `cancel` is called again and before
+/// a batch of calls starts; the records of a batch follow their results in call order.
+#[allow(clippy::too_many_arguments)]
+pub fn run_on_with(
+    chain: &mut Chain,
+    task: &str,
+    budgets: Budgets,
+    model: &mut dyn Model,
+    toolbox: &mut Toolbox,
+    cancel: &mut dyn FnMut() -> bool,
+    sink: &mut dyn RecordSink,
+    options: RunOptions,
+) -> Result<Outcome, RunError> {
+    let manifest = toolbox.manifest().clone();
+    let mut agent = Agent::with_first_seq(chain.next_seq(), task, budgets, manifest)
+        .map_err(RunError::Budgets)?;
+    let mut io = Io {
+        chain,
+        model,
+        toolbox,
+        cancel,
+        sink,
+    };
+    drive_with(&mut agent, &mut io, options)
+}
+
+/// What the driver calls out to.
+pub(crate) struct Io<'a> {
+    pub(crate) chain: &'a mut Chain,
+    pub(crate) model: &'a mut dyn Model,
+    pub(crate) toolbox: &'a mut Toolbox,
+    pub(crate) cancel: &'a mut dyn FnMut() -> bool,
+    pub(crate) sink: &'a mut dyn RecordSink,
+}
+
+/// Runs `agent` to its end as `options` say.
+pub(crate) fn drive_with(
+    agent: &mut Agent,
+    io: &mut Io<'_>,
+    options: RunOptions,
+) -> Result<Outcome, RunError> {
+    if options.parallel <= 1 {
+        return drive(agent, io.chain, io.model, io.toolbox, io.cancel, io.sink);
+    }
+    loop {
+        write_records(agent, io.chain, io.sink)?;
+        let calls: Vec<ToolCall> = match agent.poll_batch_with(io.cancel) {
+            BatchNeed::ModelReply { messages, manifest } => {
+                let reply = io.model.reply(messages, manifest);
+                agent.feed_reply(reply).map_err(RunError::Feed)?;
+                continue;
+            }
+            BatchNeed::ToolResults { calls } => calls.to_vec(),
+            // Written at the top of the loop, before the calls are handed out.
+            BatchNeed::TakeRecords => continue,
+            BatchNeed::Done(outcome) => {
+                write_records(agent, io.chain, io.sink)?;
+                return Ok(outcome);
+            }
+        };
+        run_batch(agent, io, &calls, options.parallel)?;
+    }
+}
+
+/// Feeds one result of a batch and writes the records it lets out.
+fn feed_one(
+    agent: &mut Agent,
+    io: &mut Io<'_>,
+    id: &str,
+    result: Result<Value, ToolError>,
+) -> Result<(), RunError> {
+    agent
+        .feed_tool_result_for(id, result)
+        .map_err(RunError::Feed)?;
+    write_records(agent, io.chain, io.sink)
+}
+
+/// Runs the calls of a batch: without threads, one at a time in call order.
+#[cfg(not(feature = "std"))]
+fn run_batch(
+    agent: &mut Agent,
+    io: &mut Io<'_>,
+    calls: &[ToolCall],
+    _parallel: usize,
+) -> Result<(), RunError> {
+    for call in calls {
+        let result = call_tool(io.toolbox, call);
+        feed_one(agent, io, &call.id, result)?;
+    }
+    Ok(())
+}
+
+/// Runs the calls of a batch: those to shared tools on up to `parallel - 1` threads
+/// plus this one, the others on this thread first, one at a time in call order. Each
+/// result is fed, and the records it lets out written, as it comes in.
+#[cfg(feature = "std")]
+fn run_batch(
+    agent: &mut Agent,
+    io: &mut Io<'_>,
+    calls: &[ToolCall],
+    parallel: usize,
+) -> Result<(), RunError> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::mpsc;
+
+    let mut shared = Vec::new();
+    let mut exclusive = Vec::new();
+    for call in calls {
+        match io.toolbox.shared(&call.name) {
+            Some(tool) => shared.push((call, tool)),
+            None => exclusive.push(call),
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // The next shared call to run, if any is left and the batch goes on.
+    let take = || {
+        if stop.load(Ordering::SeqCst) {
+            return None;
+        }
+        shared.get(next.fetch_add(1, Ordering::SeqCst))
+    };
+    let run = |(call, tool): &(&ToolCall, alloc::sync::Arc<dyn crate::tools::SharedTool>)| {
+        use std::panic::{catch_unwind, AssertUnwindSafe};
+        let result = catch_unwind(AssertUnwindSafe(|| tool.call(&call.arguments)))
+            .unwrap_or_else(|payload| Err(ToolError::new(panic_sentence(payload.as_ref()))));
+        (call.id.clone(), result)
+    };
+    std::thread::scope(|scope| {
+        let (sender, results) = mpsc::channel();
+        let workers = parallel.saturating_sub(1).min(shared.len());
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let (take, run) = (&take, &run);
+            // A thread that cannot be started leaves its calls to this one.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
+                while let Some(job) = take() {
+                    if sender.send(run(job)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let outcome = (|| {
+            for call in &exclusive {
+                let result = call_tool(io.toolbox, call);
+                feed_one(agent, io, &call.id, result)?;
+                while let Ok((id, result)) = results.try_recv() {
+                    feed_one(agent, io, &id, result)?;
+                }
+            }
+            while let Some(job) = take() {
+                let (id, result) = run(job);
+                feed_one(agent, io, &id, result)?;
+                while let Ok((id, result)) = results.try_recv() {
+                    feed_one(agent, io, &id, result)?;
+                }
+            }
+            for (id, result) in results.iter() {
+                feed_one(agent, io, &id, result)?;
+            }
+            Ok(())
+        })();
+        // A failed write: the calls not started yet are not started.
+        stop.store(true, Ordering::SeqCst);
+        outcome
+    })
 }
 
 /// Runs `task` to its end, continuing `chain`: each record is appended to it and its

@@ -4,7 +4,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::{call_tool, drive, RunError};
+use super::{call_tool, drive_with, Io, RunError, RunOptions};
 use crate::agent::follow::{follow, Tools};
 use crate::agent::resume::audited;
 use crate::agent::{recorded_budgets, Agent, Budgets, Difference, Outcome, ResumeError};
@@ -78,7 +78,7 @@ pub fn resume(
 /// it stops. `budgets` and the toolbox's call limits must be those the `task` record
 /// states. The model is shown the conversation the interrupted run had reached, so a
 /// model that answers by what it is shown gives the answers it would have given: where
-/// no call was in flight (or its tool is idempotent) the resumed file is byte for byte
+/// no call was in flight (or their tools are idempotent) the resumed file is byte for byte
 /// the file the uninterrupted run writes.
 pub fn resume_anchored(
     anchor: Anchor,
@@ -89,10 +89,66 @@ pub fn resume_anchored(
     cancel: &mut dyn FnMut() -> bool,
     sink: &mut dyn RecordSink,
 ) -> Result<Outcome, ResumeRunError> {
+    resume_anchored_with(
+        anchor,
+        transcript,
+        budgets,
+        model,
+        toolbox,
+        cancel,
+        sink,
+        RunOptions::default(),
+    )
+}
+
+/// [`resume`], running the calls of a turn as `options` say
+/// ([`RunOptions::parallel`]); the calls of an interrupted turn left to run (its
+/// unrecorded calls of idempotent tools) are a batch like any other.
+pub fn resume_with(
+    transcript: &[u8],
+    budgets: Budgets,
+    model: &mut dyn Model,
+    toolbox: &mut Toolbox,
+    cancel: &mut dyn FnMut() -> bool,
+    sink: &mut dyn RecordSink,
+    options: RunOptions,
+) -> Result<Outcome, ResumeRunError> {
+    resume_anchored_with(
+        Anchor::GENESIS,
+        transcript,
+        budgets,
+        model,
+        toolbox,
+        cancel,
+        sink,
+        options,
+    )
+}
+
+/// [`resume_anchored`], running the calls of a turn as `options` say
+/// ([`RunOptions::parallel`]).
+#[allow(clippy::too_many_arguments)]
+pub fn resume_anchored_with(
+    anchor: Anchor,
+    transcript: &[u8],
+    budgets: Budgets,
+    model: &mut dyn Model,
+    toolbox: &mut Toolbox,
+    cancel: &mut dyn FnMut() -> bool,
+    sink: &mut dyn RecordSink,
+    options: RunOptions,
+) -> Result<Outcome, ResumeRunError> {
     let (records, mut chain) = read(anchor, transcript)?;
     let manifest = toolbox.manifest().clone();
     let mut agent = Agent::resume(budgets, manifest, &records).map_err(ResumeRunError::Resume)?;
-    drive(&mut agent, &mut chain, model, toolbox, cancel, sink).map_err(ResumeRunError::Run)
+    let mut io = Io {
+        chain: &mut chain,
+        model,
+        toolbox,
+        cancel,
+        sink,
+    };
+    drive_with(&mut agent, &mut io, options).map_err(ResumeRunError::Run)
 }
 
 /// What [`replay`] found.

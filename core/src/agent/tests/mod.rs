@@ -1,6 +1,7 @@
 //! Tests of the loop: every stop reason and precedence rule, built with a scripted
 //! model and checked on the records of a transcript that must verify.
 
+mod batch;
 mod calls;
 mod follow;
 mod machine;

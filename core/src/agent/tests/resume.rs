@@ -1,6 +1,7 @@
 //! Resuming: a run killed after any record, resumed, writes what the uninterrupted run
-//! writes — except for a call of a tool that is not idempotent that may have been
-//! running, which gets exactly one "result lost" record and is not run again.
+//! writes — except for the calls of a tool that is not idempotent that may have been
+//! running (every call of the cut turn with no record yet), which get exactly one
+//! "result lost" record each and are not run again.
 
 use alloc::boxed::Box;
 use alloc::format;
@@ -239,6 +240,18 @@ fn loop_ok(bytes: &[u8]) {
     openai_messages(&records).unwrap();
 }
 
+/// The result-lost record in place of the `tool` record `payload` of a call that ran.
+fn lost_record(payload: &Value) -> Value {
+    let p = payload.as_object().unwrap();
+    let name = p.get("name").unwrap().as_str().unwrap();
+    let mut lost = Object::new();
+    lost.insert("error", Value::from(result_lost_sentence(name)));
+    lost.insert("id", p.get("id").unwrap().clone());
+    lost.insert("name", Value::from(name));
+    lost.insert("ok", Value::Bool(false));
+    Value::Object(lost)
+}
+
 /// Kills the run of `case` after each record k and resumes it; see the module doc.
 fn cut_everywhere(case: &Case, idempotent: bool) -> usize {
     let (mut toolbox, runs) = case.toolbox(idempotent);
@@ -277,28 +290,33 @@ fn cut_everywhere(case: &Case, idempotent: bool) -> usize {
             &mut out,
         )
         .unwrap();
-        let (kind, payload) = &records[k];
         let what = format!("{} cut after record {k}", case.task);
-        if !idempotent && ran(kind, payload) {
-            // Call k may have been running: one result-lost record in its place, and
-            // it is not run again; nothing else changes.
+        // Every call of the cut turn with no record that ran may have been running
+        // (the calls of a turn may run together): each gets a result-lost record in
+        // its place and is not run again; refusals stay, and nothing else changes.
+        let mut expected = records.clone();
+        let mut last = k;
+        let mut lost = 0;
+        for j in (k..n).take_while(|&j| records[j].0 == "tool") {
+            last = j;
+            if !idempotent && ran(&records[j].0, &records[j].1) {
+                expected[j].1 = lost_record(&records[j].1);
+                lost += 1;
+            }
+        }
+        if lost > 0 {
             lost_cuts += 1;
-            let p = payload.as_object().unwrap();
-            let name = p.get("name").unwrap().as_str().unwrap();
-            let mut lost = Object::new();
-            lost.insert("error", Value::from(result_lost_sentence(name)));
-            lost.insert("id", p.get("id").unwrap().clone());
-            lost.insert("name", Value::from(name));
-            lost.insert("ok", Value::Bool(false));
-            let mut expected = records.clone();
-            expected[k].1 = Value::Object(lost);
             assert_ne!(out, whole, "{what}");
             assert_eq!(
                 String::from_utf8(out.clone()).unwrap(),
                 String::from_utf8(chained(&expected)).unwrap(),
                 "{what}"
             );
-            assert_eq!(runs.get(), total - full.runs_at[k], "{what}: re-ran a call");
+            assert_eq!(
+                runs.get(),
+                total - full.runs_at[last],
+                "{what}: re-ran a call"
+            );
         } else {
             assert_eq!(
                 String::from_utf8(out.clone()).unwrap(),
@@ -382,7 +400,7 @@ fn the_result_lost_sentence() {
 }
 
 #[test]
-fn the_agent_names_the_call_in_flight_and_the_calls_after_it_run() {
+fn the_agent_names_every_unrecorded_call_of_the_turn_in_flight() {
     let case = cases().pop().unwrap();
     let (mut toolbox, _) = case.toolbox(false);
     let mut full = Vec::new();
@@ -396,24 +414,55 @@ fn the_agent_names_the_call_in_flight_and_the_calls_after_it_run() {
         &mut full,
     )
     .unwrap();
-    // task, assistant (send a, send b): killed while `send a` ran.
+    // task, assistant (send a, send b): killed while `send a` ran — or while both ran,
+    // if the calls ran together; the transcript does not say which.
     let records = parse_records(&full).unwrap();
-    let mut agent = Agent::resume(budgets, toolbox.manifest().clone(), &records[..2]).unwrap();
+    let mut agent =
+        Agent::resume(budgets.clone(), toolbox.manifest().clone(), &records[..2]).unwrap();
     assert_eq!(agent.in_flight(), Some("call_1_0"));
+    assert_eq!(agent.in_flight_calls(), ["call_1_0", "call_1_1"]);
     assert_eq!(
         (agent.steps(), agent.tool_calls(), agent.next_seq()),
         (1, 0, 2)
     );
     assert!(agent.take_records().is_empty());
-    // Not run again, and no cancellation asked for it: its record, then the next call.
+    // Neither is run again, and no cancellation is asked for them: a record each.
     let mut asked = 0;
+    let mut lost = Vec::new();
+    for in_flight in [Some("call_1_1"), None] {
+        let need = agent.poll_with(&mut || {
+            asked += 1;
+            false
+        });
+        assert_eq!((need, asked), (Need::TakeRecords, 0));
+        assert_eq!(agent.in_flight(), in_flight);
+        lost.extend(agent.take_records());
+    }
+    let ids: Vec<&str> = lost
+        .iter()
+        .map(|r| {
+            let p = r.payload.as_object().unwrap();
+            assert_eq!(
+                p.get("error"),
+                Some(&Value::from(result_lost_sentence("send")))
+            );
+            p.get("id").unwrap().as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(ids, ["call_1_0", "call_1_1"]);
+    assert_eq!(agent.tool_calls(), 2);
+    // The turn is over: the next check point is before the next turn, and asks.
     let need = agent.poll_with(&mut || {
         asked += 1;
         false
     });
-    assert_eq!((need, asked), (Need::TakeRecords, 0));
-    assert_eq!(agent.in_flight(), None);
-    let lost = agent.take_records();
+    assert!(matches!(need, Need::ModelReply { .. }), "{need:?}");
+    assert_eq!(asked, 1);
+
+    // Declared idempotent, both are run again, each after its check point.
+    let (idem, _) = case.toolbox(true);
+    let mut agent = Agent::resume(budgets, idem.manifest().clone(), &records[..2]).unwrap();
+    assert_eq!(agent.in_flight_calls(), ["call_1_0", "call_1_1"]);
     let need = agent.poll_with(&mut || {
         asked += 1;
         false
@@ -421,14 +470,8 @@ fn the_agent_names_the_call_in_flight_and_the_calls_after_it_run() {
     let Need::ToolResult { call } = need else {
         panic!("{need:?}")
     };
-    assert_eq!(call.id, "call_1_1");
-    assert_eq!(asked, 1);
-    assert_eq!(lost.len(), 1);
-    assert_eq!(
-        lost[0].payload.as_object().unwrap().get("error"),
-        Some(&Value::from(result_lost_sentence("send")))
-    );
-    assert_eq!(agent.tool_calls(), 1);
+    assert_eq!((call.id.as_str(), asked), ("call_1_0", 2));
+    assert_eq!(agent.in_flight_calls(), ["call_1_1"]);
 }
 
 /// A run ending with `reason`, its budgets, and a model and cancel hook to resume it.
@@ -782,8 +825,9 @@ fn replay_takes_a_lost_result_as_recorded_and_runs_the_rest() {
     let (mut fresh, runs) = case.toolbox(false);
     let report = driver::replay(&resumed, &mut fresh).unwrap();
     assert!(report.same(), "{:?}", report.difference);
-    // b and c ran again; a (lost) and d (over the limit) did not.
-    assert_eq!(runs.get(), 2);
+    // c ran again; a and b (lost: the turn's unrecorded calls) and d (over the limit)
+    // did not.
+    assert_eq!(runs.get(), 1);
     // Declared idempotent, the tool would have been run for a: a difference there.
     let (mut idem, _) = case.toolbox(true);
     let report = driver::replay(&resumed, &mut idem).unwrap();
