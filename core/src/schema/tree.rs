@@ -193,6 +193,13 @@ pub(crate) struct Flags {
     /// Whether a `$ref`/`$dynamicRef` may point here: the node can be applied to one
     /// value along several paths, so its verdicts are remembered.
     pub(crate) shared: bool,
+    /// Whether the check pass remembers this node's verdicts: more than one edge of
+    /// the tree points at it (or dynamic references may land on it), so it may be
+    /// applied to one value along several paths. A node with at most one edge into it
+    /// is applied to each value at most once (a cycle of references always passes
+    /// through a member or an item, compile refuses the others), so remembering its
+    /// verdicts would cost a memo and find nothing.
+    pub(crate) revisit: bool,
     /// Whether only `type`, `enum`, `const` and the number and string keywords are set:
     /// the check pass decides such a node inline, without a call of its own.
     pub(crate) leaf: bool,
@@ -303,6 +310,22 @@ impl Keywords {
             .chain(self.dependent_schemas.iter().map(|(_, node)| *node))
             .chain(self.reference)
             .chain(self.dynamic_reference.map(|d| d.target))
+    }
+
+    /// Every subschema this one applies, to the same value or to a member, item or
+    /// property name of it (with the static target of a dynamic reference): the edges
+    /// of the tree out of this node.
+    pub(crate) fn children(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.in_place()
+            .chain(self.prefix_items.iter().copied())
+            .chain(self.items)
+            .chain(self.contains)
+            .chain(self.properties.iter().map(|p| p.node))
+            .chain(self.pattern_properties.iter().map(|(_, node)| *node))
+            .chain(self.additional)
+            .chain(self.property_names)
+            .chain(self.unevaluated_items)
+            .chain(self.unevaluated_properties)
     }
 
     /// Whether `value` is of one of the `type`s (or there is no `type`).

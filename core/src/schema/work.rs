@@ -22,3 +22,25 @@ pub(crate) fn comparisons_in<R>(f: impl FnOnce() -> R) -> (R, u64) {
     let result = f();
     (result, COMPARISONS.with(core::cell::Cell::get) - before)
 }
+
+/// Counts one application of an object schema's keywords by the check pass (in unit
+/// tests; nothing otherwise): what remembered verdicts keep bounded.
+#[inline(always)]
+pub(crate) fn application() {
+    #[cfg(all(test, feature = "std"))]
+    APPLICATIONS.with(|c| c.set(c.get() + 1));
+}
+
+#[cfg(all(test, feature = "std"))]
+std::thread_local! {
+    static APPLICATIONS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+}
+
+/// Runs `f` and returns its result with the applications the check pass made (on this
+/// thread).
+#[cfg(all(test, feature = "std"))]
+pub(crate) fn applications_in<R>(f: impl FnOnce() -> R) -> (R, u64) {
+    let before = APPLICATIONS.with(core::cell::Cell::get);
+    let result = f();
+    (result, APPLICATIONS.with(core::cell::Cell::get) - before)
+}

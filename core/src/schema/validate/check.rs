@@ -24,6 +24,7 @@ fn leaf_ok(k: &Keywords, value: &Value) -> bool {
 use crate::json::{Object, Value};
 use crate::schema::memo::Memo;
 use crate::schema::tree::{Keywords, Node, NodeId};
+use crate::schema::work;
 
 impl Engine<'_> {
     /// Whether `value` is valid against `node`; with `marks`, also which members or
@@ -64,7 +65,7 @@ impl Engine<'_> {
             }
         };
         let scope = &self.enter(scope, k.home);
-        if !k.flags.shared {
+        if !(k.flags.revisit || self.detailing && k.flags.shared) {
             return self.keywords(k, value, scope, depth, marks);
         }
         let key = Self::key(node, value, scope);
@@ -124,6 +125,7 @@ impl Engine<'_> {
         depth: usize,
         marks: Option<&mut Marks>,
     ) -> bool {
+        work::application();
         if !k.type_matches(value) || !enum_const_ok(k, value) {
             return false;
         }
