@@ -1081,6 +1081,74 @@ fn the_check_pass_remembers_exactly_the_nodes_it_may_reach_twice() {
 }
 
 #[test]
+fn the_check_pass_inline_cases_agree_with_its_general_path() {
+    // Leaves, `anyOf` alone (pydantic's Optional), a `$ref` alone, types that rule a
+    // value out before anything else, booleans; inside members, items and alternatives.
+    let schemas = [
+        r#"{"type":"integer","minimum":1}"#,
+        r#"{"type":["string","null"],"maxLength":3}"#,
+        r#"{"enum":["a",1,null]}"#,
+        r#"{"const":2}"#,
+        r#"{"anyOf":[{"type":"string"},{"type":"null"}]}"#,
+        r#"{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":"null"}]}"#,
+        r#"{"anyOf":[{"minLength":2},{"type":"integer"},false]}"#,
+        r#"{"anyOf":[true]}"#,
+        r#"{"anyOf":[{"type":"object","required":["a"]},{"anyOf":[{"const":1},{"type":"array","maxItems":1}]}]}"#,
+        r##"{"$defs":{"d":{"anyOf":[{"type":"string"},{"type":"null"}]}},"$ref":"#/$defs/d"}"##,
+        r##"{"$defs":{"d":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/d"},"b":{"$ref":"#/$defs/d"}}}"##,
+        r##"{"type":"object","properties":{"a":{"anyOf":[{"type":"integer"},{"type":"null"}]},"b":{"type":"array","items":{"type":"number","maximum":2}},"c":false},"required":["a"],"additionalProperties":{"type":"boolean"}}"##,
+        r#"{"type":"array","items":{"anyOf":[{"type":"object","properties":{"x":{"type":"string"}}},{"type":"string"}]}}"#,
+        r#"{"anyOf":[{"type":"string"},{"type":"null"}],"unevaluatedProperties":false}"#,
+        r#"{"properties":{"a":true},"anyOf":[{"properties":{"b":{"type":"integer"}}},{"required":["c"]}],"unevaluatedProperties":false}"#,
+        r#"{"not":{"anyOf":[{"type":"string"},{"type":"null"}]}}"#,
+    ];
+    let instances = [
+        "null",
+        "true",
+        "0",
+        "1",
+        "2",
+        "2.5",
+        r#""""#,
+        r#""a""#,
+        r#""abcd""#,
+        "[]",
+        "[1]",
+        r#"["a","b"]"#,
+        r#"[{"x":"y"},"z",{"x":1}]"#,
+        "{}",
+        r#"{"a":1}"#,
+        r#"{"a":null,"b":[1,2]}"#,
+        r#"{"a":1,"b":[3]}"#,
+        r#"{"a":1,"c":1}"#,
+        r#"{"a":1,"z":true}"#,
+        r#"{"a":1,"z":1}"#,
+        r#"{"b":1}"#,
+        r#"{"b":"x"}"#,
+    ];
+    let mut differ = 0;
+    for schema in schemas {
+        let s = compile(schema);
+        for instance in instances {
+            let value = json(instance);
+            let inline = s.is_valid(&value);
+            let general = work::general_path(|| s.is_valid(&value));
+            if inline != general {
+                differ += 1;
+                std::eprintln!("{schema} on {instance}: inline {inline}, general {general}");
+            }
+            // And the general path agrees with the detailed pass.
+            assert_eq!(
+                general,
+                s.validate_detailed(&value, "$").is_empty(),
+                "{schema} on {instance}"
+            );
+        }
+    }
+    assert_eq!(differ, 0, "the inline cases and the general path differ");
+}
+
+#[test]
 fn nesting_is_bounded_without_overflowing_the_stack() {
     // A hand-built instance deeper than any parser would give, against a recursive
     // schema: the validator stops at MAX_NESTING with a violation, not a crash.

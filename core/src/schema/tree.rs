@@ -203,6 +203,9 @@ pub(crate) struct Flags {
     /// Whether only `type`, `enum`, `const` and the number and string keywords are set:
     /// the check pass decides such a node inline, without a call of its own.
     pub(crate) leaf: bool,
+    /// Whether `anyOf` is the only keyword (as pydantic writes an `Optional`): the
+    /// check pass goes straight on to the alternatives.
+    pub(crate) only_any_of: bool,
 }
 
 /// One entry of `properties`.
@@ -244,6 +247,7 @@ impl Keywords {
             || self.property_names.is_some()
             || self.unevaluated_properties.is_some();
         self.flags.leaf = false;
+        self.flags.only_any_of = false;
         self.only_ref = None;
         // Properties are sorted in canonical key order: a binary search per name.
         self.required_named = 0;
@@ -281,6 +285,14 @@ impl Keywords {
         if self.reference.is_some() && *self == alone {
             self.only_ref = self.reference;
         }
+        let alone = Keywords {
+            any_of: self.any_of.clone(),
+            home: self.home,
+            flags: self.flags,
+            required_named: self.required_named,
+            ..Keywords::default()
+        };
+        self.flags.only_any_of = !self.any_of.is_empty() && *self == alone;
     }
 
     /// Whether the schema asserts nothing and applies nothing: it accepts every value

@@ -29,7 +29,35 @@ use crate::schema::work;
 impl Engine<'_> {
     /// Whether `value` is valid against `node`; with `marks`, also which members or
     /// items of `value` it evaluated (meaningful only when valid).
+    ///
+    /// Inlined where it is called: a leaf node (`type`, `enum`, `const`, number and
+    /// string keywords, as most tool parameters are) or a boolean schema is decided
+    /// here, as is a value `type` rules out, without a call ([`Engine::check_node`]
+    /// decides the same for every node; a test holds the two equal).
+    #[inline(always)]
     pub(super) fn check(
+        &mut self,
+        node: NodeId,
+        value: &Value,
+        scope: &Scope,
+        depth: usize,
+        marks: Option<&mut Marks>,
+    ) -> bool {
+        if depth < MAX_NESTING && !work::general_only() {
+            match self.tree.nodes.get(node) {
+                Some(Node::Keywords(k)) if k.flags.leaf => return leaf_ok(k, value),
+                // Whatever else the node holds, the first thing it asks is the type.
+                Some(Node::Keywords(k)) if !k.type_matches(value) => return false,
+                Some(Node::Bool(b)) => return *b,
+                _ => {}
+            }
+        }
+        self.check_node(node, value, scope, depth, marks)
+    }
+
+    /// [`Engine::check`] without the inline cases.
+    #[inline(never)]
+    pub(super) fn check_node(
         &mut self,
         node: NodeId,
         value: &Value,
@@ -46,7 +74,7 @@ impl Engine<'_> {
             match tree.nodes.get(node) {
                 Some(Node::Keywords(k)) => {
                     // `type`, `enum`, `const`, numbers and strings alone: inline.
-                    if k.flags.leaf {
+                    if k.flags.leaf && !work::general_only() {
                         return leaf_ok(k, value);
                     }
                     // `{"$ref": …}` alone (no dynamic scope to follow): the target
@@ -64,8 +92,18 @@ impl Engine<'_> {
                 None => return false,
             }
         };
+        let memo = k.flags.revisit || self.detailing && k.flags.shared;
+        // `anyOf` alone, nothing to remember or mark, no dynamic scope: what
+        // [`Engine::keywords`] would do, without the keywords that are not there.
+        if k.flags.only_any_of && !memo && !self.dynamic && marks.is_none() && !work::general_only()
+        {
+            return k
+                .any_of
+                .iter()
+                .any(|&schema| self.check(schema, value, scope, depth + 1, None));
+        }
         let scope = &self.enter(scope, k.home);
-        if !(k.flags.revisit || self.detailing && k.flags.shared) {
+        if !memo {
             return self.keywords(k, value, scope, depth, marks);
         }
         let key = Self::key(node, value, scope);
