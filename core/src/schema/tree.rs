@@ -341,7 +341,7 @@ impl Keywords {
     }
 
     /// Whether `value` is of one of the `type`s (or there is no `type`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn type_matches(&self, value: &Value) -> bool {
         let mask = self.type_mask;
         if mask == 0 {

@@ -146,17 +146,24 @@ impl<'t> Engine<'t> {
     }
 
     /// The scope validation starts in: the document's resource.
+    #[inline]
     fn root_scope(&mut self) -> Scope {
-        let start = Scope {
-            resource: usize::MAX,
-            state: 0,
-        };
         if !self.dynamic {
             return Scope {
                 resource: 0,
                 state: 0,
             };
         }
+        self.dynamic_root_scope()
+    }
+
+    /// [`Engine::root_scope`] in a document with dynamic references.
+    #[inline(never)]
+    fn dynamic_root_scope(&mut self) -> Scope {
+        let start = Scope {
+            resource: usize::MAX,
+            state: 0,
+        };
         let empty = vec![None; self.tree.dynamic_names.len()];
         self.state_ids
             .get_or_insert_with(BTreeMap::new)
