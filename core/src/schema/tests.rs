@@ -1083,7 +1083,8 @@ fn the_check_pass_remembers_exactly_the_nodes_it_may_reach_twice() {
 #[test]
 fn the_check_pass_inline_cases_agree_with_its_general_path() {
     // Leaves, `anyOf` alone (pydantic's Optional), a `$ref` alone, types that rule a
-    // value out before anything else, booleans; inside members, items and alternatives.
+    // value out before anything else, booleans; inside members, items and alternatives;
+    // member walks with `properties` and `additionalProperties` only, and with more.
     let schemas = [
         r#"{"type":"integer","minimum":1}"#,
         r#"{"type":["string","null"],"maxLength":3}"#,
@@ -1101,6 +1102,10 @@ fn the_check_pass_inline_cases_agree_with_its_general_path() {
         r#"{"anyOf":[{"type":"string"},{"type":"null"}],"unevaluatedProperties":false}"#,
         r#"{"properties":{"a":true},"anyOf":[{"properties":{"b":{"type":"integer"}}},{"required":["c"]}],"unevaluatedProperties":false}"#,
         r#"{"not":{"anyOf":[{"type":"string"},{"type":"null"}]}}"#,
+        r#"{"properties":{"a":{"type":"integer"},"b":{"type":"string"}},"required":["a","b"]}"#,
+        r#"{"properties":{"a":{"type":"integer"}},"required":["a","q"],"additionalProperties":false}"#,
+        r#"{"properties":{"b":{"type":"integer"}},"additionalProperties":false}"#,
+        r#"{"properties":{"a":{"const":1}},"patternProperties":{"^z":{"type":"string"}}}"#,
     ];
     let instances = [
         "null",

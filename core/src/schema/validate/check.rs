@@ -311,6 +311,30 @@ impl Engine<'_> {
         }
         let mut next = 0;
         let mut required_seen = 0;
+        // Only `properties` and `additionalProperties` walk, and nothing to mark (as
+        // most tool schemas): the same walk without the rest.
+        if k.pattern_properties.is_empty()
+            && k.property_names.is_none()
+            && marks.is_none()
+            && !work::general_only()
+        {
+            for (key, member) in members.iter() {
+                let schema = match k.property_from(key, &mut next) {
+                    Some(p) => {
+                        required_seen += usize::from(p.required);
+                        p.node
+                    }
+                    None => match k.additional {
+                        Some(schema) => schema,
+                        None => continue,
+                    },
+                };
+                if !self.check(schema, member, scope, depth + 1, None) {
+                    return false;
+                }
+            }
+            return required_seen == k.required_named;
+        }
         for (i, (key, member)) in members.iter().enumerate() {
             let mut covered = false;
             if let Some(p) = k.property_from(key, &mut next) {
