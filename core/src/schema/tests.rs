@@ -5,7 +5,8 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::{Schema, SchemaError, Violation, MAX_NESTING};
+use super::tree::Node;
+use super::{work, Schema, SchemaError, Violation, MAX_NESTING};
 use crate::json::{parse, Object, Value};
 
 mod language;
@@ -994,14 +995,19 @@ fn reference_cycles_are_refused() {
 /// 60 definitions d0… d59, each an `anyOf` of two references to the next (the second
 /// with `beside` added next to its `$ref`), and d60 `{"type":"string"}`: 2^60 paths.
 fn two_ways_down(beside: &str) -> String {
-    let defs: Vec<String> = (0..60)
+    levels_two_ways_down(60, beside)
+}
+
+/// [`two_ways_down`] with `levels` definitions before the last: 2^levels paths.
+fn levels_two_ways_down(levels: usize, beside: &str) -> String {
+    let defs: Vec<String> = (0..levels)
         .map(|i| {
             let n = i + 1;
             format!(
                 r##""d{i}":{{"anyOf":[{{"$ref":"#/$defs/d{n}"}},{{"$ref":"#/$defs/d{n}"{beside}}}]}}"##
             )
         })
-        .chain([String::from(r#""d60":{"type":"string"}"#)])
+        .chain([format!(r#""d{levels}":{{"type":"string"}}"#)])
         .collect();
     format!(
         r##"{{"$defs":{{{}}},"$ref":"#/$defs/d0"}}"##,
@@ -1032,6 +1038,119 @@ fn work_stays_bounded_with_shared_references() {
     let found = violations(s, &deep);
     assert!(!found.is_empty());
     assert!(found[0].starts_with("$: expected to match"), "{found:?}");
+}
+
+#[test]
+fn the_check_pass_remembers_exactly_the_nodes_it_may_reach_twice() {
+    // 20 levels of two references each to the next: 2^20 paths to the last. Counted,
+    // not timed: each definition's keywords are applied about once.
+    let s = compile(&levels_two_ways_down(20, r#","minimum":0"#));
+    for (instance, expected) in [("1", false), (r#""ok""#, true)] {
+        let (valid, applications) = work::applications_in(|| s.is_valid(&json(instance)));
+        assert_eq!(valid, expected, "{instance}");
+        assert!(
+            applications <= 3 * 21,
+            "{applications} applications on {instance}"
+        );
+    }
+    // Which nodes the check pass remembers: those two edges point at, all targets of a
+    // document with dynamic references, and no other.
+    let revisited = |schema: &str| -> usize {
+        let s = compile(schema);
+        s.tree
+            .nodes
+            .iter()
+            .filter(|n| matches!(n, Node::Keywords(k) if k.flags.revisit))
+            .count()
+    };
+    let once = r##"{"$defs":{"a":{"type":"object","properties":{"x":{"type":"string"}}}},
+        "type":"array","items":{"$ref":"#/$defs/a"}}"##;
+    assert_eq!(revisited(once), 0);
+    let twice = r##"{"$defs":{"a":{"type":"object","properties":{"x":{"type":"string"}}}},
+        "type":"array","items":{"$ref":"#/$defs/a"},"contains":{"$ref":"#/$defs/a"}}"##;
+    assert_eq!(revisited(twice), 1);
+    // A reference to the root from a member: one edge (the start is not one).
+    let recursive = r##"{"properties":{"next":{"$ref":"#"}},"minProperties":1}"##;
+    assert_eq!(revisited(recursive), 0);
+    // A target also reached as a member's own schema: two edges.
+    let beside = r##"{"properties":{"a":{"minimum":1},"b":{"$ref":"#/properties/a"}}}"##;
+    assert_eq!(revisited(beside), 1);
+    let dynamic = r##"{"$dynamicAnchor":"n","properties":{"next":{"$dynamicRef":"#n"}},
+        "minProperties":1}"##;
+    assert_eq!(revisited(dynamic), 1);
+}
+
+#[test]
+fn the_check_pass_inline_cases_agree_with_its_general_path() {
+    // Leaves, `anyOf` alone (pydantic's Optional), a `$ref` alone, types that rule a
+    // value out before anything else, booleans; inside members, items and alternatives;
+    // member walks with `properties` and `additionalProperties` only, and with more.
+    let schemas = [
+        r#"{"type":"integer","minimum":1}"#,
+        r#"{"type":["string","null"],"maxLength":3}"#,
+        r#"{"enum":["a",1,null]}"#,
+        r#"{"const":2}"#,
+        r#"{"anyOf":[{"type":"string"},{"type":"null"}]}"#,
+        r#"{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":"null"}]}"#,
+        r#"{"anyOf":[{"minLength":2},{"type":"integer"},false]}"#,
+        r#"{"anyOf":[true]}"#,
+        r#"{"anyOf":[{"type":"object","required":["a"]},{"anyOf":[{"const":1},{"type":"array","maxItems":1}]}]}"#,
+        r##"{"$defs":{"d":{"anyOf":[{"type":"string"},{"type":"null"}]}},"$ref":"#/$defs/d"}"##,
+        r##"{"$defs":{"d":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/d"},"b":{"$ref":"#/$defs/d"}}}"##,
+        r##"{"type":"object","properties":{"a":{"anyOf":[{"type":"integer"},{"type":"null"}]},"b":{"type":"array","items":{"type":"number","maximum":2}},"c":false},"required":["a"],"additionalProperties":{"type":"boolean"}}"##,
+        r#"{"type":"array","items":{"anyOf":[{"type":"object","properties":{"x":{"type":"string"}}},{"type":"string"}]}}"#,
+        r#"{"anyOf":[{"type":"string"},{"type":"null"}],"unevaluatedProperties":false}"#,
+        r#"{"properties":{"a":true},"anyOf":[{"properties":{"b":{"type":"integer"}}},{"required":["c"]}],"unevaluatedProperties":false}"#,
+        r#"{"not":{"anyOf":[{"type":"string"},{"type":"null"}]}}"#,
+        r#"{"properties":{"a":{"type":"integer"},"b":{"type":"string"}},"required":["a","b"]}"#,
+        r#"{"properties":{"a":{"type":"integer"}},"required":["a","q"],"additionalProperties":false}"#,
+        r#"{"properties":{"b":{"type":"integer"}},"additionalProperties":false}"#,
+        r#"{"properties":{"a":{"const":1}},"patternProperties":{"^z":{"type":"string"}}}"#,
+    ];
+    let instances = [
+        "null",
+        "true",
+        "0",
+        "1",
+        "2",
+        "2.5",
+        r#""""#,
+        r#""a""#,
+        r#""abcd""#,
+        "[]",
+        "[1]",
+        r#"["a","b"]"#,
+        r#"[{"x":"y"},"z",{"x":1}]"#,
+        "{}",
+        r#"{"a":1}"#,
+        r#"{"a":null,"b":[1,2]}"#,
+        r#"{"a":1,"b":[3]}"#,
+        r#"{"a":1,"c":1}"#,
+        r#"{"a":1,"z":true}"#,
+        r#"{"a":1,"z":1}"#,
+        r#"{"b":1}"#,
+        r#"{"b":"x"}"#,
+    ];
+    let mut differ = 0;
+    for schema in schemas {
+        let s = compile(schema);
+        for instance in instances {
+            let value = json(instance);
+            let inline = s.is_valid(&value);
+            let general = work::general_path(|| s.is_valid(&value));
+            if inline != general {
+                differ += 1;
+                std::eprintln!("{schema} on {instance}: inline {inline}, general {general}");
+            }
+            // And the general path agrees with the detailed pass.
+            assert_eq!(
+                general,
+                s.validate_detailed(&value, "$").is_empty(),
+                "{schema} on {instance}"
+            );
+        }
+    }
+    assert_eq!(differ, 0, "the inline cases and the general path differ");
 }
 
 #[test]

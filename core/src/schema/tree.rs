@@ -193,9 +193,19 @@ pub(crate) struct Flags {
     /// Whether a `$ref`/`$dynamicRef` may point here: the node can be applied to one
     /// value along several paths, so its verdicts are remembered.
     pub(crate) shared: bool,
+    /// Whether the check pass remembers this node's verdicts: more than one edge of
+    /// the tree points at it (or dynamic references may land on it), so it may be
+    /// applied to one value along several paths. A node with at most one edge into it
+    /// is applied to each value at most once (a cycle of references always passes
+    /// through a member or an item, compile refuses the others), so remembering its
+    /// verdicts would cost a memo and find nothing.
+    pub(crate) revisit: bool,
     /// Whether only `type`, `enum`, `const` and the number and string keywords are set:
     /// the check pass decides such a node inline, without a call of its own.
     pub(crate) leaf: bool,
+    /// Whether `anyOf` is the only keyword (as pydantic writes an `Optional`): the
+    /// check pass goes straight on to the alternatives.
+    pub(crate) only_any_of: bool,
 }
 
 /// One entry of `properties`.
@@ -237,6 +247,7 @@ impl Keywords {
             || self.property_names.is_some()
             || self.unevaluated_properties.is_some();
         self.flags.leaf = false;
+        self.flags.only_any_of = false;
         self.only_ref = None;
         // Properties are sorted in canonical key order: a binary search per name.
         self.required_named = 0;
@@ -274,6 +285,14 @@ impl Keywords {
         if self.reference.is_some() && *self == alone {
             self.only_ref = self.reference;
         }
+        let alone = Keywords {
+            any_of: self.any_of.clone(),
+            home: self.home,
+            flags: self.flags,
+            required_named: self.required_named,
+            ..Keywords::default()
+        };
+        self.flags.only_any_of = !self.any_of.is_empty() && *self == alone;
     }
 
     /// Whether the schema asserts nothing and applies nothing: it accepts every value
@@ -305,8 +324,24 @@ impl Keywords {
             .chain(self.dynamic_reference.map(|d| d.target))
     }
 
+    /// Every subschema this one applies, to the same value or to a member, item or
+    /// property name of it (with the static target of a dynamic reference): the edges
+    /// of the tree out of this node.
+    pub(crate) fn children(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.in_place()
+            .chain(self.prefix_items.iter().copied())
+            .chain(self.items)
+            .chain(self.contains)
+            .chain(self.properties.iter().map(|p| p.node))
+            .chain(self.pattern_properties.iter().map(|(_, node)| *node))
+            .chain(self.additional)
+            .chain(self.property_names)
+            .chain(self.unevaluated_items)
+            .chain(self.unevaluated_properties)
+    }
+
     /// Whether `value` is of one of the `type`s (or there is no `type`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn type_matches(&self, value: &Value) -> bool {
         let mask = self.type_mask;
         if mask == 0 {

@@ -660,10 +660,24 @@ impl Compiler<'_> {
                 shared[node] = true;
             }
         }
-        for (node, shared) in self.nodes.iter_mut().zip(shared) {
+        // The edges into each node, from every node (also those nothing reaches, which
+        // only errs towards remembering).
+        let mut incoming = vec![0u8; self.nodes.len()];
+        for node in &self.nodes {
+            if let Node::Keywords(k) = node {
+                for child in k.children() {
+                    if let Some(n) = incoming.get_mut(child) {
+                        *n = n.saturating_add(1);
+                    }
+                }
+            }
+        }
+        let dynamic = !self.dynamic_names.is_empty();
+        for ((node, shared), incoming) in self.nodes.iter_mut().zip(shared).zip(incoming) {
             if let Node::Keywords(k) = node {
                 k.prepare();
                 k.flags.shared = shared;
+                k.flags.revisit = shared && (dynamic || incoming > 1);
             }
         }
         reference::refuse_cycles(&self.nodes, &|node| self.pointer_of(node))?;

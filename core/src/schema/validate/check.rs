@@ -24,11 +24,40 @@ fn leaf_ok(k: &Keywords, value: &Value) -> bool {
 use crate::json::{Object, Value};
 use crate::schema::memo::Memo;
 use crate::schema::tree::{Keywords, Node, NodeId};
+use crate::schema::work;
 
 impl Engine<'_> {
     /// Whether `value` is valid against `node`; with `marks`, also which members or
     /// items of `value` it evaluated (meaningful only when valid).
+    ///
+    /// Inlined where it is called: a leaf node (`type`, `enum`, `const`, number and
+    /// string keywords, as most tool parameters are) or a boolean schema is decided
+    /// here, as is a value `type` rules out, without a call ([`Engine::check_node`]
+    /// decides the same for every node; a test holds the two equal).
+    #[inline(always)]
     pub(super) fn check(
+        &mut self,
+        node: NodeId,
+        value: &Value,
+        scope: &Scope,
+        depth: usize,
+        marks: Option<&mut Marks>,
+    ) -> bool {
+        if depth < MAX_NESTING && !work::general_only() {
+            match self.tree.nodes.get(node) {
+                Some(Node::Keywords(k)) if k.flags.leaf => return leaf_ok(k, value),
+                // Whatever else the node holds, the first thing it asks is the type.
+                Some(Node::Keywords(k)) if !k.type_matches(value) => return false,
+                Some(Node::Bool(b)) => return *b,
+                _ => {}
+            }
+        }
+        self.check_node(node, value, scope, depth, marks)
+    }
+
+    /// [`Engine::check`] without the inline cases.
+    #[inline(never)]
+    pub(super) fn check_node(
         &mut self,
         node: NodeId,
         value: &Value,
@@ -45,7 +74,7 @@ impl Engine<'_> {
             match tree.nodes.get(node) {
                 Some(Node::Keywords(k)) => {
                     // `type`, `enum`, `const`, numbers and strings alone: inline.
-                    if k.flags.leaf {
+                    if k.flags.leaf && !work::general_only() {
                         return leaf_ok(k, value);
                     }
                     // `{"$ref": …}` alone (no dynamic scope to follow): the target
@@ -63,8 +92,18 @@ impl Engine<'_> {
                 None => return false,
             }
         };
+        let memo = k.flags.revisit || self.detailing && k.flags.shared;
+        // `anyOf` alone, nothing to remember or mark, no dynamic scope: what
+        // [`Engine::keywords`] would do, without the keywords that are not there.
+        if k.flags.only_any_of && !memo && !self.dynamic && marks.is_none() && !work::general_only()
+        {
+            return k
+                .any_of
+                .iter()
+                .any(|&schema| self.check(schema, value, scope, depth + 1, None));
+        }
         let scope = &self.enter(scope, k.home);
-        if !k.flags.shared {
+        if !memo {
             return self.keywords(k, value, scope, depth, marks);
         }
         let key = Self::key(node, value, scope);
@@ -124,6 +163,7 @@ impl Engine<'_> {
         depth: usize,
         marks: Option<&mut Marks>,
     ) -> bool {
+        work::application();
         if !k.type_matches(value) || !enum_const_ok(k, value) {
             return false;
         }
@@ -271,6 +311,30 @@ impl Engine<'_> {
         }
         let mut next = 0;
         let mut required_seen = 0;
+        // Only `properties` and `additionalProperties` walk, and nothing to mark (as
+        // most tool schemas): the same walk without the rest.
+        if k.pattern_properties.is_empty()
+            && k.property_names.is_none()
+            && marks.is_none()
+            && !work::general_only()
+        {
+            for (key, member) in members.iter() {
+                let schema = match k.property_from(key, &mut next) {
+                    Some(p) => {
+                        required_seen += usize::from(p.required);
+                        p.node
+                    }
+                    None => match k.additional {
+                        Some(schema) => schema,
+                        None => continue,
+                    },
+                };
+                if !self.check(schema, member, scope, depth + 1, None) {
+                    return false;
+                }
+            }
+            return required_seen == k.required_named;
+        }
         for (i, (key, member)) in members.iter().enumerate() {
             let mut covered = false;
             if let Some(p) = k.property_from(key, &mut next) {

@@ -66,6 +66,7 @@ pub(crate) fn validate(tree: &Tree, instance: &Value, root: &str) -> Vec<Violati
 /// The detailed pass alone: every violation, whatever the check pass would say.
 pub(crate) fn violations(tree: &Tree, instance: &Value, root: &str) -> Vec<Violation> {
     let mut engine = Engine::new(tree);
+    engine.detailing = true;
     let mut out = Found::new(root);
     let scope = engine.root_scope();
     engine.detail(
@@ -121,6 +122,10 @@ struct Engine<'t> {
     /// Whether the document has dynamic references: without them the scope never
     /// matters and is not followed.
     dynamic: bool,
+    /// Whether this is the detailed pass: its check calls remember the verdicts of
+    /// every shared node (the detailed pass reads them), the check pass alone only
+    /// those of nodes it may revisit ([`super::tree::Flags::revisit`]).
+    detailing: bool,
     /// Property names as values for `propertyNames`: kept for the whole run, so each
     /// has its own address (the memo keys on addresses).
     names: Vec<Rc<Value>>,
@@ -135,22 +140,30 @@ impl<'t> Engine<'t> {
             states: Vec::new(),
             state_ids: None,
             dynamic: !tree.dynamic_names.is_empty(),
+            detailing: false,
             names: Vec::new(),
         }
     }
 
     /// The scope validation starts in: the document's resource.
+    #[inline]
     fn root_scope(&mut self) -> Scope {
-        let start = Scope {
-            resource: usize::MAX,
-            state: 0,
-        };
         if !self.dynamic {
             return Scope {
                 resource: 0,
                 state: 0,
             };
         }
+        self.dynamic_root_scope()
+    }
+
+    /// [`Engine::root_scope`] in a document with dynamic references.
+    #[inline(never)]
+    fn dynamic_root_scope(&mut self) -> Scope {
+        let start = Scope {
+            resource: usize::MAX,
+            state: 0,
+        };
         let empty = vec![None; self.tree.dynamic_names.len()];
         self.state_ids
             .get_or_insert_with(BTreeMap::new)
