@@ -225,12 +225,48 @@ pub trait Model {
     /// The next turn: `messages` is the whole conversation (the task first), `manifest`
     /// the tools on offer, sorted by name.
     fn reply(&mut self, messages: &[Message], manifest: &[ToolSpec]) -> Result<Reply, ModelError>;
+
+    /// The next turn, as [`Model::reply`], unless the run is cancelled while it is
+    /// awaited. The driver ([`crate::driver`]) asks for every turn through this, with
+    /// its own `cancel` (the one its check points ask; asking it may count). A model
+    /// that waits — on another thread, on the network — may ask `cancel` while it
+    /// waits and answer [`Answer::Abandoned`] once it says `true`: the driver then
+    /// stops the run as cancelled with no `assistant` record for the turn
+    /// ([`crate::agent::Agent::cancel`]). The default asks [`Model::reply`] and never
+    /// abandons a turn.
+    fn reply_unless_cancelled(
+        &mut self,
+        messages: &[Message],
+        manifest: &[ToolSpec],
+        cancel: &mut dyn FnMut() -> bool,
+    ) -> Answer {
+        let _ = cancel;
+        Answer::Reply(self.reply(messages, manifest))
+    }
 }
 
 impl<M: Model + ?Sized> Model for &mut M {
     fn reply(&mut self, messages: &[Message], manifest: &[ToolSpec]) -> Result<Reply, ModelError> {
         (**self).reply(messages, manifest)
     }
+
+    fn reply_unless_cancelled(
+        &mut self,
+        messages: &[Message],
+        manifest: &[ToolSpec],
+        cancel: &mut dyn FnMut() -> bool,
+    ) -> Answer {
+        (**self).reply_unless_cancelled(messages, manifest, cancel)
+    }
+}
+
+/// What asking for a turn with [`Model::reply_unless_cancelled`] came to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// The model's reply, or its failure (recorded as `model_error`).
+    Reply(Result<Reply, ModelError>),
+    /// The run was cancelled while the turn was awaited: the turn is abandoned.
+    Abandoned,
 }
 
 /// A model that replays a fixed script: each turn takes the next entry, whatever it

@@ -2,6 +2,7 @@
 
 use alloc::format;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use crate::json::{Object, Value};
@@ -12,11 +13,22 @@ use crate::tools::{RegisterError, SharedTool, Tool, ToolError, ToolSpec, Toolbox
 /// their calls together.
 pub fn toolbox() -> Result<Toolbox, RegisterError> {
     let mut toolbox = Toolbox::new();
-    toolbox.register_shared(Copied(Add))?;
-    toolbox.register_shared(Copied(Echo))?;
-    toolbox.register_shared(Copied(Fail))?;
-    toolbox.register_shared(Copied(Greet))?;
+    for tool in shared_tools() {
+        toolbox.add_shared(tool, None)?;
+    }
     Ok(toolbox)
+}
+
+/// The four demo tools as shared tools (each call runs on a copy of its tool), in name
+/// order: for a host that registers them with limits of its own
+/// ([`Toolbox::add_shared`]).
+pub fn shared_tools() -> [Arc<dyn SharedTool>; 4] {
+    [
+        Arc::new(Copied(Add)),
+        Arc::new(Copied(Echo)),
+        Arc::new(Copied(Fail)),
+        Arc::new(Copied(Greet)),
+    ]
 }
 
 /// A tool with no state, shared by threads: each call runs on a copy of it.

@@ -15,11 +15,14 @@
 //! ```
 //!
 //! With [`RunOptions::parallel`] above 1 ([`run_with`], [`resume_with`]), the calls of a
-//! turn are taken all at once ([`Agent::poll_batch_with`]) and run on up to that many
-//! threads: the calls to shared tools ([`crate::tools::SharedTool`],
-//! [`Toolbox::register_shared`]) together, those to other tools one at a time on the
+//! turn are taken all at once ([`Agent::poll_batch_with`]) and started in call order,
+//! up to that many at once: a call to a shared tool ([`crate::tools::SharedTool`],
+//! [`Toolbox::register_shared`]) on a worker thread when one is free, any other on the
 //! driver's thread. Records are written in call order as the results come in, so the
 //! transcript is the same bytes as with `parallel: 1` (which is [`run`] exactly).
+//! `cancel` is asked before each call is started, as one at a time: once it says
+//! `true`, no other call starts, the calls running finish and are recorded, and the
+//! run stops with the calls not started unrun.
 //!
 //! ```
 //! use agentloop_core::agent::Budgets;
@@ -34,6 +37,13 @@
 //!                  driver::RunOptions { parallel: 8 }).unwrap();
 //! assert_eq!(transcript, one_at_a_time);
 //! ```
+//!
+//! [`drive`] runs an [`Agent`] the host made — new or resumed — with what [`Io`]
+//! gives: each record goes to an [`OnRecord`] with its line and the run's [`Counts`]
+//! as of it (to append it and show progress), and each turn is asked for with
+//! [`Model::reply_unless_cancelled`], so a model that waits elsewhere (on its own
+//! thread, on the network) can abandon the turn when `cancel` says so and the run
+//! stops as cancelled at once. `agentloop run` is this driver.
 //!
 //! [`resume`] continues a transcript that stopped early or ended with `stop`
 //! ([`Agent::resume`] says how), and [`replay`] runs a transcript's tools again to
@@ -55,10 +65,12 @@ use core::fmt;
 
 use alloc::vec::Vec;
 
-use crate::agent::{Agent, BatchNeed, BudgetError, Budgets, FeedError, Need, Outcome};
+use crate::agent::{
+    Agent, BatchNeed, BudgetError, Budgets, FeedError, Need, Outcome, Record, RecordKind,
+};
 use crate::chain::{AppendError, Chain};
 use crate::json::Value;
-use crate::model::{Model, ToolCall};
+use crate::model::{Answer, Model, ToolCall};
 use crate::sink::{RecordSink, SinkError};
 use crate::tools::{ToolError, Toolbox};
 
@@ -95,11 +107,14 @@ pub struct RunOptions {
     /// Most calls of a turn run at once. 1 (the default; 0 is taken as 1): one at a
     /// time, `cancel` asked before each — exactly [`run`]. Above 1: the turn's calls
     /// are decided at once ([`Agent::poll_batch_with`]: `cancel` asked once before
-    /// them), the calls to shared tools ([`crate::tools::SharedTool`]) run on up to
-    /// this many threads (the driver's own included) and the calls to other tools one
-    /// at a time on the driver's thread; records are written in call order as results
-    /// come in, so the transcript is the same bytes. Without the `std` feature there
-    /// are no threads: the calls of a batch run one at a time, in call order.
+    /// them) and started in call order, `cancel` asked again before each but the
+    /// first: a call to a shared tool ([`crate::tools::SharedTool`]) on one of up to
+    /// `parallel - 1` worker threads when one is free, any other call on the driver's
+    /// thread. Records are written in call order as results come in, so the
+    /// transcript is the same bytes. Once `cancel` says `true`, no other call starts:
+    /// the calls running finish and are recorded, and the run stops as cancelled with
+    /// the rest unrun, as one at a time. Without the `std` feature there are no
+    /// threads: the calls of a batch run one at a time, in call order.
     pub parallel: usize,
 }
 
@@ -168,51 +183,107 @@ pub fn run_on_with(
     let manifest = toolbox.manifest().clone();
     let mut agent = Agent::with_first_seq(chain.next_seq(), task, budgets, manifest)
         .map_err(RunError::Budgets)?;
-    let mut io = Io {
+    let mut sink = sink;
+    let io = Io {
         chain,
         model,
         toolbox,
         cancel,
-        sink,
+        records: &mut sink,
     };
-    drive_with(&mut agent, &mut io, options)
+    drive(&mut agent, io, options)
 }
 
-/// What the driver calls out to.
-pub(crate) struct Io<'a> {
-    pub(crate) chain: &'a mut Chain,
-    pub(crate) model: &'a mut dyn Model,
-    pub(crate) toolbox: &'a mut Toolbox,
-    pub(crate) cancel: &'a mut dyn FnMut() -> bool,
-    pub(crate) sink: &'a mut dyn RecordSink,
+/// The run's counts as of a record, that record included: what the budgets bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counts {
+    /// Assistant turns recorded ([`Agent::steps`]).
+    pub steps: u64,
+    /// Output tokens counted ([`Agent::tokens`]).
+    pub tokens: u64,
+    /// Tokens in and out counted ([`Agent::total_tokens`]).
+    pub total_tokens: u64,
+    /// `tool` records written ([`Agent::tool_calls`]).
+    pub tool_calls: u64,
 }
 
-/// Runs `agent` to its end as `options` say.
-pub(crate) fn drive_with(
-    agent: &mut Agent,
-    io: &mut Io<'_>,
-    options: RunOptions,
-) -> Result<Outcome, RunError> {
+/// Where [`drive`] puts each record: the record, its chained line and the run's counts
+/// as of it — to append it somewhere and show progress. Every [`RecordSink`] is one
+/// (it takes the line).
+pub trait OnRecord {
+    /// Takes `record`, chained as `line` (canonical JSON, `\n` included), with the
+    /// counts as of it. Called in transcript order, each record before the model, a
+    /// tool or `cancel` is called again. An error stops the run ([`RunError::Sink`]):
+    /// the transcript ends before this line.
+    fn on_record(&mut self, record: &Record, line: &[u8], counts: Counts) -> Result<(), SinkError>;
+}
+
+impl<S: RecordSink + ?Sized> OnRecord for S {
+    fn on_record(&mut self, _: &Record, line: &[u8], _: Counts) -> Result<(), SinkError> {
+        self.record(line)
+    }
+}
+
+/// What [`drive`] calls out to.
+pub struct Io<'a> {
+    /// The chain the records continue: its next `seq` is the agent's
+    /// ([`Agent::next_seq`]), its head the last record's hash.
+    pub chain: &'a mut Chain,
+    /// The model, asked for each turn with [`Model::reply_unless_cancelled`].
+    pub model: &'a mut dyn Model,
+    /// The tools; the agent's manifest must be this toolbox's.
+    pub toolbox: &'a mut Toolbox,
+    /// Asked at every check point ([`RunOptions::parallel`] says which), and handed to
+    /// the model while a turn is awaited; `true` stops the run with `cancelled`.
+    pub cancel: &'a mut dyn FnMut() -> bool,
+    /// Takes each record.
+    pub records: &'a mut dyn OnRecord,
+}
+
+impl fmt::Debug for Io<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Io")
+            .field("chain", &self.chain)
+            .field("toolbox", &self.toolbox)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Runs `agent` — new ([`Agent::with_first_seq`]) or resumed ([`Agent::resume`]) — to
+/// its end: writes its pending records, then answers each need, running the calls of
+/// a turn as `options` say. Each record is appended to `io.chain` and handed to
+/// `io.records` before the model, a tool or `cancel` is called again (with
+/// `parallel` above 1: before a batch of calls starts; the records of a batch follow
+/// their results, in call order). A turn the model abandons
+/// ([`Answer::Abandoned`]: the run was cancelled while it was awaited) stops the run
+/// as cancelled ([`Agent::cancel`]). The bytes written are the same whatever
+/// `options` say; [`run_on`], [`run_with`] and [`resume_with`] are this.
+pub fn drive(agent: &mut Agent, mut io: Io<'_>, options: RunOptions) -> Result<Outcome, RunError> {
     if options.parallel <= 1 {
-        return drive(agent, io.chain, io.model, io.toolbox, io.cancel, io.sink);
+        return drive_sequential(agent, &mut io);
     }
     loop {
-        write_records(agent, io.chain, io.sink)?;
+        write_records(agent, &mut io)?;
         let calls: Vec<ToolCall> = match agent.poll_batch_with(io.cancel) {
             BatchNeed::ModelReply { messages, manifest } => {
-                let reply = io.model.reply(messages, manifest);
-                agent.feed_reply(reply).map_err(RunError::Feed)?;
+                match io
+                    .model
+                    .reply_unless_cancelled(messages, manifest, io.cancel)
+                {
+                    Answer::Reply(reply) => agent.feed_reply(reply).map_err(RunError::Feed)?,
+                    Answer::Abandoned => agent.cancel(),
+                }
                 continue;
             }
             BatchNeed::ToolResults { calls } => calls.to_vec(),
             // Written at the top of the loop, before the calls are handed out.
             BatchNeed::TakeRecords => continue,
             BatchNeed::Done(outcome) => {
-                write_records(agent, io.chain, io.sink)?;
+                write_records(agent, &mut io)?;
                 return Ok(outcome);
             }
         };
-        run_batch(agent, io, &calls, options.parallel)?;
+        run_batch(agent, &mut io, &calls, options.parallel)?;
     }
 }
 
@@ -226,10 +297,12 @@ fn feed_one(
     agent
         .feed_tool_result_for(id, result)
         .map_err(RunError::Feed)?;
-    write_records(agent, io.chain, io.sink)
+    write_records(agent, io)
 }
 
-/// Runs the calls of a batch: without threads, one at a time in call order.
+/// Runs the calls of a batch: without threads, one at a time in call order, `cancel`
+/// asked before each but the first (the batch's check point asked it just before); a
+/// cancellation leaves the calls not started unrun.
 #[cfg(not(feature = "std"))]
 fn run_batch(
     agent: &mut Agent,
@@ -237,15 +310,24 @@ fn run_batch(
     calls: &[ToolCall],
     _parallel: usize,
 ) -> Result<(), RunError> {
-    for call in calls {
+    for (k, call) in calls.iter().enumerate() {
+        if k > 0 && (io.cancel)() {
+            agent.cancel();
+            return write_records(agent, io);
+        }
         let result = call_tool(io.toolbox, call);
         feed_one(agent, io, &call.id, result)?;
     }
     Ok(())
 }
 
-/// Runs the calls of a batch: those to shared tools on up to `parallel - 1` threads
-/// plus this one, the others on this thread first, one at a time in call order. Each
+/// Runs the calls of a batch, started in call order: each call to a shared tool on a
+/// worker thread when one of the `parallel - 1` is free, else on this thread, like
+/// every call to another tool. `cancel` is asked before each call is started but the
+/// first (the batch's check point asked it just before); once it says `true` no
+/// other call starts, the calls running are let finish and their results written,
+/// and the run stops as cancelled with the calls not started unrun — as the one at a
+/// time path leaves them, since the calls started are always the first ones. Each
 /// result is fed, and the records it lets out written, as it comes in.
 #[cfg(feature = "std")]
 fn run_batch(
@@ -254,72 +336,111 @@ fn run_batch(
     calls: &[ToolCall],
     parallel: usize,
 ) -> Result<(), RunError> {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    use std::sync::mpsc;
+    use alloc::sync::Arc;
+    use std::sync::{mpsc, Mutex};
 
-    let mut shared = Vec::new();
-    let mut exclusive = Vec::new();
-    for call in calls {
-        match io.toolbox.shared(&call.name) {
-            Some(tool) => shared.push((call, tool)),
-            None => exclusive.push(call),
-        }
-    }
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    // The next shared call to run, if any is left and the batch goes on.
-    let take = || {
-        if stop.load(Ordering::SeqCst) {
-            return None;
-        }
-        shared.get(next.fetch_add(1, Ordering::SeqCst))
-    };
-    let run = |(call, tool): &(&ToolCall, alloc::sync::Arc<dyn crate::tools::SharedTool>)| {
-        use std::panic::{catch_unwind, AssertUnwindSafe};
-        let result = catch_unwind(AssertUnwindSafe(|| tool.call(&call.arguments)))
-            .unwrap_or_else(|payload| Err(ToolError::new(panic_sentence(payload.as_ref()))));
-        (call.id.clone(), result)
-    };
+    use crate::tools::SharedTool;
+
+    let shared: Vec<Option<Arc<dyn SharedTool>>> =
+        calls.iter().map(|c| io.toolbox.shared(&c.name)).collect();
+    let wanted = parallel
+        .saturating_sub(1)
+        .min(shared.iter().filter(|t| t.is_some()).count());
+    let (jobs, queue) = mpsc::channel::<usize>();
+    let queue = Mutex::new(queue);
+    let (done, results) = mpsc::channel::<(usize, Result<Value, ToolError>)>();
     std::thread::scope(|scope| {
-        let (sender, results) = mpsc::channel();
-        let workers = parallel.saturating_sub(1).min(shared.len());
-        for _ in 0..workers {
-            let sender = sender.clone();
-            let (take, run) = (&take, &run);
-            // A thread that cannot be started leaves its calls to this one.
-            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
-                while let Some(job) = take() {
-                    if sender.send(run(job)).is_err() {
-                        break;
+        let mut workers = 0;
+        for _ in 0..wanted {
+            let (queue, done, shared) = (&queue, done.clone(), &shared);
+            let worker = move || loop {
+                // Nothing panics while the lock is held.
+                let job = match queue.lock() {
+                    Ok(queue) => queue.recv(),
+                    Err(_) => break,
+                };
+                let Ok(k) = job else { break };
+                let result = match (calls.get(k), shared.get(k)) {
+                    (Some(call), Some(Some(tool))) => call_shared(tool.as_ref(), call),
+                    _ => Err(ToolError::new(
+                        "the driver handed out a call it does not have",
+                    )),
+                };
+                if done.send((k, result)).is_err() {
+                    break;
+                }
+            };
+            // A thread that cannot be started leaves its calls to the others.
+            if std::thread::Builder::new()
+                .spawn_scoped(scope, worker)
+                .is_ok()
+            {
+                workers += 1;
+            }
+        }
+        drop(done);
+        // The calls on a worker whose result has not come back.
+        let mut running = alloc::vec![false; calls.len()];
+        let mut busy = 0usize;
+        let outcome = (|| {
+            let mut cancelled = false;
+            for (k, call) in calls.iter().enumerate() {
+                if k > 0 && (io.cancel)() {
+                    cancelled = true;
+                    break;
+                }
+                match shared.get(k) {
+                    Some(Some(_)) if busy < workers && jobs.send(k).is_ok() => {
+                        running[k] = true;
+                        busy += 1;
+                    }
+                    Some(Some(tool)) => {
+                        let result = call_shared(tool.as_ref(), call);
+                        feed_one(agent, io, &call.id, result)?;
+                    }
+                    _ => {
+                        let result = call_tool(io.toolbox, call);
+                        feed_one(agent, io, &call.id, result)?;
                     }
                 }
-            });
-        }
-        drop(sender);
-        let outcome = (|| {
-            for call in &exclusive {
-                let result = call_tool(io.toolbox, call);
-                feed_one(agent, io, &call.id, result)?;
-                while let Ok((id, result)) = results.try_recv() {
-                    feed_one(agent, io, &id, result)?;
+                while let Ok((k, result)) = results.try_recv() {
+                    running[k] = false;
+                    busy -= 1;
+                    feed_one(agent, io, &calls[k].id, result)?;
                 }
             }
-            while let Some(job) = take() {
-                let (id, result) = run(job);
-                feed_one(agent, io, &id, result)?;
-                while let Ok((id, result)) = results.try_recv() {
-                    feed_one(agent, io, &id, result)?;
-                }
+            while busy > 0 {
+                let Ok((k, result)) = results.recv() else {
+                    break;
+                };
+                running[k] = false;
+                busy -= 1;
+                feed_one(agent, io, &calls[k].id, result)?;
             }
-            for (id, result) in results.iter() {
-                feed_one(agent, io, &id, result)?;
+            // A worker cannot end without its call's result (a panic is caught); if
+            // one did, the call may have run: it is recorded as failed, not run again.
+            for (call, _) in calls.iter().zip(&running).filter(|(_, r)| **r) {
+                let lost = ToolError::new("the thread running it ended without a result");
+                feed_one(agent, io, &call.id, Err(lost))?;
+            }
+            if cancelled {
+                agent.cancel();
+                write_records(agent, io)?;
             }
             Ok(())
         })();
-        // A failed write: the calls not started yet are not started.
-        stop.store(true, Ordering::SeqCst);
+        // No call starts after this; the workers end once their call is done.
+        drop(jobs);
         outcome
     })
+}
+
+/// Runs one call of a shared tool; a panic becomes the tool's failure.
+#[cfg(feature = "std")]
+fn call_shared(tool: &dyn crate::tools::SharedTool, call: &ToolCall) -> Result<Value, ToolError> {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    catch_unwind(AssertUnwindSafe(|| tool.call(&call.arguments)))
+        .unwrap_or_else(|payload| Err(ToolError::new(panic_sentence(payload.as_ref()))))
 }
 
 /// Runs `task` to its end, continuing `chain`: each record is appended to it and its
@@ -337,37 +458,45 @@ pub fn run_on(
     cancel: &mut dyn FnMut() -> bool,
     sink: &mut dyn RecordSink,
 ) -> Result<Outcome, RunError> {
-    let manifest = toolbox.manifest().clone();
-    let mut agent = Agent::with_first_seq(chain.next_seq(), task, budgets, manifest)
-        .map_err(RunError::Budgets)?;
-    drive(&mut agent, chain, model, toolbox, cancel, sink)
+    run_on_with(
+        chain,
+        task,
+        budgets,
+        model,
+        toolbox,
+        cancel,
+        sink,
+        RunOptions::default(),
+    )
 }
 
-/// Runs `agent` to its end: writes its pending records, then answers each need. Every
-/// record is in the sink before the model, a tool or `cancel` is called again.
-fn drive(
-    agent: &mut Agent,
-    chain: &mut Chain,
-    model: &mut dyn Model,
-    toolbox: &mut Toolbox,
-    cancel: &mut dyn FnMut() -> bool,
-    sink: &mut dyn RecordSink,
-) -> Result<Outcome, RunError> {
+/// Runs `agent` to its end one call at a time: writes its pending records, then
+/// answers each need. Every record is in the sink before the model, a tool or
+/// `cancel` is called again.
+fn drive_sequential(agent: &mut Agent, io: &mut Io<'_>) -> Result<Outcome, RunError> {
     loop {
-        write_records(agent, chain, sink)?;
-        let fed = match agent.poll_with(cancel) {
+        write_records(agent, io)?;
+        let fed = match agent.poll_with(io.cancel) {
             Need::ModelReply { messages, manifest } => {
-                let reply = model.reply(messages, manifest);
-                agent.feed_reply(reply)
+                match io
+                    .model
+                    .reply_unless_cancelled(messages, manifest, io.cancel)
+                {
+                    Answer::Reply(reply) => agent.feed_reply(reply),
+                    Answer::Abandoned => {
+                        agent.cancel();
+                        Ok(())
+                    }
+                }
             }
             Need::ToolResult { call } => {
-                let result = call_tool(toolbox, &call);
+                let result = call_tool(io.toolbox, &call);
                 agent.feed_tool_result(result)
             }
             // Written at the top of the loop, before the next poll.
             Need::TakeRecords => Ok(()),
             Need::Done(outcome) => {
-                write_records(agent, chain, sink)?;
+                write_records(agent, io)?;
                 return Ok(outcome);
             }
         };
@@ -375,17 +504,34 @@ fn drive(
     }
 }
 
-/// Appends the agent's pending records to the chain and the sink.
-fn write_records(
-    agent: &mut Agent,
-    chain: &mut Chain,
-    sink: &mut dyn RecordSink,
-) -> Result<(), RunError> {
-    for record in agent.take_records() {
-        let line = chain
+/// Appends the agent's pending records to the chain and hands each to the records,
+/// with the counts as of it: those of the agent, less the records taken with it that
+/// come after it (a batch's `tool` records come out together; an `assistant` record
+/// is always taken before the next one is made).
+fn write_records(agent: &mut Agent, io: &mut Io<'_>) -> Result<(), RunError> {
+    let records = agent.take_records();
+    let taken = |kind: RecordKind| records.iter().filter(|r| r.kind == kind).count() as u64;
+    let mut later_tools = taken(RecordKind::Tool);
+    let mut later_turns = taken(RecordKind::Assistant);
+    for record in &records {
+        match record.kind {
+            RecordKind::Tool => later_tools = later_tools.saturating_sub(1),
+            RecordKind::Assistant => later_turns = later_turns.saturating_sub(1),
+            _ => {}
+        }
+        let counts = Counts {
+            steps: agent.steps().saturating_sub(later_turns),
+            tokens: agent.tokens(),
+            total_tokens: agent.total_tokens(),
+            tool_calls: agent.tool_calls().saturating_sub(later_tools),
+        };
+        let line = io
+            .chain
             .append(record.kind.as_str(), &record.payload)
             .map_err(RunError::Append)?;
-        sink.record(line).map_err(RunError::Sink)?;
+        io.records
+            .on_record(record, line, counts)
+            .map_err(RunError::Sink)?;
     }
     Ok(())
 }
@@ -424,20 +570,4 @@ fn panic_sentence(payload: &(dyn core::any::Any + Send)) -> alloc::string::Strin
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use alloc::string::ToString;
-
-    #[test]
-    fn run_errors_name_the_step_that_failed_and_why() {
-        assert_eq!(
-            RunError::Sink(SinkError::Full).to_string(),
-            "a record could not be written: the record sink is full"
-        );
-        let budgets = RunError::Budgets(BudgetError::EmptySentinel).to_string();
-        assert!(
-            budgets.starts_with("the budgets were refused: "),
-            "{budgets}"
-        );
-    }
-}
+mod tests;

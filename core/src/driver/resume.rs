@@ -4,7 +4,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::{call_tool, drive_with, Io, RunError, RunOptions};
+use super::{call_tool, drive, Io, RunError, RunOptions};
 use crate::agent::follow::{follow, Tools};
 use crate::agent::resume::audited;
 use crate::agent::{recorded_budgets, Agent, Budgets, Difference, Outcome, ResumeError};
@@ -141,14 +141,15 @@ pub fn resume_anchored_with(
     let (records, mut chain) = read(anchor, transcript)?;
     let manifest = toolbox.manifest().clone();
     let mut agent = Agent::resume(budgets, manifest, &records).map_err(ResumeRunError::Resume)?;
-    let mut io = Io {
+    let mut sink = sink;
+    let io = Io {
         chain: &mut chain,
         model,
         toolbox,
         cancel,
-        sink,
+        records: &mut sink,
     };
-    drive_with(&mut agent, &mut io, options).map_err(ResumeRunError::Run)
+    drive(&mut agent, io, options).map_err(ResumeRunError::Run)
 }
 
 /// What [`replay`] found.
