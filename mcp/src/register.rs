@@ -35,17 +35,21 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::Arc;
 
 use agentloop_core::json::Value;
 use agentloop_core::tools::{
-    provider_safe_name, Tool, ToolError, ToolSpec, Toolbox, MAX_NAME_CHARS,
+    provider_safe_name, SharedTool, ToolError, ToolSpec, Toolbox, MAX_NAME_CHARS,
 };
 
 use crate::client::{ListedTool, McpServer};
 use crate::content::cut;
 use crate::error::McpError;
 
-/// One MCP tool as an agentloop [`Tool`]: a call is a `tools/call` to its server.
+/// One MCP tool as an agentloop [`SharedTool`]: a call is a `tools/call` to its server.
+/// Calls may be made from several threads at once — the driver's parallel path runs a
+/// turn's calls together — each request waiting for its own answer (by JSON-RPC id)
+/// on the server's one connection; the server answers them as it does.
 ///
 /// A call fails (the loop records `ok:false`) with:
 /// - `the server reported an error: <its text>` when the result has `isError: true`;
@@ -74,12 +78,12 @@ impl McpTool {
     }
 }
 
-impl Tool for McpTool {
+impl SharedTool for McpTool {
     fn spec(&self) -> ToolSpec {
         self.spec.clone()
     }
 
-    fn call(&mut self, arguments: &Value) -> Result<Value, ToolError> {
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
         let max = self.server.options().max_error_bytes;
         match self.server.call_tool(&self.mcp_name, arguments) {
             Ok(output) if output.is_error => Err(ToolError::new(cut(
@@ -229,7 +233,7 @@ pub fn register_tools(
                 spec: ToolSpec::new(name.clone(), description, schema),
                 idempotent,
             };
-            match toolbox.add(Box::new(mcp_tool), limits.get(&name).copied()) {
+            match toolbox.add_shared(Arc::new(mcp_tool), limits.get(&name).copied()) {
                 Ok(()) => {
                     taken.insert(name.clone());
                     registration.tools.push(RegisteredTool {

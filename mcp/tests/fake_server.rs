@@ -887,3 +887,77 @@ fn a_malformed_answer_to_initialize_or_an_error_fails_the_handshake_saying_why()
          {\"requested\":\"2025-11-25\",\"supported\":[\"2026-07-28\"]})"
     );
 }
+
+/// MCP tools are registered shared, so the driver's parallel path runs them off its
+/// thread, together with the turn's other calls: a turn whose first call (`block`, on
+/// the server) waits on a FIFO that its second call (`release`, a tool here) writes.
+/// Run one at a time the first call would wait for ever (here: its timeout) and the
+/// second never start; with `parallel: 2` both run and the turn is recorded as both
+/// succeeded. No clock: the FIFO's open and read are the only waits.
+#[test]
+fn mcp_tools_are_shared_and_a_parallel_run_runs_them_with_the_turns_other_calls() {
+    use agentloop_core::agent::{Budgets, StopReason};
+    use agentloop_core::driver::{self, RunOptions};
+    use agentloop_core::model::{Reply, Scripted};
+    use agentloop_core::tools::SharedFnTool;
+
+    let Some(python) = python() else { return };
+    let dir = TempDir::new("mcp-parallel");
+    let fifo = dir.path().join("fifo");
+    mkfifo(&fifo);
+    let options = McpOptions {
+        // Only a broken parallel path waits for this.
+        call_timeout: Duration::from_secs(30),
+        ..options()
+    };
+    let server = fake(python, &[], &options).unwrap();
+    let mut tools = toolbox(&server);
+    assert!(tools.shared("block").is_some() && tools.shared("echo").is_some());
+    let path = fifo.clone();
+    let spec = ToolSpec::new("release", "writes the FIFO", json(r#"{"type":"object"}"#));
+    tools
+        .register_shared(SharedFnTool::new(spec, move |_: &Value| {
+            // Opening for writing waits until `block` has opened it for reading.
+            let mut writer = OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .map_err(|e| agentloop_core::tools::ToolError::new(e.to_string()))?;
+            writer
+                .write_all(b"released")
+                .map_err(|e| agentloop_core::tools::ToolError::new(e.to_string()))?;
+            Ok(Value::from("written"))
+        }))
+        .unwrap();
+    let block = format!(
+        r#"{{"path":{}}}"#,
+        text(&Value::from(fifo.to_str().unwrap()))
+    );
+    let mut transcript = Vec::new();
+    let outcome = driver::run_with(
+        "meet",
+        Budgets::default(),
+        &mut Scripted::new([
+            Reply::new("")
+                .with_call("block", json(&block))
+                .with_call("release", json("{}")),
+            Reply::new("done"),
+        ]),
+        &mut tools,
+        &mut || false,
+        &mut transcript,
+        RunOptions { parallel: 2 },
+    )
+    .unwrap();
+    assert_eq!(outcome.reason, StopReason::NoToolCalls);
+    let text = String::from_utf8(transcript).unwrap();
+    let tools: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(r#""kind":"tool""#))
+        .collect();
+    assert_eq!(tools.len(), 2, "{text}");
+    assert!(
+        tools[0].contains(r#""ok":true"#) && tools[0].contains("read released"),
+        "{text}"
+    );
+    assert!(tools[1].contains(r#""ok":true"#), "{text}");
+}
