@@ -84,9 +84,11 @@ key; a loopback base URL with the default variable unset sends none either). Eac
 record is written durably to --out before the loop goes on; one progress line per
 record goes to stderr (--json: one JSON event per record on stdout instead). At the
 end the file is verified from disk (chain and loop audit) and the stop reason and head
-are printed. Ctrl-C stops the run with reason cancelled (a model answer being awaited
-is abandoned; a running tool is let finish), writes the stop record and exits 130; a
-second Ctrl-C ends at once (exit 130), leaving a transcript --resume continues.
+are printed. The calls of a turn run up to --parallel at once (MCP and demo tools),
+recorded in call order. Ctrl-C stops the run with reason cancelled (a model answer
+being awaited is abandoned; the tools running are let finish, no other call starts),
+writes the stop record and exits 130; a second Ctrl-C ends at once (exit 130), leaving
+a transcript --resume continues.
 Exit status: 0 the run stopped as the model chose (no_tool_calls, sentinel); 3 a budget
 stopped it (step_budget, token_budget, tool_budget); 4 the model failed (model_error);
 130 cancelled; 1 the transcript written does not verify or is not a well-formed run;
@@ -170,6 +172,10 @@ pub struct RunArgs {
     /// progress lines and the summary.
     #[arg(long)]
     pub json: bool,
+    /// Most calls of a turn run at once (1 = one at a time). The transcript is the
+    /// same bytes whatever N is: records are written in call order.
+    #[arg(long, value_name = "N", default_value = "4", value_parser = parse_parallel)]
+    pub parallel: usize,
     /// Tries per model turn, the first included (1 = no retries).
     #[arg(long, value_name = "N", default_value = "4", value_parser = parse_tries)]
     pub http_tries: u32,
@@ -692,6 +698,8 @@ pub enum ValueError {
     BadManifestFormat,
     /// An `--mcp` command line that cannot be split into words: why.
     BadCommand(&'static str),
+    /// A `--parallel` that is not a whole number of at least 1.
+    BadParallel,
 }
 
 impl fmt::Display for ValueError {
@@ -728,6 +736,10 @@ impl fmt::Display for ValueError {
             ValueError::BadManifestFormat => {
                 f.write_str("the formats are openai, anthropic and mcp")
             }
+            ValueError::BadParallel => f.write_str(
+                "give how many calls of a turn may run at once: a whole number of at least 1 \
+                 (1 runs them one at a time)",
+            ),
             ValueError::BadCommand(why) => write!(
                 f,
                 "{why}; give the server's command line as one argument, e.g. \
@@ -901,6 +913,14 @@ fn parse_positive(text: &str) -> Result<u64, ValueError> {
     }
 }
 
+/// Parses `--parallel N`: at least 1.
+fn parse_parallel(text: &str) -> Result<usize, ValueError> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(ValueError::BadParallel),
+    }
+}
+
 /// Parses `--http-tries N`: at least 1.
 fn parse_tries(text: &str) -> Result<u32, ValueError> {
     match text.parse::<u32>() {
@@ -984,6 +1004,10 @@ mod tests {
         assert_eq!(parse_positive("1"), Ok(1));
         assert_eq!(parse_positive("0"), Err(ValueError::NotPositive));
         assert_eq!(parse_tries("0"), Err(ValueError::NotPositive));
+        assert_eq!(parse_parallel("0"), Err(ValueError::BadParallel));
+        assert_eq!(parse_parallel("-1"), Err(ValueError::BadParallel));
+        assert_eq!(parse_parallel("1"), Ok(1));
+        assert_eq!(parse_parallel("64"), Ok(64));
         assert_eq!(parse_provider("anthropic"), Ok(Provider::Anthropic));
         assert_eq!(parse_manifest_format("mcp"), Ok(ManifestFormat::Mcp));
         assert_eq!(

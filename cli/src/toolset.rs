@@ -10,7 +10,7 @@ use std::time::Duration;
 use agentloop_core::demo;
 use agentloop_core::jcs;
 use agentloop_core::json::{Object, Value};
-use agentloop_core::tools::{Tool, Toolbox};
+use agentloop_core::tools::Toolbox;
 use agentloop_mcp::{register_tools, McpOptions, McpServer, Registration, Stderr};
 
 use crate::args::ToolsArgs;
@@ -83,15 +83,12 @@ pub fn offer(
 ) -> Result<Offered, Failure> {
     let mut toolbox = Toolbox::new();
     if args.demo_tools {
-        let tools: [Box<dyn Tool>; 4] = [
-            Box::new(demo::Add),
-            Box::new(demo::Echo),
-            Box::new(demo::Fail),
-            Box::new(demo::Greet),
-        ];
-        for tool in tools {
+        // Shared, as the MCP tools are: a turn's calls to them run together.
+        for tool in demo::shared_tools() {
             let limit = limits.get(&tool.spec().name).copied();
-            toolbox.add(tool, limit).map_err(Failure::DemoTools)?;
+            toolbox
+                .add_shared(tool, limit)
+                .map_err(Failure::DemoTools)?;
         }
     }
     let registration = register_tools(servers, &mut toolbox, limits).map_err(|error| {

@@ -3,7 +3,6 @@
 //! verified from disk (chain and loop audit), the stop reason and head printed, and the
 //! checkpoint written if asked.
 
-mod drive;
 mod progress;
 mod remote;
 mod setup;
@@ -19,10 +18,12 @@ use std::time::Duration;
 use agentloop_core::agent::{Agent, Outcome, Record, StopReason};
 use agentloop_core::audit;
 use agentloop_core::chain::Chain;
-use agentloop_core::durable::{Appended, Writer, WriterOptions};
+use agentloop_core::driver::{self, Counts, Io, OnRecord, RunError, RunOptions};
+use agentloop_core::durable::{Writer, WriterOptions};
 use agentloop_core::export::parse_records;
 use agentloop_core::json::Value;
 use agentloop_core::note::SignerKey;
+use agentloop_core::sink::SinkError;
 use agentloop_core::tlog::report_checkpoint;
 use agentloop_core::verify::{self, Options, Report};
 
@@ -33,8 +34,7 @@ use crate::exit::Exit;
 use crate::failure::Failure;
 use crate::input::same_file;
 use crate::{keys, lock_wait, signals, toolset};
-use drive::{drive, Records};
-use progress::{Counts, End, Progress, Start};
+use progress::{End, Progress, Start};
 use remote::Remote;
 
 /// Runs the loop; see the module docs and `agentloop run --help`.
@@ -124,8 +124,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         .renamed()
         .map(|t| (t.name.clone(), t.server, t.mcp_name.clone()))
         .collect();
-    let mut remote =
-        Remote::start(model, toolbox.manifest().specs().to_vec()).map_err(Failure::ModelThread)?;
+    let mut remote = Remote::start(model).map_err(Failure::ModelThread)?;
     let cancel = signals::cancel_on_sigint();
     let _notice = Notice::start(Arc::clone(&cancel));
 
@@ -143,15 +142,19 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         writer: &mut writer,
         name: &name,
         progress: &mut progress,
+        failure: None,
     };
-    let outcome = drive(
-        &mut agent,
-        &mut chain,
-        &mut remote,
-        &mut toolbox,
-        &cancel,
-        &mut sink,
-    )?;
+    let io = Io {
+        chain: &mut chain,
+        model: &mut remote,
+        toolbox: &mut toolbox,
+        cancel: &mut || cancel.load(Ordering::SeqCst),
+        records: &mut sink,
+    };
+    let options = RunOptions {
+        parallel: args.parallel,
+    };
+    let outcome = driver::drive(&mut agent, io, options).map_err(|error| sink.failure(error))?;
     writer.close().map_err(|error| Failure::RunClose {
         name: name.clone(),
         error,
@@ -254,7 +257,7 @@ fn write_checkpoint(
 }
 
 /// Says on stderr, once, that Ctrl-C was seen and what happens next: the run may be
-/// waiting for a tool, which is let finish. Ends with the run (when dropped).
+/// waiting for tools, which are let finish. Ends with the run (when dropped).
 struct Notice {
     done: Arc<AtomicBool>,
 }
@@ -275,8 +278,8 @@ impl Notice {
                     if cancel.load(Ordering::SeqCst) {
                         crate::diag::say(
                             "interrupted: the run stops with reason cancelled as soon as the \
-                             model's turn is abandoned or the tool running returns; Ctrl-C \
-                             again ends it at once",
+                             model's turn is abandoned or the tools running return (no other \
+                             call starts); Ctrl-C again ends it at once",
                         );
                         return;
                     }
@@ -367,36 +370,50 @@ fn read_back(path: &Path, name: &str, writer: &Writer) -> Result<Vec<Value>, Fai
     })
 }
 
-/// Each record: appended through the durable writer, then shown.
+/// Each record: appended through the durable writer, then shown. The failure that
+/// stopped the run is kept for [`Sink::failure`] (the driver hears only that the
+/// record was refused).
 struct Sink<'a, 'p, 'o> {
     writer: &'a mut Writer,
     name: &'a str,
     progress: &'p mut Progress<'o>,
+    failure: Option<Failure>,
 }
 
-impl Records for Sink<'_, '_, '_> {
-    type Error = Failure;
+impl Sink<'_, '_, '_> {
+    /// The failure a driver's error stands for: the one kept when a record could not
+    /// be written or shown; else a record the chain refused (the next one), or a
+    /// driver's bug.
+    fn failure(&mut self, error: RunError) -> Failure {
+        if let Some(failure) = self.failure.take() {
+            return failure;
+        }
+        let (seq, why) = match error {
+            RunError::Append(e) => (Some(self.writer.next().seq0), e.to_string()),
+            other => (None, other.to_string()),
+        };
+        Failure::RunRefused {
+            name: self.name.to_owned(),
+            seq,
+            why,
+        }
+    }
+}
 
-    fn append(&mut self, record: &Record, line: &[u8]) -> Result<Appended, Failure> {
-        self.writer
-            .append_line(line)
-            .map_err(|error| Failure::RunWrite {
+impl OnRecord for Sink<'_, '_, '_> {
+    fn on_record(&mut self, record: &Record, line: &[u8], counts: Counts) -> Result<(), SinkError> {
+        let shown = match self.writer.append_line(line) {
+            Ok(appended) => self.progress.record(record, &appended, counts),
+            Err(error) => Err(Failure::RunWrite {
                 name: self.name.to_owned(),
                 seq: record.seq,
                 error,
-            })
-    }
-
-    fn show(&mut self, record: &Record, appended: &Appended, agent: &Agent) -> Result<(), Failure> {
-        self.progress.record(record, appended, Counts::of(agent))
-    }
-
-    fn refused(&mut self, record: Option<&Record>, why: String) -> Failure {
-        Failure::RunRefused {
-            name: self.name.to_owned(),
-            seq: record.map(|r| r.seq),
-            why,
-        }
+            }),
+        };
+        shown.map_err(|failure| {
+            self.failure = Some(failure);
+            SinkError::Refused
+        })
     }
 }
 

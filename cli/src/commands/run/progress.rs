@@ -3,7 +3,8 @@
 
 use std::io::{self, Write};
 
-use agentloop_core::agent::{Agent, Budgets, Record, RecordKind};
+use agentloop_core::agent::{Budgets, Record, RecordKind};
+use agentloop_core::driver::Counts;
 use agentloop_core::durable::Appended;
 use agentloop_core::json::{Object, Value};
 use agentloop_core::quote::escape_controls;
@@ -12,31 +13,6 @@ use crate::diag::plural;
 use crate::failure::Failure;
 use crate::record_line::{bare, quoted};
 use crate::report_json::to_line;
-
-/// The run's counts after a record: what the budgets bound.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Counts {
-    /// Assistant turns recorded (the turn a record belongs to).
-    pub turn: u64,
-    /// Output tokens counted.
-    pub tokens: u64,
-    /// Tokens in and out counted (what `max_total_tokens` bounds).
-    pub total_tokens: u64,
-    /// `tool` records written.
-    pub tool_calls: u64,
-}
-
-impl Counts {
-    /// The agent's counts.
-    pub fn of(agent: &Agent) -> Counts {
-        Counts {
-            turn: agent.steps(),
-            tokens: agent.tokens(),
-            total_tokens: agent.total_tokens(),
-            tool_calls: agent.tool_calls(),
-        }
-    }
-}
 
 /// How the run began, for the first line or event.
 pub struct Start<'a> {
@@ -319,7 +295,7 @@ fn record_event(record: &Record, appended: &Appended, counts: Counts) -> Value {
         ("seq", count(appended.seq)),
         ("kind", Value::from(record.kind.as_str())),
         ("hash", Value::String(appended.head.to_string())),
-        ("turn", count(counts.turn)),
+        ("turn", count(counts.steps)),
         ("tokens", count(counts.tokens)),
         ("total_tokens", count(counts.total_tokens)),
         ("tool_calls", count(counts.tool_calls)),
@@ -367,7 +343,7 @@ fn tokens_text(counts: Counts, budgets: &Budgets) -> String {
 /// One record as a progress line (see docs/cli.md).
 fn record_line(record: &Record, counts: Counts, budgets: &Budgets) -> String {
     let seq = record.seq;
-    let turn = counts.turn;
+    let turn = counts.steps;
     match record.kind {
         RecordKind::Task => format!("seq {seq} task {}", quoted(str_of(record, "task"))),
         RecordKind::Assistant => {
@@ -456,7 +432,7 @@ mod tests {
 
     fn counts(turn: u64, tokens: u64, total_tokens: u64, tool_calls: u64) -> Counts {
         Counts {
-            turn,
+            steps: turn,
             tokens,
             total_tokens,
             tool_calls,

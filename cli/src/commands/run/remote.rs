@@ -1,78 +1,101 @@
 //! The model on a thread of its own, so a turn being awaited can be abandoned: Ctrl-C
 //! stops the run at once, not when a provider that may take minutes has answered.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::Duration;
 
-use agentloop_core::model::{Message, Model, ModelError, Reply};
+use agentloop_core::model::{Answer, Message, Model, ModelError, Reply};
 use agentloop_core::tools::ToolSpec;
 
-/// How often a wait for the model looks at the cancel flag. Only how soon Ctrl-C is
+/// How often a wait for the model asks the cancel hook. Only how soon Ctrl-C is
 /// noticed depends on it; nothing recorded does.
 const POLL: Duration = Duration::from_millis(20);
 
-/// What asking the model came to.
-#[derive(Debug)]
-pub enum Answer {
-    /// The model's reply, or its failure.
-    Reply(Result<Reply, ModelError>),
-    /// The cancel flag was set before the answer came: the turn is abandoned.
-    Cancelled,
-}
+/// A turn to answer: the conversation and the tools on offer.
+type Turn = (Vec<Message>, Vec<ToolSpec>);
 
-/// A model the run asks for one turn, giving up when `cancel` is set.
-pub trait Ask {
-    /// Asks for the next turn of `messages`.
-    fn ask(&mut self, messages: &[Message], cancel: &AtomicBool) -> Answer;
-}
-
-/// A [`Model`] running on its own thread; each turn's answer is waited for while the
-/// cancel flag stays clear. An abandoned turn is left to finish (or time out) on its
-/// thread, which ends with the process.
+/// A [`Model`] running on its own thread. Each turn's answer is waited for while the
+/// driver's cancel hook says go on ([`Model::reply_unless_cancelled`]); a turn
+/// abandoned is left to finish (or time out) on its thread, and its late answer is
+/// thrown away before the next turn is asked for. The thread ends with the process.
 pub struct Remote {
-    asks: Sender<Vec<Message>>,
+    asks: Sender<Turn>,
     answers: Receiver<Result<Reply, ModelError>>,
+    /// Answers still to come for turns abandoned.
+    abandoned: usize,
 }
 
 impl Remote {
-    /// Starts `model`'s thread; `manifest` is the tools offered at every turn.
-    pub fn start(
-        mut model: impl Model + Send + 'static,
-        manifest: Vec<ToolSpec>,
-    ) -> std::io::Result<Remote> {
-        let (asks, asked) = mpsc::channel::<Vec<Message>>();
+    /// Starts `model`'s thread.
+    pub fn start(mut model: impl Model + Send + 'static) -> std::io::Result<Remote> {
+        let (asks, asked) = mpsc::channel::<Turn>();
         let (answer, answers) = mpsc::channel();
         thread::Builder::new()
             .name(String::from("model"))
             .spawn(move || {
-                for messages in asked {
+                for (messages, manifest) in asked {
                     if answer.send(model.reply(&messages, &manifest)).is_err() {
                         break;
                     }
                 }
             })?;
-        Ok(Remote { asks, answers })
+        Ok(Remote {
+            asks,
+            answers,
+            abandoned: 0,
+        })
+    }
+
+    /// Waits for the answer to the turn asked, giving up when `cancel` says so
+    /// (`None`; the answer is then still to come). Late answers of turns abandoned
+    /// are thrown away first.
+    fn wait(&mut self, cancel: &mut dyn FnMut() -> bool) -> Option<Result<Reply, ModelError>> {
+        loop {
+            if cancel() {
+                return None;
+            }
+            match self.answers.recv_timeout(POLL) {
+                Ok(_) if self.abandoned > 0 => self.abandoned -= 1,
+                Ok(reply) => return Some(reply),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Some(Err(ended())),
+            }
+        }
     }
 }
 
-impl Ask for Remote {
-    fn ask(&mut self, messages: &[Message], cancel: &AtomicBool) -> Answer {
-        if cancel.load(Ordering::SeqCst) {
-            return Answer::Cancelled;
+impl Model for Remote {
+    fn reply(&mut self, messages: &[Message], manifest: &[ToolSpec]) -> Result<Reply, ModelError> {
+        match self.reply_unless_cancelled(messages, manifest, &mut || false) {
+            Answer::Reply(reply) => reply,
+            // Never: nothing cancels.
+            Answer::Abandoned => Err(ended()),
         }
-        if self.asks.send(messages.to_vec()).is_err() {
+    }
+
+    fn reply_unless_cancelled(
+        &mut self,
+        messages: &[Message],
+        manifest: &[ToolSpec],
+        cancel: &mut dyn FnMut() -> bool,
+    ) -> Answer {
+        // Cancelled already: the turn is not even asked for (a request may cost).
+        if cancel() {
+            return Answer::Abandoned;
+        }
+        if self
+            .asks
+            .send((messages.to_vec(), manifest.to_vec()))
+            .is_err()
+        {
             return Answer::Reply(Err(ended()));
         }
-        loop {
-            if cancel.load(Ordering::SeqCst) {
-                return Answer::Cancelled;
-            }
-            match self.answers.recv_timeout(POLL) {
-                Ok(reply) => return Answer::Reply(reply),
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return Answer::Reply(Err(ended())),
+        match self.wait(cancel) {
+            Some(reply) => Answer::Reply(reply),
+            None => {
+                self.abandoned += 1;
+                Answer::Abandoned
             }
         }
     }
@@ -88,6 +111,7 @@ fn ended() -> ModelError {
 mod tests {
     use super::*;
     use agentloop_core::model::Scripted;
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
     fn task() -> Vec<Message> {
@@ -96,49 +120,67 @@ mod tests {
         }]
     }
 
-    #[test]
-    fn answers_come_back_in_order_and_a_set_flag_abandons_the_turn() {
-        let mut remote = Remote::start(
-            Scripted::new([Reply::new("one"), Reply::new("two")]),
-            Vec::new(),
-        )
-        .unwrap();
-        let clear = AtomicBool::new(false);
-        let text = |answer: Answer| match answer {
+    fn text(answer: Answer) -> String {
+        match answer {
             Answer::Reply(Ok(reply)) => reply.text,
             other => panic!("{other:?}"),
-        };
-        assert_eq!(text(remote.ask(&task(), &clear)), "one");
-        assert_eq!(text(remote.ask(&task(), &clear)), "two");
-        let set = AtomicBool::new(true);
-        assert!(matches!(remote.ask(&task(), &set), Answer::Cancelled));
+        }
     }
 
-    /// A model that never answers until told to.
-    struct Stuck(Arc<AtomicBool>);
+    #[test]
+    fn answers_come_back_in_order_and_a_cancelled_run_asks_nothing() {
+        let mut remote =
+            Remote::start(Scripted::new([Reply::new("one"), Reply::new("two")])).unwrap();
+        let mut clear = || false;
+        assert_eq!(
+            text(remote.reply_unless_cancelled(&task(), &[], &mut clear)),
+            "one"
+        );
+        assert!(matches!(
+            remote.reply_unless_cancelled(&task(), &[], &mut || true),
+            Answer::Abandoned
+        ));
+        // The turn cancelled was not asked for: the script's next reply is still there.
+        assert_eq!(remote.reply(&task(), &[]).unwrap().text, "two");
+    }
+
+    /// Answers "late" once released, then "next".
+    struct Stuck(Arc<AtomicBool>, usize);
 
     impl Model for Stuck {
         fn reply(&mut self, _: &[Message], _: &[ToolSpec]) -> Result<Reply, ModelError> {
+            self.1 += 1;
+            if self.1 > 1 {
+                return Ok(Reply::new("next"));
+            }
             while !self.0.load(Ordering::SeqCst) {
-                thread::sleep(Duration::from_millis(1));
+                thread::yield_now();
             }
             Ok(Reply::new("late"))
         }
     }
 
     #[test]
-    fn a_turn_being_awaited_is_abandoned_when_the_flag_is_set() {
+    fn a_turn_being_awaited_is_abandoned_and_its_late_answer_thrown_away() {
         let release = Arc::new(AtomicBool::new(false));
-        let mut remote = Remote::start(Stuck(Arc::clone(&release)), Vec::new()).unwrap();
-        let cancel = Arc::new(AtomicBool::new(false));
-        let setter = {
-            let cancel = Arc::clone(&cancel);
-            thread::spawn(move || cancel.store(true, Ordering::SeqCst))
+        let mut remote = Remote::start(Stuck(Arc::clone(&release), 0)).unwrap();
+        // Clear when the turn is asked for, set while it is awaited: the model never
+        // answers until released, so only the hook can end this wait.
+        let mut asked = 0;
+        let mut cancel = || {
+            asked += 1;
+            asked > 1
         };
-        // The model never answers until released: only the flag can end this wait.
-        assert!(matches!(remote.ask(&task(), &cancel), Answer::Cancelled));
-        setter.join().unwrap();
+        assert!(matches!(
+            remote.reply_unless_cancelled(&task(), &[], &mut cancel),
+            Answer::Abandoned
+        ));
         release.store(true, Ordering::SeqCst);
+        // The next turn gets its own answer, not the abandoned turn's.
+        assert_eq!(
+            text(remote.reply_unless_cancelled(&task(), &[], &mut || false)),
+            "next"
+        );
     }
 
     /// A model that panics.
@@ -152,13 +194,12 @@ mod tests {
 
     #[test]
     fn a_model_thread_that_panics_is_a_model_error() {
-        let mut remote = Remote::start(Panics, Vec::new()).unwrap();
-        let clear = AtomicBool::new(false);
-        match remote.ask(&task(), &clear) {
-            Answer::Reply(Err(e)) => assert!(e.message().contains("panicked"), "{e:?}"),
+        let mut remote = Remote::start(Panics).unwrap();
+        match remote.reply(&task(), &[]) {
+            Err(e) => assert!(e.message().contains("panicked"), "{e:?}"),
             other => panic!("{other:?}"),
         }
         // And every later turn too.
-        assert!(matches!(remote.ask(&task(), &clear), Answer::Reply(Err(_))));
+        assert!(remote.reply(&task(), &[]).is_err());
     }
 }
