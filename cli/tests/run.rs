@@ -208,6 +208,121 @@ fn json_prints_one_event_per_record() {
     ).as_bytes()).unwrap()));
 }
 
+/// A turn of six calls — four that run (one failing), one refused by its schema, one
+/// to a tool not offered — then the answer, run with `--parallel 1`, 2, 8 and the
+/// default, for each provider: the transcripts are the same bytes, the requests sent
+/// the same bodies, and the `--json` events the same (each `tool` event with the
+/// count of calls as of it: 1 to 6, in call order).
+#[test]
+fn a_turn_of_several_calls_writes_the_same_bytes_whatever_parallel_is() {
+    let calls = [
+        ("add", r#"{"a":2,"b":40}"#),
+        ("echo", r#"{"text":"one"}"#),
+        ("fail", r#"{"reason":"on purpose"}"#),
+        ("add", r#"{"a":"two","b":40}"#),
+        ("nosuch", r#"{}"#),
+        ("greet", r#"{"name":"Ada"}"#),
+    ];
+    for provider in [OpenAi, Anthropic] {
+        let scratch = Scratch::new(&format!("parallel-{}", provider.name()));
+        let mut seen: Vec<(String, Vec<u8>, Vec<Vec<u8>>, Vec<String>)> = Vec::new();
+        for parallel in ["1", "2", "8", "default"] {
+            let turn = match provider {
+                OpenAi => canned::openai::tool_calls(&calls),
+                Anthropic => canned::anthropic::tool_use(Some("Six at once."), &calls),
+            };
+            let server = Server::start([turn, provider.answer("Done.")]).unwrap();
+            let out = format!("parallel-{parallel}.jsonl");
+            let mut extra = vec!["--json"];
+            if parallel != "default" {
+                extra.extend(["--parallel", parallel]);
+            }
+            let args = run_args(provider, &server, &out, &extra);
+            let run = agentloop(
+                scratch.dir(),
+                &strs(&args),
+                &[(provider.key_variable(), KEY)],
+            );
+            assert_eq!(
+                run.code, 0,
+                "{provider:?} --parallel {parallel}: {}",
+                run.stderr
+            );
+            assert_verifies_as_a_loop(&scratch, &out);
+            let bytes = scratch.read(&out);
+            let events: Vec<String> = json_lines(&run.stdout)
+                .iter()
+                .skip(1) // the start event names the server's port
+                .map(canonical)
+                .collect();
+            let bodies = server.requests().into_iter().map(|r| r.body).collect();
+            seen.push((parallel.to_string(), bytes, bodies, events));
+        }
+        let (_, bytes, bodies, events) = &seen[0];
+        assert_eq!(
+            kinds(bytes),
+            [
+                "task",
+                "assistant",
+                "tool",
+                "tool",
+                "tool",
+                "tool",
+                "tool",
+                "tool",
+                "assistant",
+                "stop"
+            ]
+        );
+        let oks: Vec<String> = records(bytes)
+            .iter()
+            .filter(|r| member(r, "kind").as_str() == Some("tool"))
+            .map(|r| canonical(member(member(r, "payload"), "ok")))
+            .collect();
+        assert_eq!(oks, ["true", "true", "false", "false", "false", "true"]);
+        let counts: Vec<String> = json_lines(&events.join("\n"))
+            .iter()
+            .filter(|e| member(e, "kind").as_str() == Some("tool"))
+            .map(|e| canonical(member(e, "tool_calls")))
+            .collect();
+        assert_eq!(counts, ["1", "2", "3", "4", "5", "6"]);
+        for (parallel, other_bytes, other_bodies, other_events) in &seen[1..] {
+            assert_eq!(
+                String::from_utf8_lossy(other_bytes),
+                String::from_utf8_lossy(bytes),
+                "{provider:?}: --parallel {parallel} wrote other bytes than --parallel 1"
+            );
+            assert_eq!(other_bodies, bodies, "{provider:?} --parallel {parallel}");
+            assert_eq!(other_events, events, "{provider:?} --parallel {parallel}");
+        }
+    }
+}
+
+/// `--parallel 0` (and what is not a count) is refused as bad usage naming the flag,
+/// before anything is made.
+#[test]
+fn parallel_0_is_refused_naming_the_flag() {
+    let scratch = Scratch::new("parallel-0");
+    let server = Server::start([]).unwrap();
+    for value in ["0", "many"] {
+        let args = run_args(OpenAi, &server, "t.jsonl", &["--parallel", value]);
+        let run = agentloop(scratch.dir(), &strs(&args), &[]);
+        assert_eq!(run.code, 2, "{value}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains(&format!("invalid value '{value}' for '--parallel <N>'"))
+                && run.stderr.contains(
+                    "give how many calls of a turn may run at once: a whole number of at \
+                     least 1 (1 runs them one at a time)"
+                ),
+            "{value}: {}",
+            run.stderr
+        );
+        assert!(!scratch.path("t.jsonl").exists());
+    }
+    assert!(server.requests().is_empty());
+}
+
 /// A 429 is retried (the wait set by --http-backoff-ms), and the run goes on.
 #[test]
 fn a_rate_limit_is_retried_and_the_run_goes_on() {

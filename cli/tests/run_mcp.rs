@@ -721,3 +721,125 @@ fn the_readme_mcp_example_runs_its_script_on_the_filesystem_server() {
     assert!(scratch.path("run-fs.jsonl.tools.json").exists());
     assert_verifies_as_a_loop(&scratch, "run-fs.jsonl");
 }
+
+/// `agentloop run` on two MCP servers and the demo tools, `--parallel N`, the model
+/// scripted by `turns`; the run's transcript.
+fn parallel_run(scratch: &Scratch, fake: &str, turns: Vec<Exchange>, parallel: &str) -> Vec<u8> {
+    let server = Server::start(turns).unwrap();
+    let url = format!("{}/v1", server.url());
+    let pipe = format!("{fake} --tools pipe");
+    let out = format!("parallel-{parallel}.jsonl");
+    let run = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &url,
+            "--demo-tools",
+            "--mcp",
+            &pipe,
+            "--mcp",
+            &pipe,
+            "--mcp-timeout",
+            "30",
+            "--parallel",
+            parallel,
+            "--out",
+            &out,
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 0, "--parallel {parallel}: {}", run.stderr);
+    assert_verifies_as_a_loop(scratch, &out);
+    scratch.read(&out)
+}
+
+/// A turn of calls to two MCP servers (their `echo` renamed `echo-0` and `echo-1`:
+/// the demo tools' `echo` keeps the name) and a demo tool, one at a time and
+/// together: the same bytes.
+#[test]
+fn a_turn_of_mcp_calls_writes_the_same_bytes_whatever_parallel_is() {
+    let Some(fake) = fake_server() else { return };
+    let scratch = Scratch::new("mcp-parallel-same");
+    let turns = || {
+        vec![
+            calls(
+                OpenAi,
+                &[
+                    ("echo-0", r#"{"n":0}"#),
+                    ("echo-1", r#"{"n":1}"#),
+                    ("add", r#"{"a":2,"b":40}"#),
+                    ("echo-0", r#"{"n":3}"#),
+                    ("echo-1", r#"{"n":4}"#),
+                ],
+            ),
+            OpenAi.answer("done"),
+        ]
+    };
+    let one = parallel_run(&scratch, &fake, turns(), "1");
+    let payloads = tool_payloads(&one);
+    assert_eq!(payloads.len(), 5, "{payloads:?}");
+    for (n, payload) in payloads.iter().enumerate() {
+        assert!(payload.contains(r#""ok":true"#), "{payload}");
+        if n != 2 {
+            assert!(
+                payload.contains(&format!(r#""structuredContent":{{"n":{n}}}"#)),
+                "{payload}"
+            );
+        }
+    }
+    for parallel in ["2", "8"] {
+        let together = parallel_run(&scratch, &fake, turns(), parallel);
+        assert_eq!(
+            String::from_utf8_lossy(&together),
+            String::from_utf8_lossy(&one),
+            "--parallel {parallel}"
+        );
+    }
+}
+
+/// The calls of a turn to different MCP servers run together: the first (`block`, on
+/// server 0) waits on a FIFO that the second (`write-1`, on server 1) writes. One at a
+/// time the first would wait for its timeout and the second never start; with
+/// `--parallel 2` and 8 both succeed, and the transcripts are the same bytes. No
+/// clock: the FIFO's open is the only wait.
+#[test]
+fn calls_to_different_mcp_servers_run_together() {
+    let Some(fake) = fake_server() else { return };
+    let scratch = Scratch::new("mcp-parallel-together");
+    let fifo = scratch.path("pipe");
+    mkfifo(&fifo);
+    let path = quote(fifo.to_str().unwrap());
+    let turns = || {
+        vec![
+            calls(
+                OpenAi,
+                &[
+                    ("block", &format!(r#"{{"path":{path}}}"#)),
+                    ("write-1", &format!(r#"{{"path":{path},"text":"met"}}"#)),
+                ],
+            ),
+            OpenAi.answer("done"),
+        ]
+    };
+    let two = parallel_run(&scratch, &fake, turns(), "2");
+    let payloads = tool_payloads(&two);
+    assert_eq!(payloads.len(), 2, "{payloads:?}");
+    assert!(
+        payloads[0].contains(r#""ok":true"#) && payloads[0].contains("read met"),
+        "{payloads:?}"
+    );
+    assert!(
+        payloads[1].contains(r#""ok":true"#) && payloads[1].contains("wrote met"),
+        "{payloads:?}"
+    );
+    let eight = parallel_run(&scratch, &fake, turns(), "8");
+    assert_eq!(
+        String::from_utf8_lossy(&eight),
+        String::from_utf8_lossy(&two)
+    );
+}

@@ -7,7 +7,8 @@ Options (argv):
   --no-init          never answer `initialize` (read stdin until it closes)
   --banner           write a line that is not JSON before answering `initialize`
   --no-tools         declare no `tools` capability
-  --tools SET        `basic` (default), `names` or `many:N` (N tools t0000…)
+  --tools SET        `basic` (default), `names`, `pipe` (echo, block, write) or
+                     `many:N` (N tools t0000…)
   --page-size N      `tools/list` pages of N tools (default: all on one page)
   --endless          every `tools/list` page has a `nextCursor`
   --stderr TEXT      write TEXT to stderr at start
@@ -69,6 +70,8 @@ def tool_set():
             {"name": "titled", "title": "Only a title", "inputSchema": OBJECT},
             tool("x" * 70),
         ]
+    if chosen == "pipe":
+        return [tool(n) for n in ["echo", "block", "write"]]
     if chosen.startswith("many:"):
         return [tool("t%04d" % i) for i in range(int(chosen[5:]))]
     raise SystemExit("unknown tool set " + chosen)
@@ -130,6 +133,11 @@ def call(id, name, arguments):
         with open(arguments["path"]) as fifo:
             data = fifo.read()
         result(id, text("read " + data))
+    elif name == "write":
+        # Opening a FIFO for writing blocks until a reader opens it (a `block` call).
+        with open(arguments["path"], "w") as fifo:
+            fifo.write(arguments["text"])
+        result(id, text("wrote " + arguments["text"]))
     elif name == "exit":
         sys.exit(int(arguments["code"]))
     elif name == "ask":
