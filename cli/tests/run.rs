@@ -208,6 +208,9 @@ fn json_prints_one_event_per_record() {
     ).as_bytes()).unwrap()));
 }
 
+/// What a run showed: its `--parallel`, transcript, request bodies, events.
+type Seen = (String, Vec<u8>, Vec<Vec<u8>>, Vec<String>);
+
 /// A turn of six calls — four that run (one failing), one refused by its schema, one
 /// to a tool not offered — then the answer, run with `--parallel 1`, 2, 8 and the
 /// default, for each provider: the transcripts are the same bytes, the requests sent
@@ -225,7 +228,7 @@ fn a_turn_of_several_calls_writes_the_same_bytes_whatever_parallel_is() {
     ];
     for provider in [OpenAi, Anthropic] {
         let scratch = Scratch::new(&format!("parallel-{}", provider.name()));
-        let mut seen: Vec<(String, Vec<u8>, Vec<Vec<u8>>, Vec<String>)> = Vec::new();
+        let mut seen: Vec<Seen> = Vec::new();
         for parallel in ["1", "2", "8", "default"] {
             let turn = match provider {
                 OpenAi => canned::openai::tool_calls(&calls),
