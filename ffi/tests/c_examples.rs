@@ -231,9 +231,79 @@ const VALGRIND: &[&str] = &[
     "--errors-for-leak-kinds=definite",
 ];
 
+/// The transcript `batch.c` writes, made by the Rust driver: the same tools (specs
+/// and results), the same scripted replies, a turn's calls run on 8 threads.
+fn batch_reference() -> Vec<u8> {
+    use agentloop_core::agent::Budgets;
+    use agentloop_core::driver::{self, RunOptions};
+    use agentloop_core::json::{self, Value};
+    use agentloop_core::model::{Reply, Scripted};
+    use agentloop_core::tools::{SharedFnTool, ToolError, ToolSpec, Toolbox};
+
+    let j = |text: &str| json::parse(text.as_bytes()).unwrap();
+    let member = |v: &Value, key: &str| v.as_object().unwrap().get(key).cloned().unwrap();
+    let mut tools = Toolbox::new();
+    let add = ToolSpec::new(
+        "add",
+        "Adds two integers a and b; returns {\"sum\": a + b}.",
+        j(
+            r#"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}"#,
+        ),
+    );
+    tools
+        .register_shared(SharedFnTool::new(add, move |a: &Value| {
+            let n = |key| member(a, key).as_f64().unwrap_or(f64::NAN);
+            let mut sum = agentloop_core::json::Object::new();
+            sum.insert("sum", Value::Number(n("a") + n("b")));
+            Ok(Value::Object(sum))
+        }))
+        .unwrap();
+    let fail = ToolSpec::new("fail", "Always fails.", j(r#"{"type":"object"}"#));
+    tools
+        .register_shared(SharedFnTool::new(fail, |_: &Value| {
+            Err(ToolError::new("the tool is broken on purpose"))
+        }))
+        .unwrap();
+    let shout = ToolSpec::new(
+        "shout",
+        "Returns {\"text\": text in capitals}.",
+        j(r#"{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}"#),
+    );
+    tools
+        .register_shared(SharedFnTool::new(shout, move |a: &Value| {
+            let text = member(a, "text")
+                .as_str()
+                .unwrap_or_default()
+                .to_uppercase();
+            let mut out = agentloop_core::json::Object::new();
+            out.insert("text", Value::from(text.as_str()));
+            Ok(Value::Object(out))
+        }))
+        .unwrap();
+    let turn = Reply::new("Six at once.")
+        .with_call("add", j(r#"{"a":2,"b":40}"#))
+        .with_call("shout", j(r#"{"text":"hello"}"#))
+        .with_call("nosuch", j("{}"))
+        .with_call("fail", j("{}"))
+        .with_call("add", j(r#"{"a":"2","b":40}"#))
+        .with_call("shout", j(r#"{"text":"bye"}"#));
+    let mut transcript = Vec::new();
+    driver::run_with(
+        "add, shout and fail, all at once",
+        Budgets::default(),
+        &mut Scripted::new([turn, Reply::new("Done.")]),
+        &mut tools,
+        &mut || false,
+        &mut transcript,
+        RunOptions { parallel: 8 },
+    )
+    .unwrap();
+    transcript
+}
+
 /// Runs the examples built one way, with an optional wrapper (valgrind).
-fn exercise(build: &Build, programs: &[PathBuf; 7], wrapper: &[&str], label: &str) {
-    let [append, verify, cpp, agent_loop, stress, proof, at_most_once] = programs;
+fn exercise(build: &Build, programs: &[PathBuf; 8], wrapper: &[&str], label: &str) {
+    let [append, verify, cpp, agent_loop, stress, proof, at_most_once, batch] = programs;
     let command = |program: &Path| wrapped(program, wrapper);
     let dir = build.dir.join(label);
     std::fs::create_dir_all(&dir).unwrap();
@@ -431,6 +501,46 @@ fn exercise(build: &Build, programs: &[PathBuf; 7], wrapper: &[&str], label: &st
         "{label}: {lost}"
     );
 
+    // batch.c: a turn's calls taken at once, run on threads and fed by id newest first,
+    // write the one-at-a-time run's bytes (batch.c compares them), which are the Rust
+    // driver's with the same tools run on 8 threads; a call's record waits for the
+    // calls before it; a result for a refused or already fed call is refused.
+    let written = dir.join("batch.jsonl");
+    let out = run(command(batch).arg(&written));
+    expect_status(&out, 0, &format!("{label}: batch"));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .collect::<Vec<_>>(),
+        [
+            "batch: 4 calls handed out, run on their own threads",
+            "batch: fed call_1_5 (shout ok), 0 records written",
+            "batch: fed call_1_3 (fail failed), 0 records written",
+            "batch: fed call_1_1 (shout ok), 0 records written",
+            "batch: fed call_1_0 (add ok), 6 records written",
+            &format!(
+                "batch: the transcript is the one-at-a-time run's, {} bytes",
+                batch_reference().len()
+            ),
+        ],
+        "{label}"
+    );
+    let bytes = std::fs::read(&written).unwrap();
+    assert!(
+        bytes == batch_reference(),
+        "{label}: batch.c's transcript is not the Rust driver's:\n{}\nexpected:\n{}",
+        String::from_utf8_lossy(&bytes),
+        String::from_utf8_lossy(&batch_reference())
+    );
+    let report = agentloop_core::audit::verify_loop_bytes(&bytes, &Default::default());
+    assert!(
+        report.ok() && report.count == 10,
+        "{label}: {:?}",
+        report.faults
+    );
+    let out = run(&mut command(batch));
+    expect_status(&out, 2, &format!("{label}: batch usage"));
+
     // stress.c: random call sequences with NULLs, tiny buffers and freed handles; every
     // result must be documented. Two seeds, so a change of the sequence is no escape.
     let iterations = if wrapper.is_empty() {
@@ -465,14 +575,25 @@ fn c_examples_build_and_run_static_dynamic_valgrind_and_sanitized() {
         "stress.c",
         "proof.c",
         "at_most_once.c",
+        "batch.c",
     ];
+    // batch.c runs its calls on POSIX threads.
+    let pthread = [String::from("-pthread")];
+    let libs = |source: &str| -> &[String] {
+        if source == "batch.c" {
+            &pthread
+        } else {
+            &[]
+        }
+    };
     let flavours = [Flavour::Static, Flavour::Dynamic, Flavour::Sanitized];
-    let programs: Vec<[PathBuf; 7]> = thread::scope(|s| {
+    let programs: Vec<[PathBuf; 8]> = thread::scope(|s| {
         let handles: Vec<_> = flavours
             .iter()
             .map(|&flavour| {
                 let build = &build;
-                s.spawn(move || sources.map(|source| build.compile(source, flavour, &[])))
+                let libs = &libs;
+                s.spawn(move || sources.map(|source| build.compile(source, flavour, libs(source))))
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
