@@ -368,4 +368,40 @@ mod tests {
         assert_eq!(model.served(), 1);
         assert_eq!(reply_through(&mut model).unwrap().text, "second");
     }
+
+    /// A model that abandons every turn it is asked for through
+    /// [`Model::reply_unless_cancelled`] when `cancel` says so.
+    struct Abandons;
+
+    impl Model for Abandons {
+        fn reply(&mut self, _: &[Message], _: &[ToolSpec]) -> Result<Reply, ModelError> {
+            Ok(Reply::new("answered"))
+        }
+
+        fn reply_unless_cancelled(
+            &mut self,
+            messages: &[Message],
+            manifest: &[ToolSpec],
+            cancel: &mut dyn FnMut() -> bool,
+        ) -> Answer {
+            match cancel() {
+                true => Answer::Abandoned,
+                false => Answer::Reply(self.reply(messages, manifest)),
+            }
+        }
+    }
+
+    /// Through the `&mut M` impl, a turn is asked for with the model's own
+    /// `reply_unless_cancelled`, not the default (which never abandons).
+    #[test]
+    fn a_borrowed_model_abandons_a_turn_as_the_model_it_borrows_does() {
+        fn ask<M: Model>(mut model: M, cancelled: bool) -> Answer {
+            model.reply_unless_cancelled(&[], &[], &mut || cancelled)
+        }
+        assert_eq!(ask(&mut Abandons, true), Answer::Abandoned);
+        assert_eq!(
+            ask(&mut Abandons, false),
+            Answer::Reply(Ok(Reply::new("answered")))
+        );
+    }
 }
