@@ -8,16 +8,9 @@
 
 use alloc::vec::Vec;
 
-use crate::json::{Object, Value};
+use super::object;
+use crate::json::Value;
 use crate::tools::ToolSpec;
-
-fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
-    let mut object = Object::new();
-    for (key, value) in members {
-        object.insert(key, value);
-    }
-    Value::Object(object)
-}
 
 /// `name`, `description` and the schema under `schema_key`.
 fn described(spec: &ToolSpec, schema_key: &str) -> Value {
