@@ -1,4 +1,5 @@
-//! The tool manifest in the shapes OpenAI, Anthropic and MCP expect.
+//! The tool manifest in the shapes OpenAI, Anthropic and MCP expect (the codecs send
+//! the first two; [`crate::export`] offers all three).
 //!
 //! Each takes the loop's specs as given (a [`crate::tools::Manifest`] keeps them
 //! sorted by name, so the output is too) and copies each schema unchanged. Specs from a
@@ -8,7 +9,7 @@
 
 use alloc::vec::Vec;
 
-use super::object;
+use super::common::object;
 use crate::json::Value;
 use crate::tools::ToolSpec;
 
