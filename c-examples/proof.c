@@ -68,6 +68,54 @@ static agentloop_result prove(int inclusion, const uint8_t *t, size_t t_len, con
     return r;
 }
 
+/* Verifies the transcript against the old checkpoint (2 records) and the new one (all
+ * records) given together, as `agentloop verify --checkpoint old --checkpoint new`:
+ * it holds. Its first two records alone do not: the newest checkpoint is `truncated`. */
+static agentloop_result both_checkpoints(const uint8_t *t, size_t len, size_t two,
+                                         const uint8_t *old, size_t old_len) {
+    size_t new_len = 0;
+    agentloop_result r = agentloop_checkpoint(t, len, NULL, NULL, NULL, 0, &new_len);
+    uint8_t *new_cp = r == AGENTLOOP_RESULT_INSUFFICIENT_SIZE ? malloc(new_len) : NULL;
+    if (new_cp == NULL) {
+        return fail("agentloop_checkpoint (size)", r);
+    }
+    if ((r = agentloop_checkpoint(t, len, NULL, NULL, new_cp, new_len, &new_len)) !=
+        AGENTLOOP_RESULT_OK) {
+        free(new_cp);
+        return fail("agentloop_checkpoint", r);
+    }
+    const uint8_t *texts[2] = {old, new_cp};
+    size_t lens[2] = {old_len, new_len};
+    size_t sizes[2] = {len, two};
+    for (int i = 0; i < 2; i++) {
+        agentloop_report *report = NULL;
+        r = agentloop_verify_checkpoints(t, sizes[i], NULL, texts, lens, 2, NULL, NULL, &report);
+        if (r != AGENTLOOP_RESULT_OK) {
+            free(new_cp);
+            return fail("agentloop_verify_checkpoints", r);
+        }
+        int ok = agentloop_report_ok(report);
+        uint32_t kind = 0;
+        if (!ok) {
+            int64_t index = 0, line = 0;
+            const char *detail = NULL;
+            r = agentloop_report_fault(report, 0, &index, &line, &kind, &detail);
+        }
+        agentloop_report_free(report);
+        if (r != AGENTLOOP_RESULT_OK || ok != (i == 0) ||
+            (i == 1 && kind != AGENTLOOP_FAULT_KIND_TRUNCATED)) {
+            free(new_cp);
+            fprintf(stderr, "proof: with both checkpoints, %zu bytes gave ok=%d kind %s\n",
+                    sizes[i], ok, agentloop_fault_kind_str(kind));
+            return AGENTLOOP_RESULT_IO;
+        }
+    }
+    free(new_cp);
+    printf("proof: both checkpoints hold for the whole transcript; its first 2 records are "
+           "truncated\n");
+    return AGENTLOOP_RESULT_OK;
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: proof FILE\n");
@@ -161,10 +209,12 @@ int main(int argc, char **argv) {
     }
     r = agentloop_verify_consistency(c, c_len, old, old_len, NULL, NULL);
     free(c);
-    free(old);
     if (r != AGENTLOOP_RESULT_OK) {
+        free(old);
         return fail("agentloop_verify_consistency", r);
     }
     printf("proof: the checkpoint of 2 records is a prefix of the checkpoint of %d\n", RECORDS);
-    return 0;
+    r = both_checkpoints(transcript, len, two, old, old_len);
+    free(old);
+    return r == AGENTLOOP_RESULT_OK ? 0 : 1;
 }

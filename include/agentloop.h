@@ -2327,6 +2327,51 @@ agentloop_result agentloop_verify_file(const char *path,
                                        struct agentloop_report **out_report);
 
 /**
+ * Verifies the transcript held in `(ptr, len)` against `checkpoint_count` checkpoints
+ * (C2SP, signed or not, or v1: each `(checkpoints[i], checkpoint_lens[i])`) by the
+ * rules of `agentloop verify --checkpoint` given several times, and writes a new report
+ * to `*out_report`:
+ * - each checkpoint is admitted: with `trusted_keys` (note verifier keys one a line,
+ *   as `agentloop_verify_inclusion` takes them) it must be signed by one of them
+ *   (`checkpoint_untrusted`, `checkpoint_bad_signature`); with `origin` it must name
+ *   that origin (`checkpoint_origin_mismatch`). These are file-level faults (index and
+ *   line -1) whose detail starts `checkpoint checkpoints[i]: `.
+ * - the newest (the largest count; the last given on a tie) is the checkpoint the
+ *   transcript is verified against (`truncated`, `head_mismatch`, its Merkle root,
+ *   `checkpoint_origin_mismatch` for another transcript's);
+ * - each older one must be a prefix of the newest (`checkpoint_inconsistent`: a
+ *   consistency proof from the transcript's records, checked against both roots) or,
+ *   when the newest does not hold, is judged against the transcript itself.
+ *
+ * A transcript with faults is still `OK`: the faults are in the report. Failures
+ * are about the call: NULL `out_report`, or a NULL array or text with a length above 0
+ * (`NULL_PARAMETER`); `options` with `has_checkpoint` set, or `trusted_keys` with no
+ * checkpoint (`INVALID_ARGUMENT`); a checkpoint or a key line that does not parse
+ * (`ANCHOR_MALFORMED`, or `INVALID_UTF8`). `options` NULL means the defaults;
+ * `trusted_keys` and `origin` NULL for none. With no checkpoint at all this is
+ * `agentloop_verify_buffer`.
+ *
+ * On success the caller owns `*out_report` (free it with `agentloop_report_free`); on
+ * failure it is not written. Thread-safe: it touches no shared state.
+ *
+ * # Safety
+ * `ptr` must point to `len` readable bytes; `checkpoints` and `checkpoint_lens` to
+ * `checkpoint_count` readable elements each (NULL when the count is 0), each text to
+ * its length's readable bytes; `options` NULL or an initialised struct;
+ * `trusted_keys` and `origin` NULL or NUL-terminated; `out_report` valid for a write
+ * of one pointer.
+ */
+agentloop_result agentloop_verify_checkpoints(const uint8_t *ptr,
+                                              size_t len,
+                                              const struct agentloop_verify_options *options,
+                                              const uint8_t *const *checkpoints,
+                                              const size_t *checkpoint_lens,
+                                              size_t checkpoint_count,
+                                              const char *trusted_keys,
+                                              const char *origin,
+                                              struct agentloop_report **out_report);
+
+/**
  * The library's version as a static NUL-terminated string, e.g. `"0.1.0"`
  * (semantic versioning; see the ABI policy in `docs/c-api.md`).
  *

@@ -66,7 +66,7 @@ pub mod agent;
 pub mod audit;
 #[cfg(feature = "alloc")]
 pub mod chain;
-#[cfg(feature = "alloc")]
+#[cfg(feature = "demo")]
 pub mod demo;
 #[cfg(feature = "alloc")]
 pub mod driver;
@@ -88,6 +88,8 @@ pub mod schema;
 pub mod tools;
 #[cfg(feature = "alloc")]
 pub mod verify;
+#[cfg(feature = "alloc")]
+pub mod vocabulary;
 
 pub use anchor::Anchor;
 pub use hash::Hash;

@@ -5,8 +5,9 @@
 use std::collections::VecDeque;
 
 use agentloop_core::agent::{Agent, BatchNeed, Budgets, FeedError, Need, Record, StopReason};
+use agentloop_core::export::{native_call, native_calls, native_messages, native_tools};
 use agentloop_core::jcs;
-use agentloop_core::json::{self, Object, Value};
+use agentloop_core::json::{self, Value};
 use agentloop_core::model::{Message, ModelError, Reply, ToolCall};
 use agentloop_core::tools::{Manifest, ToolError, ToolSpec};
 use core::ffi::c_char;
@@ -426,72 +427,6 @@ impl agentloop_agent {
     }
 }
 
-pub(crate) fn object(members: Vec<(&str, Value)>) -> Value {
-    let mut object = Object::new();
-    for (key, value) in members {
-        object.insert(key, value);
-    }
-    Value::Object(object)
-}
-
-fn call_value(call: &ToolCall) -> Value {
-    object(vec![
-        ("id", Value::from(call.id.as_str())),
-        ("name", Value::from(call.name.as_str())),
-        ("arguments", call.arguments.clone()),
-    ])
-}
-
-/// The documented JSON of one message (see `agentloop_agent_messages_json`).
-pub(crate) fn message_value(message: &Message) -> Value {
-    match message {
-        Message::User { text } => object(vec![
-            ("role", Value::from("user")),
-            ("text", Value::from(text.as_str())),
-        ]),
-        Message::Assistant { text, tool_calls } => object(vec![
-            ("role", Value::from("assistant")),
-            ("text", Value::from(text.as_str())),
-            (
-                "tool_calls",
-                Value::Array(tool_calls.iter().map(call_value).collect()),
-            ),
-        ]),
-        Message::Tool {
-            call_id,
-            name,
-            result,
-        } => {
-            let (ok, member, value) = match result {
-                Ok(value) => (true, "value", value.clone()),
-                Err(sentence) => (false, "error", Value::from(sentence.as_str())),
-            };
-            object(vec![
-                ("role", Value::from("tool")),
-                ("id", Value::from(call_id.as_str())),
-                ("name", Value::from(name.as_str())),
-                ("ok", Value::Bool(ok)),
-                (member, value),
-            ])
-        }
-    }
-}
-
-/// The documented JSON of the manifest (see `agentloop_agent_manifest_json`).
-pub(crate) fn manifest_value(specs: &[ToolSpec]) -> Value {
-    let specs = specs
-        .iter()
-        .map(|s| {
-            object(vec![
-                ("name", Value::from(s.name.as_str())),
-                ("description", Value::from(s.description.as_str())),
-                ("schema", s.schema.clone()),
-            ])
-        })
-        .collect();
-    Value::Array(specs)
-}
-
 /// The canonical encoding of `value` (values the agent holds always have one).
 pub(crate) fn canonical(value: &Value) -> Outcome<Vec<u8>> {
     jcs::to_vec(value).map_err(|_| agentloop_result::NoCanonicalForm)
@@ -748,7 +683,7 @@ pub unsafe extern "C" fn agentloop_agent_take_calls(
         need(out_len)?;
         // SAFETY: the caller promises a live agent.
         let agent = unsafe { handle(agent) }?;
-        let calls = Value::Array(agent.waiting()?.iter().map(call_value).collect());
+        let calls = native_calls(agent.waiting()?);
         let bytes = canonical(&calls)?;
         // SAFETY: the caller's contract for the output buffer and out_len.
         unsafe { write_out(&bytes, out_buf, out_cap, out_len) }
@@ -846,7 +781,7 @@ pub unsafe extern "C" fn agentloop_agent_messages_json(
         // SAFETY: the caller promises a live agent.
         let agent = unsafe { handle(agent) }?;
         let running = agent.agent.as_ref().ok_or(agentloop_result::InvalidState)?;
-        let messages = Value::Array(running.messages().iter().map(message_value).collect());
+        let messages = native_messages(running.messages());
         let bytes = canonical(&messages)?;
         // SAFETY: the caller's contract for the output buffer and out_len.
         unsafe { write_out(&bytes, out_buf, out_cap, out_len) }
@@ -871,7 +806,7 @@ pub unsafe extern "C" fn agentloop_agent_manifest_json(
         need(out_len)?;
         // SAFETY: the caller promises a live agent.
         let agent = unsafe { handle(agent) }?;
-        let bytes = canonical(&manifest_value(&agent.specs))?;
+        let bytes = canonical(&native_tools(&agent.specs))?;
         // SAFETY: the caller's contract for the output buffer and out_len.
         unsafe { write_out(&bytes, out_buf, out_cap, out_len) }
     })
@@ -980,7 +915,7 @@ pub unsafe extern "C" fn agentloop_agent_call_json(
     out_len: *mut usize,
 ) -> agentloop_result {
     boundary(|| {
-        let part = |call: &ToolCall| canonical(&call_value(call));
+        let part = |call: &ToolCall| canonical(&native_call(call));
         // SAFETY: forwarded from this function's contract.
         unsafe { call_part(agent, part, out_buf, out_cap, out_len) }
     })

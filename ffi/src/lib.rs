@@ -51,6 +51,7 @@ pub mod tool;
 pub mod tool_result;
 pub mod verifier;
 pub mod verify;
+pub mod verify_checkpoints;
 pub mod version;
 pub mod writer;
 
@@ -119,6 +120,7 @@ pub use verify::{
     agentloop_verify_buffer, agentloop_verify_file, agentloop_verify_options,
     agentloop_verify_options_init,
 };
+pub use verify_checkpoints::agentloop_verify_checkpoints;
 pub use version::agentloop_version;
 pub use writer::{
     agentloop_repair, agentloop_sync, agentloop_writer, agentloop_writer_append,

@@ -8,8 +8,8 @@ use core::ffi::c_char;
 use agentloop_core::merkle::{root_of, ProofError};
 use agentloop_core::note::SignerKey;
 use agentloop_core::tlog::{
-    consistency_text, inclusion_text, leaves_of, read_checkpoint, transcript_checkpoint,
-    CheckpointText, TlogCheckpoint,
+    consistency_text, inclusion_text, leaves_of, read_checkpoint, report_checkpoint,
+    CheckpointText, MakeCheckpointError, TlogCheckpoint,
 };
 use agentloop_core::verify::{self, Options};
 use agentloop_core::Hash;
@@ -70,6 +70,13 @@ pub(crate) fn checkpoint_text(text: &[u8]) -> Outcome<CheckpointText> {
     }
 }
 
+fn checkpoint_error(error: MakeCheckpointError) -> agentloop_result {
+    match error {
+        MakeCheckpointError::NotVerified => agentloop_result::DoesNotVerify,
+        MakeCheckpointError::Origin(_) => agentloop_result::AnchorMalformed,
+    }
+}
+
 fn proof_error(error: ProofError) -> agentloop_result {
     match error {
         ProofError::IndexBeyondSize { .. } | ProofError::SizesReversed { .. } => {
@@ -83,8 +90,7 @@ fn proof_error(error: ProofError) -> agentloop_result {
 /// of a prefix of the transcript, or else the unsigned one of every record.
 fn against(transcript: &Verified<'_>, given: &[u8]) -> Outcome<(TlogCheckpoint, String)> {
     if given.is_empty() {
-        let checkpoint = transcript_checkpoint(&transcript.report, &transcript.leaves, None)
-            .map_err(|_| agentloop_result::AnchorMalformed)?;
+        let checkpoint = report_checkpoint(&transcript.report, None).map_err(checkpoint_error)?;
         let body = checkpoint.body();
         return Ok((checkpoint, body));
     }
@@ -179,12 +185,8 @@ pub unsafe extern "C" fn agentloop_checkpoint(
         let transcript = verified(bytes)?;
         // An origin a checkpoint cannot carry is refused (empty, a newline, a leading
         // brace that would read back as a v1 checkpoint): `check_origin`.
-        let checkpoint = transcript_checkpoint(
-            &transcript.report,
-            &transcript.leaves,
-            origin.map(str::to_owned),
-        )
-        .map_err(|_| agentloop_result::AnchorMalformed)?;
+        let checkpoint = report_checkpoint(&transcript.report, origin.map(str::to_owned))
+            .map_err(checkpoint_error)?;
         let text = match &signer {
             Some(key) => checkpoint
                 .sign(key)

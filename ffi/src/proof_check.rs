@@ -52,6 +52,11 @@ fn trusted_keys(text: Option<&str>) -> Result<Vec<VerifierKey>, Rejection> {
     Ok(keys)
 }
 
+/// The caller's trusted keys, or `ANCHOR_MALFORMED` for a line that is not a key.
+pub(crate) fn trusted_key_list(text: Option<&str>) -> Outcome<Vec<VerifierKey>> {
+    trusted_keys(text).map_err(|r| r.code)
+}
+
 /// The proof text, of the expected kind.
 fn read_proof(bytes: &[u8], expect: Expect) -> Result<ProofText, Rejection> {
     let parsed = match expect {

@@ -6,14 +6,13 @@ use core::ffi::c_void;
 use agentloop_core::agent::Outcome as RunOutcome;
 use agentloop_core::chain::{AppendError, Chain};
 use agentloop_core::driver::{self, RunError};
+use agentloop_core::export::{native_messages, native_tools};
 use agentloop_core::json::{self, Value};
 use agentloop_core::model::{Message, Model, ModelError, Reply};
 use agentloop_core::sink::{RecordSink, SinkError};
 use agentloop_core::tools::{Tool, ToolError, ToolSpec, Toolbox};
 
-use crate::agent::{
-    agentloop_budgets, agentloop_stop, canonical, manifest_value, message_value, read_budgets,
-};
+use crate::agent::{agentloop_budgets, agentloop_stop, canonical, read_budgets};
 use crate::boundary::boundary;
 use crate::bytes::{handle_mut, input, need, put, text};
 use crate::canon::parse_error;
@@ -129,9 +128,8 @@ struct CModel {
 
 impl Model for CModel {
     fn reply(&mut self, messages: &[Message], manifest: &[ToolSpec]) -> Result<Reply, ModelError> {
-        let shown = Value::Array(messages.iter().map(message_value).collect());
-        let (Ok(shown), Ok(tools)) = (canonical(&shown), canonical(&manifest_value(manifest)))
-        else {
+        let shown = native_messages(messages);
+        let (Ok(shown), Ok(tools)) = (canonical(&shown), canonical(&native_tools(manifest))) else {
             return Err(ModelError::new(
                 "the conversation has no canonical encoding",
             ));

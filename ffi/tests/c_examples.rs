@@ -404,14 +404,15 @@ fn exercise(build: &Build, programs: &[PathBuf; 8], wrapper: &[&str], label: &st
         "proof: the tampered proof: proof_invalid: the record in the proof is not I-JSON: \
          unescaped control character in a string\n\
          proof: 5 inclusion proofs hold; a tampered one was refused\n\
-         proof: the checkpoint of 2 records is a prefix of the checkpoint of 5\n",
+         proof: the checkpoint of 2 records is a prefix of the checkpoint of 5\n\
+         proof: both checkpoints hold for the whole transcript; its first 2 records are truncated\n",
         "{label}"
     );
     let bytes = std::fs::read(&written).unwrap();
     let report = agentloop_core::verify::verify_bytes(&bytes, &Default::default());
     assert!(report.ok() && report.count == 5, "{label}");
     let (leaves, _) = agentloop_core::tlog::leaves_of(&bytes).unwrap();
-    let body = agentloop_core::tlog::transcript_checkpoint(&report, &leaves, None)
+    let body = agentloop_core::tlog::report_checkpoint(&report, None)
         .unwrap()
         .body();
     let expected = agentloop_core::tlog::inclusion_text(&bytes, &leaves, 2, 5, body).unwrap();

@@ -9,7 +9,7 @@ use std::ffi::CString;
 use agentloop::*;
 use agentloop_core::chain::Chain;
 use agentloop_core::note::SignerKey;
-use agentloop_core::tlog::{consistency_text, inclusion_text, leaves_of, transcript_checkpoint};
+use agentloop_core::tlog::{consistency_text, inclusion_text, leaves_of, report_checkpoint};
 use agentloop_core::verify::{verify_bytes, Options};
 
 /// A transcript of `n` records from genesis.
@@ -151,9 +151,7 @@ fn every_inclusion_and_consistency_proof_round_trips_byte_identical_to_core() {
         let bytes = transcript(n);
         let report = verify_bytes(&bytes, &Options::default());
         let (leaves, _) = leaves_of(&bytes).unwrap();
-        let body = transcript_checkpoint(&report, &leaves, None)
-            .unwrap()
-            .body();
+        let body = report_checkpoint(&report, None).unwrap().body();
         assert_eq!(checkpoint(&bytes, None, None).unwrap(), body.as_bytes());
         for i in 0..n {
             let want = inclusion_text(&bytes, &leaves, i, n, body.clone()).unwrap();

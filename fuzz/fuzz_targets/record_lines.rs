@@ -23,7 +23,7 @@ use agentloop_core::jcs;
 use agentloop_core::json::{self, ParseErrorKind};
 use agentloop_core::merkle::root_of;
 use agentloop_core::tlog::{
-    check_inclusion, inclusion_text, leaves_of, read_checkpoint, transcript_checkpoint, ProofText,
+    check_inclusion, inclusion_text, leaves_of, read_checkpoint, report_checkpoint, ProofText,
 };
 use agentloop_core::verify::{
     self, for_each_line, for_each_line_in, FaultKind, LineEvent, Options,
@@ -172,7 +172,7 @@ fuzz_target!(|data: &[u8]| {
         let (leaves, _) = leaves_of(bytes).expect("a verified transcript has its leaves");
         assert_eq!(leaves.len() as u64, report.count);
         assert_eq!(Some(root_of(&leaves)), report.root);
-        let checkpoint = transcript_checkpoint(&report, &leaves, None).expect("default origin");
+        let checkpoint = report_checkpoint(&report, None).expect("default origin");
         let index = u64::from(config) % report.count;
         let text = inclusion_text(bytes, &leaves, index, report.count, checkpoint.body())
             .expect("an index within the checkpoint");

@@ -35,13 +35,13 @@ pub fn run(args: &CheckpointArgs, out: &mut dyn Write) -> Result<Exit, Failure> 
     } else {
         "no checkpoint was printed"
     };
-    let (true, Some(root)) = (report.ok(), report.root) else {
+    if !report.ok() || report.root.is_none() {
         return Err(Failure::does_not_verify(
             &source.name(),
             &report,
             consequence,
         ));
-    };
+    }
     let text = if args.v1 {
         Checkpoint {
             count: report.count,
@@ -51,7 +51,7 @@ pub fn run(args: &CheckpointArgs, out: &mut dyn Write) -> Result<Exit, Failure> 
         .to_text()
     } else {
         // `--origin` passed `check_origin` already (args.rs); this is that check.
-        let checkpoint = report_checkpoint(&report, root, args.origin.clone()).map_err(|e| {
+        let checkpoint = report_checkpoint(&report, args.origin.clone()).map_err(|e| {
             Failure::ProveCheckpoint {
                 name: String::from("--origin"),
                 reason: e.to_string(),

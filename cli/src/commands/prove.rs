@@ -5,7 +5,7 @@ use std::io::Write;
 
 use agentloop_core::merkle::root_of;
 use agentloop_core::tlog::{
-    consistency_text, inclusion_text, leaves_of, transcript_checkpoint, CheckpointText,
+    consistency_text, inclusion_text, leaves_of, report_checkpoint, CheckpointText,
 };
 use agentloop_core::verify::{self, Options};
 use agentloop_core::Anchor;
@@ -73,13 +73,12 @@ pub fn run(args: &ProveArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         }),
         None => {
             // `--origin` passed `check_origin` already (args.rs); this is that check.
-            let checkpoint =
-                transcript_checkpoint(&report, &leaves, args.origin.clone()).map_err(|e| {
-                    Failure::ProveCheckpoint {
-                        name: String::from("--origin"),
-                        reason: e.to_string(),
-                    }
-                })?;
+            let checkpoint = report_checkpoint(&report, args.origin.clone()).map_err(|e| {
+                Failure::ProveCheckpoint {
+                    name: String::from("--origin"),
+                    reason: e.to_string(),
+                }
+            })?;
             let text = match &signer {
                 Some(key) => checkpoint.sign(key).map_err(|e| Failure::Sign {
                     error: format!("{e}"),

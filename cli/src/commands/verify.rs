@@ -9,10 +9,9 @@ use std::sync::mpsc;
 use std::thread;
 
 use agentloop_core::audit;
-use agentloop_core::merkle::{consistency_proof, root_of, verify_consistency};
-use agentloop_core::tlog::{admit, leaves_of, read_checkpoint, Admission, CheckpointText};
-use agentloop_core::verify::{self, Checkpoint, Fault, FaultKind, Options, Parallel, Report};
-use agentloop_core::{Anchor, Hash};
+use agentloop_core::tlog::{leaves_of, read_checkpoint, CheckpointText, Checkpoints, Leaves};
+use agentloop_core::verify::{self, Checkpoint, Options, Parallel, Report};
+use agentloop_core::Anchor;
 
 use super::{emit, flush};
 use crate::args::VerifyArgs;
@@ -25,38 +24,26 @@ use crate::{report_json, report_text};
 /// The longest checkpoint file read; a checkpoint is well under 100 bytes.
 const CHECKPOINT_LIMIT: u64 = 1 << 16;
 
-/// A checkpoint named on the command line, admitted or not.
-struct Given {
-    name: String,
-    admission: Admission,
-}
-
 /// Verifies each file in argument order; the exit status is the worst of theirs.
 pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let trusted = keys::trusted(&args.keys, &args.key_files)?;
     let mut given = Vec::new();
     for path in &args.checkpoint {
         let (name, text, _) = read_checkpoint_text(path)?;
-        let admission = admit(&text, &trusted, args.origin.as_deref());
-        given.push((name, text, admission));
+        given.push((name, text));
     }
     // The largest checkpoint is judged against the file; older ones against it.
-    let newest = (0..given.len()).max_by_key(|&i| given[i].1.checkpoint().count);
-    let newest = newest.map(|i| given.remove(i));
-    let older: Vec<(Given, CheckpointText)> = given
-        .into_iter()
-        .map(|(name, text, admission)| (Given { name, admission }, text))
-        .collect();
-    let checkpoint = match (&newest, args.expect_count) {
-        (Some((_, _, admission)), _) => admission.checkpoint,
-        (None, Some(count)) => Some(Checkpoint {
+    let checkpoints = Checkpoints::admit(given, &trusted, args.origin.as_deref());
+    let checkpoint = match (checkpoints.is_empty(), args.expect_count) {
+        (false, _) => checkpoints.newest(),
+        (true, Some(count)) => Some(Checkpoint {
             count,
             head: args.expect_head,
             ..Default::default()
         }),
-        (None, None) => None,
+        (true, None) => None,
     };
-    if !trusted.is_empty() && newest.is_none() {
+    if !trusted.is_empty() && checkpoints.is_empty() {
         return Err(Failure::KeyMalformed {
             name: String::from("--key"),
             line: None,
@@ -69,19 +56,25 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         checkpoint,
         ..Options::default()
     };
-    let with_checkpoint = checkpoint.is_some() || newest.is_some();
+    let with_checkpoint = checkpoint.is_some() || !checkpoints.is_empty();
     let verify_one = |source: Source<'_>, parallel: &Parallel| {
         let mut report = if args.check_loop {
             verify_loop_source(source, &options)
         } else {
             verify_source(source, &options, parallel)
         };
-        if let Some((name, _, admission)) = &newest {
-            add_file_faults(&mut report, name, &admission.faults);
-        }
-        if !older.is_empty() {
-            check_older(&mut report, source, checkpoint, &older);
-        }
+        // Older checkpoints are judged with the file's leaves, when it can be read
+        // again (not standard input).
+        let read = match source {
+            Source::Path(path) if checkpoints.wants_leaves() => {
+                fs::read(path).ok().and_then(|b| leaves_of(&b).ok())
+            }
+            _ => None,
+        };
+        let leaves = read
+            .as_ref()
+            .map(|(leaves, hashes)| Leaves { leaves, hashes });
+        checkpoints.judge(&mut report, leaves);
         report
     };
     // Several files take the cores between them: each is verified on one thread.
@@ -184,154 +177,6 @@ fn say(
         emit(out, b"\n")?;
     }
     flush(out)
-}
-
-/// Puts a checkpoint's own faults (file-level: no index, no line) first, naming it.
-fn add_file_faults(report: &mut Report, name: &str, faults: &[Fault]) {
-    let named = faults.iter().map(|f| Fault {
-        detail: format!("checkpoint {name}: {}", f.detail),
-        ..f.clone()
-    });
-    report.faults.splice(0..0, named);
-}
-
-/// Judges each older checkpoint: admitted like the newest; then, if the newest holds
-/// for this file, it must be a prefix of the newest (a consistency proof made from the
-/// file's records, checked against both roots: `checkpoint_inconsistent`); if the
-/// newest does not hold, it is judged against the file itself (`head_mismatch`,
-/// `truncated`).
-fn check_older(
-    report: &mut Report,
-    source: Source<'_>,
-    newest: Option<Checkpoint>,
-    older: &[(Given, CheckpointText)],
-) {
-    let newest_holds = newest.is_some()
-        && !report.faults.iter().any(|f| {
-            f.index.is_none()
-                || matches!(
-                    f.kind,
-                    FaultKind::Truncated
-                        | FaultKind::HeadMismatch
-                        | FaultKind::CheckpointOriginMismatch
-                )
-        });
-    // The file's leaves, when it can be read again (not standard input).
-    let leaves = match source {
-        Source::Path(path) => fs::read(path).ok().and_then(|b| leaves_of(&b).ok()),
-        Source::Stdin => None,
-    };
-    for (given, _) in older {
-        add_file_faults(report, &given.name, &given.admission.faults);
-        let Some(old) = given.admission.checkpoint else {
-            continue;
-        };
-        let Some((leaves, hashes)) = &leaves else {
-            continue;
-        };
-        let inconsistent = |detail: String| Fault {
-            index: None,
-            line: None,
-            kind: FaultKind::CheckpointInconsistent,
-            detail: format!("checkpoint {}: {detail}", given.name),
-        };
-        match newest.filter(|_| newest_holds) {
-            Some(new) => {
-                if let Some(detail) = prefix_problem(old, new, leaves, hashes) {
-                    report.faults.push(inconsistent(detail));
-                }
-            }
-            None => {
-                // Judge the older checkpoint against the file, as the newest would be.
-                let found = judge_alone(old, leaves, hashes);
-                if let Some(fault) = found {
-                    report.faults.push(Fault {
-                        detail: format!("checkpoint {}: {}", given.name, fault.detail),
-                        ..fault
-                    });
-                }
-            }
-        }
-    }
-}
-
-/// Why `old` is not a prefix of `new`, given the records `new` holds for.
-fn prefix_problem(
-    old: Checkpoint,
-    new: Checkpoint,
-    leaves: &[Hash],
-    hashes: &[Hash],
-) -> Option<String> {
-    if let (Some(a), Some(b)) = (old.first, new.first) {
-        if a != b {
-            return Some(String::from(
-                "it names another transcript (record 0) than the newest checkpoint",
-            ));
-        }
-    }
-    if old.count > new.count {
-        return Some(format!(
-            "it covers {} records, more than the newest checkpoint's {}",
-            old.count, new.count
-        ));
-    }
-    let m = usize::try_from(old.count).unwrap_or(usize::MAX);
-    if m == 0 {
-        return None;
-    }
-    if let Some(head) = old.head {
-        if hashes.get(m - 1) != Some(&head) {
-            return Some(format!(
-                "its head {head} is not record {}'s hash in the newest checkpoint's history",
-                m - 1
-            ));
-        }
-    }
-    if let (Some(r1), Some(r2)) = (old.root, new.root) {
-        let Ok(proof) = consistency_proof(leaves, old.count, new.count) else {
-            return Some(String::from(
-                "no consistency proof can be made to the newest checkpoint",
-            ));
-        };
-        if let Err(e) = verify_consistency(old.count, new.count, &proof, &r1.0, &r2.0) {
-            return Some(format!(
-                "it is not a prefix of the newest checkpoint: the consistency proof from {} to {} records fails ({e})",
-                old.count, new.count
-            ));
-        }
-    }
-    None
-}
-
-/// An older checkpoint judged against the file alone (when the newest does not hold).
-fn judge_alone(old: Checkpoint, leaves: &[Hash], hashes: &[Hash]) -> Option<Fault> {
-    let m = usize::try_from(old.count).unwrap_or(usize::MAX);
-    if m > leaves.len() {
-        return Some(Fault {
-            index: Some(leaves.len() as u64),
-            line: None,
-            kind: FaultKind::Truncated,
-            detail: format!(
-                "the checkpoint covers {} records but the transcript has {}",
-                old.count,
-                leaves.len()
-            ),
-        });
-    }
-    if m == 0 {
-        return None;
-    }
-    let head_differs = old.head.is_some_and(|h| hashes[m - 1] != h);
-    let root_differs = old.root.is_some_and(|r| root_of(&leaves[..m]) != r);
-    (head_differs || root_differs).then(|| Fault {
-        index: Some(old.count - 1),
-        line: Some(old.count),
-        kind: FaultKind::HeadMismatch,
-        detail: format!(
-            "record {} and the records before it are not what the checkpoint recorded",
-            old.count - 1
-        ),
-    })
 }
 
 /// Verifies one input: a file by path, or standard input streamed; on `parallel`'s

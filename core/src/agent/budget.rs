@@ -4,6 +4,7 @@ use alloc::string::String;
 use core::fmt;
 
 use crate::anchor::MAX_SEQ;
+use crate::vocabulary::StopReason;
 
 /// The limits a run works within. `None` means no limit; per-tool call limits are set
 /// when a tool is registered ([`crate::tools::Toolbox::register_limited`]).
@@ -77,63 +78,6 @@ impl Budgets {
         ]
         .into_iter()
         .filter_map(|(name, limit)| Some((name, limit?)))
-    }
-}
-
-/// Why a run stopped (SPEC section 4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum StopReason {
-    /// The assistant asked for no tools: the ordinary end.
-    NoToolCalls,
-    /// The assistant's text contains the stop sentinel.
-    Sentinel,
-    /// `max_steps` turns were taken (checked before each turn).
-    StepBudget,
-    /// The token sum exceeded `max_tokens`, or the sum of input and output tokens
-    /// exceeded `max_total_tokens`; the last turn's calls were not run.
-    TokenBudget,
-    /// The model failed, or gave a reply that cannot be recorded.
-    ModelError,
-    /// `max_tool_calls` calls have records (checked before each call).
-    ToolBudget,
-    /// The host's cancellation (checked before each turn and each call).
-    Cancelled,
-}
-
-impl StopReason {
-    /// Every reason, in the SPEC's order.
-    pub const ALL: [StopReason; 7] = [
-        StopReason::NoToolCalls,
-        StopReason::Sentinel,
-        StopReason::StepBudget,
-        StopReason::TokenBudget,
-        StopReason::ModelError,
-        StopReason::ToolBudget,
-        StopReason::Cancelled,
-    ];
-
-    /// The name written in the `stop` record.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StopReason::NoToolCalls => "no_tool_calls",
-            StopReason::Sentinel => "sentinel",
-            StopReason::StepBudget => "step_budget",
-            StopReason::TokenBudget => "token_budget",
-            StopReason::ModelError => "model_error",
-            StopReason::ToolBudget => "tool_budget",
-            StopReason::Cancelled => "cancelled",
-        }
-    }
-
-    /// The reason with this name, if any.
-    pub fn from_name(name: &str) -> Option<StopReason> {
-        StopReason::ALL.into_iter().find(|r| r.as_str() == name)
-    }
-}
-
-impl fmt::Display for StopReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

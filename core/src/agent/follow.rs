@@ -15,14 +15,14 @@ use alloc::format;
 use alloc::string::String;
 use core::fmt;
 
-use super::records::result_lost_sentence;
 use super::{Agent, Record, State, StopReason};
-use crate::audit::as_count;
 use crate::jcs::to_vec;
 use crate::json::{Object, Value};
 use crate::model::{ModelError, ProviderReport, Reply, ToolCall};
 use crate::quote::escape_controls;
 use crate::tools::ToolError;
+use crate::vocabulary::as_count;
+use crate::vocabulary::result_lost_sentence;
 
 /// The first place where the loop does not write what the transcript recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]

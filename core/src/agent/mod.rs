@@ -80,10 +80,11 @@ pub(crate) mod resume;
 #[cfg(test)]
 mod tests;
 
-pub use budget::{estimate_tokens, BudgetError, Budgets, Outcome, StopReason};
+pub use crate::vocabulary::{call_id, result_lost_sentence, RecordKind, StopReason};
+pub use budget::{estimate_tokens, BudgetError, Budgets, Outcome};
 pub use checks::{argument_root, MAX_SHOWN_VIOLATIONS};
 pub use follow::Difference;
-pub use records::{call_id, result_lost_sentence, Record, RecordKind};
+pub use records::Record;
 pub use resume::{recorded_budgets, ResumeError};
 
 use alloc::string::String;
@@ -869,7 +870,7 @@ impl Agent {
                     .map(|call| Message::Tool {
                         call_id: call.id.clone(),
                         name: call.name.clone(),
-                        result: Err(crate::export::not_run_sentence(reason.as_str())),
+                        result: Err(crate::vocabulary::not_run_sentence(reason.as_str())),
                     })
                     .collect()
             })

@@ -1,51 +1,16 @@
 //! The records the loop writes and their payloads (SPEC section 4). Member names are
 //! part of the format.
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
-use super::budget::{Budgets, Outcome, StopReason};
+use super::budget::{Budgets, Outcome};
 use crate::jcs::{write_value, EncodeError};
 use crate::json::{Object, Value, MAX_DEPTH};
 use crate::model::{ProviderReport, ToolCall};
 use crate::sink::CountingSink;
 use crate::tools::Manifest;
-
-/// The kinds of record the loop writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum RecordKind {
-    /// The first record: the task and the budgets in force.
-    Task,
-    /// One model turn.
-    Assistant,
-    /// The result of one call, run or refused.
-    Tool,
-    /// The last record: why the run stopped.
-    Stop,
-    /// A run continues a transcript that ended with `stop` (after the stop it names).
-    Resume,
-}
-
-impl RecordKind {
-    /// The record's `kind` member.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RecordKind::Task => "task",
-            RecordKind::Assistant => "assistant",
-            RecordKind::Tool => "tool",
-            RecordKind::Stop => "stop",
-            RecordKind::Resume => "resume",
-        }
-    }
-}
-
-impl fmt::Display for RecordKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+use crate::vocabulary::{RecordKind, StopReason};
 
 /// A record the loop produced, to be appended to a chain at `seq`.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,11 +21,6 @@ pub struct Record {
     pub kind: RecordKind,
     /// Its payload; always has a canonical encoding.
     pub payload: Value,
-}
-
-/// `call_<seq>_<index>`: the id of call `index` of the assistant record at `seq`.
-pub fn call_id(seq: u64, index: usize) -> String {
-    format!("call_{seq}_{index}")
 }
 
 /// A count as a JSON number (exact: counts and limits stay at or below 2^53 − 1).
@@ -187,15 +147,6 @@ pub(crate) fn resume(reason: StopReason) -> Value {
     object(alloc::vec![("after", Value::from(reason.as_str()))])
 }
 
-/// The `error` of a call whose result was lost: the run was interrupted while it may
-/// have been running, and its tool is not idempotent, so it is not run again.
-pub fn result_lost_sentence(name: &str) -> String {
-    format!(
-        "result lost: the run was interrupted while tool '{name}' was running; it may or may \
-         not have taken effect, and it is not run again"
-    )
-}
-
 /// Levels a value may have inside the `tool_calls` of an `assistant` payload (payload,
 /// array, call object).
 pub(crate) const MAX_ARGUMENTS_DEPTH: usize = MAX_DEPTH - 3;
@@ -240,6 +191,7 @@ mod tests {
     use super::*;
     use crate::jcs::to_vec;
     use crate::json::parse;
+    use crate::vocabulary::call_id;
 
     fn nested(levels: usize) -> Value {
         let mut v = Value::Null;

@@ -6,9 +6,10 @@ use core::fmt;
 
 use super::follow::{follow, Difference, Tools};
 use super::{Agent, BudgetError, Budgets, State};
-use crate::audit::{as_count, LoopAudit, LoopFinding};
+use crate::audit::{LoopAudit, LoopFinding};
 use crate::json::Value;
 use crate::tools::Manifest;
+use crate::vocabulary::as_count;
 
 /// Why a transcript cannot be resumed. Nothing was produced.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use super::{merge, LoopAudit};
-use crate::verify::lines::{for_each_line, LineEvent};
+use crate::verify::{for_each_line, LineEvent};
 use crate::verify::{Options, Report, Verifier};
 
 /// Verifies a transcript from a reader (as [`crate::verify::verify_reader`] does) and

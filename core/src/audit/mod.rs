@@ -46,12 +46,11 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::agent::{call_id, StopReason};
-use crate::anchor::MAX_SEQ;
 use crate::json::{parse_tolerant, Object, Value, RECORD_MAX_DEPTH};
 use crate::quote::escape_controls;
-use crate::verify::lines::{for_each_line_in, LineEvent};
 use crate::verify::{self, Fault, FaultKind, Options, Report, MAX_FAULTS};
+use crate::verify::{for_each_line_in, LineEvent};
+use crate::vocabulary::{as_count, call_id, StopReason};
 
 /// One way a transcript is not a well-formed run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -785,12 +784,6 @@ fn count_member(payload: &Object, key: &str) -> Result<u64, String> {
             .ok_or_else(|| describe(value)),
         None => Err(String::from("none")),
     }
-}
-
-/// `n` as a count, if it is an integer from 0 to 2^53 − 1 (`f64::fract` is not in
-/// `core`: the round trip through `u64` is exact in that range).
-pub(crate) fn as_count(n: f64) -> Option<u64> {
-    (n >= 0.0 && n <= MAX_SEQ as f64 && (n as u64) as f64 == n).then_some(n as u64)
 }
 
 fn describe_member(payload: &Object, key: &str) -> String {

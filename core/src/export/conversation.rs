@@ -6,11 +6,11 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::agent::StopReason;
 use crate::jcs::write_value;
 use crate::json::{Object, Value};
 use crate::model::{Message, ToolCall};
 use crate::sink::CountingSink;
+use crate::vocabulary::{not_run_sentence, StopReason};
 
 /// Why records could not be read as a loop transcript.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,11 +151,6 @@ impl Conversation {
         }
         messages
     }
-}
-
-/// The synthetic result of a call left unrun because the loop stopped for `reason`.
-pub fn not_run_sentence(reason: &str) -> String {
-    alloc::format!("not run: the loop stopped ({reason})")
 }
 
 /// The result of a call still pending where the transcript ends without a `stop`.

@@ -12,10 +12,10 @@
 //! since providers refuse a history that holds it; every registered tool's name is
 //! written unchanged.
 
-pub use super::conversation::not_run_sentence;
 use super::conversation::{read, HistoryError};
 use crate::json::Value;
 use crate::provider::{anthropic, openai};
+pub use crate::vocabulary::not_run_sentence;
 
 /// The transcript as an OpenAI Chat Completions `messages` array
 /// ([`openai::messages`], with no system message):

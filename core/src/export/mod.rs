@@ -6,7 +6,9 @@
 //! with exactly one result — a call the loop left unrun (the `stop` record's
 //! `unrun_calls`) with a synthetic `not run: the loop stopped (<reason>)` result.
 //! [`openai_tools`], [`anthropic_tools`] and [`mcp_tools`] turn the loop's
-//! [`ToolSpec`](crate::tools::ToolSpec)s into tool lists.
+//! [`ToolSpec`](crate::tools::ToolSpec)s into tool lists. [`native_messages`],
+//! [`native_tools`] and [`native_calls`] give the loop's own shapes of the same, for
+//! programs (and the C ABI) that talk to a model themselves.
 //!
 //! ```
 //! use agentloop_core::{demo, export};
@@ -22,15 +24,25 @@
 
 mod conversation;
 mod history;
-mod manifest;
+mod native;
 
+pub use crate::provider::{anthropic_tools, mcp_tools, openai_tools};
 pub use conversation::{HistoryError, HistoryErrorKind};
 pub use history::{anthropic_messages, not_run_sentence, openai_messages};
-pub use manifest::{anthropic_tools, mcp_tools, openai_tools};
+pub use native::{native_call, native_calls, native_message, native_messages, native_tools};
 
 use alloc::vec::Vec;
 
-use crate::json::{parse_record_line, ParseError, Value};
+use crate::json::{parse_record_line, Object, ParseError, Value};
+
+/// An object of these members (a later key replaces an earlier one).
+fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
+    let mut object = Object::new();
+    for (key, value) in members {
+        object.insert(key, value);
+    }
+    Value::Object(object)
+}
 
 /// Parses a transcript's lines (JSONL, each line ending in `\n`; a last line without
 /// one is read too) into record values, for [`openai_messages`] and

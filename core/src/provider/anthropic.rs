@@ -56,9 +56,9 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::anthropic_tools;
 use super::common::{self, object, result_text, Reader};
 use super::{RequestError, RequestOptions};
-use crate::export::anthropic_tools;
 use crate::json::{Object, Value};
 use crate::model::{Message, ModelError, ProviderReport, Reply};
 use crate::tools::{provider_safe_name, ToolSpec};

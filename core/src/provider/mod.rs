@@ -71,7 +71,10 @@ use crate::tools::ToolSpec;
 
 pub mod anthropic;
 mod common;
+mod manifest;
 pub mod openai;
+
+pub use manifest::{anthropic_tools, mcp_tools, openai_tools};
 
 /// A wire format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

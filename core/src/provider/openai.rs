@@ -60,8 +60,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::common::{self, object, result_text, Reader};
+use super::openai_tools;
 use super::{RequestError, RequestOptions};
-use crate::export::openai_tools;
 use crate::json::{parse as parse_json, Object, Value};
 use crate::model::{Message, ModelError, ProviderReport, Reply};
 use crate::tools::{provider_safe_name, ToolSpec};

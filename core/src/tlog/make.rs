@@ -4,34 +4,58 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::fmt;
 
 use super::checkpoint::{default_origin, TlogCheckpoint};
 use super::origin::{check_origin, OriginError};
 use super::proof::{ConsistencyProof, InclusionProof};
 use crate::hash::Hash;
-use crate::merkle::{consistency_proof, inclusion_proof, root_of, ProofError};
+use crate::merkle::{consistency_proof, inclusion_proof, ProofError};
 use crate::verify::Report;
 
-/// The C2SP checkpoint of every record of a transcript that verified: `report` is its
-/// verification report and `leaves` its Merkle leaves (from
-/// [`leaves_of`](super::leaves_of)). See [`report_checkpoint`].
-pub fn transcript_checkpoint(
-    report: &Report,
-    leaves: &[Hash],
-    origin: Option<String>,
-) -> Result<TlogCheckpoint, OriginError> {
-    report_checkpoint(report, root_of(leaves), origin)
+/// Why [`report_checkpoint`] made no checkpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MakeCheckpointError {
+    /// The report has faults, or no Merkle root (a record without a well-formed hash,
+    /// an input that could not be read): a checkpoint would vouch for records that do
+    /// not hold.
+    NotVerified,
+    /// The origin asked for could not be read back from the checkpoint.
+    Origin(OriginError),
 }
 
-/// The C2SP checkpoint of the records a verification `report` read, whose Merkle root
-/// is `root` (the report's own, or one computed from the leaves). `origin` defaults to
-/// `agentloop/transcript/<hash of record 0>`; a given one must pass [`check_origin`],
-/// so that the checkpoint reads back with it.
+impl fmt::Display for MakeCheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MakeCheckpointError::NotVerified => {
+                f.write_str("the transcript does not verify, so no checkpoint is made of it")
+            }
+            MakeCheckpointError::Origin(e) => e.fmt(f),
+        }
+    }
+}
+
+impl core::error::Error for MakeCheckpointError {}
+
+impl From<OriginError> for MakeCheckpointError {
+    fn from(e: OriginError) -> Self {
+        MakeCheckpointError::Origin(e)
+    }
+}
+
+/// The C2SP checkpoint of every record a verification `report` read, with the Merkle
+/// root the verifier computed — the one function `agentloop checkpoint`, `agentloop
+/// prove`, `agentloop run --checkpoint` and the C ABI make checkpoints with. `origin`
+/// defaults to `agentloop/transcript/<hash of record 0>`; a given one must pass
+/// [`check_origin`], so that the checkpoint reads back with it. A report with faults
+/// or without a root is [`MakeCheckpointError::NotVerified`].
 pub fn report_checkpoint(
     report: &Report,
-    root: Hash,
     origin: Option<String>,
-) -> Result<TlogCheckpoint, OriginError> {
+) -> Result<TlogCheckpoint, MakeCheckpointError> {
+    let (true, Some(root)) = (report.ok(), report.root) else {
+        return Err(MakeCheckpointError::NotVerified);
+    };
     let origin = match origin {
         Some(o) => {
             check_origin(&o)?;

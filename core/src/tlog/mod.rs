@@ -15,6 +15,7 @@
 mod admit;
 mod check;
 mod checkpoint;
+mod judge;
 mod leaves;
 mod make;
 mod origin;
@@ -28,10 +29,13 @@ pub use checkpoint::{
     default_origin, origin_first, read_checkpoint, CheckpointText, Malformed, TlogCheckpoint,
     ORIGIN_PREFIX,
 };
+pub use judge::{Checkpoints, Leaves};
 pub use leaves::{leaves_of, LeafError};
-pub use make::{consistency_text, inclusion_text, report_checkpoint, transcript_checkpoint};
+pub use make::{consistency_text, inclusion_text, report_checkpoint, MakeCheckpointError};
 pub use origin::{check_origin, OriginError};
 pub use proof::{ConsistencyProof, InclusionProof, ProofText, ProofTextError};
 
+#[cfg(test)]
+mod judge_tests;
 #[cfg(test)]
 mod tests;

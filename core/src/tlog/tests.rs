@@ -284,8 +284,7 @@ fn checkpoint_of(bytes: &[u8], n: usize) -> TlogCheckpoint {
     let lines: Vec<&[u8]> = bytes.split_inclusive(|b| *b == b'\n').take(n).collect();
     let prefix = lines.concat();
     let report = crate::verify::verify_bytes(&prefix, &crate::verify::Options::default());
-    let (leaves, _) = leaves_of(&prefix).unwrap();
-    transcript_checkpoint(&report, &leaves, None).unwrap()
+    report_checkpoint(&report, None).unwrap()
 }
 
 fn kinds(problems: &[Problem]) -> Vec<&'static str> {
@@ -297,7 +296,7 @@ fn made_checkpoints_and_inclusion_proofs_check_and_each_problem_is_named() {
     let bytes = transcript(5);
     let report = crate::verify::verify_bytes(&bytes, &crate::verify::Options::default());
     let (leaves, hashes) = leaves_of(&bytes).unwrap();
-    let cp = transcript_checkpoint(&report, &leaves, None).unwrap();
+    let cp = report_checkpoint(&report, None).unwrap();
     assert_eq!(
         cp,
         TlogCheckpoint {
@@ -308,9 +307,26 @@ fn made_checkpoints_and_inclusion_proofs_check_and_each_problem_is_named() {
             extensions: Vec::new(),
         }
     );
-    let named =
-        transcript_checkpoint(&report, &leaves, Some("example.com/log".to_string())).unwrap();
+    let named = report_checkpoint(&report, Some("example.com/log".to_string())).unwrap();
     assert_eq!(named.origin, "example.com/log");
+    // Only a report that verified, with its root, gives a checkpoint.
+    let mut cut = bytes.clone();
+    cut[10] ^= 1;
+    let damaged = crate::verify::verify_bytes(&cut, &crate::verify::Options::default());
+    assert_eq!(
+        report_checkpoint(&damaged, None),
+        Err(MakeCheckpointError::NotVerified)
+    );
+    let mut rootless = report.clone();
+    rootless.root = None;
+    assert_eq!(
+        report_checkpoint(&rootless, None),
+        Err(MakeCheckpointError::NotVerified)
+    );
+    assert_eq!(
+        MakeCheckpointError::NotVerified.to_string(),
+        "the transcript does not verify, so no checkpoint is made of it"
+    );
     let alice = key("alice", 1);
     let signed = cp.sign(&alice).unwrap();
     let text = read_checkpoint(signed.as_bytes()).unwrap();
@@ -671,7 +687,6 @@ fn proof_text_errors_say_what_is_wrong() {
 /// where origins enter, with the reason.
 #[test]
 fn an_origin_that_would_not_read_back_is_refused() {
-    let (leaves, _) = leaves_of(&transcript(3)).unwrap();
     let report = crate::verify::verify_bytes(&transcript(3), &Default::default());
     // The reason: such a body reads as a (malformed) v1 checkpoint.
     let mut bad = sample();
@@ -703,8 +718,8 @@ fn an_origin_that_would_not_read_back_is_refused() {
     for (origin, want) in cases {
         assert_eq!(check_origin(origin), Err(want), "{origin:?}");
         assert_eq!(
-            transcript_checkpoint(&report, &leaves, Some(origin.to_string())),
-            Err(want),
+            report_checkpoint(&report, Some(origin.to_string())),
+            Err(MakeCheckpointError::Origin(want)),
             "{origin:?}"
         );
     }
@@ -726,11 +741,11 @@ fn an_origin_that_would_not_read_back_is_refused() {
         "agentloop/transcript/empty",
     ] {
         assert_eq!(check_origin(origin), Ok(()), "{origin:?}");
-        let cp = transcript_checkpoint(&report, &leaves, Some(origin.to_string())).unwrap();
+        let cp = report_checkpoint(&report, Some(origin.to_string())).unwrap();
         assert_eq!(cp.origin, origin);
     }
     // No origin given: the default one, always accepted.
-    let cp = transcript_checkpoint(&report, &leaves, None).unwrap();
+    let cp = report_checkpoint(&report, None).unwrap();
     assert_eq!(check_origin(&cp.origin), Ok(()));
 }
 
@@ -747,8 +762,7 @@ proptest::proptest! {
     ) {
         let bytes = transcript(n);
         let report = crate::verify::verify_bytes(&bytes, &Default::default());
-        let (leaves, _) = leaves_of(&bytes).unwrap();
-        let Ok(cp) = transcript_checkpoint(&report, &leaves, Some(origin.clone())) else {
+        let Ok(cp) = report_checkpoint(&report, Some(origin.clone())) else {
             proptest::prop_assert!(check_origin(&origin).is_err());
             return Ok(());
         };

@@ -172,7 +172,7 @@ fn finish(
     progress: &mut Progress<'_>,
 ) -> Result<Exit, Failure> {
     let report = audit::verify_loop_file(&args.out, &Options::default());
-    let (true, Some(head), Some(root)) = (report.ok(), report.head, report.root) else {
+    let (true, Some(head), Some(_)) = (report.ok(), report.head, report.root) else {
         return Err(Failure::does_not_verify(
             name,
             &report,
@@ -181,7 +181,7 @@ fn finish(
     };
     let checkpoint = match &args.checkpoint {
         Some(path) => {
-            write_checkpoint(path, &report, root, signer)?;
+            write_checkpoint(path, &report, signer)?;
             Some(path.display().to_string())
         }
         None => None,
@@ -236,14 +236,12 @@ pub fn exit_of(reason: StopReason) -> Exit {
 fn write_checkpoint(
     path: &Path,
     report: &Report,
-    root: agentloop_core::Hash,
     signer: Option<&SignerKey>,
 ) -> Result<(), Failure> {
-    let checkpoint =
-        report_checkpoint(report, root, None).map_err(|e| Failure::ProveCheckpoint {
-            name: path.display().to_string(),
-            reason: e.to_string(),
-        })?;
+    let checkpoint = report_checkpoint(report, None).map_err(|e| Failure::ProveCheckpoint {
+        name: path.display().to_string(),
+        reason: e.to_string(),
+    })?;
     let text = match signer {
         Some(key) => checkpoint.sign(key).map_err(|e| Failure::Sign {
             error: format!("{e}"),

@@ -1,4 +1,5 @@
-//! The tool manifest in the shapes OpenAI, Anthropic and MCP expect.
+//! The tool manifest in the shapes OpenAI, Anthropic and MCP expect (the codecs send
+//! the first two; [`crate::export`] offers all three).
 //!
 //! Each takes the loop's specs as given (a [`crate::tools::Manifest`] keeps them
 //! sorted by name, so the output is too) and copies each schema unchanged. Specs from a
@@ -8,16 +9,9 @@
 
 use alloc::vec::Vec;
 
-use crate::json::{Object, Value};
+use super::common::object;
+use crate::json::Value;
 use crate::tools::ToolSpec;
-
-fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
-    let mut object = Object::new();
-    for (key, value) in members {
-        object.insert(key, value);
-    }
-    Value::Object(object)
-}
 
 /// `name`, `description` and the schema under `schema_key`.
 fn described(spec: &ToolSpec, schema_key: &str) -> Value {

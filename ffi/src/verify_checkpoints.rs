@@ -1,0 +1,125 @@
+//! Verifying a transcript against several checkpoints at once, by the rules of
+//! `agentloop verify --checkpoint A --checkpoint B` (`agentloop_core::tlog::Checkpoints`).
+
+use core::ffi::c_char;
+
+use agentloop_core::tlog::{leaves_of, read_checkpoint, Checkpoints, Leaves};
+use agentloop_core::verify;
+
+use crate::boundary::boundary;
+use crate::bytes::{give, input, need};
+use crate::proof::opt_str;
+use crate::proof_check::trusted_key_list;
+use crate::report::agentloop_report;
+use crate::result::{agentloop_result, Outcome};
+use crate::verify::{agentloop_verify_options, read_options};
+
+/// Reads checkpoint `i` of the caller's arrays.
+///
+/// # Safety
+/// `texts` and `lens` must each point to `count` readable elements (or be NULL with
+/// `count` 0); each text must point to its length's readable bytes.
+unsafe fn checkpoint_input<'a>(
+    texts: *const *const u8,
+    lens: *const usize,
+    i: usize,
+) -> Outcome<&'a [u8]> {
+    // SAFETY: the caller promises `count` readable elements in each array, and i < count.
+    let (ptr, len) = unsafe { (*texts.add(i), *lens.add(i)) };
+    // SAFETY: the caller promises `len` readable bytes at `ptr`.
+    unsafe { input(ptr, len) }
+}
+
+/// Verifies the transcript held in `(ptr, len)` against `checkpoint_count` checkpoints
+/// (C2SP, signed or not, or v1: each `(checkpoints[i], checkpoint_lens[i])`) by the
+/// rules of `agentloop verify --checkpoint` given several times, and writes a new report
+/// to `*out_report`:
+/// - each checkpoint is admitted: with `trusted_keys` (note verifier keys one a line,
+///   as `agentloop_verify_inclusion` takes them) it must be signed by one of them
+///   (`checkpoint_untrusted`, `checkpoint_bad_signature`); with `origin` it must name
+///   that origin (`checkpoint_origin_mismatch`). These are file-level faults (index and
+///   line -1) whose detail starts `checkpoint checkpoints[i]: `.
+/// - the newest (the largest count; the last given on a tie) is the checkpoint the
+///   transcript is verified against (`truncated`, `head_mismatch`, its Merkle root,
+///   `checkpoint_origin_mismatch` for another transcript's);
+/// - each older one must be a prefix of the newest (`checkpoint_inconsistent`: a
+///   consistency proof from the transcript's records, checked against both roots) or,
+///   when the newest does not hold, is judged against the transcript itself.
+///
+/// A transcript with faults is still `OK`: the faults are in the report. Failures
+/// are about the call: NULL `out_report`, or a NULL array or text with a length above 0
+/// (`NULL_PARAMETER`); `options` with `has_checkpoint` set, or `trusted_keys` with no
+/// checkpoint (`INVALID_ARGUMENT`); a checkpoint or a key line that does not parse
+/// (`ANCHOR_MALFORMED`, or `INVALID_UTF8`). `options` NULL means the defaults;
+/// `trusted_keys` and `origin` NULL for none. With no checkpoint at all this is
+/// `agentloop_verify_buffer`.
+///
+/// On success the caller owns `*out_report` (free it with `agentloop_report_free`); on
+/// failure it is not written. Thread-safe: it touches no shared state.
+///
+/// # Safety
+/// `ptr` must point to `len` readable bytes; `checkpoints` and `checkpoint_lens` to
+/// `checkpoint_count` readable elements each (NULL when the count is 0), each text to
+/// its length's readable bytes; `options` NULL or an initialised struct;
+/// `trusted_keys` and `origin` NULL or NUL-terminated; `out_report` valid for a write
+/// of one pointer.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_verify_checkpoints(
+    ptr: *const u8,
+    len: usize,
+    options: *const agentloop_verify_options,
+    checkpoints: *const *const u8,
+    checkpoint_lens: *const usize,
+    checkpoint_count: usize,
+    trusted_keys: *const c_char,
+    origin: *const c_char,
+    out_report: *mut *mut agentloop_report,
+) -> agentloop_result {
+    boundary(|| {
+        need(out_report)?;
+        if checkpoint_count > 0 {
+            need(checkpoints.cast_mut())?;
+            need(checkpoint_lens.cast_mut())?;
+        }
+        // SAFETY: the caller's contract for the input bytes.
+        let bytes = unsafe { input(ptr, len) }?;
+        // SAFETY: the caller promises NULL or an initialised struct.
+        let mut options = unsafe { read_options(options) }?;
+        if options.checkpoint.is_some() {
+            return Err(agentloop_result::InvalidArgument);
+        }
+        // SAFETY: the caller promises NULL or NUL-terminated strings.
+        let (keys, origin) = unsafe { (opt_str(trusted_keys)?, opt_str(origin)?) };
+        let trusted = trusted_key_list(keys)?;
+        if !trusted.is_empty() && checkpoint_count == 0 {
+            return Err(agentloop_result::InvalidArgument);
+        }
+        let mut given = Vec::with_capacity(checkpoint_count);
+        for i in 0..checkpoint_count {
+            // SAFETY: both arrays were checked non-NULL; the caller promises
+            // `checkpoint_count` elements and readable texts.
+            let text = unsafe { checkpoint_input(checkpoints, checkpoint_lens, i) }?;
+            let parsed = read_checkpoint(text).map_err(|_| {
+                if core::str::from_utf8(text).is_err() {
+                    agentloop_result::InvalidUtf8
+                } else {
+                    agentloop_result::AnchorMalformed
+                }
+            })?;
+            given.push((format!("checkpoints[{i}]"), parsed));
+        }
+        let judged = Checkpoints::admit(given, &trusted, origin);
+        options.checkpoint = judged.newest();
+        let mut report = verify::verify_bytes(bytes, &options);
+        let read = judged
+            .wants_leaves()
+            .then(|| leaves_of(bytes).ok())
+            .flatten();
+        let leaves = read
+            .as_ref()
+            .map(|(leaves, hashes)| Leaves { leaves, hashes });
+        judged.judge(&mut report, leaves);
+        // SAFETY: out_report was checked non-NULL; the caller promises it is writable.
+        unsafe { give(out_report, agentloop_report::new(report)) }
+    })
+}
