@@ -179,6 +179,19 @@ impl fmt::Display for FeedError {
 
 impl core::error::Error for FeedError {}
 
+/// A typed tool result as a value; one that cannot be a value is the tool's failure.
+#[cfg(feature = "serde")]
+pub(crate) fn output_value<O: serde::Serialize>(
+    result: Result<O, ToolError>,
+) -> Result<Value, ToolError> {
+    let output = result?;
+    crate::json::to_value(&output).map_err(|error| {
+        ToolError::new(alloc::format!(
+            "its result cannot be written as JSON: {error}"
+        ))
+    })
+}
+
 /// The calls of the turn being run, and the position of the next one.
 #[derive(Debug, Clone, PartialEq)]
 struct Turn {
@@ -496,6 +509,31 @@ impl Agent {
             return self.feed_tool_result_for(&id, result);
         }
         self.feed_result_with(|call| checks::result(&call.name, result))
+    }
+
+    /// Feeds the result of the call asked for as any `O: Serialize` (feature `serde`),
+    /// as [`Agent::feed_tool_result`] feeds a value: for a host that runs calls itself
+    /// with typed results ([`ToolCall::arguments_as`] reads the arguments). A result
+    /// that cannot be a JSON value (an inexact integer, NaN, … see
+    /// [`crate::json::to_value`]) is fed as the tool's failure, saying why and where, so
+    /// the record says what happened.
+    #[cfg(feature = "serde")]
+    pub fn feed_tool_output<O: serde::Serialize>(
+        &mut self,
+        result: Result<O, ToolError>,
+    ) -> Result<(), FeedError> {
+        self.feed_tool_result(output_value(result))
+    }
+
+    /// Feeds the result of the waiting call `call_id` as any `O: Serialize`, as
+    /// [`Agent::feed_tool_output`] does for the call asked for.
+    #[cfg(feature = "serde")]
+    pub fn feed_tool_output_for<O: serde::Serialize>(
+        &mut self,
+        call_id: &str,
+        result: Result<O, ToolError>,
+    ) -> Result<(), FeedError> {
+        self.feed_tool_result_for(call_id, output_value(result))
     }
 
     /// Feeds the result of the call asked for, as `make` words it for the record.
