@@ -18,7 +18,9 @@
 //! Reading a `Value` from another format: an integer is taken only when its canonical
 //! spelling names the same integer, the strict parser's rule (`9007199254740993` is
 //! refused, naming it: it would silently become `…992`); NaN and infinities are
-//! refused; a repeated object key is refused.
+//! refused; a repeated object key is refused; arrays and objects nested deeper than
+//! [`MAX_DEPTH`] (128, as the strict parser) are refused, which also bounds the
+//! recursion whatever the format.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -34,7 +36,7 @@ use serde::Deserialize;
 
 use super::ser::Inexact;
 use super::steps::Steps;
-use super::{Object, Value};
+use super::{Object, Value, MAX_DEPTH};
 use crate::number::{exact_integer, spelled_integer};
 use crate::quote::escape_controls;
 use crate::schema::tree::is_integral;
@@ -461,11 +463,41 @@ impl<'de> VariantAccess<'de> for Variant<'de> {
 /// NaN, infinities and repeated keys are refused).
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(ValueVisitor)
+        deserializer.deserialize_any(ValueVisitor { depth: 0 })
     }
 }
 
-struct ValueVisitor;
+/// Reads a value nested inside `depth` arrays and objects.
+struct ValueVisitor {
+    depth: usize,
+}
+
+impl ValueVisitor {
+    /// The nesting of an array or object read here, if the strict parser would read it.
+    fn nest<E: de::Error>(&self) -> Result<usize, E> {
+        if self.depth < MAX_DEPTH {
+            Ok(self.depth + 1)
+        } else {
+            Err(E::custom(format!(
+                "arrays and objects nest deeper than {MAX_DEPTH} levels, which a JSON value \
+                 here cannot hold"
+            )))
+        }
+    }
+}
+
+/// Reads a value nested inside `depth` arrays and objects (an item, a member's value).
+struct ValueSeed {
+    depth: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for ValueSeed {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(ValueVisitor { depth: self.depth })
+    }
+}
 
 fn integer<E: de::Error>(negative: bool, magnitude: u128) -> Result<Value, E> {
     exact_integer(negative, magnitude)
@@ -530,28 +562,31 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        Value::deserialize(deserializer)
+        deserializer.deserialize_any(self)
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(
         self,
         deserializer: D,
     ) -> Result<Value, D::Error> {
-        Value::deserialize(deserializer)
+        deserializer.deserialize_any(self)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let depth = self.nest()?;
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(item) = seq.next_element()? {
+        while let Some(item) = seq.next_element_seed(ValueSeed { depth })? {
             items.push(item);
         }
         Ok(Value::Array(items))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let depth = self.nest()?;
         let mut members: Vec<(String, Value)> =
             Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
-        while let Some((key, value)) = map.next_entry::<String, Value>()? {
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(ValueSeed { depth })?;
             members.push((key, value));
         }
         Object::from_members(members)

@@ -17,6 +17,10 @@
 //! | map, struct | an object, members in canonical order; a key must be a string, a `char`, a unit variant or a newtype around one ([`SerializeErrorKind::KeyNotString`]), and may appear once ([`SerializeErrorKind::DuplicateKey`]) |
 //! | unit variant | its name, as a string |
 //! | newtype, tuple or struct variant | `{"<variant>": <content>}` |
+//!
+//! Arrays and objects may nest [`MAX_DEPTH`] (128) deep, as the strict parser reads
+//! them; deeper data is refused ([`SerializeErrorKind::TooDeep`]), so whatever `to_value`
+//! gives encodes to bytes every reader here accepts.
 
 use alloc::borrow::ToOwned;
 use alloc::string::{String, ToString};
@@ -26,7 +30,7 @@ use core::fmt;
 use serde::ser::{self, Impossible, Serialize, SerializeMap as _, SerializeSeq as _};
 
 use super::steps::Steps;
-use super::{Object, Value};
+use super::{Object, Value, MAX_DEPTH};
 use crate::number::exact_integer;
 use crate::quote::escape_controls;
 use crate::schema::tree::is_integral;
@@ -47,6 +51,9 @@ pub enum SerializeErrorKind {
     DuplicateKey(String),
     /// The data's own `Serialize` implementation failed, saying this.
     Custom(String),
+    /// Arrays and objects nested deeper than [`MAX_DEPTH`] (a variant with content
+    /// counts as an object), which the strict parser and the verifiers refuse.
+    TooDeep,
     /// The sink ran out of room (writing canonical bytes: `jcs::write_serialize`).
     BufferFull,
 }
@@ -65,6 +72,11 @@ impl fmt::Display for SerializeErrorKind {
                 write!(f, "the key '{}' appears twice", escape_controls(key))
             }
             SerializeErrorKind::Custom(message) => f.write_str(&escape_controls(message)),
+            SerializeErrorKind::TooDeep => write!(
+                f,
+                "arrays and objects nest deeper than {MAX_DEPTH} levels, which JSON readers \
+                 here refuse"
+            ),
             SerializeErrorKind::BufferFull => f.write_str("the output buffer is too small"),
         }
     }
@@ -159,7 +171,7 @@ impl ser::Error for SerializeError {
 /// assert_eq!(error.to_string(), "NaN and infinite numbers have no JSON encoding at $[0]");
 /// ```
 pub fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, SerializeError> {
-    value.serialize(ValueSerializer)
+    value.serialize(ValueSerializer { depth: 0 })
 }
 
 /// A number from an integer, if it is exact.
@@ -182,8 +194,24 @@ fn tagged(variant: &'static str, content: Value) -> Value {
     Value::Object(object)
 }
 
-/// Builds a [`Value`].
-struct ValueSerializer;
+/// Builds a [`Value`] nested inside `depth` arrays and objects.
+struct ValueSerializer {
+    depth: usize,
+}
+
+impl ValueSerializer {
+    /// The nesting of a container `levels` deep inside this value (a variant with
+    /// content is an object around its array or object: 2), if the strict parser would
+    /// read it.
+    fn nest(&self, levels: usize) -> Result<usize, SerializeError> {
+        let depth = self.depth + levels;
+        if depth > MAX_DEPTH {
+            Err(SerializeError::new(SerializeErrorKind::TooDeep))
+        } else {
+            Ok(depth)
+        }
+    }
+}
 
 impl ser::Serializer for ValueSerializer {
     type Ok = Value;
@@ -307,16 +335,19 @@ impl ser::Serializer for ValueSerializer {
         variant: &'static str,
         value: &T,
     ) -> Result<Value, SerializeError> {
-        let content = value.serialize(self).map_err(|e| e.at_key(variant))?;
+        let depth = self.nest(1)?;
+        let content = value
+            .serialize(ValueSerializer { depth })
+            .map_err(|e| e.at_key(variant))?;
         Ok(tagged(variant, content))
     }
 
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder, SerializeError> {
-        Ok(SeqBuilder::new(len))
+        Ok(SeqBuilder::new(len, self.nest(1)?))
     }
 
     fn serialize_tuple(self, len: usize) -> Result<SeqBuilder, SerializeError> {
-        Ok(SeqBuilder::new(Some(len)))
+        Ok(SeqBuilder::new(Some(len), self.nest(1)?))
     }
 
     fn serialize_tuple_struct(
@@ -324,7 +355,7 @@ impl ser::Serializer for ValueSerializer {
         _name: &'static str,
         len: usize,
     ) -> Result<SeqBuilder, SerializeError> {
-        Ok(SeqBuilder::new(Some(len)))
+        Ok(SeqBuilder::new(Some(len), self.nest(1)?))
     }
 
     fn serialize_tuple_variant(
@@ -336,12 +367,12 @@ impl ser::Serializer for ValueSerializer {
     ) -> Result<VariantBuilder<SeqBuilder>, SerializeError> {
         Ok(VariantBuilder {
             variant,
-            inner: SeqBuilder::new(Some(len)),
+            inner: SeqBuilder::new(Some(len), self.nest(2)?),
         })
     }
 
     fn serialize_map(self, len: Option<usize>) -> Result<MapBuilder, SerializeError> {
-        Ok(MapBuilder::new(len))
+        Ok(MapBuilder::new(len, self.nest(1)?))
     }
 
     fn serialize_struct(
@@ -349,7 +380,7 @@ impl ser::Serializer for ValueSerializer {
         _name: &'static str,
         len: usize,
     ) -> Result<MapBuilder, SerializeError> {
-        Ok(MapBuilder::new(Some(len)))
+        Ok(MapBuilder::new(Some(len), self.nest(1)?))
     }
 
     fn serialize_struct_variant(
@@ -361,7 +392,7 @@ impl ser::Serializer for ValueSerializer {
     ) -> Result<VariantBuilder<MapBuilder>, SerializeError> {
         Ok(VariantBuilder {
             variant,
-            inner: MapBuilder::new(Some(len)),
+            inner: MapBuilder::new(Some(len), self.nest(2)?),
         })
     }
 }
@@ -371,21 +402,23 @@ fn capacity(len: Option<usize>) -> usize {
     len.unwrap_or(0).min(4096)
 }
 
-/// The items of an array being built.
+/// The items of an array being built, `depth` arrays and objects deep (itself included).
 struct SeqBuilder {
     items: Vec<Value>,
+    depth: usize,
 }
 
 impl SeqBuilder {
-    fn new(len: Option<usize>) -> SeqBuilder {
+    fn new(len: Option<usize>, depth: usize) -> SeqBuilder {
         SeqBuilder {
             items: Vec::with_capacity(capacity(len)),
+            depth,
         }
     }
 
     fn push<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), SerializeError> {
         let item = value
-            .serialize(ValueSerializer)
+            .serialize(ValueSerializer { depth: self.depth })
             .map_err(|e| e.at_index(self.items.len()))?;
         self.items.push(item);
         Ok(())
@@ -438,18 +471,20 @@ impl ser::SerializeTupleStruct for SeqBuilder {
 }
 
 /// The members of an object being built, in the order given; sorted (and checked for
-/// a repeated key) at the end.
+/// a repeated key) at the end. `depth` arrays and objects deep (itself included).
 struct MapBuilder {
     members: Vec<(String, Value)>,
     /// The key given by `serialize_key`, waiting for its value.
     key: Option<String>,
+    depth: usize,
 }
 
 impl MapBuilder {
-    fn new(len: Option<usize>) -> MapBuilder {
+    fn new(len: Option<usize>, depth: usize) -> MapBuilder {
         MapBuilder {
             members: Vec::with_capacity(capacity(len)),
             key: None,
+            depth,
         }
     }
 
@@ -459,7 +494,7 @@ impl MapBuilder {
         value: &T,
     ) -> Result<(), SerializeError> {
         let value = value
-            .serialize(ValueSerializer)
+            .serialize(ValueSerializer { depth: self.depth })
             .map_err(|e| e.at_key(&key))?;
         self.members.push((key, value));
         Ok(())

@@ -404,3 +404,27 @@ fn a_value_from_other_shapes_of_serde_data() {
         }
     );
 }
+
+#[test]
+fn a_value_read_from_serde_data_nests_at_most_as_deep_as_the_parser_reads() {
+    use crate::json::MAX_DEPTH;
+    let nested = |depth: usize| {
+        let mut value = Value::Object(Object::new());
+        for _ in 1..depth {
+            let mut object = Object::new();
+            object.insert("a", value);
+            value = Value::Object(object);
+        }
+        value
+    };
+    assert_eq!(
+        from_value::<Value>(&nested(MAX_DEPTH)).unwrap(),
+        nested(MAX_DEPTH)
+    );
+    let error = from_value::<Value>(&nested(MAX_DEPTH + 1)).unwrap_err();
+    assert_eq!(
+        error.message(),
+        "arrays and objects nest deeper than 128 levels, which a JSON value here cannot hold"
+    );
+    assert_eq!(error.path(), alloc::format!("${}", ".a".repeat(MAX_DEPTH)));
+}

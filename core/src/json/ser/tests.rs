@@ -469,3 +469,64 @@ fn a_full_sink_is_reported_and_errors_read_as_sentences() {
         "a map key must be a string, not a float"
     );
 }
+
+/// `depth` arrays, one inside the other, around `null`.
+fn nested(depth: usize) -> Value {
+    let mut value = Value::Null;
+    for _ in 0..depth {
+        value = Value::Array(vec![value]);
+    }
+    value
+}
+
+#[test]
+fn data_nested_deeper_than_the_parser_reads_is_refused() {
+    use crate::json::MAX_DEPTH;
+    assert_eq!(to_value(&nested(MAX_DEPTH)).unwrap(), nested(MAX_DEPTH));
+    let error = to_value(&nested(MAX_DEPTH + 1)).unwrap_err();
+    assert_eq!(error.kind(), &SerializeErrorKind::TooDeep);
+    assert_eq!(error.path(), alloc::format!("${}", "[0]".repeat(MAX_DEPTH)));
+    assert_eq!(
+        SerializeErrorKind::TooDeep.to_string(),
+        "arrays and objects nest deeper than 128 levels, which JSON readers here refuse"
+    );
+    // A variant with content is an object around its content: one level for a newtype
+    // variant, two for a tuple or struct variant.
+    #[derive(serde::Serialize)]
+    enum Wrap {
+        New(Value),
+        Tuple(Value, u8),
+        Struct { v: Value },
+    }
+    let fits = |w: &Wrap| {
+        let bytes = jcs::serialize_to_vec(w).unwrap();
+        parse(&bytes).unwrap();
+    };
+    fits(&Wrap::New(nested(MAX_DEPTH - 1)));
+    fits(&Wrap::Tuple(nested(MAX_DEPTH - 2), 0));
+    fits(&Wrap::Struct {
+        v: nested(MAX_DEPTH - 2),
+    });
+    for (wrap, path) in [
+        (Wrap::New(nested(MAX_DEPTH)), "$.New"),
+        (Wrap::Tuple(nested(MAX_DEPTH - 1), 0), "$.Tuple[0]"),
+        (
+            Wrap::Struct {
+                v: nested(MAX_DEPTH - 1),
+            },
+            "$.Struct.v",
+        ),
+    ] {
+        let error = to_value(&wrap).unwrap_err();
+        assert_eq!(error.kind(), &SerializeErrorKind::TooDeep);
+        assert!(error.path().starts_with(path), "{}", error.path());
+    }
+    // A payload as deep as a payload may be makes a record the verifier reads.
+    let mut chain = crate::chain::Chain::new();
+    let line = chain.append_serialize("deep", &nested(MAX_DEPTH)).unwrap();
+    assert!(crate::verify::verify_bytes(line, &crate::verify::Options::default()).ok());
+    assert!(matches!(
+        chain.append_serialize("deeper", &nested(MAX_DEPTH + 1)),
+        Err(crate::chain::AppendSerializeError::Serialize(e)) if e.kind() == &SerializeErrorKind::TooDeep
+    ));
+}
