@@ -1,26 +1,6 @@
 //! JSON values to Rust data with serde (feature `serde`): [`from_value`] (a
 //! `Deserializer` over `&Value`), and `Value` from any serde format
 //! (`impl Deserialize for Value`).
-//!
-//! Reading a `Value` into a type: a number whose value is an integer is offered as the
-//! integer its canonical spelling names (within the range of `u64` or `i64`; of `i128`
-//! or `u128` for those types), so integer fields read it; any number is offered to a
-//! float field; a fractional number to an integer field, or an integer out of the
-//! field's range (`300` for a `u8`), is an error naming the value, never truncated.
-//! Up to 2^53 in magnitude the spelling names the double's own value; above, the double
-//! `2^60` is spelt `1152921504606847000` and reads as that integer — the one the JSON
-//! text shows, and the one `to_value` takes to make that double — so every integer
-//! `to_value` accepts reads back unchanged. An enum is read from `"<variant>"` or
-//! `{"<variant>": content}`. Array items or object members the type did not read are an
-//! error, not dropped (a struct ignores unknown members unless it says
-//! `#[serde(deny_unknown_fields)]`, as with serde_json).
-//!
-//! Reading a `Value` from another format: an integer is taken only when its canonical
-//! spelling names the same integer, the strict parser's rule (`9007199254740993` is
-//! refused, naming it: it would silently become `…992`); NaN and infinities are
-//! refused; a repeated object key is refused; arrays and objects nested deeper than
-//! [`MAX_DEPTH`] (128, as the strict parser) are refused, which also bounds the
-//! recursion whatever the format.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -90,8 +70,21 @@ impl de::Error for DeserializeError {
     }
 }
 
-/// Reads `value` as a `T` (see the [module docs](self) for the rules). `T` may borrow
-/// strings from the value (`&'a str` fields).
+/// Reads `value` as a `T` (feature `serde`). `T` may borrow strings from the value
+/// (`&'a str` fields).
+///
+/// A number whose value is an integer is offered as the
+/// integer its canonical spelling names (within the range of `u64` or `i64`; of `i128`
+/// or `u128` for those types), so integer fields read it; any number is offered to a
+/// float field; a fractional number to an integer field, or an integer out of the
+/// field's range (`300` for a `u8`), is an error naming the value, never truncated.
+/// Up to 2^53 in magnitude the spelling names the double's own value; above, the double
+/// `2^60` is spelt `1152921504606847000` and reads as that integer — the one the JSON
+/// text shows, and the one `to_value` takes to make that double — so every integer
+/// `to_value` accepts reads back unchanged. An enum is read from `"<variant>"` or
+/// `{"<variant>": content}`. Array items or object members the type did not read are an
+/// error, not dropped (a struct ignores unknown members unless it says
+/// `#[serde(deny_unknown_fields)]`, as with serde_json).
 ///
 /// ```
 /// use agentloop_core::json::{self, from_value};
@@ -459,8 +452,13 @@ impl<'de> VariantAccess<'de> for Variant<'de> {
     }
 }
 
-/// Reads any serde data as a JSON value (see the [module docs](self): inexact integers,
-/// NaN, infinities and repeated keys are refused).
+/// Reads any serde data as a JSON value.
+///
+/// An integer is taken only when its canonical spelling names the same integer, the
+/// strict parser's rule (`9007199254740993` is refused, naming it: it would silently
+/// become `…992`); NaN and infinities are refused; a repeated object key is refused;
+/// arrays and objects nested deeper than [`MAX_DEPTH`] (128, as
+/// the strict parser) are refused, which also bounds the recursion whatever the format.
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
         deserializer.deserialize_any(ValueVisitor { depth: 0 })

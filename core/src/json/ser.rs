@@ -1,26 +1,5 @@
 //! Rust data to JSON values with serde (feature `serde`): [`to_value`], and `Value` as
 //! serde data (`impl Serialize for Value`).
-//!
-//! The data model maps as serde_json maps it, with every change of data refused
-//! instead of made:
-//!
-//! | Rust (serde data model) | JSON value |
-//! | --- | --- |
-//! | `bool` | `true` / `false` |
-//! | integers (`u8` … `u128`, `i8` … `i128`) | a number, when its canonical spelling denotes the same integer (every integer up to 2^53 in magnitude; above, only those such as `10^20` — the strict parser's rule); otherwise refused ([`SerializeErrorKind::InexactInteger`]) |
-//! | `f32`, `f64` | a number (an `f32` widened exactly: `0.1f32` is `0.10000000149011612`); NaN and infinities refused ([`SerializeErrorKind::NonFiniteNumber`]) |
-//! | `char`, `str` | a string |
-//! | `()`, unit struct, `None` | `null` |
-//! | `Some(v)`, newtype struct | `v` |
-//! | bytes | an array of numbers |
-//! | sequence, tuple, tuple struct | an array |
-//! | map, struct | an object, members in canonical order; a key must be a string, a `char`, a unit variant or a newtype around one ([`SerializeErrorKind::KeyNotString`]), and may appear once ([`SerializeErrorKind::DuplicateKey`]) |
-//! | unit variant | its name, as a string |
-//! | newtype, tuple or struct variant | `{"<variant>": <content>}` |
-//!
-//! Arrays and objects may nest [`MAX_DEPTH`] (128) deep, as the strict parser reads
-//! them; deeper data is refused ([`SerializeErrorKind::TooDeep`]), so whatever `to_value`
-//! gives encodes to bytes every reader here accepts.
 
 use alloc::borrow::ToOwned;
 use alloc::string::{String, ToString};
@@ -157,7 +136,28 @@ impl ser::Error for SerializeError {
     }
 }
 
-/// Rust data as a JSON value (see the [module docs](self) for the mapping).
+/// Rust data as a JSON value (feature `serde`).
+///
+/// The data model maps as serde_json maps it, with every change of data refused
+/// instead of made:
+///
+/// | Rust (serde data model) | JSON value |
+/// | --- | --- |
+/// | `bool` | `true` / `false` |
+/// | integers (`u8` … `u128`, `i8` … `i128`) | a number, when its canonical spelling denotes the same integer (every integer up to 2^53 in magnitude; above, only those such as `10^20` — the strict parser's rule; [`from_value`](crate::json::from_value) reads it back unchanged); otherwise refused ([`SerializeErrorKind::InexactInteger`]) |
+/// | `f32`, `f64` | a number (an `f32` widened exactly: `0.1f32` is `0.10000000149011612`); NaN and infinities refused ([`SerializeErrorKind::NonFiniteNumber`]) |
+/// | `char`, `str` | a string |
+/// | `()`, unit struct, `None` | `null` |
+/// | `Some(v)`, newtype struct | `v` |
+/// | bytes | an array of numbers |
+/// | sequence, tuple, tuple struct | an array |
+/// | map, struct | an object, members in canonical order; a key must be a string, a `char`, a unit variant or a newtype around one ([`SerializeErrorKind::KeyNotString`]), and may appear once ([`SerializeErrorKind::DuplicateKey`]) |
+/// | unit variant | its name, as a string |
+/// | newtype, tuple or struct variant | `{"<variant>": <content>}` |
+///
+/// Arrays and objects may nest [`MAX_DEPTH`] (128) deep, as the strict parser reads
+/// them; deeper data is refused ([`SerializeErrorKind::TooDeep`]), so whatever `to_value`
+/// gives encodes to bytes every reader here accepts.
 ///
 /// ```
 /// use agentloop_core::json::{self, Value};

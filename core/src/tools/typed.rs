@@ -1,21 +1,4 @@
-//! Typed tools (feature `schemars`): a tool whose arguments are a Rust type
-//! `A: DeserializeOwned + JsonSchema` and whose result is an `O: Serialize`.
-//!
-//! The argument schema is generated from `A` by `schemars` (JSON Schema draft 2020-12,
-//! with its `$schema` and `title` members) and is registered like any other: checked by
-//! [`ToolSpec::check`](super::ToolSpec::check) — a provider-safe name, a root with
-//! `"type": "object"` (so `A` is a struct or a map; an enum's schema has no root `type`
-//! and is refused at registration, naming the tool), a schema the validator accepts.
-//! The loop validates a call's arguments against it before the tool runs; the tool then
-//! reads them as an `A` ([`crate::json::from_value`]) and its `O` becomes the recorded
-//! value ([`crate::json::to_value`]). If the arguments passed the schema but do not fit
-//! `A` (a hand-written `JsonSchema` looser than the type), or the result cannot be a
-//! JSON value, the call fails with a sentence saying so; nothing is dropped or changed.
-//!
-//! schemars builds with `default-features = false` under `no_std` + `alloc` (it brings
-//! serde_json, also without `std`), so typed tools need no more than the rest of the
-//! loop. Your own crate derives `JsonSchema` with `schemars = "1"` (its `derive`
-//! feature).
+//! Typed tools (feature `schemars`): [`TypedTool`] and [`schema_of`].
 
 use alloc::format;
 use alloc::string::String;
@@ -72,8 +55,25 @@ impl fmt::Display for TypedToolError {
 
 impl core::error::Error for TypedToolError {}
 
-/// A tool made of a closure from typed arguments `A` to a typed result `O`, its
-/// argument schema generated from `A` (see the [module docs](self)).
+/// A tool made of a closure from typed arguments `A: DeserializeOwned + JsonSchema`
+/// to a typed result `O: Serialize` (feature `schemars`).
+///
+/// The argument schema is generated from `A` by `schemars` (JSON Schema draft 2020-12,
+/// with its `$schema` and `title` members) and is registered like any other: checked by
+/// [`ToolSpec::check`](super::ToolSpec::check) — a provider-safe name, a root with
+/// `"type": "object"` (so `A` is a struct or a map; an enum's schema is a `oneOf` or a
+/// string schema and is refused at registration, naming the tool), a schema the
+/// validator accepts.
+/// The loop validates a call's arguments against it before the tool runs; the tool then
+/// reads them as an `A` ([`crate::json::from_value`]) and its `O` becomes the recorded
+/// value ([`crate::json::to_value`]). If the arguments passed the schema but do not fit
+/// `A` (a hand-written `JsonSchema` looser than the type), or the result cannot be a
+/// JSON value, the call fails with a sentence saying so; nothing is dropped or changed.
+///
+/// schemars builds with `default-features = false` under `no_std` + `alloc` (it brings
+/// serde_json, also without `std`), so typed tools need no more than the rest of the
+/// loop. Your own crate derives `JsonSchema` with `schemars = "1"` (its `derive`
+/// feature).
 ///
 /// It is a [`Tool`] (register it with [`Toolbox::register`](super::Toolbox::register));
 /// made with [`TypedTool::new_shared`] from a closure that is `Fn + Send + Sync`, it is
