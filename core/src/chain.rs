@@ -53,6 +53,31 @@ impl fmt::Display for AppendError {
 
 impl core::error::Error for AppendError {}
 
+/// Why [`Chain::append_serialize`] appended nothing (feature `serde`).
+#[cfg(feature = "serde")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AppendSerializeError {
+    /// The payload could not become a JSON value: what, and where in it.
+    Serialize(json::SerializeError),
+    /// The record was refused as [`Chain::append`] refuses it.
+    Append(AppendError),
+}
+
+#[cfg(feature = "serde")]
+impl fmt::Display for AppendSerializeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AppendSerializeError::Serialize(e) => {
+                write!(f, "the payload cannot be written as JSON: {e}")
+            }
+            AppendSerializeError::Append(e) => e.fmt(f),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl core::error::Error for AppendSerializeError {}
+
 /// The head of a hash chain, and a reusable buffer for the lines it produces.
 ///
 /// ```
@@ -144,6 +169,31 @@ impl Chain {
     pub fn append_json(&mut self, kind: &str, payload_json: &[u8]) -> Result<&[u8], AppendError> {
         let payload = json::parse(payload_json).map_err(AppendError::PayloadJson)?;
         self.append(kind, &payload)
+    }
+
+    /// Appends a record whose payload is any `T: Serialize` (feature `serde`): the
+    /// same line as [`Chain::append`] with `json::to_value(payload)` (see
+    /// [`crate::json::to_value`] for what is refused: inexact integers, NaN, infinities,
+    /// non-string or repeated map keys). The chain is unchanged after any error.
+    ///
+    /// ```
+    /// use agentloop_core::chain::Chain;
+    /// #[derive(serde::Serialize)]
+    /// struct Task<'a> { task: &'a str }
+    ///
+    /// let mut chain = Chain::new();
+    /// let line = chain.append_serialize("task", &Task { task: "add 2 and 40" }).unwrap();
+    /// assert!(line.starts_with(b"{\"hash\":\"dc8128e3")); // as `append_json` writes it
+    /// ```
+    #[cfg(feature = "serde")]
+    pub fn append_serialize<T: serde::Serialize + ?Sized>(
+        &mut self,
+        kind: &str,
+        payload: &T,
+    ) -> Result<&[u8], AppendSerializeError> {
+        let payload = json::to_value(payload).map_err(AppendSerializeError::Serialize)?;
+        self.append(kind, &payload)
+            .map_err(AppendSerializeError::Append)
     }
 
     /// The `hash` of the last record, or `prev0` before the first.

@@ -159,6 +159,57 @@ mod with_alloc {
         Ok(out)
     }
 
+    /// Writes the canonical (RFC 8785) encoding of any `T: Serialize` (feature
+    /// `serde`): byte for byte what [`write_value`] writes for the same data as a
+    /// [`Value`] ([`crate::json::to_value`], whose rules it follows: inexact integers,
+    /// NaN, infinities, non-string and repeated map keys are refused, naming where).
+    /// Object members are written in canonical order (UTF-16 code units), whatever
+    /// order the type gives them in, so the data is collected as a value first: the sort
+    /// needs every member of an object before the first can be written. On an error
+    /// nothing was written, except for [`SerializeErrorKind::BufferFull`], after which
+    /// the sink may hold a prefix.
+    ///
+    /// [`SerializeErrorKind::BufferFull`]: crate::json::SerializeErrorKind::BufferFull
+    ///
+    /// ```
+    /// use agentloop_core::{jcs, sink::SliceSink};
+    /// #[derive(serde::Serialize)]
+    /// struct Reading { sensor: &'static str, celsius: f64, ok: bool }
+    ///
+    /// let mut buf = [0u8; 64];
+    /// let mut sink = SliceSink::new(&mut buf);
+    /// jcs::write_serialize(&Reading { sensor: "t1", celsius: 1e21, ok: true }, &mut sink)
+    ///     .unwrap();
+    /// assert_eq!(sink.written(), br#"{"celsius":1e+21,"ok":true,"sensor":"t1"}"#);
+    /// ```
+    #[cfg(feature = "serde")]
+    pub fn write_serialize<T, S>(value: &T, out: &mut S) -> Result<(), crate::json::SerializeError>
+    where
+        T: serde::Serialize + ?Sized,
+        S: ByteSink + ?Sized,
+    {
+        use crate::json::{SerializeError, SerializeErrorKind};
+        let value = crate::json::to_value(value)?;
+        write_value(&value, out).map_err(|e| {
+            SerializeError::new(match e {
+                EncodeError::BufferFull => SerializeErrorKind::BufferFull,
+                // Not reached: `to_value` refuses these.
+                EncodeError::NonFiniteNumber => SerializeErrorKind::NonFiniteNumber,
+            })
+        })
+    }
+
+    /// The canonical encoding of any `T: Serialize` as a new buffer (see
+    /// [`write_serialize`]).
+    #[cfg(feature = "serde")]
+    pub fn serialize_to_vec<T: serde::Serialize + ?Sized>(
+        value: &T,
+    ) -> Result<Vec<u8>, crate::json::SerializeError> {
+        let mut out = Vec::new();
+        write_serialize(value, &mut out)?;
+        Ok(out)
+    }
+
     /// Parses `input` strictly and returns its canonical encoding.
     pub fn canonicalize(input: &[u8]) -> Result<Vec<u8>, crate::json::ParseError> {
         let value = crate::json::parse(input)?;

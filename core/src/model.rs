@@ -54,6 +54,17 @@ pub struct ToolCall {
     pub arguments: Value,
 }
 
+#[cfg(feature = "serde")]
+impl ToolCall {
+    /// The arguments read as an `A` (feature `serde`; see [`crate::json::from_value`]):
+    /// for a host that runs the calls an [`crate::agent::Agent`] asks for itself.
+    pub fn arguments_as<'a, A: serde::Deserialize<'a>>(
+        &'a self,
+    ) -> Result<A, crate::json::DeserializeError> {
+        crate::json::from_value(&self.arguments)
+    }
+}
+
 /// One message of the conversation a model is shown.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Message {

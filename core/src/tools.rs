@@ -13,6 +13,10 @@
 //! [`Manifest`] is the part the loop's state machine needs (specs, compiled schemas,
 //! limits; no code to run), [`Toolbox`] adds the tools themselves for the drivers.
 //! Both are ordered by name (byte order), so nothing depends on insertion or hash order.
+//!
+//! With the `schemars` feature, `TypedTool` makes a tool of a closure over typed
+//! arguments (`#[derive(Deserialize, JsonSchema)]`) and a typed result
+//! (`#[derive(Serialize)]`), its schema generated from the argument type.
 
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
@@ -26,12 +30,16 @@ use crate::json::Value;
 use crate::schema::{Schema, SchemaError};
 
 mod provider;
+#[cfg(feature = "schemars")]
+mod typed;
 
 use provider::ShownName;
 pub use provider::{
     check_name, check_root, provider_safe_name, NameError, RootError, RootType, MAX_NAME_CHARS,
     NAME_PATTERN,
 };
+#[cfg(feature = "schemars")]
+pub use typed::{schema_of, TypedTool, TypedToolError};
 
 /// How a tool presents itself to a model.
 #[derive(Debug, Clone, PartialEq)]
@@ -540,6 +548,19 @@ impl Toolbox {
             ))),
         }
     }
+}
+
+/// A typed tool result as a value; one that cannot be a value is the tool's failure.
+#[cfg(feature = "serde")]
+pub(crate) fn output_value<O: serde::Serialize>(
+    result: Result<O, ToolError>,
+) -> Result<Value, ToolError> {
+    let output = result?;
+    crate::json::to_value(&output).map_err(|error| {
+        ToolError::new(alloc::format!(
+            "its result cannot be written as JSON: {error}"
+        ))
+    })
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
-//! Builds agentloop-core without std: `cargo build` (no allocator) and
-//! `cargo build --features alloc` (with a global allocator of our own).
+//! Builds agentloop-core without std: `cargo build` (no allocator),
+//! `cargo build --features alloc` (with a global allocator of our own), and
+//! `--features serde` / `--features schemars` (serde, schemars and serde_json
+//! without std).
 #![no_std]
 
 use agentloop_core::hash::Hash;
@@ -71,6 +73,35 @@ mod with_alloc {
 
 #[cfg(feature = "alloc")]
 pub use with_alloc::{append_one, run_demo};
+
+/// The `serde` feature without std: serde data appended and read back.
+#[cfg(feature = "serde")]
+pub fn append_serialized() -> Option<usize> {
+    extern crate alloc;
+    use alloc::collections::BTreeMap;
+    let payload = BTreeMap::from([("task", "x")]);
+    let mut chain = agentloop_core::chain::Chain::new();
+    let len = chain.append_serialize("task", &payload).ok()?.len();
+    let value = agentloop_core::json::to_value(&payload).ok()?;
+    let back: BTreeMap<&str, &str> = agentloop_core::json::from_value(&value).ok()?;
+    (back == payload).then_some(len)
+}
+
+/// The `schemars` feature without std: a typed tool registered.
+#[cfg(feature = "schemars")]
+pub fn register_typed_tool() -> Option<usize> {
+    extern crate alloc;
+    use agentloop_core::tools::{Toolbox, TypedTool};
+    use alloc::collections::BTreeMap;
+    use alloc::string::String;
+    let tool = TypedTool::new("count", "Counts the members", |m: BTreeMap<String, f64>| {
+        Ok(m.len())
+    })
+    .ok()?;
+    let mut toolbox = Toolbox::new();
+    toolbox.register(tool).ok()?;
+    Some(toolbox.manifest().len())
+}
 
 #[cfg(not(test))]
 #[panic_handler]

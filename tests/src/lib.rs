@@ -778,6 +778,11 @@ mod tests {
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeExample;
 
+/// The examples of docs/rust.md (serde, typed tools), compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/rust.md")]
+pub struct RustGuide;
+
 /// The no-allocation example of docs/embedded.md, compiled and run as a doctest.
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/embedded.md")]

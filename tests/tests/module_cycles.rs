@@ -50,8 +50,21 @@ fn named_modules(line: &str) -> Vec<&str> {
     found
 }
 
-/// The graph of `src`'s top-level modules, from each file's code before its first
-/// `#[cfg(test)]` (inline test modules come last in this code base).
+/// The code of a file before its first test-only item (`#[cfg(test)]`,
+/// `#[cfg(all(test, …))]`): inline test modules come last in this code base.
+fn non_test_code(text: &str) -> &str {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let line_trimmed = line.trim_start();
+        if line_trimmed.starts_with("#[cfg(test)]") || line_trimmed.starts_with("#[cfg(all(test") {
+            return &text[..at];
+        }
+        at += line.len();
+    }
+    text
+}
+
+/// The graph of `src`'s top-level modules, from each file's non-test code.
 fn graph_of(src: &Path) -> Graph {
     let mut files = Vec::new();
     rust_files(src, &mut files);
@@ -67,7 +80,7 @@ fn graph_of(src: &Path) -> Graph {
             continue;
         }
         let text = fs::read_to_string(&file).unwrap();
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let code = non_test_code(&text);
         for (number, line) in code.lines().enumerate() {
             if line.trim_start().starts_with("//") {
                 continue;
@@ -199,6 +212,11 @@ fn the_scan_finds_a_cycle_and_only_through_code() {
     fs::write(
         dir.join("audit/inline.rs"),
         "pub fn f() {}\n#[cfg(test)]\nmod tests { use crate::agent::Agent; }\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("audit/gated.rs"),
+        "pub fn g() {}\n#[cfg(all(test, feature = \"alloc\"))]\nmod t { use crate::agent::A; }\n",
     )
     .unwrap();
     assert!(cycles(&graph_of(&dir)).is_empty());

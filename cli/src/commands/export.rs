@@ -32,10 +32,10 @@ pub fn run(args: &ExportArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
             "nothing was exported",
         ));
     }
-    let records = parse_records(&bytes).map_err(|(index, error)| Failure::RecordUnreadable {
+    let records = parse_records(&bytes).map_err(|e| Failure::RecordUnreadable {
         name: name.clone(),
-        index,
-        error,
+        index: e.index,
+        error: e.error,
     })?;
     let history = match args.format {
         Provider::OpenAi => export::openai_messages(&records),

@@ -54,6 +54,8 @@ impl fmt::Display for Difference {
     }
 }
 
+impl core::error::Error for Difference {}
+
 /// Where tool results come from while following.
 pub(crate) enum Tools<'a> {
     /// The recorded results: rebuild the state of the recorded run.

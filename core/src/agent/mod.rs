@@ -499,6 +499,31 @@ impl Agent {
         self.feed_result_with(|call| checks::result(&call.name, result))
     }
 
+    /// Feeds the result of the call asked for as any `O: Serialize` (feature `serde`),
+    /// as [`Agent::feed_tool_result`] feeds a value: for a host that runs calls itself
+    /// with typed results ([`ToolCall::arguments_as`] reads the arguments). A result
+    /// that cannot be a JSON value (an inexact integer, NaN, … see
+    /// [`crate::json::to_value`]) is fed as the tool's failure, saying why and where, so
+    /// the record says what happened.
+    #[cfg(feature = "serde")]
+    pub fn feed_tool_output<O: serde::Serialize>(
+        &mut self,
+        result: Result<O, ToolError>,
+    ) -> Result<(), FeedError> {
+        self.feed_tool_result(crate::tools::output_value(result))
+    }
+
+    /// Feeds the result of the waiting call `call_id` as any `O: Serialize`, as
+    /// [`Agent::feed_tool_output`] does for the call asked for.
+    #[cfg(feature = "serde")]
+    pub fn feed_tool_output_for<O: serde::Serialize>(
+        &mut self,
+        call_id: &str,
+        result: Result<O, ToolError>,
+    ) -> Result<(), FeedError> {
+        self.feed_tool_result_for(call_id, crate::tools::output_value(result))
+    }
+
     /// Feeds the result of the call asked for, as `make` words it for the record.
     pub(crate) fn feed_result_with(
         &mut self,

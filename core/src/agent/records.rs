@@ -23,6 +23,28 @@ pub struct Record {
     pub payload: Value,
 }
 
+#[cfg(feature = "serde")]
+impl Record {
+    /// The payload read as a `T` (feature `serde`; see [`crate::json::from_value`]):
+    /// a `#[derive(Deserialize)]` struct of the members the caller needs.
+    ///
+    /// ```
+    /// use agentloop_core::agent::{Agent, Budgets};
+    /// use agentloop_core::tools::Manifest;
+    /// #[derive(serde::Deserialize)]
+    /// struct Task { task: String }
+    ///
+    /// let mut agent = Agent::new("add 2 and 40", Budgets::default(), Manifest::new()).unwrap();
+    /// let task: Task = agent.take_records()[0].payload_as().unwrap();
+    /// assert_eq!(task.task, "add 2 and 40");
+    /// ```
+    pub fn payload_as<'a, T: serde::Deserialize<'a>>(
+        &'a self,
+    ) -> Result<T, crate::json::DeserializeError> {
+        crate::json::from_value(&self.payload)
+    }
+}
+
 /// A count as a JSON number (exact: counts and limits stay at or below 2^53 − 1).
 fn count(n: u64) -> Value {
     Value::Number(n as f64)

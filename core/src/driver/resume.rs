@@ -211,7 +211,7 @@ fn read(anchor: Anchor, transcript: &[u8]) -> Result<(Vec<Value>, Chain), Resume
         return Err(ResumeRunError::Transcript(fault));
     }
     let records =
-        parse_records(transcript).map_err(|(index, e)| ResumeRunError::Unreadable(index, e))?;
+        parse_records(transcript).map_err(|e| ResumeRunError::Unreadable(e.index, e.error))?;
     let chain = Chain::from_anchor(Anchor {
         seq0: anchor.seq0.saturating_add(report.count),
         prev0: report.head.unwrap_or(anchor.prev0),

@@ -32,6 +32,7 @@ pub use history::{anthropic_messages, not_run_sentence, openai_messages};
 pub use native::{native_call, native_calls, native_message, native_messages, native_tools};
 
 use alloc::vec::Vec;
+use core::fmt;
 
 use crate::json::{parse_record_line, Object, ParseError, Value};
 
@@ -44,20 +45,40 @@ fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
     Value::Object(object)
 }
 
+/// A transcript line [`parse_records`] could not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParseRecordsError {
+    /// The line's 0-based index (the record's position in the transcript).
+    pub index: usize,
+    /// What was wrong with the line, and at which byte of it.
+    pub error: ParseError,
+}
+
+impl fmt::Display for ParseRecordsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "transcript line {}: {}", self.index + 1, self.error)
+    }
+}
+
+impl core::error::Error for ParseRecordsError {}
+
 /// Parses a transcript's lines (JSONL, each line ending in `\n`; a last line without
 /// one is read too) into record values, for [`openai_messages`] and
 /// [`anthropic_messages`]. Lines are parsed strictly, one level deeper than a payload
-/// may be (the record around it); the error gives the 0-based line index.
+/// may be (the record around it); the error names the first line that does not parse
+/// (its 0-based index; `Display` says `transcript line <index + 1>`).
 ///
 /// This does not verify the chain: use [`crate::verify`] for that.
-pub fn parse_records(transcript: &[u8]) -> Result<Vec<Value>, (usize, ParseError)> {
+pub fn parse_records(transcript: &[u8]) -> Result<Vec<Value>, ParseRecordsError> {
     let body = transcript.strip_suffix(b"\n").unwrap_or(transcript);
     if body.is_empty() {
         return Ok(Vec::new());
     }
     body.split(|&b| b == b'\n')
         .enumerate()
-        .map(|(index, line)| parse_record_line(line).map_err(|e| (index, e)))
+        .map(|(index, line)| {
+            parse_record_line(line).map_err(|error| ParseRecordsError { index, error })
+        })
         .collect()
 }
 

@@ -785,8 +785,13 @@ fn parse_records_reads_lines_and_names_a_bad_one() {
     let (bytes, _) = demo::answer().run().unwrap();
     assert_eq!(parse_records(&bytes).unwrap().len(), 5);
     assert_eq!(parse_records(b"").unwrap().len(), 0);
-    let (index, _) = parse_records(b"{}\n{\n").unwrap_err();
-    assert_eq!(index, 1);
+    let error = parse_records(b"{}\n{\n").unwrap_err();
+    assert_eq!(error.index, 1);
+    assert_eq!(error.error.kind, crate::json::ParseErrorKind::UnexpectedEnd);
+    assert_eq!(
+        error.to_string(),
+        "transcript line 2: unexpected end of input at byte 1"
+    );
 }
 
 #[test]
@@ -795,9 +800,9 @@ fn parse_records_reads_a_record_around_a_payload_of_the_deepest_nesting() {
     let nested = |depth: usize| format!("{}{}\n", "[".repeat(depth), "]".repeat(depth));
     let deepest = nested(crate::json::MAX_DEPTH + 1);
     assert_eq!(parse_records(deepest.as_bytes()).unwrap().len(), 1);
-    let (index, error) = parse_records(nested(crate::json::MAX_DEPTH + 2).as_bytes()).unwrap_err();
-    assert_eq!(index, 0);
-    assert_eq!(error.kind, crate::json::ParseErrorKind::TooDeep);
+    let error = parse_records(nested(crate::json::MAX_DEPTH + 2).as_bytes()).unwrap_err();
+    assert_eq!(error.index, 0);
+    assert_eq!(error.error.kind, crate::json::ParseErrorKind::TooDeep);
 }
 
 /// `records` with the payload member `key` of record `at` (of a tool call, if `call`)

@@ -3,8 +3,26 @@
 //! Objects keep their members sorted in canonical order (by key, compared as UTF-16
 //! code units) with no duplicate keys, so encoding never sorts and lookups are binary
 //! searches.
+//!
+//! With the `serde` feature, [`Value`] is serde data both ways, `to_value` turns any
+//! `T: Serialize` into a value and `from_value` reads a value as any
+//! `T: Deserialize`; both keep numbers' meaning (see their docs: an integer is taken only
+//! when it is exact as a double — every integer up to 2^53 in magnitude — and NaN and
+//! infinities are refused).
 
+#[cfg(feature = "serde")]
+mod de;
 mod parse;
+pub(crate) mod path;
+#[cfg(feature = "serde")]
+mod ser;
+#[cfg(feature = "serde")]
+mod steps;
+
+#[cfg(feature = "serde")]
+pub use de::{from_value, DeserializeError};
+#[cfg(feature = "serde")]
+pub use ser::{to_value, SerializeError, SerializeErrorKind};
 
 pub(crate) use parse::parse_tolerant;
 pub use parse::{

@@ -35,6 +35,8 @@ impl fmt::Display for RangeFull {
     }
 }
 
+impl core::error::Error for RangeFull {}
+
 impl Default for CompactRange {
     fn default() -> Self {
         Self::new()

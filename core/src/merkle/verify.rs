@@ -71,6 +71,8 @@ impl fmt::Display for ProofError {
     }
 }
 
+impl core::error::Error for ProofError {}
+
 fn to_hash(bytes: &[u8], what: &'static str) -> Result<Hash, ProofError> {
     <[u8; 32]>::try_from(bytes)
         .map(Hash)

@@ -7,10 +7,11 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::path::{push_decimal, push_quoted};
-use super::tree::{is_integral, type_of, Count, Type};
+use super::tree::{type_of, Count, Type};
 use crate::jcs;
+use crate::json::path::{push_decimal, push_quoted};
 use crate::json::Value;
+use crate::number::is_integral;
 
 /// Longest spelling of a value in a message, in bytes, before it is cut with `...`.
 pub(crate) const SHOWN_BYTES: usize = 100;

@@ -145,7 +145,6 @@ mod draft;
 mod memo;
 mod message;
 mod order;
-mod path;
 pub mod pattern;
 mod reference;
 mod resources;

@@ -351,6 +351,8 @@ impl fmt::Display for SyntaxError {
     }
 }
 
+impl core::error::Error for SyntaxError {}
+
 impl fmt::Display for PatternErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

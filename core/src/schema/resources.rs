@@ -13,10 +13,10 @@ use alloc::vec::Vec;
 
 use super::draft::{Draft, Keyword};
 use super::message::show;
-use super::path::quoted;
 use super::reference::push_token;
 use super::uri;
 use super::SchemaError;
+use crate::json::path::quoted;
 use crate::json::{Object, Value};
 
 /// Where an anchor is, and whether it is dynamic (`$dynamicAnchor`).

@@ -1,6 +1,7 @@
 //! The compiled form of a schema: a flat list of nodes that refer to each other by index,
 //! so a `$ref` is an index like any other child and recursive schemas need no pointers.
 
+use crate::number::is_integral;
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -478,22 +479,6 @@ impl Type {
             Type::Integer => "integer",
         }
     }
-}
-
-/// Whether `n` is a number with no fractional part (`1.0`
-/// and `1e300` are integers).
-///
-/// `core` has no `f64::trunc`, but every finite double of magnitude 2^52 or more is an
-/// integer, and below that the cast to `i64` truncates exactly.
-pub(crate) fn is_integral(n: f64) -> bool {
-    const TWO_52: f64 = 4_503_599_627_370_496.0;
-    if !n.is_finite() {
-        return false;
-    }
-    if n >= TWO_52 || n <= -TWO_52 {
-        return true;
-    }
-    (n as i64) as f64 == n
 }
 
 /// The JSON type name of `value` as violations say it: `integer` for a number with no

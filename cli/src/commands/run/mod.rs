@@ -361,10 +361,10 @@ fn read_back(path: &Path, name: &str, writer: &Writer) -> Result<Vec<Value>, Fai
     if report.count != writer.count() || report.head != Some(writer.head()) {
         return Err(Failure::ResumeChanged(name.to_owned()));
     }
-    parse_records(&bytes).map_err(|(index, error)| Failure::RecordUnreadable {
+    parse_records(&bytes).map_err(|e| Failure::RecordUnreadable {
         name: name.to_owned(),
-        index,
-        error,
+        index: e.index,
+        error: e.error,
     })
 }
 

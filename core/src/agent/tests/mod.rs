@@ -8,6 +8,8 @@ mod machine;
 mod order;
 mod resume;
 mod stops;
+#[cfg(feature = "serde")]
+mod typed;
 mod usage;
 
 use alloc::rc::Rc;

@@ -26,12 +26,12 @@ use values::{boolean, count, must_be, names, number, other_draft, pattern, types
 
 use super::draft::{self, Draft, Keyword};
 use super::order::Members;
-use super::path::quoted;
 use super::pattern::Pattern;
 use super::reference::{self, push_token};
 use super::resources::Resources;
 use super::tree::{Count, Keywords, Node, NodeId, Property, Resource, Tree};
 use super::SchemaError;
+use crate::json::path::quoted;
 use crate::json::{Object, Value, MAX_DEPTH};
 
 pub use super::draft::DRAFT_2020_12;

@@ -9,9 +9,9 @@ use alloc::vec::Vec;
 
 use super::values::pointer_to;
 use super::{refuse, Compiler, RefKind};
+use crate::json::path::quoted;
 use crate::json::Value;
 use crate::schema::message::show;
-use crate::schema::path::quoted;
 use crate::schema::reference::{self, push_token};
 use crate::schema::tree::{DynamicRef, Node, NodeId};
 use crate::schema::{uri, SchemaError};

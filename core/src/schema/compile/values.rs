@@ -7,13 +7,14 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::{refuse, DRAFT_2020_12, MAX_REQUIRED_NAMES};
+use crate::json::path::quoted;
 use crate::json::Value;
+use crate::number::is_integral;
 use crate::schema::draft::Draft;
 use crate::schema::message::show;
-use crate::schema::path::quoted;
 use crate::schema::pattern::Pattern;
 use crate::schema::reference::push_token;
-use crate::schema::tree::{is_integral, Count, Type};
+use crate::schema::tree::{Count, Type};
 use crate::schema::{work, SchemaError};
 
 /// The pointer to the value at `address` inside `value`, if it is there.

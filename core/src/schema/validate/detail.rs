@@ -9,11 +9,11 @@ use core::cmp::Ordering;
 
 use super::marks::Marks;
 use super::{first_repeat, has_member, Engine, Scope, MAX_NESTING};
+use crate::json::path::Location;
 use crate::json::Value;
 use crate::schema::decimal::is_multiple_of;
 use crate::schema::memo::Memo;
 use crate::schema::message::{self, Context};
-use crate::schema::path::Location;
 use crate::schema::tree::{Count, Keywords, Node, NodeId, SCAN_AT_MOST};
 use crate::schema::{work, Violation};
 

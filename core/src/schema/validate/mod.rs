@@ -37,9 +37,9 @@ use super::decimal::is_multiple_of;
 use super::memo::{Key, Memo};
 use super::message::Context;
 use super::order::cmp_values;
-use super::path::Location;
 use super::tree::{Keywords, NodeId, ResourceId, Tree, SCAN_AT_MOST};
 use super::{work, Violation};
+use crate::json::path::Location;
 use crate::json::{Object, Value};
 
 /// The most schemas applied one inside another (a subschema of a member of a value is
