@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use agentloop_core::note::{key_lines, KeyError, SignerKey, VerifierKey};
 
-use crate::failure::Failure;
+use crate::failure::{AnchorFailure, Failure};
 use crate::input::Source;
 
 /// The longest key file read.
@@ -14,24 +14,25 @@ const KEY_FILE_LIMIT: u64 = 1 << 16;
 fn read_key_file(path: &Path) -> Result<(String, String), Failure> {
     let source = Source::from_arg(path);
     let name = source.name();
-    let bytes =
-        source
-            .read_at_most(KEY_FILE_LIMIT + 1)
-            .map_err(|reason| Failure::KeyUnreadable {
-                name: name.clone(),
-                reason,
-            })?;
+    let bytes = source.read_at_most(KEY_FILE_LIMIT + 1).map_err(|reason| {
+        Failure::Anchor(AnchorFailure::KeyUnreadable {
+            name: name.clone(),
+            reason,
+        })
+    })?;
     if bytes.len() as u64 > KEY_FILE_LIMIT {
-        return Err(Failure::KeyMalformed {
+        return Err(Failure::Anchor(AnchorFailure::KeyMalformed {
             name,
             line: None,
             error: String::from("the key file is longer than 64 KiB"),
-        });
+        }));
     }
-    let text = String::from_utf8(bytes).map_err(|_| Failure::KeyMalformed {
-        name: name.clone(),
-        line: None,
-        error: String::from("the key file is not UTF-8"),
+    let text = String::from_utf8(bytes).map_err(|_| {
+        Failure::Anchor(AnchorFailure::KeyMalformed {
+            name: name.clone(),
+            line: None,
+            error: String::from("the key file is not UTF-8"),
+        })
     })?;
     Ok((name, text))
 }
@@ -64,13 +65,13 @@ pub fn trusted(keys: &[String], files: &[PathBuf]) -> Result<Vec<VerifierKey>, F
 fn refused(name: String, line: Option<usize>, error: KeyError) -> Failure {
     match error {
         KeyError::SignerKeyGiven | KeyError::VerifierKeyGiven => {
-            Failure::KeyKind { name, line, error }
+            Failure::Anchor(AnchorFailure::KeyKind { name, line, error })
         }
-        _ => Failure::KeyMalformed {
+        _ => Failure::Anchor(AnchorFailure::KeyMalformed {
             name,
             line,
             error: format!("{error}"),
-        },
+        }),
     }
 }
 
@@ -78,11 +79,11 @@ fn refused(name: String, line: Option<usize>, error: KeyError) -> Failure {
 pub fn signer(path: &Path) -> Result<SignerKey, Failure> {
     let (name, text) = read_key_file(path)?;
     let Some((number, line)) = key_lines(&text).next() else {
-        return Err(Failure::KeyMalformed {
+        return Err(Failure::Anchor(AnchorFailure::KeyMalformed {
             name,
             line: None,
             error: String::from("the file holds no key"),
-        });
+        }));
     };
     line.parse().map_err(|e| refused(name, Some(number), e))
 }

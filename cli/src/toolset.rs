@@ -15,7 +15,7 @@ use agentloop_mcp::{register_tools, McpOptions, McpServer, Registration, Stderr}
 
 use crate::args::ToolsArgs;
 use crate::diag;
-use crate::failure::Failure;
+use crate::failure::{Failure, SetupFailure};
 
 /// The tools offered, the MCP servers they came from and how they were named.
 pub struct Offered {
@@ -32,7 +32,7 @@ pub fn options(args: &ToolsArgs, default_log: Option<PathBuf>) -> Result<McpOpti
     for name in &args.mcp_env {
         match std::env::var_os(name) {
             Some(value) => env.push((OsString::from(name), value)),
-            None => return Err(Failure::McpEnvNotSet(name.clone())),
+            None => return Err(Failure::Setup(SetupFailure::McpEnvNotSet(name.clone()))),
         }
     }
     let stderr = match args.mcp_log.clone().or(default_log) {
@@ -56,16 +56,18 @@ pub fn spawn(args: &ToolsArgs, options: &McpOptions) -> Result<Vec<McpServer>, F
     let mut servers = Vec::with_capacity(args.mcp.len());
     for (index, command) in args.mcp.iter().enumerate() {
         let Some((program, rest)) = command.words.split_first() else {
-            return Err(Failure::Mcp {
+            return Err(Failure::Setup(SetupFailure::Mcp {
                 index,
                 command: command.text.clone(),
                 error: String::from("the command is empty"),
-            });
+            }));
         };
-        let server = McpServer::spawn(program, rest, options).map_err(|error| Failure::Mcp {
-            index,
-            command: command.text.clone(),
-            error: error.to_string(),
+        let server = McpServer::spawn(program, rest, options).map_err(|error| {
+            Failure::Setup(SetupFailure::Mcp {
+                index,
+                command: command.text.clone(),
+                error: error.to_string(),
+            })
         })?;
         servers.push(server);
     }
@@ -93,7 +95,7 @@ pub fn offer(
     }
     let registration = register_tools(servers, &mut toolbox, limits).map_err(|error| {
         let agentloop_mcp::RegisterToolsError::List { server, error } = error;
-        Failure::Mcp {
+        Failure::Setup(SetupFailure::Mcp {
             index: server,
             command: args
                 .mcp
@@ -101,17 +103,17 @@ pub fn offer(
                 .map(|c| c.text.clone())
                 .unwrap_or_default(),
             error: format!("could not list its tools: {error}"),
-        }
+        })
     })?;
     for skipped in &registration.skipped {
         diag::say(format!("warning: {skipped}; the other tools are offered"));
     }
     let names: Vec<String> = toolbox.manifest().names().map(str::to_owned).collect();
     if let Some(name) = limits.keys().find(|name| !names.contains(name)) {
-        return Err(Failure::UnknownToolLimit {
+        return Err(Failure::Setup(SetupFailure::UnknownToolLimit {
             name: name.clone(),
             tools: names,
-        });
+        }));
     }
     Ok(Offered {
         toolbox,

@@ -11,7 +11,7 @@ use agentloop_core::Anchor;
 use super::emit;
 use crate::args::AppendArgs;
 use crate::exit::Exit;
-use crate::failure::Failure;
+use crate::failure::{Failure, InputFailure, WriteFailure};
 use crate::input::Source;
 use crate::lock_wait;
 
@@ -24,7 +24,7 @@ use crate::lock_wait;
 pub fn run(args: &AppendArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let source = Source::from_arg(&args.file);
     let Source::Path(path) = source else {
-        return Err(Failure::AppendToStdin);
+        return Err(Failure::Writing(WriteFailure::AppendToStdin));
     };
     let name = source.name();
     let payload = read_payload(args, &name)?;
@@ -55,12 +55,12 @@ fn read_payload(args: &AppendArgs, file: &str) -> Result<Value, Failure> {
         (Some(text), _) => (String::from("--payload"), text.as_encoded_bytes().to_vec()),
         (None, Some(path)) => {
             let source = Source::from_arg(path);
-            let bytes = source
-                .read_all()
-                .map_err(|reason| Failure::PayloadUnreadable {
+            let bytes = source.read_all().map_err(|reason| {
+                Failure::Input(InputFailure::PayloadUnreadable {
                     name: source.name(),
                     reason,
-                })?;
+                })
+            })?;
             (source.name(), bytes)
         }
         // clap requires exactly one of the two; an empty payload is refused as JSON.
@@ -68,12 +68,12 @@ fn read_payload(args: &AppendArgs, file: &str) -> Result<Value, Failure> {
     };
     json::parse(&bytes).map_err(|e| {
         let (line, column) = e.line_column(&bytes);
-        Failure::Payload {
+        Failure::Input(InputFailure::Payload {
             file: file.to_owned(),
             origin,
             line,
             column,
             kind: e.kind,
-        }
+        })
     })
 }

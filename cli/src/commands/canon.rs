@@ -9,7 +9,7 @@ use agentloop_core::{jcs, json};
 use super::{emit, flush};
 use crate::args::CanonArgs;
 use crate::exit::Exit;
-use crate::failure::Failure;
+use crate::failure::{Failure, InputFailure};
 use crate::input::Source;
 
 /// Canonicalises the input (standard input when no FILE is given).
@@ -30,12 +30,12 @@ fn canon_document(source: Source<'_>, out: &mut dyn Write) -> Result<Exit, Failu
     })?;
     let value = json::parse(&input).map_err(|e| {
         let (line, column) = e.line_column(&input);
-        Failure::Json {
+        Failure::Input(InputFailure::Json {
             name: source.name(),
             line,
             column,
             kind: e.kind,
-        }
+        })
     })?;
     let bytes = jcs::to_vec(&value).map_err(|error| Failure::Encode {
         name: source.name(),
@@ -79,19 +79,21 @@ fn canon_lines(source: Source<'_>, out: &mut dyn Write) -> Result<Exit, Failure>
                     &line
                 }
                 Some(_) => {
-                    return Err(Failure::LineTooLong {
+                    return Err(Failure::Input(InputFailure::LineTooLong {
                         name: source.name(),
                         line: line_no,
                         limit: MAX_LINE_BYTES,
-                    })
+                    }))
                 }
             },
         };
-        let value = json::parse_record_line(content).map_err(|e| Failure::Json {
-            name: source.name(),
-            line: line_no,
-            column: e.offset + 1,
-            kind: e.kind,
+        let value = json::parse_record_line(content).map_err(|e| {
+            Failure::Input(InputFailure::Json {
+                name: source.name(),
+                line: line_no,
+                column: e.offset + 1,
+                kind: e.kind,
+            })
         })?;
         canonical.clear();
         jcs::write_value(&value, &mut canonical).map_err(|error| Failure::Encode {

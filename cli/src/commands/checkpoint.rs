@@ -13,7 +13,7 @@ use super::verify::verify_source;
 use crate::args::CheckpointArgs;
 use crate::atomic::write_atomically;
 use crate::exit::Exit;
-use crate::failure::Failure;
+use crate::failure::{AnchorFailure, Failure};
 use crate::input::{same_file, Source};
 use crate::keys;
 
@@ -52,23 +52,27 @@ pub fn run(args: &CheckpointArgs, out: &mut dyn Write) -> Result<Exit, Failure> 
     } else {
         // `--origin` passed `check_origin` already (args.rs); this is that check.
         let checkpoint = report_checkpoint(&report, args.origin.clone()).map_err(|e| {
-            Failure::ProveCheckpoint {
+            Failure::Anchor(AnchorFailure::ProveCheckpoint {
                 name: String::from("--origin"),
                 reason: e.to_string(),
-            }
+            })
         })?;
         match &signer {
-            Some(key) => checkpoint.sign(key).map_err(|e| Failure::Sign {
-                error: format!("{e}"),
+            Some(key) => checkpoint.sign(key).map_err(|e| {
+                Failure::Anchor(AnchorFailure::Sign {
+                    error: format!("{e}"),
+                })
             })?,
             None => checkpoint.body(),
         }
     };
     match &args.out {
         Some(path) => {
-            write_atomically(path, text.as_bytes()).map_err(|reason| Failure::CheckpointWrite {
-                name: path.display().to_string(),
-                reason,
+            write_atomically(path, text.as_bytes()).map_err(|reason| {
+                Failure::Anchor(AnchorFailure::CheckpointWrite {
+                    name: path.display().to_string(),
+                    reason,
+                })
             })?;
         }
         None => emit(out, text.as_bytes())?,
@@ -85,10 +89,10 @@ fn refuse_the_input(out: &Path, source: Source) -> Result<(), Failure> {
         return Ok(());
     };
     if same_file(&target, &input) {
-        return Err(Failure::OutIsInput {
+        return Err(Failure::Anchor(AnchorFailure::OutIsInput {
             out: out.display().to_string(),
             input: source.name(),
-        });
+        }));
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ use agentloop_core::verify::{self, Options};
 use super::emit;
 use crate::args::ExportArgs;
 use crate::exit::Exit;
-use crate::failure::Failure;
+use crate::failure::{Failure, RunFailure};
 use crate::input::Source;
 use crate::report_json::to_line;
 
@@ -32,10 +32,12 @@ pub fn run(args: &ExportArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
             "nothing was exported",
         ));
     }
-    let records = parse_records(&bytes).map_err(|e| Failure::RecordUnreadable {
-        name: name.clone(),
-        index: e.index,
-        error: e.error,
+    let records = parse_records(&bytes).map_err(|e| {
+        Failure::Run(RunFailure::RecordUnreadable {
+            name: name.clone(),
+            index: e.index,
+            error: e.error,
+        })
     })?;
     let history = match args.format {
         Provider::OpenAi => export::openai_messages(&records),

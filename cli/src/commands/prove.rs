@@ -14,7 +14,7 @@ use super::emit;
 use super::verify::read_checkpoint_text;
 use crate::args::ProveArgs;
 use crate::exit::Exit;
-use crate::failure::Failure;
+use crate::failure::{AnchorFailure, Failure};
 use crate::input::Source;
 use crate::keys;
 
@@ -44,9 +44,11 @@ pub fn run(args: &ProveArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         ));
     }
     // The file verified, so every line is a record with a well-formed hash.
-    let (leaves, _) = leaves_of(&bytes).map_err(|e| Failure::ProveCheckpoint {
-        name: name.clone(),
-        reason: format!("{e}"),
+    let (leaves, _) = leaves_of(&bytes).map_err(|e| {
+        Failure::Anchor(AnchorFailure::ProveCheckpoint {
+            name: name.clone(),
+            reason: format!("{e}"),
+        })
     })?;
     let (checkpoint, text) = match given {
         Some((cp_name, CheckpointText::Tlog { checkpoint, .. }, text)) => {
@@ -55,34 +57,34 @@ pub fn run(args: &ProveArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
                 .and_then(|n| leaves.get(..n))
                 .is_some_and(|prefix| root_of(prefix) == checkpoint.root);
             if !fits {
-                return Err(Failure::ProveCheckpoint {
+                return Err(Failure::Anchor(AnchorFailure::ProveCheckpoint {
                     name: cp_name,
                     reason: format!(
                         "the checkpoint ({} records) is not of {name}: its Merkle root is not that of the file's first {} records",
                         checkpoint.count, checkpoint.count
                     ),
-                });
+                }));
             }
             (checkpoint, text)
         }
-        Some((cp_name, CheckpointText::V1(_), _)) => return Err(Failure::ProveCheckpoint {
+        Some((cp_name, CheckpointText::V1(_), _)) => return Err(Failure::Anchor(AnchorFailure::ProveCheckpoint {
             name: cp_name,
             reason: String::from(
                 "a proof needs a C2SP checkpoint (with a Merkle root), and this is a v1 checkpoint",
             ),
-        }),
+        })),
         None => {
             // `--origin` passed `check_origin` already (args.rs); this is that check.
             let checkpoint = report_checkpoint(&report, args.origin.clone()).map_err(|e| {
-                Failure::ProveCheckpoint {
+                Failure::Anchor(AnchorFailure::ProveCheckpoint {
                     name: String::from("--origin"),
                     reason: e.to_string(),
-                }
+                })
             })?;
             let text = match &signer {
-                Some(key) => checkpoint.sign(key).map_err(|e| Failure::Sign {
+                Some(key) => checkpoint.sign(key).map_err(|e| Failure::Anchor(AnchorFailure::Sign {
                     error: format!("{e}"),
-                })?,
+                }))?,
                 None => checkpoint.body(),
             };
             (checkpoint, text)
@@ -98,9 +100,11 @@ pub fn run(args: &ProveArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
             text,
         )
     }
-    .map_err(|error| Failure::Prove {
-        name: name.clone(),
-        error,
+    .map_err(|error| {
+        Failure::Anchor(AnchorFailure::Prove {
+            name: name.clone(),
+            error,
+        })
     })?;
     emit(out, proof_text.as_bytes())?;
     Ok(Exit::Held)

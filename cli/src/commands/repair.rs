@@ -12,7 +12,7 @@ use super::emit;
 use crate::args::RepairArgs;
 use crate::diag::plural;
 use crate::exit::Exit;
-use crate::failure::Failure;
+use crate::failure::{Failure, WriteFailure};
 use crate::input::Source;
 use crate::lock_wait;
 
@@ -20,7 +20,7 @@ use crate::lock_wait;
 pub fn run(args: &RepairArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let source = Source::from_arg(&args.file);
     let Source::Path(path) = source else {
-        return Err(Failure::RepairStdin);
+        return Err(Failure::Writing(WriteFailure::RepairStdin));
     };
     let name = source.name();
     let options = WriterOptions {
@@ -35,9 +35,11 @@ pub fn run(args: &RepairArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         },
         ..WriterOptions::default()
     };
-    let repaired = durable::repair(path, &options).map_err(|error| Failure::Repair {
-        name: name.clone(),
-        error,
+    let repaired = durable::repair(path, &options).map_err(|error| {
+        Failure::Writing(WriteFailure::Repair {
+            name: name.clone(),
+            error,
+        })
     })?;
     let records = plural(repaired.count, "complete record");
     let sentence = match &repaired.removed {

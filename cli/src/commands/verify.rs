@@ -16,7 +16,7 @@ use agentloop_core::Anchor;
 use super::{emit, flush};
 use crate::args::VerifyArgs;
 use crate::exit::Exit;
-use crate::failure::Failure;
+use crate::failure::{AnchorFailure, Failure};
 use crate::input::Source;
 use crate::keys;
 use crate::{report_json, report_text};
@@ -44,11 +44,11 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         (true, None) => None,
     };
     if !trusted.is_empty() && checkpoints.is_empty() {
-        return Err(Failure::KeyMalformed {
+        return Err(Failure::Anchor(AnchorFailure::KeyMalformed {
             name: String::from("--key"),
             line: None,
             error: String::from("keys were given but no --checkpoint to check them against"),
-        });
+        }));
     }
     let options = Options {
         anchor: args.anchor.unwrap_or(Anchor::GENESIS),
@@ -211,19 +211,23 @@ pub fn read_checkpoint_text(path: &Path) -> Result<(String, CheckpointText, Stri
     let source = Source::from_arg(path);
     let text = source
         .read_at_most(CHECKPOINT_LIMIT + 1)
-        .map_err(|reason| Failure::CheckpointUnreadable {
-            name: source.name(),
-            reason,
+        .map_err(|reason| {
+            Failure::Anchor(AnchorFailure::CheckpointUnreadable {
+                name: source.name(),
+                reason,
+            })
         })?;
     if text.len() as u64 > CHECKPOINT_LIMIT {
-        return Err(Failure::CheckpointTooLarge {
+        return Err(Failure::Anchor(AnchorFailure::CheckpointTooLarge {
             name: source.name(),
             limit: CHECKPOINT_LIMIT,
-        });
+        }));
     }
-    let parsed = read_checkpoint(&text).map_err(|error| Failure::CheckpointMalformed {
-        name: source.name(),
-        error,
+    let parsed = read_checkpoint(&text).map_err(|error| {
+        Failure::Anchor(AnchorFailure::CheckpointMalformed {
+            name: source.name(),
+            error,
+        })
     })?;
     // The parser accepted UTF-8 only.
     Ok((

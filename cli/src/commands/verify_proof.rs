@@ -10,7 +10,7 @@ use super::emit;
 use super::verify::read_checkpoint_text;
 use crate::args::VerifyProofArgs;
 use crate::exit::Exit;
-use crate::failure::Failure;
+use crate::failure::{AnchorFailure, Failure};
 use crate::input::Source;
 use crate::keys;
 
@@ -28,19 +28,21 @@ pub fn run(args: &VerifyProofArgs, out: &mut dyn Write) -> Result<Exit, Failure>
             name: name.clone(),
             reason,
         })?;
-    let proof = ProofText::parse(&bytes).map_err(|error| Failure::ProofMalformed {
-        name: name.clone(),
-        error,
+    let proof = ProofText::parse(&bytes).map_err(|error| {
+        Failure::Anchor(AnchorFailure::ProofMalformed {
+            name: name.clone(),
+            error,
+        })
     })?;
     let outcome = match proof {
         ProofText::Consistency(proof) => {
             let Some(old_path) = &args.old else {
-                return Err(Failure::ProveCheckpoint {
+                return Err(Failure::Anchor(AnchorFailure::ProveCheckpoint {
                     name,
                     reason: String::from(
                         "a consistency proof is checked against the older checkpoint you kept: give it with --old FILE",
                     ),
-                });
+                }));
             };
             let (old_name, old, _) = read_checkpoint_text(old_path)?;
             let new = proof_checkpoint(&name, &proof.checkpoint)?;
@@ -83,16 +85,17 @@ pub fn run(args: &VerifyProofArgs, out: &mut dyn Write) -> Result<Exit, Failure>
 
 /// The proof's own checkpoint, which must be a C2SP one.
 fn proof_checkpoint(name: &str, text: &str) -> Result<CheckpointText, Failure> {
-    let parsed =
-        read_checkpoint(text.as_bytes()).map_err(|error| Failure::CheckpointMalformed {
+    let parsed = read_checkpoint(text.as_bytes()).map_err(|error| {
+        Failure::Anchor(AnchorFailure::CheckpointMalformed {
             name: format!("{name} (its checkpoint)"),
             error,
-        })?;
+        })
+    })?;
     if matches!(parsed, CheckpointText::V1(_)) {
-        return Err(Failure::ProveCheckpoint {
+        return Err(Failure::Anchor(AnchorFailure::ProveCheckpoint {
             name: name.to_owned(),
             reason: String::from("the proof's checkpoint is a v1 checkpoint, with no Merkle root"),
-        });
+        }));
     }
     Ok(parsed)
 }

@@ -31,7 +31,7 @@ use crate::args::RunArgs;
 use crate::atomic::write_atomically;
 use crate::diag::plural;
 use crate::exit::Exit;
-use crate::failure::Failure;
+use crate::failure::{AnchorFailure, Failure, RunFailure, SetupFailure};
 use crate::input::same_file;
 use crate::{keys, lock_wait, signals, toolset};
 use progress::{End, Progress, Start};
@@ -42,7 +42,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let path = args.out.as_path();
     let name = path.display().to_string();
     if path.as_os_str() == "-" {
-        return Err(Failure::RunToStdin);
+        return Err(Failure::Setup(SetupFailure::RunToStdin));
     }
     // Everything that can be refused without the file is refused before it is opened
     // (so a refusal never creates it).
@@ -54,7 +54,10 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     }
     let held = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     if held > 0 && !args.resume {
-        return Err(Failure::OutNotEmpty { name, len: held });
+        return Err(Failure::Setup(SetupFailure::OutNotEmpty {
+            name,
+            len: held,
+        }));
     }
     let mcp_options = toolset::options(&args.tools, Some(mcp_log_path(path)))?;
     let servers = toolset::spawn(&args.tools, &mcp_options)?;
@@ -78,10 +81,10 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let (plan, records, offered) = match new {
         // Written to between the look and the open: not a new run after all.
         Some(_) if !writer.is_empty() && !args.resume => {
-            return Err(Failure::OutNotEmpty {
+            return Err(Failure::Setup(SetupFailure::OutNotEmpty {
                 name,
                 len: writer.len(),
-            })
+            }))
         }
         Some((plan, offered)) if writer.is_empty() => (plan, None, offered),
         _ if writer.is_empty() => {
@@ -105,13 +108,13 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let manifest = toolbox.manifest().clone();
     let mut agent = match &records {
         None => Agent::with_first_seq(0, &plan.task, plan.budgets.clone(), manifest)
-            .map_err(Failure::Budgets)?,
+            .map_err(|e| Failure::Setup(SetupFailure::Budgets(e)))?,
         Some(records) => {
             Agent::resume(plan.budgets.clone(), manifest, records).map_err(|error| {
-                Failure::ResumeRefused {
+                Failure::Run(RunFailure::ResumeRefused {
                     name: name.clone(),
                     error,
-                }
+                })
             })?
         }
     };
@@ -124,7 +127,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         .renamed()
         .map(|t| (t.name.clone(), t.server, t.mcp_name.clone()))
         .collect();
-    let mut remote = Remote::start(model).map_err(Failure::ModelThread)?;
+    let mut remote = Remote::start(model).map_err(|e| Failure::Run(RunFailure::ModelThread(e)))?;
     let cancel = signals::cancel_on_sigint();
     let _notice = Notice::start(Arc::clone(&cancel));
 
@@ -155,9 +158,11 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         parallel: args.parallel,
     };
     let outcome = driver::drive(&mut agent, io, options).map_err(|error| sink.failure(error))?;
-    writer.close().map_err(|error| Failure::RunClose {
-        name: name.clone(),
-        error,
+    writer.close().map_err(|error| {
+        Failure::Run(RunFailure::RunClose {
+            name: name.clone(),
+            error,
+        })
     })?;
     finish(args, &name, &outcome, signer.as_ref(), &mut progress)
 }
@@ -238,19 +243,25 @@ fn write_checkpoint(
     report: &Report,
     signer: Option<&SignerKey>,
 ) -> Result<(), Failure> {
-    let checkpoint = report_checkpoint(report, None).map_err(|e| Failure::ProveCheckpoint {
-        name: path.display().to_string(),
-        reason: e.to_string(),
+    let checkpoint = report_checkpoint(report, None).map_err(|e| {
+        Failure::Anchor(AnchorFailure::ProveCheckpoint {
+            name: path.display().to_string(),
+            reason: e.to_string(),
+        })
     })?;
     let text = match signer {
-        Some(key) => checkpoint.sign(key).map_err(|e| Failure::Sign {
-            error: format!("{e}"),
+        Some(key) => checkpoint.sign(key).map_err(|e| {
+            Failure::Anchor(AnchorFailure::Sign {
+                error: format!("{e}"),
+            })
         })?,
         None => checkpoint.body(),
     };
-    write_atomically(path, text.as_bytes()).map_err(|reason| Failure::CheckpointWrite {
-        name: path.display().to_string(),
-        reason,
+    write_atomically(path, text.as_bytes()).map_err(|reason| {
+        Failure::Anchor(AnchorFailure::CheckpointWrite {
+            name: path.display().to_string(),
+            reason,
+        })
     })
 }
 
@@ -306,9 +317,11 @@ fn mcp_log_path(out: &Path) -> PathBuf {
 fn keep_tools_map(out: &Path, map: Value) -> Result<(), Failure> {
     let path = toolset::map_path(out);
     let name = path.display().to_string();
-    let fail = |reason: String| Failure::ToolsMap {
-        name: name.clone(),
-        reason,
+    let fail = |reason: String| {
+        Failure::Setup(SetupFailure::ToolsMap {
+            name: name.clone(),
+            reason,
+        })
     };
     match fs::read(&path) {
         Ok(bytes) => {
@@ -319,7 +332,7 @@ fn keep_tools_map(out: &Path, map: Value) -> Result<(), Failure> {
                 return Err(fail(String::from("it has no \"tools\" member")));
             }
             if tools(&recorded) != tools(&map) {
-                return Err(Failure::ToolsMapDiffers { name });
+                return Err(Failure::Setup(SetupFailure::ToolsMapDiffers { name }));
             }
             Ok(())
         }
@@ -338,10 +351,10 @@ fn refuse_checkpoint_on_out(checkpoint: &Path, out: &Path) -> Result<(), Failure
         _ => checkpoint == out,
     };
     if same {
-        return Err(Failure::OutIsInput {
+        return Err(Failure::Anchor(AnchorFailure::OutIsInput {
             out: format!("{} (--checkpoint)", checkpoint.display()),
             input: out.display().to_string(),
-        });
+        }));
     }
     Ok(())
 }
@@ -359,12 +372,14 @@ fn read_back(path: &Path, name: &str, writer: &Writer) -> Result<Vec<Value>, Fai
         return Err(Failure::does_not_verify(name, &report, "nothing was run"));
     }
     if report.count != writer.count() || report.head != Some(writer.head()) {
-        return Err(Failure::ResumeChanged(name.to_owned()));
+        return Err(Failure::Run(RunFailure::ResumeChanged(name.to_owned())));
     }
-    parse_records(&bytes).map_err(|e| Failure::RecordUnreadable {
-        name: name.to_owned(),
-        index: e.index,
-        error: e.error,
+    parse_records(&bytes).map_err(|e| {
+        Failure::Run(RunFailure::RecordUnreadable {
+            name: name.to_owned(),
+            index: e.index,
+            error: e.error,
+        })
     })
 }
 
@@ -390,11 +405,11 @@ impl Sink<'_, '_, '_> {
             RunError::Append(e) => (Some(self.writer.next().seq0), e.to_string()),
             other => (None, other.to_string()),
         };
-        Failure::RunRefused {
+        Failure::Run(RunFailure::RunRefused {
             name: self.name.to_owned(),
             seq,
             why,
-        }
+        })
     }
 }
 
@@ -402,11 +417,11 @@ impl OnRecord for Sink<'_, '_, '_> {
     fn on_record(&mut self, record: &Record, line: &[u8], counts: Counts) -> Result<(), SinkError> {
         let shown = match self.writer.append_line(line) {
             Ok(appended) => self.progress.record(record, &appended, counts),
-            Err(error) => Err(Failure::RunWrite {
+            Err(error) => Err(Failure::Run(RunFailure::RunWrite {
                 name: self.name.to_owned(),
                 seq: record.seq,
                 error,
-            }),
+            })),
         };
         shown.map_err(|failure| {
             self.failure = Some(failure);

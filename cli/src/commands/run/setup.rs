@@ -11,7 +11,7 @@ use agentloop_core::provider::{Provider, RequestOptions};
 use agentloop_http::{HttpConfig, HttpModel, ANTHROPIC_BASE_URL, OPENAI_BASE_URL};
 
 use crate::args::{ModelSpec, RunArgs};
-use crate::failure::Failure;
+use crate::failure::{Failure, RunFailure, SetupFailure};
 use crate::input::Source;
 
 /// The `max_output_tokens` an Anthropic request gets when `--max-output-tokens` is not
@@ -43,12 +43,12 @@ pub fn given_task(args: &RunArgs) -> Result<Option<String>, Failure> {
         name: name.clone(),
         reason,
     })?;
-    String::from_utf8(bytes)
-        .map(Some)
-        .map_err(|e| Failure::TaskNotUtf8 {
+    String::from_utf8(bytes).map(Some).map_err(|e| {
+        Failure::Setup(SetupFailure::TaskNotUtf8 {
             name,
             offset: e.utf8_error().valid_up_to(),
         })
+    })
 }
 
 /// The budgets the flags give.
@@ -67,7 +67,9 @@ pub fn given_limits(args: &RunArgs) -> Result<BTreeMap<String, u64>, Failure> {
     let mut limits = BTreeMap::new();
     for limit in &args.tool_limits {
         if limits.insert(limit.name.clone(), limit.limit).is_some() {
-            return Err(Failure::ToolLimitTwice(limit.name.clone()));
+            return Err(Failure::Setup(SetupFailure::ToolLimitTwice(
+                limit.name.clone(),
+            )));
         }
     }
     Ok(limits)
@@ -75,9 +77,11 @@ pub fn given_limits(args: &RunArgs) -> Result<BTreeMap<String, u64>, Failure> {
 
 /// A new run's plan: the task (required), the flags' budgets and limits.
 pub fn new_plan(args: &RunArgs, task: Option<String>, out: &str) -> Result<Plan, Failure> {
-    let task = task.ok_or_else(|| Failure::NothingToResume(out.to_owned()))?;
+    let task = task.ok_or_else(|| Failure::Run(RunFailure::NothingToResume(out.to_owned())))?;
     let budgets = given_budgets(args);
-    budgets.check().map_err(Failure::Budgets)?;
+    budgets
+        .check()
+        .map_err(|e| Failure::Setup(SetupFailure::Budgets(e)))?;
     Ok(Plan {
         task,
         budgets,
@@ -93,9 +97,11 @@ pub fn resumed_plan(
     out: &str,
     first: &Value,
 ) -> Result<Plan, Failure> {
-    let malformed = |what: &str| Failure::ResumeTask {
-        name: out.to_owned(),
-        what: what.to_owned(),
+    let malformed = |what: &str| {
+        Failure::Run(RunFailure::ResumeTask {
+            name: out.to_owned(),
+            what: what.to_owned(),
+        })
     };
     let payload = first
         .as_object()
@@ -129,10 +135,12 @@ pub fn resumed_plan(
         }
     }
 
-    let differs = |flag: String, recorded: String| Failure::ResumeDiffers {
-        name: out.to_owned(),
-        flag,
-        recorded,
+    let differs = |flag: String, recorded: String| {
+        Failure::Run(RunFailure::ResumeDiffers {
+            name: out.to_owned(),
+            flag,
+            recorded,
+        })
     };
     if let Some(task) = task {
         if task != recorded_task {
@@ -258,10 +266,10 @@ pub fn key_variable(
             if is_set(variable) {
                 Ok(Some(variable.to_owned()))
             } else {
-                Err(Failure::KeyNotSet {
+                Err(Failure::Setup(SetupFailure::KeyNotSet {
                     variable: variable.to_owned(),
                     named: true,
-                })
+                }))
             }
         }
         None => {
@@ -271,10 +279,10 @@ pub fn key_variable(
             } else if is_loopback(base_url) {
                 Ok(None)
             } else {
-                Err(Failure::KeyNotSet {
+                Err(Failure::Setup(SetupFailure::KeyNotSet {
                     variable: variable.to_owned(),
                     named: false,
-                })
+                }))
             }
         }
     }
@@ -311,7 +319,7 @@ pub fn http_model(args: &RunArgs) -> Result<HttpModel, Failure> {
         ..HttpConfig::default()
     };
     HttpModel::with_config(*provider, base_url, options, key.as_deref(), config)
-        .map_err(Failure::Model)
+        .map_err(|e| Failure::Setup(SetupFailure::Model(e)))
 }
 
 #[cfg(test)]
