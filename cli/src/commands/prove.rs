@@ -4,8 +4,9 @@
 use std::io::Write;
 
 use agentloop_core::merkle::root_of;
+use agentloop_core::note::SignerKey;
 use agentloop_core::tlog::{
-    consistency_text, inclusion_text, leaves_of, report_checkpoint, CheckpointText,
+    consistency_text, inclusion_text, leaves_of, report_checkpoint, CheckpointText, TlogCheckpoint,
 };
 use agentloop_core::verify::{self, Options};
 use agentloop_core::Anchor;
@@ -50,46 +51,7 @@ pub fn run(args: &ProveArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
             reason: format!("{e}"),
         })
     })?;
-    let (checkpoint, text) = match given {
-        Some((cp_name, CheckpointText::Tlog { checkpoint, .. }, text)) => {
-            let fits = usize::try_from(checkpoint.count)
-                .ok()
-                .and_then(|n| leaves.get(..n))
-                .is_some_and(|prefix| root_of(prefix) == checkpoint.root);
-            if !fits {
-                return Err(Failure::Anchor(AnchorFailure::ProveCheckpoint {
-                    name: cp_name,
-                    reason: format!(
-                        "the checkpoint ({} records) is not of {name}: its Merkle root is not that of the file's first {} records",
-                        checkpoint.count, checkpoint.count
-                    ),
-                }));
-            }
-            (checkpoint, text)
-        }
-        Some((cp_name, CheckpointText::V1(_), _)) => return Err(Failure::Anchor(AnchorFailure::ProveCheckpoint {
-            name: cp_name,
-            reason: String::from(
-                "a proof needs a C2SP checkpoint (with a Merkle root), and this is a v1 checkpoint",
-            ),
-        })),
-        None => {
-            // `--origin` passed `check_origin` already (args.rs); this is that check.
-            let checkpoint = report_checkpoint(&report, args.origin.clone()).map_err(|e| {
-                Failure::Anchor(AnchorFailure::ProveCheckpoint {
-                    name: String::from("--origin"),
-                    reason: e.to_string(),
-                })
-            })?;
-            let text = match &signer {
-                Some(key) => checkpoint.sign(key).map_err(|e| Failure::Anchor(AnchorFailure::Sign {
-                    error: format!("{e}"),
-                }))?,
-                None => checkpoint.body(),
-            };
-            (checkpoint, text)
-        }
-    };
+    let (checkpoint, text) = against(args, given, &name, &report, &leaves, signer.as_ref())?;
     let proof_text = if let Some(index) = args.index {
         inclusion_text(&bytes, &leaves, index, checkpoint.count, text)
     } else {
@@ -108,4 +70,57 @@ pub fn run(args: &ProveArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     })?;
     emit(out, proof_text.as_bytes())?;
     Ok(Exit::Held)
+}
+
+/// The checkpoint the proof is made against, and its text: the one `given`, which must
+/// be of a prefix of the file (a C2SP one, with a root), or else the checkpoint of the
+/// whole file, signed if a key was given.
+fn against(
+    args: &ProveArgs,
+    given: Option<(String, CheckpointText, String)>,
+    name: &str,
+    report: &verify::Report,
+    leaves: &[agentloop_core::Hash],
+    signer: Option<&SignerKey>,
+) -> Result<(TlogCheckpoint, String), Failure> {
+    match given {
+        Some((cp_name, CheckpointText::Tlog { checkpoint, .. }, text)) => {
+            let fits = usize::try_from(checkpoint.count)
+                .ok()
+                .and_then(|n| leaves.get(..n))
+                .is_some_and(|prefix| root_of(prefix) == checkpoint.root);
+            if !fits {
+                return Err(Failure::Anchor(AnchorFailure::ProveCheckpoint {
+                    name: cp_name,
+                    reason: format!(
+                        "the checkpoint ({} records) is not of {name}: its Merkle root is not that of the file's first {} records",
+                        checkpoint.count, checkpoint.count
+                    ),
+                }));
+            }
+            Ok((checkpoint, text))
+        }
+        Some((cp_name, CheckpointText::V1(_), _)) => Err(Failure::Anchor(AnchorFailure::ProveCheckpoint {
+            name: cp_name,
+            reason: String::from(
+                "a proof needs a C2SP checkpoint (with a Merkle root), and this is a v1 checkpoint",
+            ),
+        })),
+        None => {
+            // `--origin` passed `check_origin` already (args.rs); this is that check.
+            let checkpoint = report_checkpoint(report, args.origin.clone()).map_err(|e| {
+                Failure::Anchor(AnchorFailure::ProveCheckpoint {
+                    name: String::from("--origin"),
+                    reason: e.to_string(),
+                })
+            })?;
+            let text = match signer {
+                Some(key) => checkpoint.sign(key).map_err(|e| Failure::Anchor(AnchorFailure::Sign {
+                    error: format!("{e}"),
+                }))?,
+                None => checkpoint.body(),
+            };
+            Ok((checkpoint, text))
+        }
+    }
 }

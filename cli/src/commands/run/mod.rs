@@ -26,6 +26,7 @@ use agentloop_core::note::SignerKey;
 use agentloop_core::sink::SinkError;
 use agentloop_core::tlog::report_checkpoint;
 use agentloop_core::verify::{self, Options, Report};
+use agentloop_http::HttpModel;
 
 use crate::args::RunArgs;
 use crate::atomic::write_atomically;
@@ -37,73 +38,30 @@ use crate::{keys, lock_wait, signals, toolset};
 use progress::{End, Progress, Start};
 use remote::Remote;
 
+/// What a run needs once its file is open: the model, the tools, the plan (task and
+/// budgets), the records of a run being resumed, and the signer for its checkpoint.
+struct Opened {
+    name: String,
+    model: HttpModel,
+    signer: Option<SignerKey>,
+    writer: Writer,
+    plan: setup::Plan,
+    /// The records already in the file (a resumed run), or `None` for a new run.
+    records: Option<Vec<Value>>,
+    offered: toolset::Offered,
+}
+
 /// Runs the loop; see the module docs and `agentloop run --help`.
 pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
-    let path = args.out.as_path();
-    let name = path.display().to_string();
-    if path.as_os_str() == "-" {
-        return Err(Failure::Setup(SetupFailure::RunToStdin));
-    }
-    // Everything that can be refused without the file is refused before it is opened
-    // (so a refusal never creates it).
-    let task = setup::given_task(args)?;
-    let model = setup::http_model(args)?;
-    let signer = args.sign_key.as_deref().map(keys::signer).transpose()?;
-    if let Some(checkpoint) = &args.checkpoint {
-        refuse_checkpoint_on_out(checkpoint, path)?;
-    }
-    let held = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    if held > 0 && !args.resume {
-        return Err(Failure::Setup(SetupFailure::OutNotEmpty {
-            name,
-            len: held,
-        }));
-    }
-    let mcp_options = toolset::options(&args.tools, Some(mcp_log_path(path)))?;
-    let servers = toolset::spawn(&args.tools, &mcp_options)?;
-    // A new run's tools are settled before the file is opened, so that a refused
-    // limit creates nothing; a resumed run's limits are its task record's.
-    let new = if held == 0 {
-        let plan = setup::new_plan(args, task.clone(), &name)?;
-        let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
-        Some((plan, offered))
-    } else {
-        None
-    };
-
-    let options = WriterOptions {
-        sync: args.sync,
-        lock: lock_wait::watched(&name, path),
-        verify: Options::default(),
-    };
-    let mut writer =
-        Writer::open(path, options).map_err(|e| Failure::writer(&name, e, "nothing was run"))?;
-    let (plan, records, offered) = match new {
-        // Written to between the look and the open: not a new run after all.
-        Some(_) if !writer.is_empty() && !args.resume => {
-            return Err(Failure::Setup(SetupFailure::OutNotEmpty {
-                name,
-                len: writer.len(),
-            }))
-        }
-        Some((plan, offered)) if writer.is_empty() => (plan, None, offered),
-        _ if writer.is_empty() => {
-            let plan = setup::new_plan(args, task, &name)?;
-            let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
-            (plan, None, offered)
-        }
-        _ => {
-            let records = read_back(path, &name, &writer)?;
-            let first = records.first().cloned().unwrap_or(Value::Null);
-            let plan = setup::resumed_plan(args, task, &name, &first)?;
-            let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
-            (plan, Some(records), offered)
-        }
-    };
-    if !servers.is_empty() {
-        keep_tools_map(path, toolset::map(&args.tools, &servers, &offered))?;
-    }
-    drop(servers);
+    let Opened {
+        name,
+        model,
+        signer,
+        mut writer,
+        plan,
+        records,
+        offered,
+    } = open(args)?;
     let mut toolbox = offered.toolbox;
     let manifest = toolbox.manifest().clone();
     let mut agent = match &records {
@@ -165,6 +123,84 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         })
     })?;
     finish(args, &name, &outcome, signer.as_ref(), &mut progress)
+}
+
+/// Everything before the loop: refuses what can be refused without the file (so a
+/// refusal never creates it), starts the MCP servers, settles a new run's tools, opens
+/// the file and reads back a run being resumed.
+fn open(args: &RunArgs) -> Result<Opened, Failure> {
+    let path = args.out.as_path();
+    let name = path.display().to_string();
+    if path.as_os_str() == "-" {
+        return Err(Failure::Setup(SetupFailure::RunToStdin));
+    }
+    let task = setup::given_task(args)?;
+    let model = setup::http_model(args)?;
+    let signer = args.sign_key.as_deref().map(keys::signer).transpose()?;
+    if let Some(checkpoint) = &args.checkpoint {
+        refuse_checkpoint_on_out(checkpoint, path)?;
+    }
+    let held = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    if held > 0 && !args.resume {
+        return Err(Failure::Setup(SetupFailure::OutNotEmpty {
+            name,
+            len: held,
+        }));
+    }
+    let mcp_options = toolset::options(&args.tools, Some(mcp_log_path(path)))?;
+    let servers = toolset::spawn(&args.tools, &mcp_options)?;
+    // A new run's tools are settled before the file is opened, so that a refused
+    // limit creates nothing; a resumed run's limits are its task record's.
+    let new = if held == 0 {
+        let plan = setup::new_plan(args, task.clone(), &name)?;
+        let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
+        Some((plan, offered))
+    } else {
+        None
+    };
+
+    let options = WriterOptions {
+        sync: args.sync,
+        lock: lock_wait::watched(&name, path),
+        verify: Options::default(),
+    };
+    let writer =
+        Writer::open(path, options).map_err(|e| Failure::writer(&name, e, "nothing was run"))?;
+    let (plan, records, offered) = match new {
+        // Written to between the look and the open: not a new run after all.
+        Some(_) if !writer.is_empty() && !args.resume => {
+            return Err(Failure::Setup(SetupFailure::OutNotEmpty {
+                name,
+                len: writer.len(),
+            }))
+        }
+        Some((plan, offered)) if writer.is_empty() => (plan, None, offered),
+        _ if writer.is_empty() => {
+            let plan = setup::new_plan(args, task, &name)?;
+            let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
+            (plan, None, offered)
+        }
+        _ => {
+            let records = read_back(path, &name, &writer)?;
+            let first = records.first().cloned().unwrap_or(Value::Null);
+            let plan = setup::resumed_plan(args, task, &name, &first)?;
+            let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
+            (plan, Some(records), offered)
+        }
+    };
+    if !servers.is_empty() {
+        keep_tools_map(path, toolset::map(&args.tools, &servers, &offered))?;
+    }
+    drop(servers);
+    Ok(Opened {
+        name,
+        model,
+        signer,
+        writer,
+        plan,
+        records,
+        offered,
+    })
 }
 
 /// After the run: verifies the file from disk (chain and loop audit), writes the

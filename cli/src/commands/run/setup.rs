@@ -97,6 +97,13 @@ pub fn resumed_plan(
     out: &str,
     first: &Value,
 ) -> Result<Plan, Failure> {
+    let plan = recorded_plan(out, first)?;
+    same_as_recorded(args, task, out, &plan)?;
+    Ok(plan)
+}
+
+/// The plan record 0 of `out` holds: its task, budgets and tool limits.
+fn recorded_plan(out: &str, first: &Value) -> Result<Plan, Failure> {
     let malformed = |what: &str| {
         Failure::Run(RunFailure::ResumeTask {
             name: out.to_owned(),
@@ -134,7 +141,22 @@ pub fn resumed_plan(
             limits.insert(name.to_owned(), limit);
         }
     }
+    Ok(Plan {
+        task: recorded_task.to_owned(),
+        budgets,
+        limits,
+    })
+}
 
+/// Refuses a flag of a resumed run that says other than the recorded `plan`: the task,
+/// a budget, the stop sentinel, a tool limit.
+fn same_as_recorded(
+    args: &RunArgs,
+    task: Option<String>,
+    out: &str,
+    plan: &Plan,
+) -> Result<(), Failure> {
+    let (recorded_task, budgets, limits) = (plan.task.as_str(), &plan.budgets, &plan.limits);
     let differs = |flag: String, recorded: String| {
         Failure::Run(RunFailure::ResumeDiffers {
             name: out.to_owned(),
@@ -205,11 +227,7 @@ pub fn resumed_plan(
             return Err(differs(format!("--tool-limit {name}={given}"), recorded));
         }
     }
-    Ok(Plan {
-        task: recorded_task.to_owned(),
-        budgets,
-        limits,
-    })
+    Ok(())
 }
 
 /// The default key variable of a provider.
