@@ -114,17 +114,7 @@ where
         description: impl Into<String>,
         run: F,
     ) -> Result<Self, TypedToolError> {
-        let name = name.into();
-        let schema = match schema_of::<A>() {
-            Ok(schema) => schema,
-            Err(error) => return Err(TypedToolError { tool: name, error }),
-        };
-        Ok(TypedTool {
-            spec: ToolSpec::new(name, description, schema),
-            run,
-            idempotent: false,
-            types: PhantomData,
-        })
+        Self::build(name, description, run)
     }
 }
 
@@ -138,6 +128,17 @@ where
     /// the tool is a [`SharedTool`] too ([`Toolbox::register_shared`](super::Toolbox::register_shared)).
     /// (A closure given to `new` is taken as `FnMut`, which a shared tool cannot be.)
     pub fn new_shared(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        run: F,
+    ) -> Result<Self, TypedToolError> {
+        Self::build(name, description, run)
+    }
+}
+
+impl<A: JsonSchema, O, F> TypedTool<A, O, F> {
+    /// The tool with its spec, whatever kind of closure `run` is.
+    fn build(
         name: impl Into<String>,
         description: impl Into<String>,
         run: F,
