@@ -786,25 +786,6 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * The name the `stop` record gives `reason` (an `agentloop_stop` value), e.g.
- * `"no_tool_calls"`. Any value is accepted: one this version does not know gives
- * `"unknown"`.
- *
- * Never NULL. The string is static: do not free it. Thread-safe.
- */
-const char *agentloop_stop_reason_str(uint32_t reason);
-
-/**
- * Fills `*budgets` with "no limits": every `has_` flag false, no sentinel.
- *
- * NULL `budgets` is `AGENTLOOP_RESULT_NULL_PARAMETER`. Thread-safe.
- *
- * # Safety
- * `budgets` must be valid for a write of one `agentloop_budgets`.
- */
-agentloop_result agentloop_budgets_init(struct agentloop_budgets *budgets);
-
-/**
  * Creates an agent for the task `(task_ptr, task_len)` (UTF-8, may be empty) with
  * `budgets` (NULL: no limits) whose first record — the `task` — will have
  * `seq = first_seq` (0 for a new chain; the chain's next seq when continuing one,
@@ -859,113 +840,23 @@ agentloop_result agentloop_agent_add_tool(struct agentloop_agent *agent,
                                           uint64_t limit);
 
 /**
- * Runs the loop to its next need and writes it to `*out_need` (an `agentloop_need`):
- * `AGENTLOOP_NEED_MODEL_REPLY`, `AGENTLOOP_NEED_TOOL_RESULT` or `AGENTLOOP_NEED_DONE`.
- * Polling again without feeding gives the same need. The first poll writes the `task`
- * record and freezes the manifest; every poll may leave records to take
- * (`agentloop_agent_take_record`): take them all before acting on the need, so that
- * every record is stored before the next tool runs (a poll writes the record of a
- * call it refused, then goes on to the next call).
- *
- * NULL `agent` or `out_need` is `NULL_PARAMETER`. Not thread-safe for one agent.
+ * Frees an agent (and any records it still holds). NULL does nothing.
  *
  * # Safety
- * `agent` must be a live agent from this library; `out_need` valid for a write.
+ * `agent` must be NULL or an agent from this library not freed before, and no other
+ * thread may be using it.
  */
-agentloop_result agentloop_agent_poll(struct agentloop_agent *agent,
-                                      uint32_t *out_need);
+void agentloop_agent_free(struct agentloop_agent *agent);
 
 /**
- * Like `agentloop_agent_poll`, but the calls of a turn come all at once: the need is
- * `AGENTLOOP_NEED_MODEL_REPLY`, `AGENTLOOP_NEED_TOOL_RESULTS` or `AGENTLOOP_NEED_DONE`
- * (never `AGENTLOOP_NEED_TOOL_RESULT`). With `AGENTLOOP_NEED_TOOL_RESULTS`, read the
- * calls with `agentloop_agent_take_calls`, run them — in any order, on any threads
- * of yours — and feed each result by call id with
- * `agentloop_agent_feed_tool_result_for` or `agentloop_agent_feed_tool_error_for`.
+ * Fills `*budgets` with "no limits": every `has_` flag false, no sentinel.
  *
- * Every call of the turn is decided before the calls are handed out, as the
- * one-at-a-time poll decides them in call order (tool-call budget, unknown tool, the
- * tool's limit counting the earlier calls of the batch, schema); a refused call gets
- * its `tool` record as usual and is not handed out. Records are written in call
- * order: the records of the calls before the first that runs are pending when this
- * returns (take them before running anything); a result fed for call 3 is recorded
- * once calls 0–2 are. So the transcript is the same bytes as with
- * `agentloop_agent_poll`. If the process dies with results unrecorded, a resume
- * treats every call of the turn with no `tool` record as possibly run (docs/resume.md).
- *
- * Polling again before every result is fed gives `AGENTLOOP_NEED_TOOL_RESULTS` again
- * (the calls still waiting). Mixing: after this poll, `agentloop_agent_poll` asks for
- * the first waiting call one at a time. NULL `agent` or `out_need` is
- * `NULL_PARAMETER`. Not thread-safe for one agent: run the tools on other threads,
- * but make the agent calls (feeds, takes) from one thread at a time.
+ * NULL `budgets` is `AGENTLOOP_RESULT_NULL_PARAMETER`. Thread-safe.
  *
  * # Safety
- * `agent` must be a live agent from this library; `out_need` valid for a write.
+ * `budgets` must be valid for a write of one `agentloop_budgets`.
  */
-agentloop_result agentloop_agent_poll_batch(struct agentloop_agent *agent,
-                                            uint32_t *out_need);
-
-/**
- * Writes the calls of the batch still waiting for a result — after
- * `agentloop_agent_poll_batch` gave `AGENTLOOP_NEED_TOOL_RESULTS` — as a canonical
- * JSON array `[{"arguments":…,"id":…,"name":…}, …]` in call order to
- * `(out_buf, out_cap)` and its length to `*out_len` (no NUL). Each call's arguments
- * have passed its tool's schema. It takes nothing away: calling it again gives the
- * calls still waiting (fewer, as results are fed).
- *
- * Size query as `agentloop_canonicalize`: with a NULL or short buffer, the needed
- * length is written and the result is `INSUFFICIENT_SIZE`, nothing changed.
- * `INVALID_STATE` when the last poll was not `agentloop_agent_poll_batch` giving
- * `AGENTLOOP_NEED_TOOL_RESULTS`, or every result was fed since. NULL `agent` or
- * `out_len` is `NULL_PARAMETER`. Not thread-safe for one agent.
- *
- * # Safety
- * `agent` must be a live agent from this library; `out_buf`, if not NULL, must point
- * to `out_cap` writable bytes; `out_len` must be valid for a write.
- */
-agentloop_result agentloop_agent_take_calls(const struct agentloop_agent *agent,
-                                            uint8_t *out_buf,
-                                            size_t out_cap,
-                                            size_t *out_len);
-
-/**
- * Feeds the value `(ptr, len)` — any JSON document — as the result of the waiting
- * call whose id is `(id_ptr, id_len)` (UTF-8, as `agentloop_agent_take_calls` gave
- * it), in any order. Recorded as `agentloop_agent_feed_tool_result` records it, once
- * the calls before it are recorded: take the records after every feed.
- *
- * Refusals, each leaving the agent unchanged: `INVALID_STATE` when no batch is
- * waiting (the last poll was not `agentloop_agent_poll_batch` giving
- * `AGENTLOOP_NEED_TOOL_RESULTS`, or every result was fed); `INVALID_ARGUMENT` when
- * no waiting call has that id (unknown, refused, or fed already); `INVALID_UTF8`;
- * `INVALID_JSON` for text the strict parser refuses. NULL `agent` is
- * `NULL_PARAMETER`. Not thread-safe for one agent.
- *
- * # Safety
- * `agent` must be a live agent from this library; `id_ptr` must point to `id_len`
- * readable bytes and `ptr` to `len`.
- */
-agentloop_result agentloop_agent_feed_tool_result_for(struct agentloop_agent *agent,
-                                                      const uint8_t *id_ptr,
-                                                      size_t id_len,
-                                                      const uint8_t *ptr,
-                                                      size_t len);
-
-/**
- * Feeds the tool's failure, the sentence `(ptr, len)` (UTF-8), as the result of the
- * waiting call `(id_ptr, id_len)`: recorded as `agentloop_agent_feed_tool_error`
- * records it. Refusals as `agentloop_agent_feed_tool_result_for`. Not thread-safe
- * for one agent.
- *
- * # Safety
- * `agent` must be a live agent from this library; `id_ptr` must point to `id_len`
- * readable bytes and `ptr` to `len`.
- */
-agentloop_result agentloop_agent_feed_tool_error_for(struct agentloop_agent *agent,
-                                                     const uint8_t *id_ptr,
-                                                     size_t id_len,
-                                                     const uint8_t *ptr,
-                                                     size_t len);
+agentloop_result agentloop_budgets_init(struct agentloop_budgets *budgets);
 
 /**
  * Writes the conversation so far — what a model is shown — as canonical JSON to
@@ -1046,134 +937,13 @@ agentloop_result agentloop_agent_feed_model_error(struct agentloop_agent *agent,
                                                   size_t len);
 
 /**
- * Writes the call to run — after a poll gave `AGENTLOOP_NEED_TOOL_RESULT` — as
- * canonical JSON `{"arguments":…,"id":…,"name":…}` to `(out_buf, out_cap)` and its
- * length to `*out_len` (no NUL). The arguments have passed the tool's schema.
+ * The name the `stop` record gives `reason` (an `agentloop_stop` value), e.g.
+ * `"no_tool_calls"`. Any value is accepted: one this version does not know gives
+ * `"unknown"`.
  *
- * Size query as `agentloop_canonicalize`. `INVALID_STATE` when the last poll did not
- * ask for a tool result (or it was fed since). NULL `agent` or `out_len` is
- * `NULL_PARAMETER`. Not thread-safe for one agent.
- *
- * # Safety
- * `agent` must be a live agent from this library; `out_buf`, if not NULL, must point
- * to `out_cap` writable bytes; `out_len` must be valid for a write.
+ * Never NULL. The string is static: do not free it. Thread-safe.
  */
-agentloop_result agentloop_agent_call_json(const struct agentloop_agent *agent,
-                                           uint8_t *out_buf,
-                                           size_t out_cap,
-                                           size_t *out_len);
-
-/**
- * Writes the name of the tool to run (UTF-8, no NUL); otherwise as
- * `agentloop_agent_call_json`.
- *
- * # Safety
- * As `agentloop_agent_call_json`.
- */
-agentloop_result agentloop_agent_call_name(const struct agentloop_agent *agent,
-                                           uint8_t *out_buf,
-                                           size_t out_cap,
-                                           size_t *out_len);
-
-/**
- * Writes the id of the call to run (`call_<seq>_<index>`, no NUL); otherwise as
- * `agentloop_agent_call_json`.
- *
- * # Safety
- * As `agentloop_agent_call_json`.
- */
-agentloop_result agentloop_agent_call_id(const struct agentloop_agent *agent,
-                                         uint8_t *out_buf,
-                                         size_t out_cap,
-                                         size_t *out_len);
-
-/**
- * Writes the arguments of the call to run as canonical JSON (no NUL); otherwise as
- * `agentloop_agent_call_json`.
- *
- * # Safety
- * As `agentloop_agent_call_json`.
- */
-agentloop_result agentloop_agent_call_arguments(const struct agentloop_agent *agent,
-                                                uint8_t *out_buf,
-                                                size_t out_cap,
-                                                size_t *out_len);
-
-/**
- * Feeds the tool's value `(ptr, len)` — any JSON document — to the call asked for; it
- * is recorded with `"ok":true`. As in the Rust loop, a value the record cannot hold
- * is recorded as `"ok":false` with the loop's sentence and the call counts as run:
- * a number with no canonical encoding (`1e400`: "tool 'x' returned a value with no
- * canonical encoding") or nesting too deep; that is still `OK`.
- *
- * Refusals, each leaving the agent unchanged and still waiting for this result:
- * `INVALID_STATE` when the last poll did not ask for a tool result; `INVALID_JSON`
- * for text the strict parser refuses (bad syntax, invalid UTF-8, a duplicate key, …).
- * Poll again afterwards. NULL `agent` is `NULL_PARAMETER`. Not thread-safe for one
- * agent.
- *
- * # Safety
- * `agent` must be a live agent from this library; `ptr` must point to `len` readable
- * bytes.
- */
-agentloop_result agentloop_agent_feed_tool_result(struct agentloop_agent *agent,
-                                                  const uint8_t *ptr,
-                                                  size_t len);
-
-/**
- * Feeds the tool's failure to the call asked for: the sentence `(ptr, len)` (UTF-8)
- * is recorded as `"ok":false` with `"error":"tool '<name>' failed: <sentence>"` (empty:
- * "failed without saying why"), and the run goes on. Refusals as
- * `agentloop_agent_feed_tool_result` (`INVALID_STATE`, `INVALID_UTF8`). Not
- * thread-safe for one agent.
- *
- * # Safety
- * `agent` must be a live agent from this library; `ptr` must point to `len` readable
- * bytes.
- */
-agentloop_result agentloop_agent_feed_tool_error(struct agentloop_agent *agent,
-                                                 const uint8_t *ptr,
-                                                 size_t len);
-
-/**
- * The host's cancellation: stops the run now with `cancelled` (a reply or result
- * asked for and not yet fed is abandoned; an abandoned call counts as unrun). Before
- * the first poll it writes the `task` record first. Does nothing once the run has
- * stopped. NULL `agent` is `NULL_PARAMETER`. Not thread-safe for one agent.
- *
- * # Safety
- * `agent` must be a live agent from this library.
- */
-agentloop_result agentloop_agent_cancel(struct agentloop_agent *agent);
-
-/**
- * Appends the agent's next pending record to `chain` and writes its canonical line
- * (ending in `\n`, no NUL) to `(out_buf, out_cap)`, its length to `*out_len`, and
- * `true` to `*has_record`. With no record pending it writes `false` to `*has_record`
- * and 0 to `*out_len` and changes nothing. Call it until `*has_record` is false after
- * every poll, feed and cancel.
- *
- * Size query: when the line does not fit (or `out_buf` is NULL), the needed length is
- * written to `*out_len`, the result is `INSUFFICIENT_SIZE`, the record stays pending
- * and the chain is unchanged: the retry gives the same line.
- *
- * The chain's next `seq` must be the record's (`first_seq` of
- * `agentloop_agent_new` for the first): otherwise `INVALID_ARGUMENT`, nothing changed.
- * Other refusals as `agentloop_chain_append` (`CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`). NULL `agent`,
- * `chain`, `out_len` or `has_record` is `NULL_PARAMETER`. Not thread-safe for one agent
- * or chain.
- *
- * # Safety
- * `agent` and `chain` must be live objects from this library; `out_buf`, if not NULL,
- * must point to `out_cap` writable bytes; `out_len` and `has_record` must be valid for
- * a write.
- */
-agentloop_result agentloop_agent_take_record(struct agentloop_agent *agent,
-                                             struct agentloop_chain *chain,
-                                             uint8_t *out_buf,
-                                             size_t out_cap,
-                                             size_t *out_len,
-                                             bool *has_record);
+const char *agentloop_stop_reason_str(uint32_t reason);
 
 /**
  * How the run ended, once `agentloop_agent_poll` gave `AGENTLOOP_NEED_DONE` (or after
@@ -1212,13 +982,62 @@ agentloop_result agentloop_agent_stop_error(const struct agentloop_agent *agent,
                                             size_t *out_len);
 
 /**
- * Frees an agent (and any records it still holds). NULL does nothing.
+ * Runs the loop to its next need and writes it to `*out_need` (an `agentloop_need`):
+ * `AGENTLOOP_NEED_MODEL_REPLY`, `AGENTLOOP_NEED_TOOL_RESULT` or `AGENTLOOP_NEED_DONE`.
+ * Polling again without feeding gives the same need. The first poll writes the `task`
+ * record and freezes the manifest; every poll may leave records to take
+ * (`agentloop_agent_take_record`): take them all before acting on the need, so that
+ * every record is stored before the next tool runs (a poll writes the record of a
+ * call it refused, then goes on to the next call).
+ *
+ * NULL `agent` or `out_need` is `NULL_PARAMETER`. Not thread-safe for one agent.
  *
  * # Safety
- * `agent` must be NULL or an agent from this library not freed before, and no other
- * thread may be using it.
+ * `agent` must be a live agent from this library; `out_need` valid for a write.
  */
-void agentloop_agent_free(struct agentloop_agent *agent);
+agentloop_result agentloop_agent_poll(struct agentloop_agent *agent,
+                                      uint32_t *out_need);
+
+/**
+ * Like `agentloop_agent_poll`, but the calls of a turn come all at once: the need is
+ * `AGENTLOOP_NEED_MODEL_REPLY`, `AGENTLOOP_NEED_TOOL_RESULTS` or `AGENTLOOP_NEED_DONE`
+ * (never `AGENTLOOP_NEED_TOOL_RESULT`). With `AGENTLOOP_NEED_TOOL_RESULTS`, read the
+ * calls with `agentloop_agent_take_calls`, run them — in any order, on any threads
+ * of yours — and feed each result by call id with
+ * `agentloop_agent_feed_tool_result_for` or `agentloop_agent_feed_tool_error_for`.
+ *
+ * Every call of the turn is decided before the calls are handed out, as the
+ * one-at-a-time poll decides them in call order (tool-call budget, unknown tool, the
+ * tool's limit counting the earlier calls of the batch, schema); a refused call gets
+ * its `tool` record as usual and is not handed out. Records are written in call
+ * order: the records of the calls before the first that runs are pending when this
+ * returns (take them before running anything); a result fed for call 3 is recorded
+ * once calls 0–2 are. So the transcript is the same bytes as with
+ * `agentloop_agent_poll`. If the process dies with results unrecorded, a resume
+ * treats every call of the turn with no `tool` record as possibly run (docs/resume.md).
+ *
+ * Polling again before every result is fed gives `AGENTLOOP_NEED_TOOL_RESULTS` again
+ * (the calls still waiting). Mixing: after this poll, `agentloop_agent_poll` asks for
+ * the first waiting call one at a time. NULL `agent` or `out_need` is
+ * `NULL_PARAMETER`. Not thread-safe for one agent: run the tools on other threads,
+ * but make the agent calls (feeds, takes) from one thread at a time.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `out_need` valid for a write.
+ */
+agentloop_result agentloop_agent_poll_batch(struct agentloop_agent *agent,
+                                            uint32_t *out_need);
+
+/**
+ * The host's cancellation: stops the run now with `cancelled` (a reply or result
+ * asked for and not yet fed is abandoned; an abandoned call counts as unrun). Before
+ * the first poll it writes the `task` record first. Does nothing once the run has
+ * stopped. NULL `agent` is `NULL_PARAMETER`. Not thread-safe for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library.
+ */
+agentloop_result agentloop_agent_cancel(struct agentloop_agent *agent);
 
 /**
  * Writes the request body for the model reply the agent waits for — the conversation
@@ -1318,6 +1137,35 @@ agentloop_result agentloop_agent_feed_response(struct agentloop_agent *agent,
                                                size_t body_len);
 
 /**
+ * Appends the agent's next pending record to `chain` and writes its canonical line
+ * (ending in `\n`, no NUL) to `(out_buf, out_cap)`, its length to `*out_len`, and
+ * `true` to `*has_record`. With no record pending it writes `false` to `*has_record`
+ * and 0 to `*out_len` and changes nothing. Call it until `*has_record` is false after
+ * every poll, feed and cancel.
+ *
+ * Size query: when the line does not fit (or `out_buf` is NULL), the needed length is
+ * written to `*out_len`, the result is `INSUFFICIENT_SIZE`, the record stays pending
+ * and the chain is unchanged: the retry gives the same line.
+ *
+ * The chain's next `seq` must be the record's (`first_seq` of
+ * `agentloop_agent_new` for the first): otherwise `INVALID_ARGUMENT`, nothing changed.
+ * Other refusals as `agentloop_chain_append` (`CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`). NULL `agent`,
+ * `chain`, `out_len` or `has_record` is `NULL_PARAMETER`. Not thread-safe for one agent
+ * or chain.
+ *
+ * # Safety
+ * `agent` and `chain` must be live objects from this library; `out_buf`, if not NULL,
+ * must point to `out_cap` writable bytes; `out_len` and `has_record` must be valid for
+ * a write.
+ */
+agentloop_result agentloop_agent_take_record(struct agentloop_agent *agent,
+                                             struct agentloop_chain *chain,
+                                             uint8_t *out_buf,
+                                             size_t out_cap,
+                                             size_t *out_len,
+                                             bool *has_record);
+
+/**
  * Declares the registered tool `(name_ptr, name_len)` idempotent: running it twice
  * has the effect of running it once. When a resumed run finds that a call of an
  * idempotent tool may have been running when the run died, it runs the call again;
@@ -1387,6 +1235,158 @@ agentloop_result agentloop_agent_resume_error(const struct agentloop_agent *agen
                                               uint8_t *out_buf,
                                               size_t out_cap,
                                               size_t *out_len);
+
+/**
+ * Writes the call to run — after a poll gave `AGENTLOOP_NEED_TOOL_RESULT` — as
+ * canonical JSON `{"arguments":…,"id":…,"name":…}` to `(out_buf, out_cap)` and its
+ * length to `*out_len` (no NUL). The arguments have passed the tool's schema.
+ *
+ * Size query as `agentloop_canonicalize`. `INVALID_STATE` when the last poll did not
+ * ask for a tool result (or it was fed since). NULL `agent` or `out_len` is
+ * `NULL_PARAMETER`. Not thread-safe for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `out_buf`, if not NULL, must point
+ * to `out_cap` writable bytes; `out_len` must be valid for a write.
+ */
+agentloop_result agentloop_agent_call_json(const struct agentloop_agent *agent,
+                                           uint8_t *out_buf,
+                                           size_t out_cap,
+                                           size_t *out_len);
+
+/**
+ * Writes the name of the tool to run (UTF-8, no NUL); otherwise as
+ * `agentloop_agent_call_json`.
+ *
+ * # Safety
+ * As `agentloop_agent_call_json`.
+ */
+agentloop_result agentloop_agent_call_name(const struct agentloop_agent *agent,
+                                           uint8_t *out_buf,
+                                           size_t out_cap,
+                                           size_t *out_len);
+
+/**
+ * Writes the id of the call to run (`call_<seq>_<index>`, no NUL); otherwise as
+ * `agentloop_agent_call_json`.
+ *
+ * # Safety
+ * As `agentloop_agent_call_json`.
+ */
+agentloop_result agentloop_agent_call_id(const struct agentloop_agent *agent,
+                                         uint8_t *out_buf,
+                                         size_t out_cap,
+                                         size_t *out_len);
+
+/**
+ * Writes the arguments of the call to run as canonical JSON (no NUL); otherwise as
+ * `agentloop_agent_call_json`.
+ *
+ * # Safety
+ * As `agentloop_agent_call_json`.
+ */
+agentloop_result agentloop_agent_call_arguments(const struct agentloop_agent *agent,
+                                                uint8_t *out_buf,
+                                                size_t out_cap,
+                                                size_t *out_len);
+
+/**
+ * Feeds the tool's value `(ptr, len)` — any JSON document — to the call asked for; it
+ * is recorded with `"ok":true`. As in the Rust loop, a value the record cannot hold
+ * is recorded as `"ok":false` with the loop's sentence and the call counts as run:
+ * a number with no canonical encoding (`1e400`: "tool 'x' returned a value with no
+ * canonical encoding") or nesting too deep; that is still `OK`.
+ *
+ * Refusals, each leaving the agent unchanged and still waiting for this result:
+ * `INVALID_STATE` when the last poll did not ask for a tool result; `INVALID_JSON`
+ * for text the strict parser refuses (bad syntax, invalid UTF-8, a duplicate key, …).
+ * Poll again afterwards. NULL `agent` is `NULL_PARAMETER`. Not thread-safe for one
+ * agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `ptr` must point to `len` readable
+ * bytes.
+ */
+agentloop_result agentloop_agent_feed_tool_result(struct agentloop_agent *agent,
+                                                  const uint8_t *ptr,
+                                                  size_t len);
+
+/**
+ * Feeds the tool's failure to the call asked for: the sentence `(ptr, len)` (UTF-8)
+ * is recorded as `"ok":false` with `"error":"tool '<name>' failed: <sentence>"` (empty:
+ * "failed without saying why"), and the run goes on. Refusals as
+ * `agentloop_agent_feed_tool_result` (`INVALID_STATE`, `INVALID_UTF8`). Not
+ * thread-safe for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `ptr` must point to `len` readable
+ * bytes.
+ */
+agentloop_result agentloop_agent_feed_tool_error(struct agentloop_agent *agent,
+                                                 const uint8_t *ptr,
+                                                 size_t len);
+
+/**
+ * Writes the calls of the batch still waiting for a result — after
+ * `agentloop_agent_poll_batch` gave `AGENTLOOP_NEED_TOOL_RESULTS` — as a canonical
+ * JSON array `[{"arguments":…,"id":…,"name":…}, …]` in call order to
+ * `(out_buf, out_cap)` and its length to `*out_len` (no NUL). Each call's arguments
+ * have passed its tool's schema. It takes nothing away: calling it again gives the
+ * calls still waiting (fewer, as results are fed).
+ *
+ * Size query as `agentloop_canonicalize`: with a NULL or short buffer, the needed
+ * length is written and the result is `INSUFFICIENT_SIZE`, nothing changed.
+ * `INVALID_STATE` when the last poll was not `agentloop_agent_poll_batch` giving
+ * `AGENTLOOP_NEED_TOOL_RESULTS`, or every result was fed since. NULL `agent` or
+ * `out_len` is `NULL_PARAMETER`. Not thread-safe for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `out_buf`, if not NULL, must point
+ * to `out_cap` writable bytes; `out_len` must be valid for a write.
+ */
+agentloop_result agentloop_agent_take_calls(const struct agentloop_agent *agent,
+                                            uint8_t *out_buf,
+                                            size_t out_cap,
+                                            size_t *out_len);
+
+/**
+ * Feeds the value `(ptr, len)` — any JSON document — as the result of the waiting
+ * call whose id is `(id_ptr, id_len)` (UTF-8, as `agentloop_agent_take_calls` gave
+ * it), in any order. Recorded as `agentloop_agent_feed_tool_result` records it, once
+ * the calls before it are recorded: take the records after every feed.
+ *
+ * Refusals, each leaving the agent unchanged: `INVALID_STATE` when no batch is
+ * waiting (the last poll was not `agentloop_agent_poll_batch` giving
+ * `AGENTLOOP_NEED_TOOL_RESULTS`, or every result was fed); `INVALID_ARGUMENT` when
+ * no waiting call has that id (unknown, refused, or fed already); `INVALID_UTF8`;
+ * `INVALID_JSON` for text the strict parser refuses. NULL `agent` is
+ * `NULL_PARAMETER`. Not thread-safe for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `id_ptr` must point to `id_len`
+ * readable bytes and `ptr` to `len`.
+ */
+agentloop_result agentloop_agent_feed_tool_result_for(struct agentloop_agent *agent,
+                                                      const uint8_t *id_ptr,
+                                                      size_t id_len,
+                                                      const uint8_t *ptr,
+                                                      size_t len);
+
+/**
+ * Feeds the tool's failure, the sentence `(ptr, len)` (UTF-8), as the result of the
+ * waiting call `(id_ptr, id_len)`: recorded as `agentloop_agent_feed_tool_error`
+ * records it. Refusals as `agentloop_agent_feed_tool_result_for`. Not thread-safe
+ * for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `id_ptr` must point to `id_len`
+ * readable bytes and `ptr` to `len`.
+ */
+agentloop_result agentloop_agent_feed_tool_error_for(struct agentloop_agent *agent,
+                                                     const uint8_t *id_ptr,
+                                                     size_t id_len,
+                                                     const uint8_t *ptr,
+                                                     size_t len);
 
 /**
  * Writes the RFC 8785 canonical encoding of the JSON document `(in_ptr, in_len)` to

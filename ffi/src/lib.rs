@@ -32,8 +32,6 @@
 #![allow(non_camel_case_types)]
 
 pub mod agent;
-pub mod agent_provider;
-pub mod agent_resume;
 mod boundary;
 mod bytes;
 pub mod canon;
@@ -59,19 +57,15 @@ pub use agent::{
     agentloop_agent, agentloop_agent_add_tool, agentloop_agent_call_arguments,
     agentloop_agent_call_id, agentloop_agent_call_json, agentloop_agent_call_name,
     agentloop_agent_cancel, agentloop_agent_feed_model_error, agentloop_agent_feed_reply,
-    agentloop_agent_feed_tool_error, agentloop_agent_feed_tool_error_for,
-    agentloop_agent_feed_tool_result, agentloop_agent_feed_tool_result_for, agentloop_agent_free,
-    agentloop_agent_manifest_json, agentloop_agent_messages_json, agentloop_agent_new,
-    agentloop_agent_outcome, agentloop_agent_poll, agentloop_agent_poll_batch,
-    agentloop_agent_stop_error, agentloop_agent_take_calls, agentloop_agent_take_record,
-    agentloop_budgets, agentloop_budgets_init, agentloop_need, agentloop_stop,
-    agentloop_stop_reason_str,
-};
-pub use agent_provider::{
-    agentloop_agent_feed_response, agentloop_agent_request, agentloop_agent_request_error,
-};
-pub use agent_resume::{
-    agentloop_agent_resume, agentloop_agent_resume_error, agentloop_agent_set_idempotent,
+    agentloop_agent_feed_response, agentloop_agent_feed_tool_error,
+    agentloop_agent_feed_tool_error_for, agentloop_agent_feed_tool_result,
+    agentloop_agent_feed_tool_result_for, agentloop_agent_free, agentloop_agent_manifest_json,
+    agentloop_agent_messages_json, agentloop_agent_new, agentloop_agent_outcome,
+    agentloop_agent_poll, agentloop_agent_poll_batch, agentloop_agent_request,
+    agentloop_agent_request_error, agentloop_agent_resume, agentloop_agent_resume_error,
+    agentloop_agent_set_idempotent, agentloop_agent_stop_error, agentloop_agent_take_calls,
+    agentloop_agent_take_record, agentloop_budgets, agentloop_budgets_init, agentloop_need,
+    agentloop_stop, agentloop_stop_reason_str,
 };
 pub use canon::agentloop_canonicalize;
 pub use chain::{
