@@ -3,7 +3,7 @@
  * checks every byte of every line and every head against the SPEC. With a FILE
  * argument it also writes the transcript there, and then exercises the durable writer
  * on FILE.writer: the same chain through agentloop_writer, a torn tail it refuses,
- * and agentloop_repair. Exit 0 when everything matched.
+ * and agentloop_transcript_repair. Exit 0 when everything matched.
  *
  *   ./append [FILE]
  */
@@ -105,7 +105,7 @@ static int writer_part(const char *spec_path) {
         return fail("opening a torn file", r);
     }
     uint64_t offset = 0, removed = 0;
-    r = agentloop_repair(path, NULL, &offset, &removed);
+    r = agentloop_transcript_repair(path, NULL, &offset, &removed);
     if (r != AGENTLOOP_RESULT_OK || offset != complete || removed != strlen(torn)) {
         fprintf(stderr, "append: repair: %s, offset %llu, removed %llu\n",
                 agentloop_result_str(r), (unsigned long long)offset,
@@ -113,7 +113,7 @@ static int writer_part(const char *spec_path) {
         return 1;
     }
     /* Nothing left to repair; the side file keeps the torn bytes and is never overwritten. */
-    r = agentloop_repair(path, NULL, &offset, &removed);
+    r = agentloop_transcript_repair(path, NULL, &offset, &removed);
     if (r != AGENTLOOP_RESULT_OK || removed != 0 || offset != complete) {
         return fail("repairing again", r);
     }
@@ -122,7 +122,7 @@ static int writer_part(const char *spec_path) {
         perror(path);
         return 1;
     }
-    r = agentloop_repair(path, NULL, &offset, &removed);
+    r = agentloop_transcript_repair(path, NULL, &offset, &removed);
     if (r != AGENTLOOP_RESULT_SIDE_FILE_EXISTS) {
         return fail("repair over an existing side file", r);
     }
@@ -131,7 +131,7 @@ static int writer_part(const char *spec_path) {
         perror(side);
         return 1;
     }
-    if ((r = agentloop_repair(path, NULL, &offset, &removed)) != AGENTLOOP_RESULT_OK ||
+    if ((r = agentloop_transcript_repair(path, NULL, &offset, &removed)) != AGENTLOOP_RESULT_OK ||
         removed != strlen(torn)) {
         return fail("repair after removing the side file", r);
     }

@@ -3,11 +3,11 @@
  * again, so a tool with an effect runs at most once across a crash and a resume.
  *
  *   ./at_most_once order
- *       runs agentloop_run with a model that asks for an unknown tool and then `t`,
+ *       runs agentloop_driver_run with a model that asks for an unknown tool and then `t`,
  *       then `t` and a call `t` refuses, then answers; prints one line per callback
  *       (model, cancel, tool t, record KIND) in the order they came.
  *   ./at_most_once crash FILE COUNTER
- *       runs agentloop_run_to_writer on FILE (synced every record) with a model that
+ *       runs agentloop_driver_run_to_writer on FILE (synced every record) with a model that
  *       asks for an unknown tool and then `t`; `t` adds a byte to COUNTER (its effect)
  *       and the process dies there, as if killed while the tool ran.
  *   ./at_most_once resume FILE COUNTER
@@ -116,9 +116,9 @@ static int order(void) {
     script s = {0};
     agentloop_tool t = t_tool(order_tool, NULL);
     agentloop_outcome outcome;
-    agentloop_result r = agentloop_run(u8(TASK), strlen(TASK), NULL, order_model, &s, &t, 1,
+    agentloop_result r = agentloop_driver_run(u8(TASK), strlen(TASK), NULL, order_model, &s, &t, 1,
                                        order_cancel, NULL, order_record, NULL, &outcome);
-    if (r != AGENTLOOP_RESULT_OK) return fail("agentloop_run", r);
+    if (r != AGENTLOOP_RESULT_OK) return fail("agentloop_driver_run", r);
     return outcome.reason == AGENTLOOP_STOP_NO_TOOL_CALLS ? 0 : 1;
 }
 
@@ -165,7 +165,7 @@ static int crash(const char *path, const char *counter) {
     script s = {0};
     agentloop_tool t = t_tool(crashing_tool, (void *)counter);
     agentloop_outcome outcome;
-    r = agentloop_run_to_writer(writer, u8(TASK), strlen(TASK), NULL, crash_model, &s, &t, 1,
+    r = agentloop_driver_run_to_writer(writer, u8(TASK), strlen(TASK), NULL, crash_model, &s, &t, 1,
                                 NULL, NULL, &outcome);
     agentloop_writer_free(writer);
     fprintf(stderr, "at_most_once: the run ended without running t (%s)\n",
@@ -262,7 +262,7 @@ static int resume(const char *path, const char *counter) {
 
     agentloop_report *report = NULL;
     if (status == 0) {
-        r = agentloop_verify_file(path, NULL, &report);
+        r = agentloop_transcript_verify_file(path, NULL, &report);
         if (r != AGENTLOOP_RESULT_OK || !agentloop_report_ok(report)) {
             fprintf(stderr, "at_most_once: %s does not verify after the resume\n", path);
             status = 1;

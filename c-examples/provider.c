@@ -187,7 +187,7 @@ int main(int argc, char **argv) {
     agentloop_outcome outcome;
     agentloop_result r = agentloop_writer_open(argv[3], NULL, &writer);
     if (r == AGENTLOOP_RESULT_OK) {
-        r = agentloop_run_to_writer(writer, (const uint8_t *)TASK, strlen(TASK), &budgets, model,
+        r = agentloop_driver_run_to_writer(writer, (const uint8_t *)TASK, strlen(TASK), &budgets, model,
                                     &h, &tool, 1, NULL, NULL, &outcome);
     }
     if (r != AGENTLOOP_RESULT_OK) {
@@ -195,9 +195,9 @@ int main(int argc, char **argv) {
         goto cleanup;
     }
     printf("provider: stopped with %s after %llu turns and %llu tool calls\n",
-           agentloop_stop_reason_str(outcome.reason), (unsigned long long)outcome.steps,
+           agentloop_stop_str(outcome.reason), (unsigned long long)outcome.steps,
            (unsigned long long)outcome.tool_calls);
-    r = agentloop_verify_file(argv[3], NULL, &report);
+    r = agentloop_transcript_verify_file(argv[3], NULL, &report);
     if (r != AGENTLOOP_RESULT_OK || !agentloop_report_ok(report)) {
         fprintf(stderr, "provider: %s does not verify\n", argv[3]);
         goto cleanup;

@@ -225,7 +225,7 @@ struct bytes_ctx {
 
 static agentloop_result canonicalize_fn(void *ctx, uint8_t *buf, size_t cap, size_t *len) {
     struct bytes_ctx *c = ctx;
-    return agentloop_canonicalize(c->ptr, c->len, buf, cap, len);
+    return agentloop_json_canonicalize(c->ptr, c->len, buf, cap, len);
 }
 
 static agentloop_result explain_fn(void *ctx, uint8_t *buf, size_t cap, size_t *len) {
@@ -491,7 +491,7 @@ static void op_verify(const uint8_t *in, size_t len) {
     }
     agentloop_report *report = NULL;
     agentloop_result r =
-        expect(agentloop_verify_buffer(maybe_null(bytes), len, opts, one_in(16) ? NULL : &report),
+        expect(agentloop_transcript_verify_buffer(maybe_null(bytes), len, opts, one_in(16) ? NULL : &report),
                BIT(AGENTLOOP_RESULT_OK) | BIT(AGENTLOOP_RESULT_NULL_PARAMETER) |
                    BIT(AGENTLOOP_RESULT_INVALID_ARGUMENT),
                "verify_buffer");
@@ -749,7 +749,7 @@ static void op_agent(const uint8_t *in, size_t len) {
                                            one_in(2) ? NULL : &unrun, &tools),
                    needs_agent, "agent_outcome");
         if (r == AGENTLOOP_RESULT_OK) {
-            check_static_string(agentloop_stop_reason_str(reason), "stop_reason_str");
+            check_static_string(agentloop_stop_str(reason), "stop_reason_str");
         }
         size_query(stop_error_fn, a, needs_agent, "agent_stop_error");
         break;
@@ -814,8 +814,8 @@ static void op_strings(void) {
     }
     check_static_string(agentloop_result_str(code), "result_str");
     check_static_string(agentloop_fault_kind_str(code), "fault_kind_str");
-    check_static_string(agentloop_stop_reason_str(code), "stop_reason_str");
-    check_static_string(agentloop_version(), "version");
+    check_static_string(agentloop_stop_str(code), "stop_reason_str");
+    check_static_string(agentloop_library_version(), "version");
     calls += 4;
 }
 

@@ -14,7 +14,7 @@
 
 static int verify_one(const char *path) {
     agentloop_report *report = NULL;
-    agentloop_result r = agentloop_verify_file(path, NULL, &report);
+    agentloop_result r = agentloop_transcript_verify_file(path, NULL, &report);
     if (r != AGENTLOOP_RESULT_OK) {
         fprintf(stderr, "verify: %s: %s\n", path, agentloop_result_str(r));
         return 2;

@@ -10,7 +10,7 @@ use crate::boundary::boundary;
 use crate::bytes::{
     fits, give, handle, handle_mut, hash_in, hash_out, input, need, put, take, text, write_out,
 };
-use crate::canon::parse_error;
+use crate::json::parse_error;
 use crate::result::{agentloop_result, Outcome};
 
 /// A hash chain: the next `seq` and the head, from which the next record line is

@@ -158,7 +158,7 @@ pub unsafe extern "C" fn agentloop_report_root(
 /// Byte input as in the header conventions; `origin` and `signer_key` NULL or
 /// NUL-terminated; `out_buf` NULL or `out_cap` writable bytes; `out_len` writable.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_checkpoint(
+pub unsafe extern "C" fn agentloop_transcript_checkpoint(
     transcript: *const u8,
     transcript_len: usize,
     origin: *const c_char,
@@ -204,7 +204,7 @@ pub unsafe extern "C" fn agentloop_checkpoint(
 /// record's line and the checkpoint.
 ///
 /// `(checkpoint, checkpoint_len)`: a C2SP checkpoint (signed or not, e.g. from
-/// `agentloop_checkpoint`) of a prefix of this transcript, as `--checkpoint FILE`; NULL
+/// `agentloop_transcript_checkpoint`) of a prefix of this transcript, as `--checkpoint FILE`; NULL
 /// with length 0 for the unsigned checkpoint of every record.
 ///
 /// Results: `DOES_NOT_VERIFY`; `INDEX_OUT_OF_RANGE` for an index not below the
@@ -217,7 +217,7 @@ pub unsafe extern "C" fn agentloop_checkpoint(
 /// Byte inputs as in the header conventions; `out_buf` NULL or `out_cap` writable
 /// bytes; `out_len` writable.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_prove_inclusion(
+pub unsafe extern "C" fn agentloop_transcript_prove_inclusion(
     transcript: *const u8,
     transcript_len: usize,
     checkpoint: *const u8,
@@ -251,15 +251,15 @@ pub unsafe extern "C" fn agentloop_prove_inclusion(
 /// Writes a consistency proof from the transcript's first `from` records to the
 /// checkpoint to `out_buf`: the bytes `agentloop prove --from FROM` writes
 /// (`agentloop/tlog-consistency@v1`, carrying the checkpoint). The checkpoint is as
-/// in `agentloop_prove_inclusion`.
+/// in `agentloop_transcript_prove_inclusion`.
 ///
-/// Results: as `agentloop_prove_inclusion`, with `INDEX_OUT_OF_RANGE` for a `from`
+/// Results: as `agentloop_transcript_prove_inclusion`, with `INDEX_OUT_OF_RANGE` for a `from`
 /// above the checkpoint's count.
 ///
 /// # Safety
-/// As `agentloop_prove_inclusion`.
+/// As `agentloop_transcript_prove_inclusion`.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_prove_consistency(
+pub unsafe extern "C" fn agentloop_transcript_prove_consistency(
     transcript: *const u8,
     transcript_len: usize,
     checkpoint: *const u8,

@@ -1,6 +1,6 @@
-//! Checking proofs over the C ABI: `agentloop_verify_inclusion` and
-//! `agentloop_verify_consistency` give the verdict as a result code,
-//! `agentloop_explain_proof` the sentence that says why a proof does not hold — the
+//! Checking proofs over the C ABI: `agentloop_proof_verify_inclusion` and
+//! `agentloop_proof_verify_consistency` give the verdict as a result code,
+//! `agentloop_proof_explain` the sentence that says why a proof does not hold — the
 //! reasons `agentloop verify-proof` prints. All three judge through one private
 //! function, so the code and the sentence never disagree.
 
@@ -18,7 +18,7 @@ use crate::proof::opt_str;
 use crate::result::{agentloop_result, Outcome};
 
 /// Why a proof was not found to hold: the code the verify functions return and the
-/// sentence `agentloop_explain_proof` writes.
+/// sentence `agentloop_proof_explain` writes.
 struct Rejection {
     code: agentloop_result,
     why: String,
@@ -164,7 +164,7 @@ fn judge(inputs: &Inputs<'_>, expect: Expect) -> Result<(), Rejection> {
     })
 }
 
-/// Checks an inclusion proof `(proof, proof_len)` made by `agentloop_prove_inclusion`
+/// Checks an inclusion proof `(proof, proof_len)` made by `agentloop_transcript_prove_inclusion`
 /// or `agentloop prove --index`, by the rules of `agentloop verify-proof`: the record
 /// it carries is recomputed (its hash, its `seq` = index and, for record 0, its `prev`
 /// = 64 zeros: a record of a transcript from seq 0), its path is checked against the
@@ -180,13 +180,13 @@ fn judge(inputs: &Inputs<'_>, expect: Expect) -> Result<(), Rejection> {
 /// Results: `OK` when the proof holds; `PROOF_INVALID` when it does not (a path, a
 /// record, a signature or an origin that does not check); `INVALID_UTF8` /
 /// `ANCHOR_MALFORMED` for a proof, checkpoint or key text that does not parse.
-/// `agentloop_explain_proof` says why.
+/// `agentloop_proof_explain` says why.
 ///
 /// # Safety
 /// Byte input as in the header conventions; `trusted_keys` and `origin` NULL or
 /// NUL-terminated.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_verify_inclusion(
+pub unsafe extern "C" fn agentloop_proof_verify_inclusion(
     proof: *const u8,
     proof_len: usize,
     trusted_keys: *const c_char,
@@ -201,21 +201,21 @@ pub unsafe extern "C" fn agentloop_verify_inclusion(
 }
 
 /// Checks a consistency proof `(proof, proof_len)` made by
-/// `agentloop_prove_consistency` or `agentloop prove --from` against the older
+/// `agentloop_transcript_prove_consistency` or `agentloop prove --from` against the older
 /// checkpoint the caller kept, `(old_checkpoint, old_checkpoint_len)` (`--old FILE`):
 /// the proof must start from its count, name its origin, and prove its root a prefix
-/// of the proof's checkpoint, which is admitted as in `agentloop_verify_inclusion`.
+/// of the proof's checkpoint, which is admitted as in `agentloop_proof_verify_inclusion`.
 ///
 /// Results: `OK` when the proof holds; `PROOF_INVALID` when it does not;
 /// `INVALID_UTF8` / `ANCHOR_MALFORMED` for a proof, checkpoint or key text that does
-/// not parse (the older checkpoint must be a C2SP one). `agentloop_explain_proof` says
+/// not parse (the older checkpoint must be a C2SP one). `agentloop_proof_explain` says
 /// why.
 ///
 /// # Safety
 /// Byte inputs as in the header conventions; `trusted_keys` and `origin` NULL or
 /// NUL-terminated.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_verify_consistency(
+pub unsafe extern "C" fn agentloop_proof_verify_consistency(
     proof: *const u8,
     proof_len: usize,
     old_checkpoint: *const u8,
@@ -242,7 +242,7 @@ pub unsafe extern "C" fn agentloop_verify_consistency(
 /// Writes why the proof `(proof, proof_len)` does not hold — inclusion or consistency,
 /// as its first line says — to `(out_buf, out_cap)` and the sentence's length to
 /// `*out_len` (UTF-8, no NUL): the empty string when it holds. The arguments are those
-/// of `agentloop_verify_inclusion` / `agentloop_verify_consistency` (NULL / 0 for
+/// of `agentloop_proof_verify_inclusion` / `agentloop_proof_verify_consistency` (NULL / 0 for
 /// `old_checkpoint` with an inclusion proof), and the verdict is theirs.
 ///
 /// A proof that does not hold gives one line per problem, `kind: detail`, joined by
@@ -253,7 +253,7 @@ pub unsafe extern "C" fn agentloop_verify_consistency(
 /// parse gives one sentence naming it and what is wrong.
 ///
 /// Results: `OK` whenever the sentence (possibly empty) was written; the size-query
-/// protocol as `agentloop_canonicalize`; `INVALID_UTF8` for `trusted_keys` or `origin`
+/// protocol as `agentloop_json_canonicalize`; `INVALID_UTF8` for `trusted_keys` or `origin`
 /// not UTF-8; NULL `out_len`, or a NULL pointer with a length above 0, is
 /// `NULL_PARAMETER`. Thread-safe.
 ///
@@ -261,7 +261,7 @@ pub unsafe extern "C" fn agentloop_verify_consistency(
 /// Byte inputs as in the header conventions; `trusted_keys` and `origin` NULL or
 /// NUL-terminated; `out_buf` NULL or `out_cap` writable bytes; `out_len` writable.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_explain_proof(
+pub unsafe extern "C" fn agentloop_proof_explain(
     proof: *const u8,
     proof_len: usize,
     old_checkpoint: *const u8,

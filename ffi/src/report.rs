@@ -148,7 +148,7 @@ pub extern "C" fn agentloop_fault_kind_str(kind: u32) -> *const c_char {
 }
 
 /// The result of a verification: whether it held, the record count, the head and
-/// every fault. Made by `agentloop_verify_buffer`, `agentloop_verify_file` and
+/// every fault. Made by `agentloop_transcript_verify_buffer`, `agentloop_transcript_verify_file` and
 /// `agentloop_verifier_finish`; freed with `agentloop_report_free`.
 ///
 /// A report never changes after it is made: any number of threads may read one at the

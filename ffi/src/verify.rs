@@ -129,7 +129,7 @@ pub unsafe extern "C" fn agentloop_verify_options_init(
 /// `ptr` must point to `len` readable bytes; `options` must be NULL or point to an
 /// initialised struct; `out_report` must be valid for a write of one pointer.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_verify_buffer(
+pub unsafe extern "C" fn agentloop_transcript_verify_buffer(
     ptr: *const u8,
     len: usize,
     options: *const agentloop_verify_options,
@@ -164,7 +164,7 @@ pub unsafe extern "C" fn agentloop_verify_buffer(
 /// `path` must be a NUL-terminated string; `options` NULL or an initialised struct;
 /// `out_report` valid for a write of one pointer.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_verify_file(
+pub unsafe extern "C" fn agentloop_transcript_verify_file(
     path: *const c_char,
     options: *const agentloop_verify_options,
     out_report: *mut *mut agentloop_report,

@@ -35,7 +35,7 @@ unsafe fn checkpoint_input<'a>(
 /// rules of `agentloop verify --checkpoint` given several times, and writes a new report
 /// to `*out_report`:
 /// - each checkpoint is admitted: with `trusted_keys` (note verifier keys one a line,
-///   as `agentloop_verify_inclusion` takes them) it must be signed by one of them
+///   as `agentloop_proof_verify_inclusion` takes them) it must be signed by one of them
 ///   (`checkpoint_untrusted`, `checkpoint_bad_signature`); with `origin` it must name
 ///   that origin (`checkpoint_origin_mismatch`). These are file-level faults (index and
 ///   line -1) whose detail starts `checkpoint checkpoints[i]: `.
@@ -52,7 +52,7 @@ unsafe fn checkpoint_input<'a>(
 /// checkpoint (`INVALID_ARGUMENT`); a checkpoint or a key line that does not parse
 /// (`ANCHOR_MALFORMED`, or `INVALID_UTF8`). `options` NULL means the defaults;
 /// `trusted_keys` and `origin` NULL for none. With no checkpoint at all this is
-/// `agentloop_verify_buffer`.
+/// `agentloop_transcript_verify_buffer`.
 ///
 /// On success the caller owns `*out_report` (free it with `agentloop_report_free`); on
 /// failure it is not written. Thread-safe: it touches no shared state.
@@ -64,7 +64,7 @@ unsafe fn checkpoint_input<'a>(
 /// `trusted_keys` and `origin` NULL or NUL-terminated; `out_report` valid for a write
 /// of one pointer.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_verify_checkpoints(
+pub unsafe extern "C" fn agentloop_transcript_verify_checkpoints(
     ptr: *const u8,
     len: usize,
     options: *const agentloop_verify_options,

@@ -1,6 +1,6 @@
 //! `agentloop_writer`: appends records to a transcript file through the durable writer
 //! of the core (verified on open, a lock per append, synced by policy, failed writes
-//! cut back), and `agentloop_repair`.
+//! cut back), and `agentloop_transcript_repair`.
 
 use core::ffi::c_char;
 use std::num::NonZeroU32;
@@ -134,9 +134,9 @@ pub unsafe extern "C" fn agentloop_writer_open(
 /// Under the file's lock (waiting for it, or `LOCKED`, as `writer_options` says) it
 /// verifies the whole file with `verify_options` (NULL means the defaults; the anchor
 /// says where the chain starts), then releases the lock. A file whose last line is
-/// incomplete is `AGENTLOOP_RESULT_TORN_TAIL` (`agentloop_repair` moves that line
+/// incomplete is `AGENTLOOP_RESULT_TORN_TAIL` (`agentloop_transcript_repair` moves that line
 /// aside); any other fault is `AGENTLOOP_RESULT_DOES_NOT_VERIFY`
-/// (`agentloop_verify_file` says why); either way the file is left untouched. Open or
+/// (`agentloop_transcript_verify_file` says why); either way the file is left untouched. Open or
 /// read failures are `AGENTLOOP_RESULT_IO`; options out of range `INVALID_ARGUMENT`.
 /// `writer_options` NULL means the defaults.
 ///
@@ -219,8 +219,8 @@ pub unsafe extern "C" fn agentloop_writer_options_init(
 /// (a torn tail, no cut-back). The library never changes signal dispositions: a host
 /// that may run under such a limit must ignore the signal itself, at startup
 /// (`signal(SIGXFSZ, SIG_IGN)`); the write then fails with `EFBIG`, is cut back, and
-/// this returns `AGENTLOOP_RESULT_IO`. The same holds for `agentloop_repair`'s side
-/// file and `agentloop_run_to_writer`.
+/// this returns `AGENTLOOP_RESULT_IO`. The same holds for `agentloop_transcript_repair`'s side
+/// file and `agentloop_driver_run_to_writer`.
 ///
 /// # Safety
 /// `writer` must be a live writer from this library; the byte inputs must point to
@@ -359,7 +359,7 @@ pub unsafe extern "C" fn agentloop_writer_free(writer: *mut agentloop_writer) {
 /// `path` must be a NUL-terminated string; `options` NULL or an initialised struct;
 /// `out_offset` and `out_removed` valid for a write.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_repair(
+pub unsafe extern "C" fn agentloop_transcript_repair(
     path: *const c_char,
     options: *const agentloop_verify_options,
     out_offset: *mut u64,

@@ -322,7 +322,7 @@ fn the_sans_io_agent_reproduces_demo_recover() {
 fn stop_reasons_have_the_record_names_and_unknown_values_are_unknown() {
     let name = |v: u32| {
         // SAFETY: static NUL-terminated strings.
-        unsafe { CStr::from_ptr(agentloop_stop_reason_str(v)) }
+        unsafe { CStr::from_ptr(agentloop_stop_str(v)) }
             .to_str()
             .unwrap()
             .to_owned()

@@ -110,7 +110,7 @@ fn every_export_goes_through_boundary() {
     exports.dedup();
     assert_eq!(before, exports.len(), "an export is defined twice");
     assert!(exports.len() >= 30, "found only {} exports", exports.len());
-    // Every export is named agentloop_<type>_<verb> (or agentloop_version).
+    // Every export is named agentloop_<type>_<verb> (or agentloop_library_version).
     for name in &exports {
         assert!(name.starts_with("agentloop_"), "{name}");
     }

@@ -89,3 +89,187 @@ fn every_export_is_documented_in_the_header() {
     }
     assert!(functions >= 30, "found only {functions} declarations");
 }
+
+/// The homes a function may have (docs/c-api.md, "Names"): the C type it works on, or,
+/// for a function that works on no C type, a module named for what it takes.
+const TYPE_HOMES: &[&str] = &[
+    // Opaque handles.
+    "agent",
+    "chain",
+    "report",
+    "reply",
+    "schema",
+    "tool_result",
+    "verifier",
+    "writer",
+    // Plain structs.
+    "budgets",
+    "tool",
+    "verify_options",
+    "writer_options",
+    // Enums: `_str` names a value.
+    "fault_kind",
+    "result",
+    "stop",
+];
+const ENUM_HOMES: &[&str] = &["fault_kind", "result", "stop"];
+const MODULE_HOMES: &[&str] = &["driver", "hash", "json", "library", "proof", "transcript"];
+
+/// Functions of a type home that take no parameter of that type, and why.
+const NOT_ON_THEIR_TYPE: &[&str] = &[
+    // Says why a document would not compile into an `agentloop_schema`.
+    "agentloop_schema_explain",
+    // Says why a name and schema would not register as an `agentloop_tool`.
+    "agentloop_tool_explain",
+];
+
+/// Every function the header declares: its name and its parameter list.
+fn declarations(header: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut lines = header.lines();
+    while let Some(line) = lines.next() {
+        let is_decl = !line.starts_with([' ', '#', '/', '*', '}'])
+            && !line.starts_with("typedef")
+            && !line.starts_with("enum")
+            && !line.starts_with("struct")
+            && line.contains("agentloop_")
+            && line.contains('(');
+        if !is_decl {
+            continue;
+        }
+        let mut text = String::from(line);
+        while !text.trim_end().ends_with(';') {
+            text.push(' ');
+            text.push_str(lines.next().expect("a declaration ends in ';'").trim());
+        }
+        let open = text.find('(').unwrap();
+        let name: String = text[..open]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let close = text.rfind(')').unwrap();
+        found.push((name, text[open + 1..close].to_string()));
+    }
+    found
+}
+
+/// The types the header declares, without their `agentloop_` prefix.
+fn declared_types(header: &str) -> Vec<String> {
+    let mut types = Vec::new();
+    for line in header.lines() {
+        let rest = line.strip_prefix("typedef ").unwrap_or(line);
+        for keyword in ["enum ", "struct "] {
+            if let Some(name) = rest.strip_prefix(keyword) {
+                let name: String = name
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if let Some(home) = name.strip_prefix("agentloop_") {
+                    types.push(home.to_string());
+                }
+            }
+        }
+    }
+    types.sort();
+    types.dedup();
+    types
+}
+
+/// The home of `name` (the longest that fits) and its verb, if it follows the rule.
+fn home_and_verb(name: &str) -> Option<(&'static str, &str)> {
+    let rest = name.strip_prefix("agentloop_")?;
+    let home = TYPE_HOMES
+        .iter()
+        .chain(MODULE_HOMES)
+        .filter(|home| {
+            rest.strip_prefix(**home)
+                .is_some_and(|after| after.starts_with('_'))
+        })
+        .max_by_key(|home| home.len())?;
+    let verb = &rest[home.len() + 1..];
+    let well_formed = !verb.is_empty()
+        && verb
+            .split('_')
+            .all(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase()));
+    well_formed.then_some((home, verb))
+}
+
+#[test]
+fn every_function_is_named_agentloop_home_verb() {
+    let header = std::fs::read_to_string(header_path()).unwrap();
+    let types = declared_types(&header);
+    let functions = declarations(&header);
+    assert!(functions.len() >= 90, "found only {}", functions.len());
+    let mut used = Vec::new();
+    for (name, params) in &functions {
+        let Some((home, verb)) = home_and_verb(name) else {
+            panic!(
+                "`{name}` is not agentloop_<home>_<verb> with a home of {TYPE_HOMES:?} or \
+                 {MODULE_HOMES:?} and a verb of lowercase words (docs/c-api.md, \"Names\")"
+            );
+        };
+        used.push(home);
+        if ENUM_HOMES.contains(&home) {
+            assert_eq!(verb, "str", "`{name}`: an enum's home has only `_str`");
+            assert!(
+                params.starts_with("uint32_t ") && !params.contains(','),
+                "`{name}` takes one value of the enum, as a uint32_t: ({params})"
+            );
+        } else if TYPE_HOMES.contains(&home) && !NOT_ON_THEIR_TYPE.contains(&name.as_str()) {
+            assert!(
+                params.contains(&format!("agentloop_{home} ")),
+                "`{name}` has the home `{home}` but no parameter of that type: ({params})"
+            );
+        }
+    }
+    for home in TYPE_HOMES {
+        assert!(types.iter().any(|t| t == home), "no type agentloop_{home}");
+    }
+    for home in MODULE_HOMES {
+        assert!(
+            !types.iter().any(|t| t == home),
+            "agentloop_{home} is a type: list it among the type homes"
+        );
+    }
+    for home in TYPE_HOMES.iter().chain(MODULE_HOMES) {
+        assert!(used.contains(home), "no function has the home `{home}`");
+    }
+    // The rule sees what it must refuse.
+    for bad in [
+        "agentloop_canonicalize",
+        "agentloop_run",
+        "agentloop_verify_buffer",
+        "agentloop_chain_Append",
+        "agentloop_chain_",
+        "agentloop_chain__append",
+        "agentloop_version",
+    ] {
+        assert_eq!(home_and_verb(bad), None, "{bad}");
+    }
+    assert_eq!(
+        home_and_verb("agentloop_writer_options_init"),
+        Some(("writer_options", "init"))
+    );
+}
+
+#[test]
+fn the_guide_lists_every_home() {
+    let guide =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/c-api.md"))
+            .unwrap();
+    let names = guide
+        .split("\n- **Names**")
+        .nth(1)
+        .and_then(|rest| rest.split("\n- **").next())
+        .expect("docs/c-api.md has a \"- **Names**\" rule");
+    for home in TYPE_HOMES.iter().chain(MODULE_HOMES) {
+        assert!(
+            names.contains(&format!("`{home}`")),
+            "docs/c-api.md's Names rule does not list the home `{home}`"
+        );
+    }
+}

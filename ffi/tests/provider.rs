@@ -439,7 +439,7 @@ unsafe extern "C" fn collect_cb(userdata: *mut c_void, line: *const u8, len: usi
     0
 }
 
-/// The run through `agentloop_run`, and the codes the reply functions returned.
+/// The run through `agentloop_driver_run`, and the codes the reply functions returned.
 fn callback_run(provider: u32, answers: &[Answer], twist: Twist) -> (Run, Vec<agentloop_result>) {
     let mut host = Host {
         provider,
@@ -463,7 +463,7 @@ fn callback_run(provider: u32, answers: &[Answer], twist: Twist) -> (Run, Vec<ag
     let mut outcome = agentloop_outcome::default();
     // SAFETY: valid inputs, callbacks and userdata that outlive the call.
     let r = unsafe {
-        agentloop_run(
+        agentloop_driver_run(
             TASK.as_ptr(),
             TASK.len(),
             null(),
@@ -526,7 +526,7 @@ fn a_tool_call_then_a_text_answer_runs_to_no_tool_calls_as_the_rust_codec_does()
             "provider {provider}: agent"
         );
         let (run, codes) = callback_run(provider, &answers, Twist::None);
-        assert_eq!(run, expected, "provider {provider}: agentloop_run");
+        assert_eq!(run, expected, "provider {provider}: agentloop_driver_run");
         assert_eq!(codes, [agentloop_result::Ok; 2]);
     }
 }
@@ -556,7 +556,7 @@ fn an_error_answer_ends_the_run_with_model_error_and_the_codecs_sentence() {
                 "provider {provider}: agent"
             );
             let (run, codes) = callback_run(provider, &answers, Twist::None);
-            assert_eq!(run, expected, "provider {provider}: agentloop_run");
+            assert_eq!(run, expected, "provider {provider}: agentloop_driver_run");
             assert!(
                 codes.iter().all(|&c| c == agentloop_result::Ok),
                 "{codes:?}"

@@ -104,7 +104,9 @@ fn verify(bytes: &[u8], options: Option<&agentloop_verify_options>) -> *mut agen
     let mut report = null_mut();
     let opts = options.map_or(null(), |o| o as *const _);
     // SAFETY: valid bytes, options and out pointer.
-    let r = unsafe { agentloop_verify_buffer(bytes.as_ptr(), bytes.len(), opts, &mut report) };
+    let r = unsafe {
+        agentloop_transcript_verify_buffer(bytes.as_ptr(), bytes.len(), opts, &mut report)
+    };
     assert_eq!(r, agentloop_result::Ok);
     report
 }
@@ -133,7 +135,7 @@ fn result_and_fault_kind_strings_cover_every_value() {
     );
     assert_eq!(s(agentloop_fault_kind_str(0)), "unknown");
     assert_eq!(s(agentloop_fault_kind_str(u32::MAX)), "unknown");
-    assert_eq!(s(agentloop_version()), env!("CARGO_PKG_VERSION"));
+    assert_eq!(s(agentloop_library_version()), env!("CARGO_PKG_VERSION"));
 }
 
 #[test]
@@ -144,13 +146,13 @@ fn canonicalize_size_query_and_refusals() {
     // SAFETY (this test): valid pointers and lengths unless the point is otherwise.
     unsafe {
         // Size query: NULL buffer.
-        let r = agentloop_canonicalize(input.as_ptr(), input.len(), null_mut(), 0, &mut len);
+        let r = agentloop_json_canonicalize(input.as_ptr(), input.len(), null_mut(), 0, &mut len);
         assert_eq!(r, agentloop_result::InsufficientSize);
         assert_eq!(len, expected.len());
         // Too small by one: nothing written into the buffer.
         let mut buf = vec![0u8; expected.len() - 1];
         let mut len2 = 0usize;
-        let r = agentloop_canonicalize(
+        let r = agentloop_json_canonicalize(
             input.as_ptr(),
             input.len(),
             buf.as_mut_ptr(),
@@ -163,27 +165,32 @@ fn canonicalize_size_query_and_refusals() {
         );
         assert!(buf.iter().all(|&b| b == 0));
         let mut buf = vec![0u8; len];
-        let r =
-            agentloop_canonicalize(input.as_ptr(), input.len(), buf.as_mut_ptr(), len, &mut len);
+        let r = agentloop_json_canonicalize(
+            input.as_ptr(),
+            input.len(),
+            buf.as_mut_ptr(),
+            len,
+            &mut len,
+        );
         assert_eq!(r, agentloop_result::Ok);
         assert_eq!(std::str::from_utf8(&buf[..len]).unwrap(), expected);
 
         // NULL out_len; NULL input with a length; NULL input with len 0 is empty input.
         let mut big = [0u8; 64];
         assert_eq!(
-            agentloop_canonicalize(b"1".as_ptr(), 1, big.as_mut_ptr(), 64, null_mut()),
+            agentloop_json_canonicalize(b"1".as_ptr(), 1, big.as_mut_ptr(), 64, null_mut()),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_canonicalize(null(), 5, big.as_mut_ptr(), 64, &mut len),
+            agentloop_json_canonicalize(null(), 5, big.as_mut_ptr(), 64, &mut len),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_canonicalize(null(), 0, big.as_mut_ptr(), 64, &mut len),
+            agentloop_json_canonicalize(null(), 0, big.as_mut_ptr(), 64, &mut len),
             agentloop_result::InvalidJson
         );
         assert_eq!(
-            agentloop_canonicalize(null(), usize::MAX, big.as_mut_ptr(), 64, &mut len),
+            agentloop_json_canonicalize(null(), usize::MAX, big.as_mut_ptr(), 64, &mut len),
             agentloop_result::NullParameter
         );
         for (bad, code) in [
@@ -198,13 +205,18 @@ fn canonicalize_size_query_and_refusals() {
             (b"1e-400", agentloop_result::NoCanonicalForm),
         ] {
             let mut out_len = 12345usize;
-            let r =
-                agentloop_canonicalize(bad.as_ptr(), bad.len(), big.as_mut_ptr(), 64, &mut out_len);
+            let r = agentloop_json_canonicalize(
+                bad.as_ptr(),
+                bad.len(),
+                big.as_mut_ptr(),
+                64,
+                &mut out_len,
+            );
             assert_eq!(r, code, "{}", String::from_utf8_lossy(bad));
             assert_eq!(out_len, 12345, "out_len written on failure");
         }
         let nested = format!("{}{}", "[".repeat(129), "]".repeat(129));
-        let r = agentloop_canonicalize(
+        let r = agentloop_json_canonicalize(
             nested.as_ptr(),
             nested.len(),
             big.as_mut_ptr(),
@@ -213,7 +225,7 @@ fn canonicalize_size_query_and_refusals() {
         );
         assert_eq!(r, agentloop_result::InvalidJson);
         // An empty output (impossible for JSON) is not the case; `0` fits 1 byte.
-        let r = agentloop_canonicalize(b"-0".as_ptr(), 2, big.as_mut_ptr(), 1, &mut len);
+        let r = agentloop_json_canonicalize(b"-0".as_ptr(), 2, big.as_mut_ptr(), 1, &mut len);
         assert_eq!((r, len, big[0]), (agentloop_result::Ok, 1, b'0'));
     }
 }
@@ -575,11 +587,11 @@ fn reports_faults_heads_and_bad_indexes() {
         // NULL bytes with a length; NULL out.
         let mut out = null_mut();
         assert_eq!(
-            agentloop_verify_buffer(null(), 1, null(), &mut out),
+            agentloop_transcript_verify_buffer(null(), 1, null(), &mut out),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_verify_buffer(b"".as_ptr(), 0, null(), null_mut()),
+            agentloop_transcript_verify_buffer(b"".as_ptr(), 0, null(), null_mut()),
             agentloop_result::NullParameter
         );
         assert!(out.is_null());
@@ -657,7 +669,7 @@ fn checkpoints_and_option_ranges() {
             },
         ] {
             assert_eq!(
-                agentloop_verify_buffer(b"".as_ptr(), 0, &bad, &mut out),
+                agentloop_transcript_verify_buffer(b"".as_ptr(), 0, &bad, &mut out),
                 agentloop_result::InvalidArgument
             );
             let mut v = null_mut();
@@ -1030,7 +1042,7 @@ fn files_verify_and_writers_append_under_a_lock() {
 
         let mut report = null_mut();
         assert_eq!(
-            agentloop_verify_file(c_path.as_ptr(), null(), &mut report),
+            agentloop_transcript_verify_file(c_path.as_ptr(), null(), &mut report),
             agentloop_result::Ok
         );
         assert!(agentloop_report_ok(report));
@@ -1053,7 +1065,7 @@ fn files_verify_and_writers_append_under_a_lock() {
         // A missing file verifies to an `unreadable` fault; a directory cannot be opened.
         let missing = std::ffi::CString::new(dir.join("absent.jsonl").to_str().unwrap()).unwrap();
         assert_eq!(
-            agentloop_verify_file(missing.as_ptr(), null(), &mut report),
+            agentloop_transcript_verify_file(missing.as_ptr(), null(), &mut report),
             agentloop_result::Ok
         );
         let (mut index, mut line, mut kind) = (0i64, 0i64, 0u32);
@@ -1072,7 +1084,7 @@ fn files_verify_and_writers_append_under_a_lock() {
             agentloop_result::Io
         );
         assert_eq!(
-            agentloop_verify_file(null(), null(), &mut report),
+            agentloop_transcript_verify_file(null(), null(), &mut report),
             agentloop_result::NullParameter
         );
         assert_eq!(

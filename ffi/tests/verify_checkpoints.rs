@@ -1,4 +1,4 @@
-//! `agentloop_verify_checkpoints`: several checkpoints judged through the C signature
+//! `agentloop_transcript_verify_checkpoints`: several checkpoints judged through the C signature
 //! give the report core's `tlog::Checkpoints` gives (the rules of `agentloop verify
 //! --checkpoint A --checkpoint B`), details included; bad calls are result codes that
 //! write nothing.
@@ -43,7 +43,7 @@ fn checkpoint(bytes: &[u8], n: usize) -> Vec<u8> {
 /// One fault as the C ABI tells it.
 type CFault = (i64, i64, String, String);
 
-/// Calls `agentloop_verify_checkpoints`; the report's faults, or the result code.
+/// Calls `agentloop_transcript_verify_checkpoints`; the report's faults, or the result code.
 fn through_c(
     bytes: &[u8],
     texts: &[Vec<u8>],
@@ -58,7 +58,7 @@ fn through_c(
     let mut report = null_mut();
     // SAFETY: every pointer is valid for the lengths given; report is writable.
     let r = unsafe {
-        agentloop_verify_checkpoints(
+        agentloop_transcript_verify_checkpoints(
             bytes.as_ptr(),
             bytes.len(),
             null(),
@@ -278,7 +278,7 @@ fn bad_calls_are_result_codes_that_write_nothing() {
     // SAFETY: each call passes valid pointers except the NULL under test.
     unsafe {
         assert_eq!(
-            agentloop_verify_checkpoints(
+            agentloop_transcript_verify_checkpoints(
                 t.as_ptr(),
                 t.len(),
                 null(),
@@ -292,7 +292,7 @@ fn bad_calls_are_result_codes_that_write_nothing() {
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_verify_checkpoints(
+            agentloop_transcript_verify_checkpoints(
                 t.as_ptr(),
                 t.len(),
                 null(),
@@ -306,7 +306,7 @@ fn bad_calls_are_result_codes_that_write_nothing() {
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_verify_checkpoints(
+            agentloop_transcript_verify_checkpoints(
                 t.as_ptr(),
                 t.len(),
                 null(),
@@ -328,7 +328,7 @@ fn bad_calls_are_result_codes_that_write_nothing() {
         options.has_checkpoint = true;
         options.checkpoint_count = 3;
         assert_eq!(
-            agentloop_verify_checkpoints(
+            agentloop_transcript_verify_checkpoints(
                 t.as_ptr(),
                 t.len(),
                 &options,

@@ -1,4 +1,4 @@
-//! `agentloop_writer` and `agentloop_repair` through the rlib: a lock per append (two
+//! `agentloop_writer` and `agentloop_transcript_repair` through the rlib: a lock per append (two
 //! writers on one file in one process take turns and follow each other), not waiting
 //! for a held lock, writer options, runs that follow other writers or are refused when
 //! one appends mid-run, and repair's refusals.
@@ -287,7 +287,7 @@ fn run_to(
     let mut outcome = agentloop_outcome::default();
     // SAFETY: a live writer, a static task, no tools, valid callbacks and out pointer.
     let r = unsafe {
-        agentloop_run_to_writer(
+        agentloop_driver_run_to_writer(
             w,
             b"t".as_ptr(),
             1,
@@ -354,7 +354,7 @@ fn repair_refusals_change_nothing() {
     // SAFETY (this block): valid pointers unless NULL on purpose.
     unsafe {
         assert_eq!(
-            agentloop_repair(c_path.as_ptr(), null(), &mut offset, &mut removed),
+            agentloop_transcript_repair(c_path.as_ptr(), null(), &mut offset, &mut removed),
             agentloop_result::Io
         );
         assert!(!path.exists());
@@ -364,21 +364,21 @@ fn repair_refusals_change_nothing() {
         let tampered = fs::read_to_string(&path).unwrap().replace("42", "43") + "{\"ha";
         fs::write(&path, &tampered).unwrap();
         assert_eq!(
-            agentloop_repair(c_path.as_ptr(), null(), &mut offset, &mut removed),
+            agentloop_transcript_repair(c_path.as_ptr(), null(), &mut offset, &mut removed),
             agentloop_result::DoesNotVerify
         );
         assert_eq!(fs::read_to_string(&path).unwrap(), tampered);
         assert_eq!((offset, removed), (7, 7));
         assert_eq!(
-            agentloop_repair(null(), null(), &mut offset, &mut removed),
+            agentloop_transcript_repair(null(), null(), &mut offset, &mut removed),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_repair(c_path.as_ptr(), null(), null_mut(), &mut removed),
+            agentloop_transcript_repair(c_path.as_ptr(), null(), null_mut(), &mut removed),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_repair(c_path.as_ptr(), null(), &mut offset, null_mut()),
+            agentloop_transcript_repair(c_path.as_ptr(), null(), &mut offset, null_mut()),
             agentloop_result::NullParameter
         );
     }

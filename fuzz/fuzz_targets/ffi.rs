@@ -85,7 +85,7 @@ fn canonicalize(small: usize, bytes: &[u8]) {
     let (r, out) = size_query(small, |buf, cap, len| unsafe {
         // SAFETY: `bytes` is a live slice; `buf` is NULL or `cap` writable bytes; `len`
         // is NULL or a live usize.
-        agentloop_canonicalize(bytes.as_ptr(), bytes.len(), buf, cap, len)
+        agentloop_json_canonicalize(bytes.as_ptr(), bytes.len(), buf, cap, len)
     });
     match jcs::canonicalize(bytes) {
         Ok(expected) => {
@@ -96,7 +96,7 @@ fn canonicalize(small: usize, bytes: &[u8]) {
     }
     let mut len = 0usize;
     // SAFETY: a NULL input with a length is refused before it is read.
-    let r = unsafe { agentloop_canonicalize(ptr::null(), 1, ptr::null_mut(), 0, &mut len) };
+    let r = unsafe { agentloop_json_canonicalize(ptr::null(), 1, ptr::null_mut(), 0, &mut len) };
     assert_eq!(r, R::NullParameter);
 }
 
@@ -194,7 +194,7 @@ fn verify(config: u8, bytes: &[u8]) {
 
     let mut report = ptr::null_mut();
     // SAFETY: live slice, live options, a live out pointer.
-    let r = unsafe { agentloop_verify_buffer(bytes.as_ptr(), bytes.len(), &options, &mut report) };
+    let r = unsafe { agentloop_transcript_verify_buffer(bytes.as_ptr(), bytes.len(), &options, &mut report) };
     assert_eq!(r, R::Ok);
     check_report(report, &expected);
 
@@ -257,7 +257,7 @@ fn schema(small: usize, data: &[u8]) {
     // SAFETY: a live slice and out pointer.
     let r = unsafe { agentloop_schema_new(doc.as_ptr(), doc.len(), &mut handle) };
     let (er, explanation) = size_query(small, |buf, cap, len| unsafe {
-        // SAFETY: as for agentloop_canonicalize.
+        // SAFETY: as for agentloop_json_canonicalize.
         agentloop_schema_explain(doc.as_ptr(), doc.len(), buf, cap, len)
     });
     let schema = match core {
@@ -284,7 +284,7 @@ fn schema(small: usize, data: &[u8]) {
     let r =
         unsafe { agentloop_schema_validate(handle, instance.as_ptr(), instance.len(), &mut valid) };
     let (vr, text) = size_query(small, |buf, cap, len| unsafe {
-        // SAFETY: a live schema; the rest as for agentloop_canonicalize.
+        // SAFETY: a live schema; the rest as for agentloop_json_canonicalize.
         agentloop_schema_violations(handle, instance.as_ptr(), instance.len(), buf, cap, len)
     });
     match json::parse(instance) {
@@ -327,7 +327,7 @@ fn chain(small: usize, data: &[u8]) {
     let mut transcript = Vec::new();
     for payload in payloads.split(|&b| b == 0).take(4) {
         let (r, line) = size_query(small, |buf, cap, len| unsafe {
-            // SAFETY: a live chain and slices; the rest as for agentloop_canonicalize.
+            // SAFETY: a live chain and slices; the rest as for agentloop_json_canonicalize.
             agentloop_chain_append(
                 handle,
                 kind.as_ptr(),
@@ -380,7 +380,7 @@ fn chain(small: usize, data: &[u8]) {
 }
 
 /// Proof checks on fuzzed proof bytes (and, after a 0x00 byte, an older checkpoint):
-/// `agentloop_explain_proof` always writes a UTF-8 sentence by the size-query protocol,
+/// `agentloop_proof_explain` always writes a UTF-8 sentence by the size-query protocol,
 /// and it is empty exactly when the verify call for the proof's kind says `OK`; every
 /// verdict is one the header documents.
 fn proof(small: usize, data: &[u8]) {
@@ -390,7 +390,7 @@ fn proof(small: usize, data: &[u8]) {
     };
     let (r, why) = size_query(small, |buf, cap, len| unsafe {
         // SAFETY: live slices; `buf` is NULL or `cap` writable bytes; `len` NULL or live.
-        agentloop_explain_proof(
+        agentloop_proof_explain(
             proof.as_ptr(),
             proof.len(),
             old.as_ptr(),
@@ -407,7 +407,7 @@ fn proof(small: usize, data: &[u8]) {
     let verdict = if proof.starts_with(b"agentloop/tlog-consistency@v1\n") {
         // SAFETY: live slices; NULL keys and origin.
         unsafe {
-            agentloop_verify_consistency(
+            agentloop_proof_verify_consistency(
                 proof.as_ptr(),
                 proof.len(),
                 old.as_ptr(),
@@ -418,7 +418,7 @@ fn proof(small: usize, data: &[u8]) {
         }
     } else {
         // SAFETY: a live slice; NULL keys and origin.
-        unsafe { agentloop_verify_inclusion(proof.as_ptr(), proof.len(), ptr::null(), ptr::null()) }
+        unsafe { agentloop_proof_verify_inclusion(proof.as_ptr(), proof.len(), ptr::null(), ptr::null()) }
     };
     assert!(
         matches!(

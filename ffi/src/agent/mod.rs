@@ -36,7 +36,7 @@ use agentloop_core::tools::{Manifest, ToolError, ToolSpec};
 
 use crate::boundary::boundary;
 use crate::bytes::{give, handle_mut, input, need, take, text};
-use crate::canon::parse_error;
+use crate::json::parse_error;
 use crate::result::{agentloop_result, Outcome};
 use crate::tool::register_error;
 

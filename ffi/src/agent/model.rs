@@ -7,7 +7,7 @@ use agentloop_core::model::{ModelError, Reply};
 
 use crate::boundary::boundary;
 use crate::bytes::{handle, handle_mut, input, need, text, write_out};
-use crate::canon::parse_error;
+use crate::json::parse_error;
 use crate::result::{agentloop_result, Outcome};
 
 use super::{agentloop_agent, canonical};
@@ -47,7 +47,7 @@ pub(crate) fn parse_calls(bytes: &[u8]) -> Outcome<Vec<(String, Value)>> {
 ///   `{"role":"tool","error":…,"id":…,"name":…,"ok":false}` (members in canonical
 ///   order).
 ///
-/// Size query as `agentloop_canonicalize`. `INVALID_STATE` before the first poll.
+/// Size query as `agentloop_json_canonicalize`. `INVALID_STATE` before the first poll.
 /// NULL `agent` or `out_len` is `NULL_PARAMETER`. Not thread-safe for one agent.
 ///
 /// # Safety
@@ -74,7 +74,7 @@ pub unsafe extern "C" fn agentloop_agent_messages_json(
 
 /// Writes the tools on offer, sorted by name, as canonical JSON
 /// `[{"description":…,"name":…,"schema":…}]` to `(out_buf, out_cap)` and its length to
-/// `*out_len` (no NUL). Any time. Size query as `agentloop_canonicalize`. NULL `agent`
+/// `*out_len` (no NUL). Any time. Size query as `agentloop_json_canonicalize`. NULL `agent`
 /// or `out_len` is `NULL_PARAMETER`. Not thread-safe for one agent.
 ///
 /// # Safety

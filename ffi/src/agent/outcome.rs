@@ -11,7 +11,7 @@ use crate::result::agentloop_result;
 
 use super::agentloop_agent;
 
-/// Why a run stopped, as a `uint32_t` (`agentloop_stop_reason_str` gives the name the
+/// Why a run stopped, as a `uint32_t` (`agentloop_stop_str` gives the name the
 /// `stop` record carries). The numbers are stable and append-only; treat an unknown
 /// value as a reason this version does not know.
 #[repr(u32)]
@@ -82,7 +82,7 @@ impl agentloop_stop {
 ///
 /// Never NULL. The string is static: do not free it. Thread-safe.
 #[no_mangle]
-pub extern "C" fn agentloop_stop_reason_str(reason: u32) -> *const c_char {
+pub extern "C" fn agentloop_stop_str(reason: u32) -> *const c_char {
     boundary(|| {
         let known = usize::try_from(reason)
             .ok()
@@ -136,7 +136,7 @@ pub unsafe extern "C" fn agentloop_agent_outcome(
 
 /// Writes the `stop` record's `error` sentence — why the model failed, for
 /// `model_error`; the empty string for every other reason — to `(out_buf, out_cap)` and
-/// its length to `*out_len` (UTF-8, no NUL). Size query as `agentloop_canonicalize`;
+/// its length to `*out_len` (UTF-8, no NUL). Size query as `agentloop_json_canonicalize`;
 /// `INVALID_STATE` while the run goes on. NULL `agent` or `out_len` is
 /// `NULL_PARAMETER`. Not thread-safe for one agent.
 ///

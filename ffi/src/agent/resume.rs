@@ -134,7 +134,7 @@ pub unsafe extern "C" fn agentloop_agent_resume(
 /// Writes why the last `agentloop_agent_resume` refused its transcript — the fault or
 /// the record and what is wrong with it; the empty string if it did not — to
 /// `(out_buf, out_cap)` and its length to `*out_len` (UTF-8, no NUL). Size query as
-/// `agentloop_canonicalize`. NULL `agent` or `out_len` is `NULL_PARAMETER`. Not
+/// `agentloop_json_canonicalize`. NULL `agent` or `out_len` is `NULL_PARAMETER`. Not
 /// thread-safe for one agent.
 ///
 /// # Safety

@@ -8,7 +8,7 @@ use agentloop_core::tools::ToolError;
 
 use crate::boundary::boundary;
 use crate::bytes::{handle, handle_mut, input, need, text, write_out};
-use crate::canon::parse_error;
+use crate::json::parse_error;
 use crate::result::{agentloop_result, Outcome};
 
 use super::{agentloop_agent, canonical};
@@ -50,7 +50,7 @@ unsafe fn call_part(
 /// canonical JSON `{"arguments":…,"id":…,"name":…}` to `(out_buf, out_cap)` and its
 /// length to `*out_len` (no NUL). The arguments have passed the tool's schema.
 ///
-/// Size query as `agentloop_canonicalize`. `INVALID_STATE` when the last poll did not
+/// Size query as `agentloop_json_canonicalize`. `INVALID_STATE` when the last poll did not
 /// ask for a tool result (or it was fed since). NULL `agent` or `out_len` is
 /// `NULL_PARAMETER`. Not thread-safe for one agent.
 ///
@@ -190,7 +190,7 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_error(
 /// have passed its tool's schema. It takes nothing away: calling it again gives the
 /// calls still waiting (fewer, as results are fed).
 ///
-/// Size query as `agentloop_canonicalize`: with a NULL or short buffer, the needed
+/// Size query as `agentloop_json_canonicalize`: with a NULL or short buffer, the needed
 /// length is written and the result is `INSUFFICIENT_SIZE`, nothing changed.
 /// `INVALID_STATE` when the last poll was not `agentloop_agent_poll_batch` giving
 /// `AGENTLOOP_NEED_TOOL_RESULTS`, or every result was fed since. NULL `agent` or
