@@ -160,7 +160,7 @@ static void crashing_tool(void *userdata, const uint8_t *arguments, size_t len,
 
 static int crash(const char *path, const char *counter) {
     agentloop_writer *writer = NULL;
-    agentloop_result r = agentloop_writer_open(path, NULL, &writer);
+    agentloop_result r = agentloop_writer_open(u8(path), strlen(path), NULL, &writer);
     if (r != AGENTLOOP_RESULT_OK) return fail("agentloop_writer_open", r);
     script s = {0};
     agentloop_tool t = t_tool(crashing_tool, (void *)counter);
@@ -219,7 +219,7 @@ static int resume(const char *path, const char *counter) {
     agentloop_agent *agent = NULL;
     agentloop_chain *chain = NULL;
     uint64_t next_seq = 0;
-    uint8_t head[32];
+    agentloop_hash head;
     int status = 0;
     agentloop_result r = agentloop_agent_new(u8(TASK), strlen(TASK), NULL, 0, &agent);
     if (r == AGENTLOOP_RESULT_OK)
@@ -227,8 +227,8 @@ static int resume(const char *path, const char *counter) {
                                      strlen("has an effect"), u8(T_SCHEMA), strlen(T_SCHEMA),
                                      0);
     if (r == AGENTLOOP_RESULT_OK)
-        r = agentloop_agent_resume(agent, NULL, transcript, len, &next_seq, head);
-    if (r == AGENTLOOP_RESULT_OK) r = agentloop_chain_resume(next_seq, head, &chain);
+        r = agentloop_agent_resume(agent, NULL, transcript, len, &next_seq, &head);
+    if (r == AGENTLOOP_RESULT_OK) r = agentloop_chain_resume(next_seq, &head, &chain);
     free(transcript);
     FILE *out = r == AGENTLOOP_RESULT_OK ? fopen(path, "ab") : NULL;
     if (r != AGENTLOOP_RESULT_OK || out == NULL) {
@@ -262,7 +262,7 @@ static int resume(const char *path, const char *counter) {
 
     agentloop_report *report = NULL;
     if (status == 0) {
-        r = agentloop_transcript_verify_file(path, NULL, &report);
+        r = agentloop_transcript_verify_file(u8(path), strlen(path), NULL, &report);
         if (r != AGENTLOOP_RESULT_OK || !agentloop_report_ok(report)) {
             fprintf(stderr, "at_most_once: %s does not verify after the resume\n", path);
             status = 1;

@@ -74,13 +74,15 @@ static agentloop_result prove(int inclusion, const uint8_t *t, size_t t_len, con
 static agentloop_result both_checkpoints(const uint8_t *t, size_t len, size_t two,
                                          const uint8_t *old, size_t old_len) {
     size_t new_len = 0;
-    agentloop_result r = agentloop_transcript_checkpoint(t, len, NULL, NULL, NULL, 0, &new_len);
+    /* No origin (the default one) and no signer key: length 0 each. */
+    agentloop_result r =
+        agentloop_transcript_checkpoint(t, len, NULL, 0, NULL, 0, NULL, 0, &new_len);
     uint8_t *new_cp = r == AGENTLOOP_RESULT_INSUFFICIENT_SIZE ? malloc(new_len) : NULL;
     if (new_cp == NULL) {
         return fail("agentloop_transcript_checkpoint (size)", r);
     }
-    if ((r = agentloop_transcript_checkpoint(t, len, NULL, NULL, new_cp, new_len, &new_len)) !=
-        AGENTLOOP_RESULT_OK) {
+    if ((r = agentloop_transcript_checkpoint(t, len, NULL, 0, NULL, 0, new_cp, new_len,
+                                             &new_len)) != AGENTLOOP_RESULT_OK) {
         free(new_cp);
         return fail("agentloop_transcript_checkpoint", r);
     }
@@ -89,7 +91,8 @@ static agentloop_result both_checkpoints(const uint8_t *t, size_t len, size_t tw
     size_t sizes[2] = {len, two};
     for (int i = 0; i < 2; i++) {
         agentloop_report *report = NULL;
-        r = agentloop_transcript_verify_checkpoints(t, sizes[i], NULL, texts, lens, 2, NULL, NULL, &report);
+        r = agentloop_transcript_verify_checkpoints(t, sizes[i], NULL, texts, lens, 2, NULL, 0,
+                                                    NULL, 0, &report);
         if (r != AGENTLOOP_RESULT_OK) {
             free(new_cp);
             return fail("agentloop_transcript_verify_checkpoints", r);
@@ -140,7 +143,7 @@ int main(int argc, char **argv) {
         if ((r = prove(1, transcript, len, NULL, 0, i, &p, &p_len)) != AGENTLOOP_RESULT_OK) {
             return fail("agentloop_transcript_prove_inclusion", r);
         }
-        r = agentloop_proof_verify_inclusion(p, p_len, NULL, NULL);
+        r = agentloop_proof_verify_inclusion(p, p_len, NULL, 0, NULL, 0);
         if (r != AGENTLOOP_RESULT_OK) {
             free(p);
             return fail("agentloop_proof_verify_inclusion", r);
@@ -162,7 +165,7 @@ int main(int argc, char **argv) {
                 return 1;
             }
             extra[10] = extra[10] == 'A' ? 'B' : 'A';
-            r = agentloop_proof_verify_inclusion(p, p_len, NULL, NULL);
+            r = agentloop_proof_verify_inclusion(p, p_len, NULL, 0, NULL, 0);
             if (r != AGENTLOOP_RESULT_PROOF_INVALID) {
                 free(p);
                 fprintf(stderr, "proof: a tampered proof gave %s\n", agentloop_result_str(r));
@@ -172,7 +175,7 @@ int main(int argc, char **argv) {
              * longer sentence than the buffer is INSUFFICIENT_SIZE with its length. */
             char why[1024];
             size_t why_len = 0;
-            r = agentloop_proof_explain(p, p_len, NULL, 0, NULL, NULL, (uint8_t *)why,
+            r = agentloop_proof_explain(p, p_len, NULL, 0, NULL, 0, NULL, 0, (uint8_t *)why,
                                         sizeof why - 1, &why_len);
             if (r != AGENTLOOP_RESULT_OK || why_len == 0) {
                 free(p);
@@ -188,7 +191,7 @@ int main(int argc, char **argv) {
     /* Consistency: the checkpoint of the first two records, kept earlier, is a prefix
      * of the whole transcript's. */
     size_t old_len = 0;
-    r = agentloop_transcript_checkpoint(transcript, two, NULL, NULL, NULL, 0, &old_len);
+    r = agentloop_transcript_checkpoint(transcript, two, NULL, 0, NULL, 0, NULL, 0, &old_len);
     if (r != AGENTLOOP_RESULT_INSUFFICIENT_SIZE) {
         return fail("agentloop_transcript_checkpoint (size)", r);
     }
@@ -196,8 +199,8 @@ int main(int argc, char **argv) {
     if (old == NULL) {
         return 1;
     }
-    if ((r = agentloop_transcript_checkpoint(transcript, two, NULL, NULL, old, old_len, &old_len)) !=
-        AGENTLOOP_RESULT_OK) {
+    if ((r = agentloop_transcript_checkpoint(transcript, two, NULL, 0, NULL, 0, old, old_len,
+                                             &old_len)) != AGENTLOOP_RESULT_OK) {
         free(old);
         return fail("agentloop_transcript_checkpoint", r);
     }
@@ -207,7 +210,7 @@ int main(int argc, char **argv) {
         free(old);
         return fail("agentloop_transcript_prove_consistency", r);
     }
-    r = agentloop_proof_verify_consistency(c, c_len, old, old_len, NULL, NULL);
+    r = agentloop_proof_verify_consistency(c, c_len, old, old_len, NULL, 0, NULL, 0);
     free(c);
     if (r != AGENTLOOP_RESULT_OK) {
         free(old);

@@ -10,6 +10,7 @@ use crate::boundary::boundary;
 use crate::bytes::{
     fits, give, handle, handle_mut, hash_in, hash_out, input, need, put, take, text, write_out,
 };
+use crate::hash::agentloop_hash;
 use crate::json::parse_error;
 use crate::result::{agentloop_result, Outcome};
 
@@ -123,25 +124,25 @@ pub unsafe extern "C" fn agentloop_chain_new(out: *mut *mut agentloop_chain) -> 
 }
 
 /// Creates a chain that continues another transcript: its first record will have
-/// `seq = seq0` and `prev` = the 32 bytes at `prev0` (the head of the transcript it
-/// continues, or of a file that already holds `seq0` records from `(0, zeros)`).
+/// `seq = seq0` and `prev` = `*prev0` (the head of the transcript it continues, or of
+/// a file that already holds `seq0` records from `(0, zeros)`).
 ///
 /// `seq0` above 2^53 − 1 is `AGENTLOOP_RESULT_INVALID_ARGUMENT`. `prev0` and `out`
 /// must not be NULL. On success the caller owns `*out` (free it with
 /// `agentloop_chain_free`); on failure `*out` is not written. Thread-safe.
 ///
 /// # Safety
-/// `prev0` must point to 32 readable bytes and `out` be valid for a write of one
-/// pointer.
+/// `prev0` must point to a readable `agentloop_hash` and `out` be valid for a write of
+/// one pointer.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_chain_resume(
     seq0: u64,
-    prev0: *const u8,
+    prev0: *const agentloop_hash,
     out: *mut *mut agentloop_chain,
 ) -> agentloop_result {
     boundary(|| {
         need(out)?;
-        // SAFETY: the caller promises 32 readable bytes at prev0.
+        // SAFETY: the caller promises a readable hash at prev0.
         let prev0 = Hash(unsafe { hash_in(prev0) }?);
         if seq0 > MAX_SEQ {
             return Err(agentloop_result::InvalidArgument);
@@ -204,24 +205,24 @@ pub unsafe extern "C" fn agentloop_chain_append(
 }
 
 /// Writes the chain's head — the `hash` of its last record, or `prev0` before the
-/// first — as 32 bytes to `out` (use `agentloop_hash_to_hex` for the hex spelling).
+/// first — to `*out` (`agentloop_hash_to_hex` gives its hex spelling).
 ///
 /// NULL: `chain` and `out` must not be NULL. Not thread-safe for one chain against a
 /// concurrent append.
 ///
 /// # Safety
-/// `chain` must be a live chain from this library; `out` must point to 32 writable
-/// bytes.
+/// `chain` must be a live chain from this library; `out` must be valid for a write of
+/// one `agentloop_hash`.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_chain_head(
     chain: *const agentloop_chain,
-    out: *mut u8,
+    out: *mut agentloop_hash,
 ) -> agentloop_result {
     boundary(|| {
         need(out)?;
         // SAFETY: the caller promises a live chain.
         let chain = unsafe { handle(chain) }?;
-        // SAFETY: the caller promises 32 writable bytes at out.
+        // SAFETY: the caller promises `out` is writable.
         unsafe { hash_out(out, &chain.chain.head().0) }
     })
 }

@@ -244,7 +244,7 @@ unsafe fn read_run(
     model: agentloop_model_callback,
     model_userdata: *mut c_void,
     tools: *const agentloop_tool,
-    n_tools: usize,
+    tools_len: usize,
     cancel: agentloop_cancel_callback,
     cancel_userdata: *mut c_void,
 ) -> Outcome<Run> {
@@ -253,16 +253,16 @@ unsafe fn read_run(
     let task = String::from(unsafe { text(task_ptr, task_len) }?);
     // SAFETY: the caller promises NULL or an initialised struct.
     let budgets = unsafe { read_budgets(budgets) }?;
-    let tools: &[agentloop_tool] = if n_tools == 0 {
+    let tools: &[agentloop_tool] = if tools_len == 0 {
         &[]
     } else if tools.is_null() {
         return Err(agentloop_result::NullParameter);
-    } else if n_tools > isize::MAX as usize / core::mem::size_of::<agentloop_tool>() {
+    } else if tools_len > isize::MAX as usize / core::mem::size_of::<agentloop_tool>() {
         return Err(agentloop_result::InvalidArgument);
     } else {
-        // SAFETY: non-NULL, a size that fits isize, and the caller promises n_tools
+        // SAFETY: non-NULL, a size that fits isize, and the caller promises tools_len
         // initialised structs (their bools and function pointers valid, as C's are).
-        unsafe { core::slice::from_raw_parts(tools, n_tools) }
+        unsafe { core::slice::from_raw_parts(tools, tools_len) }
     };
     let mut toolbox = Toolbox::new();
     for tool in tools {
@@ -323,7 +323,7 @@ impl Run {
 
 /// Runs the loop to its end with callbacks: the task `(task_ptr, task_len)` (UTF-8),
 /// `budgets` (NULL: no limits), the model callback `model` with `model_userdata`, the
-/// `n_tools` tools at `tools` (NULL only when `n_tools` is 0), the cancel callback
+/// `tools_len` tools at `tools` (NULL only when `tools_len` is 0), the cancel callback
 /// `cancel` (NULL: never cancelled) with `cancel_userdata`, and each record line —
 /// a new chain from seq 0 — handed to `record` with `record_userdata` before the run
 /// goes on. On success the outcome is written to `*out_outcome`.
@@ -349,7 +349,7 @@ impl Run {
 ///
 /// # Safety
 /// The byte inputs must point to their lengths in readable bytes; `budgets` must be
-/// NULL or an initialised struct; `tools` must point to `n_tools` initialised structs
+/// NULL or an initialised struct; `tools` must point to `tools_len` initialised structs
 /// whose byte inputs are valid; each callback must be safe to call with its userdata
 /// and the documented arguments; `out_outcome` must be valid for a write.
 #[no_mangle]
@@ -360,7 +360,7 @@ pub unsafe extern "C" fn agentloop_driver_run(
     model: agentloop_model_callback,
     model_userdata: *mut c_void,
     tools: *const agentloop_tool,
-    n_tools: usize,
+    tools_len: usize,
     cancel: agentloop_cancel_callback,
     cancel_userdata: *mut c_void,
     record: agentloop_record_callback,
@@ -379,7 +379,7 @@ pub unsafe extern "C" fn agentloop_driver_run(
                 model,
                 model_userdata,
                 tools,
-                n_tools,
+                tools_len,
                 cancel,
                 cancel_userdata,
             )
@@ -418,7 +418,7 @@ pub unsafe extern "C" fn agentloop_driver_run_to_writer(
     model: agentloop_model_callback,
     model_userdata: *mut c_void,
     tools: *const agentloop_tool,
-    n_tools: usize,
+    tools_len: usize,
     cancel: agentloop_cancel_callback,
     cancel_userdata: *mut c_void,
     out_outcome: *mut agentloop_outcome,
@@ -438,7 +438,7 @@ pub unsafe extern "C" fn agentloop_driver_run_to_writer(
                 model,
                 model_userdata,
                 tools,
-                n_tools,
+                tools_len,
                 cancel,
                 cancel_userdata,
             )

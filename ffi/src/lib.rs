@@ -77,7 +77,9 @@ pub use driver::{
     agentloop_model_callback, agentloop_outcome, agentloop_record_callback, agentloop_tool,
     agentloop_tool_callback,
 };
-pub use hash::{agentloop_hash_from_hex, agentloop_hash_to_hex};
+pub use hash::{
+    agentloop_hash, agentloop_hash_from_hex, agentloop_hash_to_hex, AGENTLOOP_HASH_HEX_LEN,
+};
 pub use json::agentloop_json_canonicalize;
 pub use library::agentloop_library_version;
 pub use proof::{

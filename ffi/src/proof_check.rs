@@ -4,8 +4,6 @@
 //! reasons `agentloop verify-proof` prints. All three judge through one private
 //! function, so the code and the sentence never disagree.
 
-use core::ffi::c_char;
-
 use agentloop_core::note::{key_lines, VerifierKey};
 use agentloop_core::tlog::{
     check_consistency, check_inclusion, read_checkpoint, CheckpointText, ConsistencyProof,
@@ -13,8 +11,7 @@ use agentloop_core::tlog::{
 };
 
 use crate::boundary::boundary;
-use crate::bytes::{input, need, write_out};
-use crate::proof::opt_str;
+use crate::bytes::{input, need, opt_text, write_out};
 use crate::result::{agentloop_result, Outcome};
 
 /// Why a proof was not found to hold: the code the verify functions return and the
@@ -104,15 +101,18 @@ struct Inputs<'a> {
 /// Reads the arguments of a proof check.
 ///
 /// # Safety
-/// Byte inputs as in the header conventions; `trusted_keys` and `origin` NULL or
-/// NUL-terminated.
+/// Byte inputs as in the header conventions.
+// The C parameters of the three exports, passed through unchanged.
+#[allow(clippy::too_many_arguments)]
 unsafe fn inputs<'a>(
     proof: *const u8,
     proof_len: usize,
     old: *const u8,
     old_len: usize,
-    trusted_keys: *const c_char,
-    origin: *const c_char,
+    trusted_keys_ptr: *const u8,
+    trusted_keys_len: usize,
+    origin_ptr: *const u8,
+    origin_len: usize,
 ) -> Outcome<Inputs<'a>> {
     Ok(Inputs {
         // SAFETY: forwarded from the caller's contract.
@@ -120,9 +120,9 @@ unsafe fn inputs<'a>(
         // SAFETY: forwarded from the caller's contract.
         old: unsafe { input(old, old_len) }?,
         // SAFETY: forwarded from the caller's contract.
-        trusted: unsafe { opt_str(trusted_keys) }?,
+        trusted: unsafe { opt_text(trusted_keys_ptr, trusted_keys_len) }?,
         // SAFETY: forwarded from the caller's contract.
-        origin: unsafe { opt_str(origin) }?,
+        origin: unsafe { opt_text(origin_ptr, origin_len) }?,
     })
 }
 
@@ -172,9 +172,10 @@ fn judge(inputs: &Inputs<'_>, expect: Expect) -> Result<(), Rejection> {
 /// --anchor` (a transcript that continues another) does not hold here: it is checked
 /// with `agentloop verify-proof --anchor`.
 ///
-/// `trusted_keys`: NULL to check no signature, or note verifier keys one a line
-/// (blank lines and `#` lines skipped; `--key-file`); with keys, the checkpoint must
-/// carry a good signature by one of them. `origin`: NULL, or the origin the checkpoint
+/// `(trusted_keys_ptr, trusted_keys_len)`: length 0 to check no signature, or note
+/// verifier keys one a line (UTF-8; blank lines and `#` lines skipped; `--key-file`);
+/// with keys, the checkpoint must carry a good signature by one of them.
+/// `(origin_ptr, origin_len)`: length 0 for any origin, or the origin the checkpoint
 /// must name (`--origin`).
 ///
 /// Results: `OK` when the proof holds; `PROOF_INVALID` when it does not (a path, a
@@ -183,19 +184,31 @@ fn judge(inputs: &Inputs<'_>, expect: Expect) -> Result<(), Rejection> {
 /// `agentloop_proof_explain` says why.
 ///
 /// # Safety
-/// Byte input as in the header conventions; `trusted_keys` and `origin` NULL or
-/// NUL-terminated.
+/// Byte inputs as in the header conventions.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_proof_verify_inclusion(
     proof: *const u8,
     proof_len: usize,
-    trusted_keys: *const c_char,
-    origin: *const c_char,
+    trusted_keys_ptr: *const u8,
+    trusted_keys_len: usize,
+    origin_ptr: *const u8,
+    origin_len: usize,
 ) -> agentloop_result {
     boundary(|| {
         let none = core::ptr::null();
         // SAFETY: forwarded from this function's contract.
-        let inputs = unsafe { inputs(proof, proof_len, none, 0, trusted_keys, origin) }?;
+        let inputs = unsafe {
+            inputs(
+                proof,
+                proof_len,
+                none,
+                0,
+                trusted_keys_ptr,
+                trusted_keys_len,
+                origin_ptr,
+                origin_len,
+            )
+        }?;
         judge(&inputs, Expect::Inclusion).map_err(|r| r.code)
     })
 }
@@ -212,16 +225,17 @@ pub unsafe extern "C" fn agentloop_proof_verify_inclusion(
 /// why.
 ///
 /// # Safety
-/// Byte inputs as in the header conventions; `trusted_keys` and `origin` NULL or
-/// NUL-terminated.
+/// Byte inputs as in the header conventions.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_proof_verify_consistency(
     proof: *const u8,
     proof_len: usize,
     old_checkpoint: *const u8,
     old_checkpoint_len: usize,
-    trusted_keys: *const c_char,
-    origin: *const c_char,
+    trusted_keys_ptr: *const u8,
+    trusted_keys_len: usize,
+    origin_ptr: *const u8,
+    origin_len: usize,
 ) -> agentloop_result {
     boundary(|| {
         // SAFETY: forwarded from this function's contract.
@@ -231,8 +245,10 @@ pub unsafe extern "C" fn agentloop_proof_verify_consistency(
                 proof_len,
                 old_checkpoint,
                 old_checkpoint_len,
-                trusted_keys,
-                origin,
+                trusted_keys_ptr,
+                trusted_keys_len,
+                origin_ptr,
+                origin_len,
             )
         }?;
         judge(&inputs, Expect::Consistency).map_err(|r| r.code)
@@ -258,16 +274,18 @@ pub unsafe extern "C" fn agentloop_proof_verify_consistency(
 /// `NULL_PARAMETER`. Thread-safe.
 ///
 /// # Safety
-/// Byte inputs as in the header conventions; `trusted_keys` and `origin` NULL or
-/// NUL-terminated; `out_buf` NULL or `out_cap` writable bytes; `out_len` writable.
+/// Byte inputs as in the header conventions; `out_buf` NULL or `out_cap` writable
+/// bytes; `out_len` writable.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_proof_explain(
     proof: *const u8,
     proof_len: usize,
     old_checkpoint: *const u8,
     old_checkpoint_len: usize,
-    trusted_keys: *const c_char,
-    origin: *const c_char,
+    trusted_keys_ptr: *const u8,
+    trusted_keys_len: usize,
+    origin_ptr: *const u8,
+    origin_len: usize,
     out_buf: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
@@ -281,8 +299,10 @@ pub unsafe extern "C" fn agentloop_proof_explain(
                 proof_len,
                 old_checkpoint,
                 old_checkpoint_len,
-                trusted_keys,
-                origin,
+                trusted_keys_ptr,
+                trusted_keys_len,
+                origin_ptr,
+                origin_len,
             )
         }?;
         let why = match judge(&inputs, Expect::Either) {

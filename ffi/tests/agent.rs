@@ -775,9 +775,9 @@ fn records_need_a_chain_at_their_seq_and_small_buffers_take_nothing() {
     assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
     // A chain resumed at seq 5 cannot take the agent's seq-0 task record.
     let mut resumed = null_mut();
-    // SAFETY: 32 readable bytes and a valid out pointer.
+    // SAFETY: a readable hash and a valid out pointer.
     assert_eq!(
-        unsafe { agentloop_chain_resume(5, [0u8; 32].as_ptr(), &mut resumed) },
+        unsafe { agentloop_chain_resume(5, &agentloop_hash::default(), &mut resumed) },
         agentloop_result::Ok
     );
     let resumed = Chain(resumed);
@@ -938,8 +938,8 @@ fn drive_demo(a: &Agent, c: &Chain, replies: &[agentloop_core::model::Reply]) ->
     }
 }
 
-fn resume(a: &Agent, transcript: &[u8]) -> Result<(u64, [u8; 32]), agentloop_result> {
-    let (mut next, mut head) = (0u64, [0u8; 32]);
+fn resume(a: &Agent, transcript: &[u8]) -> Result<(u64, agentloop_hash), agentloop_result> {
+    let (mut next, mut head) = (0u64, agentloop_hash::default());
     // SAFETY: a live agent, a valid byte input and out pointers.
     let r = unsafe {
         agentloop_agent_resume(
@@ -948,7 +948,7 @@ fn resume(a: &Agent, transcript: &[u8]) -> Result<(u64, [u8; 32]), agentloop_res
             transcript.as_ptr(),
             transcript.len(),
             &mut next,
-            head.as_mut_ptr(),
+            &mut head,
         )
     };
     match r {
@@ -987,12 +987,12 @@ fn a_killed_run_resumes_through_the_c_agent() {
         }
         let (next, head) = resume(&a, &cut).unwrap();
         assert_eq!(next, 4);
-        let hex: String = head.iter().map(|b| format!("{b:02x}")).collect();
+        let hex: String = head.bytes.iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(&lines[3][9..73], hex.as_bytes());
         let mut out = null_mut();
-        // SAFETY: 32 readable bytes and a valid out pointer.
+        // SAFETY: a readable hash and a valid out pointer.
         assert_eq!(
-            unsafe { agentloop_chain_resume(next, head.as_ptr(), &mut out) },
+            unsafe { agentloop_chain_resume(next, &head, &mut out) },
             agentloop_result::Ok
         );
         let c = Chain(out);

@@ -639,13 +639,13 @@ fn runs_continue_a_writers_file() {
     let dir = std::env::temp_dir().join(format!("agentloop-run-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("t.jsonl");
-    let c_path = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    let c_path = path.to_str().unwrap().to_owned();
     let tools = [tool("x", OBJECT, Some(value_cb), null_mut())];
     for round in 0..2 {
         let mut writer = null_mut();
-        // SAFETY: a NUL-terminated path and a valid out pointer.
+        // SAFETY: a valid path input and a valid out pointer.
         assert_eq!(
-            unsafe { agentloop_writer_open(c_path.as_ptr(), null(), &mut writer) },
+            unsafe { agentloop_writer_open(c_path.as_ptr(), c_path.len(), null(), &mut writer) },
             agentloop_result::Ok
         );
         let mut m = model(vec![Turn::Reply(b"hi", vec![])]);

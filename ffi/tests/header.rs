@@ -68,6 +68,19 @@ fn header_names_the_crate_version() {
 }
 
 #[test]
+fn header_defines_the_hex_length_the_library_writes() {
+    let header = String::from_utf8(generate()).unwrap();
+    let define = format!(
+        "#define AGENTLOOP_HASH_HEX_LEN {}\n",
+        agentloop::hash::AGENTLOOP_HASH_HEX_LEN
+    );
+    assert!(
+        header.contains(&define),
+        "ffi/cbindgen.toml's after_includes must say {define}"
+    );
+}
+
+#[test]
 fn every_export_is_documented_in_the_header() {
     let header = String::from_utf8(generate()).unwrap();
     let lines: Vec<&str> = header.lines().collect();
@@ -104,6 +117,7 @@ const TYPE_HOMES: &[&str] = &[
     "writer",
     // Plain structs.
     "budgets",
+    "hash",
     "tool",
     "verify_options",
     "writer_options",
@@ -113,7 +127,7 @@ const TYPE_HOMES: &[&str] = &[
     "stop",
 ];
 const ENUM_HOMES: &[&str] = &["fault_kind", "result", "stop"];
-const MODULE_HOMES: &[&str] = &["driver", "hash", "json", "library", "proof", "transcript"];
+const MODULE_HOMES: &[&str] = &["driver", "json", "library", "proof", "transcript"];
 
 /// Functions of a type home that take no parameter of that type, and why.
 const NOT_ON_THEIR_TYPE: &[&str] = &[
@@ -272,4 +286,95 @@ fn the_guide_lists_every_home() {
             "docs/c-api.md's Names rule does not list the home `{home}`"
         );
     }
+}
+
+/// A parameter list split into `(type, name)` pairs.
+fn parameters(params: &str) -> Vec<(String, String)> {
+    if params.trim() == "void" {
+        return Vec::new();
+    }
+    params
+        .split(',')
+        .map(|p| {
+            let p = p.trim();
+            let at = p.rfind([' ', '*']).expect("a type and a name") + 1;
+            (p[..at].trim().to_string(), p[at..].to_string())
+        })
+        .collect()
+}
+
+/// One string convention (docs/c-api.md, "Inputs"): no function takes a NUL-terminated
+/// string; the only `char` pointers are the NUL-terminated names and sentences the
+/// library hands out (`const char **` outputs, `const char *` returns).
+#[test]
+fn no_function_takes_a_nul_terminated_string() {
+    let header = std::fs::read_to_string(header_path()).unwrap();
+    for (name, params) in declarations(&header) {
+        for (ty, param) in parameters(&params) {
+            assert!(
+                !ty.contains("char") || ty == "const char **",
+                "`{name}` takes `{ty} {param}`: inputs are (const uint8_t *ptr, size_t len)"
+            );
+        }
+    }
+}
+
+/// Sizes and counts (docs/c-api.md, "Sizes and counts"): `size_t` only for sizes of
+/// memory — lengths, capacities, array lengths — and no function returns one.
+#[test]
+fn size_t_is_only_for_sizes_of_memory() {
+    let header = std::fs::read_to_string(header_path()).unwrap();
+    let mut seen = 0;
+    for line in header.lines() {
+        assert!(
+            !line.starts_with("size_t "),
+            "a count is returned as size_t: {line}"
+        );
+    }
+    for (name, params) in declarations(&header) {
+        for (ty, param) in parameters(&params) {
+            if ty.contains("size_t") {
+                seen += 1;
+                assert!(
+                    param == "len"
+                        || param.ends_with("_len")
+                        || param.ends_with("_lens")
+                        || param.ends_with("_cap"),
+                    "`{name}`: `{ty} {param}` is not a length or a capacity; counts are uint64_t"
+                );
+            }
+        }
+    }
+    assert!(seen > 100, "found only {seen} size_t parameters");
+}
+
+/// Every writer into a caller buffer takes its capacity: each non-const byte pointer is
+/// an `out_buf`, followed by `size_t out_cap` and `size_t *out_len`.
+#[test]
+fn every_caller_buffer_comes_with_its_capacity() {
+    let header = std::fs::read_to_string(header_path()).unwrap();
+    let mut buffers = 0;
+    for (name, params) in declarations(&header) {
+        let params = parameters(&params);
+        for (i, (ty, param)) in params.iter().enumerate() {
+            let writable = ty.ends_with('*') && !ty.starts_with("const");
+            if writable && (ty.contains("uint8_t") || ty.contains("char")) {
+                buffers += 1;
+                let next: Vec<(&str, &str)> = params[i + 1..]
+                    .iter()
+                    .take(2)
+                    .map(|(t, p)| (t.as_str(), p.as_str()))
+                    .collect();
+                assert_eq!(
+                    (param.as_str(), next),
+                    (
+                        "out_buf",
+                        vec![("size_t", "out_cap"), ("size_t *", "out_len")]
+                    ),
+                    "`{name}` writes into a caller buffer without its capacity"
+                );
+            }
+        }
+    }
+    assert!(buffers > 20, "found only {buffers} caller buffers");
 }

@@ -2,9 +2,7 @@
 //! so `agentloop prove`) give, every proof made verifies, a tampered one does not, and
 //! bad inputs are result codes that change nothing.
 
-use core::ffi::c_char;
 use core::ptr::{null, null_mut};
-use std::ffi::CString;
 
 use agentloop::*;
 use agentloop_core::chain::Chain;
@@ -86,14 +84,21 @@ fn checkpoint(
     origin: Option<&str>,
     key: Option<&str>,
 ) -> Result<Vec<u8>, agentloop_result> {
-    let origin = origin.map(|o| CString::new(o).unwrap());
-    let key = key.map(|k| CString::new(k).unwrap());
-    let o = origin.as_ref().map_or(null(), |o| o.as_ptr());
-    let k = key.as_ref().map_or(null(), |k| k.as_ptr());
+    let (o, k) = (text(origin), text(key));
     let mut len = 0usize;
     // SAFETY: valid inputs; a size query.
     let r = unsafe {
-        agentloop_transcript_checkpoint(bytes.as_ptr(), bytes.len(), o, k, null_mut(), 0, &mut len)
+        agentloop_transcript_checkpoint(
+            bytes.as_ptr(),
+            bytes.len(),
+            o.0,
+            o.1,
+            k.0,
+            k.1,
+            null_mut(),
+            0,
+            &mut len,
+        )
     };
     if r != agentloop_result::InsufficientSize {
         return Err(r);
@@ -104,8 +109,10 @@ fn checkpoint(
         agentloop_transcript_checkpoint(
             bytes.as_ptr(),
             bytes.len(),
-            o,
-            k,
+            o.0,
+            o.1,
+            k.0,
+            k.1,
             buf.as_mut_ptr(),
             len,
             &mut len,
@@ -115,22 +122,28 @@ fn checkpoint(
     Ok(buf)
 }
 
+/// An optional text input as `(ptr, len)`: `None` is NULL with length 0.
+fn text(s: Option<&str>) -> (*const u8, usize) {
+    s.map_or((null(), 0), |s| (s.as_ptr(), s.len()))
+}
+
 fn verify_incl(proof: &[u8], keys: Option<&str>, origin: Option<&str>) -> agentloop_result {
-    let keys = keys.map(|k| CString::new(k).unwrap());
-    let origin = origin.map(|o| CString::new(o).unwrap());
+    let (keys, origin) = (text(keys), text(origin));
     // SAFETY: valid inputs.
     unsafe {
         agentloop_proof_verify_inclusion(
             proof.as_ptr(),
             proof.len(),
-            keys.as_ref().map_or(null(), |k| k.as_ptr()),
-            origin.as_ref().map_or(null(), |o| o.as_ptr()),
+            keys.0,
+            keys.1,
+            origin.0,
+            origin.1,
         )
     }
 }
 
 fn verify_cons(proof: &[u8], old: &[u8], keys: Option<&str>) -> agentloop_result {
-    let keys = keys.map(|k| CString::new(k).unwrap());
+    let keys = text(keys);
     // SAFETY: valid inputs.
     unsafe {
         agentloop_proof_verify_consistency(
@@ -138,8 +151,10 @@ fn verify_cons(proof: &[u8], old: &[u8], keys: Option<&str>) -> agentloop_result
             proof.len(),
             old.as_ptr(),
             old.len(),
-            keys.as_ref().map_or(null(), |k| k.as_ptr()),
+            keys.0,
+            keys.1,
             null(),
+            0,
         )
     }
 }
@@ -312,8 +327,15 @@ fn signed_checkpoints_are_checked_against_the_trusted_keys() {
         verify_incl(&proof, Some("not a key"), None),
         agentloop_result::AnchorMalformed
     );
+    // Length 0 is no origin given: the default one, as NULL.
+    assert_eq!(
+        checkpoint(&bytes, Some(""), None),
+        checkpoint(&bytes, None, None)
+    );
+    assert!(checkpoint(&bytes, Some(""), None)
+        .unwrap()
+        .starts_with(b"agentloop/transcript/"));
     for origin in [
-        "",
         "two\nlines",
         "{example.com",
         " {example.com",
@@ -384,7 +406,9 @@ fn bad_inputs_are_result_codes_and_change_nothing() {
                 bytes.as_ptr(),
                 bytes.len(),
                 null(),
+                0,
                 null(),
+                0,
                 buf.as_mut_ptr(),
                 8,
                 null_mut()
@@ -424,7 +448,7 @@ fn bad_inputs_are_result_codes_and_change_nothing() {
         );
         assert_eq!(big, proof);
         assert_eq!(
-            agentloop_proof_verify_inclusion(null(), 4, null(), null()),
+            agentloop_proof_verify_inclusion(null(), 4, null(), 0, null(), 0),
             agentloop_result::NullParameter
         );
         assert_eq!(
@@ -434,14 +458,16 @@ fn bad_inputs_are_result_codes_and_change_nothing() {
                 null(),
                 1,
                 null(),
-                null()
+                0,
+                null(),
+                0
             ),
             agentloop_result::NullParameter
         );
-        let mut root = [0u8; 32];
+        let mut root = agentloop_hash::default();
         let mut has = false;
         assert_eq!(
-            agentloop_report_root(null(), root.as_mut_ptr(), &mut has),
+            agentloop_report_root(null(), &mut root, &mut has),
             agentloop_result::NullParameter
         );
     }
@@ -489,15 +515,10 @@ fn bad_inputs_are_result_codes_and_change_nothing() {
         make(agentloop_transcript_prove_inclusion, &bytes, b"\xff\n", 0),
         Err(agentloop_result::InvalidUtf8)
     );
-    let origin = [0xffu8, 0];
-    // SAFETY: a NUL-terminated (non-UTF-8) string.
+    let origin = [0xffu8];
+    // SAFETY: valid (non-UTF-8) byte inputs.
     let r = unsafe {
-        agentloop_proof_verify_inclusion(
-            proof.as_ptr(),
-            proof.len(),
-            null(),
-            origin.as_ptr().cast::<c_char>(),
-        )
+        agentloop_proof_verify_inclusion(proof.as_ptr(), proof.len(), null(), 0, origin.as_ptr(), 1)
     };
     assert_eq!(r, agentloop_result::InvalidUtf8);
 }
@@ -507,7 +528,7 @@ fn the_report_root_is_the_checkpoint_root() {
     let bytes = transcript(5);
     let (leaves, _) = leaves_of(&bytes).unwrap();
     let mut report = null_mut();
-    let mut root = [0u8; 32];
+    let mut root = agentloop_hash::default();
     let mut has = false;
     // SAFETY: valid inputs and outputs; the report is freed once.
     unsafe {
@@ -516,23 +537,20 @@ fn the_report_root_is_the_checkpoint_root() {
             agentloop_result::Ok
         );
         assert_eq!(
-            agentloop_report_root(report, root.as_mut_ptr(), &mut has),
+            agentloop_report_root(report, &mut root, &mut has),
             agentloop_result::Ok
         );
         agentloop_report_free(report);
     }
     assert!(has);
-    assert_eq!(root, agentloop_core::merkle::root_of(&leaves).0);
-    assert_ne!(root, [0; 32]);
+    assert_eq!(root.bytes, agentloop_core::merkle::root_of(&leaves).0);
+    assert_ne!(root.bytes, [0; 32]);
 }
 
 /// `agentloop_proof_explain` with the size query: the sentence, and the result code of
 /// the query that measured it.
 fn explain(proof: &[u8], old: &[u8], keys: Option<&str>, origin: Option<&str>) -> String {
-    let keys = keys.map(|k| CString::new(k).unwrap());
-    let origin = origin.map(|o| CString::new(o).unwrap());
-    let keys = keys.as_ref().map_or(null(), |k| k.as_ptr());
-    let origin = origin.as_ref().map_or(null(), |o| o.as_ptr());
+    let (keys, origin) = (text(keys), text(origin));
     let old_ptr = if old.is_empty() { null() } else { old.as_ptr() };
     let call = |buf: *mut u8, cap: usize, len: &mut usize| {
         // SAFETY: valid inputs; `buf` is NULL (the size query, cap 0) or `cap` writable
@@ -543,8 +561,10 @@ fn explain(proof: &[u8], old: &[u8], keys: Option<&str>, origin: Option<&str>) -
                 proof.len(),
                 old_ptr,
                 old.len(),
-                keys,
-                origin,
+                keys.0,
+                keys.1,
+                origin.0,
+                origin.1,
                 buf,
                 cap,
                 len,
@@ -646,7 +666,9 @@ fn explain_proof_says_why_a_proof_does_not_hold_and_agrees_with_the_verdict() {
             null(),
             0,
             null(),
+            0,
             null(),
+            0,
             null_mut(),
             0,
             null_mut(),

@@ -816,7 +816,7 @@ fn the_agent_refuses_bad_numbers_options_nulls_and_the_wrong_state_with_codes() 
 fn a_conversation_the_provider_cannot_take_is_refused_with_the_codecs_sentence() {
     let finished = reference(OPENAI, &[text(OPENAI)]);
     let agent = c_agent();
-    let (mut next, mut head) = (0u64, [0u8; 32]);
+    let (mut next, mut head) = (0u64, agentloop_hash::default());
     let transcript = finished.transcript.as_bytes();
     // SAFETY: a live agent, a valid transcript, valid out pointers.
     let r = unsafe {
@@ -826,7 +826,7 @@ fn a_conversation_the_provider_cannot_take_is_refused_with_the_codecs_sentence()
             transcript.as_ptr(),
             transcript.len(),
             &mut next,
-            head.as_mut_ptr(),
+            &mut head,
         )
     };
     assert_eq!(r, agentloop_result::Ok);

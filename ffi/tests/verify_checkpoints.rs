@@ -5,7 +5,6 @@
 
 use core::ffi::{c_char, CStr};
 use core::ptr::{null, null_mut};
-use std::ffi::CString;
 
 use agentloop::*;
 use agentloop_core::chain::Chain;
@@ -52,9 +51,9 @@ fn through_c(
 ) -> Result<Vec<CFault>, agentloop_result> {
     let ptrs: Vec<*const u8> = texts.iter().map(|t| t.as_ptr()).collect();
     let lens: Vec<usize> = texts.iter().map(Vec::len).collect();
-    let keys = keys.map(|k| CString::new(k).unwrap());
-    let origin = origin.map(|o| CString::new(o).unwrap());
-    let as_ptr = |s: &Option<CString>| s.as_ref().map_or(null(), |s| s.as_ptr());
+    // None is length 0 (and NULL, which length 0 allows).
+    let text = |s: Option<&str>| s.map_or((null(), 0), |s| (s.as_ptr(), s.len()));
+    let (keys, origin) = (text(keys), text(origin));
     let mut report = null_mut();
     // SAFETY: every pointer is valid for the lengths given; report is writable.
     let r = unsafe {
@@ -73,8 +72,10 @@ fn through_c(
                 lens.as_ptr()
             },
             texts.len(),
-            as_ptr(&keys),
-            as_ptr(&origin),
+            keys.0,
+            keys.1,
+            origin.0,
+            origin.1,
             &mut report,
         )
     };
@@ -286,7 +287,9 @@ fn bad_calls_are_result_codes_that_write_nothing() {
                 lens.as_ptr(),
                 1,
                 null(),
+                0,
                 null(),
+                0,
                 &mut report
             ),
             agentloop_result::NullParameter
@@ -300,7 +303,9 @@ fn bad_calls_are_result_codes_that_write_nothing() {
                 null(),
                 1,
                 null(),
+                0,
                 null(),
+                0,
                 &mut report
             ),
             agentloop_result::NullParameter
@@ -314,7 +319,9 @@ fn bad_calls_are_result_codes_that_write_nothing() {
                 lens.as_ptr(),
                 1,
                 null(),
+                0,
                 null(),
+                0,
                 null_mut()
             ),
             agentloop_result::NullParameter
@@ -336,7 +343,9 @@ fn bad_calls_are_result_codes_that_write_nothing() {
                 lens.as_ptr(),
                 1,
                 null(),
+                0,
                 null(),
+                0,
                 &mut report
             ),
             agentloop_result::InvalidArgument
