@@ -13,7 +13,8 @@
  *   ./at_most_once resume FILE COUNTER
  *       continues FILE with the agent handle (agentloop_agent_resume), `t` not
  *       idempotent, running any call the resumed run asks for; appends the new records
- *       to FILE and checks that FILE verifies.
+ *       to FILE — each line lent by agentloop_agent_take_record_borrowed — and checks
+ *       that FILE verifies.
  *
  * Exit 0 when the mode did what it says (crash exits 3, from inside the tool); the
  * test (ffi/tests/c_examples.rs) counts COUNTER's bytes: `t` ran exactly once.
@@ -194,14 +195,16 @@ static uint8_t *slurp(const char *path, size_t *len) {
     return data;
 }
 
-/* Takes every pending record into the chain and appends its line to `out`. */
+/* Takes every pending record into the chain and appends its line to `out`. The line is
+ * lent by the library (no buffer, no size query): it lives in the chain until the
+ * chain's next call, so it is written out before the next take. */
 static agentloop_result drain(agentloop_agent *agent, agentloop_chain *chain, FILE *out) {
-    uint8_t line[4096];
+    const uint8_t *line = NULL;
     size_t len = 0;
     bool has = true;
     while (has) {
         agentloop_result r =
-            agentloop_agent_take_record(agent, chain, line, sizeof line, &len, &has);
+            agentloop_agent_take_record_borrowed(agent, chain, &line, &len, &has);
         if (r != AGENTLOOP_RESULT_OK) return r;
         if (has && (fwrite(line, 1, len, out) != len || fflush(out) != 0))
             return AGENTLOOP_RESULT_IO;

@@ -27,6 +27,9 @@
  *   AGENTLOOP_RESULT_OK with *out_len 0 (each function says whether its output can be
  *   empty). So the size query (NULL, 0) answers OK (done: empty), INSUFFICIENT_SIZE
  *   (allocate *out_len bytes and call again) or a failure;
+ * - a function whose name ends in _borrowed lends its output instead of copying it:
+ *   the pointer and length it writes point into the library, valid until the next
+ *   call on the object that holds them (the function says which) or its _free;
  * - names and sentences the library returns (the _str functions,
  *   agentloop_library_version, fault details) are NUL-terminated and never NULL;
  * - the schema language of tools and agentloop_schema (JSON Schema 2020-12, 2019-09,
@@ -1200,6 +1203,32 @@ agentloop_result agentloop_agent_take_record(struct agentloop_agent *agent,
                                              bool *has_record);
 
 /**
+ * As `agentloop_agent_take_record`, with the line lent instead of copied: appends the
+ * agent's next pending record to `chain`, writes a pointer to its canonical line
+ * (ending in `\n`, no NUL) to `*out_line`, its length to `*out_len`, and `true` to
+ * `*has_record`. The line belongs to the chain, as with
+ * `agentloop_chain_append_borrowed`: valid and unchanged until the next call that
+ * takes this chain (this one included) or `agentloop_chain_free` — write it out
+ * before taking the next record. With no record pending it writes NULL, 0 and
+ * `false` and changes nothing. There is no size query: one call per record.
+ *
+ * Refusals as `agentloop_agent_take_record` (`INVALID_ARGUMENT` for a chain at
+ * another `seq`, `CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`), each leaving the record
+ * pending, the chain unchanged and the outputs unwritten. NULL `agent`, `chain`,
+ * `out_line`, `out_len` or `has_record` is `NULL_PARAMETER`. Not thread-safe for one
+ * agent or chain.
+ *
+ * # Safety
+ * `agent` and `chain` must be live objects from this library; `out_line`, `out_len`
+ * and `has_record` must be valid for a write.
+ */
+agentloop_result agentloop_agent_take_record_borrowed(struct agentloop_agent *agent,
+                                                      struct agentloop_chain *chain,
+                                                      const uint8_t **out_line,
+                                                      size_t *out_len,
+                                                      bool *has_record);
+
+/**
  * Declares the registered tool `(name_ptr, name_len)` idempotent: running it twice
  * has the effect of running it once. When a resumed run finds that a call of an
  * idempotent tool may have been running when the run died, it runs the call again;
@@ -1486,6 +1515,32 @@ agentloop_result agentloop_chain_append(struct agentloop_chain *chain,
                                         uint8_t *out_buf,
                                         size_t out_cap,
                                         size_t *out_len);
+
+/**
+ * As `agentloop_chain_append`, with the line lent instead of copied: appends one
+ * record to `chain` and writes a pointer to its canonical line (ending in `\n`, no
+ * NUL) to `*out_line` and the line's length to `*out_len`. The line belongs to the
+ * chain: it stays valid and unchanged until the next call that takes this chain
+ * (another append, `agentloop_agent_take_record`, …) or `agentloop_chain_free`; copy
+ * or write it out before then. There is no size query: the record is appended at once.
+ *
+ * Refusals as `agentloop_chain_append` (`INVALID_UTF8`, `INVALID_ARGUMENT`,
+ * `INVALID_JSON`, `NO_CANONICAL_FORM`, `CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`): the chain
+ * is unchanged, the outputs are not written, and a line lent before is no longer
+ * valid. NULL `chain`, `out_line` or `out_len`, or a NULL byte input with a length
+ * above 0, is `NULL_PARAMETER`. Not thread-safe for one chain.
+ *
+ * # Safety
+ * `chain` must be a live chain from this library; the byte inputs must point to their
+ * lengths in readable bytes; `out_line` and `out_len` must be valid for a write.
+ */
+agentloop_result agentloop_chain_append_borrowed(struct agentloop_chain *chain,
+                                                 const uint8_t *kind_ptr,
+                                                 size_t kind_len,
+                                                 const uint8_t *payload_ptr,
+                                                 size_t payload_len,
+                                                 const uint8_t **out_line,
+                                                 size_t *out_len);
 
 /**
  * Writes the chain's head — the `hash` of its last record, or `prev0` before the

@@ -34,22 +34,14 @@ impl agentloop_chain {
         }
     }
 
-    /// Appends a record and copies its line out, or, when it does not fit, restores
-    /// the chain as it was before the call.
+    /// Appends a record and hands its line out: copied to the caller's buffer or, when
+    /// it does not fit, the chain restored as it was before the call; or lent.
     fn append(&mut self, kind: &str, payload: &[u8], out: Out) -> Outcome {
         self.append_with(out, |chain| chain.append_json(kind, payload))
     }
 
     /// As [`agentloop_chain::append`], with a parsed payload (the loop's records).
-    pub(crate) fn append_value(
-        &mut self,
-        kind: &str,
-        payload: &Value,
-        buf: *mut u8,
-        cap: usize,
-        len: *mut usize,
-    ) -> Outcome {
-        let out = Out { buf, cap, len };
+    pub(crate) fn append_value(&mut self, kind: &str, payload: &Value, out: Out) -> Outcome {
         self.append_with(out, |chain| chain.append(kind, payload))
     }
 
@@ -64,11 +56,25 @@ impl agentloop_chain {
         out: Out,
         append: impl for<'c> FnOnce(&'c mut Chain) -> Result<&'c [u8], AppendError>,
     ) -> Outcome {
+        let (buf, cap, len) = match out {
+            Out::Buffer { buf, cap, len } => (buf, cap, len),
+            Out::Lent { ptr, len } => {
+                let line = append(&mut self.chain).map_err(append_error)?;
+                // The line lives in the chain's buffer until the chain's next append (a
+                // failed one included) or its free: the lifetime the header promises.
+                // SAFETY: both were checked non-NULL by the caller of this method, which
+                // promises they are writable.
+                return unsafe {
+                    put(ptr, line.as_ptr())?;
+                    put(len, line.len())
+                };
+            }
+        };
         let before = (self.chain.next_seq(), self.chain.head());
         let line = append(&mut self.chain).map_err(append_error)?;
-        if fits(out.buf, out.cap, line.len()) {
+        if fits(buf, cap, line.len()) {
             // SAFETY: the caller's contract for the output buffer and out_len.
-            return unsafe { write_out(line, out.buf, out.cap, out.len) };
+            return unsafe { write_out(line, buf, cap, len) };
         }
         let needed = line.len();
         // Undo: a chain continuing from the state before this append, whose count
@@ -77,8 +83,8 @@ impl agentloop_chain {
             seq0: before.0,
             prev0: before.1,
         });
-        // SAFETY: out.len was checked non-NULL by the caller of this method.
-        unsafe { put(out.len, needed) }?;
+        // SAFETY: len was checked non-NULL by the caller of this method.
+        unsafe { put(len, needed) }?;
         Err(agentloop_result::InsufficientSize)
     }
 
@@ -87,11 +93,19 @@ impl agentloop_chain {
     }
 }
 
-/// The caller's output buffer.
-struct Out {
-    buf: *mut u8,
-    cap: usize,
-    len: *mut usize,
+/// Where an appended line goes; the pointers were checked non-NULL (but `buf`).
+pub(crate) enum Out {
+    /// Copied to the caller's buffer, by the size-query protocol.
+    Buffer {
+        buf: *mut u8,
+        cap: usize,
+        len: *mut usize,
+    },
+    /// Lent: a pointer into the chain and the length.
+    Lent {
+        ptr: *mut *const u8,
+        len: *mut usize,
+    },
 }
 
 /// The result code for a refused append.
@@ -195,9 +209,52 @@ pub unsafe extern "C" fn agentloop_chain_append(
         let kind = unsafe { text(kind_ptr, kind_len) }?;
         // SAFETY: as above.
         let payload = unsafe { input(payload_ptr, payload_len) }?;
-        let out = Out {
+        let out = Out::Buffer {
             buf: out_buf,
             cap: out_cap,
+            len: out_len,
+        };
+        chain.append(kind, payload, out)
+    })
+}
+
+/// As `agentloop_chain_append`, with the line lent instead of copied: appends one
+/// record to `chain` and writes a pointer to its canonical line (ending in `\n`, no
+/// NUL) to `*out_line` and the line's length to `*out_len`. The line belongs to the
+/// chain: it stays valid and unchanged until the next call that takes this chain
+/// (another append, `agentloop_agent_take_record`, …) or `agentloop_chain_free`; copy
+/// or write it out before then. There is no size query: the record is appended at once.
+///
+/// Refusals as `agentloop_chain_append` (`INVALID_UTF8`, `INVALID_ARGUMENT`,
+/// `INVALID_JSON`, `NO_CANONICAL_FORM`, `CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`): the chain
+/// is unchanged, the outputs are not written, and a line lent before is no longer
+/// valid. NULL `chain`, `out_line` or `out_len`, or a NULL byte input with a length
+/// above 0, is `NULL_PARAMETER`. Not thread-safe for one chain.
+///
+/// # Safety
+/// `chain` must be a live chain from this library; the byte inputs must point to their
+/// lengths in readable bytes; `out_line` and `out_len` must be valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_chain_append_borrowed(
+    chain: *mut agentloop_chain,
+    kind_ptr: *const u8,
+    kind_len: usize,
+    payload_ptr: *const u8,
+    payload_len: usize,
+    out_line: *mut *const u8,
+    out_len: *mut usize,
+) -> agentloop_result {
+    boundary(|| {
+        need(out_line)?;
+        need(out_len)?;
+        // SAFETY: the caller promises a live chain used by no other thread.
+        let chain = unsafe { handle_mut(chain) }?;
+        // SAFETY: the caller's contract for the byte inputs.
+        let kind = unsafe { text(kind_ptr, kind_len) }?;
+        // SAFETY: as above.
+        let payload = unsafe { input(payload_ptr, payload_len) }?;
+        let out = Out::Lent {
+            ptr: out_line,
             len: out_len,
         };
         chain.append(kind, payload, out)

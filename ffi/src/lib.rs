@@ -65,12 +65,13 @@ pub use agent::{
     agentloop_agent_poll, agentloop_agent_poll_batch, agentloop_agent_request,
     agentloop_agent_request_error, agentloop_agent_resume, agentloop_agent_resume_error,
     agentloop_agent_set_idempotent, agentloop_agent_stop_error, agentloop_agent_take_calls,
-    agentloop_agent_take_record, agentloop_budgets, agentloop_budgets_init, agentloop_need,
-    agentloop_stop, agentloop_stop_str,
+    agentloop_agent_take_record, agentloop_agent_take_record_borrowed, agentloop_budgets,
+    agentloop_budgets_init, agentloop_need, agentloop_stop, agentloop_stop_str,
 };
 pub use chain::{
-    agentloop_chain, agentloop_chain_append, agentloop_chain_count, agentloop_chain_free,
-    agentloop_chain_head, agentloop_chain_new, agentloop_chain_resume,
+    agentloop_chain, agentloop_chain_append, agentloop_chain_append_borrowed,
+    agentloop_chain_count, agentloop_chain_free, agentloop_chain_head, agentloop_chain_new,
+    agentloop_chain_resume,
 };
 pub use driver::{
     agentloop_cancel_callback, agentloop_driver_run, agentloop_driver_run_to_writer,

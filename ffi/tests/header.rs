@@ -378,3 +378,38 @@ fn every_caller_buffer_comes_with_its_capacity() {
     }
     assert!(buffers > 20, "found only {buffers} caller buffers");
 }
+
+/// Library-owned outputs (docs/c-api.md, "Borrowed outputs"): a function lends bytes —
+/// a `const uint8_t **` output, with its `size_t *` length after it — exactly when its
+/// name ends in `_borrowed`, and each such function has a copying twin that writes the
+/// same bytes into a caller buffer.
+#[test]
+fn lent_outputs_are_named_borrowed_and_have_a_copying_twin() {
+    let header = std::fs::read_to_string(header_path()).unwrap();
+    let functions = declarations(&header);
+    let names: Vec<&str> = functions.iter().map(|(n, _)| n.as_str()).collect();
+    let mut lending = 0;
+    for (name, params) in &functions {
+        let params = parameters(params);
+        let lent = params.iter().position(|(t, _)| t == "const uint8_t **");
+        assert_eq!(
+            lent.is_some(),
+            name.ends_with("_borrowed"),
+            "`{name}`: a lent output and the `_borrowed` suffix go together"
+        );
+        if let Some(at) = lent {
+            lending += 1;
+            assert_eq!(
+                params.get(at + 1).map(|(t, _)| t.as_str()),
+                Some("size_t *"),
+                "`{name}`: the lent pointer is followed by its length"
+            );
+            let twin = name.trim_end_matches("_borrowed");
+            assert!(
+                names.contains(&twin),
+                "`{name}` has no copying twin `{twin}`"
+            );
+        }
+    }
+    assert!(lending >= 2, "found only {lending} lending functions");
+}

@@ -316,6 +316,123 @@ fn chain_writes_the_spec_vector_and_small_buffers_change_nothing() {
     }
 }
 
+impl Chain {
+    /// Appends with the line lent: the result, and the line copied out of the chain.
+    fn append_borrowed(&self, kind: &[u8], payload: &[u8]) -> (agentloop_result, Vec<u8>) {
+        let (mut line, mut len) = (null(), usize::MAX);
+        // SAFETY: a live chain, valid inputs, writable outputs.
+        let r = unsafe {
+            agentloop_chain_append_borrowed(
+                self.0,
+                kind.as_ptr(),
+                kind.len(),
+                payload.as_ptr(),
+                payload.len(),
+                &mut line,
+                &mut len,
+            )
+        };
+        if r != agentloop_result::Ok {
+            assert!(line.is_null() && len == usize::MAX, "written on failure");
+            return (r, Vec::new());
+        }
+        // SAFETY: the library lends `len` bytes at `line` until the chain's next call.
+        (
+            r,
+            unsafe { core::slice::from_raw_parts(line, len) }.to_vec(),
+        )
+    }
+}
+
+#[test]
+fn a_borrowed_append_lends_the_bytes_a_copying_one_writes() {
+    let (copying, lending) = (Chain::new(), Chain::new());
+    for ((kind, payload), line) in SPEC_PAYLOADS.iter().zip(SPEC_LINES) {
+        let (r, len, buf) = copying.append(kind.as_bytes(), payload.as_bytes(), 4096);
+        assert_eq!(r, agentloop_result::Ok);
+        let (r, lent) = lending.append_borrowed(kind.as_bytes(), payload.as_bytes());
+        assert_eq!(r, agentloop_result::Ok);
+        assert_eq!(lent, &buf[..len]);
+        assert_eq!(lent, format!("{line}\n").as_bytes());
+        assert_eq!(
+            (lending.head(), lending.count()),
+            (copying.head(), copying.count())
+        );
+    }
+    // Refusals change nothing and write nothing.
+    let (head, count) = (lending.head(), lending.count());
+    for (kind, payload, code) in [
+        (&b""[..], &b"{}"[..], agentloop_result::InvalidArgument),
+        (b"\xff", b"{}", agentloop_result::InvalidUtf8),
+        (b"note", b"{", agentloop_result::InvalidJson),
+        (b"note", b"1e400", agentloop_result::NoCanonicalForm),
+    ] {
+        assert_eq!(lending.append_borrowed(kind, payload).0, code);
+        assert_eq!((lending.head(), lending.count()), (head, count));
+    }
+    // A line too long for any verifier is refused whole, as by the copying append.
+    let big = format!("\"{}\"", "x".repeat(16 << 20));
+    assert_eq!(
+        lending.append_borrowed(b"note", big.as_bytes()).0,
+        agentloop_result::RecordTooLong
+    );
+    assert_eq!((lending.head(), lending.count()), (head, count));
+    let (mut line, mut len) = (null(), 0usize);
+    // SAFETY: each call passes valid pointers but the NULL under test.
+    unsafe {
+        assert_eq!(
+            agentloop_chain_append_borrowed(
+                null_mut(),
+                b"k".as_ptr(),
+                1,
+                b"1".as_ptr(),
+                1,
+                &mut line,
+                &mut len
+            ),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_chain_append_borrowed(
+                lending.0,
+                b"k".as_ptr(),
+                1,
+                b"1".as_ptr(),
+                1,
+                null_mut(),
+                &mut len
+            ),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_chain_append_borrowed(
+                lending.0,
+                b"k".as_ptr(),
+                1,
+                b"1".as_ptr(),
+                1,
+                &mut line,
+                null_mut()
+            ),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_chain_append_borrowed(
+                lending.0,
+                null(),
+                1,
+                b"1".as_ptr(),
+                1,
+                &mut line,
+                &mut len
+            ),
+            agentloop_result::NullParameter
+        );
+    }
+    assert!(line.is_null());
+    assert_eq!((lending.head(), lending.count()), (head, count));
+}
+
 #[test]
 fn chain_refusals_change_nothing() {
     let chain = Chain::new();
