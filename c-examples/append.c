@@ -40,6 +40,9 @@ static const char *const HEADS[3] = {
     "8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6",
 };
 
+/* A C string as the (pointer, length) every input of the library is. */
+#define P(s) (const uint8_t *)(s), strlen(s)
+
 static int fail(const char *what, uint32_t result) {
     fprintf(stderr, "append: %s: %s\n", what, agentloop_result_str(result));
     return 1;
@@ -64,7 +67,8 @@ static int writer_part(const char *spec_path) {
     options.sync_every = 2;
     options.wait_for_lock = false;
     agentloop_writer *writer = NULL;
-    if ((r = agentloop_writer_open_with((const uint8_t *)path, strlen(path), NULL, &options, &writer)) != AGENTLOOP_RESULT_OK) {
+    if ((r = agentloop_writer_open_with(P(path), NULL, &options, &writer)) !=
+        AGENTLOOP_RESULT_OK) {
         return fail("agentloop_writer_open_with", r);
     }
     size_t complete = 0;
@@ -102,13 +106,13 @@ static int writer_part(const char *spec_path) {
         return 1;
     }
     writer = NULL;
-    r = agentloop_writer_open((const uint8_t *)path, strlen(path), NULL, &writer);
+    r = agentloop_writer_open(P(path), NULL, &writer);
     if (r != AGENTLOOP_RESULT_TORN_TAIL || writer != NULL) {
         agentloop_writer_free(writer);
         return fail("opening a torn file", r);
     }
     uint64_t offset = 0, removed = 0;
-    r = agentloop_transcript_repair((const uint8_t *)path, strlen(path), NULL, &offset, &removed);
+    r = agentloop_transcript_repair(P(path), NULL, &offset, &removed);
     if (r != AGENTLOOP_RESULT_OK || offset != complete || removed != strlen(torn)) {
         fprintf(stderr, "append: repair: %s, offset %llu, removed %llu\n",
                 agentloop_result_str(r), (unsigned long long)offset,
@@ -116,7 +120,7 @@ static int writer_part(const char *spec_path) {
         return 1;
     }
     /* Nothing left to repair; the side file keeps the torn bytes and is never overwritten. */
-    r = agentloop_transcript_repair((const uint8_t *)path, strlen(path), NULL, &offset, &removed);
+    r = agentloop_transcript_repair(P(path), NULL, &offset, &removed);
     if (r != AGENTLOOP_RESULT_OK || removed != 0 || offset != complete) {
         return fail("repairing again", r);
     }
@@ -125,7 +129,7 @@ static int writer_part(const char *spec_path) {
         perror(path);
         return 1;
     }
-    r = agentloop_transcript_repair((const uint8_t *)path, strlen(path), NULL, &offset, &removed);
+    r = agentloop_transcript_repair(P(path), NULL, &offset, &removed);
     if (r != AGENTLOOP_RESULT_SIDE_FILE_EXISTS) {
         return fail("repair over an existing side file", r);
     }
@@ -134,12 +138,13 @@ static int writer_part(const char *spec_path) {
         perror(side);
         return 1;
     }
-    if ((r = agentloop_transcript_repair((const uint8_t *)path, strlen(path), NULL, &offset, &removed)) != AGENTLOOP_RESULT_OK ||
+    if ((r = agentloop_transcript_repair(P(path), NULL, &offset, &removed)) !=
+            AGENTLOOP_RESULT_OK ||
         removed != strlen(torn)) {
         return fail("repair after removing the side file", r);
     }
     uint64_t count = 0;
-    if ((r = agentloop_writer_open((const uint8_t *)path, strlen(path), NULL, &writer)) != AGENTLOOP_RESULT_OK) {
+    if ((r = agentloop_writer_open(P(path), NULL, &writer)) != AGENTLOOP_RESULT_OK) {
         return fail("reopening the repaired file", r);
     }
     r = agentloop_writer_count(writer, &count);

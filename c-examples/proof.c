@@ -50,8 +50,9 @@ static agentloop_result write_chain(uint8_t *buf, size_t cap, size_t *len, size_
 static agentloop_result prove(int inclusion, const uint8_t *t, size_t t_len, const uint8_t *cp,
                               size_t cp_len, uint64_t at, uint8_t **out, size_t *out_len) {
     agentloop_result r =
-        inclusion ? agentloop_transcript_prove_inclusion(t, t_len, cp, cp_len, at, NULL, 0, out_len)
-                  : agentloop_transcript_prove_consistency(t, t_len, cp, cp_len, at, NULL, 0, out_len);
+        inclusion
+            ? agentloop_transcript_prove_inclusion(t, t_len, cp, cp_len, at, NULL, 0, out_len)
+            : agentloop_transcript_prove_consistency(t, t_len, cp, cp_len, at, NULL, 0, out_len);
     if (r != AGENTLOOP_RESULT_INSUFFICIENT_SIZE) {
         return r;
     }
@@ -59,8 +60,10 @@ static agentloop_result prove(int inclusion, const uint8_t *t, size_t t_len, con
     if (*out == NULL) {
         return AGENTLOOP_RESULT_IO;
     }
-    r = inclusion ? agentloop_transcript_prove_inclusion(t, t_len, cp, cp_len, at, *out, *out_len, out_len)
-                  : agentloop_transcript_prove_consistency(t, t_len, cp, cp_len, at, *out, *out_len, out_len);
+    r = inclusion ? agentloop_transcript_prove_inclusion(t, t_len, cp, cp_len, at, *out, *out_len,
+                                                         out_len)
+                  : agentloop_transcript_prove_consistency(t, t_len, cp, cp_len, at, *out,
+                                                           *out_len, out_len);
     if (r != AGENTLOOP_RESULT_OK) {
         free(*out);
         *out = NULL;

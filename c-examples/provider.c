@@ -185,7 +185,8 @@ int main(int argc, char **argv) {
     budgets.has_max_steps = true; /* a model that never stops asking for tools */
     budgets.max_steps = 8;
     agentloop_outcome outcome;
-    agentloop_result r = agentloop_writer_open((const uint8_t *)argv[3], strlen(argv[3]), NULL, &writer);
+    agentloop_result r =
+        agentloop_writer_open((const uint8_t *)argv[3], strlen(argv[3]), NULL, &writer);
     if (r == AGENTLOOP_RESULT_OK) {
         r = agentloop_driver_run_to_writer(writer, (const uint8_t *)TASK, strlen(TASK), &budgets,
                                            model, &h, &tool, 1, NULL, NULL, &outcome);

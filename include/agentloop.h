@@ -90,7 +90,8 @@ enum agentloop_result
    */
   AGENTLOOP_RESULT_NO_CANONICAL_FORM = 4,
   /**
-   * The output buffer is too small (or NULL): the needed length was written to
+   * The output does not fit the buffer (a NULL buffer, or a capacity of 0, fits only
+   * an empty output, which is `OK` with length 0): the needed length was written to
    * `*out_len`, nothing else changed. Call again with a buffer that large.
    */
   AGENTLOOP_RESULT_INSUFFICIENT_SIZE = 5,
@@ -1010,6 +1011,10 @@ agentloop_result agentloop_agent_outcome(const struct agentloop_agent *agent,
  * `INVALID_STATE` while the run goes on. NULL `agent` or `out_len` is
  * `NULL_PARAMETER`. Not thread-safe for one agent.
  *
+ * Empty output: a stop for any reason but `model_error` gives the empty string, which
+ * fits any buffer: `OK` with `*out_len` 0, even with a NULL buffer (so the size query
+ * answers `OK`, not `INSUFFICIENT_SIZE`).
+ *
  * # Safety
  * As `agentloop_agent_messages_json`.
  */
@@ -1127,6 +1132,10 @@ agentloop_result agentloop_agent_request(struct agentloop_agent *agent,
  * request was not refused (or there was none, or it was a size query). Size query as
  * `agentloop_json_canonicalize`. NULL `agent` or `out_len` is `NULL_PARAMETER`. Not
  * thread-safe for one agent.
+ *
+ * Empty output: no refused request gives the empty string, which fits any buffer: `OK`
+ * with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
+ * `INSUFFICIENT_SIZE`).
  *
  * # Safety
  * `agent` must be a live agent from this library; `out_buf`, if not NULL, must point
@@ -1289,6 +1298,10 @@ agentloop_result agentloop_agent_resume(struct agentloop_agent *agent,
  * `(out_buf, out_cap)` and its length to `*out_len` (UTF-8, no NUL). Size query as
  * `agentloop_json_canonicalize`. NULL `agent` or `out_len` is `NULL_PARAMETER`. Not
  * thread-safe for one agent.
+ *
+ * Empty output: no refused resume gives the empty string, which fits any buffer: `OK`
+ * with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
+ * `INSUFFICIENT_SIZE`).
  *
  * # Safety
  * `agent` must be a live agent from this library; `out_buf`, if not NULL, must point
@@ -1897,6 +1910,10 @@ agentloop_result agentloop_proof_verify_consistency(const uint8_t *proof,
  * not UTF-8; NULL `out_len`, or a NULL pointer with a length above 0, is
  * `NULL_PARAMETER`. Thread-safe.
  *
+ * Empty output: a proof that holds gives the empty string, which fits any buffer: `OK`
+ * with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
+ * `INSUFFICIENT_SIZE`).
+ *
  * # Safety
  * Byte inputs as in the header conventions; `out_buf` NULL or `out_cap` writable
  * bytes; `out_len` writable.
@@ -2207,6 +2224,10 @@ agentloop_result agentloop_schema_new(const uint8_t *ptr,
  * `INVALID_JSON` / `NO_CANONICAL_FORM` as in `agentloop_schema_new`. NULL `out_len`,
  * or NULL `ptr` with `len > 0`, is `NULL_PARAMETER`. Thread-safe.
  *
+ * Empty output: a schema that compiles gives the empty string, which fits any buffer:
+ * `OK` with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
+ * `INSUFFICIENT_SIZE`).
+ *
  * # Safety
  * `ptr` must point to `len` readable bytes; `out_buf`, if not NULL, to `out_cap`
  * writable bytes; `out_len` must be valid for a write.
@@ -2245,6 +2266,10 @@ agentloop_result agentloop_schema_validate(const struct agentloop_schema *schema
  * buffer that large gives exactly that text. Errors as `agentloop_schema_validate`.
  * Thread-safe on a live schema.
  *
+ * Empty output: a valid instance gives the empty string, which fits any buffer: `OK`
+ * with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
+ * `INSUFFICIENT_SIZE`).
+ *
  * # Safety
  * `schema` must be a live schema from this library; `ptr` must point to `len`
  * readable bytes; `out_buf`, if not NULL, to `out_cap` writable bytes; `out_len` must
@@ -2282,6 +2307,10 @@ void agentloop_schema_free(struct agentloop_schema *schema);
  * Size query as `agentloop_json_canonicalize`. `INVALID_UTF8` for a name that is not UTF-8;
  * `INVALID_JSON` / `NO_CANONICAL_FORM` for the schema text. NULL `out_len`, or a NULL
  * input with a non-zero length, is `NULL_PARAMETER`. Thread-safe.
+ *
+ * Empty output: a name and schema that pass gives the empty string, which fits any
+ * buffer: `OK` with `*out_len` 0, even with a NULL buffer (so the size query answers
+ * `OK`, not `INSUFFICIENT_SIZE`).
  *
  * # Safety
  * The inputs must point to their lengths in readable bytes; `out_buf`, if not NULL,

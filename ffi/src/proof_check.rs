@@ -273,6 +273,10 @@ pub unsafe extern "C" fn agentloop_proof_verify_consistency(
 /// not UTF-8; NULL `out_len`, or a NULL pointer with a length above 0, is
 /// `NULL_PARAMETER`. Thread-safe.
 ///
+/// Empty output: a proof that holds gives the empty string, which fits any buffer: `OK`
+/// with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
+/// `INSUFFICIENT_SIZE`).
+///
 /// # Safety
 /// Byte inputs as in the header conventions; `out_buf` NULL or `out_cap` writable
 /// bytes; `out_len` writable.

@@ -27,7 +27,8 @@ pub enum agentloop_result {
     /// A JSON input reads, but a number in it has no canonical encoding (an integer
     /// that a double cannot hold exactly, a number out of range, an underflow).
     NoCanonicalForm = 4,
-    /// The output buffer is too small (or NULL): the needed length was written to
+    /// The output does not fit the buffer (a NULL buffer, or a capacity of 0, fits only
+    /// an empty output, which is `OK` with length 0): the needed length was written to
     /// `*out_len`, nothing else changed. Call again with a buffer that large.
     InsufficientSize = 5,
     /// An argument is out of its range: an empty record kind, a `seq0` above 2^53 − 1,

@@ -63,6 +63,10 @@ pub unsafe extern "C" fn agentloop_schema_new(
 /// `INVALID_JSON` / `NO_CANONICAL_FORM` as in `agentloop_schema_new`. NULL `out_len`,
 /// or NULL `ptr` with `len > 0`, is `NULL_PARAMETER`. Thread-safe.
 ///
+/// Empty output: a schema that compiles gives the empty string, which fits any buffer:
+/// `OK` with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
+/// `INSUFFICIENT_SIZE`).
+///
 /// # Safety
 /// `ptr` must point to `len` readable bytes; `out_buf`, if not NULL, to `out_cap`
 /// writable bytes; `out_len` must be valid for a write.
@@ -124,6 +128,10 @@ pub unsafe extern "C" fn agentloop_schema_validate(
 /// written to `*out_len` and the result is `INSUFFICIENT_SIZE`; the same call with a
 /// buffer that large gives exactly that text. Errors as `agentloop_schema_validate`.
 /// Thread-safe on a live schema.
+///
+/// Empty output: a valid instance gives the empty string, which fits any buffer: `OK`
+/// with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
+/// `INSUFFICIENT_SIZE`).
 ///
 /// # Safety
 /// `schema` must be a live schema from this library; `ptr` must point to `len`

@@ -41,6 +41,10 @@ pub(crate) fn register_error(error: RegisterError) -> agentloop_result {
 /// `INVALID_JSON` / `NO_CANONICAL_FORM` for the schema text. NULL `out_len`, or a NULL
 /// input with a non-zero length, is `NULL_PARAMETER`. Thread-safe.
 ///
+/// Empty output: a name and schema that pass gives the empty string, which fits any
+/// buffer: `OK` with `*out_len` 0, even with a NULL buffer (so the size query answers
+/// `OK`, not `INSUFFICIENT_SIZE`).
+///
 /// # Safety
 /// The inputs must point to their lengths in readable bytes; `out_buf`, if not NULL,
 /// to `out_cap` writable bytes; `out_len` must be valid for a write.

@@ -140,6 +140,10 @@ pub unsafe extern "C" fn agentloop_agent_outcome(
 /// `INVALID_STATE` while the run goes on. NULL `agent` or `out_len` is
 /// `NULL_PARAMETER`. Not thread-safe for one agent.
 ///
+/// Empty output: a stop for any reason but `model_error` gives the empty string, which
+/// fits any buffer: `OK` with `*out_len` 0, even with a NULL buffer (so the size query
+/// answers `OK`, not `INSUFFICIENT_SIZE`).
+///
 /// # Safety
 /// As `agentloop_agent_messages_json`.
 #[no_mangle]

@@ -87,6 +87,10 @@ pub unsafe extern "C" fn agentloop_agent_request(
 /// `agentloop_json_canonicalize`. NULL `agent` or `out_len` is `NULL_PARAMETER`. Not
 /// thread-safe for one agent.
 ///
+/// Empty output: no refused request gives the empty string, which fits any buffer: `OK`
+/// with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
+/// `INSUFFICIENT_SIZE`).
+///
 /// # Safety
 /// `agent` must be a live agent from this library; `out_buf`, if not NULL, must point
 /// to `out_cap` writable bytes; `out_len` must be valid for a write.
