@@ -413,3 +413,49 @@ fn lent_outputs_are_named_borrowed_and_have_a_copying_twin() {
     }
     assert!(lending >= 2, "found only {lending} lending functions");
 }
+
+/// Every constant a comment of the header or docs/c-api.md names — `` `NULL_PARAMETER` ``,
+/// `` `AGENTLOOP_NEED_DONE` `` — is one the header declares (a result code may drop its
+/// `AGENTLOOP_RESULT_` prefix), so a renamed or removed code cannot linger in the docs.
+#[test]
+fn every_constant_the_docs_name_is_declared() {
+    let header = std::fs::read_to_string(header_path()).unwrap();
+    let mut declared: Vec<String> = Vec::new();
+    for line in header.lines() {
+        let line = line.trim();
+        let name = line
+            .strip_prefix("#define ")
+            .unwrap_or(line)
+            .split([' ', ','])
+            .next()
+            .unwrap_or("");
+        if name.starts_with("AGENTLOOP_") {
+            declared.push(name.to_string());
+        }
+    }
+    // Names of the C library and the system, not of this one.
+    let system = ["SIGXFSZ", "RLIMIT_FSIZE", "PTRDIFF_MAX", "EFBIG"];
+    let guide =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/c-api.md"))
+            .unwrap();
+    for (file, text) in [("include/agentloop.h", &header), ("docs/c-api.md", &guide)] {
+        let mut named = 0;
+        for token in text.split('`').skip(1).step_by(2) {
+            let is_constant = token.len() > 1
+                && token
+                    .bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+                && token.bytes().next().is_some_and(|b| b.is_ascii_uppercase());
+            if !is_constant || system.contains(&token) {
+                continue;
+            }
+            named += 1;
+            let full = format!("AGENTLOOP_RESULT_{token}");
+            assert!(
+                declared.iter().any(|d| d == token || *d == full),
+                "{file} names `{token}`, which the header does not declare"
+            );
+        }
+        assert!(named > 50, "{file}: found only {named} constants");
+    }
+}
