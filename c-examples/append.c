@@ -3,7 +3,7 @@
  * checks every byte of every line and every head against the SPEC. With a FILE
  * argument it also writes the transcript there, and then exercises the durable writer
  * on FILE.writer: the same chain through agentloop_writer, a torn tail it refuses,
- * and agentloop_repair. Exit 0 when everything matched.
+ * and agentloop_transcript_repair. Exit 0 when everything matched.
  *
  *   ./append [FILE]
  */
@@ -40,6 +40,9 @@ static const char *const HEADS[3] = {
     "8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6",
 };
 
+/* A C string as the (pointer, length) every input of the library is. */
+#define P(s) (const uint8_t *)(s), strlen(s)
+
 static int fail(const char *what, uint32_t result) {
     fprintf(stderr, "append: %s: %s\n", what, agentloop_result_str(result));
     return 1;
@@ -64,7 +67,8 @@ static int writer_part(const char *spec_path) {
     options.sync_every = 2;
     options.wait_for_lock = false;
     agentloop_writer *writer = NULL;
-    if ((r = agentloop_writer_open_with(path, NULL, &options, &writer)) != AGENTLOOP_RESULT_OK) {
+    if ((r = agentloop_writer_open_with(P(path), NULL, &options, &writer)) !=
+        AGENTLOOP_RESULT_OK) {
         return fail("agentloop_writer_open_with", r);
     }
     size_t complete = 0;
@@ -77,11 +81,14 @@ static int writer_part(const char *spec_path) {
         }
         complete += strlen(LINES[i]);
     }
-    uint8_t head[32];
-    char hex[65];
+    agentloop_hash head;
+    /* The 64 digits, and a NUL of our own after them to use them as a C string. */
+    char hex[AGENTLOOP_HASH_HEX_LEN + 1] = {0};
+    size_t hex_len = 0;
     if ((r = agentloop_writer_sync(writer)) != AGENTLOOP_RESULT_OK ||
-        (r = agentloop_writer_head(writer, head)) != AGENTLOOP_RESULT_OK ||
-        (r = agentloop_hash_to_hex(head, hex)) != AGENTLOOP_RESULT_OK) {
+        (r = agentloop_writer_head(writer, &head)) != AGENTLOOP_RESULT_OK ||
+        (r = agentloop_hash_to_hex(&head, (uint8_t *)hex, AGENTLOOP_HASH_HEX_LEN, &hex_len)) !=
+            AGENTLOOP_RESULT_OK) {
         agentloop_writer_free(writer);
         return fail("writer sync/head", r);
     }
@@ -99,13 +106,13 @@ static int writer_part(const char *spec_path) {
         return 1;
     }
     writer = NULL;
-    r = agentloop_writer_open(path, NULL, &writer);
+    r = agentloop_writer_open(P(path), NULL, &writer);
     if (r != AGENTLOOP_RESULT_TORN_TAIL || writer != NULL) {
         agentloop_writer_free(writer);
         return fail("opening a torn file", r);
     }
     uint64_t offset = 0, removed = 0;
-    r = agentloop_repair(path, NULL, &offset, &removed);
+    r = agentloop_transcript_repair(P(path), NULL, &offset, &removed);
     if (r != AGENTLOOP_RESULT_OK || offset != complete || removed != strlen(torn)) {
         fprintf(stderr, "append: repair: %s, offset %llu, removed %llu\n",
                 agentloop_result_str(r), (unsigned long long)offset,
@@ -113,7 +120,7 @@ static int writer_part(const char *spec_path) {
         return 1;
     }
     /* Nothing left to repair; the side file keeps the torn bytes and is never overwritten. */
-    r = agentloop_repair(path, NULL, &offset, &removed);
+    r = agentloop_transcript_repair(P(path), NULL, &offset, &removed);
     if (r != AGENTLOOP_RESULT_OK || removed != 0 || offset != complete) {
         return fail("repairing again", r);
     }
@@ -122,7 +129,7 @@ static int writer_part(const char *spec_path) {
         perror(path);
         return 1;
     }
-    r = agentloop_repair(path, NULL, &offset, &removed);
+    r = agentloop_transcript_repair(P(path), NULL, &offset, &removed);
     if (r != AGENTLOOP_RESULT_SIDE_FILE_EXISTS) {
         return fail("repair over an existing side file", r);
     }
@@ -131,12 +138,13 @@ static int writer_part(const char *spec_path) {
         perror(side);
         return 1;
     }
-    if ((r = agentloop_repair(path, NULL, &offset, &removed)) != AGENTLOOP_RESULT_OK ||
+    if ((r = agentloop_transcript_repair(P(path), NULL, &offset, &removed)) !=
+            AGENTLOOP_RESULT_OK ||
         removed != strlen(torn)) {
         return fail("repair after removing the side file", r);
     }
     uint64_t count = 0;
-    if ((r = agentloop_writer_open(path, NULL, &writer)) != AGENTLOOP_RESULT_OK) {
+    if ((r = agentloop_writer_open(P(path), NULL, &writer)) != AGENTLOOP_RESULT_OK) {
         return fail("reopening the repaired file", r);
     }
     r = agentloop_writer_count(writer, &count);
@@ -196,11 +204,13 @@ int main(int argc, char **argv) {
         if (status != 0) {
             break;
         }
-        uint8_t head[32];
-        char hex[65];
+        agentloop_hash head;
+        char hex[AGENTLOOP_HASH_HEX_LEN + 1] = {0};
+        size_t hex_len = 0;
         uint64_t count = 0;
-        if ((r = agentloop_chain_head(chain, head)) != AGENTLOOP_RESULT_OK ||
-            (r = agentloop_hash_to_hex(head, hex)) != AGENTLOOP_RESULT_OK ||
+        if ((r = agentloop_chain_head(chain, &head)) != AGENTLOOP_RESULT_OK ||
+            (r = agentloop_hash_to_hex(&head, (uint8_t *)hex, sizeof hex, &hex_len)) !=
+                AGENTLOOP_RESULT_OK ||
             (r = agentloop_chain_count(chain, &count)) != AGENTLOOP_RESULT_OK) {
             status = fail("head/count", r);
         } else if (strcmp(hex, HEADS[i]) != 0 || count != i + 1) {

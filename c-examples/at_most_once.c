@@ -3,17 +3,18 @@
  * again, so a tool with an effect runs at most once across a crash and a resume.
  *
  *   ./at_most_once order
- *       runs agentloop_run with a model that asks for an unknown tool and then `t`,
+ *       runs agentloop_driver_run with a model that asks for an unknown tool and then `t`,
  *       then `t` and a call `t` refuses, then answers; prints one line per callback
  *       (model, cancel, tool t, record KIND) in the order they came.
  *   ./at_most_once crash FILE COUNTER
- *       runs agentloop_run_to_writer on FILE (synced every record) with a model that
+ *       runs agentloop_driver_run_to_writer on FILE (synced every record) with a model that
  *       asks for an unknown tool and then `t`; `t` adds a byte to COUNTER (its effect)
  *       and the process dies there, as if killed while the tool ran.
  *   ./at_most_once resume FILE COUNTER
  *       continues FILE with the agent handle (agentloop_agent_resume), `t` not
  *       idempotent, running any call the resumed run asks for; appends the new records
- *       to FILE and checks that FILE verifies.
+ *       to FILE — each line lent by agentloop_agent_take_record_borrowed — and checks
+ *       that FILE verifies.
  *
  * Exit 0 when the mode did what it says (crash exits 3, from inside the tool); the
  * test (ffi/tests/c_examples.rs) counts COUNTER's bytes: `t` ran exactly once.
@@ -116,9 +117,9 @@ static int order(void) {
     script s = {0};
     agentloop_tool t = t_tool(order_tool, NULL);
     agentloop_outcome outcome;
-    agentloop_result r = agentloop_run(u8(TASK), strlen(TASK), NULL, order_model, &s, &t, 1,
+    agentloop_result r = agentloop_driver_run(u8(TASK), strlen(TASK), NULL, order_model, &s, &t, 1,
                                        order_cancel, NULL, order_record, NULL, &outcome);
-    if (r != AGENTLOOP_RESULT_OK) return fail("agentloop_run", r);
+    if (r != AGENTLOOP_RESULT_OK) return fail("agentloop_driver_run", r);
     return outcome.reason == AGENTLOOP_STOP_NO_TOOL_CALLS ? 0 : 1;
 }
 
@@ -160,12 +161,12 @@ static void crashing_tool(void *userdata, const uint8_t *arguments, size_t len,
 
 static int crash(const char *path, const char *counter) {
     agentloop_writer *writer = NULL;
-    agentloop_result r = agentloop_writer_open(path, NULL, &writer);
+    agentloop_result r = agentloop_writer_open(u8(path), strlen(path), NULL, &writer);
     if (r != AGENTLOOP_RESULT_OK) return fail("agentloop_writer_open", r);
     script s = {0};
     agentloop_tool t = t_tool(crashing_tool, (void *)counter);
     agentloop_outcome outcome;
-    r = agentloop_run_to_writer(writer, u8(TASK), strlen(TASK), NULL, crash_model, &s, &t, 1,
+    r = agentloop_driver_run_to_writer(writer, u8(TASK), strlen(TASK), NULL, crash_model, &s, &t, 1,
                                 NULL, NULL, &outcome);
     agentloop_writer_free(writer);
     fprintf(stderr, "at_most_once: the run ended without running t (%s)\n",
@@ -194,14 +195,16 @@ static uint8_t *slurp(const char *path, size_t *len) {
     return data;
 }
 
-/* Takes every pending record into the chain and appends its line to `out`. */
+/* Takes every pending record into the chain and appends its line to `out`. The line is
+ * lent by the library (no buffer, no size query): it lives in the chain until the
+ * chain's next call, so it is written out before the next take. */
 static agentloop_result drain(agentloop_agent *agent, agentloop_chain *chain, FILE *out) {
-    uint8_t line[4096];
+    const uint8_t *line = NULL;
     size_t len = 0;
     bool has = true;
     while (has) {
         agentloop_result r =
-            agentloop_agent_take_record(agent, chain, line, sizeof line, &len, &has);
+            agentloop_agent_take_record_borrowed(agent, chain, &line, &len, &has);
         if (r != AGENTLOOP_RESULT_OK) return r;
         if (has && (fwrite(line, 1, len, out) != len || fflush(out) != 0))
             return AGENTLOOP_RESULT_IO;
@@ -219,7 +222,7 @@ static int resume(const char *path, const char *counter) {
     agentloop_agent *agent = NULL;
     agentloop_chain *chain = NULL;
     uint64_t next_seq = 0;
-    uint8_t head[32];
+    agentloop_hash head;
     int status = 0;
     agentloop_result r = agentloop_agent_new(u8(TASK), strlen(TASK), NULL, 0, &agent);
     if (r == AGENTLOOP_RESULT_OK)
@@ -227,8 +230,8 @@ static int resume(const char *path, const char *counter) {
                                      strlen("has an effect"), u8(T_SCHEMA), strlen(T_SCHEMA),
                                      0);
     if (r == AGENTLOOP_RESULT_OK)
-        r = agentloop_agent_resume(agent, NULL, transcript, len, &next_seq, head);
-    if (r == AGENTLOOP_RESULT_OK) r = agentloop_chain_resume(next_seq, head, &chain);
+        r = agentloop_agent_resume(agent, NULL, transcript, len, &next_seq, &head);
+    if (r == AGENTLOOP_RESULT_OK) r = agentloop_chain_resume(next_seq, &head, &chain);
     free(transcript);
     FILE *out = r == AGENTLOOP_RESULT_OK ? fopen(path, "ab") : NULL;
     if (r != AGENTLOOP_RESULT_OK || out == NULL) {
@@ -262,7 +265,7 @@ static int resume(const char *path, const char *counter) {
 
     agentloop_report *report = NULL;
     if (status == 0) {
-        r = agentloop_verify_file(path, NULL, &report);
+        r = agentloop_transcript_verify_file(u8(path), strlen(path), NULL, &report);
         if (r != AGENTLOOP_RESULT_OK || !agentloop_report_ok(report)) {
             fprintf(stderr, "at_most_once: %s does not verify after the resume\n", path);
             status = 1;

@@ -71,8 +71,8 @@ class Chain {
 
 ReportPtr verify_buffer(std::string_view transcript) {
     agentloop_report *raw = nullptr;
-    check(agentloop_verify_buffer(bytes(transcript), transcript.size(), nullptr, &raw),
-          "agentloop_verify_buffer");
+    check(agentloop_transcript_verify_buffer(bytes(transcript), transcript.size(), nullptr, &raw),
+          "agentloop_transcript_verify_buffer");
     return ReportPtr(raw);
 }
 
@@ -125,7 +125,7 @@ int main() {
         }
         std::printf("cpp_example: record %lld: %s: %s\n", static_cast<long long>(index),
                     agentloop_fault_kind_str(kind), detail);
-        std::printf("cpp_example: ok (agentloop %s)\n", agentloop_version());
+        std::printf("cpp_example: ok (agentloop %s)\n", agentloop_library_version());
         return 0;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "cpp_example: %s\n", e.what());

@@ -5,7 +5,7 @@
  *
  * - FILE: driven step by step through the sans-I/O agent handle (agentloop_agent_*),
  *   the records appended to a chain handle and written with stdio;
- * - DRIVER_FILE (optional): the same run through the callback driver agentloop_run,
+ * - DRIVER_FILE (optional): the same run through the callback driver agentloop_driver_run,
  *   the records handed to a record callback.
  *
  * Exit 0 when every run ended as the demo does.
@@ -190,7 +190,7 @@ static agentloop_result drain(agentloop_agent *agent, agentloop_chain *chain, bu
     }
 }
 
-/* ---- The same run through the callback driver, agentloop_run. ---- */
+/* ---- The same run through the callback driver, agentloop_driver_run. ---- */
 
 typedef struct {
     size_t turn;
@@ -309,14 +309,14 @@ static int run_driver(const char *path) {
     budgets.max_steps = 8;
     script s = {0};
     agentloop_outcome outcome;
-    agentloop_result r = agentloop_run(u8(TASK), strlen(TASK), &budgets, model_callback, &s,
+    agentloop_result r = agentloop_driver_run(u8(TASK), strlen(TASK), &budgets, model_callback, &s,
                                        tools, 4, NULL, NULL, record_callback, out, &outcome);
     int status = 0;
     if (r != AGENTLOOP_RESULT_OK) {
-        status = fail("agentloop_run", r);
+        status = fail("agentloop_driver_run", r);
     } else {
         printf("driver stopped: %s after %llu steps, %llu tool calls\n",
-               agentloop_stop_reason_str(outcome.reason), (unsigned long long)outcome.steps,
+               agentloop_stop_str(outcome.reason), (unsigned long long)outcome.steps,
                (unsigned long long)outcome.tool_calls);
         if (outcome.reason != AGENTLOOP_STOP_NO_TOOL_CALLS || outcome.steps != 5 ||
             outcome.unrun_calls != 0 || outcome.tool_calls != 4) {
@@ -418,7 +418,7 @@ int main(int argc, char **argv) {
             status = fail("agentloop_agent_outcome", r);
         } else {
             printf("stopped: %s after %llu steps, %llu tokens, %llu tool calls\n",
-                   agentloop_stop_reason_str(reason), (unsigned long long)steps,
+                   agentloop_stop_str(reason), (unsigned long long)steps,
                    (unsigned long long)tokens, (unsigned long long)calls);
             if (reason != AGENTLOOP_STOP_NO_TOOL_CALLS || steps != 5 || unrun != 0 ||
                 calls != 4) {

@@ -50,8 +50,9 @@ static agentloop_result write_chain(uint8_t *buf, size_t cap, size_t *len, size_
 static agentloop_result prove(int inclusion, const uint8_t *t, size_t t_len, const uint8_t *cp,
                               size_t cp_len, uint64_t at, uint8_t **out, size_t *out_len) {
     agentloop_result r =
-        inclusion ? agentloop_prove_inclusion(t, t_len, cp, cp_len, at, NULL, 0, out_len)
-                  : agentloop_prove_consistency(t, t_len, cp, cp_len, at, NULL, 0, out_len);
+        inclusion
+            ? agentloop_transcript_prove_inclusion(t, t_len, cp, cp_len, at, NULL, 0, out_len)
+            : agentloop_transcript_prove_consistency(t, t_len, cp, cp_len, at, NULL, 0, out_len);
     if (r != AGENTLOOP_RESULT_INSUFFICIENT_SIZE) {
         return r;
     }
@@ -59,8 +60,10 @@ static agentloop_result prove(int inclusion, const uint8_t *t, size_t t_len, con
     if (*out == NULL) {
         return AGENTLOOP_RESULT_IO;
     }
-    r = inclusion ? agentloop_prove_inclusion(t, t_len, cp, cp_len, at, *out, *out_len, out_len)
-                  : agentloop_prove_consistency(t, t_len, cp, cp_len, at, *out, *out_len, out_len);
+    r = inclusion ? agentloop_transcript_prove_inclusion(t, t_len, cp, cp_len, at, *out, *out_len,
+                                                         out_len)
+                  : agentloop_transcript_prove_consistency(t, t_len, cp, cp_len, at, *out,
+                                                           *out_len, out_len);
     if (r != AGENTLOOP_RESULT_OK) {
         free(*out);
         *out = NULL;
@@ -74,25 +77,28 @@ static agentloop_result prove(int inclusion, const uint8_t *t, size_t t_len, con
 static agentloop_result both_checkpoints(const uint8_t *t, size_t len, size_t two,
                                          const uint8_t *old, size_t old_len) {
     size_t new_len = 0;
-    agentloop_result r = agentloop_checkpoint(t, len, NULL, NULL, NULL, 0, &new_len);
+    /* No origin (the default one) and no signer key: length 0 each. */
+    agentloop_result r =
+        agentloop_transcript_checkpoint(t, len, NULL, 0, NULL, 0, NULL, 0, &new_len);
     uint8_t *new_cp = r == AGENTLOOP_RESULT_INSUFFICIENT_SIZE ? malloc(new_len) : NULL;
     if (new_cp == NULL) {
-        return fail("agentloop_checkpoint (size)", r);
+        return fail("agentloop_transcript_checkpoint (size)", r);
     }
-    if ((r = agentloop_checkpoint(t, len, NULL, NULL, new_cp, new_len, &new_len)) !=
-        AGENTLOOP_RESULT_OK) {
+    if ((r = agentloop_transcript_checkpoint(t, len, NULL, 0, NULL, 0, new_cp, new_len,
+                                             &new_len)) != AGENTLOOP_RESULT_OK) {
         free(new_cp);
-        return fail("agentloop_checkpoint", r);
+        return fail("agentloop_transcript_checkpoint", r);
     }
     const uint8_t *texts[2] = {old, new_cp};
     size_t lens[2] = {old_len, new_len};
     size_t sizes[2] = {len, two};
     for (int i = 0; i < 2; i++) {
         agentloop_report *report = NULL;
-        r = agentloop_verify_checkpoints(t, sizes[i], NULL, texts, lens, 2, NULL, NULL, &report);
+        r = agentloop_transcript_verify_checkpoints(t, sizes[i], NULL, texts, lens, 2, NULL, 0,
+                                                    NULL, 0, &report);
         if (r != AGENTLOOP_RESULT_OK) {
             free(new_cp);
-            return fail("agentloop_verify_checkpoints", r);
+            return fail("agentloop_transcript_verify_checkpoints", r);
         }
         int ok = agentloop_report_ok(report);
         uint32_t kind = 0;
@@ -138,12 +144,12 @@ int main(int argc, char **argv) {
         uint8_t *p = NULL;
         size_t p_len = 0;
         if ((r = prove(1, transcript, len, NULL, 0, i, &p, &p_len)) != AGENTLOOP_RESULT_OK) {
-            return fail("agentloop_prove_inclusion", r);
+            return fail("agentloop_transcript_prove_inclusion", r);
         }
-        r = agentloop_verify_inclusion(p, p_len, NULL, NULL);
+        r = agentloop_proof_verify_inclusion(p, p_len, NULL, 0, NULL, 0);
         if (r != AGENTLOOP_RESULT_OK) {
             free(p);
-            return fail("agentloop_verify_inclusion", r);
+            return fail("agentloop_proof_verify_inclusion", r);
         }
         if (i == 2) {
             char path[4096];
@@ -162,7 +168,7 @@ int main(int argc, char **argv) {
                 return 1;
             }
             extra[10] = extra[10] == 'A' ? 'B' : 'A';
-            r = agentloop_verify_inclusion(p, p_len, NULL, NULL);
+            r = agentloop_proof_verify_inclusion(p, p_len, NULL, 0, NULL, 0);
             if (r != AGENTLOOP_RESULT_PROOF_INVALID) {
                 free(p);
                 fprintf(stderr, "proof: a tampered proof gave %s\n", agentloop_result_str(r));
@@ -172,11 +178,11 @@ int main(int argc, char **argv) {
              * longer sentence than the buffer is INSUFFICIENT_SIZE with its length. */
             char why[1024];
             size_t why_len = 0;
-            r = agentloop_explain_proof(p, p_len, NULL, 0, NULL, NULL, (uint8_t *)why,
+            r = agentloop_proof_explain(p, p_len, NULL, 0, NULL, 0, NULL, 0, (uint8_t *)why,
                                         sizeof why - 1, &why_len);
             if (r != AGENTLOOP_RESULT_OK || why_len == 0) {
                 free(p);
-                return fail("agentloop_explain_proof", r);
+                return fail("agentloop_proof_explain", r);
             }
             why[why_len] = '\0';
             printf("proof: the tampered proof: %s\n", why);
@@ -188,30 +194,30 @@ int main(int argc, char **argv) {
     /* Consistency: the checkpoint of the first two records, kept earlier, is a prefix
      * of the whole transcript's. */
     size_t old_len = 0;
-    r = agentloop_checkpoint(transcript, two, NULL, NULL, NULL, 0, &old_len);
+    r = agentloop_transcript_checkpoint(transcript, two, NULL, 0, NULL, 0, NULL, 0, &old_len);
     if (r != AGENTLOOP_RESULT_INSUFFICIENT_SIZE) {
-        return fail("agentloop_checkpoint (size)", r);
+        return fail("agentloop_transcript_checkpoint (size)", r);
     }
     uint8_t *old = malloc(old_len);
     if (old == NULL) {
         return 1;
     }
-    if ((r = agentloop_checkpoint(transcript, two, NULL, NULL, old, old_len, &old_len)) !=
-        AGENTLOOP_RESULT_OK) {
+    if ((r = agentloop_transcript_checkpoint(transcript, two, NULL, 0, NULL, 0, old, old_len,
+                                             &old_len)) != AGENTLOOP_RESULT_OK) {
         free(old);
-        return fail("agentloop_checkpoint", r);
+        return fail("agentloop_transcript_checkpoint", r);
     }
     uint8_t *c = NULL;
     size_t c_len = 0;
     if ((r = prove(0, transcript, len, NULL, 0, 2, &c, &c_len)) != AGENTLOOP_RESULT_OK) {
         free(old);
-        return fail("agentloop_prove_consistency", r);
+        return fail("agentloop_transcript_prove_consistency", r);
     }
-    r = agentloop_verify_consistency(c, c_len, old, old_len, NULL, NULL);
+    r = agentloop_proof_verify_consistency(c, c_len, old, old_len, NULL, 0, NULL, 0);
     free(c);
     if (r != AGENTLOOP_RESULT_OK) {
         free(old);
-        return fail("agentloop_verify_consistency", r);
+        return fail("agentloop_proof_verify_consistency", r);
     }
     printf("proof: the checkpoint of 2 records is a prefix of the checkpoint of %d\n", RECORDS);
     r = both_checkpoints(transcript, len, two, old, old_len);

@@ -185,19 +185,21 @@ int main(int argc, char **argv) {
     budgets.has_max_steps = true; /* a model that never stops asking for tools */
     budgets.max_steps = 8;
     agentloop_outcome outcome;
-    agentloop_result r = agentloop_writer_open(argv[3], NULL, &writer);
+    agentloop_result r =
+        agentloop_writer_open((const uint8_t *)argv[3], strlen(argv[3]), NULL, &writer);
     if (r == AGENTLOOP_RESULT_OK) {
-        r = agentloop_run_to_writer(writer, (const uint8_t *)TASK, strlen(TASK), &budgets, model,
-                                    &h, &tool, 1, NULL, NULL, &outcome);
+        r = agentloop_driver_run_to_writer(writer, (const uint8_t *)TASK, strlen(TASK), &budgets,
+                                           model, &h, &tool, 1, NULL, NULL, &outcome);
     }
     if (r != AGENTLOOP_RESULT_OK) {
         fprintf(stderr, "provider: %s: %s\n", argv[3], agentloop_result_str(r));
         goto cleanup;
     }
     printf("provider: stopped with %s after %llu turns and %llu tool calls\n",
-           agentloop_stop_reason_str(outcome.reason), (unsigned long long)outcome.steps,
+           agentloop_stop_str(outcome.reason), (unsigned long long)outcome.steps,
            (unsigned long long)outcome.tool_calls);
-    r = agentloop_verify_file(argv[3], NULL, &report);
+    r = agentloop_transcript_verify_file((const uint8_t *)argv[3], strlen(argv[3]), NULL,
+                                         &report);
     if (r != AGENTLOOP_RESULT_OK || !agentloop_report_ok(report)) {
         fprintf(stderr, "provider: %s does not verify\n", argv[3]);
         goto cleanup;

@@ -225,7 +225,7 @@ struct bytes_ctx {
 
 static agentloop_result canonicalize_fn(void *ctx, uint8_t *buf, size_t cap, size_t *len) {
     struct bytes_ctx *c = ctx;
-    return agentloop_canonicalize(c->ptr, c->len, buf, cap, len);
+    return agentloop_json_canonicalize(c->ptr, c->len, buf, cap, len);
 }
 
 static agentloop_result explain_fn(void *ctx, uint8_t *buf, size_t cap, size_t *len) {
@@ -317,14 +317,14 @@ static void random_options(agentloop_verify_options *o) {
         o->has_checkpoint = true;
         o->checkpoint_count = one_in(8) ? UINT64_MAX : below(6);
         o->has_checkpoint_head = one_in(2);
-        memset(o->checkpoint_head, (int)below(256), sizeof o->checkpoint_head);
+        memset(o->checkpoint_head.bytes, (int)below(256), sizeof o->checkpoint_head.bytes);
     }
 }
 
 static void read_report(const agentloop_report *report) {
     bool ok = agentloop_report_ok(report);
     uint64_t count = agentloop_report_count(report);
-    size_t faults = agentloop_report_fault_count(report);
+    uint64_t faults = agentloop_report_fault_count(report);
     uint64_t omitted = agentloop_report_faults_omitted(report);
     calls += 4;
     if (report == NULL && (ok || count || faults || omitted)) {
@@ -333,16 +333,16 @@ static void read_report(const agentloop_report *report) {
     if (ok && (faults || omitted)) {
         fail("report_ok", "ok with faults");
     }
-    uint8_t head[32];
+    agentloop_hash head;
     bool has = false;
-    expect(agentloop_report_head(report, one_in(16) ? NULL : head, one_in(16) ? NULL : &has),
+    expect(agentloop_report_head(report, one_in(16) ? NULL : &head, one_in(16) ? NULL : &has),
            BIT(AGENTLOOP_RESULT_OK) | BIT(AGENTLOOP_RESULT_NULL_PARAMETER), "report_head");
     uint64_t beyond = 0;
     expect(agentloop_report_beyond_checkpoint(report, &beyond, one_in(16) ? NULL : &has),
            BIT(AGENTLOOP_RESULT_OK) | BIT(AGENTLOOP_RESULT_NULL_PARAMETER),
            "report_beyond_checkpoint");
-    size_t n = faults + 2;
-    for (size_t i = 0; i < n; i++) {
+    uint64_t n = faults + 2;
+    for (uint64_t i = 0; i < n; i++) {
         int64_t index = 0, line = 0;
         uint32_t kind = 0;
         const char *detail = NULL;
@@ -386,12 +386,16 @@ static void op_canonicalize(const uint8_t *in, size_t len) {
     }
 }
 
+static agentloop_result hex_fn(void *ctx, uint8_t *buf, size_t cap, size_t *len) {
+    return agentloop_hash_to_hex(ctx, buf, cap, len);
+}
+
 static void op_hash(const uint8_t *in, size_t len) {
-    uint8_t hash[32];
-    for (size_t i = 0; i < sizeof hash; i++) {
-        hash[i] = (uint8_t)next_u64();
+    agentloop_hash hash;
+    for (size_t i = 0; i < sizeof hash.bytes; i++) {
+        hash.bytes[i] = (uint8_t)next_u64();
     }
-    char hex[65];
+    uint8_t hex[AGENTLOOP_HASH_HEX_LEN + 1];
     memset(hex, 'x', sizeof hex);
     size_t hex_len = one_in(2) ? 64 : len;
     const uint8_t *text = in;
@@ -403,18 +407,21 @@ static void op_hash(const uint8_t *in, size_t len) {
         text = (const uint8_t *)good;
     }
     agentloop_result r = expect(agentloop_hash_from_hex(maybe_null(text), hex_len,
-                                                        one_in(16) ? NULL : hash),
+                                                        one_in(16) ? NULL : &hash),
                                 BIT(AGENTLOOP_RESULT_OK) | BIT(AGENTLOOP_RESULT_INVALID_ARGUMENT) |
                                     BIT(AGENTLOOP_RESULT_NULL_PARAMETER),
                                 "hash_from_hex");
     if (r == AGENTLOOP_RESULT_OK) {
-        expect(agentloop_hash_to_hex(hash, hex), BIT(AGENTLOOP_RESULT_OK), "hash_to_hex");
-        if (hex[64] != '\0' || memcmp(hex, text, 64) != 0) {
+        size_t written = 0;
+        expect(agentloop_hash_to_hex(&hash, hex, sizeof hex, &written), BIT(AGENTLOOP_RESULT_OK),
+               "hash_to_hex");
+        /* 64 digits and no NUL: the byte after them is as it was. */
+        if (written != AGENTLOOP_HASH_HEX_LEN || hex[64] != 'x' || memcmp(hex, text, 64) != 0) {
             fail("hash_to_hex", "did not give back the hex it read");
         }
     }
-    expect(agentloop_hash_to_hex(one_in(2) ? NULL : hash, one_in(2) ? NULL : hex),
-           BIT(AGENTLOOP_RESULT_OK) | BIT(AGENTLOOP_RESULT_NULL_PARAMETER), "hash_to_hex");
+    size_query(hex_fn, one_in(8) ? NULL : &hash, BIT(AGENTLOOP_RESULT_NULL_PARAMETER),
+               "hash_to_hex");
 }
 
 static void op_chain(const uint8_t *in, size_t len) {
@@ -431,15 +438,15 @@ static void op_chain(const uint8_t *in, size_t len) {
     case 1: {
         agentloop_chain_free(chains[i]);
         chains[i] = NULL;
-        uint8_t prev0[32];
-        memset(prev0, (int)below(256), sizeof prev0);
+        agentloop_hash prev0;
+        memset(prev0.bytes, (int)below(256), sizeof prev0.bytes);
         uint64_t seq0 = one_in(4) ? (UINT64_C(1) << 53) - 1 - below(2) : below(10);
         if (one_in(8)) {
             seq0 = UINT64_C(1) << 53;
         }
         agentloop_chain *c = NULL;
         agentloop_result r = expect(
-            agentloop_chain_resume(seq0, one_in(16) ? NULL : prev0, one_in(16) ? NULL : &c),
+            agentloop_chain_resume(seq0, one_in(16) ? NULL : &prev0, one_in(16) ? NULL : &c),
             BIT(AGENTLOOP_RESULT_OK) | BIT(AGENTLOOP_RESULT_INVALID_ARGUMENT) |
                 BIT(AGENTLOOP_RESULT_NULL_PARAMETER),
             "chain_resume");
@@ -463,10 +470,10 @@ static void op_chain(const uint8_t *in, size_t len) {
         break;
     }
     case 4: {
-        uint8_t head[32];
+        agentloop_hash head;
         uint64_t count = 0;
         agentloop_chain *c = PICK(chains);
-        expect(agentloop_chain_head(c, one_in(8) ? NULL : head),
+        expect(agentloop_chain_head(c, one_in(8) ? NULL : &head),
                BIT(AGENTLOOP_RESULT_OK) | BIT(AGENTLOOP_RESULT_NULL_PARAMETER), "chain_head");
         expect(agentloop_chain_count(c, one_in(8) ? NULL : &count),
                BIT(AGENTLOOP_RESULT_OK) | BIT(AGENTLOOP_RESULT_NULL_PARAMETER), "chain_count");
@@ -491,7 +498,8 @@ static void op_verify(const uint8_t *in, size_t len) {
     }
     agentloop_report *report = NULL;
     agentloop_result r =
-        expect(agentloop_verify_buffer(maybe_null(bytes), len, opts, one_in(16) ? NULL : &report),
+        expect(agentloop_transcript_verify_buffer(maybe_null(bytes), len, opts,
+                                                  one_in(16) ? NULL : &report),
                BIT(AGENTLOOP_RESULT_OK) | BIT(AGENTLOOP_RESULT_NULL_PARAMETER) |
                    BIT(AGENTLOOP_RESULT_INVALID_ARGUMENT),
                "verify_buffer");
@@ -749,7 +757,7 @@ static void op_agent(const uint8_t *in, size_t len) {
                                            one_in(2) ? NULL : &unrun, &tools),
                    needs_agent, "agent_outcome");
         if (r == AGENTLOOP_RESULT_OK) {
-            check_static_string(agentloop_stop_reason_str(reason), "stop_reason_str");
+            check_static_string(agentloop_stop_str(reason), "stop_str");
         }
         size_query(stop_error_fn, a, needs_agent, "agent_stop_error");
         break;
@@ -814,8 +822,8 @@ static void op_strings(void) {
     }
     check_static_string(agentloop_result_str(code), "result_str");
     check_static_string(agentloop_fault_kind_str(code), "fault_kind_str");
-    check_static_string(agentloop_stop_reason_str(code), "stop_reason_str");
-    check_static_string(agentloop_version(), "version");
+    check_static_string(agentloop_stop_str(code), "stop_str");
+    check_static_string(agentloop_library_version(), "library_version");
     calls += 4;
 }
 

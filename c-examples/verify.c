@@ -9,19 +9,20 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "agentloop.h"
 
 static int verify_one(const char *path) {
     agentloop_report *report = NULL;
-    agentloop_result r = agentloop_verify_file(path, NULL, &report);
+    agentloop_result r = agentloop_transcript_verify_file((const uint8_t *)path, strlen(path), NULL, &report);
     if (r != AGENTLOOP_RESULT_OK) {
         fprintf(stderr, "verify: %s: %s\n", path, agentloop_result_str(r));
         return 2;
     }
     int status = 0;
-    size_t faults = agentloop_report_fault_count(report);
-    for (size_t i = 0; i < faults; i++) {
+    uint64_t faults = agentloop_report_fault_count(report);
+    for (uint64_t i = 0; i < faults; i++) {
         int64_t line = -1;
         uint32_t kind = 0;
         const char *detail = NULL; /* borrowed from the report */
@@ -49,21 +50,24 @@ static int verify_one(const char *path) {
     }
     uint64_t count = agentloop_report_count(report);
     if (agentloop_report_ok(report)) {
-        uint8_t head[32];
-        char hex[65] = "";
+        agentloop_hash head;
+        uint8_t hex[AGENTLOOP_HASH_HEX_LEN];
+        size_t hex_len = 0;
         bool has_head = false;
-        r = agentloop_report_head(report, head, &has_head);
+        r = agentloop_report_head(report, &head, &has_head);
         if (r == AGENTLOOP_RESULT_OK && has_head) {
-            r = agentloop_hash_to_hex(head, hex);
+            r = agentloop_hash_to_hex(&head, hex, sizeof hex, &hex_len);
         }
         if (r != AGENTLOOP_RESULT_OK || !has_head) {
             fprintf(stderr, "verify: %s: no head\n", path);
             status = 2;
         } else {
-            printf("%s: ok, %" PRIu64 " records, head %s\n", path, count, hex);
+            /* The digits are not NUL-terminated: print exactly hex_len of them. */
+            printf("%s: ok, %" PRIu64 " records, head %.*s\n", path, count, (int)hex_len,
+                   (const char *)hex);
         }
     } else {
-        printf("%s: %zu fault%s in %" PRIu64 " records\n", path, faults + (size_t)omitted,
+        printf("%s: %" PRIu64 " fault%s in %" PRIu64 " records\n", path, faults + omitted,
                faults + omitted == 1 ? "" : "s", count);
     }
     agentloop_report_free(report);

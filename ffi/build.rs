@@ -5,6 +5,6 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     if os == "linux" || os == "android" || os.ends_with("bsd") {
-        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libagentloop.so.1");
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libagentloop.so.2");
     }
 }

@@ -2,8 +2,9 @@
 //! output parameters. Every raw-pointer read or write of the crate goes through here or
 //! sits next to a `// SAFETY:` comment.
 
-use core::ffi::{c_char, CStr};
+use std::path::Path;
 
+use crate::hash::agentloop_hash;
 use crate::result::{agentloop_result, Outcome};
 
 /// A byte input `(ptr, len)`: NULL is allowed only with `len == 0`.
@@ -37,31 +38,53 @@ pub(crate) unsafe fn text<'a>(ptr: *const u8, len: usize) -> Outcome<&'a str> {
     core::str::from_utf8(bytes).map_err(|_| agentloop_result::InvalidUtf8)
 }
 
-/// A NUL-terminated C string input (not NULL).
+/// An optional text input `(ptr, len)`: length 0 is `None` (whatever `ptr` is),
+/// otherwise as [`text`].
 ///
 /// # Safety
-/// If `ptr` is not NULL it must point to a NUL-terminated string valid for `'a`.
-pub(crate) unsafe fn c_str<'a>(ptr: *const c_char) -> Outcome<&'a CStr> {
-    if ptr.is_null() {
-        return Err(agentloop_result::NullParameter);
+/// As [`input`].
+pub(crate) unsafe fn opt_text<'a>(ptr: *const u8, len: usize) -> Outcome<Option<&'a str>> {
+    if len == 0 {
+        return Ok(None);
     }
-    // SAFETY: non-NULL, and the caller promises a NUL-terminated string.
-    Ok(unsafe { CStr::from_ptr(ptr) })
+    // SAFETY: forwarded from this function's contract.
+    unsafe { text(ptr, len) }.map(Some)
 }
 
-/// A fixed 32-byte input (a hash), not NULL.
+/// A path input `(ptr, len)`: not empty, no NUL byte (the operating system would cut
+/// the path there: `INVALID_ARGUMENT`); any other bytes on Unix, UTF-8 elsewhere
+/// (`INVALID_UTF8`).
 ///
 /// # Safety
-/// If `ptr` is not NULL it must point to 32 readable bytes.
-pub(crate) unsafe fn hash_in(ptr: *const u8) -> Outcome<[u8; 32]> {
-    if ptr.is_null() {
-        return Err(agentloop_result::NullParameter);
+/// As [`input`].
+pub(crate) unsafe fn path<'a>(ptr: *const u8, len: usize) -> Outcome<&'a Path> {
+    // SAFETY: forwarded from this function's contract.
+    let bytes = unsafe { input(ptr, len) }?;
+    if bytes.is_empty() || bytes.contains(&0) {
+        return Err(agentloop_result::InvalidArgument);
     }
-    let mut out = [0u8; 32];
-    // SAFETY: non-NULL; the caller promises 32 readable bytes; `out` is a distinct
-    // local array, so the regions do not overlap.
-    unsafe { core::ptr::copy_nonoverlapping(ptr, out.as_mut_ptr(), 32) };
-    Ok(out)
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Ok(Path::new(std::ffi::OsStr::from_bytes(bytes)))
+    }
+    #[cfg(not(unix))]
+    {
+        core::str::from_utf8(bytes)
+            .map(Path::new)
+            .map_err(|_| agentloop_result::InvalidUtf8)
+    }
+}
+
+/// A hash input (not NULL).
+///
+/// # Safety
+/// If `ptr` is not NULL it must point to a readable `agentloop_hash`.
+pub(crate) unsafe fn hash_in(ptr: *const agentloop_hash) -> Outcome<[u8; 32]> {
+    // SAFETY: forwarded from this function's contract; the struct is plain bytes, so
+    // any value is valid and its alignment is 1.
+    let hash = unsafe { ptr.as_ref() }.ok_or(agentloop_result::NullParameter)?;
+    Ok(hash.bytes)
 }
 
 /// Checks that an output pointer is not NULL, before any work is done, so that
@@ -97,16 +120,13 @@ pub(crate) unsafe fn put_opt<T>(ptr: *mut T, value: T) {
     }
 }
 
-/// Writes a 32-byte hash to `out` (not NULL).
+/// Writes a hash to `*out` (not NULL).
 ///
 /// # Safety
-/// If `out` is not NULL it must point to 32 writable bytes.
-pub(crate) unsafe fn hash_out(out: *mut u8, hash: &[u8; 32]) -> Outcome {
-    need(out)?;
-    // SAFETY: non-NULL; the caller promises 32 writable bytes, which cannot overlap
-    // `hash` (a Rust value the caller cannot see).
-    unsafe { core::ptr::copy_nonoverlapping(hash.as_ptr(), out, 32) };
-    Ok(())
+/// If `out` is not NULL it must be valid for a write of one `agentloop_hash`.
+pub(crate) unsafe fn hash_out(out: *mut agentloop_hash, hash: &[u8; 32]) -> Outcome {
+    // SAFETY: forwarded from this function's contract.
+    unsafe { put(out, agentloop_hash { bytes: *hash }) }
 }
 
 /// Whether `len` bytes fit the caller's buffer.

@@ -10,7 +10,8 @@ use crate::boundary::boundary;
 use crate::bytes::{
     fits, give, handle, handle_mut, hash_in, hash_out, input, need, put, take, text, write_out,
 };
-use crate::canon::parse_error;
+use crate::hash::agentloop_hash;
+use crate::json::parse_error;
 use crate::result::{agentloop_result, Outcome};
 
 /// A hash chain: the next `seq` and the head, from which the next record line is
@@ -33,22 +34,14 @@ impl agentloop_chain {
         }
     }
 
-    /// Appends a record and copies its line out, or, when it does not fit, restores
-    /// the chain as it was before the call.
+    /// Appends a record and hands its line out: copied to the caller's buffer or, when
+    /// it does not fit, the chain restored as it was before the call; or lent.
     fn append(&mut self, kind: &str, payload: &[u8], out: Out) -> Outcome {
         self.append_with(out, |chain| chain.append_json(kind, payload))
     }
 
     /// As [`agentloop_chain::append`], with a parsed payload (the loop's records).
-    pub(crate) fn append_value(
-        &mut self,
-        kind: &str,
-        payload: &Value,
-        buf: *mut u8,
-        cap: usize,
-        len: *mut usize,
-    ) -> Outcome {
-        let out = Out { buf, cap, len };
+    pub(crate) fn append_value(&mut self, kind: &str, payload: &Value, out: Out) -> Outcome {
         self.append_with(out, |chain| chain.append(kind, payload))
     }
 
@@ -63,11 +56,25 @@ impl agentloop_chain {
         out: Out,
         append: impl for<'c> FnOnce(&'c mut Chain) -> Result<&'c [u8], AppendError>,
     ) -> Outcome {
+        let (buf, cap, len) = match out {
+            Out::Buffer { buf, cap, len } => (buf, cap, len),
+            Out::Lent { ptr, len } => {
+                let line = append(&mut self.chain).map_err(append_error)?;
+                // The line lives in the chain's buffer until the chain's next append (a
+                // failed one included) or its free: the lifetime the header promises.
+                // SAFETY: both were checked non-NULL by the caller of this method, which
+                // promises they are writable.
+                return unsafe {
+                    put(ptr, line.as_ptr())?;
+                    put(len, line.len())
+                };
+            }
+        };
         let before = (self.chain.next_seq(), self.chain.head());
         let line = append(&mut self.chain).map_err(append_error)?;
-        if fits(out.buf, out.cap, line.len()) {
+        if fits(buf, cap, line.len()) {
             // SAFETY: the caller's contract for the output buffer and out_len.
-            return unsafe { write_out(line, out.buf, out.cap, out.len) };
+            return unsafe { write_out(line, buf, cap, len) };
         }
         let needed = line.len();
         // Undo: a chain continuing from the state before this append, whose count
@@ -76,8 +83,8 @@ impl agentloop_chain {
             seq0: before.0,
             prev0: before.1,
         });
-        // SAFETY: out.len was checked non-NULL by the caller of this method.
-        unsafe { put(out.len, needed) }?;
+        // SAFETY: len was checked non-NULL by the caller of this method.
+        unsafe { put(len, needed) }?;
         Err(agentloop_result::InsufficientSize)
     }
 
@@ -86,11 +93,19 @@ impl agentloop_chain {
     }
 }
 
-/// The caller's output buffer.
-struct Out {
-    buf: *mut u8,
-    cap: usize,
-    len: *mut usize,
+/// Where an appended line goes; the pointers were checked non-NULL (but `buf`).
+pub(crate) enum Out {
+    /// Copied to the caller's buffer, by the size-query protocol.
+    Buffer {
+        buf: *mut u8,
+        cap: usize,
+        len: *mut usize,
+    },
+    /// Lent: a pointer into the chain and the length.
+    Lent {
+        ptr: *mut *const u8,
+        len: *mut usize,
+    },
 }
 
 /// The result code for a refused append.
@@ -123,25 +138,25 @@ pub unsafe extern "C" fn agentloop_chain_new(out: *mut *mut agentloop_chain) -> 
 }
 
 /// Creates a chain that continues another transcript: its first record will have
-/// `seq = seq0` and `prev` = the 32 bytes at `prev0` (the head of the transcript it
-/// continues, or of a file that already holds `seq0` records from `(0, zeros)`).
+/// `seq = seq0` and `prev` = `*prev0` (the head of the transcript it continues, or of
+/// a file that already holds `seq0` records from `(0, zeros)`).
 ///
 /// `seq0` above 2^53 − 1 is `AGENTLOOP_RESULT_INVALID_ARGUMENT`. `prev0` and `out`
 /// must not be NULL. On success the caller owns `*out` (free it with
 /// `agentloop_chain_free`); on failure `*out` is not written. Thread-safe.
 ///
 /// # Safety
-/// `prev0` must point to 32 readable bytes and `out` be valid for a write of one
-/// pointer.
+/// `prev0` must point to a readable `agentloop_hash` and `out` be valid for a write of
+/// one pointer.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_chain_resume(
     seq0: u64,
-    prev0: *const u8,
+    prev0: *const agentloop_hash,
     out: *mut *mut agentloop_chain,
 ) -> agentloop_result {
     boundary(|| {
         need(out)?;
-        // SAFETY: the caller promises 32 readable bytes at prev0.
+        // SAFETY: the caller promises a readable hash at prev0.
         let prev0 = Hash(unsafe { hash_in(prev0) }?);
         if seq0 > MAX_SEQ {
             return Err(agentloop_result::InvalidArgument);
@@ -194,7 +209,7 @@ pub unsafe extern "C" fn agentloop_chain_append(
         let kind = unsafe { text(kind_ptr, kind_len) }?;
         // SAFETY: as above.
         let payload = unsafe { input(payload_ptr, payload_len) }?;
-        let out = Out {
+        let out = Out::Buffer {
             buf: out_buf,
             cap: out_cap,
             len: out_len,
@@ -203,25 +218,68 @@ pub unsafe extern "C" fn agentloop_chain_append(
     })
 }
 
+/// As `agentloop_chain_append`, with the line lent instead of copied: appends one
+/// record to `chain` and writes a pointer to its canonical line (ending in `\n`, no
+/// NUL) to `*out_line` and the line's length to `*out_len`. The line belongs to the
+/// chain: it stays valid and unchanged until the next call that takes this chain
+/// (another append, `agentloop_agent_take_record`, …) or `agentloop_chain_free`; copy
+/// or write it out before then. There is no size query: the record is appended at once.
+///
+/// Refusals as `agentloop_chain_append` (`INVALID_UTF8`, `INVALID_ARGUMENT`,
+/// `INVALID_JSON`, `NO_CANONICAL_FORM`, `CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`): the chain
+/// is unchanged, the outputs are not written, and a line lent before is no longer
+/// valid. NULL `chain`, `out_line` or `out_len`, or a NULL byte input with a length
+/// above 0, is `NULL_PARAMETER`. Not thread-safe for one chain.
+///
+/// # Safety
+/// `chain` must be a live chain from this library; the byte inputs must point to their
+/// lengths in readable bytes; `out_line` and `out_len` must be valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_chain_append_borrowed(
+    chain: *mut agentloop_chain,
+    kind_ptr: *const u8,
+    kind_len: usize,
+    payload_ptr: *const u8,
+    payload_len: usize,
+    out_line: *mut *const u8,
+    out_len: *mut usize,
+) -> agentloop_result {
+    boundary(|| {
+        need(out_line)?;
+        need(out_len)?;
+        // SAFETY: the caller promises a live chain used by no other thread.
+        let chain = unsafe { handle_mut(chain) }?;
+        // SAFETY: the caller's contract for the byte inputs.
+        let kind = unsafe { text(kind_ptr, kind_len) }?;
+        // SAFETY: as above.
+        let payload = unsafe { input(payload_ptr, payload_len) }?;
+        let out = Out::Lent {
+            ptr: out_line,
+            len: out_len,
+        };
+        chain.append(kind, payload, out)
+    })
+}
+
 /// Writes the chain's head — the `hash` of its last record, or `prev0` before the
-/// first — as 32 bytes to `out` (use `agentloop_hash_to_hex` for the hex spelling).
+/// first — to `*out` (`agentloop_hash_to_hex` gives its hex spelling).
 ///
 /// NULL: `chain` and `out` must not be NULL. Not thread-safe for one chain against a
 /// concurrent append.
 ///
 /// # Safety
-/// `chain` must be a live chain from this library; `out` must point to 32 writable
-/// bytes.
+/// `chain` must be a live chain from this library; `out` must be valid for a write of
+/// one `agentloop_hash`.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_chain_head(
     chain: *const agentloop_chain,
-    out: *mut u8,
+    out: *mut agentloop_hash,
 ) -> agentloop_result {
     boundary(|| {
         need(out)?;
         // SAFETY: the caller promises a live chain.
         let chain = unsafe { handle(chain) }?;
-        // SAFETY: the caller promises 32 writable bytes at out.
+        // SAFETY: the caller promises `out` is writable.
         unsafe { hash_out(out, &chain.chain.head().0) }
     })
 }

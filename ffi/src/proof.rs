@@ -3,8 +3,6 @@
 //! as `agentloop checkpoint`, `agentloop prove` and `agentloop verify-proof`, through
 //! the shared functions of `agentloop_core::tlog`. See "Proofs" in `docs/c-api.md`.
 
-use core::ffi::c_char;
-
 use agentloop_core::merkle::{root_of, ProofError};
 use agentloop_core::note::SignerKey;
 use agentloop_core::tlog::{
@@ -15,7 +13,8 @@ use agentloop_core::verify::{self, Options};
 use agentloop_core::Hash;
 
 use crate::boundary::boundary;
-use crate::bytes::{c_str, handle, hash_out, input, need, put, write_out};
+use crate::bytes::{handle, hash_out, input, need, opt_text, put, write_out};
+use crate::hash::agentloop_hash;
 use crate::report::agentloop_report;
 use crate::result::{agentloop_result, Outcome};
 
@@ -39,21 +38,6 @@ fn verified(bytes: &[u8]) -> Outcome<Verified<'_>> {
         leaves,
         report,
     })
-}
-
-/// An optional NUL-terminated UTF-8 string: NULL is `None`.
-///
-/// # Safety
-/// `ptr` must be NULL or a NUL-terminated string.
-pub(crate) unsafe fn opt_str<'a>(ptr: *const c_char) -> Outcome<Option<&'a str>> {
-    if ptr.is_null() {
-        return Ok(None);
-    }
-    // SAFETY: non-NULL, and the caller promises a NUL-terminated string.
-    let s = unsafe { c_str(ptr) }?;
-    s.to_str()
-        .map(Some)
-        .map_err(|_| agentloop_result::InvalidUtf8)
 }
 
 /// A checkpoint text: C2SP (`tlog-checkpoint`), signed or not.
@@ -110,19 +94,19 @@ fn against(transcript: &Verified<'_>, given: &[u8]) -> Outcome<(TlogCheckpoint, 
 }
 
 /// Writes the RFC 6962 Merkle root of the records read (leaf `i`: `SHA-256(0x00 ||
-/// hash_i)`, the root of no records `SHA-256("")`) as 32 bytes to `out`, and `true` to
+/// hash_i)`, the root of no records `SHA-256("")`) to `*out`, and `true` to
 /// `*has_root`. When there is none (the file could not be read) `out` is left alone
 /// and `*has_root` is `false`. The root of a report with faults is not meaningful.
 ///
 /// NULL: `report`, `out` and `has_root` must not be NULL. Thread-safe on a live report.
 ///
 /// # Safety
-/// `report` must be a live report from this library; `out` must point to 32 writable
-/// bytes; `has_root` must be valid for a write.
+/// `report` must be a live report from this library; `out` must be valid for a write
+/// of one `agentloop_hash`; `has_root` must be valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_report_root(
     report: *const agentloop_report,
-    out: *mut u8,
+    out: *mut agentloop_hash,
     has_root: *mut bool,
 ) -> agentloop_result {
     boundary(|| {
@@ -131,7 +115,7 @@ pub unsafe extern "C" fn agentloop_report_root(
         // SAFETY: the caller promises a live report.
         let root = unsafe { handle(report) }?.report().root;
         if let Some(root) = root {
-            // SAFETY: out was checked non-NULL; the caller promises 32 writable bytes.
+            // SAFETY: out was checked non-NULL; the caller promises it is writable.
             unsafe { hash_out(out, &root.0) }?;
         }
         // SAFETY: has_root was checked non-NULL; the caller promises it is writable.
@@ -145,24 +129,28 @@ pub unsafe extern "C" fn agentloop_report_root(
 /// count, Merkle root, `head` line, then, with a signer key, a blank line and the
 /// signature.
 ///
-/// `origin`: NULL for `agentloop/transcript/<hash of record 0>`. `signer_key`: NULL
-/// for an unsigned checkpoint, or a note signer key (`PRIVATE+KEY+name+id+key`, the
-/// contents of `agentloop keygen`'s `.key` file, one line).
+/// `(origin_ptr, origin_len)`: UTF-8, or length 0 for
+/// `agentloop/transcript/<hash of record 0>`. `(signer_key_ptr, signer_key_len)`:
+/// length 0 for an unsigned checkpoint, or a note signer key
+/// (`PRIVATE+KEY+name+id+key`, the contents of `agentloop keygen`'s `.key` file, one
+/// line; white space around it is ignored).
 ///
 /// Results: `DOES_NOT_VERIFY`; `INVALID_UTF8` for a string that is not UTF-8;
 /// `ANCHOR_MALFORMED` for a signer key that does not parse or an origin a checkpoint
-/// cannot carry and read back (empty, a control character, a leading white space or
-/// `{`: `agentloop_core::tlog::check_origin`); the size-query protocol for the output.
+/// cannot carry and read back (a control character, a leading white space or `{`:
+/// `agentloop_core::tlog::check_origin`); the size-query protocol for the output.
 ///
 /// # Safety
-/// Byte input as in the header conventions; `origin` and `signer_key` NULL or
-/// NUL-terminated; `out_buf` NULL or `out_cap` writable bytes; `out_len` writable.
+/// Byte inputs as in the header conventions; `out_buf` NULL or `out_cap` writable
+/// bytes; `out_len` writable.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_checkpoint(
+pub unsafe extern "C" fn agentloop_transcript_checkpoint(
     transcript: *const u8,
     transcript_len: usize,
-    origin: *const c_char,
-    signer_key: *const c_char,
+    origin_ptr: *const u8,
+    origin_len: usize,
+    signer_key_ptr: *const u8,
+    signer_key_len: usize,
     out_buf: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
@@ -172,9 +160,9 @@ pub unsafe extern "C" fn agentloop_checkpoint(
         // SAFETY: forwarded from this function's contract.
         let bytes = unsafe { input(transcript, transcript_len) }?;
         // SAFETY: forwarded from this function's contract.
-        let origin = unsafe { opt_str(origin) }?;
+        let origin = unsafe { opt_text(origin_ptr, origin_len) }?;
         // SAFETY: forwarded from this function's contract.
-        let signer = match unsafe { opt_str(signer_key) }? {
+        let signer = match unsafe { opt_text(signer_key_ptr, signer_key_len) }? {
             Some(key) => Some(
                 key.trim()
                     .parse::<SignerKey>()
@@ -204,7 +192,7 @@ pub unsafe extern "C" fn agentloop_checkpoint(
 /// record's line and the checkpoint.
 ///
 /// `(checkpoint, checkpoint_len)`: a C2SP checkpoint (signed or not, e.g. from
-/// `agentloop_checkpoint`) of a prefix of this transcript, as `--checkpoint FILE`; NULL
+/// `agentloop_transcript_checkpoint`) of a prefix of this transcript, as `--checkpoint FILE`; NULL
 /// with length 0 for the unsigned checkpoint of every record.
 ///
 /// Results: `DOES_NOT_VERIFY`; `INDEX_OUT_OF_RANGE` for an index not below the
@@ -217,7 +205,7 @@ pub unsafe extern "C" fn agentloop_checkpoint(
 /// Byte inputs as in the header conventions; `out_buf` NULL or `out_cap` writable
 /// bytes; `out_len` writable.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_prove_inclusion(
+pub unsafe extern "C" fn agentloop_transcript_prove_inclusion(
     transcript: *const u8,
     transcript_len: usize,
     checkpoint: *const u8,
@@ -251,15 +239,15 @@ pub unsafe extern "C" fn agentloop_prove_inclusion(
 /// Writes a consistency proof from the transcript's first `from` records to the
 /// checkpoint to `out_buf`: the bytes `agentloop prove --from FROM` writes
 /// (`agentloop/tlog-consistency@v1`, carrying the checkpoint). The checkpoint is as
-/// in `agentloop_prove_inclusion`.
+/// in `agentloop_transcript_prove_inclusion`.
 ///
-/// Results: as `agentloop_prove_inclusion`, with `INDEX_OUT_OF_RANGE` for a `from`
+/// Results: as `agentloop_transcript_prove_inclusion`, with `INDEX_OUT_OF_RANGE` for a `from`
 /// above the checkpoint's count.
 ///
 /// # Safety
-/// As `agentloop_prove_inclusion`.
+/// As `agentloop_transcript_prove_inclusion`.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_prove_consistency(
+pub unsafe extern "C" fn agentloop_transcript_prove_consistency(
     transcript: *const u8,
     transcript_len: usize,
     checkpoint: *const u8,

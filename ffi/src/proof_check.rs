@@ -1,10 +1,8 @@
-//! Checking proofs over the C ABI: `agentloop_verify_inclusion` and
-//! `agentloop_verify_consistency` give the verdict as a result code,
-//! `agentloop_explain_proof` the sentence that says why a proof does not hold — the
+//! Checking proofs over the C ABI: `agentloop_proof_verify_inclusion` and
+//! `agentloop_proof_verify_consistency` give the verdict as a result code,
+//! `agentloop_proof_explain` the sentence that says why a proof does not hold — the
 //! reasons `agentloop verify-proof` prints. All three judge through one private
 //! function, so the code and the sentence never disagree.
-
-use core::ffi::c_char;
 
 use agentloop_core::note::{key_lines, VerifierKey};
 use agentloop_core::tlog::{
@@ -13,12 +11,11 @@ use agentloop_core::tlog::{
 };
 
 use crate::boundary::boundary;
-use crate::bytes::{input, need, write_out};
-use crate::proof::opt_str;
+use crate::bytes::{input, need, opt_text, write_out};
 use crate::result::{agentloop_result, Outcome};
 
 /// Why a proof was not found to hold: the code the verify functions return and the
-/// sentence `agentloop_explain_proof` writes.
+/// sentence `agentloop_proof_explain` writes.
 struct Rejection {
     code: agentloop_result,
     why: String,
@@ -104,15 +101,18 @@ struct Inputs<'a> {
 /// Reads the arguments of a proof check.
 ///
 /// # Safety
-/// Byte inputs as in the header conventions; `trusted_keys` and `origin` NULL or
-/// NUL-terminated.
+/// Byte inputs as in the header conventions.
+// The C parameters of the three exports, passed through unchanged.
+#[allow(clippy::too_many_arguments)]
 unsafe fn inputs<'a>(
     proof: *const u8,
     proof_len: usize,
     old: *const u8,
     old_len: usize,
-    trusted_keys: *const c_char,
-    origin: *const c_char,
+    trusted_keys_ptr: *const u8,
+    trusted_keys_len: usize,
+    origin_ptr: *const u8,
+    origin_len: usize,
 ) -> Outcome<Inputs<'a>> {
     Ok(Inputs {
         // SAFETY: forwarded from the caller's contract.
@@ -120,9 +120,9 @@ unsafe fn inputs<'a>(
         // SAFETY: forwarded from the caller's contract.
         old: unsafe { input(old, old_len) }?,
         // SAFETY: forwarded from the caller's contract.
-        trusted: unsafe { opt_str(trusted_keys) }?,
+        trusted: unsafe { opt_text(trusted_keys_ptr, trusted_keys_len) }?,
         // SAFETY: forwarded from the caller's contract.
-        origin: unsafe { opt_str(origin) }?,
+        origin: unsafe { opt_text(origin_ptr, origin_len) }?,
     })
 }
 
@@ -164,7 +164,7 @@ fn judge(inputs: &Inputs<'_>, expect: Expect) -> Result<(), Rejection> {
     })
 }
 
-/// Checks an inclusion proof `(proof, proof_len)` made by `agentloop_prove_inclusion`
+/// Checks an inclusion proof `(proof, proof_len)` made by `agentloop_transcript_prove_inclusion`
 /// or `agentloop prove --index`, by the rules of `agentloop verify-proof`: the record
 /// it carries is recomputed (its hash, its `seq` = index and, for record 0, its `prev`
 /// = 64 zeros: a record of a transcript from seq 0), its path is checked against the
@@ -172,56 +172,70 @@ fn judge(inputs: &Inputs<'_>, expect: Expect) -> Result<(), Rejection> {
 /// --anchor` (a transcript that continues another) does not hold here: it is checked
 /// with `agentloop verify-proof --anchor`.
 ///
-/// `trusted_keys`: NULL to check no signature, or note verifier keys one a line
-/// (blank lines and `#` lines skipped; `--key-file`); with keys, the checkpoint must
-/// carry a good signature by one of them. `origin`: NULL, or the origin the checkpoint
+/// `(trusted_keys_ptr, trusted_keys_len)`: length 0 to check no signature, or note
+/// verifier keys one a line (UTF-8; blank lines and `#` lines skipped; `--key-file`);
+/// with keys, the checkpoint must carry a good signature by one of them.
+/// `(origin_ptr, origin_len)`: length 0 for any origin, or the origin the checkpoint
 /// must name (`--origin`).
 ///
 /// Results: `OK` when the proof holds; `PROOF_INVALID` when it does not (a path, a
 /// record, a signature or an origin that does not check); `INVALID_UTF8` /
 /// `ANCHOR_MALFORMED` for a proof, checkpoint or key text that does not parse.
-/// `agentloop_explain_proof` says why.
+/// `agentloop_proof_explain` says why.
 ///
 /// # Safety
-/// Byte input as in the header conventions; `trusted_keys` and `origin` NULL or
-/// NUL-terminated.
+/// Byte inputs as in the header conventions.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_verify_inclusion(
+pub unsafe extern "C" fn agentloop_proof_verify_inclusion(
     proof: *const u8,
     proof_len: usize,
-    trusted_keys: *const c_char,
-    origin: *const c_char,
+    trusted_keys_ptr: *const u8,
+    trusted_keys_len: usize,
+    origin_ptr: *const u8,
+    origin_len: usize,
 ) -> agentloop_result {
     boundary(|| {
         let none = core::ptr::null();
         // SAFETY: forwarded from this function's contract.
-        let inputs = unsafe { inputs(proof, proof_len, none, 0, trusted_keys, origin) }?;
+        let inputs = unsafe {
+            inputs(
+                proof,
+                proof_len,
+                none,
+                0,
+                trusted_keys_ptr,
+                trusted_keys_len,
+                origin_ptr,
+                origin_len,
+            )
+        }?;
         judge(&inputs, Expect::Inclusion).map_err(|r| r.code)
     })
 }
 
 /// Checks a consistency proof `(proof, proof_len)` made by
-/// `agentloop_prove_consistency` or `agentloop prove --from` against the older
+/// `agentloop_transcript_prove_consistency` or `agentloop prove --from` against the older
 /// checkpoint the caller kept, `(old_checkpoint, old_checkpoint_len)` (`--old FILE`):
 /// the proof must start from its count, name its origin, and prove its root a prefix
-/// of the proof's checkpoint, which is admitted as in `agentloop_verify_inclusion`.
+/// of the proof's checkpoint, which is admitted as in `agentloop_proof_verify_inclusion`.
 ///
 /// Results: `OK` when the proof holds; `PROOF_INVALID` when it does not;
 /// `INVALID_UTF8` / `ANCHOR_MALFORMED` for a proof, checkpoint or key text that does
-/// not parse (the older checkpoint must be a C2SP one). `agentloop_explain_proof` says
+/// not parse (the older checkpoint must be a C2SP one). `agentloop_proof_explain` says
 /// why.
 ///
 /// # Safety
-/// Byte inputs as in the header conventions; `trusted_keys` and `origin` NULL or
-/// NUL-terminated.
+/// Byte inputs as in the header conventions.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_verify_consistency(
+pub unsafe extern "C" fn agentloop_proof_verify_consistency(
     proof: *const u8,
     proof_len: usize,
     old_checkpoint: *const u8,
     old_checkpoint_len: usize,
-    trusted_keys: *const c_char,
-    origin: *const c_char,
+    trusted_keys_ptr: *const u8,
+    trusted_keys_len: usize,
+    origin_ptr: *const u8,
+    origin_len: usize,
 ) -> agentloop_result {
     boundary(|| {
         // SAFETY: forwarded from this function's contract.
@@ -231,8 +245,10 @@ pub unsafe extern "C" fn agentloop_verify_consistency(
                 proof_len,
                 old_checkpoint,
                 old_checkpoint_len,
-                trusted_keys,
-                origin,
+                trusted_keys_ptr,
+                trusted_keys_len,
+                origin_ptr,
+                origin_len,
             )
         }?;
         judge(&inputs, Expect::Consistency).map_err(|r| r.code)
@@ -242,7 +258,7 @@ pub unsafe extern "C" fn agentloop_verify_consistency(
 /// Writes why the proof `(proof, proof_len)` does not hold — inclusion or consistency,
 /// as its first line says — to `(out_buf, out_cap)` and the sentence's length to
 /// `*out_len` (UTF-8, no NUL): the empty string when it holds. The arguments are those
-/// of `agentloop_verify_inclusion` / `agentloop_verify_consistency` (NULL / 0 for
+/// of `agentloop_proof_verify_inclusion` / `agentloop_proof_verify_consistency` (NULL / 0 for
 /// `old_checkpoint` with an inclusion proof), and the verdict is theirs.
 ///
 /// A proof that does not hold gives one line per problem, `kind: detail`, joined by
@@ -253,21 +269,27 @@ pub unsafe extern "C" fn agentloop_verify_consistency(
 /// parse gives one sentence naming it and what is wrong.
 ///
 /// Results: `OK` whenever the sentence (possibly empty) was written; the size-query
-/// protocol as `agentloop_canonicalize`; `INVALID_UTF8` for `trusted_keys` or `origin`
+/// protocol as `agentloop_json_canonicalize`; `INVALID_UTF8` for `trusted_keys` or `origin`
 /// not UTF-8; NULL `out_len`, or a NULL pointer with a length above 0, is
 /// `NULL_PARAMETER`. Thread-safe.
 ///
+/// Empty output: a proof that holds gives the empty string, which fits any buffer: `OK`
+/// with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
+/// `INSUFFICIENT_SIZE`).
+///
 /// # Safety
-/// Byte inputs as in the header conventions; `trusted_keys` and `origin` NULL or
-/// NUL-terminated; `out_buf` NULL or `out_cap` writable bytes; `out_len` writable.
+/// Byte inputs as in the header conventions; `out_buf` NULL or `out_cap` writable
+/// bytes; `out_len` writable.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_explain_proof(
+pub unsafe extern "C" fn agentloop_proof_explain(
     proof: *const u8,
     proof_len: usize,
     old_checkpoint: *const u8,
     old_checkpoint_len: usize,
-    trusted_keys: *const c_char,
-    origin: *const c_char,
+    trusted_keys_ptr: *const u8,
+    trusted_keys_len: usize,
+    origin_ptr: *const u8,
+    origin_len: usize,
     out_buf: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
@@ -281,8 +303,10 @@ pub unsafe extern "C" fn agentloop_explain_proof(
                 proof_len,
                 old_checkpoint,
                 old_checkpoint_len,
-                trusted_keys,
-                origin,
+                trusted_keys_ptr,
+                trusted_keys_len,
+                origin_ptr,
+                origin_len,
             )
         }?;
         let why = match judge(&inputs, Expect::Either) {

@@ -11,7 +11,7 @@ use agentloop_core::provider::{Provider, RequestOptions};
 use agentloop_core::tools::ToolSpec;
 
 use crate::bytes::input;
-use crate::canon::parse_error;
+use crate::json::parse_error;
 use crate::result::{agentloop_result, Outcome};
 
 /// A provider's wire format, as a `uint32_t` parameter of `agentloop_agent_request`,

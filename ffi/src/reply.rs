@@ -1,4 +1,4 @@
-//! `agentloop_reply`: the model callback of `agentloop_run` writes its reply here.
+//! `agentloop_reply`: the model callback of `agentloop_driver_run` writes its reply here.
 
 use agentloop_core::json::{self, Value};
 use agentloop_core::model::{Message, ModelError, ProviderReport, Reply};
@@ -7,12 +7,12 @@ use agentloop_core::tools::ToolSpec;
 use crate::agent::tool_value;
 use crate::boundary::boundary;
 use crate::bytes::{handle_mut, input, need, text, write_out};
-use crate::canon::parse_error;
+use crate::json::parse_error;
 use crate::provider::{self, bare, note, Refusal};
 use crate::result::{agentloop_result, Outcome};
 
 /// The reply a model callback builds: text, tool calls, reported tokens, or a failure.
-/// The library makes it, hands it to the model callback of `agentloop_run` and reads
+/// The library makes it, hands it to the model callback of `agentloop_driver_run` and reads
 /// it when the callback returns: it is valid only during that callback, and the
 /// callback must not free or keep it.
 ///

@@ -7,6 +7,7 @@ use agentloop_core::verify::{FaultKind, Report};
 
 use crate::boundary::boundary;
 use crate::bytes::{handle, hash_out, need, put, put_opt, take};
+use crate::hash::agentloop_hash;
 use crate::result::agentloop_result;
 
 /// The kind of a fault, with the names SPEC section 3 gives them
@@ -148,7 +149,7 @@ pub extern "C" fn agentloop_fault_kind_str(kind: u32) -> *const c_char {
 }
 
 /// The result of a verification: whether it held, the record count, the head and
-/// every fault. Made by `agentloop_verify_buffer`, `agentloop_verify_file` and
+/// every fault. Made by `agentloop_transcript_verify_buffer`, `agentloop_transcript_verify_file` and
 /// `agentloop_verifier_finish`; freed with `agentloop_report_free`.
 ///
 /// A report never changes after it is made: any number of threads may read one at the
@@ -207,7 +208,7 @@ pub unsafe extern "C" fn agentloop_report_count(report: *const agentloop_report)
 }
 
 /// Writes the head — the stored `hash` of the last record, or `prev0` for an empty
-/// transcript — as 32 bytes to `out`, and `true` to `*has_head`. When there is no head
+/// transcript — to `*out`, and `true` to `*has_head`. When there is no head
 /// (the last record has no well-formed hash, or the file could not be read) `out` is
 /// left alone and `*has_head` is `false`. The head of a report with faults is not
 /// meaningful.
@@ -215,12 +216,12 @@ pub unsafe extern "C" fn agentloop_report_count(report: *const agentloop_report)
 /// NULL: `report`, `out` and `has_head` must not be NULL. Thread-safe on a live report.
 ///
 /// # Safety
-/// `report` must be a live report from this library; `out` must point to 32 writable
-/// bytes; `has_head` must be valid for a write.
+/// `report` must be a live report from this library; `out` must be valid for a write
+/// of one `agentloop_hash`; `has_head` must be valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_report_head(
     report: *const agentloop_report,
-    out: *mut u8,
+    out: *mut agentloop_hash,
     has_head: *mut bool,
 ) -> agentloop_result {
     boundary(|| {
@@ -229,7 +230,7 @@ pub unsafe extern "C" fn agentloop_report_head(
         // SAFETY: the caller promises a live report.
         let report = unsafe { handle(report) }?;
         if let Some(head) = report.report.head {
-            // SAFETY: out was checked non-NULL; the caller promises 32 writable bytes.
+            // SAFETY: out was checked non-NULL; the caller promises it is writable.
             unsafe { hash_out(out, &head.0) }?;
         }
         // SAFETY: has_head was checked non-NULL; the caller promises it is writable.
@@ -244,10 +245,10 @@ pub unsafe extern "C" fn agentloop_report_head(
 /// # Safety
 /// `report` must be NULL or a live report from this library.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_report_fault_count(report: *const agentloop_report) -> usize {
+pub unsafe extern "C" fn agentloop_report_fault_count(report: *const agentloop_report) -> u64 {
     boundary(|| {
         // SAFETY: the caller promises NULL or a live report.
-        unsafe { handle(report) }.map_or(0, |r| r.report.faults.len())
+        unsafe { handle(report) }.map_or(0, |r| r.report.faults.len() as u64)
     })
 }
 
@@ -312,7 +313,7 @@ pub unsafe extern "C" fn agentloop_report_beyond_checkpoint(
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_report_fault(
     report: *const agentloop_report,
-    i: usize,
+    i: u64,
     index: *mut i64,
     line: *mut i64,
     kind: *mut u32,
@@ -321,6 +322,7 @@ pub unsafe extern "C" fn agentloop_report_fault(
     boundary(|| {
         // SAFETY: the caller promises a live report.
         let report = unsafe { handle(report) }?;
+        let i = usize::try_from(i).map_err(|_| agentloop_result::IndexOutOfRange)?;
         let fault = report
             .report
             .faults

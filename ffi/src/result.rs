@@ -27,7 +27,8 @@ pub enum agentloop_result {
     /// A JSON input reads, but a number in it has no canonical encoding (an integer
     /// that a double cannot hold exactly, a number out of range, an underflow).
     NoCanonicalForm = 4,
-    /// The output buffer is too small (or NULL): the needed length was written to
+    /// The output does not fit the buffer (a NULL buffer, or a capacity of 0, fits only
+    /// an empty output, which is `OK` with length 0): the needed length was written to
     /// `*out_len`, nothing else changed. Call again with a buffer that large.
     InsufficientSize = 5,
     /// An argument is out of its range: an empty record kind, a `seq0` above 2^53 − 1,
@@ -52,24 +53,24 @@ pub enum agentloop_result {
     /// A bug: the library panicked. The panic was caught at the boundary; the object
     /// the call was given may be in an unspecified (but memory-safe) state.
     Panic = 13,
-    /// A callback refused: the record sink of `agentloop_run` returned non-zero, so the
+    /// A callback refused: the record sink of `agentloop_driver_run` returned non-zero, so the
     /// run stopped and the transcript ends before that record.
     CallbackRefused = 14,
     /// Another writer holds the transcript's lock and the writer's options said not to
     /// wait (`wait_for_lock` false).
     Locked = 15,
     /// The transcript ends in an incomplete line (`torn_tail`): an earlier append did
-    /// not finish. Nothing is appended until `agentloop_repair` moves it aside.
+    /// not finish. Nothing is appended until `agentloop_transcript_repair` moves it aside.
     TornTail = 16,
-    /// `agentloop_repair`: the side file for the torn bytes already exists; nothing
+    /// `agentloop_transcript_repair`: the side file for the torn bytes already exists; nothing
     /// was changed.
     SideFileExists = 17,
     /// A transcript verifies but is not a run this agent can resume: not a well-formed
     /// run, another task, other budgets or tools (`agentloop_agent_resume_error` says
     /// which record and why).
     ResumeRefused = 18,
-    /// A proof does not hold (`agentloop_verify_inclusion`,
-    /// `agentloop_verify_consistency`): its path, its record, its checkpoint's
+    /// A proof does not hold (`agentloop_proof_verify_inclusion`,
+    /// `agentloop_proof_verify_consistency`): its path, its record, its checkpoint's
     /// signature or origin, or the older checkpoint does not check.
     ProofInvalid = 19,
     /// A proof, checkpoint or note key text does not parse (or is a v1 checkpoint

@@ -7,7 +7,7 @@ use agentloop_core::schema::Schema;
 
 use crate::boundary::boundary;
 use crate::bytes::{give, handle, input, need, put, take, write_out};
-use crate::canon::parse_error;
+use crate::json::parse_error;
 use crate::result::{agentloop_result, Outcome};
 
 /// A compiled schema. Create it with `agentloop_schema_new`, free it with
@@ -58,10 +58,14 @@ pub unsafe extern "C" fn agentloop_schema_new(
 /// …`, no NUL — to `(out_buf, out_cap)` and its length to `*out_len`. A schema that
 /// compiles gives the empty string (length 0, `OK`).
 ///
-/// Size query as `agentloop_canonicalize`: when the sentence does not fit, its length
+/// Size query as `agentloop_json_canonicalize`: when the sentence does not fit, its length
 /// is written to `*out_len` and the result is `INSUFFICIENT_SIZE`. Invalid JSON gives
 /// `INVALID_JSON` / `NO_CANONICAL_FORM` as in `agentloop_schema_new`. NULL `out_len`,
 /// or NULL `ptr` with `len > 0`, is `NULL_PARAMETER`. Thread-safe.
+///
+/// Empty output: a schema that compiles gives the empty string, which fits any buffer:
+/// `OK` with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
+/// `INSUFFICIENT_SIZE`).
 ///
 /// # Safety
 /// `ptr` must point to `len` readable bytes; `out_buf`, if not NULL, to `out_cap`
@@ -120,10 +124,14 @@ pub unsafe extern "C" fn agentloop_schema_validate(
 /// deterministic order the schema module documents; no NUL. A valid instance gives
 /// the empty string (length 0). Paths start at `$`.
 ///
-/// Size query as `agentloop_canonicalize`: when the text does not fit, its length is
+/// Size query as `agentloop_json_canonicalize`: when the text does not fit, its length is
 /// written to `*out_len` and the result is `INSUFFICIENT_SIZE`; the same call with a
 /// buffer that large gives exactly that text. Errors as `agentloop_schema_validate`.
 /// Thread-safe on a live schema.
+///
+/// Empty output: a valid instance gives the empty string, which fits any buffer: `OK`
+/// with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
+/// `INSUFFICIENT_SIZE`).
 ///
 /// # Safety
 /// `schema` must be a live schema from this library; `ptr` must point to `len`

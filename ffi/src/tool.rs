@@ -1,5 +1,5 @@
 //! What registering a tool checks, shared by `agentloop_agent_add_tool` and
-//! `agentloop_run`: the result code for each refusal, and `agentloop_tool_explain`,
+//! `agentloop_driver_run`: the result code for each refusal, and `agentloop_tool_explain`,
 //! which gives the sentence.
 
 use agentloop_core::json;
@@ -7,7 +7,7 @@ use agentloop_core::tools::{RegisterError, ToolSpec};
 
 use crate::boundary::boundary;
 use crate::bytes::{input, need, text, write_out};
-use crate::canon::parse_error;
+use crate::json::parse_error;
 use crate::result::agentloop_result;
 
 /// The result code for a tool refused at registration: `NOT_PROVIDER_SAFE` for a name
@@ -37,9 +37,13 @@ pub(crate) fn register_error(error: RegisterError) -> agentloop_result {
 /// schema compiles (`tool 't': schema refused at …`, `SCHEMA_REFUSED`). A duplicate name
 /// or a limit too large depends on the agent and is not checked here.
 ///
-/// Size query as `agentloop_canonicalize`. `INVALID_UTF8` for a name that is not UTF-8;
+/// Size query as `agentloop_json_canonicalize`. `INVALID_UTF8` for a name that is not UTF-8;
 /// `INVALID_JSON` / `NO_CANONICAL_FORM` for the schema text. NULL `out_len`, or a NULL
 /// input with a non-zero length, is `NULL_PARAMETER`. Thread-safe.
+///
+/// Empty output: a name and schema that pass gives the empty string, which fits any
+/// buffer: `OK` with `*out_len` 0, even with a NULL buffer (so the size query answers
+/// `OK`, not `INSUFFICIENT_SIZE`).
 ///
 /// # Safety
 /// The inputs must point to their lengths in readable bytes; `out_buf`, if not NULL,

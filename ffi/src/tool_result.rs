@@ -1,4 +1,4 @@
-//! `agentloop_tool_result`: a tool callback of `agentloop_run` writes its result here.
+//! `agentloop_tool_result`: a tool callback of `agentloop_driver_run` writes its result here.
 
 use agentloop_core::json::Value;
 use agentloop_core::tools::ToolError;

@@ -1,14 +1,12 @@
 //! Verifying a buffer or a file in one call, and `agentloop_verify_options`.
 
-use core::ffi::c_char;
-use std::path::Path;
-
 use agentloop_core::anchor::{Anchor, MAX_SEQ};
 use agentloop_core::verify::{self, Checkpoint, Options};
 use agentloop_core::Hash;
 
 use crate::boundary::boundary;
-use crate::bytes::{c_str, give, input, need, put};
+use crate::bytes::{give, input, need, path, put};
+use crate::hash::agentloop_hash;
 use crate::report::agentloop_report;
 use crate::result::{agentloop_result, Outcome};
 
@@ -27,7 +25,7 @@ pub struct agentloop_verify_options {
     pub seq0: u64,
     /// The `prev` of the first record (the head of the transcript this one continues).
     /// Default 32 zero bytes.
-    pub prev0: [u8; 32],
+    pub prev0: agentloop_hash,
     /// Check against a checkpoint `(checkpoint_count, checkpoint_head)`: fewer records
     /// is a `truncated` fault. Default `false`.
     pub has_checkpoint: bool,
@@ -36,8 +34,8 @@ pub struct agentloop_verify_options {
     /// Also check that record `checkpoint_count − 1` carries `checkpoint_head`
     /// (`head_mismatch` otherwise). Read only with `has_checkpoint`. Default `false`.
     pub has_checkpoint_head: bool,
-    /// The checkpoint's head, 32 bytes. Read only with `has_checkpoint_head`.
-    pub checkpoint_head: [u8; 32],
+    /// The checkpoint's head. Read only with `has_checkpoint_head`.
+    pub checkpoint_head: agentloop_hash,
     /// How many faults a report keeps; the rest are only counted
     /// (`agentloop_report_faults_omitted`). 0 means the default, 10000.
     pub max_faults: u64,
@@ -60,7 +58,7 @@ impl agentloop_verify_options {
                 count: self.checkpoint_count,
                 head: self
                     .has_checkpoint_head
-                    .then_some(Hash(self.checkpoint_head)),
+                    .then_some(Hash(self.checkpoint_head.bytes)),
                 ..Default::default()
             })
         } else {
@@ -73,7 +71,7 @@ impl agentloop_verify_options {
         Ok(Options {
             anchor: Anchor {
                 seq0: self.seq0,
-                prev0: Hash(self.prev0),
+                prev0: Hash(self.prev0.bytes),
             },
             lenient: self.lenient,
             checkpoint,
@@ -129,7 +127,7 @@ pub unsafe extern "C" fn agentloop_verify_options_init(
 /// `ptr` must point to `len` readable bytes; `options` must be NULL or point to an
 /// initialised struct; `out_report` must be valid for a write of one pointer.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_verify_buffer(
+pub unsafe extern "C" fn agentloop_transcript_verify_buffer(
     ptr: *const u8,
     len: usize,
     options: *const agentloop_verify_options,
@@ -147,51 +145,38 @@ pub unsafe extern "C" fn agentloop_verify_buffer(
     })
 }
 
-/// Verifies the transcript file at `path` (NUL-terminated; on Unix any bytes, elsewhere
-/// UTF-8), reading it line by line in bounded memory, and writes a new report to
-/// `*out_report`.
+/// Verifies the transcript file at the path `(path_ptr, path_len)` (on Unix any bytes
+/// but NUL, elsewhere UTF-8; not NUL-terminated), reading it line by line in bounded
+/// memory, and writes a new report to `*out_report`.
 ///
 /// A file that cannot be opened or read is not a call failure: the report holds an
 /// `unreadable` fault naming the path and the reason (index and line -1), with the
-/// records read before a read error. Call failures: NULL `path` or `out_report`
-/// (`NULL_PARAMETER`), a non-UTF-8 path where paths must be UTF-8 (`INVALID_UTF8`),
-/// options out of range (`INVALID_ARGUMENT`).
+/// records read before a read error. Call failures: NULL `out_report`, or NULL
+/// `path_ptr` with a length above 0 (`NULL_PARAMETER`); an empty path or one holding a
+/// NUL byte, options out of range (`INVALID_ARGUMENT`); a non-UTF-8 path where paths
+/// must be UTF-8 (`INVALID_UTF8`).
 ///
 /// On success the caller owns `*out_report` (free it with `agentloop_report_free`); on
 /// failure `*out_report` is not written. Thread-safe; it only reads the file.
 ///
 /// # Safety
-/// `path` must be a NUL-terminated string; `options` NULL or an initialised struct;
-/// `out_report` valid for a write of one pointer.
+/// `path_ptr` must point to `path_len` readable bytes; `options` NULL or an initialised
+/// struct; `out_report` valid for a write of one pointer.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_verify_file(
-    path: *const c_char,
+pub unsafe extern "C" fn agentloop_transcript_verify_file(
+    path_ptr: *const u8,
+    path_len: usize,
     options: *const agentloop_verify_options,
     out_report: *mut *mut agentloop_report,
 ) -> agentloop_result {
     boundary(|| {
         need(out_report)?;
-        // SAFETY: the caller promises a NUL-terminated string.
-        let path = unsafe { c_str(path) }?;
+        // SAFETY: the caller's contract for the path bytes.
+        let path = unsafe { path(path_ptr, path_len) }?;
         // SAFETY: the caller promises NULL or an initialised struct.
         let options = unsafe { read_options(options) }?;
-        let report = verify::verify_file(path_of(path.to_bytes())?, &options);
+        let report = verify::verify_file(path, &options);
         // SAFETY: out_report was checked non-NULL; the caller promises it is writable.
         unsafe { give(out_report, agentloop_report::new(report)) }
     })
-}
-
-/// A path from C bytes: any bytes on Unix, UTF-8 elsewhere.
-pub(crate) fn path_of(bytes: &[u8]) -> Outcome<&Path> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        Ok(Path::new(std::ffi::OsStr::from_bytes(bytes)))
-    }
-    #[cfg(not(unix))]
-    {
-        core::str::from_utf8(bytes)
-            .map(Path::new)
-            .map_err(|_| agentloop_result::InvalidUtf8)
-    }
 }

@@ -1,14 +1,11 @@
 //! Verifying a transcript against several checkpoints at once, by the rules of
 //! `agentloop verify --checkpoint A --checkpoint B` (`agentloop_core::tlog::Checkpoints`).
 
-use core::ffi::c_char;
-
 use agentloop_core::tlog::{leaves_of, read_checkpoint, Checkpoints, Leaves};
 use agentloop_core::verify;
 
 use crate::boundary::boundary;
-use crate::bytes::{give, input, need};
-use crate::proof::opt_str;
+use crate::bytes::{give, input, need, opt_text};
 use crate::proof_check::trusted_key_list;
 use crate::report::agentloop_report;
 use crate::result::{agentloop_result, Outcome};
@@ -17,27 +14,29 @@ use crate::verify::{agentloop_verify_options, read_options};
 /// Reads checkpoint `i` of the caller's arrays.
 ///
 /// # Safety
-/// `texts` and `lens` must each point to `count` readable elements (or be NULL with
-/// `count` 0); each text must point to its length's readable bytes.
+/// `texts` and `lens` must each point to more than `i` readable elements; each text
+/// must point to its length's readable bytes.
 unsafe fn checkpoint_input<'a>(
     texts: *const *const u8,
     lens: *const usize,
     i: usize,
 ) -> Outcome<&'a [u8]> {
-    // SAFETY: the caller promises `count` readable elements in each array, and i < count.
+    // SAFETY: the caller promises more than `i` readable elements in each array.
     let (ptr, len) = unsafe { (*texts.add(i), *lens.add(i)) };
     // SAFETY: the caller promises `len` readable bytes at `ptr`.
     unsafe { input(ptr, len) }
 }
 
-/// Verifies the transcript held in `(ptr, len)` against `checkpoint_count` checkpoints
+/// Verifies the transcript held in `(ptr, len)` against `checkpoints_len` checkpoints
 /// (C2SP, signed or not, or v1: each `(checkpoints[i], checkpoint_lens[i])`) by the
 /// rules of `agentloop verify --checkpoint` given several times, and writes a new report
 /// to `*out_report`:
-/// - each checkpoint is admitted: with `trusted_keys` (note verifier keys one a line,
-///   as `agentloop_verify_inclusion` takes them) it must be signed by one of them
-///   (`checkpoint_untrusted`, `checkpoint_bad_signature`); with `origin` it must name
-///   that origin (`checkpoint_origin_mismatch`). These are file-level faults (index and
+/// - each checkpoint is admitted: with trusted keys `(trusted_keys_ptr,
+///   trusted_keys_len)` (note verifier keys one a line, as
+///   `agentloop_proof_verify_inclusion` takes them) it must be signed by one of them
+///   (`checkpoint_untrusted`, `checkpoint_bad_signature`); with an origin
+///   `(origin_ptr, origin_len)` it must name that origin
+///   (`checkpoint_origin_mismatch`). These are file-level faults (index and
 ///   line -1) whose detail starts `checkpoint checkpoints[i]: `.
 /// - the newest (the largest count; the last given on a tie) is the checkpoint the
 ///   transcript is verified against (`truncated`, `head_mismatch`, its Merkle root,
@@ -51,33 +50,35 @@ unsafe fn checkpoint_input<'a>(
 /// (`NULL_PARAMETER`); `options` with `has_checkpoint` set, or `trusted_keys` with no
 /// checkpoint (`INVALID_ARGUMENT`); a checkpoint or a key line that does not parse
 /// (`ANCHOR_MALFORMED`, or `INVALID_UTF8`). `options` NULL means the defaults;
-/// `trusted_keys` and `origin` NULL for none. With no checkpoint at all this is
-/// `agentloop_verify_buffer`.
+/// `trusted_keys` and `origin` of length 0 for none. With no checkpoint at all this is
+/// `agentloop_transcript_verify_buffer`.
 ///
 /// On success the caller owns `*out_report` (free it with `agentloop_report_free`); on
 /// failure it is not written. Thread-safe: it touches no shared state.
 ///
 /// # Safety
 /// `ptr` must point to `len` readable bytes; `checkpoints` and `checkpoint_lens` to
-/// `checkpoint_count` readable elements each (NULL when the count is 0), each text to
-/// its length's readable bytes; `options` NULL or an initialised struct;
-/// `trusted_keys` and `origin` NULL or NUL-terminated; `out_report` valid for a write
-/// of one pointer.
+/// `checkpoints_len` readable elements each (NULL when it is 0), each text to its
+/// length's readable bytes; `options` NULL or an initialised struct; the other byte
+/// inputs to their lengths' readable bytes; `out_report` valid for a write of one
+/// pointer.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_verify_checkpoints(
+pub unsafe extern "C" fn agentloop_transcript_verify_checkpoints(
     ptr: *const u8,
     len: usize,
     options: *const agentloop_verify_options,
     checkpoints: *const *const u8,
     checkpoint_lens: *const usize,
-    checkpoint_count: usize,
-    trusted_keys: *const c_char,
-    origin: *const c_char,
+    checkpoints_len: usize,
+    trusted_keys_ptr: *const u8,
+    trusted_keys_len: usize,
+    origin_ptr: *const u8,
+    origin_len: usize,
     out_report: *mut *mut agentloop_report,
 ) -> agentloop_result {
     boundary(|| {
         need(out_report)?;
-        if checkpoint_count > 0 {
+        if checkpoints_len > 0 {
             need(checkpoints.cast_mut())?;
             need(checkpoint_lens.cast_mut())?;
         }
@@ -88,16 +89,18 @@ pub unsafe extern "C" fn agentloop_verify_checkpoints(
         if options.checkpoint.is_some() {
             return Err(agentloop_result::InvalidArgument);
         }
-        // SAFETY: the caller promises NULL or NUL-terminated strings.
-        let (keys, origin) = unsafe { (opt_str(trusted_keys)?, opt_str(origin)?) };
+        // SAFETY: the caller's contract for the byte inputs.
+        let keys = unsafe { opt_text(trusted_keys_ptr, trusted_keys_len) }?;
+        // SAFETY: as above.
+        let origin = unsafe { opt_text(origin_ptr, origin_len) }?;
         let trusted = trusted_key_list(keys)?;
-        if !trusted.is_empty() && checkpoint_count == 0 {
+        if !trusted.is_empty() && checkpoints_len == 0 {
             return Err(agentloop_result::InvalidArgument);
         }
-        let mut given = Vec::with_capacity(checkpoint_count);
-        for i in 0..checkpoint_count {
+        let mut given = Vec::with_capacity(checkpoints_len);
+        for i in 0..checkpoints_len {
             // SAFETY: both arrays were checked non-NULL; the caller promises
-            // `checkpoint_count` elements and readable texts.
+            // `checkpoints_len` elements and readable texts.
             let text = unsafe { checkpoint_input(checkpoints, checkpoint_lens, i) }?;
             let parsed = read_checkpoint(text).map_err(|_| {
                 if core::str::from_utf8(text).is_err() {

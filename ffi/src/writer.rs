@@ -1,8 +1,7 @@
 //! `agentloop_writer`: appends records to a transcript file through the durable writer
 //! of the core (verified on open, a lock per append, synced by policy, failed writes
-//! cut back), and `agentloop_repair`.
+//! cut back), and `agentloop_transcript_repair`.
 
-use core::ffi::c_char;
 use std::num::NonZeroU32;
 
 use agentloop_core::durable::{
@@ -10,10 +9,11 @@ use agentloop_core::durable::{
 };
 
 use crate::boundary::boundary;
-use crate::bytes::{c_str, give, handle, handle_mut, hash_out, input, need, put, take, text};
+use crate::bytes::{give, handle, handle_mut, hash_out, input, need, path, put, take, text};
 use crate::chain::append_error;
+use crate::hash::agentloop_hash;
 use crate::result::{agentloop_result, Outcome};
-use crate::verify::{agentloop_verify_options, path_of, read_options};
+use crate::verify::{agentloop_verify_options, read_options};
 
 /// When a writer flushes appended records to the disk (`fdatasync`): the
 /// `sync` member of `agentloop_writer_options`. See `docs/durability.md` for what
@@ -111,50 +111,54 @@ pub(crate) fn write_error(error: &WriteError) -> agentloop_result {
     }
 }
 
-/// Opens the transcript file at `path` (NUL-terminated; on Unix any bytes, elsewhere
-/// UTF-8) for appending, creating it empty if absent, with the default writer options
-/// (sync every record, wait for the lock); see `agentloop_writer_open_with`.
+/// Opens the transcript file at the path `(path_ptr, path_len)` for appending, creating
+/// it empty if absent, with the default writer options (sync every record, wait for
+/// the lock); see `agentloop_writer_open_with`.
 ///
 /// # Safety
-/// `path` must be a NUL-terminated string; `options` NULL or an initialised struct;
-/// `out` valid for a write of one pointer.
+/// `path_ptr` must point to `path_len` readable bytes; `options` NULL or an initialised
+/// struct; `out` valid for a write of one pointer.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_writer_open(
-    path: *const c_char,
+    path_ptr: *const u8,
+    path_len: usize,
     options: *const agentloop_verify_options,
     out: *mut *mut agentloop_writer,
 ) -> agentloop_result {
     // SAFETY: forwarded from this function's contract.
-    boundary(|| unsafe { open(path, options, core::ptr::null(), out) })
+    boundary(|| unsafe { open(path_ptr, path_len, options, core::ptr::null(), out) })
 }
 
-/// Opens the transcript file at `path` (NUL-terminated; on Unix any bytes, elsewhere
-/// UTF-8) for appending, creating it empty if absent, and writes the writer to `*out`.
+/// Opens the transcript file at the path `(path_ptr, path_len)` (on Unix any bytes but
+/// NUL, elsewhere UTF-8; not NUL-terminated) for appending, creating it empty if
+/// absent, and writes the writer to `*out`.
 ///
 /// Under the file's lock (waiting for it, or `LOCKED`, as `writer_options` says) it
 /// verifies the whole file with `verify_options` (NULL means the defaults; the anchor
 /// says where the chain starts), then releases the lock. A file whose last line is
-/// incomplete is `AGENTLOOP_RESULT_TORN_TAIL` (`agentloop_repair` moves that line
+/// incomplete is `AGENTLOOP_RESULT_TORN_TAIL` (`agentloop_transcript_repair` moves that line
 /// aside); any other fault is `AGENTLOOP_RESULT_DOES_NOT_VERIFY`
-/// (`agentloop_verify_file` says why); either way the file is left untouched. Open or
-/// read failures are `AGENTLOOP_RESULT_IO`; options out of range `INVALID_ARGUMENT`.
-/// `writer_options` NULL means the defaults.
+/// (`agentloop_transcript_verify_file` says why); either way the file is left untouched. Open or
+/// read failures are `AGENTLOOP_RESULT_IO`; options out of range, an empty path or one
+/// holding a NUL byte `INVALID_ARGUMENT`; a path that is not UTF-8 where paths must be
+/// `INVALID_UTF8`. `writer_options` NULL means the defaults.
 ///
 /// On success the caller owns `*out` (free it with `agentloop_writer_free`); on
 /// failure `*out` is not written. Thread-safe.
 ///
 /// # Safety
-/// `path` must be a NUL-terminated string; each options pointer NULL or an initialised
-/// struct; `out` valid for a write of one pointer.
+/// `path_ptr` must point to `path_len` readable bytes; each options pointer NULL or an
+/// initialised struct; `out` valid for a write of one pointer.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_writer_open_with(
-    path: *const c_char,
+    path_ptr: *const u8,
+    path_len: usize,
     verify_options: *const agentloop_verify_options,
     writer_options: *const agentloop_writer_options,
     out: *mut *mut agentloop_writer,
 ) -> agentloop_result {
     // SAFETY: forwarded from this function's contract.
-    boundary(|| unsafe { open(path, verify_options, writer_options, out) })
+    boundary(|| unsafe { open(path_ptr, path_len, verify_options, writer_options, out) })
 }
 
 /// The body of both open functions.
@@ -162,14 +166,15 @@ pub unsafe extern "C" fn agentloop_writer_open_with(
 /// # Safety
 /// As `agentloop_writer_open_with`.
 unsafe fn open(
-    path: *const c_char,
+    path_ptr: *const u8,
+    path_len: usize,
     verify_options: *const agentloop_verify_options,
     writer_options: *const agentloop_writer_options,
     out: *mut *mut agentloop_writer,
 ) -> Outcome {
     need(out)?;
-    // SAFETY: the caller promises a NUL-terminated string.
-    let path = unsafe { c_str(path) }?;
+    // SAFETY: the caller's contract for the path bytes.
+    let path = unsafe { path(path_ptr, path_len) }?;
     // SAFETY: the caller promises NULL or an initialised struct.
     let verify = unsafe { read_options(verify_options) }?;
     // SAFETY: the caller promises NULL or an initialised struct (its bool 0 or 1).
@@ -177,7 +182,7 @@ unsafe fn open(
         .copied()
         .unwrap_or_default()
         .to_core(verify)?;
-    let writer = Writer::open(path_of(path.to_bytes())?, options).map_err(|e| write_error(&e))?;
+    let writer = Writer::open(path, options).map_err(|e| write_error(&e))?;
     // SAFETY: out was checked non-NULL; the caller promises it is writable.
     unsafe { give(out, agentloop_writer { writer }) }
 }
@@ -219,8 +224,8 @@ pub unsafe extern "C" fn agentloop_writer_options_init(
 /// (a torn tail, no cut-back). The library never changes signal dispositions: a host
 /// that may run under such a limit must ignore the signal itself, at startup
 /// (`signal(SIGXFSZ, SIG_IGN)`); the write then fails with `EFBIG`, is cut back, and
-/// this returns `AGENTLOOP_RESULT_IO`. The same holds for `agentloop_repair`'s side
-/// file and `agentloop_run_to_writer`.
+/// this returns `AGENTLOOP_RESULT_IO`. The same holds for `agentloop_transcript_repair`'s side
+/// file and `agentloop_driver_run_to_writer`.
 ///
 /// # Safety
 /// `writer` must be a live writer from this library; the byte inputs must point to
@@ -284,23 +289,23 @@ pub unsafe extern "C" fn agentloop_writer_sync(writer: *mut agentloop_writer) ->
 }
 
 /// Writes the file's head — the `hash` of its last record, or the anchor's `prev0`
-/// for an empty file — as 32 bytes to `out`, as of this writer's last open, append or
+/// for an empty file — to `*out`, as of this writer's last open, append or
 /// refresh. NULL `writer` or `out` is `NULL_PARAMETER`. Not thread-safe against a
 /// concurrent call on the same writer.
 ///
 /// # Safety
-/// `writer` must be a live writer from this library; `out` must point to 32 writable
-/// bytes.
+/// `writer` must be a live writer from this library; `out` must be valid for a write
+/// of one `agentloop_hash`.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_writer_head(
     writer: *const agentloop_writer,
-    out: *mut u8,
+    out: *mut agentloop_hash,
 ) -> agentloop_result {
     boundary(|| {
         need(out)?;
         // SAFETY: the caller promises a live writer.
         let writer = unsafe { handle(writer) }?;
-        // SAFETY: out was checked non-NULL; the caller promises 32 writable bytes.
+        // SAFETY: out was checked non-NULL; the caller promises it is writable.
         unsafe { hash_out(out, &writer.writer.head().0) }
     })
 }
@@ -339,7 +344,8 @@ pub unsafe extern "C" fn agentloop_writer_free(writer: *mut agentloop_writer) {
     boundary(|| unsafe { take(writer) })
 }
 
-/// Repairs a torn tail of the transcript at `path` (NUL-terminated): if its last line
+/// Repairs a torn tail of the transcript at the path `(path_ptr, path_len)` (as
+/// `agentloop_writer_open_with` reads it): if its last line
 /// is incomplete and every complete record before it verifies with `options` (NULL
 /// means the defaults), the incomplete bytes are copied to the new side file
 /// `<path>.torn-<offset>` and synced, then the file is cut to `offset` (its last
@@ -352,15 +358,17 @@ pub unsafe extern "C" fn agentloop_writer_free(writer: *mut agentloop_writer) {
 /// existing side file is `SIDE_FILE_EXISTS` (evidence is never overwritten); a file
 /// that cannot be opened, read or written is `IO` — a repair that fails while writing
 /// the side file or cutting the file (a full disk) removes the side file it created,
-/// so the file is as it was and the next repair can run. NULL `path`, `out_offset` or
-/// `out_removed` is `NULL_PARAMETER`. Thread-safe.
+/// so the file is as it was and the next repair can run. NULL `out_offset` or
+/// `out_removed`, or NULL `path_ptr` with a length above 0, is `NULL_PARAMETER`; an
+/// empty path or one holding a NUL byte is `INVALID_ARGUMENT`. Thread-safe.
 ///
 /// # Safety
-/// `path` must be a NUL-terminated string; `options` NULL or an initialised struct;
-/// `out_offset` and `out_removed` valid for a write.
+/// `path_ptr` must point to `path_len` readable bytes; `options` NULL or an initialised
+/// struct; `out_offset` and `out_removed` valid for a write.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_repair(
-    path: *const c_char,
+pub unsafe extern "C" fn agentloop_transcript_repair(
+    path_ptr: *const u8,
+    path_len: usize,
     options: *const agentloop_verify_options,
     out_offset: *mut u64,
     out_removed: *mut u64,
@@ -368,15 +376,14 @@ pub unsafe extern "C" fn agentloop_repair(
     boundary(|| {
         need(out_offset)?;
         need(out_removed)?;
-        // SAFETY: the caller promises a NUL-terminated string.
-        let path = unsafe { c_str(path) }?;
+        // SAFETY: the caller's contract for the path bytes.
+        let path = unsafe { path(path_ptr, path_len) }?;
         // SAFETY: the caller promises NULL or an initialised struct.
         let verify = unsafe { read_options(options) }?;
         let options = WriterOptions {
             verify,
             ..WriterOptions::default()
         };
-        let path = path_of(path.to_bytes())?;
         let repaired = durable::repair(path, &options).map_err(|e| match e {
             RepairError::DoesNotVerify(_) => agentloop_result::DoesNotVerify,
             RepairError::SideFileExists(_) => agentloop_result::SideFileExists,

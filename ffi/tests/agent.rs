@@ -185,6 +185,27 @@ fn drain(a: &Agent, c: &Chain) -> String {
     }
 }
 
+/// As [`drain`], with the lines lent by `agentloop_agent_take_record_borrowed`.
+fn drain_borrowed(a: &Agent, c: &Chain) -> String {
+    let mut text = String::new();
+    loop {
+        let (mut line, mut len, mut has) = (null(), usize::MAX, true);
+        // SAFETY: live objects and writable outputs.
+        let r = unsafe {
+            agentloop_agent_take_record_borrowed(a.0, c.0, &mut line, &mut len, &mut has)
+        };
+        assert_eq!(r, agentloop_result::Ok);
+        if !has {
+            assert!(line.is_null());
+            assert_eq!(len, 0);
+            return text;
+        }
+        // SAFETY: the library lends `len` bytes at `line` until the chain's next call.
+        let bytes = unsafe { std::slice::from_raw_parts(line, len) };
+        text.push_str(std::str::from_utf8(bytes).unwrap());
+    }
+}
+
 fn outcome(a: &Agent) -> Result<(u32, u64, u64, u64, u64), agentloop_result> {
     let (mut reason, mut steps, mut tokens, mut unrun, mut calls) = (99, 0, 0, 0, 0);
     // SAFETY: a live agent and valid out pointers.
@@ -322,7 +343,7 @@ fn the_sans_io_agent_reproduces_demo_recover() {
 fn stop_reasons_have_the_record_names_and_unknown_values_are_unknown() {
     let name = |v: u32| {
         // SAFETY: static NUL-terminated strings.
-        unsafe { CStr::from_ptr(agentloop_stop_reason_str(v)) }
+        unsafe { CStr::from_ptr(agentloop_stop_str(v)) }
             .to_str()
             .unwrap()
             .to_owned()
@@ -775,9 +796,9 @@ fn records_need_a_chain_at_their_seq_and_small_buffers_take_nothing() {
     assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
     // A chain resumed at seq 5 cannot take the agent's seq-0 task record.
     let mut resumed = null_mut();
-    // SAFETY: 32 readable bytes and a valid out pointer.
+    // SAFETY: a readable hash and a valid out pointer.
     assert_eq!(
-        unsafe { agentloop_chain_resume(5, [0u8; 32].as_ptr(), &mut resumed) },
+        unsafe { agentloop_chain_resume(5, &agentloop_hash::default(), &mut resumed) },
         agentloop_result::Ok
     );
     let resumed = Chain(resumed);
@@ -893,6 +914,16 @@ fn cancel_and_model_errors_stop_the_run() {
 /// Drives `a` to its end with the scenario's replies from turn `turn` on and the demo
 /// tools run in Rust; returns the lines it wrote into `c`.
 fn drive_demo(a: &Agent, c: &Chain, replies: &[agentloop_core::model::Reply]) -> String {
+    drive_demo_with(a, c, replies, drain)
+}
+
+/// Runs the demo's replies and tools through the C agent, taking records with `drain`.
+fn drive_demo_with(
+    a: &Agent,
+    c: &Chain,
+    replies: &[agentloop_core::model::Reply],
+    drain: fn(&Agent, &Chain) -> String,
+) -> String {
     let mut tools = demo::toolbox().unwrap();
     let mut replies = replies.iter();
     let mut transcript = drain(a, c);
@@ -938,8 +969,93 @@ fn drive_demo(a: &Agent, c: &Chain, replies: &[agentloop_core::model::Reply]) ->
     }
 }
 
-fn resume(a: &Agent, transcript: &[u8]) -> Result<(u64, [u8; 32]), agentloop_result> {
-    let (mut next, mut head) = (0u64, [0u8; 32]);
+/// The C budgets for a demo scenario's.
+fn c_budgets(b: &agentloop_core::agent::Budgets) -> agentloop_budgets {
+    let mut c = agentloop_budgets::default();
+    // SAFETY: a writable struct.
+    assert_eq!(
+        unsafe { agentloop_budgets_init(&mut c) },
+        agentloop_result::Ok
+    );
+    (c.has_max_steps, c.max_steps) = (b.max_steps.is_some(), b.max_steps.unwrap_or(0));
+    (c.has_max_tokens, c.max_tokens) = (b.max_tokens.is_some(), b.max_tokens.unwrap_or(0));
+    (c.has_max_tool_calls, c.max_tool_calls) =
+        (b.max_tool_calls.is_some(), b.max_tool_calls.unwrap_or(0));
+    (c.has_max_total_tokens, c.max_total_tokens) = (
+        b.max_total_tokens.is_some(),
+        b.max_total_tokens.unwrap_or(0),
+    );
+    if let Some(sentinel) = &b.stop_sentinel {
+        (c.stop_sentinel, c.stop_sentinel_len) = (sentinel.as_ptr(), sentinel.len());
+    }
+    c
+}
+
+/// Lent or copied, the records are the same bytes: every demo run through the C agent,
+/// taking records with `agentloop_agent_take_record_borrowed` and with
+/// `agentloop_agent_take_record`, is the Rust driver's transcript byte for byte.
+#[test]
+fn borrowed_records_are_the_bytes_the_copying_take_writes() {
+    for scenario in demo::scenarios() {
+        let (expected, _) = scenario.run().unwrap();
+        let budgets = c_budgets(&scenario.budgets);
+        for take in [drain as fn(&Agent, &Chain) -> String, drain_borrowed] {
+            let a = agent(scenario.task, Some(&budgets));
+            demo_tools(&a);
+            let c = chain();
+            let transcript = drive_demo_with(&a, &c, &scenario.replies, take);
+            assert_eq!(transcript.as_bytes(), expected, "{}", scenario.file_name);
+        }
+    }
+}
+
+#[test]
+fn a_borrowed_take_refuses_as_the_copying_one_and_changes_nothing() {
+    let a = agent("t", None);
+    assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
+    let mut resumed = null_mut();
+    // SAFETY: a readable hash and a valid out pointer.
+    assert_eq!(
+        unsafe { agentloop_chain_resume(5, &agentloop_hash::default(), &mut resumed) },
+        agentloop_result::Ok
+    );
+    let resumed = Chain(resumed);
+    let (mut line, mut len, mut has) = (null(), 7usize, false);
+    // SAFETY: live objects, valid outputs or the NULL under test.
+    unsafe {
+        // A chain at another seq: refused, the record stays pending, nothing written.
+        assert_eq!(
+            agentloop_agent_take_record_borrowed(a.0, resumed.0, &mut line, &mut len, &mut has),
+            agentloop_result::InvalidArgument
+        );
+        assert_eq!((line.is_null(), len, has), (true, 7, false));
+        for (agent, chain_ptr, out_line, out_len, out_has) in [
+            (
+                null_mut(),
+                resumed.0,
+                &mut line as *mut _,
+                &mut len as *mut _,
+                &mut has as *mut _,
+            ),
+            (a.0, null_mut(), &mut line, &mut len, &mut has),
+            (a.0, resumed.0, null_mut(), &mut len, &mut has),
+            (a.0, resumed.0, &mut line, null_mut(), &mut has),
+            (a.0, resumed.0, &mut line, &mut len, null_mut()),
+        ] {
+            assert_eq!(
+                agentloop_agent_take_record_borrowed(agent, chain_ptr, out_line, out_len, out_has),
+                agentloop_result::NullParameter
+            );
+        }
+    }
+    // The task record is still there for a chain at seq 0.
+    let c = chain();
+    assert!(drain_borrowed(&a, &c).starts_with("{\"hash\":"));
+    assert_eq!(drain_borrowed(&a, &c), "");
+}
+
+fn resume(a: &Agent, transcript: &[u8]) -> Result<(u64, agentloop_hash), agentloop_result> {
+    let (mut next, mut head) = (0u64, agentloop_hash::default());
     // SAFETY: a live agent, a valid byte input and out pointers.
     let r = unsafe {
         agentloop_agent_resume(
@@ -948,7 +1064,7 @@ fn resume(a: &Agent, transcript: &[u8]) -> Result<(u64, [u8; 32]), agentloop_res
             transcript.as_ptr(),
             transcript.len(),
             &mut next,
-            head.as_mut_ptr(),
+            &mut head,
         )
     };
     match r {
@@ -987,12 +1103,12 @@ fn a_killed_run_resumes_through_the_c_agent() {
         }
         let (next, head) = resume(&a, &cut).unwrap();
         assert_eq!(next, 4);
-        let hex: String = head.iter().map(|b| format!("{b:02x}")).collect();
+        let hex: String = head.bytes.iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(&lines[3][9..73], hex.as_bytes());
         let mut out = null_mut();
-        // SAFETY: 32 readable bytes and a valid out pointer.
+        // SAFETY: a readable hash and a valid out pointer.
         assert_eq!(
-            unsafe { agentloop_chain_resume(next, head.as_ptr(), &mut out) },
+            unsafe { agentloop_chain_resume(next, &head, &mut out) },
             agentloop_result::Ok
         );
         let c = Chain(out);

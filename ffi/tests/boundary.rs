@@ -1,7 +1,25 @@
-//! Every export runs inside the panic boundary: scans `ffi/src/*.rs` for each
-//! `extern "C" fn` and fails if its body does not start by calling `boundary(`.
+//! Every export runs inside the panic boundary: scans every `.rs` file under `ffi/src`
+//! for each `extern "C" fn` and fails if its body does not start by calling `boundary(`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`, at any depth, in a fixed order.
+fn sources(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            found.extend(sources(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            found.push(path);
+        }
+    }
+    found
+}
 
 /// The body of the function whose signature starts at `at`: from its first `{` to the
 /// matching `}` (the sources hold no braces in strings or chars inside signatures).
@@ -27,11 +45,12 @@ fn body(source: &str, at: usize) -> &str {
 fn every_export_goes_through_boundary() {
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut exports = Vec::new();
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
+    let files = sources(&src);
+    assert!(
+        files.iter().any(|p| p.ends_with("agent/mod.rs")),
+        "the scan must reach the files in subdirectories"
+    );
+    for path in files {
         let source = std::fs::read_to_string(&path).unwrap();
         for pattern in ["pub extern \"C\" fn ", "pub unsafe extern \"C\" fn "] {
             for (at, _) in source.match_indices(pattern) {
@@ -91,7 +110,7 @@ fn every_export_goes_through_boundary() {
     exports.dedup();
     assert_eq!(before, exports.len(), "an export is defined twice");
     assert!(exports.len() >= 30, "found only {} exports", exports.len());
-    // Every export is named agentloop_<type>_<verb> (or agentloop_version).
+    // Every export is named agentloop_<type>_<verb> (or agentloop_library_version).
     for name in &exports {
         assert!(name.starts_with("agentloop_"), "{name}");
     }
@@ -105,8 +124,8 @@ fn the_scan_sees_the_header_functions() {
     .unwrap();
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut all_sources = String::new();
-    for entry in std::fs::read_dir(&src).unwrap() {
-        all_sources.push_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
+    for path in sources(&src) {
+        all_sources.push_str(&std::fs::read_to_string(path).unwrap());
     }
     for line in header.lines() {
         let Some(start) = line.find(" agentloop_") else {

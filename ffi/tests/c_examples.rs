@@ -13,6 +13,9 @@ use std::thread;
 /// What `cargo rustc -p agentloop-ffi --lib --crate-type staticlib -- --print
 /// native-static-libs` prints on Linux; the Makefile and docs/c-api.md must say the same.
 const NATIVE_STATIC_LIBS: &str = "-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc";
+/// The shared library's SONAME (`ffi/build.rs`), bumped by every ABI change before 1.0
+/// (docs/c-api.md, "ABI policy"); every file that names it must name this one.
+const SONAME: &str = "libagentloop.so.2";
 const CFLAGS: &[&str] = &[
     "-std=c11",
     "-Wall",
@@ -152,13 +155,9 @@ impl Build {
         let dir = lib.join(format!("{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("lib")).unwrap();
-        // The loader looks for the SONAME, libagentloop.so.1; the linker for libagentloop.so.
-        std::fs::copy(
-            lib.join("libagentloop.so"),
-            dir.join("lib/libagentloop.so.1"),
-        )
-        .unwrap();
-        std::os::unix::fs::symlink("libagentloop.so.1", dir.join("lib/libagentloop.so")).unwrap();
+        // The loader looks for the SONAME; the linker for libagentloop.so.
+        std::fs::copy(lib.join("libagentloop.so"), dir.join("lib").join(SONAME)).unwrap();
+        std::os::unix::fs::symlink(SONAME, dir.join("lib/libagentloop.so")).unwrap();
         Build { dir, lib }
     }
 
@@ -394,7 +393,7 @@ fn exercise(build: &Build, programs: &[PathBuf; 8], wrapper: &[&str], label: &st
     expect_status(&out, 2, &format!("{label}: loop usage"));
 
     // proof.c: inclusion and consistency proofs made and checked through the C ABI, and
-    // agentloop_explain_proof's reason for refusing the tampered one; the proof it keeps is byte for byte the shared core function's (so `agentloop prove`'s).
+    // agentloop_proof_explain's reason for refusing the tampered one; the proof it keeps is byte for byte the shared core function's (so `agentloop prove`'s).
     let written = dir.join("proof.jsonl");
     let out = run(command(proof).arg(&written));
     expect_status(&out, 0, &format!("{label}: proof"));
@@ -682,9 +681,43 @@ fn the_shared_library_carries_its_soname() {
     let out = run(Command::new("readelf").arg("-d").arg(&lib));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("Library soname: [libagentloop.so.1]"),
+        text.contains(&format!("Library soname: [{SONAME}]")),
         "{}: {text}",
         lib.display()
+    );
+}
+
+/// Every `libagentloop.so.<N>` in `text`.
+fn sonames_in(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices("libagentloop.so.") {
+        let rest = &text[at + "libagentloop.so.".len()..];
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        if !digits.is_empty() {
+            found.push(format!("libagentloop.so.{digits}"));
+        }
+    }
+    found
+}
+
+#[test]
+fn every_file_that_names_the_soname_names_the_current_one() {
+    for file in [
+        "ffi/build.rs",
+        "c-examples/Makefile",
+        "docs/c-api.md",
+        "README.md",
+    ] {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        let found = sonames_in(&text);
+        assert!(!found.is_empty(), "{file} no longer names the SONAME");
+        for name in found {
+            assert_eq!(name, SONAME, "{file} names {name}; the SONAME is {SONAME}");
+        }
+    }
+    assert_eq!(
+        sonames_in("a libagentloop.so.12 and libagentloop.so"),
+        ["libagentloop.so.12"]
     );
 }
 
@@ -1073,7 +1106,7 @@ fn c_literal(bytes: &[u8]) -> String {
     literal
 }
 
-/// The guide's model callback for real models, run by `agentloop_run` with a `post`
+/// The guide's model callback for real models, run by `agentloop_driver_run` with a `post`
 /// that answers as OpenAI does (a tool call, then text): the loop ends with
 /// `no_tool_calls` after two posts of the codec's bodies to `/chat/completions`.
 #[test]
@@ -1145,9 +1178,9 @@ int main(void) {{
     agentloop_tool tool = {{(const uint8_t *)"add", 3, (const uint8_t *)"Adds.", 5,
                            (const uint8_t *)schema, strlen(schema), 0, add, NULL}};
     agentloop_outcome outcome;
-    agentloop_result r = agentloop_run((const uint8_t *)task, strlen(task), NULL, model, &posts,
+    agentloop_result r = agentloop_driver_run((const uint8_t *)task, strlen(task), NULL, model, &posts,
                                        &tool, 1, NULL, NULL, record, NULL, &outcome);
-    printf("%s %s %d %llu\n", agentloop_result_str(r), agentloop_stop_reason_str(outcome.reason),
+    printf("%s %s %d %llu\n", agentloop_result_str(r), agentloop_stop_str(outcome.reason),
            posts, (unsigned long long)outcome.tool_calls);
     return r == AGENTLOOP_RESULT_OK && outcome.reason == AGENTLOOP_STOP_NO_TOOL_CALLS &&
            posts == 2 && outcome.tool_calls == 1 ? 0 : 1;

@@ -2,9 +2,7 @@
 //! so `agentloop prove`) give, every proof made verifies, a tampered one does not, and
 //! bad inputs are result codes that change nothing.
 
-use core::ffi::c_char;
 use core::ptr::{null, null_mut};
-use std::ffi::CString;
 
 use agentloop::*;
 use agentloop_core::chain::Chain;
@@ -86,25 +84,35 @@ fn checkpoint(
     origin: Option<&str>,
     key: Option<&str>,
 ) -> Result<Vec<u8>, agentloop_result> {
-    let origin = origin.map(|o| CString::new(o).unwrap());
-    let key = key.map(|k| CString::new(k).unwrap());
-    let o = origin.as_ref().map_or(null(), |o| o.as_ptr());
-    let k = key.as_ref().map_or(null(), |k| k.as_ptr());
+    let (o, k) = (text(origin), text(key));
     let mut len = 0usize;
     // SAFETY: valid inputs; a size query.
-    let r =
-        unsafe { agentloop_checkpoint(bytes.as_ptr(), bytes.len(), o, k, null_mut(), 0, &mut len) };
+    let r = unsafe {
+        agentloop_transcript_checkpoint(
+            bytes.as_ptr(),
+            bytes.len(),
+            o.0,
+            o.1,
+            k.0,
+            k.1,
+            null_mut(),
+            0,
+            &mut len,
+        )
+    };
     if r != agentloop_result::InsufficientSize {
         return Err(r);
     }
     let mut buf = vec![0u8; len];
     // SAFETY: a buffer of len bytes.
     let r = unsafe {
-        agentloop_checkpoint(
+        agentloop_transcript_checkpoint(
             bytes.as_ptr(),
             bytes.len(),
-            o,
-            k,
+            o.0,
+            o.1,
+            k.0,
+            k.1,
             buf.as_mut_ptr(),
             len,
             &mut len,
@@ -114,31 +122,39 @@ fn checkpoint(
     Ok(buf)
 }
 
+/// An optional text input as `(ptr, len)`: `None` is NULL with length 0.
+fn text(s: Option<&str>) -> (*const u8, usize) {
+    s.map_or((null(), 0), |s| (s.as_ptr(), s.len()))
+}
+
 fn verify_incl(proof: &[u8], keys: Option<&str>, origin: Option<&str>) -> agentloop_result {
-    let keys = keys.map(|k| CString::new(k).unwrap());
-    let origin = origin.map(|o| CString::new(o).unwrap());
+    let (keys, origin) = (text(keys), text(origin));
     // SAFETY: valid inputs.
     unsafe {
-        agentloop_verify_inclusion(
+        agentloop_proof_verify_inclusion(
             proof.as_ptr(),
             proof.len(),
-            keys.as_ref().map_or(null(), |k| k.as_ptr()),
-            origin.as_ref().map_or(null(), |o| o.as_ptr()),
+            keys.0,
+            keys.1,
+            origin.0,
+            origin.1,
         )
     }
 }
 
 fn verify_cons(proof: &[u8], old: &[u8], keys: Option<&str>) -> agentloop_result {
-    let keys = keys.map(|k| CString::new(k).unwrap());
+    let keys = text(keys);
     // SAFETY: valid inputs.
     unsafe {
-        agentloop_verify_consistency(
+        agentloop_proof_verify_consistency(
             proof.as_ptr(),
             proof.len(),
             old.as_ptr(),
             old.len(),
-            keys.as_ref().map_or(null(), |k| k.as_ptr()),
+            keys.0,
+            keys.1,
             null(),
+            0,
         )
     }
 }
@@ -155,22 +171,22 @@ fn every_inclusion_and_consistency_proof_round_trips_byte_identical_to_core() {
         assert_eq!(checkpoint(&bytes, None, None).unwrap(), body.as_bytes());
         for i in 0..n {
             let want = inclusion_text(&bytes, &leaves, i, n, body.clone()).unwrap();
-            let got = make(agentloop_prove_inclusion, &bytes, &[], i).unwrap();
+            let got = make(agentloop_transcript_prove_inclusion, &bytes, &[], i).unwrap();
             assert_eq!(got, want.as_bytes(), "n {n} index {i}");
             assert_eq!(verify_incl(&got, None, None), agentloop_result::Ok);
         }
         assert_eq!(
-            make(agentloop_prove_inclusion, &bytes, &[], n),
+            make(agentloop_transcript_prove_inclusion, &bytes, &[], n),
             Err(agentloop_result::IndexOutOfRange)
         );
         // The empty tree has no consistency proof (as `agentloop prove --from 0`).
         assert_eq!(
-            make(agentloop_prove_consistency, &bytes, &[], 0),
+            make(agentloop_transcript_prove_consistency, &bytes, &[], 0),
             Err(agentloop_result::InvalidArgument)
         );
         for m in 1..=n {
             let want = consistency_text(&leaves, m, n, body.clone()).unwrap();
-            let got = make(agentloop_prove_consistency, &bytes, &[], m).unwrap();
+            let got = make(agentloop_transcript_prove_consistency, &bytes, &[], m).unwrap();
             assert_eq!(got, want.as_bytes(), "n {n} from {m}");
             // The older checkpoint: that of the first m records.
             let prefix_len = bytes
@@ -186,7 +202,8 @@ fn every_inclusion_and_consistency_proof_round_trips_byte_identical_to_core() {
             );
             // Against a checkpoint of a prefix: the proof is of that prefix.
             {
-                let to_old = make(agentloop_prove_inclusion, &bytes, &old, m - 1).unwrap();
+                let to_old =
+                    make(agentloop_transcript_prove_inclusion, &bytes, &old, m - 1).unwrap();
                 let want = inclusion_text(
                     &bytes,
                     &leaves,
@@ -200,7 +217,7 @@ fn every_inclusion_and_consistency_proof_round_trips_byte_identical_to_core() {
             }
         }
         assert_eq!(
-            make(agentloop_prove_consistency, &bytes, &[], n + 1),
+            make(agentloop_transcript_prove_consistency, &bytes, &[], n + 1),
             Err(agentloop_result::IndexOutOfRange)
         );
     }
@@ -209,7 +226,7 @@ fn every_inclusion_and_consistency_proof_round_trips_byte_identical_to_core() {
 #[test]
 fn a_tampered_proof_or_a_wrong_older_checkpoint_is_proof_invalid() {
     let bytes = transcript(5);
-    let proof = make(agentloop_prove_inclusion, &bytes, &[], 3).unwrap();
+    let proof = make(agentloop_transcript_prove_inclusion, &bytes, &[], 3).unwrap();
     let text = String::from_utf8(proof.clone()).unwrap();
     // Swap one proof hash for another well-formed one.
     let lines: Vec<&str> = text.split('\n').collect();
@@ -247,7 +264,7 @@ fn a_tampered_proof_or_a_wrong_older_checkpoint_is_proof_invalid() {
         }
         out
     };
-    let cons = make(agentloop_prove_consistency, &bytes, &[], 3).unwrap();
+    let cons = make(agentloop_transcript_prove_consistency, &bytes, &[], 3).unwrap();
     let foreign = checkpoint(&other, None, None).unwrap();
     assert_eq!(
         verify_cons(&cons, &foreign, None),
@@ -266,7 +283,7 @@ fn a_tampered_proof_or_a_wrong_older_checkpoint_is_proof_invalid() {
     );
     // A checkpoint of another transcript cannot be proved against.
     assert_eq!(
-        make(agentloop_prove_inclusion, &bytes, &fork, 0),
+        make(agentloop_transcript_prove_inclusion, &bytes, &fork, 0),
         Err(agentloop_result::InvalidArgument)
     );
 }
@@ -282,7 +299,7 @@ fn signed_checkpoints_are_checked_against_the_trusted_keys() {
     let body = checkpoint(&bytes, Some("example.com/t1"), None).unwrap();
     assert!(signed.starts_with(&body));
     assert!(signed.len() > body.len());
-    let proof = make(agentloop_prove_inclusion, &bytes, &signed, 1).unwrap();
+    let proof = make(agentloop_transcript_prove_inclusion, &bytes, &signed, 1).unwrap();
     let keys = format!("# the log\n\n{vkey}\n");
     assert_eq!(verify_incl(&proof, Some(&keys), None), agentloop_result::Ok);
     assert_eq!(
@@ -295,12 +312,12 @@ fn signed_checkpoints_are_checked_against_the_trusted_keys() {
         agentloop_result::ProofInvalid
     );
     // The unsigned checkpoint is refused once a key is trusted.
-    let unsigned = make(agentloop_prove_inclusion, &bytes, &body, 1).unwrap();
+    let unsigned = make(agentloop_transcript_prove_inclusion, &bytes, &body, 1).unwrap();
     assert_eq!(
         verify_incl(&unsigned, Some(&vkey), None),
         agentloop_result::ProofInvalid
     );
-    let cons = make(agentloop_prove_consistency, &bytes, &signed, 4).unwrap();
+    let cons = make(agentloop_transcript_prove_consistency, &bytes, &signed, 4).unwrap();
     assert_eq!(
         verify_cons(&cons, &signed, Some(&vkey)),
         agentloop_result::Ok
@@ -310,8 +327,15 @@ fn signed_checkpoints_are_checked_against_the_trusted_keys() {
         verify_incl(&proof, Some("not a key"), None),
         agentloop_result::AnchorMalformed
     );
+    // Length 0 is no origin given: the default one, as NULL.
+    assert_eq!(
+        checkpoint(&bytes, Some(""), None),
+        checkpoint(&bytes, None, None)
+    );
+    assert!(checkpoint(&bytes, Some(""), None)
+        .unwrap()
+        .starts_with(b"agentloop/transcript/"));
     for origin in [
-        "",
         "two\nlines",
         "{example.com",
         " {example.com",
@@ -332,14 +356,14 @@ fn signed_checkpoints_are_checked_against_the_trusted_keys() {
 #[test]
 fn bad_inputs_are_result_codes_and_change_nothing() {
     let bytes = transcript(3);
-    let proof = make(agentloop_prove_inclusion, &bytes, &[], 1).unwrap();
+    let proof = make(agentloop_transcript_prove_inclusion, &bytes, &[], 1).unwrap();
     let mut len = 12345usize;
     let mut buf = [0xAAu8; 8];
     // SAFETY (all calls below): the pointers are valid or NULL as each case says.
     unsafe {
         // NULL out_len, NULL transcript with a length.
         assert_eq!(
-            agentloop_prove_inclusion(
+            agentloop_transcript_prove_inclusion(
                 bytes.as_ptr(),
                 bytes.len(),
                 null(),
@@ -352,11 +376,20 @@ fn bad_inputs_are_result_codes_and_change_nothing() {
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_prove_inclusion(null(), 5, null(), 0, 0, buf.as_mut_ptr(), 8, &mut len),
+            agentloop_transcript_prove_inclusion(
+                null(),
+                5,
+                null(),
+                0,
+                0,
+                buf.as_mut_ptr(),
+                8,
+                &mut len
+            ),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_prove_consistency(
+            agentloop_transcript_prove_consistency(
                 bytes.as_ptr(),
                 bytes.len(),
                 null(),
@@ -369,11 +402,13 @@ fn bad_inputs_are_result_codes_and_change_nothing() {
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_checkpoint(
+            agentloop_transcript_checkpoint(
                 bytes.as_ptr(),
                 bytes.len(),
                 null(),
+                0,
                 null(),
+                0,
                 buf.as_mut_ptr(),
                 8,
                 null_mut()
@@ -383,7 +418,7 @@ fn bad_inputs_are_result_codes_and_change_nothing() {
         assert_eq!(len, 12345);
         // A tiny buffer: the needed length, the buffer untouched; a retry gives the bytes.
         assert_eq!(
-            agentloop_prove_inclusion(
+            agentloop_transcript_prove_inclusion(
                 bytes.as_ptr(),
                 bytes.len(),
                 null(),
@@ -399,7 +434,7 @@ fn bad_inputs_are_result_codes_and_change_nothing() {
         assert_eq!(buf, [0xAA; 8]);
         let mut big = vec![0u8; len];
         assert_eq!(
-            agentloop_prove_inclusion(
+            agentloop_transcript_prove_inclusion(
                 bytes.as_ptr(),
                 bytes.len(),
                 null(),
@@ -413,17 +448,26 @@ fn bad_inputs_are_result_codes_and_change_nothing() {
         );
         assert_eq!(big, proof);
         assert_eq!(
-            agentloop_verify_inclusion(null(), 4, null(), null()),
+            agentloop_proof_verify_inclusion(null(), 4, null(), 0, null(), 0),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_verify_consistency(proof.as_ptr(), proof.len(), null(), 1, null(), null()),
+            agentloop_proof_verify_consistency(
+                proof.as_ptr(),
+                proof.len(),
+                null(),
+                1,
+                null(),
+                0,
+                null(),
+                0
+            ),
             agentloop_result::NullParameter
         );
-        let mut root = [0u8; 32];
+        let mut root = agentloop_hash::default();
         let mut has = false;
         assert_eq!(
-            agentloop_report_root(null(), root.as_mut_ptr(), &mut has),
+            agentloop_report_root(null(), &mut root, &mut has),
             agentloop_result::NullParameter
         );
     }
@@ -431,7 +475,7 @@ fn bad_inputs_are_result_codes_and_change_nothing() {
     let mut broken = bytes.clone();
     broken[20] ^= 1;
     assert_eq!(
-        make(agentloop_prove_inclusion, &broken, &[], 0),
+        make(agentloop_transcript_prove_inclusion, &broken, &[], 0),
         Err(agentloop_result::DoesNotVerify)
     );
     assert_eq!(
@@ -459,22 +503,22 @@ fn bad_inputs_are_result_codes_and_change_nothing() {
         "an inclusion proof is not a consistency proof"
     );
     assert_eq!(
-        make(agentloop_prove_inclusion, &bytes, b"not a checkpoint\n", 0),
+        make(
+            agentloop_transcript_prove_inclusion,
+            &bytes,
+            b"not a checkpoint\n",
+            0
+        ),
         Err(agentloop_result::AnchorMalformed)
     );
     assert_eq!(
-        make(agentloop_prove_inclusion, &bytes, b"\xff\n", 0),
+        make(agentloop_transcript_prove_inclusion, &bytes, b"\xff\n", 0),
         Err(agentloop_result::InvalidUtf8)
     );
-    let origin = [0xffu8, 0];
-    // SAFETY: a NUL-terminated (non-UTF-8) string.
+    let origin = [0xffu8];
+    // SAFETY: valid (non-UTF-8) byte inputs.
     let r = unsafe {
-        agentloop_verify_inclusion(
-            proof.as_ptr(),
-            proof.len(),
-            null(),
-            origin.as_ptr().cast::<c_char>(),
-        )
+        agentloop_proof_verify_inclusion(proof.as_ptr(), proof.len(), null(), 0, origin.as_ptr(), 1)
     };
     assert_eq!(r, agentloop_result::InvalidUtf8);
 }
@@ -484,44 +528,43 @@ fn the_report_root_is_the_checkpoint_root() {
     let bytes = transcript(5);
     let (leaves, _) = leaves_of(&bytes).unwrap();
     let mut report = null_mut();
-    let mut root = [0u8; 32];
+    let mut root = agentloop_hash::default();
     let mut has = false;
     // SAFETY: valid inputs and outputs; the report is freed once.
     unsafe {
         assert_eq!(
-            agentloop_verify_buffer(bytes.as_ptr(), bytes.len(), null(), &mut report),
+            agentloop_transcript_verify_buffer(bytes.as_ptr(), bytes.len(), null(), &mut report),
             agentloop_result::Ok
         );
         assert_eq!(
-            agentloop_report_root(report, root.as_mut_ptr(), &mut has),
+            agentloop_report_root(report, &mut root, &mut has),
             agentloop_result::Ok
         );
         agentloop_report_free(report);
     }
     assert!(has);
-    assert_eq!(root, agentloop_core::merkle::root_of(&leaves).0);
-    assert_ne!(root, [0; 32]);
+    assert_eq!(root.bytes, agentloop_core::merkle::root_of(&leaves).0);
+    assert_ne!(root.bytes, [0; 32]);
 }
 
-/// `agentloop_explain_proof` with the size query: the sentence, and the result code of
+/// `agentloop_proof_explain` with the size query: the sentence, and the result code of
 /// the query that measured it.
 fn explain(proof: &[u8], old: &[u8], keys: Option<&str>, origin: Option<&str>) -> String {
-    let keys = keys.map(|k| CString::new(k).unwrap());
-    let origin = origin.map(|o| CString::new(o).unwrap());
-    let keys = keys.as_ref().map_or(null(), |k| k.as_ptr());
-    let origin = origin.as_ref().map_or(null(), |o| o.as_ptr());
+    let (keys, origin) = (text(keys), text(origin));
     let old_ptr = if old.is_empty() { null() } else { old.as_ptr() };
     let call = |buf: *mut u8, cap: usize, len: &mut usize| {
         // SAFETY: valid inputs; `buf` is NULL (the size query, cap 0) or `cap` writable
         // bytes.
         unsafe {
-            agentloop_explain_proof(
+            agentloop_proof_explain(
                 proof.as_ptr(),
                 proof.len(),
                 old_ptr,
                 old.len(),
-                keys,
-                origin,
+                keys.0,
+                keys.1,
+                origin.0,
+                origin.1,
                 buf,
                 cap,
                 len,
@@ -553,8 +596,8 @@ fn explain_proof_says_why_a_proof_does_not_hold_and_agrees_with_the_verdict() {
         .verifier()
         .to_string();
     let signed = checkpoint(&bytes, None, Some(&key.to_secret_string())).unwrap();
-    let proof = make(agentloop_prove_inclusion, &bytes, &signed, 3).unwrap();
-    let cons = make(agentloop_prove_consistency, &bytes, &signed, 2).unwrap();
+    let proof = make(agentloop_transcript_prove_inclusion, &bytes, &signed, 3).unwrap();
+    let cons = make(agentloop_transcript_prove_consistency, &bytes, &signed, 2).unwrap();
     let old = checkpoint(&transcript(2), None, None).unwrap();
 
     // Holds: the empty sentence, for both kinds.
@@ -617,13 +660,15 @@ fn explain_proof_says_why_a_proof_does_not_hold_and_agrees_with_the_verdict() {
     // NULL out_len is NULL_PARAMETER.
     // SAFETY: valid inputs but for the NULL out_len, which the function checks.
     let r = unsafe {
-        agentloop_explain_proof(
+        agentloop_proof_explain(
             proof.as_ptr(),
             proof.len(),
             null(),
             0,
             null(),
+            0,
             null(),
+            0,
             null_mut(),
             0,
             null_mut(),
@@ -638,7 +683,7 @@ fn a_signer_key_among_the_trusted_keys_is_named_as_such() {
     let key = SignerKey::from_seed("example.com/log", &SEED).unwrap();
     let secret = key.to_secret_string();
     let signed = checkpoint(&bytes, None, Some(&secret)).unwrap();
-    let proof = make(agentloop_prove_inclusion, &bytes, &signed, 1).unwrap();
+    let proof = make(agentloop_transcript_prove_inclusion, &bytes, &signed, 1).unwrap();
     let trusted = format!("# mine\n{secret}\n");
     assert_eq!(
         verify_incl(&proof, Some(&trusted), None),

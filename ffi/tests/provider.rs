@@ -439,7 +439,7 @@ unsafe extern "C" fn collect_cb(userdata: *mut c_void, line: *const u8, len: usi
     0
 }
 
-/// The run through `agentloop_run`, and the codes the reply functions returned.
+/// The run through `agentloop_driver_run`, and the codes the reply functions returned.
 fn callback_run(provider: u32, answers: &[Answer], twist: Twist) -> (Run, Vec<agentloop_result>) {
     let mut host = Host {
         provider,
@@ -463,7 +463,7 @@ fn callback_run(provider: u32, answers: &[Answer], twist: Twist) -> (Run, Vec<ag
     let mut outcome = agentloop_outcome::default();
     // SAFETY: valid inputs, callbacks and userdata that outlive the call.
     let r = unsafe {
-        agentloop_run(
+        agentloop_driver_run(
             TASK.as_ptr(),
             TASK.len(),
             null(),
@@ -526,7 +526,7 @@ fn a_tool_call_then_a_text_answer_runs_to_no_tool_calls_as_the_rust_codec_does()
             "provider {provider}: agent"
         );
         let (run, codes) = callback_run(provider, &answers, Twist::None);
-        assert_eq!(run, expected, "provider {provider}: agentloop_run");
+        assert_eq!(run, expected, "provider {provider}: agentloop_driver_run");
         assert_eq!(codes, [agentloop_result::Ok; 2]);
     }
 }
@@ -556,7 +556,7 @@ fn an_error_answer_ends_the_run_with_model_error_and_the_codecs_sentence() {
                 "provider {provider}: agent"
             );
             let (run, codes) = callback_run(provider, &answers, Twist::None);
-            assert_eq!(run, expected, "provider {provider}: agentloop_run");
+            assert_eq!(run, expected, "provider {provider}: agentloop_driver_run");
             assert!(
                 codes.iter().all(|&c| c == agentloop_result::Ok),
                 "{codes:?}"
@@ -816,7 +816,7 @@ fn the_agent_refuses_bad_numbers_options_nulls_and_the_wrong_state_with_codes() 
 fn a_conversation_the_provider_cannot_take_is_refused_with_the_codecs_sentence() {
     let finished = reference(OPENAI, &[text(OPENAI)]);
     let agent = c_agent();
-    let (mut next, mut head) = (0u64, [0u8; 32]);
+    let (mut next, mut head) = (0u64, agentloop_hash::default());
     let transcript = finished.transcript.as_bytes();
     // SAFETY: a live agent, a valid transcript, valid out pointers.
     let r = unsafe {
@@ -826,7 +826,7 @@ fn a_conversation_the_provider_cannot_take_is_refused_with_the_codecs_sentence()
             transcript.as_ptr(),
             transcript.len(),
             &mut next,
-            head.as_mut_ptr(),
+            &mut head,
         )
     };
     assert_eq!(r, agentloop_result::Ok);

@@ -46,13 +46,13 @@ impl Chain {
         Chain(out)
     }
     fn head(&self) -> [u8; 32] {
-        let mut h = [0u8; 32];
-        // SAFETY: a live chain and 32 writable bytes.
+        let mut h = agentloop_hash::default();
+        // SAFETY: a live chain and a writable hash.
         assert_eq!(
-            unsafe { agentloop_chain_head(self.0, h.as_mut_ptr()) },
+            unsafe { agentloop_chain_head(self.0, &mut h) },
             agentloop_result::Ok
         );
-        h
+        h.bytes
     }
     fn count(&self) -> u64 {
         let mut n = 0;
@@ -104,7 +104,9 @@ fn verify(bytes: &[u8], options: Option<&agentloop_verify_options>) -> *mut agen
     let mut report = null_mut();
     let opts = options.map_or(null(), |o| o as *const _);
     // SAFETY: valid bytes, options and out pointer.
-    let r = unsafe { agentloop_verify_buffer(bytes.as_ptr(), bytes.len(), opts, &mut report) };
+    let r = unsafe {
+        agentloop_transcript_verify_buffer(bytes.as_ptr(), bytes.len(), opts, &mut report)
+    };
     assert_eq!(r, agentloop_result::Ok);
     report
 }
@@ -133,7 +135,7 @@ fn result_and_fault_kind_strings_cover_every_value() {
     );
     assert_eq!(s(agentloop_fault_kind_str(0)), "unknown");
     assert_eq!(s(agentloop_fault_kind_str(u32::MAX)), "unknown");
-    assert_eq!(s(agentloop_version()), env!("CARGO_PKG_VERSION"));
+    assert_eq!(s(agentloop_library_version()), env!("CARGO_PKG_VERSION"));
 }
 
 #[test]
@@ -144,13 +146,13 @@ fn canonicalize_size_query_and_refusals() {
     // SAFETY (this test): valid pointers and lengths unless the point is otherwise.
     unsafe {
         // Size query: NULL buffer.
-        let r = agentloop_canonicalize(input.as_ptr(), input.len(), null_mut(), 0, &mut len);
+        let r = agentloop_json_canonicalize(input.as_ptr(), input.len(), null_mut(), 0, &mut len);
         assert_eq!(r, agentloop_result::InsufficientSize);
         assert_eq!(len, expected.len());
         // Too small by one: nothing written into the buffer.
         let mut buf = vec![0u8; expected.len() - 1];
         let mut len2 = 0usize;
-        let r = agentloop_canonicalize(
+        let r = agentloop_json_canonicalize(
             input.as_ptr(),
             input.len(),
             buf.as_mut_ptr(),
@@ -163,27 +165,32 @@ fn canonicalize_size_query_and_refusals() {
         );
         assert!(buf.iter().all(|&b| b == 0));
         let mut buf = vec![0u8; len];
-        let r =
-            agentloop_canonicalize(input.as_ptr(), input.len(), buf.as_mut_ptr(), len, &mut len);
+        let r = agentloop_json_canonicalize(
+            input.as_ptr(),
+            input.len(),
+            buf.as_mut_ptr(),
+            len,
+            &mut len,
+        );
         assert_eq!(r, agentloop_result::Ok);
         assert_eq!(std::str::from_utf8(&buf[..len]).unwrap(), expected);
 
         // NULL out_len; NULL input with a length; NULL input with len 0 is empty input.
         let mut big = [0u8; 64];
         assert_eq!(
-            agentloop_canonicalize(b"1".as_ptr(), 1, big.as_mut_ptr(), 64, null_mut()),
+            agentloop_json_canonicalize(b"1".as_ptr(), 1, big.as_mut_ptr(), 64, null_mut()),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_canonicalize(null(), 5, big.as_mut_ptr(), 64, &mut len),
+            agentloop_json_canonicalize(null(), 5, big.as_mut_ptr(), 64, &mut len),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_canonicalize(null(), 0, big.as_mut_ptr(), 64, &mut len),
+            agentloop_json_canonicalize(null(), 0, big.as_mut_ptr(), 64, &mut len),
             agentloop_result::InvalidJson
         );
         assert_eq!(
-            agentloop_canonicalize(null(), usize::MAX, big.as_mut_ptr(), 64, &mut len),
+            agentloop_json_canonicalize(null(), usize::MAX, big.as_mut_ptr(), 64, &mut len),
             agentloop_result::NullParameter
         );
         for (bad, code) in [
@@ -198,13 +205,18 @@ fn canonicalize_size_query_and_refusals() {
             (b"1e-400", agentloop_result::NoCanonicalForm),
         ] {
             let mut out_len = 12345usize;
-            let r =
-                agentloop_canonicalize(bad.as_ptr(), bad.len(), big.as_mut_ptr(), 64, &mut out_len);
+            let r = agentloop_json_canonicalize(
+                bad.as_ptr(),
+                bad.len(),
+                big.as_mut_ptr(),
+                64,
+                &mut out_len,
+            );
             assert_eq!(r, code, "{}", String::from_utf8_lossy(bad));
             assert_eq!(out_len, 12345, "out_len written on failure");
         }
         let nested = format!("{}{}", "[".repeat(129), "]".repeat(129));
-        let r = agentloop_canonicalize(
+        let r = agentloop_json_canonicalize(
             nested.as_ptr(),
             nested.len(),
             big.as_mut_ptr(),
@@ -213,7 +225,7 @@ fn canonicalize_size_query_and_refusals() {
         );
         assert_eq!(r, agentloop_result::InvalidJson);
         // An empty output (impossible for JSON) is not the case; `0` fits 1 byte.
-        let r = agentloop_canonicalize(b"-0".as_ptr(), 2, big.as_mut_ptr(), 1, &mut len);
+        let r = agentloop_json_canonicalize(b"-0".as_ptr(), 2, big.as_mut_ptr(), 1, &mut len);
         assert_eq!((r, len, big[0]), (agentloop_result::Ok, 1, b'0'));
     }
 }
@@ -242,43 +254,183 @@ fn chain_writes_the_spec_vector_and_small_buffers_change_nothing() {
         transcript.extend_from_slice(&buf[..len]);
     }
     assert_eq!(transcript, spec_transcript().as_bytes());
-    let mut hex = [0 as c_char; 65];
-    // SAFETY: 32 readable bytes and 65 writable.
-    let r = unsafe { agentloop_hash_to_hex(chain.head().as_ptr(), hex.as_mut_ptr()) };
-    assert_eq!(r, agentloop_result::Ok);
-    assert_eq!(
-        s(hex.as_ptr()),
-        "8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6"
-    );
-    let mut back = [0u8; 32];
-    let text = s(hex.as_ptr());
-    // SAFETY: valid input and 32 writable bytes.
+    let head = agentloop_hash {
+        bytes: chain.head(),
+    };
+    let (mut hex, mut len) = ([b'#'; 65], 0usize);
+    // SAFETY: a readable hash, a buffer of the capacity given, a writable length.
     unsafe {
+        // The size query: NULL, then one byte short; nothing written but the length.
+        for (buf, cap) in [
+            (null_mut(), 0),
+            (hex.as_mut_ptr(), AGENTLOOP_HASH_HEX_LEN - 1),
+        ] {
+            len = 0;
+            assert_eq!(
+                agentloop_hash_to_hex(&head, buf, cap, &mut len),
+                agentloop_result::InsufficientSize
+            );
+            assert_eq!(len, AGENTLOOP_HASH_HEX_LEN);
+            assert_eq!(hex, [b'#'; 65]);
+        }
         assert_eq!(
-            agentloop_hash_from_hex(text.as_ptr(), 64, back.as_mut_ptr()),
+            agentloop_hash_to_hex(&head, hex.as_mut_ptr(), hex.len(), &mut len),
             agentloop_result::Ok
         );
-        assert_eq!(back, chain.head());
+    }
+    // 64 digits, no NUL: the byte after them is untouched.
+    assert_eq!(len, 64);
+    assert_eq!(
+        &hex[..64],
+        b"8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6"
+    );
+    assert_eq!(hex[64], b'#');
+    let mut back = agentloop_hash::default();
+    let text = std::str::from_utf8(&hex[..64]).unwrap();
+    // SAFETY: valid inputs and writable outputs.
+    unsafe {
+        assert_eq!(
+            agentloop_hash_from_hex(text.as_ptr(), 64, &mut back),
+            agentloop_result::Ok
+        );
+        assert_eq!(back, head);
         let upper = text.to_uppercase();
-        let mut untouched = [7u8; 32];
+        let mut untouched = agentloop_hash { bytes: [7u8; 32] };
         assert_eq!(
-            agentloop_hash_from_hex(upper.as_ptr(), 64, untouched.as_mut_ptr()),
+            agentloop_hash_from_hex(upper.as_ptr(), 64, &mut untouched),
             agentloop_result::InvalidArgument
         );
-        assert_eq!(untouched, [7u8; 32]);
+        assert_eq!(untouched.bytes, [7u8; 32]);
         assert_eq!(
-            agentloop_hash_from_hex(text.as_ptr(), 63, untouched.as_mut_ptr()),
+            agentloop_hash_from_hex(text.as_ptr(), 63, &mut untouched),
             agentloop_result::InvalidArgument
         );
         assert_eq!(
-            agentloop_hash_to_hex(null(), hex.as_mut_ptr()),
+            agentloop_hash_to_hex(null(), hex.as_mut_ptr(), 64, &mut len),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_hash_to_hex(back.as_ptr(), null_mut()),
+            agentloop_hash_to_hex(&back, hex.as_mut_ptr(), 64, null_mut()),
             agentloop_result::NullParameter
         );
     }
+}
+
+impl Chain {
+    /// Appends with the line lent: the result, and the line copied out of the chain.
+    fn append_borrowed(&self, kind: &[u8], payload: &[u8]) -> (agentloop_result, Vec<u8>) {
+        let (mut line, mut len) = (null(), usize::MAX);
+        // SAFETY: a live chain, valid inputs, writable outputs.
+        let r = unsafe {
+            agentloop_chain_append_borrowed(
+                self.0,
+                kind.as_ptr(),
+                kind.len(),
+                payload.as_ptr(),
+                payload.len(),
+                &mut line,
+                &mut len,
+            )
+        };
+        if r != agentloop_result::Ok {
+            assert!(line.is_null() && len == usize::MAX, "written on failure");
+            return (r, Vec::new());
+        }
+        // SAFETY: the library lends `len` bytes at `line` until the chain's next call.
+        (
+            r,
+            unsafe { core::slice::from_raw_parts(line, len) }.to_vec(),
+        )
+    }
+}
+
+#[test]
+fn a_borrowed_append_lends_the_bytes_a_copying_one_writes() {
+    let (copying, lending) = (Chain::new(), Chain::new());
+    for ((kind, payload), line) in SPEC_PAYLOADS.iter().zip(SPEC_LINES) {
+        let (r, len, buf) = copying.append(kind.as_bytes(), payload.as_bytes(), 4096);
+        assert_eq!(r, agentloop_result::Ok);
+        let (r, lent) = lending.append_borrowed(kind.as_bytes(), payload.as_bytes());
+        assert_eq!(r, agentloop_result::Ok);
+        assert_eq!(lent, &buf[..len]);
+        assert_eq!(lent, format!("{line}\n").as_bytes());
+        assert_eq!(
+            (lending.head(), lending.count()),
+            (copying.head(), copying.count())
+        );
+    }
+    // Refusals change nothing and write nothing.
+    let (head, count) = (lending.head(), lending.count());
+    for (kind, payload, code) in [
+        (&b""[..], &b"{}"[..], agentloop_result::InvalidArgument),
+        (b"\xff", b"{}", agentloop_result::InvalidUtf8),
+        (b"note", b"{", agentloop_result::InvalidJson),
+        (b"note", b"1e400", agentloop_result::NoCanonicalForm),
+    ] {
+        assert_eq!(lending.append_borrowed(kind, payload).0, code);
+        assert_eq!((lending.head(), lending.count()), (head, count));
+    }
+    // A line too long for any verifier is refused whole, as by the copying append.
+    let big = format!("\"{}\"", "x".repeat(16 << 20));
+    assert_eq!(
+        lending.append_borrowed(b"note", big.as_bytes()).0,
+        agentloop_result::RecordTooLong
+    );
+    assert_eq!((lending.head(), lending.count()), (head, count));
+    let (mut line, mut len) = (null(), 0usize);
+    // SAFETY: each call passes valid pointers but the NULL under test.
+    unsafe {
+        assert_eq!(
+            agentloop_chain_append_borrowed(
+                null_mut(),
+                b"k".as_ptr(),
+                1,
+                b"1".as_ptr(),
+                1,
+                &mut line,
+                &mut len
+            ),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_chain_append_borrowed(
+                lending.0,
+                b"k".as_ptr(),
+                1,
+                b"1".as_ptr(),
+                1,
+                null_mut(),
+                &mut len
+            ),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_chain_append_borrowed(
+                lending.0,
+                b"k".as_ptr(),
+                1,
+                b"1".as_ptr(),
+                1,
+                &mut line,
+                null_mut()
+            ),
+            agentloop_result::NullParameter
+        );
+        assert_eq!(
+            agentloop_chain_append_borrowed(
+                lending.0,
+                null(),
+                1,
+                b"1".as_ptr(),
+                1,
+                &mut line,
+                &mut len
+            ),
+            agentloop_result::NullParameter
+        );
+    }
+    assert!(line.is_null());
+    assert_eq!((lending.head(), lending.count()), (head, count));
 }
 
 #[test]
@@ -367,7 +519,7 @@ fn chain_refusals_change_nothing() {
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_chain_head(null(), buf.as_mut_ptr()),
+            agentloop_chain_head(null(), &mut agentloop_hash::default()),
             agentloop_result::NullParameter
         );
         assert_eq!(
@@ -391,12 +543,12 @@ fn chain_refusals_change_nothing() {
 
 #[test]
 fn resumed_chain_and_its_limits() {
-    let prev0 = [0x11u8; 32];
+    let prev0 = agentloop_hash { bytes: [0x11; 32] };
     let mut out = null_mut();
     // SAFETY (this block): valid pointers unless NULL on purpose.
     unsafe {
         assert_eq!(
-            agentloop_chain_resume(1 << 53, prev0.as_ptr(), &mut out),
+            agentloop_chain_resume(1 << 53, &prev0, &mut out),
             agentloop_result::InvalidArgument
         );
         assert!(out.is_null(), "out written on failure");
@@ -405,16 +557,16 @@ fn resumed_chain_and_its_limits() {
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_chain_resume(5, prev0.as_ptr(), null_mut()),
+            agentloop_chain_resume(5, &prev0, null_mut()),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_chain_resume((1 << 53) - 1, prev0.as_ptr(), &mut out),
+            agentloop_chain_resume((1 << 53) - 1, &prev0, &mut out),
             agentloop_result::Ok
         );
     }
     let chain = Chain(out);
-    assert_eq!(chain.head(), prev0);
+    assert_eq!(chain.head(), prev0.bytes);
     assert_eq!(chain.count(), 0);
     let (r, len, buf) = chain.append(b"k", b"null", 4096);
     assert_eq!(r, agentloop_result::Ok);
@@ -475,7 +627,7 @@ fn reports_faults_heads_and_bad_indexes() {
         );
         // Out of range: nothing written.
         let mut untouched = 77i64;
-        for i in [1, 2, usize::MAX] {
+        for i in [1, 2, u64::MAX] {
             assert_eq!(
                 agentloop_report_fault(
                     report,
@@ -505,10 +657,10 @@ fn reports_faults_heads_and_bad_indexes() {
         assert_eq!(agentloop_report_count(null()), 0);
         assert_eq!(agentloop_report_fault_count(null()), 0);
         assert_eq!(agentloop_report_faults_omitted(null()), 0);
-        let mut head = [0u8; 32];
+        let mut head = agentloop_hash::default();
         let mut has = false;
         assert_eq!(
-            agentloop_report_head(null(), head.as_mut_ptr(), &mut has),
+            agentloop_report_head(null(), &mut head, &mut has),
             agentloop_result::NullParameter
         );
         assert_eq!(
@@ -516,7 +668,7 @@ fn reports_faults_heads_and_bad_indexes() {
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_report_head(report, head.as_mut_ptr(), null_mut()),
+            agentloop_report_head(report, &mut head, null_mut()),
             agentloop_result::NullParameter
         );
         agentloop_report_free(report);
@@ -526,14 +678,14 @@ fn reports_faults_heads_and_bad_indexes() {
         let report = verify(good.as_bytes(), None);
         assert!(agentloop_report_ok(report));
         assert_eq!(
-            agentloop_report_head(report, head.as_mut_ptr(), &mut has),
+            agentloop_report_head(report, &mut head, &mut has),
             agentloop_result::Ok
         );
         assert!(has);
-        let mut expected = [0u8; 32];
+        let mut expected = agentloop_hash::default();
         let hex = b"8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6";
         assert_eq!(
-            agentloop_hash_from_hex(hex.as_ptr(), 64, expected.as_mut_ptr()),
+            agentloop_hash_from_hex(hex.as_ptr(), 64, &mut expected),
             agentloop_result::Ok
         );
         assert_eq!(head, expected);
@@ -547,10 +699,10 @@ fn reports_faults_heads_and_bad_indexes() {
         let report = verify(b"", None);
         assert!(agentloop_report_ok(report));
         assert_eq!(
-            agentloop_report_head(report, head.as_mut_ptr(), &mut has),
+            agentloop_report_head(report, &mut head, &mut has),
             agentloop_result::Ok
         );
-        assert_eq!((head, has), ([0u8; 32], true));
+        assert_eq!((head.bytes, has), ([0u8; 32], true));
         agentloop_report_free(report);
 
         // A torn tail and a line that is not JSON.
@@ -566,7 +718,7 @@ fn reports_faults_heads_and_bad_indexes() {
         }
         assert_eq!(kinds, ["bad_json", "torn_tail"]);
         assert_eq!(
-            agentloop_report_head(report, head.as_mut_ptr(), &mut has),
+            agentloop_report_head(report, &mut head, &mut has),
             agentloop_result::Ok
         );
         assert!(!has);
@@ -575,11 +727,11 @@ fn reports_faults_heads_and_bad_indexes() {
         // NULL bytes with a length; NULL out.
         let mut out = null_mut();
         assert_eq!(
-            agentloop_verify_buffer(null(), 1, null(), &mut out),
+            agentloop_transcript_verify_buffer(null(), 1, null(), &mut out),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_verify_buffer(b"".as_ptr(), 0, null(), null_mut()),
+            agentloop_transcript_verify_buffer(b"".as_ptr(), 0, null(), null_mut()),
             agentloop_result::NullParameter
         );
         assert!(out.is_null());
@@ -616,7 +768,7 @@ fn checkpoints_and_option_ranges() {
 
         options.checkpoint_count = 2;
         options.has_checkpoint_head = true;
-        options.checkpoint_head = [0x42; 32];
+        options.checkpoint_head = agentloop_hash { bytes: [0x42; 32] };
         let report = verify(good.as_bytes(), Some(&options));
         assert_eq!(
             agentloop_report_fault(report, 0, &mut index, null_mut(), &mut kind, null_mut()),
@@ -630,7 +782,7 @@ fn checkpoints_and_option_ranges() {
 
         let hex = b"ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01";
         assert_eq!(
-            agentloop_hash_from_hex(hex.as_ptr(), 64, options.checkpoint_head.as_mut_ptr()),
+            agentloop_hash_from_hex(hex.as_ptr(), 64, &mut options.checkpoint_head),
             agentloop_result::Ok
         );
         let report = verify(good.as_bytes(), Some(&options));
@@ -657,7 +809,7 @@ fn checkpoints_and_option_ranges() {
             },
         ] {
             assert_eq!(
-                agentloop_verify_buffer(b"".as_ptr(), 0, &bad, &mut out),
+                agentloop_transcript_verify_buffer(b"".as_ptr(), 0, &bad, &mut out),
                 agentloop_result::InvalidArgument
             );
             let mut v = null_mut();
@@ -963,12 +1115,12 @@ fn files_verify_and_writers_append_under_a_lock() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("t.jsonl");
     let _ = std::fs::remove_file(&path);
-    let c_path = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    let c_path = path.to_str().unwrap().to_owned();
     // SAFETY (this block): valid pointers unless NULL on purpose; objects freed once.
     unsafe {
         let mut w = null_mut();
         assert_eq!(
-            agentloop_writer_open(c_path.as_ptr(), null(), &mut w),
+            agentloop_writer_open(c_path.as_ptr(), c_path.len(), null(), &mut w),
             agentloop_result::Ok
         );
         for (kind, payload) in SPEC_PAYLOADS {
@@ -999,11 +1151,8 @@ fn files_verify_and_writers_append_under_a_lock() {
         let mut n = 0u64;
         assert_eq!(agentloop_writer_count(w, &mut n), agentloop_result::Ok);
         assert_eq!(n, 3);
-        let mut head = [0u8; 32];
-        assert_eq!(
-            agentloop_writer_head(w, head.as_mut_ptr()),
-            agentloop_result::Ok
-        );
+        let mut head = agentloop_hash::default();
+        assert_eq!(agentloop_writer_head(w, &mut head), agentloop_result::Ok);
         agentloop_writer_free(w);
         agentloop_writer_free(null_mut());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), spec_transcript());
@@ -1011,14 +1160,11 @@ fn files_verify_and_writers_append_under_a_lock() {
         // Reopen: continues at the end.
         let mut w = null_mut();
         assert_eq!(
-            agentloop_writer_open(c_path.as_ptr(), null(), &mut w),
+            agentloop_writer_open(c_path.as_ptr(), c_path.len(), null(), &mut w),
             agentloop_result::Ok
         );
-        let mut again = [0u8; 32];
-        assert_eq!(
-            agentloop_writer_head(w, again.as_mut_ptr()),
-            agentloop_result::Ok
-        );
+        let mut again = agentloop_hash::default();
+        assert_eq!(agentloop_writer_head(w, &mut again), agentloop_result::Ok);
         assert_eq!(again, head);
         assert_eq!(
             agentloop_writer_append(w, b"note".as_ptr(), 4, b"{}".as_ptr(), 2),
@@ -1030,7 +1176,7 @@ fn files_verify_and_writers_append_under_a_lock() {
 
         let mut report = null_mut();
         assert_eq!(
-            agentloop_verify_file(c_path.as_ptr(), null(), &mut report),
+            agentloop_transcript_verify_file(c_path.as_ptr(), c_path.len(), null(), &mut report),
             agentloop_result::Ok
         );
         assert!(agentloop_report_ok(report));
@@ -1044,16 +1190,16 @@ fn files_verify_and_writers_append_under_a_lock() {
         std::fs::write(&path, &tampered).unwrap();
         let mut w = null_mut();
         assert_eq!(
-            agentloop_writer_open(c_path.as_ptr(), null(), &mut w),
+            agentloop_writer_open(c_path.as_ptr(), c_path.len(), null(), &mut w),
             agentloop_result::DoesNotVerify
         );
         assert!(w.is_null());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), tampered);
 
         // A missing file verifies to an `unreadable` fault; a directory cannot be opened.
-        let missing = std::ffi::CString::new(dir.join("absent.jsonl").to_str().unwrap()).unwrap();
+        let missing = dir.join("absent.jsonl").to_str().unwrap().to_owned();
         assert_eq!(
-            agentloop_verify_file(missing.as_ptr(), null(), &mut report),
+            agentloop_transcript_verify_file(missing.as_ptr(), missing.len(), null(), &mut report),
             agentloop_result::Ok
         );
         let (mut index, mut line, mut kind) = (0i64, 0i64, 0u32);
@@ -1066,21 +1212,49 @@ fn files_verify_and_writers_append_under_a_lock() {
             (-1, -1, agentloop_fault_kind::Unreadable as u32)
         );
         agentloop_report_free(report);
-        let c_dir = std::ffi::CString::new(dir.to_str().unwrap()).unwrap();
+        let c_dir = dir.to_str().unwrap().to_owned();
         assert_eq!(
-            agentloop_writer_open(c_dir.as_ptr(), null(), &mut w),
+            agentloop_writer_open(c_dir.as_ptr(), c_dir.len(), null(), &mut w),
             agentloop_result::Io
         );
+        // A path is (ptr, len): NULL with a length is NULL_PARAMETER; an empty path,
+        // or one with a NUL byte (the system would open a shorter one), is refused.
         assert_eq!(
-            agentloop_verify_file(null(), null(), &mut report),
+            agentloop_transcript_verify_file(null(), 5, null(), &mut report),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_writer_open(null(), null(), &mut w),
+            agentloop_writer_open(null(), 5, null(), &mut w),
             agentloop_result::NullParameter
         );
+        let cut = format!("{c_path}\0.other");
+        for (ptr, len) in [(null(), 0), (c_path.as_ptr(), 0), (cut.as_ptr(), cut.len())] {
+            assert_eq!(
+                agentloop_transcript_verify_file(ptr, len, null(), &mut report),
+                agentloop_result::InvalidArgument
+            );
+            assert_eq!(
+                agentloop_writer_open(ptr, len, null(), &mut w),
+                agentloop_result::InvalidArgument
+            );
+            assert_eq!(
+                agentloop_transcript_repair(ptr, len, null(), &mut 0, &mut 0),
+                agentloop_result::InvalidArgument
+            );
+        }
+        // Not NUL-terminated: the length says where the path ends.
+        let fresh = dir.join("fresh.jsonl").to_str().unwrap().to_owned();
+        let longer = format!("{fresh}.and-more");
         assert_eq!(
-            agentloop_writer_open(c_path.as_ptr(), null(), null_mut()),
+            agentloop_writer_open(longer.as_ptr(), fresh.len(), null(), &mut w),
+            agentloop_result::Ok
+        );
+        agentloop_writer_free(w);
+        w = null_mut();
+        assert!(std::path::Path::new(&fresh).is_file());
+        assert!(!std::path::Path::new(&longer).exists());
+        assert_eq!(
+            agentloop_writer_open(c_path.as_ptr(), c_path.len(), null(), null_mut()),
             agentloop_result::NullParameter
         );
         assert!(w.is_null());

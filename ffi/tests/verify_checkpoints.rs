@@ -1,11 +1,10 @@
-//! `agentloop_verify_checkpoints`: several checkpoints judged through the C signature
+//! `agentloop_transcript_verify_checkpoints`: several checkpoints judged through the C signature
 //! give the report core's `tlog::Checkpoints` gives (the rules of `agentloop verify
 //! --checkpoint A --checkpoint B`), details included; bad calls are result codes that
 //! write nothing.
 
 use core::ffi::{c_char, CStr};
 use core::ptr::{null, null_mut};
-use std::ffi::CString;
 
 use agentloop::*;
 use agentloop_core::chain::Chain;
@@ -43,7 +42,7 @@ fn checkpoint(bytes: &[u8], n: usize) -> Vec<u8> {
 /// One fault as the C ABI tells it.
 type CFault = (i64, i64, String, String);
 
-/// Calls `agentloop_verify_checkpoints`; the report's faults, or the result code.
+/// Calls `agentloop_transcript_verify_checkpoints`; the report's faults, or the result code.
 fn through_c(
     bytes: &[u8],
     texts: &[Vec<u8>],
@@ -52,13 +51,13 @@ fn through_c(
 ) -> Result<Vec<CFault>, agentloop_result> {
     let ptrs: Vec<*const u8> = texts.iter().map(|t| t.as_ptr()).collect();
     let lens: Vec<usize> = texts.iter().map(Vec::len).collect();
-    let keys = keys.map(|k| CString::new(k).unwrap());
-    let origin = origin.map(|o| CString::new(o).unwrap());
-    let as_ptr = |s: &Option<CString>| s.as_ref().map_or(null(), |s| s.as_ptr());
+    // None is length 0 (and NULL, which length 0 allows).
+    let text = |s: Option<&str>| s.map_or((null(), 0), |s| (s.as_ptr(), s.len()));
+    let (keys, origin) = (text(keys), text(origin));
     let mut report = null_mut();
     // SAFETY: every pointer is valid for the lengths given; report is writable.
     let r = unsafe {
-        agentloop_verify_checkpoints(
+        agentloop_transcript_verify_checkpoints(
             bytes.as_ptr(),
             bytes.len(),
             null(),
@@ -73,8 +72,10 @@ fn through_c(
                 lens.as_ptr()
             },
             texts.len(),
-            as_ptr(&keys),
-            as_ptr(&origin),
+            keys.0,
+            keys.1,
+            origin.0,
+            origin.1,
             &mut report,
         )
     };
@@ -278,7 +279,7 @@ fn bad_calls_are_result_codes_that_write_nothing() {
     // SAFETY: each call passes valid pointers except the NULL under test.
     unsafe {
         assert_eq!(
-            agentloop_verify_checkpoints(
+            agentloop_transcript_verify_checkpoints(
                 t.as_ptr(),
                 t.len(),
                 null(),
@@ -286,13 +287,15 @@ fn bad_calls_are_result_codes_that_write_nothing() {
                 lens.as_ptr(),
                 1,
                 null(),
+                0,
                 null(),
+                0,
                 &mut report
             ),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_verify_checkpoints(
+            agentloop_transcript_verify_checkpoints(
                 t.as_ptr(),
                 t.len(),
                 null(),
@@ -300,13 +303,15 @@ fn bad_calls_are_result_codes_that_write_nothing() {
                 null(),
                 1,
                 null(),
+                0,
                 null(),
+                0,
                 &mut report
             ),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_verify_checkpoints(
+            agentloop_transcript_verify_checkpoints(
                 t.as_ptr(),
                 t.len(),
                 null(),
@@ -314,7 +319,9 @@ fn bad_calls_are_result_codes_that_write_nothing() {
                 lens.as_ptr(),
                 1,
                 null(),
+                0,
                 null(),
+                0,
                 null_mut()
             ),
             agentloop_result::NullParameter
@@ -328,7 +335,7 @@ fn bad_calls_are_result_codes_that_write_nothing() {
         options.has_checkpoint = true;
         options.checkpoint_count = 3;
         assert_eq!(
-            agentloop_verify_checkpoints(
+            agentloop_transcript_verify_checkpoints(
                 t.as_ptr(),
                 t.len(),
                 &options,
@@ -336,7 +343,9 @@ fn bad_calls_are_result_codes_that_write_nothing() {
                 lens.as_ptr(),
                 1,
                 null(),
+                0,
                 null(),
+                0,
                 &mut report
             ),
             agentloop_result::InvalidArgument

@@ -1,11 +1,10 @@
-//! `agentloop_writer` and `agentloop_repair` through the rlib: a lock per append (two
+//! `agentloop_writer` and `agentloop_transcript_repair` through the rlib: a lock per append (two
 //! writers on one file in one process take turns and follow each other), not waiting
 //! for a held lock, writer options, runs that follow other writers or are refused when
 //! one appends mid-run, and repair's refusals.
 
 use core::ffi::c_void;
 use core::ptr::{null, null_mut};
-use std::ffi::CString;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 
@@ -25,9 +24,9 @@ impl Dir {
         Dir(dir)
     }
 
-    fn file(&self, name: &str) -> (PathBuf, CString) {
+    fn file(&self, name: &str) -> (PathBuf, String) {
         let path = self.0.join(name);
-        let c = CString::new(path.to_str().unwrap()).unwrap();
+        let c = path.to_str().unwrap().to_owned();
         (path, c)
     }
 }
@@ -39,13 +38,14 @@ impl Drop for Dir {
 }
 
 fn open(
-    path: &CString,
+    path: &str,
     options: Option<&agentloop_writer_options>,
 ) -> (agentloop_result, *mut agentloop_writer) {
     let mut w = null_mut();
     let options = options.map_or(null(), |o| o as *const _);
-    // SAFETY: a NUL-terminated path, NULL or valid options, a valid out pointer.
-    let r = unsafe { agentloop_writer_open_with(path.as_ptr(), null(), options, &mut w) };
+    // SAFETY: a valid path input, NULL or valid options, a valid out pointer.
+    let r =
+        unsafe { agentloop_writer_open_with(path.as_ptr(), path.len(), null(), options, &mut w) };
     (r, w)
 }
 
@@ -88,17 +88,11 @@ fn two_writers_in_one_process_take_turns_and_follow_each_other() {
     // SAFETY: a live writer.
     assert_eq!(unsafe { agentloop_writer_refresh(a) }, agentloop_result::Ok);
     assert_eq!(count(a), 10);
-    let (mut ha, mut hb) = ([0u8; 32], [0u8; 32]);
-    // SAFETY: live writers, 32-byte outputs; each freed once.
+    let (mut ha, mut hb) = (agentloop_hash::default(), agentloop_hash::default());
+    // SAFETY: live writers, writable hashes; each freed once.
     unsafe {
-        assert_eq!(
-            agentloop_writer_head(a, ha.as_mut_ptr()),
-            agentloop_result::Ok
-        );
-        assert_eq!(
-            agentloop_writer_head(b, hb.as_mut_ptr()),
-            agentloop_result::Ok
-        );
+        assert_eq!(agentloop_writer_head(a, &mut ha), agentloop_result::Ok);
+        assert_eq!(agentloop_writer_head(b, &mut hb), agentloop_result::Ok);
         assert_eq!(
             agentloop_writer_refresh(null_mut()),
             agentloop_result::NullParameter
@@ -133,8 +127,10 @@ fn a_record_past_the_line_limit_is_record_too_long_and_writes_nothing() {
         ..Default::default()
     };
     let mut w = null_mut();
-    // SAFETY: a NUL-terminated path, valid options and out pointer.
-    let r = unsafe { agentloop_writer_open_with(c_path.as_ptr(), &verify, null(), &mut w) };
+    // SAFETY: a valid path input, valid options and out pointer.
+    let r = unsafe {
+        agentloop_writer_open_with(c_path.as_ptr(), c_path.len(), &verify, null(), &mut w)
+    };
     assert_eq!(r, agentloop_result::Ok);
     let long = format!("\"{}\"", "b".repeat(300));
     assert_eq!(append(w, &long), agentloop_result::RecordTooLong);
@@ -287,7 +283,7 @@ fn run_to(
     let mut outcome = agentloop_outcome::default();
     // SAFETY: a live writer, a static task, no tools, valid callbacks and out pointer.
     let r = unsafe {
-        agentloop_run_to_writer(
+        agentloop_driver_run_to_writer(
             w,
             b"t".as_ptr(),
             1,
@@ -354,7 +350,13 @@ fn repair_refusals_change_nothing() {
     // SAFETY (this block): valid pointers unless NULL on purpose.
     unsafe {
         assert_eq!(
-            agentloop_repair(c_path.as_ptr(), null(), &mut offset, &mut removed),
+            agentloop_transcript_repair(
+                c_path.as_ptr(),
+                c_path.len(),
+                null(),
+                &mut offset,
+                &mut removed
+            ),
             agentloop_result::Io
         );
         assert!(!path.exists());
@@ -364,21 +366,39 @@ fn repair_refusals_change_nothing() {
         let tampered = fs::read_to_string(&path).unwrap().replace("42", "43") + "{\"ha";
         fs::write(&path, &tampered).unwrap();
         assert_eq!(
-            agentloop_repair(c_path.as_ptr(), null(), &mut offset, &mut removed),
+            agentloop_transcript_repair(
+                c_path.as_ptr(),
+                c_path.len(),
+                null(),
+                &mut offset,
+                &mut removed
+            ),
             agentloop_result::DoesNotVerify
         );
         assert_eq!(fs::read_to_string(&path).unwrap(), tampered);
         assert_eq!((offset, removed), (7, 7));
         assert_eq!(
-            agentloop_repair(null(), null(), &mut offset, &mut removed),
+            agentloop_transcript_repair(null(), 4, null(), &mut offset, &mut removed),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_repair(c_path.as_ptr(), null(), null_mut(), &mut removed),
+            agentloop_transcript_repair(
+                c_path.as_ptr(),
+                c_path.len(),
+                null(),
+                null_mut(),
+                &mut removed
+            ),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_repair(c_path.as_ptr(), null(), &mut offset, null_mut()),
+            agentloop_transcript_repair(
+                c_path.as_ptr(),
+                c_path.len(),
+                null(),
+                &mut offset,
+                null_mut()
+            ),
             agentloop_result::NullParameter
         );
     }

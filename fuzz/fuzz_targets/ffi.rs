@@ -85,7 +85,7 @@ fn canonicalize(small: usize, bytes: &[u8]) {
     let (r, out) = size_query(small, |buf, cap, len| unsafe {
         // SAFETY: `bytes` is a live slice; `buf` is NULL or `cap` writable bytes; `len`
         // is NULL or a live usize.
-        agentloop_canonicalize(bytes.as_ptr(), bytes.len(), buf, cap, len)
+        agentloop_json_canonicalize(bytes.as_ptr(), bytes.len(), buf, cap, len)
     });
     match jcs::canonicalize(bytes) {
         Ok(expected) => {
@@ -96,28 +96,33 @@ fn canonicalize(small: usize, bytes: &[u8]) {
     }
     let mut len = 0usize;
     // SAFETY: a NULL input with a length is refused before it is read.
-    let r = unsafe { agentloop_canonicalize(ptr::null(), 1, ptr::null_mut(), 0, &mut len) };
+    let r = unsafe { agentloop_json_canonicalize(ptr::null(), 1, ptr::null_mut(), 0, &mut len) };
     assert_eq!(r, R::NullParameter);
 }
 
-fn hex(bytes: &[u8]) {
-    let mut out = [UNTOUCHED; 32];
-    // SAFETY: `bytes` is a live slice, `out` 32 writable bytes.
-    let r = unsafe { agentloop_hash_from_hex(bytes.as_ptr(), bytes.len(), out.as_mut_ptr()) };
+fn hex(small: usize, bytes: &[u8]) {
+    let mut out = agentloop_hash {
+        bytes: [UNTOUCHED; 32],
+    };
+    // SAFETY: `bytes` is a live slice, `out` a writable hash.
+    let r = unsafe { agentloop_hash_from_hex(bytes.as_ptr(), bytes.len(), &mut out) };
     match Hash::from_hex(bytes) {
         Some(hash) => {
             assert_eq!(r, R::Ok);
-            assert_eq!(out, hash.0);
-            let mut text = [0u8; 65];
-            // SAFETY: 32 readable bytes in, 65 writable bytes out.
-            let r = unsafe { agentloop_hash_to_hex(out.as_ptr(), text.as_mut_ptr().cast()) };
+            assert_eq!(out.bytes, hash.0);
+            // SAFETY: a readable hash; `buf` NULL or `cap` writable bytes; `len` live.
+            let (r, text) = size_query(small, |buf, cap, len| unsafe {
+                agentloop_hash_to_hex(&out, buf, cap, len)
+            });
             assert_eq!(r, R::Ok);
-            assert_eq!(&text[..64], bytes);
-            assert_eq!(text[64], 0);
+            assert_eq!(text, bytes);
         }
         None => {
             assert_eq!(r, R::InvalidArgument);
-            assert!(out.iter().all(|&b| b == UNTOUCHED), "written on failure");
+            assert!(
+                out.bytes.iter().all(|&b| b == UNTOUCHED),
+                "written on failure"
+            );
         }
     }
 }
@@ -133,8 +138,8 @@ fn check_report(report: *mut agentloop_report, expected: &Report) {
             expected.faults_omitted
         );
         let n = agentloop_report_fault_count(report);
-        assert_eq!(n, expected.faults.len());
-        for (i, fault) in expected.faults.iter().enumerate() {
+        assert_eq!(n, expected.faults.len() as u64);
+        for (i, fault) in (0u64..).zip(&expected.faults) {
             let (mut index, mut line, mut kind) = (0i64, 0i64, 0u32);
             let mut detail: *const std::ffi::c_char = ptr::null();
             let r =
@@ -167,13 +172,15 @@ fn check_report(report: *mut agentloop_report, expected: &Report) {
             ptr::null_mut(),
         );
         assert_eq!(r, R::IndexOutOfRange);
-        let mut head = [UNTOUCHED; 32];
+        let mut head = agentloop_hash {
+            bytes: [UNTOUCHED; 32],
+        };
         let mut has = false;
-        let r = agentloop_report_head(report, head.as_mut_ptr(), &mut has);
+        let r = agentloop_report_head(report, &mut head, &mut has);
         assert_eq!(r, R::Ok);
         assert_eq!(has, expected.head.is_some());
         if let Some(h) = expected.head {
-            assert_eq!(head, h.0);
+            assert_eq!(head.bytes, h.0);
         }
         agentloop_report_free(report);
     }
@@ -194,7 +201,9 @@ fn verify(config: u8, bytes: &[u8]) {
 
     let mut report = ptr::null_mut();
     // SAFETY: live slice, live options, a live out pointer.
-    let r = unsafe { agentloop_verify_buffer(bytes.as_ptr(), bytes.len(), &options, &mut report) };
+    let r = unsafe {
+        agentloop_transcript_verify_buffer(bytes.as_ptr(), bytes.len(), &options, &mut report)
+    };
     assert_eq!(r, R::Ok);
     check_report(report, &expected);
 
@@ -257,7 +266,7 @@ fn schema(small: usize, data: &[u8]) {
     // SAFETY: a live slice and out pointer.
     let r = unsafe { agentloop_schema_new(doc.as_ptr(), doc.len(), &mut handle) };
     let (er, explanation) = size_query(small, |buf, cap, len| unsafe {
-        // SAFETY: as for agentloop_canonicalize.
+        // SAFETY: as for agentloop_json_canonicalize.
         agentloop_schema_explain(doc.as_ptr(), doc.len(), buf, cap, len)
     });
     let schema = match core {
@@ -284,7 +293,7 @@ fn schema(small: usize, data: &[u8]) {
     let r =
         unsafe { agentloop_schema_validate(handle, instance.as_ptr(), instance.len(), &mut valid) };
     let (vr, text) = size_query(small, |buf, cap, len| unsafe {
-        // SAFETY: a live schema; the rest as for agentloop_canonicalize.
+        // SAFETY: a live schema; the rest as for agentloop_json_canonicalize.
         agentloop_schema_violations(handle, instance.as_ptr(), instance.len(), buf, cap, len)
     });
     match json::parse(instance) {
@@ -327,7 +336,7 @@ fn chain(small: usize, data: &[u8]) {
     let mut transcript = Vec::new();
     for payload in payloads.split(|&b| b == 0).take(4) {
         let (r, line) = size_query(small, |buf, cap, len| unsafe {
-            // SAFETY: a live chain and slices; the rest as for agentloop_canonicalize.
+            // SAFETY: a live chain and slices; the rest as for agentloop_json_canonicalize.
             agentloop_chain_append(
                 handle,
                 kind.as_ptr(),
@@ -359,15 +368,15 @@ fn chain(small: usize, data: &[u8]) {
             }
             Err(code) => assert_eq!(r, code),
         }
-        let mut head = [0u8; 32];
+        let mut head = agentloop_hash::default();
         let mut count = 0u64;
         // SAFETY: a live chain and outputs.
         unsafe {
-            assert_eq!(agentloop_chain_head(handle, head.as_mut_ptr()), R::Ok);
+            assert_eq!(agentloop_chain_head(handle, &mut head), R::Ok);
             assert_eq!(agentloop_chain_count(handle, &mut count), R::Ok);
         }
         assert_eq!(
-            head,
+            head.bytes,
             core.head().0,
             "a failed or size-query append changed the chain"
         );
@@ -380,7 +389,7 @@ fn chain(small: usize, data: &[u8]) {
 }
 
 /// Proof checks on fuzzed proof bytes (and, after a 0x00 byte, an older checkpoint):
-/// `agentloop_explain_proof` always writes a UTF-8 sentence by the size-query protocol,
+/// `agentloop_proof_explain` always writes a UTF-8 sentence by the size-query protocol,
 /// and it is empty exactly when the verify call for the proof's kind says `OK`; every
 /// verdict is one the header documents.
 fn proof(small: usize, data: &[u8]) {
@@ -390,13 +399,15 @@ fn proof(small: usize, data: &[u8]) {
     };
     let (r, why) = size_query(small, |buf, cap, len| unsafe {
         // SAFETY: live slices; `buf` is NULL or `cap` writable bytes; `len` NULL or live.
-        agentloop_explain_proof(
+        agentloop_proof_explain(
             proof.as_ptr(),
             proof.len(),
             old.as_ptr(),
             old.len(),
             ptr::null(),
+            0,
             ptr::null(),
+            0,
             buf,
             cap,
             len,
@@ -407,18 +418,29 @@ fn proof(small: usize, data: &[u8]) {
     let verdict = if proof.starts_with(b"agentloop/tlog-consistency@v1\n") {
         // SAFETY: live slices; NULL keys and origin.
         unsafe {
-            agentloop_verify_consistency(
+            agentloop_proof_verify_consistency(
                 proof.as_ptr(),
                 proof.len(),
                 old.as_ptr(),
                 old.len(),
                 ptr::null(),
+                0,
                 ptr::null(),
+                0,
             )
         }
     } else {
         // SAFETY: a live slice; NULL keys and origin.
-        unsafe { agentloop_verify_inclusion(proof.as_ptr(), proof.len(), ptr::null(), ptr::null()) }
+        unsafe {
+            agentloop_proof_verify_inclusion(
+                proof.as_ptr(),
+                proof.len(),
+                ptr::null(),
+                0,
+                ptr::null(),
+                0,
+            )
+        }
     };
     assert!(
         matches!(
@@ -437,7 +459,7 @@ fuzz_target!(|data: &[u8]| {
     let small = usize::from(*config);
     match op % 6 {
         0 => canonicalize(small, rest),
-        1 => hex(rest),
+        1 => hex(small, rest),
         2 => verify(*config, rest),
         3 => schema(small, rest),
         4 => chain(small, rest),

@@ -17,12 +17,15 @@ fuzz_target!(|data: &[u8]| {
         Some(at) => (&data[..at], &data[at + 1..]),
         None => (data, data),
     };
-    let (Ok(pattern), Ok(text)) = (std::str::from_utf8(pattern), std::str::from_utf8(text))
-    else {
+    let (Ok(pattern), Ok(text)) = (std::str::from_utf8(pattern), std::str::from_utf8(text)) else {
         return;
     };
     let compiled = Pattern::compile(pattern);
-    assert_eq!(Pattern::compile(pattern), compiled, "compile is deterministic");
+    assert_eq!(
+        Pattern::compile(pattern),
+        compiled,
+        "compile is deterministic"
+    );
     let grouped = Pattern::compile(&format!("(?:{pattern})"));
     let p = match compiled {
         Ok(p) => p,
@@ -32,7 +35,10 @@ fuzz_target!(|data: &[u8]| {
             if let Ok(g) = grouped {
                 // `(?:` + a refused pattern + `)` compiles only if the refusal was a
                 // stray `)` that the wrapper's `(` now closes.
-                assert!(pattern.contains(')'), "{pattern:?} refused ({e}) but {g:?} compiles");
+                assert!(
+                    pattern.contains(')'),
+                    "{pattern:?} refused ({e}) but {g:?} compiles"
+                );
             }
             return;
         }
@@ -44,7 +50,10 @@ fuzz_target!(|data: &[u8]| {
     match grouped {
         Ok(g) => assert_eq!(g.is_match(text), verdict, "(?:{pattern}) on {text:?}"),
         Err(e) => assert!(
-            matches!(e.kind, PatternErrorKind::TooDeep | PatternErrorKind::TooLong | PatternErrorKind::TooLarge),
+            matches!(
+                e.kind,
+                PatternErrorKind::TooDeep | PatternErrorKind::TooLong | PatternErrorKind::TooLarge
+            ),
             "{pattern:?} compiles but its group does not: {e}"
         ),
     }

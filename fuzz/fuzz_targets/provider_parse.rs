@@ -45,7 +45,9 @@ fn check(provider: Provider, status: u16, body: &[u8]) {
             let sentence = error.message();
             assert!(!sentence.is_empty());
             assert!(
-                !sentence.chars().any(|c| c.is_control() || c == '\u{2028}' || c == '\u{2029}'),
+                !sentence
+                    .chars()
+                    .any(|c| c.is_control() || c == '\u{2028}' || c == '\u{2029}'),
                 "{sentence:?}"
             );
             assert!(sentence.chars().count() <= MAX_SENTENCE_CHARS);

@@ -294,10 +294,8 @@ impl Grammar<'_> {
             "multipleOf" | "maximum" | "exclusiveMaximum" | "minimum" | "exclusiveMinimum" => {
                 Value::Number(self.number())
             }
-            "maxLength" | "minLength" | "maxItems" | "minItems" | "maxContains"
-            | "minContains" | "maxProperties" | "minProperties" => {
-                Value::Number(f64::from(self.byte() % 5))
-            }
+            "maxLength" | "minLength" | "maxItems" | "minItems" | "maxContains" | "minContains"
+            | "maxProperties" | "minProperties" => Value::Number(f64::from(self.byte() % 5)),
             "pattern" => Value::from(self.pick(PATTERNS)),
             "uniqueItems" | "$recursiveAnchor" => Value::Bool(self.byte() & 1 == 1),
             "required" => self.names(),

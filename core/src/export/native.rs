@@ -1,7 +1,7 @@
 //! The loop's own JSON shapes of what a model is shown — the conversation, the tools
 //! on offer and the calls of a turn — for programs that talk to a model themselves (the
 //! C ABI's `agentloop_agent_messages_json`, `_manifest_json`, `_take_calls` and
-//! `_call_json`, `agentloop_run`'s model callback). Provider shapes are in
+//! `_call_json`, `agentloop_driver_run`'s model callback). Provider shapes are in
 //! [`super::openai_messages`] and [`super::anthropic_messages`].
 //!
 //! - a message: `{"role":"user","text":…}`,

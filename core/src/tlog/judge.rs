@@ -1,5 +1,5 @@
 //! Several checkpoints given to one verification, as `agentloop verify --checkpoint A
-//! --checkpoint B` and `agentloop_verify_checkpoints` take them: each is admitted
+//! --checkpoint B` and `agentloop_transcript_verify_checkpoints` take them: each is admitted
 //! (signatures, origin), the newest (largest count) is the one the verifier judges the
 //! transcript by, and each older one must be a prefix of the newest — or, when the
 //! newest does not hold, is judged against the transcript itself. One set of rules for

@@ -10,6 +10,7 @@ use agentloop_core::verify::{self, Options};
 use crate::agent::agentloop_agent;
 use crate::boundary::boundary;
 use crate::bytes::{handle, handle_mut, hash_in, hash_out, input, need, put_opt, text, write_out};
+use crate::hash::agentloop_hash;
 use crate::result::agentloop_result;
 
 /// Declares the registered tool `(name_ptr, name_len)` idempotent: running it twice
@@ -46,8 +47,8 @@ pub unsafe extern "C" fn agentloop_agent_set_idempotent(
 /// `agentloop_agent_new` (same task, budgets and `first_seq` as the run that wrote the
 /// transcript) and registering the same tools, before the first poll.
 ///
-/// The transcript must verify strictly from `(first_seq, prev0)` (`prev0`: 32 bytes,
-/// or NULL for 32 zero bytes); a torn last line or any other fault is
+/// The transcript must verify strictly from `(first_seq, *prev0)` (`prev0` NULL for 32
+/// zero bytes); a torn last line or any other fault is
 /// `DOES_NOT_VERIFY`. It must be a run of this loop with this task, these budgets and
 /// tools; otherwise `RESUME_REFUSED`. After either, `agentloop_agent_resume_error`
 /// says why, and the agent is unchanged (it may be resumed again or run anew).
@@ -55,8 +56,8 @@ pub unsafe extern "C" fn agentloop_agent_set_idempotent(
 /// On success the agent is where the recorded run was: polls go on from there, budgets
 /// cumulative, and records it holds already may be taken at once (a `resume` record
 /// when the transcript ended with `stop`). The next record's `seq` is written to
-/// `*out_next_seq` and the transcript's head (the last record's hash) to the 32 bytes
-/// at `out_head` (each may be NULL): create the chain for
+/// `*out_next_seq` and the transcript's head (the last record's hash) to `*out_head`
+/// (each may be NULL): create the chain for
 /// `agentloop_agent_take_record` with `agentloop_chain_resume(next_seq, head)` and
 /// append its lines to the same file.
 ///
@@ -64,17 +65,17 @@ pub unsafe extern "C" fn agentloop_agent_set_idempotent(
 /// one agent.
 ///
 /// # Safety
-/// `agent` must be a live agent from this library; `prev0` NULL or 32 readable bytes;
-/// `transcript_ptr` must point to `transcript_len` readable bytes; `out_next_seq` NULL
-/// or valid for a write; `out_head` NULL or 32 writable bytes.
+/// `agent` must be a live agent from this library; `prev0` NULL or a readable
+/// `agentloop_hash`; `transcript_ptr` must point to `transcript_len` readable bytes;
+/// `out_next_seq` and `out_head` NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_agent_resume(
     agent: *mut agentloop_agent,
-    prev0: *const u8,
+    prev0: *const agentloop_hash,
     transcript_ptr: *const u8,
     transcript_len: usize,
     out_next_seq: *mut u64,
-    out_head: *mut u8,
+    out_head: *mut agentloop_hash,
 ) -> agentloop_result {
     boundary(|| {
         // SAFETY: the caller promises a live agent used by no other thread.
@@ -82,7 +83,7 @@ pub unsafe extern "C" fn agentloop_agent_resume(
         let prev0 = if prev0.is_null() {
             Hash::ZERO
         } else {
-            // SAFETY: the caller promises 32 readable bytes at a non-NULL prev0.
+            // SAFETY: the caller promises a readable hash at a non-NULL prev0.
             Hash(unsafe { hash_in(prev0) }?)
         };
         // SAFETY: the caller's contract for the byte input.
@@ -124,7 +125,7 @@ pub unsafe extern "C" fn agentloop_agent_resume(
         // SAFETY: out_next_seq is NULL or valid for a write (the caller's contract).
         unsafe { put_opt(out_next_seq, next_seq) };
         if !out_head.is_null() {
-            // SAFETY: a non-NULL out_head points to 32 writable bytes.
+            // SAFETY: a non-NULL out_head is writable (the caller's contract).
             unsafe { hash_out(out_head, &head.0) }?;
         }
         Ok(())
@@ -134,8 +135,12 @@ pub unsafe extern "C" fn agentloop_agent_resume(
 /// Writes why the last `agentloop_agent_resume` refused its transcript — the fault or
 /// the record and what is wrong with it; the empty string if it did not — to
 /// `(out_buf, out_cap)` and its length to `*out_len` (UTF-8, no NUL). Size query as
-/// `agentloop_canonicalize`. NULL `agent` or `out_len` is `NULL_PARAMETER`. Not
+/// `agentloop_json_canonicalize`. NULL `agent` or `out_len` is `NULL_PARAMETER`. Not
 /// thread-safe for one agent.
+///
+/// Empty output: no refused resume gives the empty string, which fits any buffer: `OK`
+/// with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
+/// `INSUFFICIENT_SIZE`).
 ///
 /// # Safety
 /// `agent` must be a live agent from this library; `out_buf`, if not NULL, must point

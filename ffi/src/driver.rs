@@ -1,4 +1,4 @@
-//! `agentloop_run`: a blocking driver with a model callback, tool callbacks, a cancel
+//! `agentloop_driver_run`: a blocking driver with a model callback, tool callbacks, a cancel
 //! callback, and the transcript going to a record callback or a writer.
 
 use core::ffi::c_void;
@@ -15,7 +15,7 @@ use agentloop_core::tools::{Tool, ToolError, ToolSpec, Toolbox};
 use crate::agent::{agentloop_budgets, agentloop_stop, canonical, read_budgets};
 use crate::boundary::boundary;
 use crate::bytes::{handle_mut, input, need, put, text};
-use crate::canon::parse_error;
+use crate::json::parse_error;
 use crate::reply::agentloop_reply;
 use crate::result::{agentloop_result, Outcome};
 use crate::tool::register_error;
@@ -27,7 +27,7 @@ use crate::writer::{agentloop_writer, write_error};
 /// offer `(manifest, manifest_len)` (the shape of `agentloop_agent_manifest_json`); it
 /// writes its answer into `reply` with the `agentloop_reply_*` functions. The inputs
 /// and `reply` are valid only during the call. Called on the thread that called
-/// `agentloop_run`.
+/// `agentloop_driver_run`.
 pub type agentloop_model_callback = Option<
     unsafe extern "C" fn(
         userdata: *mut c_void,
@@ -63,7 +63,7 @@ pub type agentloop_cancel_callback = Option<unsafe extern "C" fn(userdata: *mut 
 pub type agentloop_record_callback =
     Option<unsafe extern "C" fn(userdata: *mut c_void, line: *const u8, len: usize) -> u32>;
 
-/// A tool for `agentloop_run`: its name (UTF-8, matching `^[a-zA-Z0-9_-]{1,64}$`,
+/// A tool for `agentloop_driver_run`: its name (UTF-8, matching `^[a-zA-Z0-9_-]{1,64}$`,
 /// unique), description (UTF-8) and argument schema (a JSON Schema document:
 /// docs/schemas.md; its root with `"type": "object"`), each as
 /// `(pointer, length)`; its call limit (0: none); its callback (not NULL) and the
@@ -91,11 +91,11 @@ pub struct agentloop_tool {
     pub userdata: *mut c_void,
 }
 
-/// How a run ended, written by `agentloop_run` on success.
+/// How a run ended, written by `agentloop_driver_run` on success.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct agentloop_outcome {
-    /// Why it stopped: an `agentloop_stop` value (`agentloop_stop_reason_str`).
+    /// Why it stopped: an `agentloop_stop` value (`agentloop_stop_str`).
     pub reason: u32,
     /// Assistant turns recorded.
     pub steps: u64,
@@ -135,7 +135,7 @@ impl Model for CModel {
             ));
         };
         let mut reply = agentloop_reply::new(messages, manifest);
-        // SAFETY: the caller of agentloop_run promises the callback may be called with
+        // SAFETY: the caller of agentloop_driver_run promises the callback may be called with
         // its userdata; the buffers and the reply live until it returns.
         unsafe {
             (self.callback)(
@@ -167,7 +167,7 @@ impl Tool for CTool {
         let arguments = canonical(arguments)
             .map_err(|_| ToolError::new("the arguments have no canonical encoding"))?;
         let mut result = agentloop_tool_result::new();
-        // SAFETY: the caller of agentloop_run promises the callback may be called with
+        // SAFETY: the caller of agentloop_driver_run promises the callback may be called with
         // its userdata; the buffer and the result live until it returns.
         unsafe {
             (self.callback)(
@@ -189,7 +189,7 @@ struct CSink {
 
 impl RecordSink for CSink {
     fn record(&mut self, line: &[u8]) -> Result<(), SinkError> {
-        // SAFETY: the caller of agentloop_run promises the callback may be called with
+        // SAFETY: the caller of agentloop_driver_run promises the callback may be called with
         // its userdata; the line lives until it returns.
         match unsafe { (self.callback)(self.userdata, line.as_ptr(), line.len()) } {
             0 => Ok(()),
@@ -234,7 +234,7 @@ unsafe fn read_tool(tool: &agentloop_tool) -> Outcome<(CTool, Option<u64>)> {
 /// Reads a run's inputs from C, checking every one before anything runs.
 ///
 /// # Safety
-/// The contract of `agentloop_run` for these parameters.
+/// The contract of `agentloop_driver_run` for these parameters.
 // The C parameters of the two exports, passed through unchanged.
 #[allow(clippy::too_many_arguments)]
 unsafe fn read_run(
@@ -244,7 +244,7 @@ unsafe fn read_run(
     model: agentloop_model_callback,
     model_userdata: *mut c_void,
     tools: *const agentloop_tool,
-    n_tools: usize,
+    tools_len: usize,
     cancel: agentloop_cancel_callback,
     cancel_userdata: *mut c_void,
 ) -> Outcome<Run> {
@@ -253,16 +253,16 @@ unsafe fn read_run(
     let task = String::from(unsafe { text(task_ptr, task_len) }?);
     // SAFETY: the caller promises NULL or an initialised struct.
     let budgets = unsafe { read_budgets(budgets) }?;
-    let tools: &[agentloop_tool] = if n_tools == 0 {
+    let tools: &[agentloop_tool] = if tools_len == 0 {
         &[]
     } else if tools.is_null() {
         return Err(agentloop_result::NullParameter);
-    } else if n_tools > isize::MAX as usize / core::mem::size_of::<agentloop_tool>() {
+    } else if tools_len > isize::MAX as usize / core::mem::size_of::<agentloop_tool>() {
         return Err(agentloop_result::InvalidArgument);
     } else {
-        // SAFETY: non-NULL, a size that fits isize, and the caller promises n_tools
+        // SAFETY: non-NULL, a size that fits isize, and the caller promises tools_len
         // initialised structs (their bools and function pointers valid, as C's are).
-        unsafe { core::slice::from_raw_parts(tools, n_tools) }
+        unsafe { core::slice::from_raw_parts(tools, tools_len) }
     };
     let mut toolbox = Toolbox::new();
     for tool in tools {
@@ -294,7 +294,7 @@ impl Run {
     ) -> Outcome<agentloop_outcome> {
         let (cancel, userdata) = (self.cancel, self.cancel_userdata);
         let mut asked = || match cancel {
-            // SAFETY: the caller of agentloop_run promises the callback may be called
+            // SAFETY: the caller of agentloop_driver_run promises the callback may be called
             // with its userdata.
             Some(callback) => unsafe { callback(userdata) },
             None => false,
@@ -323,7 +323,7 @@ impl Run {
 
 /// Runs the loop to its end with callbacks: the task `(task_ptr, task_len)` (UTF-8),
 /// `budgets` (NULL: no limits), the model callback `model` with `model_userdata`, the
-/// `n_tools` tools at `tools` (NULL only when `n_tools` is 0), the cancel callback
+/// `tools_len` tools at `tools` (NULL only when `tools_len` is 0), the cancel callback
 /// `cancel` (NULL: never cancelled) with `cancel_userdata`, and each record line —
 /// a new chain from seq 0 — handed to `record` with `record_userdata` before the run
 /// goes on. On success the outcome is written to `*out_outcome`.
@@ -349,18 +349,18 @@ impl Run {
 ///
 /// # Safety
 /// The byte inputs must point to their lengths in readable bytes; `budgets` must be
-/// NULL or an initialised struct; `tools` must point to `n_tools` initialised structs
+/// NULL or an initialised struct; `tools` must point to `tools_len` initialised structs
 /// whose byte inputs are valid; each callback must be safe to call with its userdata
 /// and the documented arguments; `out_outcome` must be valid for a write.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_run(
+pub unsafe extern "C" fn agentloop_driver_run(
     task_ptr: *const u8,
     task_len: usize,
     budgets: *const agentloop_budgets,
     model: agentloop_model_callback,
     model_userdata: *mut c_void,
     tools: *const agentloop_tool,
-    n_tools: usize,
+    tools_len: usize,
     cancel: agentloop_cancel_callback,
     cancel_userdata: *mut c_void,
     record: agentloop_record_callback,
@@ -379,7 +379,7 @@ pub unsafe extern "C" fn agentloop_run(
                 model,
                 model_userdata,
                 tools,
-                n_tools,
+                tools_len,
                 cancel,
                 cancel_userdata,
             )
@@ -394,7 +394,7 @@ pub unsafe extern "C" fn agentloop_run(
     })
 }
 
-/// As `agentloop_run`, with the records appended to `writer`'s file (opened with
+/// As `agentloop_driver_run`, with the records appended to `writer`'s file (opened with
 /// `agentloop_writer_open`, so verified), continuing its chain: first the writer takes
 /// in what other writers appended (as `agentloop_writer_refresh`), then the `task`
 /// record gets the file's next `seq`. Each record is appended as
@@ -408,9 +408,9 @@ pub unsafe extern "C" fn agentloop_run(
 /// `NULL_PARAMETER`. Not thread-safe for one writer.
 ///
 /// # Safety
-/// `writer` must be a live writer from this library; the rest as `agentloop_run`.
+/// `writer` must be a live writer from this library; the rest as `agentloop_driver_run`.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_run_to_writer(
+pub unsafe extern "C" fn agentloop_driver_run_to_writer(
     writer: *mut agentloop_writer,
     task_ptr: *const u8,
     task_len: usize,
@@ -418,7 +418,7 @@ pub unsafe extern "C" fn agentloop_run_to_writer(
     model: agentloop_model_callback,
     model_userdata: *mut c_void,
     tools: *const agentloop_tool,
-    n_tools: usize,
+    tools_len: usize,
     cancel: agentloop_cancel_callback,
     cancel_userdata: *mut c_void,
     out_outcome: *mut agentloop_outcome,
@@ -438,7 +438,7 @@ pub unsafe extern "C" fn agentloop_run_to_writer(
                 model,
                 model_userdata,
                 tools,
-                n_tools,
+                tools_len,
                 cancel,
                 cancel_userdata,
             )

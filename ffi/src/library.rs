@@ -1,4 +1,4 @@
-//! `agentloop_version`.
+//! `agentloop_library_version`.
 
 use core::ffi::c_char;
 
@@ -12,6 +12,6 @@ const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
 ///
 /// Never NULL. The string is static: do not free it. Thread-safe.
 #[no_mangle]
-pub extern "C" fn agentloop_version() -> *const c_char {
+pub extern "C" fn agentloop_library_version() -> *const c_char {
     boundary(|| VERSION.as_ptr().cast::<c_char>())
 }

@@ -1,4 +1,4 @@
-//! The callback driver (`agentloop_run`, `agentloop_run_to_writer`) called through the
+//! The callback driver (`agentloop_driver_run`, `agentloop_driver_run_to_writer`) called through the
 //! rlib: it reproduces the Rust demo, refuses NULL callbacks and bad tools before
 //! running, and turns callbacks that return garbage or nothing into recorded failures.
 
@@ -175,7 +175,7 @@ fn run(
     };
     // SAFETY: valid inputs, callbacks and userdata that outlive the call.
     let r = unsafe {
-        agentloop_run(
+        agentloop_driver_run(
             task.as_ptr(),
             task.len(),
             null(),
@@ -266,7 +266,7 @@ fn the_driver_reproduces_demo_recover() {
     let mut outcome = agentloop_outcome::default();
     // SAFETY: valid inputs, callbacks and userdata that outlive the call.
     let r = unsafe {
-        agentloop_run(
+        agentloop_driver_run(
             scenario.task.as_ptr(),
             scenario.task.len(),
             &budgets,
@@ -315,7 +315,7 @@ fn null_callbacks_and_bad_tools_are_refused_before_running() {
                 out: *mut agentloop_outcome| {
         // SAFETY: valid inputs; the NULLs are what is tested.
         unsafe {
-            agentloop_run(
+            agentloop_driver_run(
                 task.as_ptr(),
                 task.len(),
                 null(),
@@ -630,7 +630,7 @@ fn the_cancel_callback_is_asked_at_every_check_point() {
     );
     assert_eq!(transcript.lines().count(), 3);
     // SAFETY: a static string.
-    let name = unsafe { CStr::from_ptr(agentloop_stop_reason_str(outcome.reason)) };
+    let name = unsafe { CStr::from_ptr(agentloop_stop_str(outcome.reason)) };
     assert_eq!(name.to_str().unwrap(), "cancelled");
 }
 
@@ -639,13 +639,13 @@ fn runs_continue_a_writers_file() {
     let dir = std::env::temp_dir().join(format!("agentloop-run-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("t.jsonl");
-    let c_path = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    let c_path = path.to_str().unwrap().to_owned();
     let tools = [tool("x", OBJECT, Some(value_cb), null_mut())];
     for round in 0..2 {
         let mut writer = null_mut();
-        // SAFETY: a NUL-terminated path and a valid out pointer.
+        // SAFETY: a valid path input and a valid out pointer.
         assert_eq!(
-            unsafe { agentloop_writer_open(c_path.as_ptr(), null(), &mut writer) },
+            unsafe { agentloop_writer_open(c_path.as_ptr(), c_path.len(), null(), &mut writer) },
             agentloop_result::Ok
         );
         let mut m = model(vec![Turn::Reply(b"hi", vec![])]);
@@ -653,7 +653,7 @@ fn runs_continue_a_writers_file() {
         let task = "t";
         // SAFETY: a live writer, valid inputs, callbacks and userdata.
         let r = unsafe {
-            agentloop_run_to_writer(
+            agentloop_driver_run_to_writer(
                 writer,
                 task.as_ptr(),
                 task.len(),
@@ -678,7 +678,7 @@ fn runs_continue_a_writers_file() {
         assert_eq!(count, 3 * (round + 1));
         // SAFETY: a live writer, freed once; NULL is accepted.
         unsafe {
-            agentloop_run_to_writer(
+            agentloop_driver_run_to_writer(
                 null_mut(),
                 null(),
                 0,

@@ -25,7 +25,7 @@ use crate::result::agentloop_result;
 /// except the members the codec writes itself (`"messages"`, `"tools"`, …). No API key
 /// goes here: keys belong in the HTTP headers, which the host writes.
 ///
-/// Size query as `agentloop_canonicalize`: call with NULL to learn the length (the body
+/// Size query as `agentloop_json_canonicalize`: call with NULL to learn the length (the body
 /// is built each time). Refusals, each leaving the agent unchanged:
 /// `INVALID_ARGUMENT` for a provider number this library does not know;
 /// `INVALID_STATE` when the last poll did not ask for a model reply (or one was fed
@@ -84,8 +84,12 @@ pub unsafe extern "C" fn agentloop_agent_request(
 /// max_output_tokens in the request options` — to `(out_buf, out_cap)` and its length
 /// to `*out_len` (UTF-8, no NUL); the empty string (length 0, `OK`) when the last
 /// request was not refused (or there was none, or it was a size query). Size query as
-/// `agentloop_canonicalize`. NULL `agent` or `out_len` is `NULL_PARAMETER`. Not
+/// `agentloop_json_canonicalize`. NULL `agent` or `out_len` is `NULL_PARAMETER`. Not
 /// thread-safe for one agent.
+///
+/// Empty output: no refused request gives the empty string, which fits any buffer: `OK`
+/// with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
+/// `INSUFFICIENT_SIZE`).
 ///
 /// # Safety
 /// `agent` must be a live agent from this library; `out_buf`, if not NULL, must point

@@ -1,4 +1,4 @@
-//! `agentloop_canonicalize`: RFC 8785 canonical bytes of a JSON document.
+//! `agentloop_json_canonicalize`: RFC 8785 canonical bytes of a JSON document.
 
 use agentloop_core::jcs;
 use agentloop_core::json::ParseError;
@@ -41,7 +41,7 @@ pub(crate) fn parse_error(error: ParseError) -> agentloop_result {
 /// `in_ptr` must point to `in_len` readable bytes; `out_buf`, if not NULL, to
 /// `out_cap` writable bytes; `out_len` must be valid for a write.
 #[no_mangle]
-pub unsafe extern "C" fn agentloop_canonicalize(
+pub unsafe extern "C" fn agentloop_json_canonicalize(
     in_ptr: *const u8,
     in_len: usize,
     out_buf: *mut u8,
