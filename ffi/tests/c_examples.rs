@@ -702,15 +702,17 @@ fn sonames_in(text: &str) -> Vec<String> {
 
 #[test]
 fn every_file_that_names_the_soname_names_the_current_one() {
-    for file in [
-        "ffi/build.rs",
-        "c-examples/Makefile",
-        "docs/c-api.md",
-        "README.md",
-    ] {
+    // Where it is set and documented it must be named; the Makefiles read it from the
+    // built library (readelf), and if one ever names it, it must be the current one.
+    let must = ["ffi/build.rs", "docs/c-api.md", "README.md"];
+    let may = ["c-examples/Makefile", "Makefile", "ffi/agentloop.pc.in"];
+    for file in must.into_iter().chain(may) {
         let text = std::fs::read_to_string(root().join(file)).unwrap();
         let found = sonames_in(&text);
-        assert!(!found.is_empty(), "{file} no longer names the SONAME");
+        assert!(
+            !found.is_empty() || may.contains(&file),
+            "{file} no longer names the SONAME"
+        );
         for name in found {
             assert_eq!(name, SONAME, "{file} names {name}; the SONAME is {SONAME}");
         }
