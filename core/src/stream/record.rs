@@ -216,12 +216,19 @@ impl Observer for RecordState {
             if self.any_hashed {
                 self.hasher.update(b",");
             }
-            // The key is checked UTF-8; its canonical encoding is the line's bytes.
-            let _ = write_str(
-                core::str::from_utf8(key).unwrap_or_default(),
-                &mut self.hasher,
-            );
-            self.hasher.update(b":");
+            // The key is checked UTF-8; its canonical encoding is the line's bytes: the
+            // key itself between quotes when it has nothing to escape.
+            if key.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\') {
+                self.hasher.update(b"\"");
+                self.hasher.update(key);
+                self.hasher.update(b"\":");
+            } else {
+                let _ = write_str(
+                    core::str::from_utf8(key).unwrap_or_default(),
+                    &mut self.hasher,
+                );
+                self.hasher.update(b":");
+            }
             self.any_hashed = true;
         }
     }

@@ -78,6 +78,7 @@ impl<'a, 'o, O: Observer + ?Sized> Runs<'a, 'o, O> {
         }
     }
 
+    #[inline]
     fn accept(&mut self, len: usize, at: Where) {
         let from = self.pos;
         if from != self.end || at != self.at {
@@ -99,10 +100,12 @@ impl<'a, 'o, O: Observer + ?Sized> Runs<'a, 'o, O> {
 }
 
 impl<O: Observer + ?Sized> Events for Runs<'_, '_, O> {
+    #[inline]
     fn byte(&mut self, at: Where) {
         self.accept(1, at);
     }
 
+    #[inline]
     fn run(&mut self, len: usize, at: Where) {
         self.accept(len, at);
     }

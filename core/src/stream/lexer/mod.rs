@@ -1,4 +1,4 @@
-//! A byte-at-a-time checker of canonical (RFC 8785) JSON, with a fixed amount of state.
+//! A checker of canonical (RFC 8785) JSON with a fixed amount of state, fed in chunks.
 //!
 //! `Lexer::byte` takes one byte and either accepts it or stops with the reason the
 //! bytes so far cannot be the start of a canonical document: a [`Departure`] (valid JSON
@@ -7,21 +7,28 @@
 //! checker (`bad_json`, naming the limit). Every canonical document within the limits
 //! is accepted, and nothing else is: white space, escapes other than the canonical ones,
 //! keys out of UTF-16 order and number spellings other than ECMAScript's are departures.
+//! `Lexer::push` gives it a chunk: wide scans and grammar-shaped steps (`fast.rs`) take
+//! what they can, every byte they take taken as `byte` would take it, and `byte` the
+//! rest (`fast_tests.rs` holds the two equal on any bytes in any chunking).
 //!
 //! An `Observer` sees every accepted byte with its place in a record line, the keys
 //! of the outermost object, the end of each of its members' values and any number with
 //! no canonical encoding; the record layer hashes and checks a record with it.
 //!
 //! The files: `kinds.rs` (the reasons a document stops, as enums with their sentences),
-//! `events.rs` (what the state machine tells an [`Observer`]), `scan.rs` (the string
-//! body taken as a run), `state.rs` (the structural bytes, one at a time),
-//! `string.rs` and `numeric.rs` (the bytes of a string and of a number literal),
+//! `events.rs` (what the state machine tells an [`Observer`]), `state.rs` (the
+//! structural bytes, one at a time), `string.rs` and `numeric.rs` (the bytes of a
+//! string and of a number literal), `scan.rs` (the wide scans: the clean prefix of a
+//! chunk, a string's body), `fast.rs` (the common paths without a call per byte),
 //! `check.rs` ([`check_canonical`], a whole document at once).
 
 use heapless::Vec;
 
 mod check;
 mod events;
+mod fast;
+#[cfg(test)]
+mod fast_tests;
 mod kinds;
 mod numeric;
 mod scan;
@@ -34,9 +41,9 @@ pub use check::{check_canonical, CheckError, CheckReason};
 pub(crate) use events::{Observer, ValueEnd, Where};
 pub use kinds::{Departure, Limit, NumberProblem, Stop, Syntax};
 
-use events::{Events, Runs};
-use scan::string_body;
-use state::{Escape, Frame, State};
+use events::Runs;
+use scan::clean_prefix;
+use state::{Frame, State};
 
 /// The deepest nesting of a record line: a payload may nest [`crate::stream::MAX_DEPTH`]
 /// deep and the record object adds one level (the outermost object or array is depth 1).
@@ -142,6 +149,12 @@ impl Lexer {
         }
     }
 
+    /// Whether the value being read is the value of a member of the outermost object
+    /// (the record layer reads those).
+    fn member_value(&self) -> bool {
+        self.top_object() && self.frames.len() == 1
+    }
+
     /// Where a byte inside a value sits.
     fn inside(&self) -> Where {
         if self.top_object() {
@@ -160,32 +173,26 @@ impl Lexer {
     ) -> Result<(), (usize, Stop)> {
         let mut runs = Runs::new(input, obs);
         let mut i = 0;
-        while let Some(&b) = input.get(i) {
-            runs.pos = i;
-            if let State::Str {
-                key,
-                escape: Escape::None,
-                need: 0,
-                ..
-            } = self.state
-            {
-                // The body of a string: take what needs no state as one run (a key's
-                // escapes are read byte by byte, as the key is kept unescaped).
-                let n = string_body(input.get(i..).unwrap_or_default(), !key);
-                if n > 0 && (!key || self.key_fits(n)) {
-                    let at = if key {
-                        let _ = self
-                            .keys
-                            .extend_from_slice(input.get(i..i + n).unwrap_or_default());
-                        self.structural(true)
-                    } else {
-                        self.inside()
-                    };
-                    runs.run(n, at);
-                    i += n;
-                    continue;
-                }
+        // `input[..clean]` has no control byte and is well-formed UTF-8 (the fast path
+        // scans strings only there); found again only once reading gets past it, so
+        // the whole input is scanned once.
+        let mut clean = 0;
+        loop {
+            if i >= clean {
+                clean = i + clean_prefix(input.get(i..).unwrap_or_default());
             }
+            let fast_input = input.get(..clean).unwrap_or_default();
+            i = match self.fast(fast_input, i, &mut runs) {
+                Ok(i) => i,
+                Err(stop) => {
+                    runs.flush();
+                    return Err(stop);
+                }
+            };
+            let Some(&b) = input.get(i) else {
+                break;
+            };
+            runs.pos = i;
             if let Err(stop) = self.byte(b, &mut runs) {
                 runs.flush();
                 return Err((i, stop));

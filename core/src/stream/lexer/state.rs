@@ -40,7 +40,61 @@ impl Num {
     pub(super) fn complete(self) -> bool {
         matches!(self, Num::Zero | Num::Int | Num::Frac | Num::Exp)
     }
+
+    /// The state after `b`, if `b` continues the literal (JSON's number grammar: a row
+    /// of [`NUM_NEXT`] per state, a column per class of byte); `None` where the literal
+    /// ends or is malformed.
+    #[inline(always)]
+    pub(super) fn next(self, b: u8) -> Option<Num> {
+        let class = NUM_CLASS[usize::from(b)];
+        let next = NUM_NEXT[self as usize][usize::from(class)];
+        NUMS.get(usize::from(next)).copied()
+    }
 }
+
+const NUMS: [Num; 8] = [
+    Num::Minus,
+    Num::Zero,
+    Num::Int,
+    Num::Dot,
+    Num::Frac,
+    Num::E,
+    Num::ESign,
+    Num::Exp,
+];
+
+/// The class of each byte in a number literal: `0`, `1`-`9`, `.`, `e`/`E`, `+`, `-`,
+/// anything else.
+const NUM_CLASS: [u8; 256] = {
+    let mut class = [6u8; 256];
+    class[b'0' as usize] = 0;
+    let mut d = b'1';
+    while d <= b'9' {
+        class[d as usize] = 1;
+        d += 1;
+    }
+    class[b'.' as usize] = 2;
+    class[b'e' as usize] = 3;
+    class[b'E' as usize] = 3;
+    class[b'+' as usize] = 4;
+    class[b'-' as usize] = 5;
+    class
+};
+
+/// The next state (an index into `NUMS`; `NONE` for none) by state and class.
+const NUM_NEXT: [[u8; 7]; 8] = {
+    const NONE: u8 = u8::MAX;
+    [
+        /* Minus */ [1, 2, NONE, NONE, NONE, NONE, NONE],
+        /* Zero  */ [NONE, NONE, 3, 5, NONE, NONE, NONE],
+        /* Int   */ [2, 2, 3, 5, NONE, NONE, NONE],
+        /* Dot   */ [4, 4, NONE, NONE, NONE, NONE, NONE],
+        /* Frac  */ [4, 4, NONE, 5, NONE, NONE, NONE],
+        /* E     */ [7, 7, NONE, NONE, 6, 6, NONE],
+        /* ESign */ [7, 7, NONE, NONE, NONE, NONE, NONE],
+        /* Exp   */ [7, 7, NONE, NONE, NONE, NONE, NONE],
+    ]
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum State {
@@ -253,7 +307,7 @@ impl Lexer {
         number: f64,
         obs: &mut E,
     ) {
-        if self.top_object() && self.frames.len() == 1 {
+        if self.member_value() {
             obs.value_end(ValueEnd { ty, number });
         }
         self.state = if self.frames.is_empty() {
@@ -264,7 +318,7 @@ impl Lexer {
     }
 }
 
-fn string(key: bool) -> State {
+pub(super) fn string(key: bool) -> State {
     State::Str {
         key,
         escape: Escape::None,

@@ -103,16 +103,21 @@ impl Lexer {
 }
 
 /// Compares two UTF-8 strings as sequences of UTF-16 code units (RFC 8785's key order).
-fn cmp_utf16(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
-    // Below U+E000 (lead bytes under 0xee; U+D800..U+DFFF is not UTF-8) a character is
-    // one UTF-16 unit equal to its code point, and UTF-8 bytes sort as code points.
-    if a.iter().chain(b).all(|&c| c < 0xee) {
-        return a.cmp(b);
-    }
-    match (core::str::from_utf8(a), core::str::from_utf8(b)) {
-        (Ok(a), Ok(b)) => a.encode_utf16().cmp(b.encode_utf16()),
-        // Unreachable: keys are checked UTF-8. Bytes order is a safe fallback.
-        _ => a.cmp(b),
+///
+/// UTF-8 bytes sort as code points, and so do UTF-16 units but in one case: a character
+/// from U+10000 on (lead byte F0..F4; a surrogate pair D800..DFFF in UTF-16) sorts
+/// before one of U+E000..U+FFFF (lead byte EE or EF) in UTF-16, after it in UTF-8.
+/// Where two strings first differ, either both bytes are the lead bytes of the
+/// characters that differ, or both are continuation bytes of characters with the same
+/// lead byte (whose order is the same in both encodings); so that byte decides.
+pub(super) fn cmp_utf16(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
+    let Some((&x, &y)) = a.iter().zip(b).find(|(x, y)| x != y) else {
+        return a.len().cmp(&b.len());
+    };
+    match (x, y) {
+        (0xf0..=0xf4, 0xee..=0xef) => core::cmp::Ordering::Less,
+        (0xee..=0xef, 0xf0..=0xf4) => core::cmp::Ordering::Greater,
+        _ => x.cmp(&y),
     }
 }
 
