@@ -78,6 +78,7 @@ pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
 
 mod append;
+mod buf;
 pub use append::{write_record, AppendError, ChainState};
 
 use crate::anchor::{seq_of, Anchor};

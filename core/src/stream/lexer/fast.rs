@@ -19,7 +19,7 @@
 
 use super::events::{Events, Observer, Runs};
 use super::scan::string_body;
-use super::state::{string, Escape, Num, State};
+use super::state::{string, Escape, Frame, Num, State};
 use super::{JsonType, Lexer, Stop};
 
 /// Where a step stopped: the position of the next byte to read (the same position as
@@ -136,9 +136,7 @@ impl Lexer {
         }
         let at = self.structural(true);
         if n > 0 {
-            let _ = self
-                .keys
-                .extend_from_slice(rest.get(..n).unwrap_or_default());
+            let _ = self.keys.extend_from_prefix(rest, n);
             runs.pos = i;
             runs.run(n, at);
         }
@@ -170,7 +168,9 @@ impl Lexer {
     }
 
     /// A value from `i` (`first`: right after `[`, where `]` may come instead): all of a
-    /// string, number or literal the chunk holds, or the opening of a container.
+    /// string, number or literal the chunk holds, or the opening of a container. Inside
+    /// the document each start is `value_start`'s for a document that has begun; the
+    /// outermost value (once a line) is left to it.
     #[inline]
     fn value<O: Observer + ?Sized>(
         &mut self,
@@ -182,25 +182,28 @@ impl Lexer {
         let Some(&b) = input.get(i) else {
             return Ok(i);
         };
+        if self.top.is_none() {
+            return Ok(i);
+        }
         runs.pos = i;
+        let at = self.inside();
         let (word, ty): (&[u8], JsonType) = match b {
-            // A string inside the document, as `value_start` starts it.
-            b'"' if self.top.is_some() => {
-                runs.byte(self.inside());
+            b'"' => {
+                runs.byte(at);
                 self.state = string(false);
                 return self.string_rest(input, i + 1, runs);
             }
             b'-' | b'0'..=b'9' => {
-                self.value_start(b, runs).map_err(|stop| (i, stop))?;
-                let State::Number(n) = self.state else {
-                    return Ok(i + 1);
+                runs.byte(at);
+                let n = match b {
+                    b'-' => Num::Minus,
+                    b'0' => Num::Zero,
+                    _ => Num::Int,
                 };
+                self.state = self.number_start(b, n);
                 return self.number_rest(input, i + 1, n, runs);
             }
-            b'"' | b'{' | b'[' => {
-                self.value_start(b, runs).map_err(|stop| (i, stop))?;
-                return Ok(i + 1);
-            }
+            b'{' | b'[' => return Ok(self.open(b == b'{', i, runs)),
             b']' if first => {
                 self.close(false, runs).map_err(|stop| (i, stop))?;
                 return Ok(i + 1);
@@ -213,11 +216,35 @@ impl Lexer {
         if input.get(i..i + word.len()) != Some(word) {
             return Ok(i);
         }
-        self.value_start(b, runs).map_err(|stop| (i, stop))?;
-        runs.pos = i + 1;
-        runs.run(word.len() - 1, self.inside());
+        runs.run(word.len(), at);
         self.value_done(ty, 0.0, runs);
         Ok(i + word.len())
+    }
+
+    /// The `{` (`object`) or `[` at `i` opening a container inside the document, unless
+    /// that would nest too deep (left to `byte`, which says so).
+    #[inline]
+    fn open<O: Observer + ?Sized>(
+        &mut self,
+        object: bool,
+        i: usize,
+        runs: &mut Runs<'_, '_, O>,
+    ) -> usize {
+        let frame = Frame {
+            object,
+            has_key: false,
+            key_start: self.keys.len() as u16,
+        };
+        if self.frames.len() >= usize::from(self.max_depth) || self.frames.push(frame).is_err() {
+            return i;
+        }
+        runs.byte(self.inside());
+        self.state = if object {
+            State::ObjectFirst
+        } else {
+            State::Value { first: true }
+        };
+        i + 1
     }
 
     /// The rest of a string value from `i`: its body, then its closing quote if the
@@ -257,13 +284,22 @@ impl Lexer {
     ) -> Step {
         let mut state = n;
         let mut j = i;
-        while let Some(next) = input.get(j).and_then(|&b| state.next(b)) {
-            state = next;
+        loop {
+            // A run of digits keeps an integer, fraction or exponent part as it is.
+            if matches!(state, Num::Int | Num::Frac | Num::Exp) {
+                while input.get(j).is_some_and(u8::is_ascii_digit) {
+                    j += 1;
+                }
+            }
+            match input.get(j).and_then(|&b| state.next(b)) {
+                Some(next) => state = next,
+                None => break,
+            }
             j += 1;
         }
         if j > i {
-            let digits = input.get(i..j).unwrap_or_default();
-            if self.num.extend_from_slice(digits).is_err() {
+            let digits = input.get(i..).unwrap_or_default();
+            if self.num.extend_from_prefix(digits, j - i).is_err() {
                 // Only a literal of at most MAX_NUMBER_BYTES is read back.
                 self.num_long = true;
             }

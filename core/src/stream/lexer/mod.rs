@@ -24,6 +24,8 @@
 
 use heapless::Vec;
 
+use super::buf::ByteBuf;
+
 mod check;
 mod events;
 mod fast;
@@ -102,9 +104,9 @@ pub struct Lexer {
     state: State,
     top: Option<JsonType>,
     frames: Vec<Frame, RECORD_MAX_DEPTH, u8>,
-    keys: Vec<u8, KEY_PATH_BYTES, u16>,
+    keys: ByteBuf<KEY_PATH_BYTES>,
     key_at: u16,
-    num: Vec<u8, MAX_NUMBER_BYTES, u8>,
+    num: ByteBuf<MAX_NUMBER_BYTES>,
     num_long: bool,
 }
 
@@ -117,9 +119,9 @@ impl Lexer {
             state: State::Value { first: false },
             top: None,
             frames: Vec::new(),
-            keys: Vec::new(),
+            keys: ByteBuf::new(),
             key_at: 0,
-            num: Vec::new(),
+            num: ByteBuf::new(),
             num_long: false,
         }
     }

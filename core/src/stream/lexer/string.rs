@@ -76,8 +76,8 @@ impl Lexer {
         };
         let start = usize::from(frame.key_start);
         if frame.has_key {
-            let prev = self.keys.get(start..key_at).unwrap_or_default();
-            let cur = self.keys.get(key_at..).unwrap_or_default();
+            let prev = self.keys.as_slice().get(start..key_at).unwrap_or_default();
+            let cur = self.keys.as_slice().get(key_at..).unwrap_or_default();
             match cmp_utf16(prev, cur) {
                 core::cmp::Ordering::Less => {}
                 core::cmp::Ordering::Equal => return Err(Stop::Bad(Syntax::DuplicateKey)),
@@ -85,17 +85,12 @@ impl Lexer {
                     return Err(Stop::NotCanonical(Departure::KeyOrder))
                 }
             }
-            // Keep only the new key as the object's last (`start <= key_at <= len`
-            // by construction; checked so that no input can make this panic).
-            if start <= key_at && key_at <= self.keys.len() {
-                let len = self.keys.len() - key_at;
-                self.keys.copy_within(key_at.., start);
-                self.keys.truncate(start + len);
-            }
+            // Keep only the new key as the object's last.
+            self.keys.remove_range(start, key_at);
         }
         frame.has_key = true;
         if self.top_object() && self.frames.len() == 1 {
-            obs.key(self.keys.get(start..).unwrap_or_default());
+            obs.key(self.keys.as_slice().get(start..).unwrap_or_default());
         }
         self.state = State::Colon;
         Ok(())
