@@ -31,15 +31,36 @@ fn word(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// The position of the first byte below 0x20 in `bytes`, eight bytes at a time (`x -
-/// 0x20` borrows into a byte's high bit only if the byte is below 0x20, or a byte below
-/// it was; `!x` drops bytes of 0x80 and above: the lowest flag is exact).
+/// The position of the first byte below 0x20 in `bytes`: 32 bytes at a time, their
+/// four words tested together, then the block that has one word by word.
 fn first_control(bytes: &[u8]) -> Option<usize> {
+    let mut blocks = bytes.chunks_exact(32);
+    let mut n = 0;
+    for block in &mut blocks {
+        let (a, rest) = block.split_at(8);
+        let (b, rest) = rest.split_at(8);
+        let (c, d) = rest.split_at(8);
+        if controls(word(a)) | controls(word(b)) | controls(word(c)) | controls(word(d)) != 0 {
+            return first_control_by_word(block).map(|k| n + k);
+        }
+        n += 32;
+    }
+    first_control_by_word(blocks.remainder()).map(|k| n + k)
+}
+
+/// The bytes of `x` below 0x20, flagged in their high bit: `x - 0x20` borrows into a
+/// byte's high bit only if the byte is below 0x20, or a byte below it was; `!x` drops
+/// bytes of 0x80 and above. Exact at the lowest flag.
+fn controls(x: u64) -> u64 {
+    x.wrapping_sub(ONES * 0x20) & !x & HIGH
+}
+
+/// [`first_control`] eight bytes at a time.
+fn first_control_by_word(bytes: &[u8]) -> Option<usize> {
     let mut words = bytes.chunks_exact(8);
     let mut n = 0;
     for w in &mut words {
-        let x = word(w);
-        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+        let control = controls(word(w));
         if control != 0 {
             return Some(n + (control.trailing_zeros() / 8) as usize);
         }
@@ -164,13 +185,13 @@ mod tests {
 
     #[test]
     fn first_control_finds_each_control_byte_at_each_place_of_a_word() {
-        // Every control byte, at every place of the first words and of the remainder,
+        // Every control byte, at every place of two 32-byte blocks and of the remainder,
         // among neighbours that are not controls but sit at the edges of the trick:
         // space (0x20), DEL, 0x80, 0xa0 (0xa0 - 0x20 = 0x80) and 0xff.
         for fill in [b' ', 0x7f, 0x80, 0xa0, 0xff, b'a'] {
             for control in 0x00..0x20u8 {
-                for at in 0..21 {
-                    let mut bytes = vec![fill; 21];
+                for at in 0..75 {
+                    let mut bytes = vec![fill; 75];
                     bytes[at] = control;
                     assert_eq!(
                         first_control(&bytes),
@@ -179,7 +200,7 @@ mod tests {
                     );
                 }
             }
-            assert_eq!(first_control(&[fill; 21]), None);
+            assert_eq!(first_control(&[fill; 75]), None);
         }
         // A control byte after another: the first one counts (borrows run upwards).
         assert_eq!(first_control(b"ab\x00\x00cd\x1fxyz"), Some(2));
