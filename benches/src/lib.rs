@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 pub mod realistic;
+pub mod rich;
 pub mod schema_cases;
 
 use agentloop_core::agent::{Budgets, Outcome};

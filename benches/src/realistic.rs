@@ -19,6 +19,8 @@ use agentloop_core::agent::{call_id, estimate_tokens};
 use agentloop_core::chain::Chain;
 use agentloop_core::json::{Object, Value};
 
+use crate::rich;
+
 /// The seed `gen-transcript` uses unless given another.
 pub const DEFAULT_SEED: u64 = 0x5eed_a6e7_100b_2025;
 
@@ -140,7 +142,8 @@ pub fn text(rng: &mut XorShift, lo: u64, hi: u64) -> String {
     out
 }
 
-fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
+/// An object of the given members.
+pub fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
     let mut o = Object::new();
     for (k, v) in members {
         o.insert(k, v);
@@ -386,12 +389,72 @@ impl Appender<'_> {
     }
 }
 
-/// Writes the transcript: records are added until at least `target_bytes` are written,
-/// then the closing turn and `stop`. Returns the bytes and records written.
+/// What the transcript's content looks like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    /// Mostly ASCII prose and code (about 3 % of bytes non-ASCII), a few escapes,
+    /// integers and scores k/1024: the transcript of issue 7.
+    Typical,
+    /// Hard on a verifier: much non-ASCII text, many escapes and control characters,
+    /// numbers of every spelling ([`crate::rich`]).
+    Rich,
+}
+
+impl Profile {
+    /// The profile named `typical` or `rich`.
+    pub fn from_name(name: &str) -> Option<Profile> {
+        match name {
+            "typical" => Some(Profile::Typical),
+            "rich" => Some(Profile::Rich),
+            _ => None,
+        }
+    }
+
+    fn text(self, rng: &mut XorShift, lo: u64, hi: u64) -> String {
+        match self {
+            Profile::Typical => text(rng, lo, hi),
+            Profile::Rich => rich::text(rng, lo, hi),
+        }
+    }
+
+    fn tool(self, rng: &mut XorShift) -> &'static str {
+        match self {
+            Profile::Typical => rng.pick::<&str>(TOOLS),
+            Profile::Rich => rng.pick::<&str>(rich::TOOLS),
+        }
+    }
+
+    fn arguments(self, rng: &mut XorShift, tool: &str) -> Value {
+        match self {
+            Profile::Typical => arguments(rng, tool),
+            Profile::Rich => rich::arguments(rng, tool),
+        }
+    }
+
+    fn value(self, rng: &mut XorShift, tool: &str, arguments: &Value) -> Value {
+        match self {
+            Profile::Typical => value(rng, tool, arguments),
+            Profile::Rich => rich::value(rng, tool),
+        }
+    }
+}
+
+/// Writes the typical transcript ([`write_transcript_with`], [`Profile::Typical`]).
 pub fn write_transcript(
     out: &mut dyn Write,
     target_bytes: u64,
     seed: u64,
+) -> io::Result<(u64, u64)> {
+    write_transcript_with(out, target_bytes, seed, Profile::Typical)
+}
+
+/// Writes the transcript: records are added until at least `target_bytes` are written,
+/// then the closing turn and `stop`. Returns the bytes and records written.
+pub fn write_transcript_with(
+    out: &mut dyn Write,
+    target_bytes: u64,
+    seed: u64,
+    profile: Profile,
 ) -> io::Result<(u64, u64)> {
     let mut rng = XorShift::new(seed);
     let mut w = Appender {
@@ -411,7 +474,7 @@ pub fn write_transcript(
     loop {
         let seq = w.chain.next_seq();
         let last = w.written >= target_bytes;
-        let body = text(&mut rng, 200, 2000);
+        let body = profile.text(&mut rng, 200, 2000);
         let turn_tokens = estimate_tokens(&body);
         let ncalls = if last {
             0
@@ -420,8 +483,8 @@ pub fn write_transcript(
         };
         let calls: Vec<(String, &str, Value)> = (0..ncalls)
             .map(|i| {
-                let tool = *rng.pick(TOOLS);
-                (call_id(seq, i), tool, arguments(&mut rng, tool))
+                let tool = profile.tool(&mut rng);
+                (call_id(seq, i), tool, profile.arguments(&mut rng, tool))
             })
             .collect();
         let tool_calls = calls
@@ -446,7 +509,7 @@ pub fn write_transcript(
             let (ok, member, result) = if rng.chance(10) {
                 (false, "error", Value::from(*rng.pick(ERRORS)))
             } else {
-                (true, "value", value(&mut rng, name, args))
+                (true, "value", profile.value(&mut rng, name, args))
             };
             let record = object([
                 ("id", Value::from(id.as_str())),
@@ -495,5 +558,71 @@ mod tests {
         let text = std::str::from_utf8(&a).unwrap();
         assert!(text.contains("\\n") && text.contains("\\\"") && text.contains("日本語"));
         assert!(text.contains("\"ok\":false") && text.contains("\"score\":0."));
+    }
+
+    /// Share of non-ASCII bytes, backslashes per 1,000 bytes, and share of bytes in
+    /// number literals (outside strings).
+    fn richness(bytes: &[u8]) -> (f64, f64, f64) {
+        let n = bytes.len() as f64;
+        let non_ascii = bytes.iter().filter(|&&b| b >= 0x80).count() as f64 / n;
+        let escapes = bytes.iter().filter(|&&b| b == b'\\').count() as f64 * 1000.0 / n;
+        let (mut in_string, mut escaped, mut number_bytes) = (false, false, 0usize);
+        for &b in bytes {
+            if in_string {
+                in_string = escaped || b != b'"';
+                escaped = !escaped && b == b'\\';
+            } else if b == b'"' {
+                in_string = true;
+            } else if b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-') {
+                number_bytes += 1;
+            }
+        }
+        (non_ascii, escapes, number_bytes as f64 / n)
+    }
+
+    #[test]
+    fn rich_transcript_is_deterministic_canonical_a_run_and_richer() {
+        let make = |profile| {
+            let mut bytes = Vec::new();
+            let (written, records) =
+                write_transcript_with(&mut bytes, 300_000, DEFAULT_SEED, profile).unwrap();
+            assert_eq!(written, bytes.len() as u64);
+            (bytes, records)
+        };
+        let (rich, records) = make(Profile::Rich);
+        assert_eq!(make(Profile::Rich).0, rich);
+        let report = audit::verify_loop_bytes(&rich, &verify::Options::default());
+        assert!(report.ok(), "{report:?}");
+        assert_eq!(report.count, records);
+        // The typical profile is the one write_transcript writes, byte for byte.
+        let (typical, _) = make(Profile::Typical);
+        let mut plain = Vec::new();
+        write_transcript(&mut plain, 300_000, DEFAULT_SEED).unwrap();
+        assert_eq!(plain, typical);
+        let (r_text, r_esc, r_num) = richness(&rich);
+        let (t_text, t_esc, t_num) = richness(&typical);
+        assert!(
+            r_text > 0.2 && r_text > 5.0 * t_text,
+            "{r_text} vs {t_text}"
+        );
+        assert!(r_esc > 3.0 * t_esc, "{r_esc} vs {t_esc}");
+        assert!(r_num > 5.0 * t_num, "{r_num} vs {t_num}");
+        // Escapes of every kind, control characters among them, and exponents.
+        let text = std::str::from_utf8(&rich).unwrap();
+        for needle in [
+            "\\u001b[31m",
+            "\\u0000",
+            "\\b",
+            "\\f",
+            "\\\"",
+            "\\\\",
+            "e-",
+            "e+",
+        ] {
+            assert!(text.contains(needle), "{needle}");
+        }
+        assert_eq!(Profile::from_name("rich"), Some(Profile::Rich));
+        assert_eq!(Profile::from_name("typical"), Some(Profile::Typical));
+        assert_eq!(Profile::from_name("Rich"), None);
     }
 }

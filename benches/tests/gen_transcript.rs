@@ -55,3 +55,36 @@ fn same_arguments_give_the_same_bytes_and_they_verify() {
         std::fs::remove_file(p).unwrap();
     }
 }
+
+#[test]
+fn the_rich_profile_is_its_own_file_and_verifies_with_both_verifiers() {
+    let (rich, typical) = (temp("rich.jsonl"), temp("typical.jsonl"));
+    let status = Command::new(env!("CARGO_BIN_EXE_gen-transcript"))
+        .args(["--profile", "rich"])
+        .arg(&rich)
+        .arg("0.3")
+        .status()
+        .expect("gen-transcript runs");
+    assert!(status.success());
+    generate(&typical, "0.3");
+    let bytes = std::fs::read(&rich).unwrap();
+    assert_ne!(bytes, std::fs::read(&typical).unwrap());
+    assert!(audit::verify_loop_bytes(&bytes, &verify::Options::default()).ok());
+    let naive = Command::new(env!("CARGO_BIN_EXE_naive-verify"))
+        .arg(&rich)
+        .output()
+        .expect("naive-verify runs");
+    assert!(naive.status.success(), "{naive:?}");
+    // An unknown profile is refused with its name.
+    let bad = Command::new(env!("CARGO_BIN_EXE_gen-transcript"))
+        .args(["--profile", "spicy"])
+        .arg(&rich)
+        .arg("0.1")
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("\"spicy\""));
+    for p in [rich, typical] {
+        std::fs::remove_file(p).unwrap();
+    }
+}

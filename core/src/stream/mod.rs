@@ -4,7 +4,7 @@
 //!
 //! [`StreamVerifier`] takes a transcript's bytes in any chunking ([`StreamVerifier::push`],
 //! one byte at a time works) and checks each line as its bytes arrive: canonical form
-//! byte by byte (`stream/lexer.rs`), the record's members, and SHA-256 of the record without
+//! byte by byte (`stream/lexer/`), the record's members, and SHA-256 of the record without
 //! `hash`, hashed incrementally. [`StreamVerifier::finish`] returns a [`StreamReport`].
 //!
 //! # Same faults as the allocating verifier — for canonical lines
@@ -78,6 +78,7 @@ pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
 
 mod append;
+mod buf;
 pub use append::{write_record, AppendError, ChainState};
 
 use crate::anchor::{seq_of, Anchor};

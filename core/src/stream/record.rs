@@ -7,9 +7,10 @@
 //! and the value's bytes as they arrive), then `}`: the canonical encoding of the
 //! record without `hash`, wherever `hash` sits among the members.
 
-use heapless::{String, Vec};
+use heapless::String;
 use sha2::{Digest, Sha256};
 
+use super::buf::ByteBuf;
 use super::lexer::{JsonType, NumberProblem, Observer, ValueEnd, Where};
 use super::line::Sealed;
 use super::report::{Found, NAME_BYTES};
@@ -26,14 +27,14 @@ const STAGE_BYTES: usize = 128;
 #[derive(Debug, Clone)]
 struct StagedHasher {
     hasher: Sha256,
-    staged: Vec<u8, STAGE_BYTES, u8>,
+    staged: ByteBuf<STAGE_BYTES>,
 }
 
 impl StagedHasher {
     fn new() -> Self {
         StagedHasher {
             hasher: Sha256::new(),
-            staged: Vec::new(),
+            staged: ByteBuf::new(),
         }
     }
 
@@ -41,7 +42,7 @@ impl StagedHasher {
         if self.staged.extend_from_slice(bytes).is_ok() {
             return;
         }
-        self.hasher.update(&self.staged);
+        self.hasher.update(self.staged.as_slice());
         self.staged.clear();
         if self.staged.extend_from_slice(bytes).is_err() {
             self.hasher.update(bytes);
@@ -50,7 +51,7 @@ impl StagedHasher {
 
     fn finish(&self) -> Hash {
         let mut hasher = self.hasher.clone();
-        hasher.update(&self.staged);
+        hasher.update(self.staged.as_slice());
         Hash(hasher.finalize().into())
     }
 }
@@ -86,7 +87,7 @@ pub(crate) struct RecordState {
     any_hashed: bool,
     pub unexpected: u64,
     pub first_unexpected: String<NAME_BYTES>,
-    capture: Vec<u8, CAPTURE_BYTES, u8>,
+    capture: ByteBuf<CAPTURE_BYTES>,
     /// Bytes of the current member's value (saturating).
     value_len: u64,
     pub hash: Option<Result<Hash, Found>>,
@@ -106,7 +107,7 @@ impl RecordState {
             any_hashed: false,
             unexpected: 0,
             first_unexpected: String::new(),
-            capture: Vec::new(),
+            capture: ByteBuf::new(),
             value_len: 0,
             hash: None,
             prev: None,
@@ -179,9 +180,12 @@ impl Observer for RecordState {
                     self.hasher.update(run);
                 }
                 self.value_len = self.value_len.saturating_add(run.len() as u64);
-                // Only a value of exactly CAPTURE_BYTES is read from the capture (`hex`),
-                // and all of it fits; a longer value's runs may stop fitting anywhere.
-                let _ = self.capture.extend_from_slice(run);
+                // Only `hash` and `prev` are read from the capture (`hex`), and only a
+                // value of exactly CAPTURE_BYTES, all of which fits; a longer value's
+                // runs may stop fitting anywhere.
+                if matches!(self.member, Member::Hash | Member::Prev) {
+                    let _ = self.capture.extend_from_slice(run);
+                }
             }
             _ => {}
         }
@@ -216,12 +220,19 @@ impl Observer for RecordState {
             if self.any_hashed {
                 self.hasher.update(b",");
             }
-            // The key is checked UTF-8; its canonical encoding is the line's bytes.
-            let _ = write_str(
-                core::str::from_utf8(key).unwrap_or_default(),
-                &mut self.hasher,
-            );
-            self.hasher.update(b":");
+            // The key is checked UTF-8; its canonical encoding is the line's bytes: the
+            // key itself between quotes when it has nothing to escape.
+            if key.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\') {
+                self.hasher.update(b"\"");
+                self.hasher.update(key);
+                self.hasher.update(b"\":");
+            } else {
+                let _ = write_str(
+                    core::str::from_utf8(key).unwrap_or_default(),
+                    &mut self.hasher,
+                );
+                self.hasher.update(b":");
+            }
             self.any_hashed = true;
         }
     }

@@ -458,6 +458,26 @@ fn record_faults_match_the_allocating_verifier() {
             ),
             alloc::vec![(0, "unexpected_fields")],
         ),
+        // Keys hashed as their canonical encoding: with escapes (re-encoded) and
+        // without (the key between quotes), ASCII or not.
+        (
+            format!(
+                "{}\n",
+                forge(
+                    "k",
+                    "1",
+                    &z,
+                    "0",
+                    &[
+                        ("w\\u0001", "1"),
+                        ("x\\\"q", "2"),
+                        ("y\\\\", "3"),
+                        ("zé", "4")
+                    ]
+                )
+            ),
+            alloc::vec![(0, "unexpected_fields")],
+        ),
         (
             format!("{}\n", forge("", "1", &z, "0", &[])),
             alloc::vec![(0, "missing_fields")],

@@ -1,0 +1,143 @@
+//! The bytes of a number literal, and the check of a whole literal: its canonical
+//! spelling, or no canonical encoding at all.
+
+use super::events::Events;
+use super::state::{Num, State};
+use super::{Departure, JsonType, Lexer, NumberProblem, Stop, Syntax};
+use crate::number;
+
+impl Lexer {
+    pub(super) fn number_byte<E: Events + ?Sized>(
+        &mut self,
+        b: u8,
+        n: Num,
+        obs: &mut E,
+    ) -> Result<(), Stop> {
+        let next = match n.next(b) {
+            Some(next) => next,
+            None if n == Num::Minus && b == b'I' => {
+                return Err(Stop::Bad(Syntax::NonFiniteLiteral))
+            }
+            None if n.complete() && !b.is_ascii_digit() => {
+                // The literal ended: check it, then read `b` as what follows it.
+                let value = self.number_end(obs)?;
+                self.value_done(JsonType::Number, value, obs);
+                return self.byte(b, obs);
+            }
+            None => return Err(Stop::Bad(Syntax::InvalidNumber)),
+        };
+        if self.num.push(b).is_err() {
+            self.num_long = true;
+        }
+        obs.byte(self.inside());
+        self.state = State::Number(next);
+        Ok(())
+    }
+
+    /// Checks a complete literal: its canonical spelling, or no canonical form at all.
+    /// Returns its value, which only the value of a member of the outermost object is
+    /// read for (`value_done`); for any other number it may be left at 0.
+    pub(super) fn number_end<E: Events + ?Sized>(&mut self, obs: &mut E) -> Result<f64, Stop> {
+        if self.num_long {
+            return Err(Stop::NotCanonical(Departure::NumberSpelling));
+        }
+        let literal = self.num.as_slice();
+        if let Some(value) = small_integer(literal) {
+            return Ok(value);
+        }
+        if short_decimal(literal) && !self.member_value() {
+            // Canonical as it stands, and no one reads its value.
+            return Ok(0.0);
+        }
+        let value: f64 = core::str::from_utf8(literal)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .ok_or(Stop::Bad(Syntax::InvalidNumber))?;
+        let problem = if !value.is_finite() {
+            Some(NumberProblem::OutOfRange)
+        } else if value == 0.0 && number::literal_is_nonzero(literal) {
+            Some(NumberProblem::Underflow)
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            obs.unserialisable(problem);
+            return Ok(value);
+        }
+        let mut buf = [0u8; 32];
+        let len = number::format_f64(value, &mut buf).unwrap_or(0);
+        let canonical = buf.get(..len).unwrap_or_default();
+        let integer = !literal.iter().any(|&c| matches!(c, b'.' | b'e' | b'E'));
+        if integer && !number::same_decimal_value(literal, canonical) {
+            obs.unserialisable(NumberProblem::InexactInteger);
+            return Ok(value);
+        }
+        if canonical != literal {
+            return Err(Stop::NotCanonical(Departure::NumberSpelling));
+        }
+        Ok(value)
+    }
+}
+
+/// The value of a literal that is an integer of at most 2^53 in canonical form (no
+/// leading zero, not `-0`): exact as a double, and spelled as ECMAScript spells it.
+/// `None` for any other literal, which is checked in full.
+fn small_integer(literal: &[u8]) -> Option<f64> {
+    const EXACT: u64 = 1 << 53;
+    let (negative, digits) = match literal {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, literal),
+    };
+    let canonical = match digits {
+        [b'0'] => !negative,
+        [b'1'..=b'9', ..] => digits.len() <= 16,
+        _ => false,
+    };
+    if !canonical || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = digits
+        .iter()
+        .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
+    if n > EXACT {
+        return None;
+    }
+    let value = n as f64;
+    Some(if negative { -value } else { value })
+}
+
+/// Whether a literal with a fraction and no exponent (`-?(0|[1-9][0-9]*)\.[0-9]+`) is
+/// canonical as it stands, without converting it: at most 15 significant digits, the
+/// last fraction digit not 0, and its value from 10^-6 up to (below) 10^21.
+///
+/// Why that is enough: a decimal of at most 15 significant digits in the normal range
+/// comes back from its nearest double as itself (15 is `f64::DIGITS`), so no other
+/// decimal of as few digits rounds to that double, and the shortest digits ECMAScript's
+/// `Number.prototype.toString` writes are the literal's own; from 10^-6 to 10^21 it
+/// writes them without an exponent, with no leading zero before the point but one, and
+/// no trailing zero after it — the literal's spelling. `false` for any other literal,
+/// which is checked in full (`tests::short_decimals_are_what_the_full_check_accepts`).
+fn short_decimal(literal: &[u8]) -> bool {
+    let digits = literal.strip_prefix(b"-").unwrap_or(literal);
+    let Some(point) = digits.iter().position(|&b| b == b'.') else {
+        return false;
+    };
+    let (int, frac) = (
+        digits.get(..point).unwrap_or_default(),
+        digits.get(point + 1..).unwrap_or_default(),
+    );
+    let well_formed = matches!(int, [b'0'] | [b'1'..=b'9', ..])
+        && int.iter().all(u8::is_ascii_digit)
+        && frac.iter().all(u8::is_ascii_digit)
+        && matches!(frac.last(), Some(b'1'..=b'9'));
+    if !well_formed {
+        return false;
+    }
+    if int == b"0" {
+        // 0.000001 is 10^-6; a seventh zero needs an exponent.
+        let zeros = frac.iter().take_while(|&&d| d == b'0').count();
+        zeros <= 5 && frac.len() - zeros <= 15
+    } else {
+        int.len() + frac.len() <= 15
+    }
+}

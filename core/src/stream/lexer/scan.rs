@@ -1,0 +1,354 @@
+//! Wide scans. Once per chunk: how much of it is clean — no control byte (U+0000 to
+//! U+001F) and well-formed UTF-8 of whole sequences — which for a canonical line is all
+//! of it up to its newline. Within that: the body of a string up to its next `"` or
+//! `\\`, which then needs no look at each byte's class.
+//!
+//! Measured on the `verify_peers.sh` transcript (docs/performance.md): a control-byte
+//! search a word (eight bytes) at a time, simdutf8's validation and memchr's SIMD
+//! search for `"` and `\\` cost less than one pass a word at a time that looks for
+//! all of them in every string and validates each string's UTF-8 on its own.
+
+/// How many bytes at the start of `bytes` hold no control byte and are well-formed
+/// UTF-8 of whole sequences (RFC 3629: no overlong forms, no surrogates, nothing past
+/// U+10FFFF; a sequence cut by the end of `bytes` is left out).
+pub(super) fn clean_prefix(bytes: &[u8]) -> usize {
+    let end = first_control(bytes).unwrap_or(bytes.len());
+    utf8_prefix(bytes.get(..end).unwrap_or_default())
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The bytes of `x` that are zero, flagged in their high bit: exact at the lowest flag
+/// (a flag above a zero byte may be spurious, never one below it).
+fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(ONES) & !x & HIGH
+}
+
+fn word(bytes: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(bytes);
+    u64::from_le_bytes(w)
+}
+
+/// The position of the first byte below 0x20 in `bytes`: 32 bytes at a time, their
+/// four words tested together, then the block that has one word by word.
+fn first_control(bytes: &[u8]) -> Option<usize> {
+    let mut blocks = bytes.chunks_exact(32);
+    let mut n = 0;
+    for block in &mut blocks {
+        let (a, rest) = block.split_at(8);
+        let (b, rest) = rest.split_at(8);
+        let (c, d) = rest.split_at(8);
+        if controls(word(a)) | controls(word(b)) | controls(word(c)) | controls(word(d)) != 0 {
+            return first_control_by_word(block).map(|k| n + k);
+        }
+        n += 32;
+    }
+    first_control_by_word(blocks.remainder()).map(|k| n + k)
+}
+
+/// The bytes of `x` below 0x20, flagged in their high bit: `x - 0x20` borrows into a
+/// byte's high bit only if the byte is below 0x20, or a byte below it was; `!x` drops
+/// bytes of 0x80 and above. Exact at the lowest flag.
+fn controls(x: u64) -> u64 {
+    x.wrapping_sub(ONES * 0x20) & !x & HIGH
+}
+
+/// [`first_control`] eight bytes at a time.
+fn first_control_by_word(bytes: &[u8]) -> Option<usize> {
+    let mut words = bytes.chunks_exact(8);
+    let mut n = 0;
+    for w in &mut words {
+        let control = controls(word(w));
+        if control != 0 {
+            return Some(n + (control.trailing_zeros() / 8) as usize);
+        }
+        n += 8;
+    }
+    words
+        .remainder()
+        .iter()
+        .position(|&b| b < 0x20)
+        .map(|i| n + i)
+}
+
+/// How many bytes at the start of `bytes` are well-formed UTF-8 of whole sequences:
+/// simdutf8's validation (SIMD when the CPU has it), and `core`'s to say where it stops.
+fn utf8_prefix(bytes: &[u8]) -> usize {
+    if simdutf8::basic::from_utf8(bytes).is_ok() {
+        return bytes.len();
+    }
+    match core::str::from_utf8(bytes) {
+        Ok(_) => bytes.len(),
+        Err(e) => e.valid_up_to(),
+    }
+}
+
+/// How many bytes at the start of `clean` (bytes [`clean_prefix`] vouched for) are the
+/// body of a string that needs no state to check: anything but `"` and `\`, and (with
+/// `escapes`) the escapes canonical form uses: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`,
+/// and `\u00xx` (lowercase hex) for the other control characters. It stops before a
+/// quote or any other escape: the byte-at-a-time checker takes it from there.
+pub(super) fn string_body(clean: &[u8], escapes: bool) -> usize {
+    let mut n = 0;
+    loop {
+        n += quote_or_backslash(clean.get(n..).unwrap_or_default());
+        n += match clean.get(n..).unwrap_or_default() {
+            [b'\\', b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't', ..] if escapes => 2,
+            [b'\\', b'u', b'0', b'0', hi @ (b'0' | b'1'), lo @ (b'0'..=b'9' | b'a'..=b'f'), ..]
+                if escapes && !short_escaped(*hi, *lo) =>
+            {
+                6
+            }
+            _ => return n,
+        }
+    }
+}
+
+/// Whether `\u00` and these two hex digits stand for a control character with a short
+/// escape (U+0008, U+0009, U+000A, U+000C, U+000D), which canonical form writes short.
+fn short_escaped(hi: u8, lo: u8) -> bool {
+    hi == b'0' && matches!(lo, b'8' | b'9' | b'a' | b'c' | b'd')
+}
+
+/// Bytes looked at a word at a time before the SIMD search takes over: most keys and
+/// short values end within them, where setting up the search would cost more.
+const SHORT: usize = 16;
+
+/// The position of the first `"` or `\\` in `bytes` (its length if none).
+fn quote_or_backslash(bytes: &[u8]) -> usize {
+    let head = bytes.get(..SHORT).unwrap_or(bytes);
+    let mut words = head.chunks_exact(8);
+    let mut n = 0;
+    for w in &mut words {
+        let x = word(w);
+        let hit =
+            zero_bytes(x ^ (ONES * u64::from(b'"'))) | zero_bytes(x ^ (ONES * u64::from(b'\\')));
+        if hit != 0 {
+            return n + (hit.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    if let Some(k) = words
+        .remainder()
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\')
+    {
+        return n + k;
+    }
+    let rest = bytes.get(SHORT..).unwrap_or_default();
+    SHORT.min(bytes.len()) + memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len())
+}
+
+/// For a byte that starts a multi-byte UTF-8 sequence: the continuation bytes it needs
+/// and the range the first of them must fall in (RFC 3629: no overlong forms, no
+/// surrogates, nothing past U+10FFFF). `None` for a byte that cannot start one.
+pub(super) fn utf8_lead(b: u8) -> Option<(u8, u8, u8)> {
+    Some(match b {
+        0xc2..=0xdf => (1, 0x80, 0xbf),
+        0xe0 => (2, 0xa0, 0xbf),
+        0xe1..=0xec | 0xee..=0xef => (2, 0x80, 0xbf),
+        0xed => (2, 0x80, 0x9f),
+        0xf0 => (3, 0x90, 0xbf),
+        0xf1..=0xf3 => (3, 0x80, 0xbf),
+        0xf4 => (3, 0x80, 0x8f),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+
+    /// The byte-at-a-time meaning of each scan.
+    fn control_at(bytes: &[u8]) -> Option<usize> {
+        bytes.iter().position(|&b| b < 0x20)
+    }
+
+    fn quote_at(bytes: &[u8]) -> usize {
+        bytes
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\')
+            .unwrap_or(bytes.len())
+    }
+
+    fn valid_up_to(bytes: &[u8]) -> usize {
+        match core::str::from_utf8(bytes) {
+            Ok(_) => bytes.len(),
+            Err(e) => e.valid_up_to(),
+        }
+    }
+
+    #[test]
+    fn first_control_finds_each_control_byte_at_each_place_of_a_word() {
+        // Every control byte, at every place of two 32-byte blocks and of the remainder,
+        // among neighbours that are not controls but sit at the edges of the trick:
+        // space (0x20), DEL, 0x80, 0xa0 (0xa0 - 0x20 = 0x80) and 0xff.
+        for fill in [b' ', 0x7f, 0x80, 0xa0, 0xff, b'a'] {
+            for control in 0x00..0x20u8 {
+                for at in 0..75 {
+                    let mut bytes = vec![fill; 75];
+                    bytes[at] = control;
+                    assert_eq!(
+                        first_control(&bytes),
+                        Some(at),
+                        "{control:#x} at {at} in {fill:#x}"
+                    );
+                }
+            }
+            assert_eq!(first_control(&[fill; 75]), None);
+        }
+        // A control byte after another: the first one counts (borrows run upwards).
+        assert_eq!(first_control(b"ab\x00\x00cd\x1fxyz"), Some(2));
+        assert_eq!(first_control(b""), None);
+    }
+
+    #[test]
+    fn quote_or_backslash_finds_the_first_in_the_head_the_tail_or_the_simd_search() {
+        // Places in the first word, the second, right after the head (16) and across
+        // the SIMD search's 16- and 32-byte blocks.
+        for stop in [b'"', b'\\'] {
+            for len in [0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100] {
+                for at in 0..len {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[at] = stop;
+                    // A later stop of the other kind must not win.
+                    if at + 1 < len {
+                        bytes[len - 1] = if stop == b'"' { b'\\' } else { b'"' };
+                    }
+                    assert_eq!(quote_or_backslash(&bytes), at, "{stop} at {at} of {len}");
+                }
+                assert_eq!(quote_or_backslash(&vec![0xe9; len]), len);
+            }
+        }
+    }
+
+    #[test]
+    fn utf8_prefix_refuses_what_rfc_3629_refuses_wherever_it_falls() {
+        let bad: [&[u8]; 11] = [
+            &[0x80],                   // a continuation byte alone
+            &[0xc0, 0x80],             // overlong (U+0000)
+            &[0xc1, 0xbf],             // overlong
+            &[0xe0, 0x80, 0x80],       // overlong 3-byte
+            &[0xf0, 0x80, 0x80, 0x80], // overlong 4-byte
+            &[0xed, 0xa0, 0x80],       // U+D800, a surrogate
+            &[0xed, 0xbf, 0xbf],       // U+DFFF
+            &[0xf4, 0x90, 0x80, 0x80], // past U+10FFFF
+            &[0xf5, 0x80, 0x80, 0x80], // no such lead
+            &[0xff],
+            &[0xe2, 0x82, 0x41], // a sequence broken by ASCII
+        ];
+        // Before the error: ASCII and multi-byte text, so that it falls before, across
+        // and after simdutf8's 64-byte blocks.
+        for lead in [0usize, 1, 31, 62, 63, 64, 65, 127, 130] {
+            for b in bad {
+                let mut bytes = "é".repeat(lead / 2).into_bytes();
+                bytes.extend(core::iter::repeat_n(b'x', lead % 2));
+                let at = bytes.len();
+                bytes.extend_from_slice(b);
+                bytes.extend_from_slice(&[b'y'; 70]);
+                assert_eq!(utf8_prefix(&bytes), at, "{b:x?} after {lead}");
+            }
+        }
+        // A sequence cut by the end is left out; whole ones are kept.
+        for c in ['é', '€', '😀', '\u{10ffff}', '\u{d7ff}', '\u{e000}'] {
+            let mut enc = [0u8; 4];
+            let enc = c.encode_utf8(&mut enc).as_bytes();
+            for pad in [0usize, 60, 63, 64, 100] {
+                let mut bytes = vec![b'x'; pad];
+                bytes.extend_from_slice(enc);
+                assert_eq!(utf8_prefix(&bytes), bytes.len(), "{c:?} after {pad}");
+                for cut in 1..enc.len() {
+                    let cut_bytes = &bytes[..pad + cut];
+                    assert_eq!(
+                        utf8_prefix(cut_bytes),
+                        pad,
+                        "{c:?} cut at {cut} after {pad}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn clean_prefix_stops_at_a_control_byte_or_bad_utf8_whichever_comes_first() {
+        let mut line = "{\"a\":\"é€😀\"}".as_bytes().to_vec();
+        let len = line.len();
+        line.push(b'\n');
+        line.extend_from_slice(b"{\"b\":1}\n");
+        assert_eq!(
+            clean_prefix(&line),
+            len,
+            "a canonical line is clean to its newline"
+        );
+        assert_eq!(clean_prefix(&[b'a', 0xc3, 0x0a]), 1);
+        assert_eq!(clean_prefix(&[b'a', 0x0a, 0xff]), 1);
+        assert_eq!(clean_prefix(b"a\tb"), 1);
+        assert_eq!(clean_prefix(b""), 0);
+    }
+
+    #[test]
+    fn string_body_takes_what_needs_no_state_and_short_escapes() {
+        assert_eq!(string_body(b"ab\\nc\"", true), 5);
+        assert_eq!(string_body(b"ab\\nc\"", false), 2);
+        for escape in [b'"', b'\\', b'b', b'f', b'n', b'r', b't'] {
+            assert_eq!(string_body(&[b'x', b'\\', escape, b'y', b'"'], true), 4);
+        }
+        // `\u00xx` for a control character without a short escape is taken (lowercase
+        // only); any other `\u` escape, `\/` and a backslash the chunk ends on are read
+        // byte by byte, and so is every escape of a key (`escapes` false).
+        for hex in 0..0x20u8 {
+            let lower = alloc::format!("x\\u{hex:04x}y\"");
+            let short = matches!(hex, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d);
+            let taken = if short { 1 } else { 8 };
+            assert_eq!(string_body(lower.as_bytes(), true), taken, "{lower}");
+            assert_eq!(string_body(lower.as_bytes(), false), 1, "{lower}");
+            let upper = alloc::format!("x\\u{hex:04X}y\"");
+            if upper != lower {
+                assert_eq!(string_body(upper.as_bytes(), true), 1, "{upper}");
+            }
+        }
+        assert_eq!(string_body(b"x\\u0020\"", true), 1);
+        assert_eq!(string_body(b"x\\u001", true), 1);
+        assert_eq!(string_body(b"x\\u0041\"", true), 1);
+        assert_eq!(string_body(b"x\\/\"", true), 1);
+        assert_eq!(string_body(b"x\\", true), 1);
+        // Multi-byte text is taken whole (the clean prefix vouched for it).
+        assert_eq!(string_body("é€😀\"".as_bytes(), false), 9);
+        // A long body with escapes on both sides of the SIMD search's start.
+        let mut body = vec![b'a'; 40];
+        body[15] = b'\\';
+        body[16] = b'n';
+        body[33] = b'\\';
+        body[34] = b'"';
+        body.push(b'"');
+        assert_eq!(string_body(&body, true), 40);
+        assert_eq!(string_body(&body, false), 15);
+    }
+
+    fn bytes_with(specials: &'static [u8]) -> impl Strategy<Value = Vec<u8>> {
+        proptest::collection::vec(
+            prop_oneof![
+                6 => 0x20u8..0x7f,
+                2 => proptest::sample::select(specials),
+                1 => any::<u8>(),
+            ],
+            0..150,
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn each_scan_finds_what_a_byte_loop_finds(bytes in bytes_with(b"\"\\\x00\x1f\n\xc3\xa9\xe2\x82\xac\xed\xf0\x9f\x80")) {
+            prop_assert_eq!(first_control(&bytes), control_at(&bytes));
+            prop_assert_eq!(quote_or_backslash(&bytes), quote_at(&bytes));
+            prop_assert_eq!(utf8_prefix(&bytes), valid_up_to(&bytes));
+            let clean = valid_up_to(&bytes[..control_at(&bytes).unwrap_or(bytes.len())]);
+            prop_assert_eq!(clean_prefix(&bytes), clean);
+        }
+    }
+}
