@@ -97,7 +97,9 @@ pub unsafe extern "C" fn agentloop_transcript_verify_checkpoints(
         if !trusted.is_empty() && checkpoints_len == 0 {
             return Err(agentloop_result::InvalidArgument);
         }
-        let mut given = Vec::with_capacity(checkpoints_len);
+        // No capacity from the caller's count: a wrong count must not become a huge
+        // allocation before the first element is read.
+        let mut given = Vec::new();
         for i in 0..checkpoints_len {
             // SAFETY: both arrays were checked non-NULL; the caller promises
             // `checkpoints_len` elements and readable texts.
