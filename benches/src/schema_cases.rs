@@ -14,7 +14,7 @@ pub const CASES: &[(&str, &str, &str, &str)] = &[
     (
         "read_file",
         r#"{"type":"object","properties":{"path":{"type":"string","minLength":1,"maxLength":4096},"offset":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1,"maximum":100000}},"required":["path"],"additionalProperties":false}"#,
-        r#"{"limit":200,"offset":0,"path":"core/src/verify/mod.rs"}"#,
+        r#"{"limit":200,"offset":0,"path":"core/src/heap/verify/mod.rs"}"#,
         r#"{"limit":0,"path":"","whence":"start"}"#,
     ),
     (

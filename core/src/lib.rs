@@ -4,12 +4,13 @@
 //! transcript whose records form a SHA-256 hash chain, and a verifier that names
 //! exactly which record was rewritten, reordered or cut.
 //!
-//! Layers (cargo features):
-//! - no features: [`sink`], [`hash`], string and number encoding in [`jcs`], the
+//! Layers: each is a folder of `src/` and a cargo feature, and each uses only the ones
+//! before it (docs/architecture.md says why folders and not crates):
+//! - `fixed/`, no features: [`sink`], [`hash`], string and number encoding in [`jcs`], the
 //!   record format's constants in [`record`], and the no-allocation layer [`stream`]
 //!   (a streaming verifier with fixed state, canonical-form checking of bytes, append
 //!   into a caller's buffer) — no allocator needed;
-//! - `alloc`: the [`json`] value type and strict parser, canonical encoding of any
+//! - `heap/`, feature `alloc`: the [`json`] value type and strict parser, canonical encoding of any
 //!   value, the [`chain`] and the [`verify`] module; the budgeted agent loop — the
 //!   sans-I/O state machine [`agent`], [`model`]s, [`tools`] with their [`schema`]s,
 //!   the blocking [`driver`] (run, resume, replay) and the [`demo`] runs; the
@@ -18,7 +19,7 @@
 //!   [`export`] of a transcript as an OpenAI or Anthropic message history (through
 //!   the same codecs) and of the tools in provider shapes; the
 //!   [`audit`] of a transcript as a well-formed run (`verify --loop`);
-//! - `std` (default): verifying readers and files ([`verify::verify_reader`],
+//! - `host/`, feature `std` (default): verifying readers and files ([`verify::verify_reader`],
 //!   [`verify::verify_file`]), a file record sink (`sink::FileSink`), the
 //!   `durable` writer (a lock per append, a sync policy, rollback of failed writes,
 //!   repair of a torn tail), and tool panics caught by the driver.
@@ -39,57 +40,123 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-#[cfg(feature = "alloc")]
+#[cfg(any(test, feature = "alloc"))]
 extern crate alloc;
-#[cfg(feature = "std")]
+#[cfg(any(test, feature = "std"))]
 extern crate std;
 
-pub mod anchor;
-mod checkpoint;
-mod fault_kind;
-pub mod hash;
-pub mod jcs;
-pub mod merkle;
+// The layers. This file composes them into the public modules; the `cfg`s that choose
+// what a build has live here (and in `heap/` for its `std` parts), never in `fixed/`.
+mod fixed;
 #[cfg(feature = "alloc")]
-pub mod note;
-pub mod number;
-pub mod record;
-mod scan;
-pub mod sink;
-pub mod stream;
-#[cfg(feature = "alloc")]
-pub mod tlog;
+mod heap;
+#[cfg(feature = "std")]
+mod host;
+
+pub use fixed::{anchor, hash, number, stream};
+use fixed::{checkpoint, fault_kind, scan};
 
 #[cfg(feature = "alloc")]
-pub mod agent;
-#[cfg(feature = "alloc")]
-pub mod audit;
-#[cfg(feature = "alloc")]
-pub mod chain;
+pub use heap::{
+    agent, audit, chain, driver, export, json, model, note, provider, quote, schema, tlog, tools,
+    vocabulary,
+};
+
 #[cfg(feature = "demo")]
-pub mod demo;
-#[cfg(feature = "alloc")]
-pub mod driver;
+pub use heap::demo;
+
 #[cfg(feature = "std")]
-pub mod durable;
+pub use host::durable;
+
+pub mod jcs {
+    //! The RFC 8785 (JSON Canonicalization Scheme) encoder.
+    //!
+    //! Strings and numbers are encoded without an allocator (`fixed/jcs.rs`); values, which
+    //! need one to exist, by [`write_value`] (feature `alloc`, `heap/jcs_value.rs`).
+    //! Everything goes to a [`ByteSink`](crate::sink::ByteSink).
+
+    pub use crate::fixed::jcs::*;
+    #[cfg(feature = "alloc")]
+    pub use crate::heap::jcs_value::*;
+}
+
+pub mod record {
+    //! The record format (SPEC section 2): five members, hashed without `hash`.
+    //!
+    //! A valid line is `{"hash":"<64 hex>",` followed by the hashed bytes minus their `{`,
+    //! then `\n`, because `hash` sorts first among `hash`, `kind`, `payload`, `prev`, `seq`.
+    //!
+    //! The member names and the line prefix need no allocator (`fixed/record.rs`);
+    //! encoding a record from a `json::Value` payload needs `alloc` (`heap/record_value.rs`;
+    //! without it, [`crate::stream::write_record`] writes a record from payload bytes that
+    //! are already canonical).
+
+    pub use crate::fixed::record::*;
+    #[cfg(feature = "alloc")]
+    pub use crate::heap::record_value::*;
+}
+
+pub mod sink {
+    //! Sinks: where canonical bytes and record lines go.
+    //!
+    //! The canonical encoder writes into a [`ByteSink`] rather than returning a buffer, so
+    //! the same code fills a caller's fixed buffer, grows a `Vec`, counts bytes, or feeds a
+    //! SHA-256 hasher directly (hashing a record needs no intermediate buffer at all).
+    //!
+    //! The loop's drivers hand each finished record line to a `RecordSink` (feature
+    //! `alloc`): a `Vec<u8>` in memory, or (with `std`) a `FileSink`.
+
+    pub use crate::fixed::sink::*;
+    #[cfg(feature = "alloc")]
+    pub use crate::heap::record_sink::*;
+    #[cfg(feature = "std")]
+    pub use crate::host::file_sink::FileSink;
+}
+
+pub mod merkle {
+    //! A Merkle tree over a transcript, as Certificate Transparency defines it (RFC 6962,
+    //! RFC 9162 section 2.1): leaf `i` is record `seq = i`, its leaf data the 32 raw bytes
+    //! of that record's `hash`.
+    //!
+    //! - [`leaf_hash`] / [`node_hash`]: `SHA-256(0x00 || data)`, `SHA-256(0x01 || l || r)`;
+    //! - [`CompactRange`]: the root of every prefix in O(log n) state, no allocator, a
+    //!   fixed bound of 64 levels (one per bit of a `u64` size);
+    //! - [`verify_inclusion`] / [`verify_consistency`]: proof checking (RFC 9162
+    //!   sections 2.1.3.2 and 2.1.4.2), no allocator;
+    //! - `inclusion_proof` / `consistency_proof` (feature `alloc`): proof generation from
+    //!   the leaf hashes.
+
+    pub use crate::fixed::merkle::*;
+    #[cfg(feature = "alloc")]
+    pub use crate::heap::merkle_prove::{consistency_proof, inclusion_proof, root_of};
+}
+
 #[cfg(feature = "alloc")]
-pub mod export;
-#[cfg(feature = "alloc")]
-pub mod json;
-#[cfg(feature = "alloc")]
-pub mod model;
-#[cfg(feature = "alloc")]
-pub mod provider;
-#[cfg(feature = "alloc")]
-pub mod quote;
-#[cfg(feature = "alloc")]
-pub mod schema;
-#[cfg(feature = "alloc")]
-pub mod tools;
-#[cfg(feature = "alloc")]
-pub mod verify;
-#[cfg(feature = "alloc")]
-pub mod vocabulary;
+pub mod verify {
+    //! Verification (SPEC section 3): reads records and reports every fault, where it is,
+    //! and what was expected.
+    //!
+    //! [`Verifier`] is a push-style state machine over lines, so memory does not grow with
+    //! the number of records; [`verify_bytes`], [`verify_records`] and (with `std`)
+    //! [`verify_reader`] and [`verify_file`] drive it.
+    //!
+    //! # The fast path
+    //!
+    //! A line is first given to the streaming checker of [`crate::stream`]
+    //! ([`LineChecker`](crate::stream::LineChecker)): a line that is the canonical encoding of a record with its five
+    //! members well-formed (every line a writer produces) is checked and hashed in that one
+    //! pass over its bytes, without a value tree or an encoding. Only a line it does not
+    //! accept — not canonical (lenient mode), or with a missing, extra or malformed member,
+    //! or past a limit of the streaming checker — is parsed into a value tree and
+    //! canonicalised, which gives the detailed faults. The report is the same either way:
+    //! [`Verifier::without_fast_path`] parses every line, and the tests hold the two equal.
+
+    pub use crate::heap::verify::*;
+    #[cfg(feature = "std")]
+    pub use crate::host::verify_io::{verify_file, verify_file_with, verify_reader};
+    #[cfg(feature = "std")]
+    pub use crate::host::verify_parallel::{verify_reader_parallel, Parallel};
+}
 
 pub use anchor::Anchor;
 pub use hash::Hash;

@@ -7,7 +7,7 @@
 //!
 //! Asserts: never a panic; every chunking gives the same stream report; the reader
 //! gives the same report as the bytes; and the two verifiers agree as
-//! `core/src/stream/mod.rs` documents ("Same faults as the allocating verifier — for
+//! `core/src/fixed/stream/mod.rs` documents ("Same faults as the allocating verifier — for
 //! canonical lines"): the same count always; up to the first line the stream verifier
 //! refuses (`not_canonical` or `bad_json`), the same faults; at that line the
 //! allocating verifier refuses too (`bad_json` when the stream said `bad_json` for

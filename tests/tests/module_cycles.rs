@@ -1,16 +1,37 @@
-//! No module cycles in core: the top-level modules of `core/src` (each file or folder
-//! under it) depend on one another only one way. A module depends on another when a
-//! non-comment line of its non-test code names `crate::<other>`. The lower layer's
-//! knot — `json` → `stream` → `record` → `json`/`jcs` — is the one known cycle, listed
-//! below until the layers step of docs/architecture.md unties it; any other cycle, or a
-//! new module in that one, fails here with the lines that make it.
+//! Core's layers and modules, read from its source.
+//!
+//! - **No module cycles**: the modules of `core/src` (each file or folder of a layer
+//!   folder `fixed/`, `heap/`, `host/`) depend on one another only one way. A module
+//!   depends on another when a non-comment line of its non-test code names
+//!   `crate::<module>`; a public module made of parts in several layers (`jcs`,
+//!   `record`, `sink`, `merkle`, `verify`, composed in `lib.rs`) resolves to the part
+//!   that defines the item named. A cycle fails here with the lines that make it.
+//! - **Layers point down**: a `fixed/` module uses no `heap/` or `host/` one, a `heap/`
+//!   module no `host/` one.
+//! - **A fixed-size file needs no `cfg`**: no file of `fixed/` has a `cfg` other than
+//!   `cfg(test)`, nor names `alloc` or `std`, outside its tests.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The cycles known today, each as its sorted module names.
-const KNOWN: &[&[&str]] = &[&["jcs", "json", "record", "stream"]];
+/// The layer folders, lowest first.
+const LAYERS: [&str; 3] = ["fixed", "heap", "host"];
+
+/// The public modules made of parts in several layers (as `lib.rs` composes them).
+const SPLIT: &[(&str, &[&str])] = &[
+    ("jcs", &["fixed/jcs", "heap/jcs_value"]),
+    ("record", &["fixed/record", "heap/record_value"]),
+    (
+        "sink",
+        &["fixed/sink", "heap/record_sink", "host/file_sink"],
+    ),
+    ("merkle", &["fixed/merkle", "heap/merkle_prove"]),
+    (
+        "verify",
+        &["heap/verify", "host/verify_io", "host/verify_parallel"],
+    ),
+];
 
 /// A dependency graph: module → module it names → where (file:line).
 type Graph = BTreeMap<String, BTreeMap<String, Vec<String>>>;
@@ -35,16 +56,30 @@ fn is_test_file(relative: &Path) -> bool {
             .is_some_and(|n| n == "tests.rs" || n.ends_with("_tests.rs"))
 }
 
-/// The `crate::<name>` paths in `line` (letters, digits and `_`).
-fn named_modules(line: &str) -> Vec<&str> {
+/// The `crate::<name>` paths in `line` (letters, digits and `_`), each with the rest
+/// of the line after the name. `crate::fixed::x` and the like name `x`.
+fn named_modules(line: &str) -> Vec<(String, &str)> {
     let mut found = Vec::new();
     let mut rest = line;
     while let Some(at) = rest.find("crate::") {
-        let tail = &rest[at + "crate::".len()..];
+        let mut tail = &rest[at + "crate::".len()..];
+        let mut layer_of = None;
+        for layer in LAYERS {
+            if let Some(inner) = tail.strip_prefix(layer).and_then(|t| t.strip_prefix("::")) {
+                tail = inner;
+                layer_of = Some(layer);
+            }
+        }
         let end = tail
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(tail.len());
-        found.push(&tail[..end]);
+        if end > 0 {
+            let name = &tail[..end];
+            found.push((
+                layer_of.map_or(name.to_string(), |l| format!("{l}/{name}")),
+                &tail[end..],
+            ));
+        }
         rest = &tail[end..];
     }
     found
@@ -75,36 +110,146 @@ fn non_test_code(text: &str) -> String {
     code
 }
 
-/// The graph of `src`'s top-level modules, from each file's non-test code.
+/// The module a file belongs to: `layer/name` inside a layer folder, else its first
+/// component (`None` for `lib.rs` and a layer's `mod.rs`).
+fn module_of(relative: &Path) -> Option<String> {
+    let parts: Vec<&str> = relative
+        .components()
+        .map(|c| c.as_os_str().to_str().unwrap())
+        .collect();
+    let name = |s: &str| s.trim_end_matches(".rs").to_string();
+    match parts.as_slice() {
+        [layer, "mod.rs"] if LAYERS.contains(layer) => None,
+        [layer, rest, ..] if LAYERS.contains(layer) => Some(format!("{layer}/{}", name(rest))),
+        ["lib.rs"] => None,
+        [first, ..] => Some(name(first)),
+        [] => None,
+    }
+}
+
+/// The public name of a module (`heap/json` → `json`).
+fn public_name(module: &str) -> &str {
+    for (name, parts) in SPLIT {
+        if parts.contains(&module) {
+            return name;
+        }
+    }
+    module.rsplit('/').next().unwrap_or(module)
+}
+
+/// The items a path names after `crate::<module>::`: one identifier, or each of a
+/// `{a, b::c, self}` list (`None`: the module itself or something unreadable). `self`
+/// stands for the module's lowest part (its later uses through the name are not
+/// followed).
+fn named_items(tail: &str) -> Option<Vec<&str>> {
+    let tail = tail.strip_prefix("::")?;
+    let ident = |s: &str| -> usize {
+        s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(s.len())
+    };
+    if let Some(list) = tail.strip_prefix('{') {
+        let list = &list[..list.find('}')?];
+        let items: Vec<&str> = list
+            .split(',')
+            .map(|i| i.trim())
+            .map(|i| &i[..ident(i)])
+            .filter(|i| !i.is_empty())
+            .collect();
+        Some(items)
+    } else {
+        let end = ident(tail);
+        (end > 0).then(|| vec![&tail[..end]])
+    }
+}
+
+/// Whether `code` defines `item`: a `pub` or `pub(crate)` item of that name, or a
+/// re-export naming it.
+fn defines(code: &str, item: &str) -> bool {
+    code.lines().any(|line| {
+        let line = line.trim_start();
+        let Some(rest) = line
+            .strip_prefix("pub(crate) ")
+            .or_else(|| line.strip_prefix("pub "))
+        else {
+            return false;
+        };
+        let mut words = rest
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty());
+        match words.next() {
+            Some("use") => words.any(|w| w == item),
+            Some("fn" | "struct" | "enum" | "const" | "trait" | "type" | "static" | "mod") => {
+                words.next() == Some(item)
+            }
+            _ => false,
+        }
+    })
+}
+
+/// The graph of `src`'s modules, from each file's non-test code.
 fn graph_of(src: &Path) -> Graph {
     let mut files = Vec::new();
     rust_files(src, &mut files);
-    let mut graph = Graph::new();
+    // Each module's non-test code, and where each line came from.
+    let mut code_of: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
     for file in files {
         let relative = file.strip_prefix(src).unwrap().to_path_buf();
         if is_test_file(&relative) {
             continue;
         }
-        let first = relative.components().next().unwrap();
-        let module = first.as_os_str().to_str().unwrap().trim_end_matches(".rs");
-        if module == "lib" {
+        let Some(module) = module_of(&relative) else {
             continue;
-        }
+        };
         let text = fs::read_to_string(&file).unwrap();
-        let code = non_test_code(&text);
-        let code = code.as_str();
-        for (number, line) in code.lines().enumerate() {
-            if line.trim_start().starts_with("//") {
-                continue;
-            }
-            for other in named_modules(line) {
-                if other != module && !other.is_empty() {
-                    graph
-                        .entry(module.to_string())
-                        .or_default()
-                        .entry(other.to_string())
-                        .or_default()
-                        .push(format!("{}:{}", relative.display(), number + 1));
+        code_of
+            .entry(module)
+            .or_default()
+            .push((relative.display().to_string(), non_test_code(&text)));
+    }
+    let modules: Vec<String> = code_of.keys().cloned().collect();
+    let parts_of = |name: &str| -> Vec<String> {
+        modules
+            .iter()
+            .filter(|m| public_name(m) == name || m.as_str() == name)
+            .cloned()
+            .collect()
+    };
+    let mut graph = Graph::new();
+    for (module, files) in &code_of {
+        for (file, code) in files {
+            for (number, line) in code.lines().enumerate() {
+                if line.trim_start().starts_with("//") {
+                    continue;
+                }
+                for (name, tail) in named_modules(line) {
+                    let parts = parts_of(&name);
+                    let targets: Vec<String> = match named_items(tail) {
+                        Some(items) if parts.len() > 1 => parts
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, part)| {
+                                items.iter().any(|item| {
+                                    (*item == "self" && *i == 0)
+                                        || code_of[part.as_str()]
+                                            .iter()
+                                            .any(|(_, c)| defines(c, item))
+                                })
+                            })
+                            .map(|(_, part)| part)
+                            .cloned()
+                            .collect(),
+                        _ => parts,
+                    };
+                    for target in targets {
+                        if &target != module {
+                            graph
+                                .entry(module.clone())
+                                .or_default()
+                                .entry(target)
+                                .or_default()
+                                .push(format!("{file}:{}", number + 1));
+                        }
+                    }
                 }
             }
         }
@@ -180,25 +325,142 @@ fn explain(graph: &Graph, cycle: &[String]) -> String {
     lines.join("\n")
 }
 
+fn core_src() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/src")
+}
+
 #[test]
-fn cores_modules_form_no_cycle_but_the_known_one() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/src");
+fn cores_modules_form_no_cycle() {
+    let src = core_src();
     let graph = graph_of(&src);
     assert!(
-        graph.len() > 10,
+        graph.len() > 20,
         "the scan found too few modules in {src:?}"
     );
-    let known: BTreeSet<Vec<String>> = KNOWN
+    let found: Vec<String> = cycles(&graph)
         .iter()
-        .map(|c| c.iter().map(|m| m.to_string()).collect())
+        .map(|cycle| format!("{cycle:?}\n{}", explain(&graph, cycle)))
         .collect();
-    for cycle in cycles(&graph) {
+    assert!(
+        found.is_empty(),
+        "module cycles in core:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The edges from a layer to a higher one, with where each is made.
+fn upward_edges(graph: &Graph) -> Vec<String> {
+    let rank = |m: &str| LAYERS.iter().position(|l| m.starts_with(&format!("{l}/")));
+    let mut found = Vec::new();
+    for (from, edges) in graph {
+        for (to, at) in edges {
+            let (Some(a), Some(b)) = (rank(from), rank(to)) else {
+                continue;
+            };
+            if b > a {
+                found.push(format!("{from} -> {to}: {at:?}"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn layers_point_down() {
+    let src = core_src();
+    let graph = graph_of(&src);
+    for layer in LAYERS {
         assert!(
-            known.contains(&cycle),
-            "a module cycle in core: {cycle:?}\n{}",
-            explain(&graph, &cycle)
+            graph.keys().any(|m| m.starts_with(&format!("{layer}/"))),
+            "no module found in {layer}/"
         );
     }
+    let upward = upward_edges(&graph);
+    assert!(
+        upward.is_empty(),
+        "a layer uses a higher one:\n{}",
+        upward.join("\n")
+    );
+}
+
+/// The lines of `fixed/`'s non-test code that choose by feature or name an allocator
+/// or `std`.
+fn layer_breaks_in_fixed(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(&src.join("fixed"), &mut files);
+    let mut found = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(src).unwrap().to_path_buf();
+        if is_test_file(&relative) {
+            continue;
+        }
+        let code = non_test_code(&fs::read_to_string(&file).unwrap());
+        for (number, line) in code.lines().enumerate() {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with("//") {
+                continue;
+            }
+            let cfg = (trimmed.contains("cfg(") || trimmed.contains("cfg_attr("))
+                && !trimmed.starts_with("#[cfg(test)]");
+            let names = ["alloc::", "std::", "extern crate"]
+                .iter()
+                .any(|n| trimmed.contains(n) && !trimmed.contains(&format!("core::{n}")));
+            if cfg || names {
+                found.push(format!("{}:{}: {trimmed}", relative.display(), number + 1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn fixed_size_files_need_no_cfg_and_no_allocator() {
+    let src = core_src();
+    let breaks = layer_breaks_in_fixed(&src);
+    assert!(breaks.is_empty(), "in fixed/:\n{}", breaks.join("\n"));
+}
+
+#[test]
+fn the_split_modules_are_those_lib_rs_composes() {
+    let lib = fs::read_to_string(core_src().join("lib.rs")).unwrap();
+    for (name, parts) in SPLIT {
+        assert!(lib.contains(&format!("pub mod {name} {{")), "{name}");
+        for part in *parts {
+            let path = format!("crate::{}", part.replace('/', "::"));
+            assert!(lib.contains(&path), "{part} is not composed into {name}");
+        }
+    }
+}
+
+#[test]
+fn the_layer_checks_catch_an_upward_use_and_a_cfg() {
+    let dir = std::env::temp_dir().join(format!("agentloop-layers-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    for d in ["fixed", "heap/json", "host"] {
+        fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    fs::write(dir.join("fixed/hash.rs"), "pub struct Hash;\n").unwrap();
+    fs::write(dir.join("heap/json/mod.rs"), "use crate::hash::Hash;\n").unwrap();
+    fs::write(dir.join("host/durable.rs"), "use crate::json::Value;\n").unwrap();
+    let graph = graph_of(&dir);
+    assert!(upward_edges(&graph).is_empty());
+    assert!(layer_breaks_in_fixed(&dir).is_empty());
+    fs::write(
+        dir.join("fixed/hash.rs"),
+        "use crate::json::Value;\n#[cfg(feature = \"alloc\")]\npub fn f() -> alloc::vec::Vec<u8> { todo!() }\n#[cfg(test)]\nmod tests { use alloc::vec::Vec; }\n",
+    )
+    .unwrap();
+    let graph = graph_of(&dir);
+    let upward = upward_edges(&graph);
+    assert_eq!(upward.len(), 1, "{upward:?}");
+    assert!(
+        upward[0].starts_with("fixed/hash -> heap/json"),
+        "{upward:?}"
+    );
+    let breaks = layer_breaks_in_fixed(&dir);
+    assert_eq!(breaks.len(), 2, "{breaks:?}");
+    assert!(breaks[0].starts_with("fixed/hash.rs:2:"), "{breaks:?}");
+    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

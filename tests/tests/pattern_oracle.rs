@@ -326,7 +326,7 @@ fn node_answers(cases: &[(String, Vec<String>)]) -> Vec<String> {
     answers
 }
 
-/// The aliases (first column) of one table of `core/src/schema/pattern/names.rs`.
+/// The aliases (first column) of one table of `core/src/heap/schema/pattern/names.rs`.
 fn table(source: &str, name: &str) -> Vec<String> {
     let start = source
         .find(&format!("const {name}: &[(&str, &str)] = &["))
@@ -350,7 +350,7 @@ fn property_names_are_ecmascript_s() {
         skip_or_fail("skipped: node not found");
         return;
     }
-    let path = agentloop_tests::workspace_root().join("core/src/schema/pattern/names.rs");
+    let path = agentloop_tests::workspace_root().join("core/src/heap/schema/pattern/names.rs");
     let source = std::fs::read_to_string(&path).expect("read names.rs");
     let mut patterns = Vec::new();
     for alias in table(&source, "GENERAL_CATEGORY") {

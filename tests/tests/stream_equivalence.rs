@@ -1,7 +1,7 @@
 //! The streaming (no-allocation) verifier agrees with the allocating one: on random
 //! canonical transcripts, on transcripts with one record tampered with, and under random
 //! chunkings (always including one byte at a time) — for every line that is canonical
-//! and within the stream verifier's limits (`core/src/stream/mod.rs` documents the rest).
+//! and within the stream verifier's limits (`core/src/fixed/stream/mod.rs` documents the rest).
 
 use agentloop_core::anchor::Anchor;
 use agentloop_core::chain::Chain;

@@ -83,7 +83,7 @@ impl fmt::Display for Anchor {
     }
 }
 
-#[cfg(all(test, feature = "alloc"))]
+#[cfg(test)]
 mod tests {
     use super::*;
 

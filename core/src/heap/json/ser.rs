@@ -10,7 +10,7 @@ use serde::ser::{self, Impossible, Serialize, SerializeMap as _, SerializeSeq as
 
 use super::steps::Steps;
 use super::{Object, Value, MAX_DEPTH};
-use crate::number::exact_integer;
+use crate::json::exact::exact_integer;
 use crate::number::is_integral;
 use crate::quote::escape_controls;
 

@@ -1,10 +1,10 @@
-//! A record sink that appends to a file (`std`).
+//! A record sink that appends to a file. Public as [`crate::sink::FileSink`].
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::{RecordSink, SinkError};
+use crate::sink::{RecordSink, SinkError};
 
 /// Appends each record line to a file with one `write_all`, then flushes.
 ///

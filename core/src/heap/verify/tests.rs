@@ -2,8 +2,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::*;
+// The readers (`host/verify_io.rs`).
 use crate::chain::Chain;
 use crate::json::parse;
+use crate::verify::{verify_file, verify_reader};
 
 fn chain_bytes(n: usize) -> (Vec<u8>, Chain) {
     let mut chain = Chain::new();

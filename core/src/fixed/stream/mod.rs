@@ -276,6 +276,7 @@ impl StreamVerifier {
             count: self.count,
             head: self.prev,
             root: self.tree.root(),
+            first: self.tree.first(),
             faults: self.faults,
             faults_omitted: self.faults_omitted,
             beyond_checkpoint,

@@ -1,33 +1,15 @@
-//! The record format (SPEC section 2): five members, hashed without `hash`.
-//!
-//! A valid line is `{"hash":"<64 hex>",` followed by the hashed bytes minus their `{`,
-//! then `\n`, because `hash` sorts first among `hash`, `kind`, `payload`, `prev`, `seq`.
-//!
-//! The member names and the line prefix need no allocator; encoding a record from a
-//! `json::Value` payload needs `alloc` (without it, `stream::write_record`
-//! writes a record from payload bytes that are already canonical).
+//! Records from a [`Value`] payload: the hashed body and the record hash. Public as
+//! part of [`crate::record`].
 
-#[cfg(feature = "alloc")]
 use sha2::{Digest, Sha256};
 
-#[cfg(feature = "alloc")]
 use crate::hash::Hash;
-#[cfg(feature = "alloc")]
 use crate::jcs::{write_str, write_u64, write_value, EncodeError};
-#[cfg(feature = "alloc")]
 use crate::json::Value;
-#[cfg(feature = "alloc")]
 use crate::sink::ByteSink;
-
-/// The members every record has, in canonical order.
-pub const FIELDS: [&str; 5] = ["hash", "kind", "payload", "prev", "seq"];
-
-/// The bytes before the hash in every record line: `{"hash":"`.
-pub const LINE_PREFIX: &[u8] = b"{\"hash\":\"";
 
 /// Writes the hashed form of a record, `{"kind":…,"payload":…,"prev":"…","seq":…}`
 /// minus its opening `{` (so it can follow either `{` or `{"hash":"…",`).
-#[cfg(feature = "alloc")]
 pub fn write_body<S: ByteSink + ?Sized>(
     kind: &str,
     payload: &Value,
@@ -48,7 +30,6 @@ pub fn write_body<S: ByteSink + ?Sized>(
 }
 
 /// The `hash` of a record: SHA-256 of its canonical encoding without `hash`.
-#[cfg(feature = "alloc")]
 pub fn record_hash(
     kind: &str,
     payload: &Value,
@@ -61,10 +42,11 @@ pub fn record_hash(
     Ok(Hash(hasher.finalize().into()))
 }
 
-#[cfg(all(test, feature = "alloc"))]
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::json::parse;
+    use crate::Hash;
 
     #[test]
     fn spec_first_record_hash() {

@@ -76,6 +76,7 @@ fn same_as_alloc(bytes: &[u8], options: StreamOptions) -> StreamReport {
     {
         assert_eq!(whole.head, expected.head);
         assert_eq!(whole.root, expected.root);
+        assert_eq!(whole.first, expected.first);
     }
     assert_eq!(whole.beyond_checkpoint, expected.beyond_checkpoint);
     for f in &whole.faults {

@@ -367,6 +367,9 @@ pub struct StreamReport {
     /// `hash`); `None` when a record has no well-formed hash. Not meaningful when
     /// there are faults.
     pub root: Option<Hash>,
+    /// The stored `hash` of record 0, if it is well-formed: what a default checkpoint
+    /// origin names (`agentloop/transcript/<hex>`), as in `verify::Report`.
+    pub first: Option<Hash>,
     /// Faults in line order: at most [`MAX_FAULTS`] line faults, then a checkpoint
     /// fault in its place (always kept).
     pub faults: Vec<Fault, { MAX_FAULTS + 1 }, u8>,

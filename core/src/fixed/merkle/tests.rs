@@ -3,8 +3,9 @@ use alloc::vec::Vec;
 
 use proptest::prelude::*;
 
-use super::*;
+// The whole module, proof generation included (`heap/merkle_prove.rs`).
 use crate::hash::Hash;
+use crate::merkle::*;
 
 /// RFC 9162's recursive definition of `MTH`, written independently of the compact range.
 fn reference_root(d: &[Hash]) -> Hash {

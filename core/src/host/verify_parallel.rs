@@ -1,6 +1,6 @@
 //! Verifying one transcript on several threads (`std`): records hash independently, so
 //! worker threads check and hash whole lines while the calling thread links them in
-//! order. The report is the one [`super::verify_reader`] gives on the same bytes.
+//! order. The report is the one [`crate::verify::verify_reader`] gives on the same bytes.
 //!
 //! - A reader thread reads the input into buffers of [`Parallel::chunk_bytes`], cut
 //!   after the last `\n` (the partial line is carried to the next buffer), and hands
@@ -23,9 +23,9 @@ use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
 use std::thread;
 use std::vec::Vec;
 
-use super::{Options, Report, Verifier};
 use crate::scan::find_newline;
 use crate::stream::{LineChecker, Sealed};
+use crate::verify::{Options, Report, Verifier};
 
 /// How to split the work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub struct Parallel {
     pub threads: usize,
     /// Bytes read into one buffer before it is cut after its last complete line.
     pub chunk_bytes: usize,
-    /// [`super::verify_file_with`] uses threads only for a file at least this long;
+    /// [`crate::verify::verify_file_with`] uses threads only for a file at least this long;
     /// below it, starting threads costs more than it saves.
     pub from_bytes: u64,
 }
@@ -79,7 +79,7 @@ enum Piece {
 }
 
 /// Verifies a transcript from a reader on `parallel.threads` worker threads. Same
-/// report as [`super::verify_reader`]: a read error ends verification with an
+/// report as [`crate::verify::verify_reader`]: a read error ends verification with an
 /// `unreadable` fault after the lines read before it.
 pub fn verify_reader_parallel<R: Read + Send>(
     reader: R,

@@ -1,11 +1,12 @@
 //! Making inclusion and consistency proofs from the leaf hashes (RFC 9162 sections
-//! 2.1.3.1 and 2.1.4.1). Each costs O(n) hashes for a tree of n leaves.
+//! 2.1.3.1 and 2.1.4.1). Each costs O(n) hashes for a tree of n leaves. Public as part
+//! of [`crate::merkle`].
 
 use alloc::vec::Vec;
 
-use super::range::CompactRange;
-use super::verify::ProofError;
 use crate::hash::Hash;
+use crate::merkle::CompactRange;
+use crate::merkle::ProofError;
 
 /// The Merkle tree hash (`MTH`) of `leaves` (already leaf-hashed).
 pub fn root_of(leaves: &[Hash]) -> Hash {

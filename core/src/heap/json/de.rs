@@ -17,8 +17,8 @@ use serde::Deserialize;
 use super::ser::Inexact;
 use super::steps::Steps;
 use super::{Object, Value, MAX_DEPTH};
+use crate::json::exact::{exact_integer, spelled_integer};
 use crate::number::is_integral;
-use crate::number::{exact_integer, spelled_integer};
 use crate::quote::escape_controls;
 
 /// Why a JSON value could not become the Rust data asked for ([`from_value`]): serde's

@@ -12,6 +12,8 @@
 
 #[cfg(feature = "serde")]
 mod de;
+#[cfg(feature = "serde")]
+pub(crate) mod exact;
 mod parse;
 pub(crate) mod path;
 #[cfg(feature = "serde")]

@@ -1,40 +1,17 @@
-//! Verification (SPEC section 3): reads records and reports every fault, where it is,
-//! and what was expected.
-//!
-//! [`Verifier`] is a push-style state machine over lines, so memory does not grow with
-//! the number of records; [`verify_bytes`], [`verify_records`] and (with `std`)
-//! [`verify_reader`] and [`verify_file`] drive it.
-//!
-//! # The fast path
-//!
-//! A line is first given to the streaming checker of [`crate::stream`]
-//! ([`LineChecker`]): a line that is the canonical encoding of a record with its five
-//! members well-formed (every line a writer produces) is checked and hashed in that one
-//! pass over its bytes, without a value tree or an encoding. Only a line it does not
-//! accept — not canonical (lenient mode), or with a missing, extra or malformed member,
-//! or past a limit of the streaming checker — is parsed into a value tree and
-//! canonicalised, which gives the detailed faults. The report is the same either way:
-//! [`Verifier::without_fast_path`] parses every line, and the tests hold the two equal.
+//! The verifier's alloc layer: the [`Verifier`] state machine, its reports and the
+//! in-memory entry points. Public as [`crate::verify`], with the readers of `host/`.
 
 mod checkpoint;
 mod fault;
-#[cfg(feature = "std")]
-mod io;
 pub(crate) mod lines;
-#[cfg(feature = "std")]
-mod parallel;
 
 pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
 pub use checkpoint::CheckpointError;
 pub use fault::{Fault, Report};
 #[cfg(feature = "std")]
-pub use io::{verify_file, verify_file_with, verify_reader};
-#[cfg(feature = "std")]
 pub use lines::for_each_line;
 pub use lines::{for_each_line_in, LineEvent};
-#[cfg(feature = "std")]
-pub use parallel::{verify_reader_parallel, Parallel};
 
 use alloc::format;
 use alloc::string::String;

@@ -1,16 +1,5 @@
-//! Sinks: where canonical bytes and record lines go.
-//!
-//! The canonical encoder writes into a [`ByteSink`] rather than returning a buffer, so
-//! the same code fills a caller's fixed buffer, grows a `Vec`, counts bytes, or feeds a
-//! SHA-256 hasher directly (hashing a record needs no intermediate buffer at all).
-//!
-//! The loop's drivers hand each finished record line to a [`RecordSink`]: a `Vec<u8>`
-//! in memory, or (with `std`) a `FileSink`.
-
-#[cfg(feature = "std")]
-mod file;
-#[cfg(feature = "std")]
-pub use file::FileSink;
+//! Byte sinks that need no allocator: a caller's buffer, a counter, a comparison, a
+//! SHA-256 hasher. Public as part of [`crate::sink`].
 
 use core::fmt;
 
@@ -40,14 +29,6 @@ pub trait ByteSink {
 impl<S: ByteSink + ?Sized> ByteSink for &mut S {
     fn write(&mut self, bytes: &[u8]) -> Result<(), BufferFull> {
         (**self).write(bytes)
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl ByteSink for alloc::vec::Vec<u8> {
-    fn write(&mut self, bytes: &[u8]) -> Result<(), BufferFull> {
-        self.extend_from_slice(bytes);
-        Ok(())
     }
 }
 
@@ -150,80 +131,9 @@ impl ByteSink for CompareSink<'_> {
     }
 }
 
-/// Why a [`RecordSink`] did not take a record line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SinkError {
-    /// The sink has no room for the line.
-    Full,
-    /// The host's sink refused the line (e.g. a C callback returned an error).
-    Refused,
-    /// Writing failed (with `std`: the I/O error's kind).
-    #[cfg(feature = "std")]
-    Io(std::io::ErrorKind),
-}
-
-impl fmt::Display for SinkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SinkError::Full => f.write_str("the record sink is full"),
-            SinkError::Refused => f.write_str("the record sink refused the record"),
-            #[cfg(feature = "std")]
-            SinkError::Io(kind) => write!(f, "writing the record failed: {kind}"),
-        }
-    }
-}
-
-impl core::error::Error for SinkError {}
-
-/// Where a driver puts each record line: the canonical line, `\n` included, in
-/// transcript order. A sink that fails stops the run (the transcript then ends early).
-pub trait RecordSink {
-    /// Takes one complete line.
-    fn record(&mut self, line: &[u8]) -> Result<(), SinkError>;
-}
-
-impl<S: RecordSink + ?Sized> RecordSink for &mut S {
-    fn record(&mut self, line: &[u8]) -> Result<(), SinkError> {
-        (**self).record(line)
-    }
-}
-
-/// In memory: the transcript's bytes.
-#[cfg(feature = "alloc")]
-impl RecordSink for alloc::vec::Vec<u8> {
-    fn record(&mut self, line: &[u8]) -> Result<(), SinkError> {
-        self.extend_from_slice(line);
-        Ok(())
-    }
-}
-
-#[cfg(all(test, feature = "alloc"))]
+#[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::string::ToString;
-
-    /// Records through a generic sink, as the driver does with `&mut dyn RecordSink`.
-    fn record_twice<S: RecordSink>(mut sink: S) -> Result<(), SinkError> {
-        sink.record(b"a\n")?;
-        sink.record(b"b\n")
-    }
-
-    #[test]
-    fn a_borrowed_sink_forwards_to_the_sink_it_borrows() {
-        let mut lines = alloc::vec::Vec::new();
-        record_twice(&mut lines).unwrap();
-        assert_eq!(lines, b"a\nb\n");
-    }
-
-    #[test]
-    fn sink_errors_read_as_sentences() {
-        assert_eq!(SinkError::Full.to_string(), "the record sink is full");
-        assert_eq!(
-            SinkError::Refused.to_string(),
-            "the record sink refused the record"
-        );
-    }
 
     #[test]
     fn slice_sink_refuses_overflow_and_keeps_prefix() {

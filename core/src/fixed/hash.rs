@@ -77,7 +77,7 @@ impl fmt::Debug for Hash {
     }
 }
 
-#[cfg(all(test, feature = "alloc"))]
+#[cfg(test)]
 mod tests {
     use super::*;
 

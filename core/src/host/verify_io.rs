@@ -5,8 +5,8 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use super::lines::for_each_line;
-use super::{verify_reader_parallel, Options, Parallel, Report, Verifier};
+use crate::verify::for_each_line;
+use crate::verify::{verify_reader_parallel, Options, Parallel, Report, Verifier};
 
 /// Verifies a transcript from a reader. A read error ends verification with an
 /// `unreadable` fault; what was read before it is still reported.

@@ -1,0 +1,25 @@
+//! The alloc layer: values, the parser and encoder of values, the chain, the
+//! verifier, checkpoints and notes, schemas, the loop, the provider codecs and exports.
+//! Uses `alloc`'s `Vec`, `String` and `BTreeMap`, and the fixed-size layer; no I/O.
+
+pub mod agent;
+pub mod audit;
+pub mod chain;
+#[cfg(feature = "demo")]
+pub mod demo;
+pub mod driver;
+pub mod export;
+pub(crate) mod jcs_value;
+pub mod json;
+pub(crate) mod merkle_prove;
+pub mod model;
+pub mod note;
+pub mod provider;
+pub mod quote;
+pub(crate) mod record_sink;
+pub(crate) mod record_value;
+pub mod schema;
+pub mod tlog;
+pub mod tools;
+pub mod verify;
+pub mod vocabulary;
