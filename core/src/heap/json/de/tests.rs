@@ -9,6 +9,10 @@ use alloc::vec::Vec;
 use serde::de::value::{Error as PlainError, F64Deserializer, MapDeserializer};
 use serde::de::IntoDeserializer;
 
+use core::fmt;
+
+use serde::de::MapAccess;
+
 use super::*;
 use crate::json::{parse, to_value};
 

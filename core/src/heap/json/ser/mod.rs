@@ -1,7 +1,6 @@
 //! Rust data to JSON values with serde (feature `serde`): [`to_value`], and `Value` as
 //! serde data (`impl Serialize for Value`).
 
-
 use serde::ser::{self, Serialize, SerializeMap as _, SerializeSeq as _};
 
 use super::{Object, Value};
