@@ -1185,9 +1185,9 @@ agentloop_result agentloop_agent_feed_response(struct agentloop_agent *agent,
 /**
  * Appends the agent's next pending record to `chain` and writes its canonical line
  * (ending in `\n`, no NUL) to `(out_buf, out_cap)`, its length to `*out_len`, and
- * `true` to `*has_record`. With no record pending it writes `false` to `*has_record`
- * and 0 to `*out_len` and changes nothing. Call it until `*has_record` is false after
- * every poll, feed and cancel.
+ * `true` to `*out_has_record`. With no record pending it writes `false` to
+ * `*out_has_record` and 0 to `*out_len` and changes nothing. Call it until
+ * `*out_has_record` is false after every poll, feed and cancel.
  *
  * Size query: when the line does not fit (or `out_buf` is NULL), the needed length is
  * written to `*out_len`, the result is `INSUFFICIENT_SIZE`, the record stays pending
@@ -1195,13 +1195,13 @@ agentloop_result agentloop_agent_feed_response(struct agentloop_agent *agent,
  *
  * The chain's next `seq` must be the record's (`first_seq` of
  * `agentloop_agent_new` for the first): otherwise `INVALID_ARGUMENT`, nothing changed.
- * Other refusals as `agentloop_chain_append` (`CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`). NULL `agent`,
- * `chain`, `out_len` or `has_record` is `NULL_PARAMETER`. Not thread-safe for one agent
- * or chain.
+ * Other refusals as `agentloop_chain_append` (`CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`).
+ * NULL `agent`, `chain`, `out_len` or `out_has_record` is `NULL_PARAMETER`. Not
+ * thread-safe for one agent or chain.
  *
  * # Safety
  * `agent` and `chain` must be live objects from this library; `out_buf`, if not NULL,
- * must point to `out_cap` writable bytes; `out_len` and `has_record` must be valid for
+ * must point to `out_cap` writable bytes; `out_len` and `out_has_record` must be valid for
  * a write.
  */
 agentloop_result agentloop_agent_take_record(struct agentloop_agent *agent,
@@ -1209,13 +1209,13 @@ agentloop_result agentloop_agent_take_record(struct agentloop_agent *agent,
                                              uint8_t *out_buf,
                                              size_t out_cap,
                                              size_t *out_len,
-                                             bool *has_record);
+                                             bool *out_has_record);
 
 /**
  * As `agentloop_agent_take_record`, with the line lent instead of copied: appends the
  * agent's next pending record to `chain`, writes a pointer to its canonical line
  * (ending in `\n`, no NUL) to `*out_line`, its length to `*out_len`, and `true` to
- * `*has_record`. The line belongs to the chain, as with
+ * `*out_has_record`. The line belongs to the chain, as with
  * `agentloop_chain_append_borrowed`: valid and unchanged until the next call that
  * takes this chain (this one included) or `agentloop_chain_free` — write it out
  * before taking the next record. With no record pending it writes NULL, 0 and
@@ -1224,18 +1224,18 @@ agentloop_result agentloop_agent_take_record(struct agentloop_agent *agent,
  * Refusals as `agentloop_agent_take_record` (`INVALID_ARGUMENT` for a chain at
  * another `seq`, `CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`), each leaving the record
  * pending, the chain unchanged and the outputs unwritten. NULL `agent`, `chain`,
- * `out_line`, `out_len` or `has_record` is `NULL_PARAMETER`. Not thread-safe for one
+ * `out_line`, `out_len` or `out_has_record` is `NULL_PARAMETER`. Not thread-safe for one
  * agent or chain.
  *
  * # Safety
  * `agent` and `chain` must be live objects from this library; `out_line`, `out_len`
- * and `has_record` must be valid for a write.
+ * and `out_has_record` must be valid for a write.
  */
 agentloop_result agentloop_agent_take_record_borrowed(struct agentloop_agent *agent,
                                                       struct agentloop_chain *chain,
                                                       const uint8_t **out_line,
                                                       size_t *out_len,
-                                                      bool *has_record);
+                                                      bool *out_has_record);
 
 /**
  * Declares the registered tool `(name_ptr, name_len)` idempotent: running it twice
@@ -1742,18 +1742,18 @@ const char *agentloop_library_version(void);
 /**
  * Writes the RFC 6962 Merkle root of the records read (leaf `i`: `SHA-256(0x00 ||
  * hash_i)`, the root of no records `SHA-256("")`) to `*out`, and `true` to
- * `*has_root`. When there is none (the file could not be read) `out` is left alone
- * and `*has_root` is `false`. The root of a report with faults is not meaningful.
+ * `*out_has_root`. When there is none (the file could not be read) `out` is left alone
+ * and `*out_has_root` is `false`. The root of a report with faults is not meaningful.
  *
- * NULL: `report`, `out` and `has_root` must not be NULL. Thread-safe on a live report.
+ * NULL: `report`, `out` and `out_has_root` must not be NULL. Thread-safe on a live report.
  *
  * # Safety
  * `report` must be a live report from this library; `out` must be valid for a write
- * of one `agentloop_hash`; `has_root` must be valid for a write.
+ * of one `agentloop_hash`; `out_has_root` must be valid for a write.
  */
 agentloop_result agentloop_report_root(const struct agentloop_report *report,
                                        struct agentloop_hash *out,
-                                       bool *has_root);
+                                       bool *out_has_root);
 
 /**
  * Writes the C2SP checkpoint of every record of the transcript
@@ -2102,20 +2102,20 @@ uint64_t agentloop_report_count(const struct agentloop_report *report);
 
 /**
  * Writes the head — the stored `hash` of the last record, or `prev0` for an empty
- * transcript — to `*out`, and `true` to `*has_head`. When there is no head
+ * transcript — to `*out`, and `true` to `*out_has_head`. When there is no head
  * (the last record has no well-formed hash, or the file could not be read) `out` is
- * left alone and `*has_head` is `false`. The head of a report with faults is not
+ * left alone and `*out_has_head` is `false`. The head of a report with faults is not
  * meaningful.
  *
- * NULL: `report`, `out` and `has_head` must not be NULL. Thread-safe on a live report.
+ * NULL: `report`, `out` and `out_has_head` must not be NULL. Thread-safe on a live report.
  *
  * # Safety
  * `report` must be a live report from this library; `out` must be valid for a write
- * of one `agentloop_hash`; `has_head` must be valid for a write.
+ * of one `agentloop_hash`; `out_has_head` must be valid for a write.
  */
 agentloop_result agentloop_report_head(const struct agentloop_report *report,
                                        struct agentloop_hash *out,
-                                       bool *has_head);
+                                       bool *out_has_head);
 
 /**
  * The number of faults held in the report (`agentloop_report_fault` reads them by
@@ -2138,26 +2138,27 @@ uint64_t agentloop_report_faults_omitted(const struct agentloop_report *report);
 
 /**
  * With a checkpoint that held or was passed: writes how many records lie beyond it
- * to `*out` and `true` to `*has_value`. Without a checkpoint, or when the transcript
- * is shorter than it, `*has_value` is `false` and `*out` is left alone.
+ * to `*out` and `true` to `*out_has_value`. Without a checkpoint, or when the transcript
+ * is shorter than it, `*out_has_value` is `false` and `*out` is left alone.
  *
  * NULL: all three pointers must not be NULL. Thread-safe on a live report.
  *
  * # Safety
- * `report` must be a live report from this library; `out` and `has_value` valid for
+ * `report` must be a live report from this library; `out` and `out_has_value` valid for
  * a write.
  */
 agentloop_result agentloop_report_beyond_checkpoint(const struct agentloop_report *report,
                                                     uint64_t *out,
-                                                    bool *has_value);
+                                                    bool *out_has_value);
 
 /**
- * Reads fault number `i` (0-based, in record order): the record's index (0-based
- * position; -1 where none applies, e.g. `unreadable`), its 1-based line number (-1
- * where none applies), its kind (an `agentloop_fault_kind` value) and a detail
- * sentence naming what was expected and what was found.
+ * Reads fault number `i` (0-based, in record order): to `*out_index` the record's
+ * index (0-based position; -1 where none applies, e.g. `unreadable`), to `*out_line`
+ * its 1-based line number (-1 where none applies), to `*out_kind` its kind (an
+ * `agentloop_fault_kind` value) and to `*out_detail` a detail sentence naming what was
+ * expected and what was found.
  *
- * Each output pointer may be NULL when that field is not wanted. `*detail` receives
+ * Each output pointer may be NULL when that field is not wanted. `*out_detail` receives
  * a NUL-terminated UTF-8 string **borrowed from the report**: valid until
  * `agentloop_report_free`, do not free it.
  *
@@ -2171,10 +2172,10 @@ agentloop_result agentloop_report_beyond_checkpoint(const struct agentloop_repor
  */
 agentloop_result agentloop_report_fault(const struct agentloop_report *report,
                                         uint64_t i,
-                                        int64_t *index,
-                                        int64_t *line,
-                                        uint32_t *kind,
-                                        const char **detail);
+                                        int64_t *out_index,
+                                        int64_t *out_line,
+                                        uint32_t *out_kind,
+                                        const char **out_detail);
 
 /**
  * Frees a report, and with it every detail string it lent. NULL does nothing.

@@ -95,31 +95,31 @@ fn against(transcript: &Verified<'_>, given: &[u8]) -> Outcome<(TlogCheckpoint, 
 
 /// Writes the RFC 6962 Merkle root of the records read (leaf `i`: `SHA-256(0x00 ||
 /// hash_i)`, the root of no records `SHA-256("")`) to `*out`, and `true` to
-/// `*has_root`. When there is none (the file could not be read) `out` is left alone
-/// and `*has_root` is `false`. The root of a report with faults is not meaningful.
+/// `*out_has_root`. When there is none (the file could not be read) `out` is left alone
+/// and `*out_has_root` is `false`. The root of a report with faults is not meaningful.
 ///
-/// NULL: `report`, `out` and `has_root` must not be NULL. Thread-safe on a live report.
+/// NULL: `report`, `out` and `out_has_root` must not be NULL. Thread-safe on a live report.
 ///
 /// # Safety
 /// `report` must be a live report from this library; `out` must be valid for a write
-/// of one `agentloop_hash`; `has_root` must be valid for a write.
+/// of one `agentloop_hash`; `out_has_root` must be valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_report_root(
     report: *const agentloop_report,
     out: *mut agentloop_hash,
-    has_root: *mut bool,
+    out_has_root: *mut bool,
 ) -> agentloop_result {
     boundary(|| {
         need(out)?;
-        need(has_root)?;
+        need(out_has_root)?;
         // SAFETY: the caller promises a live report.
         let root = unsafe { handle(report) }?.report().root;
         if let Some(root) = root {
             // SAFETY: out was checked non-NULL; the caller promises it is writable.
             unsafe { hash_out(out, &root.0) }?;
         }
-        // SAFETY: has_root was checked non-NULL; the caller promises it is writable.
-        unsafe { put(has_root, root.is_some()) }
+        // SAFETY: out_has_root was checked non-NULL; the caller promises it is writable.
+        unsafe { put(out_has_root, root.is_some()) }
     })
 }
 
