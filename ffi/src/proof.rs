@@ -241,8 +241,12 @@ pub unsafe extern "C" fn agentloop_transcript_prove_inclusion(
 /// (`agentloop/tlog-consistency@v1`, carrying the checkpoint). The checkpoint is as
 /// in `agentloop_transcript_prove_inclusion`.
 ///
-/// Results: as `agentloop_transcript_prove_inclusion`, with `INDEX_OUT_OF_RANGE` for a `from`
-/// above the checkpoint's count.
+/// Results: as `agentloop_transcript_prove_inclusion` — `DOES_NOT_VERIFY`;
+/// `INVALID_UTF8` / `ANCHOR_MALFORMED` for a checkpoint that is not UTF-8 or not a
+/// C2SP checkpoint; `INVALID_ARGUMENT` for a checkpoint of another transcript, and for
+/// `from` 0; the size-query protocol for the output — with `INDEX_OUT_OF_RANGE` for a
+/// `from` above the checkpoint's count. NULL `out_len` (or a NULL input with a length
+/// above 0) is `NULL_PARAMETER`.
 ///
 /// # Safety
 /// As `agentloop_transcript_prove_inclusion`.

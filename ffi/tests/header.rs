@@ -6,6 +6,9 @@
 
 use std::path::PathBuf;
 
+mod common;
+use common::parameters;
+
 fn generate() -> Vec<u8> {
     let crate_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
@@ -139,36 +142,10 @@ const NOT_ON_THEIR_TYPE: &[&str] = &[
 
 /// Every function the header declares: its name and its parameter list.
 fn declarations(header: &str) -> Vec<(String, String)> {
-    let mut found = Vec::new();
-    let mut lines = header.lines();
-    while let Some(line) = lines.next() {
-        let is_decl = !line.starts_with([' ', '#', '/', '*', '}'])
-            && !line.starts_with("typedef")
-            && !line.starts_with("enum")
-            && !line.starts_with("struct")
-            && line.contains("agentloop_")
-            && line.contains('(');
-        if !is_decl {
-            continue;
-        }
-        let mut text = String::from(line);
-        while !text.trim_end().ends_with(';') {
-            text.push(' ');
-            text.push_str(lines.next().expect("a declaration ends in ';'").trim());
-        }
-        let open = text.find('(').unwrap();
-        let name: String = text[..open]
-            .chars()
-            .rev()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        let close = text.rfind(')').unwrap();
-        found.push((name, text[open + 1..close].to_string()));
-    }
-    found
+    common::declared_functions(header)
+        .into_iter()
+        .map(|f| (f.name, f.params))
+        .collect()
 }
 
 /// The types the header declares, without their `agentloop_` prefix.
@@ -286,21 +263,6 @@ fn the_guide_lists_every_home() {
             "docs/c-api.md's Names rule does not list the home `{home}`"
         );
     }
-}
-
-/// A parameter list split into `(type, name)` pairs.
-fn parameters(params: &str) -> Vec<(String, String)> {
-    if params.trim() == "void" {
-        return Vec::new();
-    }
-    params
-        .split(',')
-        .map(|p| {
-            let p = p.trim();
-            let at = p.rfind([' ', '*']).expect("a type and a name") + 1;
-            (p[..at].trim().to_string(), p[at..].to_string())
-        })
-        .collect()
 }
 
 /// One string convention (docs/c-api.md, "Inputs"): no function takes a NUL-terminated
@@ -507,7 +469,7 @@ fn is_output(name: &str, ty: &str) -> bool {
         .is_some_and(|t| OPAQUE.contains(&t));
     let filled = name.ends_with("_init")
         && home_and_verb(name).is_some_and(|(home, _)| pointee == format!("agentloop_{home}"));
-    !(single && handle) && !filled
+    !(filled || (single && handle))
 }
 
 /// Output parameters have one naming rule (docs/c-api.md, "Outputs"): `out` when a
