@@ -1,4 +1,5 @@
-# Builds libagentloop and installs it as a C library: the header, the shared library
+# Builds libagentloop and installs it as a C library: the header (and agentloop.hpp, the
+# C++ wrapper beside it), the shared library
 # (libagentloop.so.<N>.<MINOR>.<PATCH>, its SONAME link libagentloop.so.<N> and the
 # development link libagentloop.so), the static library and agentloop.pc for pkg-config.
 #
@@ -36,6 +37,7 @@ READELF      ?= readelf
 SHARED := $(ARTIFACTS)/libagentloop.so
 STATIC := $(ARTIFACTS)/libagentloop.a
 HEADER := $(ROOT)/include/agentloop.h
+HEADER_CPP := $(ROOT)/include/agentloop.hpp
 PC_IN  := $(ROOT)/ffi/agentloop.pc.in
 IN_PLACE_PC ?= $(ROOT)/c-examples/agentloop.pc
 
@@ -89,6 +91,7 @@ check-version:
 install-header: check-install-paths
 	$(INSTALL) -d "$(DESTDIR)$(INCLUDEDIR)"
 	$(INSTALL) -m 644 '$(HEADER)' "$(DESTDIR)$(INCLUDEDIR)/agentloop.h"
+	$(INSTALL) -m 644 '$(HEADER_CPP)' "$(DESTDIR)$(INCLUDEDIR)/agentloop.hpp"
 
 install-pc: check-install-paths check-version
 	$(INSTALL) -d "$(DESTDIR)$(PKGCONFIGDIR)"
@@ -131,7 +134,8 @@ uninstall: check-install-paths
 	  fi; \
 	fi; \
 	rm -f "$$lib/libagentloop.so" "$$lib/libagentloop.a" \
-	  "$(DESTDIR)$(INCLUDEDIR)/agentloop.h" "$(DESTDIR)$(PKGCONFIGDIR)/agentloop.pc"
+	  "$(DESTDIR)$(INCLUDEDIR)/agentloop.h" "$(DESTDIR)$(INCLUDEDIR)/agentloop.hpp" \
+	  "$(DESTDIR)$(PKGCONFIGDIR)/agentloop.pc"
 
 # c-examples/agentloop.pc: the library in place in a source checkout (the release build).
 pc-in-place: check-version

@@ -34,6 +34,12 @@
  *   agentloop_library_version, fault details) are NUL-terminated and never NULL;
  * - the schema language of tools and agentloop_schema (JSON Schema 2020-12, 2019-09,
  *   draft-07, and what is refused) is defined in docs/schemas.md;
+ * - a NULL pointer where a function needs one (an object, an output, a byte input
+ *   with a length above 0) is AGENTLOOP_RESULT_NULL_PARAMETER, for every function
+ *   with a pointer parameter, whether or not its comment repeats it; each comment
+ *   names every other code the function returns (ffi/tests/result_codes.rs calls each
+ *   function with each and fails on a code named but not returned, or returned but
+ *   not named);
  * - a panic inside the library is caught and returned as AGENTLOOP_RESULT_PANIC;
  * - there is no global state: objects on different threads never interfere.
  */
@@ -963,8 +969,11 @@ agentloop_result agentloop_agent_feed_reply(struct agentloop_agent *agent,
 /**
  * Feeds the model's failure to the reply asked for: the sentence `(ptr, len)` (UTF-8;
  * empty becomes "the model failed without saying why") goes into the `stop` record's
- * `error`, and the run stops with `model_error`. Refusals as
- * `agentloop_agent_feed_reply`. Not thread-safe for one agent.
+ * `error`, and the run stops with `model_error`. Refusals, each leaving the agent
+ * unchanged and still waiting for a reply: `INVALID_STATE` when the last poll did not
+ * ask for a reply; `INVALID_UTF8` for a sentence that is not UTF-8. NULL `agent` (or
+ * a NULL `ptr` with a length above 0) is `NULL_PARAMETER`. Not thread-safe for one
+ * agent.
  *
  * # Safety
  * `agent` must be a live agent from this library; `ptr` must point to `len` readable
@@ -1185,9 +1194,9 @@ agentloop_result agentloop_agent_feed_response(struct agentloop_agent *agent,
 /**
  * Appends the agent's next pending record to `chain` and writes its canonical line
  * (ending in `\n`, no NUL) to `(out_buf, out_cap)`, its length to `*out_len`, and
- * `true` to `*has_record`. With no record pending it writes `false` to `*has_record`
- * and 0 to `*out_len` and changes nothing. Call it until `*has_record` is false after
- * every poll, feed and cancel.
+ * `true` to `*out_has_record`. With no record pending it writes `false` to
+ * `*out_has_record` and 0 to `*out_len` and changes nothing. Call it until
+ * `*out_has_record` is false after every poll, feed and cancel.
  *
  * Size query: when the line does not fit (or `out_buf` is NULL), the needed length is
  * written to `*out_len`, the result is `INSUFFICIENT_SIZE`, the record stays pending
@@ -1195,13 +1204,13 @@ agentloop_result agentloop_agent_feed_response(struct agentloop_agent *agent,
  *
  * The chain's next `seq` must be the record's (`first_seq` of
  * `agentloop_agent_new` for the first): otherwise `INVALID_ARGUMENT`, nothing changed.
- * Other refusals as `agentloop_chain_append` (`CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`). NULL `agent`,
- * `chain`, `out_len` or `has_record` is `NULL_PARAMETER`. Not thread-safe for one agent
- * or chain.
+ * Other refusals as `agentloop_chain_append` (`CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`).
+ * NULL `agent`, `chain`, `out_len` or `out_has_record` is `NULL_PARAMETER`. Not
+ * thread-safe for one agent or chain.
  *
  * # Safety
  * `agent` and `chain` must be live objects from this library; `out_buf`, if not NULL,
- * must point to `out_cap` writable bytes; `out_len` and `has_record` must be valid for
+ * must point to `out_cap` writable bytes; `out_len` and `out_has_record` must be valid for
  * a write.
  */
 agentloop_result agentloop_agent_take_record(struct agentloop_agent *agent,
@@ -1209,13 +1218,13 @@ agentloop_result agentloop_agent_take_record(struct agentloop_agent *agent,
                                              uint8_t *out_buf,
                                              size_t out_cap,
                                              size_t *out_len,
-                                             bool *has_record);
+                                             bool *out_has_record);
 
 /**
  * As `agentloop_agent_take_record`, with the line lent instead of copied: appends the
  * agent's next pending record to `chain`, writes a pointer to its canonical line
  * (ending in `\n`, no NUL) to `*out_line`, its length to `*out_len`, and `true` to
- * `*has_record`. The line belongs to the chain, as with
+ * `*out_has_record`. The line belongs to the chain, as with
  * `agentloop_chain_append_borrowed`: valid and unchanged until the next call that
  * takes this chain (this one included) or `agentloop_chain_free` — write it out
  * before taking the next record. With no record pending it writes NULL, 0 and
@@ -1224,18 +1233,18 @@ agentloop_result agentloop_agent_take_record(struct agentloop_agent *agent,
  * Refusals as `agentloop_agent_take_record` (`INVALID_ARGUMENT` for a chain at
  * another `seq`, `CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`), each leaving the record
  * pending, the chain unchanged and the outputs unwritten. NULL `agent`, `chain`,
- * `out_line`, `out_len` or `has_record` is `NULL_PARAMETER`. Not thread-safe for one
+ * `out_line`, `out_len` or `out_has_record` is `NULL_PARAMETER`. Not thread-safe for one
  * agent or chain.
  *
  * # Safety
  * `agent` and `chain` must be live objects from this library; `out_line`, `out_len`
- * and `has_record` must be valid for a write.
+ * and `out_has_record` must be valid for a write.
  */
 agentloop_result agentloop_agent_take_record_borrowed(struct agentloop_agent *agent,
                                                       struct agentloop_chain *chain,
                                                       const uint8_t **out_line,
                                                       size_t *out_len,
-                                                      bool *has_record);
+                                                      bool *out_has_record);
 
 /**
  * Declares the registered tool `(name_ptr, name_len)` idempotent: running it twice
@@ -1334,6 +1343,10 @@ agentloop_result agentloop_agent_call_json(const struct agentloop_agent *agent,
  * Writes the name of the tool to run (UTF-8, no NUL); otherwise as
  * `agentloop_agent_call_json`.
  *
+ * Size query as `agentloop_json_canonicalize`. `INVALID_STATE` when the last poll did
+ * not ask for a tool result (or it was fed since). NULL `agent` or `out_len` is
+ * `NULL_PARAMETER`. Not thread-safe for one agent.
+ *
  * # Safety
  * As `agentloop_agent_call_json`.
  */
@@ -1346,6 +1359,10 @@ agentloop_result agentloop_agent_call_name(const struct agentloop_agent *agent,
  * Writes the id of the call to run (`call_<seq>_<index>`, no NUL); otherwise as
  * `agentloop_agent_call_json`.
  *
+ * Size query as `agentloop_json_canonicalize`. `INVALID_STATE` when the last poll did
+ * not ask for a tool result (or it was fed since). NULL `agent` or `out_len` is
+ * `NULL_PARAMETER`. Not thread-safe for one agent.
+ *
  * # Safety
  * As `agentloop_agent_call_json`.
  */
@@ -1357,6 +1374,10 @@ agentloop_result agentloop_agent_call_id(const struct agentloop_agent *agent,
 /**
  * Writes the arguments of the call to run as canonical JSON (no NUL); otherwise as
  * `agentloop_agent_call_json`.
+ *
+ * Size query as `agentloop_json_canonicalize`. `INVALID_STATE` when the last poll did
+ * not ask for a tool result (or it was fed since). NULL `agent` or `out_len` is
+ * `NULL_PARAMETER`. Not thread-safe for one agent.
  *
  * # Safety
  * As `agentloop_agent_call_json`.
@@ -1451,8 +1472,10 @@ agentloop_result agentloop_agent_feed_tool_result_for(struct agentloop_agent *ag
 /**
  * Feeds the tool's failure, the sentence `(ptr, len)` (UTF-8), as the result of the
  * waiting call `(id_ptr, id_len)`: recorded as `agentloop_agent_feed_tool_error`
- * records it. Refusals as `agentloop_agent_feed_tool_result_for`. Not thread-safe
- * for one agent.
+ * records it. Refusals, each leaving the agent unchanged: `INVALID_STATE` when no
+ * batch is waiting; `INVALID_ARGUMENT` when no waiting call has that id;
+ * `INVALID_UTF8` for an id or a sentence that is not UTF-8. NULL `agent` (or a NULL
+ * input with a length above 0) is `NULL_PARAMETER`. Not thread-safe for one agent.
  *
  * # Safety
  * `agent` must be a live agent from this library; `id_ptr` must point to `id_len`
@@ -1648,8 +1671,14 @@ agentloop_result agentloop_driver_run(const uint8_t *task_ptr,
  * records are never split). A failed write is `AGENTLOOP_RESULT_IO`: the run stops,
  * the file is cut back to its last complete record; if cutting back (or a sync)
  * failed, the writer refuses every later append with `INVALID_STATE`. A writer in
- * that state is refused with `INVALID_STATE` before anything runs. NULL `writer` is
- * `NULL_PARAMETER`. Not thread-safe for one writer.
+ * that state is refused with `INVALID_STATE` before anything runs. Refused before
+ * anything runs, as by `agentloop_driver_run`: NULL `writer`, `model`, `out_outcome`
+ * or a tool's callback is `NULL_PARAMETER`; a task or tool text that is not UTF-8
+ * `INVALID_UTF8`; a tool's schema text `INVALID_JSON`, a name or root schema providers
+ * refuse `NOT_PROVIDER_SAFE`, a schema refused `SCHEMA_REFUSED`, a duplicate name or
+ * a limit above 2^53 − 1 `INVALID_ARGUMENT`. During the run: `RECORD_TOO_LONG` when a
+ * record's line would pass the line limit (the file ends before it). Not thread-safe
+ * for one writer.
  *
  * # Safety
  * `writer` must be a live writer from this library; the rest as `agentloop_driver_run`.
@@ -1742,18 +1771,18 @@ const char *agentloop_library_version(void);
 /**
  * Writes the RFC 6962 Merkle root of the records read (leaf `i`: `SHA-256(0x00 ||
  * hash_i)`, the root of no records `SHA-256("")`) to `*out`, and `true` to
- * `*has_root`. When there is none (the file could not be read) `out` is left alone
- * and `*has_root` is `false`. The root of a report with faults is not meaningful.
+ * `*out_has_root`. When there is none (the file could not be read) `out` is left alone
+ * and `*out_has_root` is `false`. The root of a report with faults is not meaningful.
  *
- * NULL: `report`, `out` and `has_root` must not be NULL. Thread-safe on a live report.
+ * NULL: `report`, `out` and `out_has_root` must not be NULL. Thread-safe on a live report.
  *
  * # Safety
  * `report` must be a live report from this library; `out` must be valid for a write
- * of one `agentloop_hash`; `has_root` must be valid for a write.
+ * of one `agentloop_hash`; `out_has_root` must be valid for a write.
  */
 agentloop_result agentloop_report_root(const struct agentloop_report *report,
                                        struct agentloop_hash *out,
-                                       bool *has_root);
+                                       bool *out_has_root);
 
 /**
  * Writes the C2SP checkpoint of every record of the transcript
@@ -1822,8 +1851,12 @@ agentloop_result agentloop_transcript_prove_inclusion(const uint8_t *transcript,
  * (`agentloop/tlog-consistency@v1`, carrying the checkpoint). The checkpoint is as
  * in `agentloop_transcript_prove_inclusion`.
  *
- * Results: as `agentloop_transcript_prove_inclusion`, with `INDEX_OUT_OF_RANGE` for a `from`
- * above the checkpoint's count.
+ * Results: as `agentloop_transcript_prove_inclusion` — `DOES_NOT_VERIFY`;
+ * `INVALID_UTF8` / `ANCHOR_MALFORMED` for a checkpoint that is not UTF-8 or not a
+ * C2SP checkpoint; `INVALID_ARGUMENT` for a checkpoint of another transcript, and for
+ * `from` 0; the size-query protocol for the output — with `INDEX_OUT_OF_RANGE` for a
+ * `from` above the checkpoint's count. NULL `out_len` (or a NULL input with a length
+ * above 0) is `NULL_PARAMETER`.
  *
  * # Safety
  * As `agentloop_transcript_prove_inclusion`.
@@ -2102,20 +2135,20 @@ uint64_t agentloop_report_count(const struct agentloop_report *report);
 
 /**
  * Writes the head — the stored `hash` of the last record, or `prev0` for an empty
- * transcript — to `*out`, and `true` to `*has_head`. When there is no head
+ * transcript — to `*out`, and `true` to `*out_has_head`. When there is no head
  * (the last record has no well-formed hash, or the file could not be read) `out` is
- * left alone and `*has_head` is `false`. The head of a report with faults is not
+ * left alone and `*out_has_head` is `false`. The head of a report with faults is not
  * meaningful.
  *
- * NULL: `report`, `out` and `has_head` must not be NULL. Thread-safe on a live report.
+ * NULL: `report`, `out` and `out_has_head` must not be NULL. Thread-safe on a live report.
  *
  * # Safety
  * `report` must be a live report from this library; `out` must be valid for a write
- * of one `agentloop_hash`; `has_head` must be valid for a write.
+ * of one `agentloop_hash`; `out_has_head` must be valid for a write.
  */
 agentloop_result agentloop_report_head(const struct agentloop_report *report,
                                        struct agentloop_hash *out,
-                                       bool *has_head);
+                                       bool *out_has_head);
 
 /**
  * The number of faults held in the report (`agentloop_report_fault` reads them by
@@ -2138,26 +2171,27 @@ uint64_t agentloop_report_faults_omitted(const struct agentloop_report *report);
 
 /**
  * With a checkpoint that held or was passed: writes how many records lie beyond it
- * to `*out` and `true` to `*has_value`. Without a checkpoint, or when the transcript
- * is shorter than it, `*has_value` is `false` and `*out` is left alone.
+ * to `*out` and `true` to `*out_has_value`. Without a checkpoint, or when the transcript
+ * is shorter than it, `*out_has_value` is `false` and `*out` is left alone.
  *
  * NULL: all three pointers must not be NULL. Thread-safe on a live report.
  *
  * # Safety
- * `report` must be a live report from this library; `out` and `has_value` valid for
+ * `report` must be a live report from this library; `out` and `out_has_value` valid for
  * a write.
  */
 agentloop_result agentloop_report_beyond_checkpoint(const struct agentloop_report *report,
                                                     uint64_t *out,
-                                                    bool *has_value);
+                                                    bool *out_has_value);
 
 /**
- * Reads fault number `i` (0-based, in record order): the record's index (0-based
- * position; -1 where none applies, e.g. `unreadable`), its 1-based line number (-1
- * where none applies), its kind (an `agentloop_fault_kind` value) and a detail
- * sentence naming what was expected and what was found.
+ * Reads fault number `i` (0-based, in record order): to `*out_index` the record's
+ * index (0-based position; -1 where none applies, e.g. `unreadable`), to `*out_line`
+ * its 1-based line number (-1 where none applies), to `*out_kind` its kind (an
+ * `agentloop_fault_kind` value) and to `*out_detail` a detail sentence naming what was
+ * expected and what was found.
  *
- * Each output pointer may be NULL when that field is not wanted. `*detail` receives
+ * Each output pointer may be NULL when that field is not wanted. `*out_detail` receives
  * a NUL-terminated UTF-8 string **borrowed from the report**: valid until
  * `agentloop_report_free`, do not free it.
  *
@@ -2171,10 +2205,10 @@ agentloop_result agentloop_report_beyond_checkpoint(const struct agentloop_repor
  */
 agentloop_result agentloop_report_fault(const struct agentloop_report *report,
                                         uint64_t i,
-                                        int64_t *index,
-                                        int64_t *line,
-                                        uint32_t *kind,
-                                        const char **detail);
+                                        int64_t *out_index,
+                                        int64_t *out_line,
+                                        uint32_t *out_kind,
+                                        const char **out_detail);
 
 /**
  * Frees a report, and with it every detail string it lent. NULL does nothing.
@@ -2263,8 +2297,10 @@ agentloop_result agentloop_schema_validate(const struct agentloop_schema *schema
  *
  * Size query as `agentloop_json_canonicalize`: when the text does not fit, its length is
  * written to `*out_len` and the result is `INSUFFICIENT_SIZE`; the same call with a
- * buffer that large gives exactly that text. Errors as `agentloop_schema_validate`.
- * Thread-safe on a live schema.
+ * buffer that large gives exactly that text. Errors as `agentloop_schema_validate`:
+ * `INVALID_JSON` / `NO_CANONICAL_FORM` for instance text the strict parser refuses;
+ * NULL `schema` or `out_len` (or a NULL `ptr` with a length above 0) is
+ * `NULL_PARAMETER`. Thread-safe on a live schema.
  *
  * Empty output: a valid instance gives the empty string, which fits any buffer: `OK`
  * with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not
@@ -2300,9 +2336,11 @@ void agentloop_schema_free(struct agentloop_schema *schema);
  * tool' is not provider-safe: ' ' at position 2 is not an ASCII letter, digit, '_' or
  * '-' (providers accept ^[a-zA-Z0-9_-]{1,64}$)`); the root schema has `"type":
  * "object"` (e.g. `tool 't': the root schema has no "type"; providers require a root
- * schema with "type": "object"`) — both `NOT_PROVIDER_SAFE` at registration; the
- * schema compiles (`tool 't': schema refused at …`, `SCHEMA_REFUSED`). A duplicate name
- * or a limit too large depends on the agent and is not checked here.
+ * schema with "type": "object"`) — both refused at registration as not
+ * provider-safe; the schema compiles (`tool 't': schema refused at …`, refused at
+ * registration as a schema the validator cannot honour). A refusal is this
+ * function's `OK` with the sentence, not a result code. A duplicate name or a limit
+ * too large depends on the agent and is not checked here.
  *
  * Size query as `agentloop_json_canonicalize`. `INVALID_UTF8` for a name that is not UTF-8;
  * `INVALID_JSON` / `NO_CANONICAL_FORM` for the schema text. NULL `out_len`, or a NULL
@@ -2521,7 +2559,12 @@ agentloop_result agentloop_transcript_verify_checkpoints(const uint8_t *ptr,
 /**
  * Opens the transcript file at the path `(path_ptr, path_len)` for appending, creating
  * it empty if absent, with the default writer options (sync every record, wait for
- * the lock); see `agentloop_writer_open_with`.
+ * the lock); see `agentloop_writer_open_with`. Its results are that function's:
+ * `TORN_TAIL` or `DOES_NOT_VERIFY` for a file that does not verify, `IO` when it
+ * cannot be opened or read, `INVALID_ARGUMENT` for options out of range or an empty
+ * path or one holding a NUL byte, `INVALID_UTF8` for a path that is not UTF-8 where
+ * paths must be; NULL `out` (or a NULL `path_ptr` with a length above 0) is
+ * `NULL_PARAMETER`.
  *
  * # Safety
  * `path_ptr` must point to `path_len` readable bytes; `options` NULL or an initialised
@@ -2608,8 +2651,11 @@ agentloop_result agentloop_writer_append(struct agentloop_writer *writer,
 /**
  * Takes in, under the lock, what other writers appended since this writer's last
  * call, so `agentloop_writer_count` and `agentloop_writer_head` are the file's.
- * Errors as for the growth check of `agentloop_writer_append`. NULL `writer` is
- * `NULL_PARAMETER`. Not thread-safe for one writer.
+ * Errors as for the growth check of `agentloop_writer_append`: `DOES_NOT_VERIFY` when
+ * what was appended does not verify or the file shrank, `TORN_TAIL` when it ends in
+ * an incomplete line, `LOCKED` when the lock is held elsewhere and `wait_for_lock` is
+ * false, `IO` when reading fails. NULL `writer` is `NULL_PARAMETER`. Not thread-safe
+ * for one writer.
  *
  * # Safety
  * `writer` must be a live writer from this library.
@@ -2681,7 +2727,8 @@ void agentloop_writer_free(struct agentloop_writer *writer);
  * the side file or cutting the file (a full disk) removes the side file it created,
  * so the file is as it was and the next repair can run. NULL `out_offset` or
  * `out_removed`, or NULL `path_ptr` with a length above 0, is `NULL_PARAMETER`; an
- * empty path or one holding a NUL byte is `INVALID_ARGUMENT`. Thread-safe.
+ * empty path or one holding a NUL byte is `INVALID_ARGUMENT`; a path that is not
+ * UTF-8 where paths must be (not on Unix) is `INVALID_UTF8`. Thread-safe.
  *
  * # Safety
  * `path_ptr` must point to `path_len` readable bytes; `options` NULL or an initialised

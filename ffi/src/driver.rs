@@ -404,8 +404,14 @@ pub unsafe extern "C" fn agentloop_driver_run(
 /// records are never split). A failed write is `AGENTLOOP_RESULT_IO`: the run stops,
 /// the file is cut back to its last complete record; if cutting back (or a sync)
 /// failed, the writer refuses every later append with `INVALID_STATE`. A writer in
-/// that state is refused with `INVALID_STATE` before anything runs. NULL `writer` is
-/// `NULL_PARAMETER`. Not thread-safe for one writer.
+/// that state is refused with `INVALID_STATE` before anything runs. Refused before
+/// anything runs, as by `agentloop_driver_run`: NULL `writer`, `model`, `out_outcome`
+/// or a tool's callback is `NULL_PARAMETER`; a task or tool text that is not UTF-8
+/// `INVALID_UTF8`; a tool's schema text `INVALID_JSON`, a name or root schema providers
+/// refuse `NOT_PROVIDER_SAFE`, a schema refused `SCHEMA_REFUSED`, a duplicate name or
+/// a limit above 2^53 − 1 `INVALID_ARGUMENT`. During the run: `RECORD_TOO_LONG` when a
+/// record's line would pass the line limit (the file ends before it). Not thread-safe
+/// for one writer.
 ///
 /// # Safety
 /// `writer` must be a live writer from this library; the rest as `agentloop_driver_run`.

@@ -95,31 +95,31 @@ fn against(transcript: &Verified<'_>, given: &[u8]) -> Outcome<(TlogCheckpoint, 
 
 /// Writes the RFC 6962 Merkle root of the records read (leaf `i`: `SHA-256(0x00 ||
 /// hash_i)`, the root of no records `SHA-256("")`) to `*out`, and `true` to
-/// `*has_root`. When there is none (the file could not be read) `out` is left alone
-/// and `*has_root` is `false`. The root of a report with faults is not meaningful.
+/// `*out_has_root`. When there is none (the file could not be read) `out` is left alone
+/// and `*out_has_root` is `false`. The root of a report with faults is not meaningful.
 ///
-/// NULL: `report`, `out` and `has_root` must not be NULL. Thread-safe on a live report.
+/// NULL: `report`, `out` and `out_has_root` must not be NULL. Thread-safe on a live report.
 ///
 /// # Safety
 /// `report` must be a live report from this library; `out` must be valid for a write
-/// of one `agentloop_hash`; `has_root` must be valid for a write.
+/// of one `agentloop_hash`; `out_has_root` must be valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_report_root(
     report: *const agentloop_report,
     out: *mut agentloop_hash,
-    has_root: *mut bool,
+    out_has_root: *mut bool,
 ) -> agentloop_result {
     boundary(|| {
         need(out)?;
-        need(has_root)?;
+        need(out_has_root)?;
         // SAFETY: the caller promises a live report.
         let root = unsafe { handle(report) }?.report().root;
         if let Some(root) = root {
             // SAFETY: out was checked non-NULL; the caller promises it is writable.
             unsafe { hash_out(out, &root.0) }?;
         }
-        // SAFETY: has_root was checked non-NULL; the caller promises it is writable.
-        unsafe { put(has_root, root.is_some()) }
+        // SAFETY: out_has_root was checked non-NULL; the caller promises it is writable.
+        unsafe { put(out_has_root, root.is_some()) }
     })
 }
 
@@ -241,8 +241,12 @@ pub unsafe extern "C" fn agentloop_transcript_prove_inclusion(
 /// (`agentloop/tlog-consistency@v1`, carrying the checkpoint). The checkpoint is as
 /// in `agentloop_transcript_prove_inclusion`.
 ///
-/// Results: as `agentloop_transcript_prove_inclusion`, with `INDEX_OUT_OF_RANGE` for a `from`
-/// above the checkpoint's count.
+/// Results: as `agentloop_transcript_prove_inclusion` — `DOES_NOT_VERIFY`;
+/// `INVALID_UTF8` / `ANCHOR_MALFORMED` for a checkpoint that is not UTF-8 or not a
+/// C2SP checkpoint; `INVALID_ARGUMENT` for a checkpoint of another transcript, and for
+/// `from` 0; the size-query protocol for the output — with `INDEX_OUT_OF_RANGE` for a
+/// `from` above the checkpoint's count. NULL `out_len` (or a NULL input with a length
+/// above 0) is `NULL_PARAMETER`.
 ///
 /// # Safety
 /// As `agentloop_transcript_prove_inclusion`.

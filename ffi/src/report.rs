@@ -208,33 +208,33 @@ pub unsafe extern "C" fn agentloop_report_count(report: *const agentloop_report)
 }
 
 /// Writes the head — the stored `hash` of the last record, or `prev0` for an empty
-/// transcript — to `*out`, and `true` to `*has_head`. When there is no head
+/// transcript — to `*out`, and `true` to `*out_has_head`. When there is no head
 /// (the last record has no well-formed hash, or the file could not be read) `out` is
-/// left alone and `*has_head` is `false`. The head of a report with faults is not
+/// left alone and `*out_has_head` is `false`. The head of a report with faults is not
 /// meaningful.
 ///
-/// NULL: `report`, `out` and `has_head` must not be NULL. Thread-safe on a live report.
+/// NULL: `report`, `out` and `out_has_head` must not be NULL. Thread-safe on a live report.
 ///
 /// # Safety
 /// `report` must be a live report from this library; `out` must be valid for a write
-/// of one `agentloop_hash`; `has_head` must be valid for a write.
+/// of one `agentloop_hash`; `out_has_head` must be valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_report_head(
     report: *const agentloop_report,
     out: *mut agentloop_hash,
-    has_head: *mut bool,
+    out_has_head: *mut bool,
 ) -> agentloop_result {
     boundary(|| {
         need(out)?;
-        need(has_head)?;
+        need(out_has_head)?;
         // SAFETY: the caller promises a live report.
         let report = unsafe { handle(report) }?;
         if let Some(head) = report.report.head {
             // SAFETY: out was checked non-NULL; the caller promises it is writable.
             unsafe { hash_out(out, &head.0) }?;
         }
-        // SAFETY: has_head was checked non-NULL; the caller promises it is writable.
-        unsafe { put(has_head, report.report.head.is_some()) }
+        // SAFETY: out_has_head was checked non-NULL; the caller promises it is writable.
+        unsafe { put(out_has_head, report.report.head.is_some()) }
     })
 }
 
@@ -266,23 +266,23 @@ pub unsafe extern "C" fn agentloop_report_faults_omitted(report: *const agentloo
 }
 
 /// With a checkpoint that held or was passed: writes how many records lie beyond it
-/// to `*out` and `true` to `*has_value`. Without a checkpoint, or when the transcript
-/// is shorter than it, `*has_value` is `false` and `*out` is left alone.
+/// to `*out` and `true` to `*out_has_value`. Without a checkpoint, or when the transcript
+/// is shorter than it, `*out_has_value` is `false` and `*out` is left alone.
 ///
 /// NULL: all three pointers must not be NULL. Thread-safe on a live report.
 ///
 /// # Safety
-/// `report` must be a live report from this library; `out` and `has_value` valid for
+/// `report` must be a live report from this library; `out` and `out_has_value` valid for
 /// a write.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_report_beyond_checkpoint(
     report: *const agentloop_report,
     out: *mut u64,
-    has_value: *mut bool,
+    out_has_value: *mut bool,
 ) -> agentloop_result {
     boundary(|| {
         need(out)?;
-        need(has_value)?;
+        need(out_has_value)?;
         // SAFETY: the caller promises a live report.
         let report = unsafe { handle(report) }?;
         if let Some(beyond) = report.report.beyond_checkpoint {
@@ -290,16 +290,17 @@ pub unsafe extern "C" fn agentloop_report_beyond_checkpoint(
             unsafe { put(out, beyond) }?;
         }
         // SAFETY: checked non-NULL; the caller promises it is writable.
-        unsafe { put(has_value, report.report.beyond_checkpoint.is_some()) }
+        unsafe { put(out_has_value, report.report.beyond_checkpoint.is_some()) }
     })
 }
 
-/// Reads fault number `i` (0-based, in record order): the record's index (0-based
-/// position; -1 where none applies, e.g. `unreadable`), its 1-based line number (-1
-/// where none applies), its kind (an `agentloop_fault_kind` value) and a detail
-/// sentence naming what was expected and what was found.
+/// Reads fault number `i` (0-based, in record order): to `*out_index` the record's
+/// index (0-based position; -1 where none applies, e.g. `unreadable`), to `*out_line`
+/// its 1-based line number (-1 where none applies), to `*out_kind` its kind (an
+/// `agentloop_fault_kind` value) and to `*out_detail` a detail sentence naming what was
+/// expected and what was found.
 ///
-/// Each output pointer may be NULL when that field is not wanted. `*detail` receives
+/// Each output pointer may be NULL when that field is not wanted. `*out_detail` receives
 /// a NUL-terminated UTF-8 string **borrowed from the report**: valid until
 /// `agentloop_report_free`, do not free it.
 ///
@@ -314,10 +315,10 @@ pub unsafe extern "C" fn agentloop_report_beyond_checkpoint(
 pub unsafe extern "C" fn agentloop_report_fault(
     report: *const agentloop_report,
     i: u64,
-    index: *mut i64,
-    line: *mut i64,
-    kind: *mut u32,
-    detail: *mut *const c_char,
+    out_index: *mut i64,
+    out_line: *mut i64,
+    out_kind: *mut u32,
+    out_detail: *mut *const c_char,
 ) -> agentloop_result {
     boundary(|| {
         // SAFETY: the caller promises a live report.
@@ -336,10 +337,10 @@ pub unsafe extern "C" fn agentloop_report_fault(
         // SAFETY: each of the four pointers is either NULL (skipped) or promised
         // writable by the caller.
         unsafe {
-            put_opt(index, signed(fault.index));
-            put_opt(line, signed(fault.line));
-            put_opt(kind, agentloop_fault_kind::from_core(fault.kind) as u32);
-            put_opt(detail, text.as_ptr());
+            put_opt(out_index, signed(fault.index));
+            put_opt(out_line, signed(fault.line));
+            put_opt(out_kind, agentloop_fault_kind::from_core(fault.kind) as u32);
+            put_opt(out_detail, text.as_ptr());
         }
         Ok(())
     })

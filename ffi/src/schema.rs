@@ -126,8 +126,10 @@ pub unsafe extern "C" fn agentloop_schema_validate(
 ///
 /// Size query as `agentloop_json_canonicalize`: when the text does not fit, its length is
 /// written to `*out_len` and the result is `INSUFFICIENT_SIZE`; the same call with a
-/// buffer that large gives exactly that text. Errors as `agentloop_schema_validate`.
-/// Thread-safe on a live schema.
+/// buffer that large gives exactly that text. Errors as `agentloop_schema_validate`:
+/// `INVALID_JSON` / `NO_CANONICAL_FORM` for instance text the strict parser refuses;
+/// NULL `schema` or `out_len` (or a NULL `ptr` with a length above 0) is
+/// `NULL_PARAMETER`. Thread-safe on a live schema.
 ///
 /// Empty output: a valid instance gives the empty string, which fits any buffer: `OK`
 /// with `*out_len` 0, even with a NULL buffer (so the size query answers `OK`, not

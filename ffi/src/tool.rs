@@ -33,9 +33,11 @@ pub(crate) fn register_error(error: RegisterError) -> agentloop_result {
 /// tool' is not provider-safe: ' ' at position 2 is not an ASCII letter, digit, '_' or
 /// '-' (providers accept ^[a-zA-Z0-9_-]{1,64}$)`); the root schema has `"type":
 /// "object"` (e.g. `tool 't': the root schema has no "type"; providers require a root
-/// schema with "type": "object"`) — both `NOT_PROVIDER_SAFE` at registration; the
-/// schema compiles (`tool 't': schema refused at …`, `SCHEMA_REFUSED`). A duplicate name
-/// or a limit too large depends on the agent and is not checked here.
+/// schema with "type": "object"`) — both refused at registration as not
+/// provider-safe; the schema compiles (`tool 't': schema refused at …`, refused at
+/// registration as a schema the validator cannot honour). A refusal is this
+/// function's `OK` with the sentence, not a result code. A duplicate name or a limit
+/// too large depends on the agent and is not checked here.
 ///
 /// Size query as `agentloop_json_canonicalize`. `INVALID_UTF8` for a name that is not UTF-8;
 /// `INVALID_JSON` / `NO_CANONICAL_FORM` for the schema text. NULL `out_len`, or a NULL

@@ -113,7 +113,12 @@ pub(crate) fn write_error(error: &WriteError) -> agentloop_result {
 
 /// Opens the transcript file at the path `(path_ptr, path_len)` for appending, creating
 /// it empty if absent, with the default writer options (sync every record, wait for
-/// the lock); see `agentloop_writer_open_with`.
+/// the lock); see `agentloop_writer_open_with`. Its results are that function's:
+/// `TORN_TAIL` or `DOES_NOT_VERIFY` for a file that does not verify, `IO` when it
+/// cannot be opened or read, `INVALID_ARGUMENT` for options out of range or an empty
+/// path or one holding a NUL byte, `INVALID_UTF8` for a path that is not UTF-8 where
+/// paths must be; NULL `out` (or a NULL `path_ptr` with a length above 0) is
+/// `NULL_PARAMETER`.
 ///
 /// # Safety
 /// `path_ptr` must point to `path_len` readable bytes; `options` NULL or an initialised
@@ -255,8 +260,11 @@ pub unsafe extern "C" fn agentloop_writer_append(
 
 /// Takes in, under the lock, what other writers appended since this writer's last
 /// call, so `agentloop_writer_count` and `agentloop_writer_head` are the file's.
-/// Errors as for the growth check of `agentloop_writer_append`. NULL `writer` is
-/// `NULL_PARAMETER`. Not thread-safe for one writer.
+/// Errors as for the growth check of `agentloop_writer_append`: `DOES_NOT_VERIFY` when
+/// what was appended does not verify or the file shrank, `TORN_TAIL` when it ends in
+/// an incomplete line, `LOCKED` when the lock is held elsewhere and `wait_for_lock` is
+/// false, `IO` when reading fails. NULL `writer` is `NULL_PARAMETER`. Not thread-safe
+/// for one writer.
 ///
 /// # Safety
 /// `writer` must be a live writer from this library.
@@ -360,7 +368,8 @@ pub unsafe extern "C" fn agentloop_writer_free(writer: *mut agentloop_writer) {
 /// the side file or cutting the file (a full disk) removes the side file it created,
 /// so the file is as it was and the next repair can run. NULL `out_offset` or
 /// `out_removed`, or NULL `path_ptr` with a length above 0, is `NULL_PARAMETER`; an
-/// empty path or one holding a NUL byte is `INVALID_ARGUMENT`. Thread-safe.
+/// empty path or one holding a NUL byte is `INVALID_ARGUMENT`; a path that is not
+/// UTF-8 where paths must be (not on Unix) is `INVALID_UTF8`. Thread-safe.
 ///
 /// # Safety
 /// `path_ptr` must point to `path_len` readable bytes; `options` NULL or an initialised

@@ -30,6 +30,10 @@ const CXXFLAGS: &[&str] = &[
     "-Wextra",
     "-Wpedantic",
     "-Werror",
+    "-Wconversion",
+    "-Wsign-conversion",
+    "-Wshadow",
+    "-Wold-style-cast",
     "-g",
 ];
 const SANITIZE: &[&str] = &[
@@ -300,6 +304,43 @@ fn batch_reference() -> Vec<u8> {
     transcript
 }
 
+/// The transcript `cpp_example.cpp` writes twice (agent handle, driver), made by the
+/// Rust driver: the same task, echo tool and scripted replies.
+fn cpp_reference() -> Vec<u8> {
+    use agentloop_core::agent::Budgets;
+    use agentloop_core::driver::{self, RunOptions};
+    use agentloop_core::json::{self, Value};
+    use agentloop_core::model::{Reply, Scripted};
+    use agentloop_core::tools::{SharedFnTool, ToolSpec, Toolbox};
+
+    let j = |text: &str| json::parse(text.as_bytes()).unwrap();
+    let mut tools = Toolbox::new();
+    let echo = ToolSpec::new(
+        "echo",
+        "Returns its arguments.",
+        j(r#"{"type":"object","properties":{"say":{"type":"string"}},"required":["say"]}"#),
+    );
+    tools
+        .register_shared(SharedFnTool::new(echo, |a: &Value| Ok(a.clone())))
+        .unwrap();
+    let replies = [
+        Reply::new("Echoing.").with_call("echo", j(r#"{"say":"hi"}"#)),
+        Reply::new("It said hi."),
+    ];
+    let mut transcript = Vec::new();
+    driver::run_with(
+        "Say hi through the echo tool.",
+        Budgets::default(),
+        &mut Scripted::new(replies),
+        &mut tools,
+        &mut || false,
+        &mut transcript,
+        RunOptions { parallel: 1 },
+    )
+    .unwrap();
+    transcript
+}
+
 /// Runs the examples built one way, with an optional wrapper (valgrind).
 fn exercise(build: &Build, programs: &[PathBuf; 8], wrapper: &[&str], label: &str) {
     let [append, verify, cpp, agent_loop, stress, proof, at_most_once, batch] = programs;
@@ -364,8 +405,44 @@ fn exercise(build: &Build, programs: &[PathBuf; 8], wrapper: &[&str], label: &st
     let out = run(&mut command(verify));
     expect_status(&out, 2, &format!("{label}: verify usage"));
 
-    let out = run(&mut command(cpp));
+    // cpp_example.cpp, through include/agentloop.hpp: the SPEC transcript made with the
+    // chain and with the writer, and a run through the agent handle and through the
+    // driver's C++ callbacks, each byte for byte what Rust writes.
+    let cpp_dir = dir.join("cpp");
+    std::fs::create_dir_all(&cpp_dir).unwrap();
+    let out = run(command(cpp).arg(&cpp_dir));
     expect_status(&out, 0, &format!("{label}: cpp_example"));
+    for file in ["spec.jsonl", "writer.jsonl"] {
+        assert_eq!(
+            std::fs::read_to_string(cpp_dir.join(file)).unwrap(),
+            SPEC_TRANSCRIPT,
+            "{label}: cpp_example's {file}"
+        );
+    }
+    let expected = cpp_reference();
+    for file in ["loop.jsonl", "driver.jsonl"] {
+        let written = std::fs::read(cpp_dir.join(file)).unwrap();
+        assert!(
+            written == expected,
+            "{label}: cpp_example's {file} differs from the Rust driver's:\n{}\nexpected:\n{}",
+            String::from_utf8_lossy(&written),
+            String::from_utf8_lossy(&expected)
+        );
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(
+            "cpp_example: tampered: line 3: hash_mismatch: stored hash \
+             8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6, but the record \
+             hashes to "
+        ) && stdout.ends_with(&format!(
+            "cpp_example: ok (agentloop {})\n",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{label}: {stdout}"
+    );
+    let out = run(&mut command(cpp));
+    expect_status(&out, 2, &format!("{label}: cpp_example usage"));
 
     // loop.c: a C model and C tools reproduce the Rust demo's recover transcript, through
     // the sans-I/O agent handle and through the callback driver.
@@ -669,6 +746,110 @@ fn the_guides_proof_example_compiles_and_runs() {
 #[test]
 fn the_readme_c_example_compiles_and_runs() {
     doc_example_runs("README.md", "## In C");
+}
+
+/// Whether `c++` takes `-std=<std>` (C++20 needs a newer compiler than C++17).
+fn cxx_supports(std: &str, dir: &Path) -> bool {
+    let probe = dir.join("probe.cpp");
+    std::fs::write(&probe, "int main() { return 0; }\n").unwrap();
+    Command::new("c++")
+        .arg(format!("-std={std}"))
+        .arg("-fsyntax-only")
+        .arg(&probe)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// `include/agentloop.hpp` alone in a translation unit, with the examples' C++ flags,
+/// under C++17 and (where the compiler has it) C++20: a header error is caught even in
+/// the parts cpp_example.cpp does not use. Then the header's promises about itself: it
+/// names no C function the C header does not declare, and it calls every function the
+/// C header declares but those it says it leaves out, and why.
+#[test]
+fn the_cpp_header_compiles_alone_and_covers_the_c_api() {
+    if !have("c++") && missing("c++") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("agentloop-hpp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let unit = dir.join("alone.cpp");
+    std::fs::write(&unit, "#include \"agentloop.hpp\"\n").unwrap();
+    let mut standards = vec!["c++17"];
+    if cxx_supports("c++20", &dir) {
+        standards.push("c++20");
+    } else {
+        eprintln!("c++ does not take -std=c++20: the header is compiled as C++17 only");
+    }
+    for std in standards {
+        let output = run(Command::new("c++")
+            .args(CXXFLAGS.iter().filter(|f| !f.starts_with("-std=")))
+            .arg(format!("-std={std}"))
+            .arg(format!("-I{}", root().join("include").display()))
+            .arg("-c")
+            .arg(&unit)
+            .arg("-o")
+            .arg(dir.join(format!("alone-{std}.o"))));
+        expect_status(&output, 0, &format!("agentloop.hpp alone, -std={std}"));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let c = std::fs::read_to_string(root().join("include/agentloop.h")).unwrap();
+    let cpp = std::fs::read_to_string(root().join("include/agentloop.hpp")).unwrap();
+    // Every `agentloop_…` word of `text` outside string literals (a word right after a
+    // `"` is an error's `where`), with what follows it.
+    fn words(text: &str) -> Vec<(String, char)> {
+        text.match_indices("agentloop_")
+            .filter(|(i, _)| {
+                !text[..*i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '"')
+            })
+            .map(|(i, _)| {
+                let word: String = text[i..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                let next = text[i + word.len()..].chars().next().unwrap_or(' ');
+                (word, next)
+            })
+            .collect()
+    }
+    let declared: Vec<String> = words(&c)
+        .into_iter()
+        .filter(|(w, next)| {
+            *next == '(' && (c.contains(&format!(" {w}(")) || c.contains(&format!("*{w}(")))
+        })
+        .map(|(w, _)| w)
+        .collect();
+    assert!(declared.len() >= 90, "found only {}", declared.len());
+    let top = cpp.find("#ifndef AGENTLOOP_HPP").unwrap();
+    let (comment, code) = cpp.split_at(top);
+    // The code without its `//` comments, which name the C functions they wrap.
+    let code: String = code
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let code = code.as_str();
+    let used: Vec<String> = words(code).into_iter().map(|(w, _)| w).collect();
+    // Left out on purpose; the header's top comment says why for each.
+    let left_out = ["agentloop_chain_append", "agentloop_agent_take_record"];
+    for name in &declared {
+        let is_used = used.contains(name);
+        if left_out.contains(&name.as_str()) {
+            assert!(!is_used, "{name} is used, but listed as left out");
+            assert!(
+                comment.contains(name.as_str()),
+                "agentloop.hpp's top comment does not say why {name} is left out"
+            );
+        } else {
+            assert!(is_used, "agentloop.hpp does not wrap {name}");
+        }
+    }
+    for (word, next) in words(code) {
+        assert!(
+            next != '(' || declared.contains(&word),
+            "agentloop.hpp calls {word}, which agentloop.h does not declare"
+        );
+    }
 }
 
 #[test]

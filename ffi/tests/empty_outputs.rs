@@ -4,9 +4,11 @@
 //! and docs/c-api.md lists exactly these seven.
 
 use core::ptr::{null, null_mut};
-use std::path::PathBuf;
 
 use agentloop::*;
+
+mod common;
+use common::{query, root, waiting_agent, Agent};
 
 /// The functions whose byte output can be empty, as the header and the guide name them.
 const EMPTY_OUTPUTS: [&str; 7] = [
@@ -22,15 +24,6 @@ const EMPTY_OUTPUTS: [&str; 7] = [
 /// The phrase every one of them says in its header comment.
 const PHRASE: &str = "even with a NULL buffer";
 
-/// A size query: the result and the length written (`usize::MAX` if none was).
-fn query(
-    call: impl FnOnce(*mut u8, usize, *mut usize) -> agentloop_result,
-) -> (agentloop_result, usize) {
-    let mut len = usize::MAX;
-    let r = call(null_mut(), 0, &mut len);
-    (r, len)
-}
-
 /// Asserts the empty case answers `OK` with 0 and the other `INSUFFICIENT_SIZE` with a
 /// length.
 fn empty_then_not(name: &str, empty: (agentloop_result, usize), full: (agentloop_result, usize)) {
@@ -41,32 +34,6 @@ fn empty_then_not(name: &str, empty: (agentloop_result, usize), full: (agentloop
         "{name}: a sentence"
     );
     assert!(full.1 > 0 && full.1 != usize::MAX, "{name}: its length");
-}
-
-struct Agent(*mut agentloop_agent);
-
-impl Drop for Agent {
-    fn drop(&mut self) {
-        // SAFETY: an agent from agentloop_agent_new, freed once.
-        unsafe { agentloop_agent_free(self.0) }
-    }
-}
-
-/// An agent for task "t" with no tools, polled once (it waits for a model reply).
-fn waiting_agent() -> Agent {
-    let mut out = null_mut();
-    // SAFETY: valid inputs and out pointer.
-    let r = unsafe { agentloop_agent_new(b"t".as_ptr(), 1, null(), 0, &mut out) };
-    assert_eq!(r, agentloop_result::Ok);
-    let agent = Agent(out);
-    let mut need = 0;
-    // SAFETY: a live agent and a valid out pointer.
-    assert_eq!(
-        unsafe { agentloop_agent_poll(agent.0, &mut need) },
-        agentloop_result::Ok
-    );
-    assert_eq!(need, agentloop_need::ModelReply as u32);
-    agent
 }
 
 #[test]
@@ -265,45 +232,14 @@ fn an_agents_error_sentences_are_empty_until_there_is_an_error() {
     );
 }
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 /// Every function of the header with a caller buffer, and its doc comment.
 fn buffer_functions() -> Vec<(String, String)> {
     let header = std::fs::read_to_string(root().join("include/agentloop.h")).unwrap();
-    let mut found = Vec::new();
-    let mut comment = String::new();
-    let mut lines = header.lines();
-    while let Some(line) = lines.next() {
-        if line.starts_with("/**") {
-            comment.clear();
-        }
-        if line.starts_with("/**") || line.starts_with(" *") {
-            comment.push_str(line.trim_start_matches(['/', ' ', '*']));
-            comment.push(' ');
-            continue;
-        }
-        if line.starts_with(|c: char| c.is_ascii_alphabetic())
-            && line.contains("agentloop_")
-            && line.contains('(')
-            && !line.starts_with("typedef")
-        {
-            let mut decl = String::from(line);
-            while !decl.ends_with(';') {
-                decl.push_str(lines.next().unwrap().trim());
-            }
-            let name: String = decl[..decl.find('(').unwrap()]
-                .rsplit([' ', '*'])
-                .next()
-                .unwrap()
-                .to_string();
-            if decl.contains("out_buf") {
-                found.push((name, comment.clone()));
-            }
-        }
-    }
-    found
+    common::declared_functions(&header)
+        .into_iter()
+        .filter(|f| f.params.contains("out_buf"))
+        .map(|f| (f.name, f.comment))
+        .collect()
 }
 
 #[test]

@@ -6,6 +6,9 @@
 
 use std::path::PathBuf;
 
+mod common;
+use common::parameters;
+
 fn generate() -> Vec<u8> {
     let crate_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
@@ -139,36 +142,10 @@ const NOT_ON_THEIR_TYPE: &[&str] = &[
 
 /// Every function the header declares: its name and its parameter list.
 fn declarations(header: &str) -> Vec<(String, String)> {
-    let mut found = Vec::new();
-    let mut lines = header.lines();
-    while let Some(line) = lines.next() {
-        let is_decl = !line.starts_with([' ', '#', '/', '*', '}'])
-            && !line.starts_with("typedef")
-            && !line.starts_with("enum")
-            && !line.starts_with("struct")
-            && line.contains("agentloop_")
-            && line.contains('(');
-        if !is_decl {
-            continue;
-        }
-        let mut text = String::from(line);
-        while !text.trim_end().ends_with(';') {
-            text.push(' ');
-            text.push_str(lines.next().expect("a declaration ends in ';'").trim());
-        }
-        let open = text.find('(').unwrap();
-        let name: String = text[..open]
-            .chars()
-            .rev()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        let close = text.rfind(')').unwrap();
-        found.push((name, text[open + 1..close].to_string()));
-    }
-    found
+    common::declared_functions(header)
+        .into_iter()
+        .map(|f| (f.name, f.params))
+        .collect()
 }
 
 /// The types the header declares, without their `agentloop_` prefix.
@@ -286,21 +263,6 @@ fn the_guide_lists_every_home() {
             "docs/c-api.md's Names rule does not list the home `{home}`"
         );
     }
-}
-
-/// A parameter list split into `(type, name)` pairs.
-fn parameters(params: &str) -> Vec<(String, String)> {
-    if params.trim() == "void" {
-        return Vec::new();
-    }
-    params
-        .split(',')
-        .map(|p| {
-            let p = p.trim();
-            let at = p.rfind([' ', '*']).expect("a type and a name") + 1;
-            (p[..at].trim().to_string(), p[at..].to_string())
-        })
-        .collect()
 }
 
 /// One string convention (docs/c-api.md, "Inputs"): no function takes a NUL-terminated
@@ -472,4 +434,84 @@ fn every_constant_the_docs_name_is_declared() {
         }
         assert!(named > 50, "{file}: found only {named} constants");
     }
+}
+
+/// The opaque handles: a `T *` of one of these is the object a function works on or
+/// takes, not an output.
+const OPAQUE: &[&str] = &[
+    "agent",
+    "chain",
+    "reply",
+    "report",
+    "schema",
+    "tool_result",
+    "verifier",
+    "writer",
+];
+
+/// Whether a parameter of type `ty` in function `name` is something the function
+/// writes for its caller: a non-const pointer, other than a handle it works on, the
+/// caller's `void *userdata`, or the plain struct an `_init` fills (its home).
+fn is_output(name: &str, ty: &str) -> bool {
+    let ty = ty.trim();
+    // `const T *` is an input; `const T **` is a writable pointer to a const one.
+    let writable = ty.ends_with("**") || (ty.ends_with('*') && !ty.starts_with("const "));
+    if !writable || ty.starts_with("void") {
+        return false;
+    }
+    let pointee = ty
+        .trim_start_matches("struct ")
+        .trim_end_matches('*')
+        .trim();
+    let single = !ty.ends_with("**");
+    let handle = pointee
+        .strip_prefix("agentloop_")
+        .is_some_and(|t| OPAQUE.contains(&t));
+    let filled = name.ends_with("_init")
+        && home_and_verb(name).is_some_and(|(home, _)| pointee == format!("agentloop_{home}"));
+    !(filled || (single && handle))
+}
+
+/// Output parameters have one naming rule (docs/c-api.md, "Outputs"): `out` when a
+/// function writes one thing, `out_<what>` otherwise (`out_buf`, `out_len`,
+/// `out_report`, `out_has_head`, …); and a parameter named so is an output (or the
+/// capacity `out_cap` of an `out_buf`).
+#[test]
+fn output_parameters_are_named_out() {
+    let header = std::fs::read_to_string(header_path()).unwrap();
+    let mut outputs = 0;
+    for (name, params) in declarations(&header) {
+        for (ty, param) in parameters(&params) {
+            let named_out = param == "out" || param.starts_with("out_");
+            if is_output(&name, &ty) {
+                outputs += 1;
+                assert!(
+                    named_out,
+                    "`{name}`: the output `{ty} {param}` is not named `out` or `out_<what>`"
+                );
+            } else {
+                assert!(
+                    !named_out || param == "out_cap",
+                    "`{name}`: `{ty} {param}` is named as an output but is an input"
+                );
+            }
+        }
+    }
+    assert!(outputs > 80, "found only {outputs} outputs");
+    // The rule sees what it must: a bool flag, a lent string, a handle, an _init.
+    assert!(is_output("agentloop_report_head", "bool *"));
+    assert!(is_output("agentloop_report_fault", "const char **"));
+    assert!(is_output(
+        "agentloop_chain_new",
+        "struct agentloop_chain **"
+    ));
+    assert!(!is_output(
+        "agentloop_chain_append",
+        "struct agentloop_chain *"
+    ));
+    assert!(!is_output(
+        "agentloop_budgets_init",
+        "struct agentloop_budgets *"
+    ));
+    assert!(!is_output("agentloop_driver_run", "void *"));
 }

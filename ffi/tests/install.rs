@@ -1,12 +1,13 @@
 //! `make install` (the top-level Makefile) installs libagentloop as a C library: into a
 //! temporary prefix, staged under `DESTDIR` with another `LIBDIR`, and the static
-//! library alone; each time a C program is built with nothing but `pkg-config --cflags
-//! --libs agentloop` (`--static` for the static library) and run, and `make uninstall`
-//! leaves no file of ours behind.
+//! library alone; each time a C program (and, in the prefix, a C++ one using
+//! agentloop.hpp) is built with nothing but `pkg-config --cflags --libs agentloop`
+//! (`--static` for the static library) and run, and `make uninstall` leaves no file of
+//! ours behind.
 //!
 //! Installs the libraries cargo built for these tests (as `c_examples.rs` uses them);
 //! `make` is told `CARGO=false`, so it can never start a build of its own. Needs `make`,
-//! `pkg-config`, `cc` and `readelf`: skipped with a message when one is missing, a
+//! `pkg-config`, `cc` (and `c++`) and `readelf`: skipped with a message when one is missing, a
 //! failure when `CI` is set.
 
 use std::ffi::CStr;
@@ -187,6 +188,7 @@ fn real_name(soname: &str) -> String {
 fn installed_files(soname: &str, libdir: &str) -> Vec<String> {
     let mut files = vec![
         "include/agentloop.h".to_owned(),
+        "include/agentloop.hpp".to_owned(),
         format!("{libdir}/libagentloop.a"),
         format!("{libdir}/libagentloop.so"),
         format!("{libdir}/{soname}"),
@@ -231,17 +233,47 @@ fn expected_output() -> String {
     format!("{}\n{}\n", text(0), text(1))
 }
 
+/// The C++ program: nothing but the wrapper header, which canonicalizes a text and
+/// catches the library's refusal of another as an `agentloop::error`.
+const CPP_PROGRAM: &str = r#"#include <agentloop.hpp>
+#include <cstdio>
+
+int main() {
+    std::string text = agentloop::json::canonicalize("{\"b\":1,\"a\":2.0}");
+    try {
+        agentloop::json::canonicalize("{");
+    } catch (const agentloop::error &e) {
+        std::printf("%s\n%u\n", text.c_str(), static_cast<unsigned>(e.code()));
+        return 0;
+    }
+    return 1;
+}
+"#;
+
 /// Compiles [`PROGRAM`] in `dir` with the flags `pkg-config <pkg_config_args> agentloop`
 /// gives and nothing else, under the environment `env`; returns the program's path.
 fn build_with_pkg_config(dir: &Path, pkg_config_args: &str, env: &[(&str, &Path)]) -> PathBuf {
-    let source = dir.join("app.c");
-    std::fs::write(&source, PROGRAM).unwrap();
-    let program = dir.join("app");
+    build_with(dir, ("cc -std=c11", "app.c", PROGRAM), pkg_config_args, env)
+}
+
+/// Compiles `source` (its file name and text) in `dir` with `compiler` (a command and
+/// its standard), the warning flags of the examples and the flags of `pkg-config
+/// <pkg_config_args> agentloop`; returns the program's path.
+fn build_with(
+    dir: &Path,
+    (compiler, name, text): (&str, &str, &str),
+    pkg_config_args: &str,
+    env: &[(&str, &Path)],
+) -> PathBuf {
+    let source = dir.join(name);
+    std::fs::write(&source, text).unwrap();
+    let program = dir.join(name.split('.').next().unwrap());
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
         .arg(format!(
-            "cc -std=c11 -Wall -Wextra -Wpedantic -Werror app.c -o app \
-             $(pkg-config {pkg_config_args} agentloop)"
+            "{compiler} -Wall -Wextra -Wpedantic -Werror {name} -o {} \
+             $(pkg-config {pkg_config_args} agentloop)",
+            program.display()
         ))
         .current_dir(dir)
         .env_remove("PKG_CONFIG_LIBDIR")
@@ -253,7 +285,7 @@ fn build_with_pkg_config(dir: &Path, pkg_config_args: &str, env: &[(&str, &Path)
     expect_status(
         &out,
         0,
-        &format!("cc app.c $(pkg-config {pkg_config_args} agentloop)"),
+        &format!("{compiler} {name} $(pkg-config {pkg_config_args} agentloop)"),
     );
     program
 }
@@ -311,14 +343,14 @@ fn check_shared(libdir: &Path, built: &Path, name: &str) {
     );
 }
 
-/// `make install PREFIX=<tmp>`: the header, the shared library with its SONAME link and
+/// `make install PREFIX=<tmp>`: the headers, the shared library with its SONAME link and
 /// development link, the static library and agentloop.pc for that prefix, nothing else;
 /// a program built with `pkg-config --cflags --libs agentloop` needs the SONAME and runs
 /// with the prefix's lib/ on the loader's path (not without the SONAME link); `make
 /// uninstall` removes every file.
 #[test]
 fn make_install_into_a_prefix_builds_and_runs_a_program_with_pkg_config() {
-    if !have_all(&["make", "pkg-config", "cc", "readelf"]) {
+    if !have_all(&["make", "pkg-config", "cc", "c++", "readelf"]) {
         return;
     }
     let lib = lib_dir();
@@ -373,6 +405,27 @@ fn make_install_into_a_prefix_builds_and_runs_a_program_with_pkg_config() {
     let out = run(Command::new(&program).env("LD_LIBRARY_PATH", prefix.join("lib")));
     expect_status(&out, 0, "the program linked with pkg-config --libs");
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected_output());
+    // A C++ program finds agentloop.hpp beside agentloop.h by the same flags.
+    assert!(
+        std::fs::read(prefix.join("include/agentloop.hpp")).unwrap()
+            == std::fs::read(root().join("include/agentloop.hpp")).unwrap(),
+        "the installed C++ header is include/agentloop.hpp"
+    );
+    let cpp = build_with(
+        &scratch.0,
+        ("c++ -std=c++17", "app_cpp.cpp", CPP_PROGRAM),
+        "--cflags --libs",
+        &env,
+    );
+    let out = run(Command::new(&cpp).env("LD_LIBRARY_PATH", prefix.join("lib")));
+    expect_status(&out, 0, "the C++ program linked with pkg-config --libs");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!(
+            "{{\"a\":2,\"b\":1}}\n{}\n",
+            agentloop::agentloop_result::InvalidJson as u32
+        )
+    );
     // The loader looks for the SONAME link: without it the program does not start.
     let link = prefix.join("lib").join(&soname);
     std::fs::rename(&link, scratch.0.join("moved-link")).unwrap();
@@ -475,6 +528,7 @@ fn make_install_static_links_a_program_with_pkg_config_static() {
         files_under(&prefix),
         [
             "include/agentloop.h",
+            "include/agentloop.hpp",
             "lib/libagentloop.a",
             "lib/pkgconfig/agentloop.pc"
         ]

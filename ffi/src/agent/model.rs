@@ -139,8 +139,11 @@ pub unsafe extern "C" fn agentloop_agent_feed_reply(
 
 /// Feeds the model's failure to the reply asked for: the sentence `(ptr, len)` (UTF-8;
 /// empty becomes "the model failed without saying why") goes into the `stop` record's
-/// `error`, and the run stops with `model_error`. Refusals as
-/// `agentloop_agent_feed_reply`. Not thread-safe for one agent.
+/// `error`, and the run stops with `model_error`. Refusals, each leaving the agent
+/// unchanged and still waiting for a reply: `INVALID_STATE` when the last poll did not
+/// ask for a reply; `INVALID_UTF8` for a sentence that is not UTF-8. NULL `agent` (or
+/// a NULL `ptr` with a length above 0) is `NULL_PARAMETER`. Not thread-safe for one
+/// agent.
 ///
 /// # Safety
 /// `agent` must be a live agent from this library; `ptr` must point to `len` readable

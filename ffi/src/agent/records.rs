@@ -9,9 +9,9 @@ use super::agentloop_agent;
 
 /// Appends the agent's next pending record to `chain` and writes its canonical line
 /// (ending in `\n`, no NUL) to `(out_buf, out_cap)`, its length to `*out_len`, and
-/// `true` to `*has_record`. With no record pending it writes `false` to `*has_record`
-/// and 0 to `*out_len` and changes nothing. Call it until `*has_record` is false after
-/// every poll, feed and cancel.
+/// `true` to `*out_has_record`. With no record pending it writes `false` to
+/// `*out_has_record` and 0 to `*out_len` and changes nothing. Call it until
+/// `*out_has_record` is false after every poll, feed and cancel.
 ///
 /// Size query: when the line does not fit (or `out_buf` is NULL), the needed length is
 /// written to `*out_len`, the result is `INSUFFICIENT_SIZE`, the record stays pending
@@ -19,13 +19,13 @@ use super::agentloop_agent;
 ///
 /// The chain's next `seq` must be the record's (`first_seq` of
 /// `agentloop_agent_new` for the first): otherwise `INVALID_ARGUMENT`, nothing changed.
-/// Other refusals as `agentloop_chain_append` (`CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`). NULL `agent`,
-/// `chain`, `out_len` or `has_record` is `NULL_PARAMETER`. Not thread-safe for one agent
-/// or chain.
+/// Other refusals as `agentloop_chain_append` (`CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`).
+/// NULL `agent`, `chain`, `out_len` or `out_has_record` is `NULL_PARAMETER`. Not
+/// thread-safe for one agent or chain.
 ///
 /// # Safety
 /// `agent` and `chain` must be live objects from this library; `out_buf`, if not NULL,
-/// must point to `out_cap` writable bytes; `out_len` and `has_record` must be valid for
+/// must point to `out_cap` writable bytes; `out_len` and `out_has_record` must be valid for
 /// a write.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_agent_take_record(
@@ -34,11 +34,11 @@ pub unsafe extern "C" fn agentloop_agent_take_record(
     out_buf: *mut u8,
     out_cap: usize,
     out_len: *mut usize,
-    has_record: *mut bool,
+    out_has_record: *mut bool,
 ) -> agentloop_result {
     boundary(|| {
         need(out_len)?;
-        need(has_record)?;
+        need(out_has_record)?;
         let out = Out::Buffer {
             buf: out_buf,
             cap: out_cap,
@@ -51,14 +51,14 @@ pub unsafe extern "C" fn agentloop_agent_take_record(
             unsafe { put(out_len, 0) }?;
         }
         // SAFETY: checked non-NULL; the caller promises it is writable.
-        unsafe { put(has_record, taken) }
+        unsafe { put(out_has_record, taken) }
     })
 }
 
 /// As `agentloop_agent_take_record`, with the line lent instead of copied: appends the
 /// agent's next pending record to `chain`, writes a pointer to its canonical line
 /// (ending in `\n`, no NUL) to `*out_line`, its length to `*out_len`, and `true` to
-/// `*has_record`. The line belongs to the chain, as with
+/// `*out_has_record`. The line belongs to the chain, as with
 /// `agentloop_chain_append_borrowed`: valid and unchanged until the next call that
 /// takes this chain (this one included) or `agentloop_chain_free` — write it out
 /// before taking the next record. With no record pending it writes NULL, 0 and
@@ -67,24 +67,24 @@ pub unsafe extern "C" fn agentloop_agent_take_record(
 /// Refusals as `agentloop_agent_take_record` (`INVALID_ARGUMENT` for a chain at
 /// another `seq`, `CHAIN_EXHAUSTED`, `RECORD_TOO_LONG`), each leaving the record
 /// pending, the chain unchanged and the outputs unwritten. NULL `agent`, `chain`,
-/// `out_line`, `out_len` or `has_record` is `NULL_PARAMETER`. Not thread-safe for one
+/// `out_line`, `out_len` or `out_has_record` is `NULL_PARAMETER`. Not thread-safe for one
 /// agent or chain.
 ///
 /// # Safety
 /// `agent` and `chain` must be live objects from this library; `out_line`, `out_len`
-/// and `has_record` must be valid for a write.
+/// and `out_has_record` must be valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_agent_take_record_borrowed(
     agent: *mut agentloop_agent,
     chain: *mut agentloop_chain,
     out_line: *mut *const u8,
     out_len: *mut usize,
-    has_record: *mut bool,
+    out_has_record: *mut bool,
 ) -> agentloop_result {
     boundary(|| {
         need(out_line)?;
         need(out_len)?;
-        need(has_record)?;
+        need(out_has_record)?;
         let out = Out::Lent {
             ptr: out_line,
             len: out_len,
@@ -99,7 +99,7 @@ pub unsafe extern "C" fn agentloop_agent_take_record_borrowed(
             }
         }
         // SAFETY: checked non-NULL; the caller promises it is writable.
-        unsafe { put(has_record, taken) }
+        unsafe { put(out_has_record, taken) }
     })
 }
 

@@ -74,6 +74,10 @@ pub unsafe extern "C" fn agentloop_agent_call_json(
 /// Writes the name of the tool to run (UTF-8, no NUL); otherwise as
 /// `agentloop_agent_call_json`.
 ///
+/// Size query as `agentloop_json_canonicalize`. `INVALID_STATE` when the last poll did
+/// not ask for a tool result (or it was fed since). NULL `agent` or `out_len` is
+/// `NULL_PARAMETER`. Not thread-safe for one agent.
+///
 /// # Safety
 /// As `agentloop_agent_call_json`.
 #[no_mangle]
@@ -93,6 +97,10 @@ pub unsafe extern "C" fn agentloop_agent_call_name(
 /// Writes the id of the call to run (`call_<seq>_<index>`, no NUL); otherwise as
 /// `agentloop_agent_call_json`.
 ///
+/// Size query as `agentloop_json_canonicalize`. `INVALID_STATE` when the last poll did
+/// not ask for a tool result (or it was fed since). NULL `agent` or `out_len` is
+/// `NULL_PARAMETER`. Not thread-safe for one agent.
+///
 /// # Safety
 /// As `agentloop_agent_call_json`.
 #[no_mangle]
@@ -111,6 +119,10 @@ pub unsafe extern "C" fn agentloop_agent_call_id(
 
 /// Writes the arguments of the call to run as canonical JSON (no NUL); otherwise as
 /// `agentloop_agent_call_json`.
+///
+/// Size query as `agentloop_json_canonicalize`. `INVALID_STATE` when the last poll did
+/// not ask for a tool result (or it was fed since). NULL `agent` or `out_len` is
+/// `NULL_PARAMETER`. Not thread-safe for one agent.
 ///
 /// # Safety
 /// As `agentloop_agent_call_json`.
@@ -254,8 +266,10 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_result_for(
 
 /// Feeds the tool's failure, the sentence `(ptr, len)` (UTF-8), as the result of the
 /// waiting call `(id_ptr, id_len)`: recorded as `agentloop_agent_feed_tool_error`
-/// records it. Refusals as `agentloop_agent_feed_tool_result_for`. Not thread-safe
-/// for one agent.
+/// records it. Refusals, each leaving the agent unchanged: `INVALID_STATE` when no
+/// batch is waiting; `INVALID_ARGUMENT` when no waiting call has that id;
+/// `INVALID_UTF8` for an id or a sentence that is not UTF-8. NULL `agent` (or a NULL
+/// input with a length above 0) is `NULL_PARAMETER`. Not thread-safe for one agent.
 ///
 /// # Safety
 /// `agent` must be a live agent from this library; `id_ptr` must point to `id_len`
