@@ -54,8 +54,11 @@
 //! (by default it prints the panic to stderr), and a build with `panic = "abort"`
 //! cannot catch anything.
 
+mod batch;
 mod resume;
 
+pub(crate) use batch::call_tool;
+use batch::run_batch;
 pub use resume::{
     replay, resume, resume_anchored, resume_anchored_with, resume_with, ReplayReport,
     ResumeRunError,
@@ -69,10 +72,9 @@ use crate::agent::{
     Agent, BatchNeed, BudgetError, Budgets, FeedError, Need, Outcome, Record, RecordKind,
 };
 use crate::chain::{AppendError, Chain};
-use crate::json::Value;
 use crate::model::{Answer, Model, ToolCall};
 use crate::sink::{RecordSink, SinkError};
-use crate::tools::{ToolError, Toolbox};
+use crate::tools::Toolbox;
 
 /// Why a run could not be carried out (the model's and tools' failures are not
 /// errors: they are recorded, and the run stops or goes on).
@@ -287,162 +289,6 @@ pub fn drive(agent: &mut Agent, mut io: Io<'_>, options: RunOptions) -> Result<O
     }
 }
 
-/// Feeds one result of a batch and writes the records it lets out.
-fn feed_one(
-    agent: &mut Agent,
-    io: &mut Io<'_>,
-    id: &str,
-    result: Result<Value, ToolError>,
-) -> Result<(), RunError> {
-    agent
-        .feed_tool_result_for(id, result)
-        .map_err(RunError::Feed)?;
-    write_records(agent, io)
-}
-
-/// Runs the calls of a batch: without threads, one at a time in call order, `cancel`
-/// asked before each but the first (the batch's check point asked it just before); a
-/// cancellation leaves the calls not started unrun.
-#[cfg(not(feature = "std"))]
-fn run_batch(
-    agent: &mut Agent,
-    io: &mut Io<'_>,
-    calls: &[ToolCall],
-    _parallel: usize,
-) -> Result<(), RunError> {
-    for (k, call) in calls.iter().enumerate() {
-        if k > 0 && (io.cancel)() {
-            agent.cancel();
-            return write_records(agent, io);
-        }
-        let result = call_tool(io.toolbox, call);
-        feed_one(agent, io, &call.id, result)?;
-    }
-    Ok(())
-}
-
-/// Runs the calls of a batch, started in call order: each call to a shared tool on a
-/// worker thread when one of the `parallel - 1` is free, else on this thread, like
-/// every call to another tool. `cancel` is asked before each call is started but the
-/// first (the batch's check point asked it just before); once it says `true` no
-/// other call starts, the calls running are let finish and their results written,
-/// and the run stops as cancelled with the calls not started unrun — as the one at a
-/// time path leaves them, since the calls started are always the first ones. Each
-/// result is fed, and the records it lets out written, as it comes in.
-#[cfg(feature = "std")]
-fn run_batch(
-    agent: &mut Agent,
-    io: &mut Io<'_>,
-    calls: &[ToolCall],
-    parallel: usize,
-) -> Result<(), RunError> {
-    use alloc::sync::Arc;
-    use std::sync::{mpsc, Mutex};
-
-    use crate::tools::SharedTool;
-
-    let shared: Vec<Option<Arc<dyn SharedTool>>> =
-        calls.iter().map(|c| io.toolbox.shared(&c.name)).collect();
-    let wanted = parallel
-        .saturating_sub(1)
-        .min(shared.iter().filter(|t| t.is_some()).count());
-    let (jobs, queue) = mpsc::channel::<usize>();
-    let queue = Mutex::new(queue);
-    let (done, results) = mpsc::channel::<(usize, Result<Value, ToolError>)>();
-    std::thread::scope(|scope| {
-        let mut workers = 0;
-        for _ in 0..wanted {
-            let (queue, done, shared) = (&queue, done.clone(), &shared);
-            let worker = move || loop {
-                // Nothing panics while the lock is held.
-                let job = match queue.lock() {
-                    Ok(queue) => queue.recv(),
-                    Err(_) => break,
-                };
-                let Ok(k) = job else { break };
-                let result = match (calls.get(k), shared.get(k)) {
-                    (Some(call), Some(Some(tool))) => call_shared(tool.as_ref(), call),
-                    _ => Err(ToolError::new(
-                        "the driver handed out a call it does not have",
-                    )),
-                };
-                if done.send((k, result)).is_err() {
-                    break;
-                }
-            };
-            // A thread that cannot be started leaves its calls to the others.
-            if std::thread::Builder::new()
-                .spawn_scoped(scope, worker)
-                .is_ok()
-            {
-                workers += 1;
-            }
-        }
-        drop(done);
-        // The calls on a worker whose result has not come back.
-        let mut running = alloc::vec![false; calls.len()];
-        let mut busy = 0usize;
-        let outcome = (|| {
-            let mut cancelled = false;
-            for (k, call) in calls.iter().enumerate() {
-                if k > 0 && (io.cancel)() {
-                    cancelled = true;
-                    break;
-                }
-                match shared.get(k) {
-                    Some(Some(_)) if busy < workers && jobs.send(k).is_ok() => {
-                        running[k] = true;
-                        busy += 1;
-                    }
-                    Some(Some(tool)) => {
-                        let result = call_shared(tool.as_ref(), call);
-                        feed_one(agent, io, &call.id, result)?;
-                    }
-                    _ => {
-                        let result = call_tool(io.toolbox, call);
-                        feed_one(agent, io, &call.id, result)?;
-                    }
-                }
-                while let Ok((k, result)) = results.try_recv() {
-                    running[k] = false;
-                    busy -= 1;
-                    feed_one(agent, io, &calls[k].id, result)?;
-                }
-            }
-            while busy > 0 {
-                let Ok((k, result)) = results.recv() else {
-                    break;
-                };
-                running[k] = false;
-                busy -= 1;
-                feed_one(agent, io, &calls[k].id, result)?;
-            }
-            // A worker cannot end without its call's result (a panic is caught); if
-            // one did, the call may have run: it is recorded as failed, not run again.
-            for (call, _) in calls.iter().zip(&running).filter(|(_, r)| **r) {
-                let lost = ToolError::new("the thread running it ended without a result");
-                feed_one(agent, io, &call.id, Err(lost))?;
-            }
-            if cancelled {
-                agent.cancel();
-                write_records(agent, io)?;
-            }
-            Ok(())
-        })();
-        // No call starts after this; the workers end once their call is done.
-        drop(jobs);
-        outcome
-    })
-}
-
-/// Runs one call of a shared tool; a panic becomes the tool's failure.
-#[cfg(feature = "std")]
-fn call_shared(tool: &dyn crate::tools::SharedTool, call: &ToolCall) -> Result<Value, ToolError> {
-    use std::panic::{catch_unwind, AssertUnwindSafe};
-    catch_unwind(AssertUnwindSafe(|| tool.call(&call.arguments)))
-        .unwrap_or_else(|payload| Err(ToolError::new(panic_sentence(payload.as_ref()))))
-}
-
 /// Runs `task` to its end, continuing `chain`: each record is appended to it and its
 /// line handed to `sink` before the run goes on — before the model, a tool or `cancel`
 /// is called again, so a sink that makes each line durable has every record before a
@@ -534,39 +380,6 @@ fn write_records(agent: &mut Agent, io: &mut Io<'_>) -> Result<(), RunError> {
             .map_err(RunError::Sink)?;
     }
     Ok(())
-}
-
-/// Runs one call; with `std`, a panic becomes the tool's failure.
-pub(crate) fn call_tool(toolbox: &mut Toolbox, call: &ToolCall) -> Result<Value, ToolError> {
-    #[cfg(feature = "std")]
-    {
-        use std::panic::{catch_unwind, AssertUnwindSafe};
-        // A tool that panicked stays registered: whatever it does on a later call is
-        // recorded like any other result.
-        catch_unwind(AssertUnwindSafe(|| {
-            toolbox.call(&call.name, &call.arguments)
-        }))
-        .unwrap_or_else(|payload| Err(ToolError::new(panic_sentence(payload.as_ref()))))
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        toolbox.call(&call.name, &call.arguments)
-    }
-}
-
-/// `panicked: <message>` from a panic payload.
-#[cfg(feature = "std")]
-fn panic_sentence(payload: &(dyn core::any::Any + Send)) -> alloc::string::String {
-    let message = payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| {
-            payload
-                .downcast_ref::<alloc::string::String>()
-                .map(|s| s.as_str())
-        })
-        .unwrap_or("a non-string panic payload");
-    alloc::format!("panicked: {message}")
 }
 
 #[cfg(test)]

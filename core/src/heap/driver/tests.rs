@@ -8,7 +8,7 @@ use alloc::vec;
 use crate::agent::{Record, StopReason};
 use crate::audit::verify_loop_bytes;
 use crate::demo;
-use crate::json::parse;
+use crate::json::{parse, Value};
 use crate::model::{Message, ModelError, Reply, Scripted};
 use crate::tools::ToolSpec;
 use crate::verify;
