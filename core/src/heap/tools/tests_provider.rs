@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::string::String;
 
 use super::*;
-use crate::json::parse;
+use crate::json::{parse, Value};
 
 fn spec_with(name: &str, schema: &str) -> ToolSpec {
     ToolSpec::new(name, "d", parse(schema.as_bytes()).unwrap())
