@@ -28,6 +28,7 @@ use core::cmp::Ordering;
 
 mod check;
 mod detail;
+mod fast;
 mod marks;
 
 use detail::Found;
@@ -83,6 +84,9 @@ pub(crate) fn violations(tree: &Tree, instance: &Value, root: &str) -> Vec<Viola
 
 /// Whether `instance` is valid against `tree`, stopping at the first failure.
 pub(crate) fn is_valid(tree: &Tree, instance: &Value) -> bool {
+    if tree.plain && !work::general_only() {
+        return fast::check(tree, tree.root, instance, 0);
+    }
     let mut engine = Engine::new(tree);
     let scope = engine.root_scope();
     engine.check(tree.root, instance, &scope, 0, None)
