@@ -81,12 +81,17 @@
 //! | a repetition count | `u32::MAX` |
 //! | compiled automaton | [`MAX_COMPILED_BYTES`] for each of the two Thompson NFAs (forward and reverse): `^\p{L}{1,100}$` fits, `\p{L}{1000}` and `(?:a{1000}){1000}` are refused within milliseconds, not compiled for seconds |
 //! | matching memory | [`MAX_MATCH_CACHE_BYTES`] for the lazy DFA's cache, per thread matching at the same time; past it the cache is cleared or the search falls back to the PikeVM, still linear |
+//! | fully compiled DFA | built only for an automaton of at most [`MAX_DENSE_NFA_STATES`] states, kept only when its table fits [`MAX_DENSE_DFA_BYTES`] (building stops at that size); otherwise the lazy DFA matches |
 //!
 //! # How it matches
 //!
 //! The translation is regex-syntax's HIR, built directly (the pattern is never re-parsed
 //! as Rust regex syntax), compiled by regex-automata's meta engine (lazy DFA, PikeVM; no
-//! backtracker) with no capture groups. [`Pattern::is_match`] runs an anchored search of
+//! backtracker) with no capture groups; a small pattern (the realistic ones: `^[a-z0-9-]{1,39}$`,
+//! a UUID, an e-mail shape) also gets a fully compiled DFA of the same search at compile
+//! time, which matches with one table lookup a byte and no cache, the lazy DFA staying
+//! the engine of the others (a unit-test switch holds the two to the same answers).
+//! [`Pattern::is_match`] runs an anchored search of
 //! `[^]*?(?:pattern)`: the pattern is tried at each code-point index of the text in turn,
 //! as ECMAScript's RegExpBuiltinExec does (regex-automata's own unanchored search moves
 //! byte by byte, where an empty `\B` match inside a code point's bytes would hide a real
@@ -102,9 +107,14 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
+use regex_automata::dfa::{dense, Automaton, StartKind};
 use regex_automata::meta::{self, Regex};
-use regex_automata::nfa::thompson::WhichCaptures;
-use regex_automata::{Anchored, Input};
+use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_automata::util::primitives::StateID;
+use regex_automata::util::start;
+use regex_automata::{Anchored, Input, MatchKind};
+
+use super::work;
 use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
 
 /// The longest pattern compiled, in Unicode code points. Longer ones are refused with
@@ -130,13 +140,93 @@ pub const MAX_COMPILED_BYTES: usize = 8 << 20;
 /// ~70 ns; with 2 MiB it fell back to the PikeVM, ~1.1 µs).
 pub const MAX_MATCH_CACHE_BYTES: usize = 8 << 20;
 
+/// The largest transition table of a pattern's fully compiled DFA (regex-automata's
+/// dense DFA, built at compile time for a small pattern, which then matches in a few
+/// instructions a byte with no cache). A pattern whose DFA would be larger, or whose
+/// automaton has more than [`MAX_DENSE_NFA_STATES`] states, matches with the lazy DFA
+/// instead ([`MAX_MATCH_CACHE_BYTES`]).
+pub const MAX_DENSE_DFA_BYTES: usize = 64 << 10;
+
+/// The most NFA states a pattern may have for a fully compiled DFA to be tried: it
+/// bounds the time building one takes (each DFA state is a set of NFA states), which
+/// [`MAX_DENSE_DFA_BYTES`] alone would leave proportional to the NFA.
+pub const MAX_DENSE_NFA_STATES: usize = 384;
+
 /// A compiled ECMA-262 regular expression: a JSON Schema `pattern`, or a key of
 /// `patternProperties`. Compiled once; matching needs only `&self` (each thread
-/// matching at the same time gets a cache from an internal pool).
+/// matching at the same time gets a cache from an internal pool, unless the pattern is
+/// small enough for a fully compiled DFA, which needs none).
 #[derive(Clone)]
 pub struct Pattern {
     source: String,
     regex: Regex,
+    /// The same search as a fully compiled DFA, when it fits the bounds.
+    dense: Option<Dense>,
+}
+
+/// A fully compiled DFA of `[^]*?(?:pattern)` and its anchored start state.
+#[derive(Clone)]
+struct Dense {
+    dfa: dense::DFA<Vec<u32>>,
+    start: StateID,
+}
+
+impl Dense {
+    /// The DFA for `hir`, if its automaton and its table fit the bounds and it needs no
+    /// quit byte (a Unicode word boundary would; ours are ASCII).
+    fn build(hir: &Hir) -> Option<Dense> {
+        let nfa = thompson::Compiler::new()
+            .configure(
+                thompson::Config::new()
+                    .nfa_size_limit(Some(MAX_COMPILED_BYTES))
+                    .which_captures(WhichCaptures::None),
+            )
+            .build_from_hir(hir)
+            .ok()?;
+        if nfa.states().len() > MAX_DENSE_NFA_STATES {
+            return None;
+        }
+        let dfa = dense::Builder::new()
+            .configure(
+                dense::Config::new()
+                    // Whether any match exists: every match, no preference among them.
+                    .match_kind(MatchKind::All)
+                    .start_kind(StartKind::Anchored)
+                    .accelerate(false)
+                    .minimize(false)
+                    .dfa_size_limit(Some(MAX_DENSE_DFA_BYTES))
+                    .determinize_size_limit(Some(MAX_DENSE_DFA_BYTES)),
+            )
+            .build_from_nfa(&nfa)
+            .ok()?;
+        let start = dfa
+            .start_state(&start::Config::new().anchored(Anchored::Yes))
+            .ok()?;
+        Some(Dense { dfa, start })
+    }
+
+    /// Whether a match starts at the beginning of `text` (so, for `[^]*?(?:pattern)`,
+    /// anywhere): a match state reached after any byte or at the end.
+    #[inline]
+    fn is_match(&self, text: &str) -> Option<bool> {
+        let dfa = &self.dfa;
+        let mut state = self.start;
+        for &byte in text.as_bytes() {
+            state = dfa.next_state(state, byte);
+            if dfa.is_special_state(state) {
+                if dfa.is_match_state(state) {
+                    return Some(true);
+                }
+                if dfa.is_dead_state(state) {
+                    return Some(false);
+                }
+                if dfa.is_quit_state(state) {
+                    return None;
+                }
+            }
+        }
+        Some(dfa.is_match_state(dfa.next_eoi_state(state)))
+    }
 }
 
 impl fmt::Debug for Pattern {
@@ -175,6 +265,8 @@ impl Pattern {
         let config = meta::Config::new()
             .nfa_size_limit(Some(MAX_COMPILED_BYTES))
             .hybrid_cache_capacity(MAX_MATCH_CACHE_BYTES)
+            // The meta engine's own dense DFA stays off: [`Dense`] is ours, bounded.
+            .dfa(false)
             .which_captures(WhichCaptures::Implicit);
         let regex = meta::Builder::new()
             .configure(config)
@@ -186,6 +278,7 @@ impl Pattern {
         Ok(Pattern {
             source: String::from(source),
             regex,
+            dense: Dense::build(&hir),
         })
     }
 
@@ -194,8 +287,22 @@ impl Pattern {
     /// whole string).
     #[inline]
     pub fn is_match(&self, text: &str) -> bool {
+        if let Some(dense) = &self.dense {
+            if !work::general_only() {
+                if let Some(found) = dense.is_match(text) {
+                    return found;
+                }
+            }
+        }
         self.regex
             .is_match(Input::new(text).anchored(Anchored::Yes))
+    }
+
+    /// The size of the pattern's fully compiled DFA, if it has one (it fits
+    /// [`MAX_DENSE_DFA_BYTES`] and [`MAX_DENSE_NFA_STATES`]).
+    #[cfg(test)]
+    pub(crate) fn dense_bytes(&self) -> Option<usize> {
+        self.dense.as_ref().map(|d| d.dfa.memory_usage())
     }
 
     /// The pattern as it was written.

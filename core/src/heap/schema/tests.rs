@@ -9,6 +9,7 @@ use super::tree::Node;
 use super::{work, Schema, SchemaError, Violation, MAX_NESTING};
 use crate::json::{parse, Object, Value};
 
+mod fast_paths;
 mod language;
 
 fn json(text: &str) -> Value {

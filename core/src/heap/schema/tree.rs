@@ -35,6 +35,10 @@ pub(crate) struct Tree {
     /// The names `$dynamicRef` (and `$recursiveRef`, as the name `""`) look up
     /// dynamically; their positions are the slots of a dynamic scope's bindings.
     pub(crate) dynamic_names: Vec<String>,
+    /// Whether every node the root reaches is plain ([`Flags::plain`]) and none may be
+    /// applied twice to one value ([`Flags::revisit`]), in a document without dynamic
+    /// references: the check pass then needs no state ([`super::validate`]'s `fast`).
+    pub(crate) plain: bool,
 }
 
 /// A schema resource: where dynamic references may land.
@@ -207,6 +211,10 @@ pub(crate) struct Flags {
     /// Whether `anyOf` is the only keyword (as pydantic writes an `Optional`): the
     /// check pass goes straight on to the alternatives.
     pub(crate) only_any_of: bool,
+    /// Whether the node is a leaf, a `$ref` alone, an `anyOf` alone, or holds no
+    /// in-place applicator, no `unevaluated*`, `patternProperties`, `propertyNames`,
+    /// `contains` or `dependentRequired`: what the stateless check pass handles.
+    pub(crate) plain: bool,
 }
 
 /// One entry of `properties`.
@@ -294,6 +302,16 @@ impl Keywords {
             ..Keywords::default()
         };
         self.flags.only_any_of = !self.any_of.is_empty() && *self == alone;
+        self.flags.plain = self.flags.leaf
+            || self.only_ref.is_some()
+            || self.flags.only_any_of
+            || (!self.flags.in_place
+                && self.unevaluated_items.is_none()
+                && self.unevaluated_properties.is_none()
+                && self.pattern_properties.is_empty()
+                && self.property_names.is_none()
+                && self.contains.is_none()
+                && self.dependent_required.is_empty());
     }
 
     /// Whether the schema asserts nothing and applies nothing: it accepts every value

@@ -681,6 +681,7 @@ impl Compiler<'_> {
             }
         }
         reference::refuse_cycles(&self.nodes, &|node| self.pointer_of(node))?;
+        let plain = !dynamic && all_plain(&self.nodes, root);
         Ok(Compiled {
             tree: Tree {
                 nodes: self.nodes,
@@ -688,8 +689,33 @@ impl Compiler<'_> {
                 draft: self.draft,
                 resources,
                 dynamic_names: self.dynamic_names,
+                plain,
             },
             ignored: self.ignored,
         })
     }
+}
+
+/// Whether every node `root` reaches is plain and applied at most once to a value
+/// ([`Tree::plain`]).
+fn all_plain(nodes: &[Node], root: NodeId) -> bool {
+    let mut seen = vec![false; nodes.len()];
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match seen.get_mut(node) {
+            Some(true) => continue,
+            Some(s) => *s = true,
+            None => return false,
+        }
+        match &nodes[node] {
+            Node::Bool(_) => {}
+            Node::Keywords(k) => {
+                if !k.flags.plain || k.flags.revisit {
+                    return false;
+                }
+                stack.extend(k.children());
+            }
+        }
+    }
+    true
 }

@@ -8,22 +8,33 @@ use alloc::vec::Vec;
 use super::names::{BINARY, GENERAL_CATEGORY, SCRIPT};
 use super::{
     property_class, LookAround, Pattern, PatternError, PatternErrorKind, SyntaxError,
-    MAX_GROUP_DEPTH, MAX_PATTERN_CHARS,
+    MAX_DENSE_DFA_BYTES, MAX_DENSE_NFA_STATES, MAX_GROUP_DEPTH, MAX_PATTERN_CHARS,
 };
 
 fn compile(pattern: &str) -> Pattern {
     Pattern::compile(pattern).unwrap_or_else(|e| panic!("{pattern:?} refused: {e}"))
 }
 
-/// Checks that `pattern` matches every string of `yes` and none of `no`.
+/// Checks that `pattern` matches every string of `yes` and none of `no`, with its fully
+/// compiled DFA (when it has one) and with the lazy DFA alike.
 fn check(pattern: &str, yes: &[&str], no: &[&str]) {
     let p = compile(pattern);
     for s in yes {
         assert!(p.is_match(s), "{pattern:?} should match {s:?}");
+        assert!(lazy(&p, s), "{pattern:?} should match {s:?} (lazy DFA)");
     }
     for s in no {
         assert!(!p.is_match(s), "{pattern:?} should not match {s:?}");
+        assert!(
+            !lazy(&p, s),
+            "{pattern:?} should not match {s:?} (lazy DFA)"
+        );
     }
+}
+
+/// [`Pattern::is_match`] without the fully compiled DFA.
+fn lazy(p: &Pattern, text: &str) -> bool {
+    crate::schema::work::general_path(|| p.is_match(text))
 }
 
 fn refused(pattern: &str) -> PatternError {
@@ -607,6 +618,67 @@ fn limits() {
 }
 
 #[test]
+fn small_patterns_are_fully_compiled_within_the_bound() {
+    // (pattern, whether it gets a fully compiled DFA)
+    let cases = [
+        ("^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$", true),
+        ("^[A-Za-z0-9._-]+$", true),
+        ("^[a-z0-9-]{1,39}$", true),
+        ("^(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d)?$", true),
+        (
+            "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
+            true,
+        ),
+        ("^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$", true),
+        ("\\bis\\b|\\Bé", true),
+        ("^(a+)+$", true),
+        ("", true),
+        ("a{100}", true),
+        ("^[a-zA-Z0-9_-]{1,64}$", true),
+        // 313 automaton states, a 41 KB table.
+        ("^a{300}", true),
+        // Too many automaton states (413; its table, 54 KB, would fit), or too large a
+        // table: the lazy DFA.
+        ("^a{400}", false),
+        ("^a{600}", false),
+        ("a{100000}", false),
+        ("^\\p{L}{1,100}$", false),
+        ("^[^\\n]{1,5000}$", false),
+    ];
+    let texts = [
+        "",
+        "a",
+        "rust-lang",
+        "-rust",
+        "rust clippy",
+        "octocat",
+        "Octo Cat",
+        "12:59",
+        "24:00",
+        "0f8fad5b-d19b-4de6-a3b7-8a5f6c1d4b2e",
+        "a@b.c",
+        "@b.c",
+        "this is é",
+        "aaaa!",
+        "é😀",
+        "\n",
+    ];
+    assert!((313..413).contains(&MAX_DENSE_NFA_STATES));
+    for (pattern, dense) in cases {
+        let p = compile(pattern);
+        let bytes = p.dense_bytes();
+        assert_eq!(bytes.is_some(), dense, "{pattern:?}: {bytes:?}");
+        assert!(
+            bytes.is_none_or(|b| b <= MAX_DENSE_DFA_BYTES),
+            "{pattern:?}: {bytes:?}"
+        );
+        for text in texts {
+            assert_eq!(p.is_match(text), lazy(&p, text), "{pattern:?} on {text:?}");
+        }
+    }
+}
+
+#[test]
 fn the_catastrophic_pattern_is_linear() {
     let p = compile("^(a+)+$");
     let mut text = "a".repeat(50);
@@ -687,7 +759,8 @@ proptest::proptest! {
     ) {
         match Pattern::compile(&pattern) {
             Ok(p) => {
-                let _ = p.is_match(&text);
+                // Both engines, and the same answer.
+                proptest::prop_assert_eq!(p.is_match(&text), lazy(&p, &text), "{:?} on {:?}", pattern, text);
             }
             Err(e) => proptest::prop_assert!(e.position <= pattern.chars().count(), "{e}"),
         }

@@ -12,7 +12,7 @@ use super::{
 
 /// A leaf node's verdict: `type`, `enum`, `const`, and the number or string keywords.
 #[inline(always)]
-fn leaf_ok(k: &Keywords, value: &Value) -> bool {
+pub(super) fn leaf_ok(k: &Keywords, value: &Value) -> bool {
     k.type_matches(value)
         && (k.enumeration.is_none() && k.constant.is_none() || enum_const_ok(k, value))
         && match value {

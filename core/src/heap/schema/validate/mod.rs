@@ -28,6 +28,7 @@ use core::cmp::Ordering;
 
 mod check;
 mod detail;
+mod fast;
 mod marks;
 
 use detail::Found;
@@ -56,6 +57,7 @@ pub const MAX_NESTING: usize = 512;
 /// Most calls are valid, so a check pass (which allocates nothing for a
 /// tool-argument-sized schema and stops at the first failure) goes first; only when it
 /// fails does the detailed pass build paths and messages.
+#[inline]
 pub(crate) fn validate(tree: &Tree, instance: &Value, root: &str) -> Vec<Violation> {
     if is_valid(tree, instance) {
         return Vec::new();
@@ -64,6 +66,7 @@ pub(crate) fn validate(tree: &Tree, instance: &Value, root: &str) -> Vec<Violati
 }
 
 /// The detailed pass alone: every violation, whatever the check pass would say.
+#[inline(never)]
 pub(crate) fn violations(tree: &Tree, instance: &Value, root: &str) -> Vec<Violation> {
     let mut engine = Engine::new(tree);
     engine.detailing = true;
@@ -82,7 +85,17 @@ pub(crate) fn violations(tree: &Tree, instance: &Value, root: &str) -> Vec<Viola
 }
 
 /// Whether `instance` is valid against `tree`, stopping at the first failure.
+#[inline]
 pub(crate) fn is_valid(tree: &Tree, instance: &Value) -> bool {
+    if tree.plain && !work::general_only() {
+        return fast::check(tree, tree.root, instance, 0);
+    }
+    general_is_valid(tree, instance)
+}
+
+/// [`is_valid`] through the [`Engine`], for a document that is not plain.
+#[inline(never)]
+fn general_is_valid(tree: &Tree, instance: &Value) -> bool {
     let mut engine = Engine::new(tree);
     let scope = engine.root_scope();
     engine.check(tree.root, instance, &scope, 0, None)
