@@ -276,76 +276,14 @@ fn value(rng: &mut XorShift, tool: &str, arguments: &Value) -> Value {
             ("lines", int(rng.range(5, 120))),
             ("truncated", Value::Bool(rng.chance(20))),
         ]),
-        "search" => {
-            let hits = (0..rng.range(1, 6))
-                .map(|_| {
-                    object([
-                        ("path", Value::from(ident(rng))),
-                        ("line", int(rng.range(1, 4000))),
-                        ("score", score(rng)),
-                        ("snippet", Value::from(text(rng, 40, 200))),
-                        (
-                            "context",
-                            Value::Array(
-                                (0..rng.range(0, 3))
-                                    .map(|_| Value::from(text(rng, 10, 80)))
-                                    .collect(),
-                            ),
-                        ),
-                    ])
-                })
-                .collect();
-            object([
-                ("results", Value::Array(hits)),
-                ("total", int(rng.range(6, 500))),
-            ])
-        }
+        "search" => search_results(rng),
         "run_shell" => object([
             ("exit_code", int(if rng.chance(70) { 0 } else { 101 })),
             ("stdout", Value::from(text(rng, 100, 1500))),
             ("stderr", Value::from(text(rng, 0, 300))),
             ("duration_ms", int(rng.range(3, 90_000))),
         ]),
-        "http_get" => object([
-            ("status", int(*rng.pick(&[200, 200, 200, 404, 500]))),
-            (
-                "headers",
-                object([
-                    (
-                        "content-type",
-                        Value::from("application/json; charset=utf-8"),
-                    ),
-                    ("etag", Value::from(format!("\"{:x}\"", rng.next_u64()))),
-                ]),
-            ),
-            (
-                "body",
-                object([
-                    ("id", int(rng.range(1, 1 << 20))),
-                    ("title", Value::from(text(rng, 10, 80))),
-                    (
-                        "tags",
-                        Value::Array(
-                            (0..rng.range(0, 5))
-                                .map(|_| Value::from(*rng.pick(WORDS)))
-                                .collect(),
-                        ),
-                    ),
-                    (
-                        "owner",
-                        object([
-                            (
-                                "name",
-                                Value::from(*rng.pick(&["ada", "Grace", "Zoë", "李"])),
-                            ),
-                            ("score", score(rng)),
-                            ("active", Value::Bool(rng.chance(80))),
-                            ("manager", Value::Null),
-                        ]),
-                    ),
-                ]),
-            ),
-        ]),
+        "http_get" => http_response(rng),
         "add" => {
             let get = |k: &str| {
                 arguments
@@ -361,6 +299,76 @@ fn value(rng: &mut XorShift, tool: &str, arguments: &Value) -> Value {
             ("created", Value::Bool(rng.chance(40))),
         ]),
     }
+}
+
+/// A search tool's result: a few hits with snippets and context lines.
+fn search_results(rng: &mut XorShift) -> Value {
+    let hits = (0..rng.range(1, 6))
+        .map(|_| {
+            object([
+                ("path", Value::from(ident(rng))),
+                ("line", int(rng.range(1, 4000))),
+                ("score", score(rng)),
+                ("snippet", Value::from(text(rng, 40, 200))),
+                (
+                    "context",
+                    Value::Array(
+                        (0..rng.range(0, 3))
+                            .map(|_| Value::from(text(rng, 10, 80)))
+                            .collect(),
+                    ),
+                ),
+            ])
+        })
+        .collect();
+    object([
+        ("results", Value::Array(hits)),
+        ("total", int(rng.range(6, 500))),
+    ])
+}
+
+/// An HTTP tool's result: status, headers and a JSON body with a nested owner.
+fn http_response(rng: &mut XorShift) -> Value {
+    object([
+        ("status", int(*rng.pick(&[200, 200, 200, 404, 500]))),
+        (
+            "headers",
+            object([
+                (
+                    "content-type",
+                    Value::from("application/json; charset=utf-8"),
+                ),
+                ("etag", Value::from(format!("\"{:x}\"", rng.next_u64()))),
+            ]),
+        ),
+        (
+            "body",
+            object([
+                ("id", int(rng.range(1, 1 << 20))),
+                ("title", Value::from(text(rng, 10, 80))),
+                (
+                    "tags",
+                    Value::Array(
+                        (0..rng.range(0, 5))
+                            .map(|_| Value::from(*rng.pick(WORDS)))
+                            .collect(),
+                    ),
+                ),
+                (
+                    "owner",
+                    object([
+                        (
+                            "name",
+                            Value::from(*rng.pick(&["ada", "Grace", "Zoë", "李"])),
+                        ),
+                        ("score", score(rng)),
+                        ("active", Value::Bool(rng.chance(80))),
+                        ("manager", Value::Null),
+                    ]),
+                ),
+            ]),
+        ),
+    ])
 }
 
 const ERRORS: &[&str] = &[
@@ -439,6 +447,49 @@ impl Profile {
     }
 }
 
+/// An `assistant` payload: its text, its calls and its token estimate.
+fn assistant_record(body: String, calls: &[(String, &str, Value)], tokens: u64) -> Value {
+    let tool_calls = calls
+        .iter()
+        .map(|(id, name, args)| {
+            object([
+                ("id", Value::from(id.as_str())),
+                ("name", Value::from(*name)),
+                ("arguments", args.clone()),
+            ])
+        })
+        .collect();
+    object([
+        ("text", Value::from(body)),
+        ("tool_calls", Value::Array(tool_calls)),
+        ("tokens", int(tokens)),
+    ])
+}
+
+/// One `tool` record per call, in call order: one in ten a failure.
+fn emit_results(
+    w: &mut Appender<'_>,
+    rng: &mut XorShift,
+    profile: Profile,
+    calls: &[(String, &str, Value)],
+) -> io::Result<()> {
+    for (id, name, args) in calls {
+        let (ok, member, result) = if rng.chance(10) {
+            (false, "error", Value::from(*rng.pick(ERRORS)))
+        } else {
+            (true, "value", profile.value(rng, name, args))
+        };
+        let record = object([
+            ("id", Value::from(id.as_str())),
+            ("name", Value::from(*name)),
+            ("ok", Value::Bool(ok)),
+            (member, result),
+        ]);
+        w.emit("tool", &record)?;
+    }
+    Ok(())
+}
+
 /// Writes the typical transcript ([`write_transcript_with`], [`Profile::Typical`]).
 pub fn write_transcript(
     out: &mut dyn Write,
@@ -487,38 +538,11 @@ pub fn write_transcript_with(
                 (call_id(seq, i), tool, profile.arguments(&mut rng, tool))
             })
             .collect();
-        let tool_calls = calls
-            .iter()
-            .map(|(id, name, args)| {
-                object([
-                    ("id", Value::from(id.as_str())),
-                    ("name", Value::from(*name)),
-                    ("arguments", args.clone()),
-                ])
-            })
-            .collect();
-        let assistant = object([
-            ("text", Value::from(body)),
-            ("tool_calls", Value::Array(tool_calls)),
-            ("tokens", int(turn_tokens)),
-        ]);
+        let assistant = assistant_record(body, &calls, turn_tokens);
         w.emit("assistant", &assistant)?;
         steps += 1;
         tokens += turn_tokens;
-        for (id, name, args) in &calls {
-            let (ok, member, result) = if rng.chance(10) {
-                (false, "error", Value::from(*rng.pick(ERRORS)))
-            } else {
-                (true, "value", profile.value(&mut rng, name, args))
-            };
-            let record = object([
-                ("id", Value::from(id.as_str())),
-                ("name", Value::from(*name)),
-                ("ok", Value::Bool(ok)),
-                (member, result),
-            ]);
-            w.emit("tool", &record)?;
-        }
+        emit_results(&mut w, &mut rng, profile, &calls)?;
         if last {
             break;
         }
