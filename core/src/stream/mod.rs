@@ -12,9 +12,11 @@
 //! For every line that is the canonical encoding of its content and within the limits
 //! below, the faults (index, line, kind) are those `verify::verify_bytes` reports in its
 //! default strict mode, in the same order, with the same record count and head; so are
-//! `torn_tail`, `truncated` and `head_mismatch`. Details are fixed-size [`Detail`]s whose
-//! `Display` is a sentence (the same facts, worded a little more briefly). The two
-//! verifiers share [`FaultKind`] and [`Checkpoint`] (`verify` re-exports them).
+//! `torn_tail`, `truncated` and `head_mismatch` — and so are the details: both verifiers
+//! report the same fixed-size [`Detail`] (the allocating one inside
+//! `verify::Detail::Check`), whose `Display` is the one sentence for that fault. The two
+//! verifiers share [`Fault`], [`Detail`], [`FaultKind`] and [`Checkpoint`] (`verify`
+//! re-exports the last two).
 //!
 //! A line is checked until its first byte that cannot belong to a canonical record.
 //! Then the rest of the line is skipped and the line gets exactly one fault:
@@ -72,7 +74,10 @@ pub use lexer::{
     Syntax, KEY_PATH_BYTES, MAX_DEPTH, MAX_KEY_BYTES, MAX_NUMBER_BYTES, RECORD_MAX_DEPTH,
 };
 pub use line::{LineChecker, Sealed};
-pub use report::{Detail, Fault, Found, StreamReport, MAX_FAULTS, NAME_BYTES};
+
+pub use report::{
+    name_start, Detail, Excerpt, Fault, Found, StreamReport, EXCERPT_BYTES, MAX_FAULTS, NAME_BYTES,
+};
 
 pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
@@ -82,7 +87,7 @@ mod buf;
 pub use append::{write_record, AppendError, ChainState};
 
 use crate::anchor::{seq_of, Anchor};
-use crate::checkpoint::{HeadMismatch, Tree, Verdict};
+use crate::checkpoint::{Tree, Verdict};
 use crate::hash::Hash;
 use crate::scan::find_newline;
 use lexer::Lexer;
@@ -208,68 +213,18 @@ impl StreamVerifier {
         }
         let mut beyond_checkpoint = None;
         if let Some(cp) = self.options.checkpoint {
-            match cp.verdict(
+            let verdict = cp.verdict(
                 self.count,
                 self.at_checkpoint,
                 self.options.anchor.prev0,
                 &self.tree,
-            ) {
-                Verdict::OriginMismatch { expected, found } => {
-                    let fault = Fault {
-                        index: Some(0),
-                        line: Some(1),
-                        kind: FaultKind::CheckpointOriginMismatch,
-                        detail: Detail::OriginMismatch { expected, found },
-                    };
-                    let _ = self.faults.insert(0, fault);
-                }
-                Verdict::Truncated => {
-                    let fault = Fault {
-                        index: Some(self.count),
-                        line: None,
-                        kind: FaultKind::Truncated,
-                        detail: Detail::Truncated {
-                            checkpoint: cp.count,
-                            count: self.count,
-                        },
-                    };
-                    // The list keeps one slot beyond MAX_FAULTS for this fault.
-                    let _ = self.faults.push(fault);
-                }
-                Verdict::Reached { beyond, mismatch } => {
-                    beyond_checkpoint = Some(beyond);
-                    if let Some(HeadMismatch {
-                        index,
-                        head,
-                        found,
-                        root,
-                    }) = mismatch
-                    {
-                        let detail = match (head, root) {
-                            (Some(head), None) => Detail::HeadMismatch {
-                                head,
-                                checkpoint: cp.count,
-                                found,
-                            },
-                            (_, root) => {
-                                let (root, found) = root.unwrap_or_default();
-                                Detail::RootMismatch {
-                                    root,
-                                    checkpoint: cp.count,
-                                    found,
-                                }
-                            }
-                        };
-                        let fault = Fault {
-                            index,
-                            line: index.map(|i| i + 1),
-                            kind: FaultKind::HeadMismatch,
-                            detail,
-                        };
-                        let at = self.faults.partition_point(|f| f.index <= index);
-                        let _ = self.faults.insert(at, fault);
-                    }
-                }
+            );
+            let (fault, beyond) = checkpoint_outcome(cp, self.count, verdict);
+            beyond_checkpoint = beyond;
+            if let Some((place, fault)) = fault {
+                // The list keeps one slot beyond MAX_FAULTS for this fault.
+                let at = place.index(&self.faults, &fault);
+                let _ = self.faults.insert(at, fault);
             }
         }
         StreamReport {
@@ -335,7 +290,7 @@ impl StreamVerifier {
                 self.fault(index, kind, detail);
                 self.skip_unread();
             }
-            Ok(JsonType::Object) => self.check(index, &record),
+            Ok(JsonType::Object) => self.check(index, record),
             Ok(found) => {
                 self.fault(index, FaultKind::NotAnObject, Detail::NotAnObject { found });
                 self.skip_unread();
@@ -360,10 +315,10 @@ impl StreamVerifier {
     }
 
     /// The checks of a canonical record line, in the allocating verifier's order.
-    fn check(&mut self, index: u64, record: &RecordState) {
+    fn check(&mut self, index: u64, record: RecordState) {
         let absent = !record.seen & 0b1_1111;
-        let kind = match record.kind {
-            Some(Err(found)) => Some(found),
+        let kind = match &record.kind {
+            Some(Err(found)) => Some(found.clone()),
             _ => None,
         };
         if absent != 0 || kind.is_some() {
@@ -460,6 +415,87 @@ impl StreamVerifier {
         }
         self.prev = stored;
         self.note_checkpoint(stored);
+    }
+}
+
+/// Where a checkpoint's fault goes among a report's faults, which are in record order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// First: `checkpoint_origin_mismatch` (record 0, before its own faults).
+    First,
+    /// Last: `truncated` (the missing records come after every line).
+    Last,
+    /// After the faults of records up to its own index (`head_mismatch`).
+    InOrder,
+}
+
+impl Place {
+    /// The position in `faults` (in record order) where the fault goes.
+    pub(crate) fn index<D>(self, faults: &[Fault<D>], fault: &Fault) -> usize {
+        match self {
+            Place::First => 0,
+            Place::Last => faults.len(),
+            Place::InOrder => faults.partition_point(|f| f.index <= fault.index),
+        }
+    }
+}
+
+/// The checkpoint's fault, if it does not hold, with its place, and how many records
+/// lie beyond it, if the transcript reaches it: one judgement for both verifiers.
+pub(crate) fn checkpoint_outcome(
+    cp: Checkpoint,
+    count: u64,
+    verdict: Verdict,
+) -> (Option<(Place, Fault)>, Option<u64>) {
+    match verdict {
+        Verdict::OriginMismatch { expected, found } => {
+            let fault = Fault {
+                index: Some(0),
+                line: Some(1),
+                kind: FaultKind::CheckpointOriginMismatch,
+                detail: Detail::OriginMismatch { expected, found },
+            };
+            (Some((Place::First, fault)), None)
+        }
+        Verdict::Truncated => {
+            let fault = Fault {
+                index: Some(count),
+                line: None,
+                kind: FaultKind::Truncated,
+                detail: Detail::Truncated {
+                    checkpoint: cp.count,
+                    count,
+                },
+            };
+            (Some((Place::Last, fault)), None)
+        }
+        Verdict::Reached { beyond, mismatch } => {
+            let fault = mismatch.map(|m| {
+                let detail = match (m.head, m.root) {
+                    (Some(head), _) => Detail::HeadMismatch {
+                        head,
+                        checkpoint: cp.count,
+                        found: m.found,
+                    },
+                    (None, root) => {
+                        let (root, found) = root.unwrap_or_default();
+                        Detail::RootMismatch {
+                            root,
+                            checkpoint: cp.count,
+                            found,
+                        }
+                    }
+                };
+                let fault = Fault {
+                    index: m.index,
+                    line: m.index.map(|i| i + 1),
+                    kind: FaultKind::HeadMismatch,
+                    detail,
+                };
+                (Place::InOrder, fault)
+            });
+            (fault, Some(beyond))
+        }
     }
 }
 

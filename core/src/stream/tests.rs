@@ -693,7 +693,7 @@ fn details_read_as_sentences() {
             "line 2: missing_fields: missing 'payload', 'prev'; kind must be a non-empty string, found \"\"",
             "line 2: unexpected_fields: unexpected member 'zz' and 1 more; a record has only hash, kind, payload, prev and seq",
             "line 2: hash_mismatch: hash must be 64 lowercase hex digits, found the number 1",
-            "line 2: seq_gap: expected seq 4, found a string of 1 bytes",
+            "line 2: seq_gap: expected seq 4, found \"x\"",
             "line 3: not_canonical: the line is not in canonical (RFC 8785) form: white space between tokens at column 2",
         ]
     );

@@ -15,6 +15,15 @@
 //! or past a limit of the streaming checker — is parsed into a value tree and
 //! canonicalised, which gives the detailed faults. The report is the same either way:
 //! [`Verifier::without_fast_path`] parses every line, and the tests hold the two equal.
+//!
+//! # Faults
+//!
+//! A [`Fault`] is the streaming verifier's fault type with a [`Detail`]: for every fault
+//! the record and chain checks find, the fixed-size [`crate::stream::Detail`] the
+//! streaming verifier reports for the same fault ([`Detail::Check`]), so the sentence is
+//! the same in both; [`Detail::Text`] holds the sentences of what is found outside those
+//! checks (an input that could not be read, a checkpoint's signatures and its judging
+//! against others, the loop audit).
 
 mod checkpoint;
 mod fault;
@@ -27,7 +36,7 @@ mod parallel;
 pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
 pub use checkpoint::CheckpointError;
-pub use fault::{Fault, Report};
+pub use fault::{Detail, Fault, Report};
 #[cfg(feature = "std")]
 pub use io::{verify_file, verify_file_with, verify_reader};
 #[cfg(feature = "std")]
@@ -36,21 +45,22 @@ pub use lines::{for_each_line_in, LineEvent};
 #[cfg(feature = "std")]
 pub use parallel::{verify_reader_parallel, Parallel};
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use sha2::{Digest, Sha256};
 
-use crate::anchor::{seq_of, Anchor, MAX_SEQ, PAST_MAX_SEQ};
-use crate::checkpoint::{HeadMismatch, Tree, Verdict};
+use crate::anchor::{seq_of, Anchor};
+use crate::checkpoint::Tree;
 use crate::hash::Hash;
 use crate::jcs::{write_object_except, write_value};
-use crate::json::{parse_tolerant, Object, ParseError, Value, RECORD_MAX_DEPTH};
-use crate::number::format_f64;
+use crate::json::{parse_tolerant, Object, ParseError, ParseErrorKind, Value, RECORD_MAX_DEPTH};
 use crate::record::FIELDS;
 use crate::sink::CompareSink;
-use crate::stream::{LineChecker, Sealed};
+use crate::stream::Detail as Check;
+use crate::stream::{
+    checkpoint_outcome, name_start, Found, JsonType, LineChecker, NumberProblem, Sealed, Syntax,
+};
 
 /// Default cap on the faults kept in a report (the SPEC asks for at least 10,000).
 pub const MAX_FAULTS: usize = 10_000;
@@ -166,12 +176,7 @@ impl Verifier {
         self.count += 1;
         let at = Some(index + 1);
         if line.is_empty() {
-            self.fault(
-                index,
-                at,
-                FaultKind::BadJson,
-                String::from("the line is empty"),
-            );
+            self.fault(index, at, FaultKind::BadJson, Check::EmptyLine);
             return self.skip_unread();
         }
         if line.len() > self.options.max_line_bytes {
@@ -182,7 +187,7 @@ impl Verifier {
         }
         match parse_tolerant(line, RECORD_MAX_DEPTH) {
             Err(e) => {
-                self.fault(index, at, FaultKind::BadJson, describe_parse_error(&e));
+                self.fault(index, at, FaultKind::BadJson, parse_detail(&e));
                 self.skip_unread();
             }
             Ok((value, number_issue)) => self.check(index, at, &value, number_issue, Some(line)),
@@ -198,10 +203,10 @@ impl Verifier {
     }
 
     fn push_oversized(&mut self, index: u64, len: usize) {
-        let detail = format!(
-            "the line is {len} bytes long, more than the limit of {} bytes",
-            self.options.max_line_bytes
-        );
+        let detail = Check::LineTooLong {
+            len: len as u64,
+            limit: self.options.max_line_bytes as u64,
+        };
         self.fault(index, Some(index + 1), FaultKind::BadJson, detail);
         self.skip_unread();
     }
@@ -225,9 +230,7 @@ impl Verifier {
     /// Reports that the input ended with `len` bytes and no `\n`: a torn last append.
     pub fn push_torn_tail(&mut self, len: usize) {
         let index = self.count;
-        let detail = format!(
-            "the last line ({len} bytes) has no terminating newline: the last append did not finish"
-        );
+        let detail = Check::TornTail { len: len as u64 };
         self.fault(index, Some(index + 1), FaultKind::TornTail, detail);
     }
 
@@ -238,7 +241,7 @@ impl Verifier {
             index: None,
             line: None,
             kind: FaultKind::Unreadable,
-            detail,
+            detail: fault::Detail::Text(detail),
         });
     }
 
@@ -251,81 +254,18 @@ impl Verifier {
     pub fn finish(mut self) -> Report {
         let mut beyond_checkpoint = None;
         if let Some(cp) = self.options.checkpoint {
-            match cp.verdict(
+            let verdict = cp.verdict(
                 self.count,
                 self.at_checkpoint,
                 self.options.anchor.prev0,
                 &self.tree,
-            ) {
-                Verdict::OriginMismatch { expected, found } => {
-                    let fault = Fault {
-                        index: Some(0),
-                        line: Some(1),
-                        kind: FaultKind::CheckpointOriginMismatch,
-                        detail: format!(
-                            "the checkpoint's origin names a transcript whose record 0 carries {expected}, but record 0 carries {}: the checkpoint is for another transcript",
-                            describe_hash(found)
-                        ),
-                    };
-                    self.faults.insert(0, fault);
-                }
-                Verdict::Truncated => {
-                    let missing = cp.count - self.count;
-                    let fault = Fault {
-                        index: Some(self.count),
-                        line: None,
-                        kind: FaultKind::Truncated,
-                        detail: format!(
-                            "the checkpoint covers {} records but the transcript has {}: {missing} missing from the end",
-                            cp.count, self.count
-                        ),
-                    };
-                    self.faults.push(fault);
-                }
-                Verdict::Reached { beyond, mismatch } => {
-                    beyond_checkpoint = Some(beyond);
-                    if let Some(HeadMismatch {
-                        index,
-                        head,
-                        found,
-                        root,
-                    }) = mismatch
-                    {
-                        // A checkpoint of 0 records stands for the anchor: no record
-                        // carries its head, the anchor's prev0 is it.
-                        let detail = match (head, root, cp.count.checked_sub(1)) {
-                            (_, Some((root, got)), None) => format!(
-                                "the checkpoint's Merkle root is {root}, but 0 records give the empty tree's root {}",
-                                describe_hash(got)
-                            ),
-                            (_, Some((root, got)), Some(last)) => format!(
-                                "the checkpoint's Merkle root is {root}, but records 0 to {last} give {}",
-                                got.map_or_else(
-                                    || String::from("none (a record has no well-formed hash)"),
-                                    |h| format!("{h}")
-                                )
-                            ),
-                            (head, None, None) => format!(
-                                "the checkpoint's head is {}, but the head of 0 records is the anchor's prev0, {}",
-                                describe_hash(head),
-                                describe_hash(found)
-                            ),
-                            (head, None, Some(last)) => format!(
-                                "the checkpoint's head is {}, but record {last} carries {}",
-                                describe_hash(head),
-                                describe_hash(found)
-                            ),
-                        };
-                        let fault = Fault {
-                            index,
-                            line: index.map(|i| i + 1),
-                            kind: FaultKind::HeadMismatch,
-                            detail,
-                        };
-                        let at = self.faults.partition_point(|f| f.index <= index);
-                        self.faults.insert(at, fault);
-                    }
-                }
+            );
+            let (fault, beyond) = checkpoint_outcome(cp, self.count, verdict);
+            beyond_checkpoint = beyond;
+            if let Some((place, fault)) = fault {
+                // Checkpoint faults are kept even when the list is full.
+                let at = place.index(&self.faults, &fault);
+                self.faults.insert(at, fault.into());
             }
         }
         let unreadable = self.faults.iter().any(|f| f.kind == FaultKind::Unreadable);
@@ -342,12 +282,12 @@ impl Verifier {
         }
     }
 
-    fn fault(&mut self, index: u64, line: Option<u64>, kind: FaultKind, detail: String) {
+    fn fault(&mut self, index: u64, line: Option<u64>, kind: FaultKind, detail: Check) {
         self.keep(Fault {
             index: Some(index),
             line,
             kind,
-            detail,
+            detail: detail.into(),
         });
     }
 
@@ -402,10 +342,9 @@ impl Verifier {
         let check_canonical = line.is_some() && !self.options.lenient && number_issue.is_none();
         let canonical = check_canonical && canonical_line(value);
         let Some(record) = value.as_object() else {
-            let detail = format!(
-                "expected a JSON object, found {}",
-                article(value.type_name())
-            );
+            let detail = Check::NotAnObject {
+                found: json_type(value),
+            };
             self.fault(index, line_no, FaultKind::NotAnObject, detail);
             if check_canonical && !canonical {
                 let detail = not_canonical_detail(value, line.unwrap_or_default());
@@ -414,51 +353,36 @@ impl Verifier {
             return self.skip_unread();
         };
 
-        let absent: Vec<&str> = FIELDS
-            .iter()
-            .copied()
-            .filter(|f| !record.contains_key(f))
-            .collect();
-        let kind_ok = match record.get("kind") {
-            None => true, // already named as absent
-            Some(Value::String(s)) => !s.is_empty(),
-            Some(_) => false,
+        let mut absent = 0u8;
+        for (i, field) in FIELDS.iter().enumerate() {
+            if !record.contains_key(field) {
+                absent |= 1 << i;
+            }
+        }
+        let kind = match record.get("kind") {
+            None => None, // already named as absent
+            Some(Value::String(s)) if !s.is_empty() => None,
+            Some(other) => Some(found(other)),
         };
-        if !absent.is_empty() || !kind_ok {
-            let mut detail = String::new();
-            if !absent.is_empty() {
-                detail = format!("missing {}", quoted_list(&absent));
-            }
-            if !kind_ok {
-                if !detail.is_empty() {
-                    detail.push_str("; ");
-                }
-                detail.push_str(&format!(
-                    "kind must be a non-empty string, found {}",
-                    describe_value(record.get("kind").unwrap_or(&Value::Null))
-                ));
-            }
+        if absent != 0 || kind.is_some() {
+            let detail = Check::Missing { absent, kind };
             self.fault(index, line_no, FaultKind::MissingFields, detail);
         }
 
-        let extra: Vec<&str> = record
+        let mut extra = record
             .iter()
             .map(|(k, _)| k)
-            .filter(|k| !FIELDS.contains(k))
-            .collect();
-        if !extra.is_empty() {
-            let detail = format!(
-                "unexpected member {}; a record has only hash, kind, payload, prev and seq",
-                quoted_list(&extra)
-            );
+            .filter(|k| !FIELDS.contains(k));
+        if let Some(first) = extra.next() {
+            let detail = Check::Unexpected {
+                count: 1 + extra.count() as u64,
+                first: name_start(first),
+            };
             self.fault(index, line_no, FaultKind::UnexpectedFields, detail);
         }
 
         if let Some(issue) = number_issue {
-            let detail = format!(
-                "{}, so the record has no canonical encoding to hash",
-                issue.kind
-            );
+            let detail = parse_detail(&issue);
             self.fault(index, line_no, FaultKind::UnserialisablePayload, detail);
         }
 
@@ -483,10 +407,9 @@ impl Verifier {
     ) -> Option<Hash> {
         let value = record.get("hash")?;
         let Some(stored) = value.as_str().and_then(|s| Hash::from_hex(s.as_bytes())) else {
-            let detail = format!(
-                "hash must be 64 lowercase hex digits, found {}",
-                describe_value(value)
-            );
+            let detail = Check::HashMalformed {
+                found: found(value),
+            };
             self.fault(index, at, FaultKind::HashMismatch, detail);
             return None;
         };
@@ -501,7 +424,7 @@ impl Verifier {
 
     fn compare_hash(&mut self, index: u64, at: Option<u64>, stored: Hash, computed: Hash) {
         if computed != stored {
-            let detail = format!("stored hash {stored}, but the record hashes to {computed}");
+            let detail = Check::HashDiffers { stored, computed };
             self.fault(index, at, FaultKind::HashMismatch, detail);
         }
     }
@@ -512,7 +435,10 @@ impl Verifier {
             None => self.expected_seq = expected.saturating_add(1),
             Some(Value::Number(n)) if n.is_finite() => self.seq_number(index, at, *n),
             Some(other) => {
-                let detail = format!("expected seq {expected}, found {}", describe_value(other));
+                let detail = Check::SeqGap {
+                    expected,
+                    found: found(other),
+                };
                 self.fault(index, at, FaultKind::SeqGap, detail);
                 self.expected_seq = expected.saturating_add(1);
             }
@@ -527,8 +453,10 @@ impl Verifier {
         let expected = self.expected_seq;
         let seq = seq_of(n);
         if seq != Some(expected) {
-            let past = if n > MAX_SEQ as f64 { PAST_MAX_SEQ } else { "" };
-            let detail = format!("expected seq {expected}, found {}{past}", spell(n));
+            let detail = Check::SeqGap {
+                expected,
+                found: Found::Number(n),
+            };
             self.fault(index, at, FaultKind::SeqGap, detail);
         }
         self.expected_seq = match seq {
@@ -543,10 +471,9 @@ impl Verifier {
         };
         match value.as_str().and_then(|s| Hash::from_hex(s.as_bytes())) {
             None => {
-                let detail = format!(
-                    "prev must be 64 lowercase hex digits, found {}",
-                    describe_value(value)
-                );
+                let detail = Check::PrevMalformed {
+                    found: found(value),
+                };
                 self.fault(index, at, FaultKind::PrevMismatch, detail);
             }
             Some(prev) => self.prev_hash(index, at, prev),
@@ -557,22 +484,44 @@ impl Verifier {
     fn prev_hash(&mut self, index: u64, at: Option<u64>, prev: Hash) {
         if let Some(expected) = self.prev {
             if prev != expected {
-                let whose = match index {
-                    0 => String::from("the anchor's prev0"),
-                    i => format!("the hash of record {}", i - 1),
+                let detail = Check::PrevDiffers {
+                    expected,
+                    found: prev,
+                    index,
                 };
-                let detail = format!("expected prev {expected} ({whose}), found {prev}");
                 self.fault(index, at, FaultKind::PrevMismatch, detail);
             }
         }
     }
 }
 
-fn describe_parse_error(e: &ParseError) -> String {
-    format!("{} at column {}", e.kind, e.offset + 1)
+/// A parse error as a detail: what was wrong at which column (`bad_json`), or, for a
+/// number with no canonical encoding, that problem (`unserialisable_payload`).
+fn parse_detail(e: &ParseError) -> Check {
+    let column = e.offset as u64 + 1;
+    let problem = |problem| Check::Unserialisable { problem };
+    let error = match e.kind {
+        ParseErrorKind::InexactInteger => return problem(NumberProblem::InexactInteger),
+        ParseErrorKind::NumberOutOfRange => return problem(NumberProblem::OutOfRange),
+        ParseErrorKind::NumberUnderflow => return problem(NumberProblem::Underflow),
+        ParseErrorKind::UnexpectedEnd => Syntax::UnexpectedEnd,
+        ParseErrorKind::UnexpectedByte(b) => Syntax::UnexpectedByte(b),
+        ParseErrorKind::InvalidUtf8 => Syntax::InvalidUtf8,
+        ParseErrorKind::ByteOrderMark => Syntax::ByteOrderMark,
+        ParseErrorKind::NonFiniteLiteral => Syntax::NonFiniteLiteral,
+        ParseErrorKind::ControlCharacter => Syntax::ControlCharacter,
+        ParseErrorKind::InvalidEscape => Syntax::InvalidEscape,
+        ParseErrorKind::LoneSurrogate => Syntax::LoneSurrogate,
+        ParseErrorKind::DuplicateKey => Syntax::DuplicateKey,
+        ParseErrorKind::TooDeep => Syntax::TooDeep,
+        ParseErrorKind::InvalidNumber => Syntax::InvalidNumber,
+        ParseErrorKind::TrailingCharacters => Syntax::TrailingCharacters,
+    };
+    Check::Syntax { column, error }
 }
 
-fn not_canonical_detail(value: &Value, line: &[u8]) -> String {
+/// Where `line` first differs from the canonical encoding of what it parsed to.
+fn not_canonical_detail(value: &Value, line: &[u8]) -> Check {
     let mut canonical = Vec::new();
     let _ = write_value(value, &mut canonical);
     let at = canonical
@@ -580,63 +529,33 @@ fn not_canonical_detail(value: &Value, line: &[u8]) -> String {
         .zip(line)
         .position(|(a, b)| a != b)
         .unwrap_or(canonical.len().min(line.len()));
-    format!(
-        "the line is not in canonical (RFC 8785) form: first difference at column {} ({} bytes, canonical is {})",
-        at + 1,
-        line.len(),
-        canonical.len()
-    )
-}
-
-fn spell(n: f64) -> String {
-    let mut buf = [0u8; 32];
-    match format_f64(n, &mut buf) {
-        Some(len) => String::from_utf8_lossy(&buf[..len]).into_owned(),
-        None => String::from("a non-finite number"),
+    Check::CanonicalDiffers {
+        column: at as u64 + 1,
+        len: line.len() as u64,
+        canonical: canonical.len() as u64,
     }
 }
 
-fn article(type_name: &str) -> String {
-    match type_name {
-        "array" | "object" => format!("an {type_name}"),
-        "null" => String::from("null"),
-        other => format!("a {other}"),
-    }
-}
-
-/// A short description of a found value for a detail sentence.
-fn describe_value(value: &Value) -> String {
+/// A value's type, as the streaming checker names it.
+fn json_type(value: &Value) -> JsonType {
     match value {
-        Value::String(s) => {
-            let mut shown: String = s.chars().take(70).collect();
-            if shown.len() < s.len() {
-                shown.push('…');
-            }
-            format!("\"{}\"", shown.escape_debug())
-        }
-        Value::Number(n) if n.is_finite() => format!("the number {}", spell(*n)),
-        Value::Number(_) => String::from("a number outside the double range"),
-        other => article(other.type_name()),
+        Value::Null => JsonType::Null,
+        Value::Bool(_) => JsonType::Boolean,
+        Value::Number(_) => JsonType::Number,
+        Value::String(_) => JsonType::String,
+        Value::Array(_) => JsonType::Array,
+        Value::Object(_) => JsonType::Object,
     }
 }
 
-fn describe_hash(hash: Option<Hash>) -> String {
-    match hash {
-        Some(h) => format!("{h}"),
-        None => String::from("no well-formed hash"),
+/// A found value as a detail names it: what the streaming verifier sees of the same
+/// value on a canonical line (a string's length is its canonical encoding's).
+fn found(value: &Value) -> Found {
+    match value {
+        Value::String(s) => Found::of_str(s),
+        Value::Number(n) => Found::Number(*n),
+        other => Found::Type(json_type(other)),
     }
-}
-
-fn quoted_list(names: &[&str]) -> String {
-    let mut out = String::new();
-    for (i, name) in names.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        let shown: String = name.chars().take(40).collect();
-        out.push_str(&format!("'{}'", shown.escape_debug()));
-    }
-    out
 }
 
 #[cfg(test)]
