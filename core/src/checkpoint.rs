@@ -102,7 +102,6 @@ impl Tree {
     }
 
     /// The stored hash of record 0, if it was read and well-formed.
-    #[cfg(feature = "alloc")]
     pub(crate) fn first(&self) -> Option<Hash> {
         self.first
     }

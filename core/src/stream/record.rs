@@ -11,6 +11,7 @@ use heapless::String;
 use sha2::{Digest, Sha256};
 
 use super::buf::ByteBuf;
+use super::engine::Facts;
 use super::lexer::{JsonType, NumberProblem, Observer, ValueEnd, Where};
 use super::line::Sealed;
 use super::report::{name_start, Found, EXCERPT_BYTES, NAME_BYTES};
@@ -139,6 +140,25 @@ impl RecordState {
                 seq: *seq,
             }),
             _ => None,
+        }
+    }
+
+    /// What the record holds, for the checks (once the line was read to its end).
+    pub fn facts(self) -> Facts {
+        let computed = self.unserialisable.is_none().then(|| self.computed());
+        Facts {
+            absent: !self.seen & 0b1_1111,
+            kind: match self.kind {
+                Some(Err(found)) => Some(found),
+                _ => None,
+            },
+            unexpected: self.unexpected,
+            first_unexpected: self.first_unexpected,
+            unserialisable: self.unserialisable,
+            hash: self.hash,
+            computed,
+            seq: self.seq,
+            prev: self.prev,
         }
     }
 

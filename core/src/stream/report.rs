@@ -83,8 +83,8 @@ impl Found {
         Found::String { len, start }
     }
 
-    /// A string found, from its text: what [`Found::string`] gives from the bytes of
-    /// its canonical encoding.
+    /// A string found, from its text: its canonical encoding's length without the quotes
+    /// and its start, as the streaming verifier names the same string on a canonical line.
     pub fn of_str(text: &str) -> Found {
         let mut sink = ExcerptSink {
             bytes: ByteBuf::new(),

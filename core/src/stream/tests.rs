@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 
 use super::*;
 use crate::chain::Chain;
+use crate::hash::Hash;
 use crate::json;
 use crate::verify::{self, Options};
 

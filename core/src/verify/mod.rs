@@ -3,7 +3,12 @@
 //!
 //! [`Verifier`] is a push-style state machine over lines, so memory does not grow with
 //! the number of records; [`verify_bytes`], [`verify_records`] and (with `std`)
-//! [`verify_reader`] and [`verify_file`] drive it.
+//! [`verify_reader`] and [`verify_file`] drive it. It is a thin front end: the record
+//! and chain checks, the checkpoint's verdict and the fault cap are the no-alloc engine
+//! the streaming verifier ([`crate::stream::StreamVerifier`]) runs too
+//! (`stream/engine.rs`); this module only turns each line into that engine's facts, and
+//! adds what needs the parsed value (`not_canonical` of a line the lexer did not
+//! accept, lenient mode) or the host (`unreadable`, threads).
 //!
 //! # The fast path
 //!
@@ -50,16 +55,16 @@ use alloc::vec::Vec;
 
 use sha2::{Digest, Sha256};
 
-use crate::anchor::{seq_of, Anchor};
-use crate::checkpoint::Tree;
+use crate::anchor::Anchor;
 use crate::hash::Hash;
 use crate::jcs::{write_object_except, write_value};
 use crate::json::{parse_tolerant, Object, ParseError, ParseErrorKind, Value, RECORD_MAX_DEPTH};
 use crate::record::FIELDS;
 use crate::sink::CompareSink;
+use crate::stream::engine::{At, Engine, Facts, Faults};
 use crate::stream::Detail as Check;
 use crate::stream::{
-    checkpoint_outcome, name_start, Found, JsonType, LineChecker, NumberProblem, Sealed, Syntax,
+    name_start, Found, JsonType, LineChecker, NumberProblem, Place, Sealed, Syntax,
 };
 
 /// Default cap on the faults kept in a report (the SPEC asks for at least 10,000).
@@ -119,19 +124,26 @@ pub fn verify_records(records: &[Value], options: &Options) -> Report {
 #[derive(Debug, Clone)]
 pub struct Verifier {
     options: Options,
-    count: u64,
-    /// The `seq` the next record must carry (past [`MAX_SEQ`] once the chain has
-    /// reached it: then no record is right).
-    expected_seq: u64,
-    /// The stored hash of the record before, if it had a well-formed one.
-    prev: Option<Hash>,
-    at_checkpoint: Option<Hash>,
-    /// The Merkle tree of the records read (RFC 6962), in O(log n) state.
-    tree: Tree,
+    /// The record and chain checks (shared with the streaming verifier).
+    engine: Engine,
     faults: Vec<Fault>,
-    faults_omitted: u64,
     /// The fast path; `None` parses every line.
     fast: Option<LineChecker>,
+}
+
+impl Faults for Vec<Fault> {
+    fn kept(&self) -> usize {
+        self.len()
+    }
+
+    fn keep(&mut self, fault: crate::stream::Fault) {
+        self.push(fault.into());
+    }
+
+    fn place(&mut self, place: Place, fault: crate::stream::Fault) {
+        let at = place.index(self, &fault);
+        self.insert(at, fault.into());
+    }
 }
 
 impl Verifier {
@@ -149,13 +161,8 @@ impl Verifier {
         Verifier {
             fast: None,
             options,
-            count: 0,
-            expected_seq: options.anchor.seq0,
-            prev: Some(options.anchor.prev0),
-            at_checkpoint: None,
-            tree: Tree::new(),
+            engine: Engine::new(options.anchor, options.checkpoint, options.max_faults),
             faults: Vec::new(),
-            faults_omitted: 0,
         }
     }
 
@@ -172,43 +179,41 @@ impl Verifier {
     /// when it did not accept the line or was not asked): a verifier checking lines on
     /// other threads passes their findings in, in line order.
     pub fn push_checked(&mut self, line: &[u8], sealed: Option<Sealed>) {
-        let index = self.count;
-        self.count += 1;
-        let at = Some(index + 1);
+        let at = self.engine.next(true);
         if line.is_empty() {
-            self.fault(index, at, FaultKind::BadJson, Check::EmptyLine);
-            return self.skip_unread();
+            return self.unread(at, FaultKind::BadJson, Check::EmptyLine);
         }
         if line.len() > self.options.max_line_bytes {
-            return self.push_oversized(index, line.len());
+            return self.oversized(at, line.len());
         }
         if let Some(sealed) = sealed {
-            return self.check_sealed(index, at, &sealed);
+            return self.engine.sealed(&mut self.faults, at, &sealed);
         }
         match parse_tolerant(line, RECORD_MAX_DEPTH) {
-            Err(e) => {
-                self.fault(index, at, FaultKind::BadJson, parse_detail(&e));
-                self.skip_unread();
-            }
-            Ok((value, number_issue)) => self.check(index, at, &value, number_issue, Some(line)),
+            Err(e) => self.unread(at, FaultKind::BadJson, parse_detail(&e)),
+            Ok((value, number_issue)) => self.check(at, &value, number_issue, Some(line)),
         }
     }
 
     /// Reports a complete line of `len` bytes that is longer than the limit, without
     /// its bytes (a reader stops buffering a line at the limit): `bad_json`.
     pub fn push_long_line(&mut self, len: usize) {
-        let index = self.count;
-        self.count += 1;
-        self.push_oversized(index, len);
+        let at = self.engine.next(true);
+        self.oversized(at, len);
     }
 
-    fn push_oversized(&mut self, index: u64, len: usize) {
+    fn oversized(&mut self, at: At, len: usize) {
         let detail = Check::LineTooLong {
             len: len as u64,
             limit: self.options.max_line_bytes as u64,
         };
-        self.fault(index, Some(index + 1), FaultKind::BadJson, detail);
-        self.skip_unread();
+        self.unread(at, FaultKind::BadJson, detail);
+    }
+
+    /// A line that could not be read as a record: its fault, then the chain goes on.
+    fn unread(&mut self, at: At, kind: FaultKind, detail: Check) {
+        self.engine.fault(&mut self.faults, at, kind, detail);
+        self.engine.unread();
     }
 
     /// Takes what the line splitting ([`for_each_line_in`], [`for_each_line`]) found.
@@ -222,16 +227,13 @@ impl Verifier {
 
     /// Checks one record that is already parsed.
     pub fn push_record(&mut self, record: &Value) {
-        let index = self.count;
-        self.count += 1;
-        self.check(index, None, record, None, None);
+        let at = self.engine.next(false);
+        self.check(at, record, None, None);
     }
 
     /// Reports that the input ended with `len` bytes and no `\n`: a torn last append.
     pub fn push_torn_tail(&mut self, len: usize) {
-        let index = self.count;
-        let detail = Check::TornTail { len: len as u64 };
-        self.fault(index, Some(index + 1), FaultKind::TornTail, detail);
+        self.engine.torn_tail(&mut self.faults, len as u64);
     }
 
     /// Reports that the input could not be read. Like checkpoint faults, it is kept
@@ -247,263 +249,144 @@ impl Verifier {
 
     /// Records read so far.
     pub fn count(&self) -> u64 {
-        self.count
+        self.engine.count()
     }
 
     /// Applies the checkpoint, if any, and returns the report.
     pub fn finish(mut self) -> Report {
-        let mut beyond_checkpoint = None;
-        if let Some(cp) = self.options.checkpoint {
-            let verdict = cp.verdict(
-                self.count,
-                self.at_checkpoint,
-                self.options.anchor.prev0,
-                &self.tree,
-            );
-            let (fault, beyond) = checkpoint_outcome(cp, self.count, verdict);
-            beyond_checkpoint = beyond;
-            if let Some((place, fault)) = fault {
-                // Checkpoint faults are kept even when the list is full.
-                let at = place.index(&self.faults, &fault);
-                self.faults.insert(at, fault.into());
-            }
-        }
+        let end = self.engine.finish(&mut self.faults);
         let unreadable = self.faults.iter().any(|f| f.kind == FaultKind::Unreadable);
-        // Before any record `prev` holds the anchor's prev0, after one the stored hash.
-        let head = if unreadable { None } else { self.prev };
         Report {
-            count: self.count,
-            head,
-            root: if unreadable { None } else { self.tree.root() },
-            first: self.tree.first(),
+            count: end.count,
+            // Before any record the head is the anchor's prev0, after one the stored
+            // hash; unknown when the input could not be read to its end.
+            head: end.head.filter(|_| !unreadable),
+            root: end.root.filter(|_| !unreadable),
+            first: end.first,
             faults: self.faults,
-            faults_omitted: self.faults_omitted,
-            beyond_checkpoint,
+            faults_omitted: end.faults_omitted,
+            beyond_checkpoint: end.beyond_checkpoint,
         }
     }
 
-    fn fault(&mut self, index: u64, line: Option<u64>, kind: FaultKind, detail: Check) {
-        self.keep(Fault {
-            index: Some(index),
-            line,
-            kind,
-            detail: detail.into(),
-        });
-    }
-
-    fn keep(&mut self, fault: Fault) {
-        if self.faults.len() < self.options.max_faults {
-            self.faults.push(fault);
-        } else {
-            self.faults_omitted += 1;
-        }
-    }
-
-    /// After a record that could not be read: its hash is unknown, seq counting goes on.
-    fn skip_unread(&mut self) {
-        self.expected_seq = self.expected_seq.saturating_add(1);
-        self.record_done(None);
-    }
-
-    /// The last step for every record, in order: its stored hash (if well-formed)
-    /// becomes the `prev` the next record must carry, and a leaf of the Merkle tree.
-    fn record_done(&mut self, stored: Option<Hash>) {
-        self.prev = stored;
-        self.tree.push(self.count, stored, self.options.checkpoint);
-        if let Some(cp) = self.options.checkpoint {
-            if cp.count == self.count {
-                self.at_checkpoint = stored;
-            }
-        }
-    }
-
-    /// The checks left for a line the fast path accepted: its members are all there and
-    /// well-formed and it is canonical, so only the hash, `seq` and `prev` can be wrong
-    /// (in the order [`Verifier::check`] reports them).
-    fn check_sealed(&mut self, index: u64, at: Option<u64>, sealed: &Sealed) {
-        self.compare_hash(index, at, sealed.stored, sealed.computed);
-        self.seq_number(index, at, sealed.seq);
-        self.prev_hash(index, at, sealed.prev);
-        self.record_done(Some(sealed.stored));
-    }
-
+    /// A parsed line (or record): the same facts the streaming checker gathers, for the
+    /// engine's checks; then, for a line, whether it is in canonical form.
     fn check(
         &mut self,
-        index: u64,
-        line_no: Option<u64>,
+        at: At,
         value: &Value,
         number_issue: Option<ParseError>,
         line: Option<&[u8]>,
     ) {
-        let canonical_line = |v: &Value| {
-            let mut cmp = CompareSink::new(line.unwrap_or_default());
-            write_value(v, &mut cmp).is_ok() && cmp.matches()
-        };
         let check_canonical = line.is_some() && !self.options.lenient && number_issue.is_none();
-        let canonical = check_canonical && canonical_line(value);
-        let Some(record) = value.as_object() else {
-            let detail = Check::NotAnObject {
-                found: json_type(value),
-            };
-            self.fault(index, line_no, FaultKind::NotAnObject, detail);
-            if check_canonical && !canonical {
-                let detail = not_canonical_detail(value, line.unwrap_or_default());
-                self.fault(index, line_no, FaultKind::NotCanonical, detail);
+        let not_canonical = line
+            .filter(|_| check_canonical)
+            .filter(|line| {
+                let mut cmp = CompareSink::new(line);
+                !(write_value(value, &mut cmp).is_ok() && cmp.matches())
+            })
+            .map(|line| not_canonical_detail(value, line));
+        match value.as_object() {
+            None => {
+                let found = json_type(value);
+                let detail = Check::NotAnObject { found };
+                self.engine
+                    .fault(&mut self.faults, at, FaultKind::NotAnObject, detail);
+                if let Some(detail) = not_canonical {
+                    self.engine
+                        .fault(&mut self.faults, at, FaultKind::NotCanonical, detail);
+                }
+                self.engine.unread();
             }
-            return self.skip_unread();
-        };
-
-        let mut absent = 0u8;
-        for (i, field) in FIELDS.iter().enumerate() {
-            if !record.contains_key(field) {
-                absent |= 1 << i;
+            Some(record) => {
+                let facts = facts(record, number_issue.as_ref());
+                self.engine.record(&mut self.faults, at, facts);
+                if let Some(detail) = not_canonical {
+                    self.engine
+                        .fault(&mut self.faults, at, FaultKind::NotCanonical, detail);
+                }
             }
         }
-        let kind = match record.get("kind") {
-            None => None, // already named as absent
+    }
+}
+
+/// What a parsed record holds, as the streaming checker would gather it from the same
+/// record's canonical line.
+fn facts(record: &Object, number_issue: Option<&ParseError>) -> Facts {
+    let mut absent = 0u8;
+    for (i, field) in FIELDS.iter().enumerate() {
+        if !record.contains_key(field) {
+            absent |= 1 << i;
+        }
+    }
+    let mut extra = record
+        .iter()
+        .map(|(k, _)| k)
+        .filter(|k| !FIELDS.contains(k));
+    let first = extra.next();
+    let unexpected = extra.count() as u64 + u64::from(first.is_some());
+    let first_unexpected = first.map(name_start).unwrap_or_default();
+    // `parse_tolerant` gives only a number with no canonical encoding as the issue.
+    let unserialisable = number_issue.and_then(|e| number_problem(e.kind));
+    let hash = record.get("hash").map(hex);
+    let computed = match (&hash, number_issue) {
+        (Some(Ok(_)), None) => {
+            let mut hasher = Sha256::new();
+            write_object_except(record, Some("hash"), &mut hasher)
+                .ok()
+                .map(|()| Hash(hasher.finalize().into()))
+        }
+        _ => None,
+    };
+    Facts {
+        absent,
+        kind: match record.get("kind") {
             Some(Value::String(s)) if !s.is_empty() => None,
             Some(other) => Some(found(other)),
-        };
-        if absent != 0 || kind.is_some() {
-            let detail = Check::Missing { absent, kind };
-            self.fault(index, line_no, FaultKind::MissingFields, detail);
-        }
-
-        let mut extra = record
-            .iter()
-            .map(|(k, _)| k)
-            .filter(|k| !FIELDS.contains(k));
-        if let Some(first) = extra.next() {
-            let detail = Check::Unexpected {
-                count: 1 + extra.count() as u64,
-                first: name_start(first),
-            };
-            self.fault(index, line_no, FaultKind::UnexpectedFields, detail);
-        }
-
-        if let Some(issue) = number_issue {
-            let detail = parse_detail(&issue);
-            self.fault(index, line_no, FaultKind::UnserialisablePayload, detail);
-        }
-
-        let stored = self.check_hash(index, line_no, record, number_issue.is_some());
-        self.check_seq(index, line_no, record);
-        self.check_prev(index, line_no, record);
-
-        if check_canonical && !canonical {
-            let detail = not_canonical_detail(value, line.unwrap_or_default());
-            self.fault(index, line_no, FaultKind::NotCanonical, detail);
-        }
-        self.record_done(stored);
+            None => None, // already named as absent
+        },
+        unexpected,
+        first_unexpected,
+        unserialisable,
+        hash,
+        computed,
+        seq: record.get("seq").map(|v| match v {
+            Value::Number(n) if n.is_finite() => Ok(*n),
+            other => Err(found(other)),
+        }),
+        prev: record.get("prev").map(hex),
     }
+}
 
-    /// Checks `hash` and returns the stored hash if it is well-formed.
-    fn check_hash(
-        &mut self,
-        index: u64,
-        at: Option<u64>,
-        record: &Object,
-        unhashable: bool,
-    ) -> Option<Hash> {
-        let value = record.get("hash")?;
-        let Some(stored) = value.as_str().and_then(|s| Hash::from_hex(s.as_bytes())) else {
-            let detail = Check::HashMalformed {
-                found: found(value),
-            };
-            self.fault(index, at, FaultKind::HashMismatch, detail);
-            return None;
-        };
-        if !unhashable {
-            let mut hasher = Sha256::new();
-            if write_object_except(record, Some("hash"), &mut hasher).is_ok() {
-                self.compare_hash(index, at, stored, Hash(hasher.finalize().into()));
-            }
-        }
-        Some(stored)
-    }
+/// A `hash` or `prev` value: 64 lowercase hex digits, or what it was.
+fn hex(value: &Value) -> Result<Hash, Found> {
+    value
+        .as_str()
+        .and_then(|s| Hash::from_hex(s.as_bytes()))
+        .ok_or_else(|| found(value))
+}
 
-    fn compare_hash(&mut self, index: u64, at: Option<u64>, stored: Hash, computed: Hash) {
-        if computed != stored {
-            let detail = Check::HashDiffers { stored, computed };
-            self.fault(index, at, FaultKind::HashMismatch, detail);
-        }
-    }
-
-    fn check_seq(&mut self, index: u64, at: Option<u64>, record: &Object) {
-        let expected = self.expected_seq;
-        match record.get("seq") {
-            None => self.expected_seq = expected.saturating_add(1),
-            Some(Value::Number(n)) if n.is_finite() => self.seq_number(index, at, *n),
-            Some(other) => {
-                let detail = Check::SeqGap {
-                    expected,
-                    found: found(other),
-                };
-                self.fault(index, at, FaultKind::SeqGap, detail);
-                self.expected_seq = expected.saturating_add(1);
-            }
-        }
-    }
-
-    /// A finite `seq`: compared with the one expected. Counting goes on from a `seq`
-    /// that is an integer from 0 to [`MAX_SEQ`]; any other number (a fraction, a
-    /// negative, past the limit) is always a `seq_gap` and gives nothing to count on
-    /// from, so the expectation moves on by one.
-    fn seq_number(&mut self, index: u64, at: Option<u64>, n: f64) {
-        let expected = self.expected_seq;
-        let seq = seq_of(n);
-        if seq != Some(expected) {
-            let detail = Check::SeqGap {
-                expected,
-                found: Found::Number(n),
-            };
-            self.fault(index, at, FaultKind::SeqGap, detail);
-        }
-        self.expected_seq = match seq {
-            Some(seq) => seq + 1,
-            None => expected.saturating_add(1),
-        };
-    }
-
-    fn check_prev(&mut self, index: u64, at: Option<u64>, record: &Object) {
-        let Some(value) = record.get("prev") else {
-            return;
-        };
-        match value.as_str().and_then(|s| Hash::from_hex(s.as_bytes())) {
-            None => {
-                let detail = Check::PrevMalformed {
-                    found: found(value),
-                };
-                self.fault(index, at, FaultKind::PrevMismatch, detail);
-            }
-            Some(prev) => self.prev_hash(index, at, prev),
-        }
-    }
-
-    /// A well-formed `prev`: compared with the hash of the record before, if known.
-    fn prev_hash(&mut self, index: u64, at: Option<u64>, prev: Hash) {
-        if let Some(expected) = self.prev {
-            if prev != expected {
-                let detail = Check::PrevDiffers {
-                    expected,
-                    found: prev,
-                    index,
-                };
-                self.fault(index, at, FaultKind::PrevMismatch, detail);
-            }
-        }
+/// The problem of a number with no canonical encoding.
+fn number_problem(kind: ParseErrorKind) -> Option<NumberProblem> {
+    match kind {
+        ParseErrorKind::InexactInteger => Some(NumberProblem::InexactInteger),
+        ParseErrorKind::NumberOutOfRange => Some(NumberProblem::OutOfRange),
+        ParseErrorKind::NumberUnderflow => Some(NumberProblem::Underflow),
+        _ => None,
     }
 }
 
 /// A parse error as a detail: what was wrong at which column (`bad_json`), or, for a
 /// number with no canonical encoding, that problem (`unserialisable_payload`).
 fn parse_detail(e: &ParseError) -> Check {
+    if let Some(problem) = number_problem(e.kind) {
+        return Check::Unserialisable { problem };
+    }
     let column = e.offset as u64 + 1;
-    let problem = |problem| Check::Unserialisable { problem };
     let error = match e.kind {
-        ParseErrorKind::InexactInteger => return problem(NumberProblem::InexactInteger),
-        ParseErrorKind::NumberOutOfRange => return problem(NumberProblem::OutOfRange),
-        ParseErrorKind::NumberUnderflow => return problem(NumberProblem::Underflow),
+        ParseErrorKind::InexactInteger
+        | ParseErrorKind::NumberOutOfRange
+        | ParseErrorKind::NumberUnderflow => Syntax::InvalidNumber, // returned above
         ParseErrorKind::UnexpectedEnd => Syntax::UnexpectedEnd,
         ParseErrorKind::UnexpectedByte(b) => Syntax::UnexpectedByte(b),
         ParseErrorKind::InvalidUtf8 => Syntax::InvalidUtf8,
