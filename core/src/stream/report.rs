@@ -339,24 +339,7 @@ impl fmt::Display for Detail {
             Detail::NotAnObject { found } => {
                 write!(f, "expected a JSON object, found {}", found.with_article())
             }
-            Detail::Missing { absent, kind } => {
-                let mut first = true;
-                for (i, name) in FIELDS.iter().enumerate() {
-                    if absent & (1 << i) != 0 {
-                        f.write_str(if first { "missing '" } else { ", '" })?;
-                        f.write_str(name)?;
-                        f.write_str("'")?;
-                        first = false;
-                    }
-                }
-                if let Some(found) = kind {
-                    if !first {
-                        f.write_str("; ")?;
-                    }
-                    write!(f, "kind must be a non-empty string, found {found}")?;
-                }
-                Ok(())
-            }
+            Detail::Missing { absent, kind } => missing(f, *absent, kind.as_ref()),
             Detail::Unexpected { count, first } => {
                 write!(f, "unexpected member '{}'", first.escape_debug())?;
                 if *count > 1 {
@@ -374,19 +357,7 @@ impl fmt::Display for Detail {
             Detail::HashDiffers { stored, computed } => {
                 write!(f, "stored hash {stored}, but the record hashes to {computed}")
             }
-            Detail::SeqGap { expected, found } => {
-                write!(f, "expected seq {expected}, found ")?;
-                match found {
-                    Found::Number(n) if n.is_finite() => {
-                        write!(f, "{}", Spelled(*n))?;
-                        if *n > MAX_SEQ as f64 {
-                            f.write_str(PAST_MAX_SEQ)?;
-                        }
-                        Ok(())
-                    }
-                    other => write!(f, "{other}"),
-                }
-            }
+            Detail::SeqGap { expected, found } => seq_gap(f, *expected, found),
             Detail::PrevMalformed { found } => {
                 write!(f, "prev must be 64 lowercase hex digits, found {found}")
             }
@@ -406,6 +377,18 @@ impl fmt::Display for Detail {
                 f,
                 "the last line ({len} bytes) has no terminating newline: the last append did not finish"
             ),
+            Detail::Truncated { .. }
+            | Detail::HeadMismatch { .. }
+            | Detail::RootMismatch { .. }
+            | Detail::OriginMismatch { .. } => self.fmt_checkpoint(f),
+        }
+    }
+}
+
+impl Detail {
+    /// The sentences of a checkpoint's faults (any other detail: its own `Display`).
+    fn fmt_checkpoint(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Detail::Truncated { checkpoint, count } => write!(
                 f,
                 "the checkpoint covers {checkpoint} records but the transcript has {count}: {} missing from the end",
@@ -454,7 +437,45 @@ impl fmt::Display for Detail {
                 }
                 f.write_str(": the checkpoint is for another transcript")
             }
+            other => fmt::Display::fmt(other, f),
         }
+    }
+}
+
+/// `missing_fields`: the absent members, and what `kind` was if it is not a non-empty
+/// string.
+fn missing(f: &mut fmt::Formatter<'_>, absent: u8, kind: Option<&Found>) -> fmt::Result {
+    let mut first = true;
+    for (i, name) in FIELDS.iter().enumerate() {
+        if absent & (1 << i) != 0 {
+            f.write_str(if first { "missing '" } else { ", '" })?;
+            f.write_str(name)?;
+            f.write_str("'")?;
+            first = false;
+        }
+    }
+    if let Some(found) = kind {
+        if !first {
+            f.write_str("; ")?;
+        }
+        write!(f, "kind must be a non-empty string, found {found}")?;
+    }
+    Ok(())
+}
+
+/// `seq_gap`: a number is spelt as ECMAScript does, and named as past the largest seq
+/// when it is.
+fn seq_gap(f: &mut fmt::Formatter<'_>, expected: u64, found: &Found) -> fmt::Result {
+    write!(f, "expected seq {expected}, found ")?;
+    match found {
+        Found::Number(n) if n.is_finite() => {
+            write!(f, "{}", Spelled(*n))?;
+            if *n > MAX_SEQ as f64 {
+                f.write_str(PAST_MAX_SEQ)?;
+            }
+            Ok(())
+        }
+        other => write!(f, "{other}"),
     }
 }
 
