@@ -45,7 +45,7 @@ mod tests {
             index,
             line,
             kind: FaultKind::Truncated,
-            detail: String::from("d"),
+            detail: "d".into(),
         }
     }
 

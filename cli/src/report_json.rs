@@ -20,7 +20,7 @@ fn fault_value(fault: &Fault) -> Value {
     object.insert("index", number_or_null(fault.index));
     object.insert("line", number_or_null(fault.line));
     object.insert("kind", Value::from(fault.kind.as_str()));
-    object.insert("detail", Value::from(fault.detail.as_str()));
+    object.insert("detail", Value::from(fault.detail.to_string()));
     Value::Object(object)
 }
 
@@ -74,7 +74,7 @@ mod tests {
                 index: None,
                 line: None,
                 kind: FaultKind::Unreadable,
-                detail: String::from("gone"),
+                detail: "gone".into(),
             }],
             faults_omitted: 3,
             beyond_checkpoint: None,

@@ -138,7 +138,12 @@ pub mod verify {
     //!
     //! [`Verifier`] is a push-style state machine over lines, so memory does not grow with
     //! the number of records; [`verify_bytes`], [`verify_records`] and (with `std`)
-    //! [`verify_reader`] and [`verify_file`] drive it.
+    //! [`verify_reader`] and [`verify_file`] drive it. It is a thin front end: the record
+    //! and chain checks, the checkpoint's verdict and the fault cap are the no-alloc engine
+    //! the streaming verifier ([`crate::stream::StreamVerifier`]) runs too
+    //! (`fixed/stream/engine.rs`); this module only turns each line into that engine's facts, and
+    //! adds what needs the parsed value (`not_canonical` of a line the lexer did not
+    //! accept, lenient mode) or the host (`unreadable`, threads).
     //!
     //! # The fast path
     //!
@@ -150,6 +155,15 @@ pub mod verify {
     //! or past a limit of the streaming checker — is parsed into a value tree and
     //! canonicalised, which gives the detailed faults. The report is the same either way:
     //! [`Verifier::without_fast_path`] parses every line, and the tests hold the two equal.
+    //!
+    //! # Faults
+    //!
+    //! A [`Fault`] is the streaming verifier's fault type with a [`Detail`]: for every fault
+    //! the record and chain checks find, the fixed-size [`crate::stream::Detail`] the
+    //! streaming verifier reports for the same fault ([`Detail::Check`]), so the sentence is
+    //! the same in both; [`Detail::Text`] holds the sentences of what is found outside those
+    //! checks (an input that could not be read, a checkpoint's signatures and its judging
+    //! against others, the loop audit).
 
     pub use crate::heap::verify::*;
     #[cfg(feature = "std")]

@@ -168,7 +168,7 @@ impl agentloop_report {
             .map(|f| {
                 // Details never hold a NUL (values are shown escaped); should one
                 // slip in, it is shown as U+FFFD rather than cutting the sentence.
-                let text = f.detail.replace('\0', "\u{fffd}");
+                let text = f.detail.to_string().replace('\0', "\u{fffd}");
                 CString::new(text).unwrap_or_default()
             })
             .collect();

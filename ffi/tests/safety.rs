@@ -878,7 +878,7 @@ mod core_report {
             r.head.map(|h| h.0),
             r.faults
                 .iter()
-                .map(|f| (f.index, f.line, f.kind.to_string(), f.detail.clone()))
+                .map(|f| (f.index, f.line, f.kind.to_string(), f.detail.to_string()))
                 .collect(),
         )
     }

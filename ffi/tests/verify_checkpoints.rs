@@ -137,7 +137,7 @@ fn through_core(bytes: &[u8], texts: &[Vec<u8>], origin: Option<&str>) -> Vec<CF
                 signed(f.index),
                 signed(f.line),
                 f.kind.as_str().to_string(),
-                f.detail.clone(),
+                f.detail.to_string(),
             )
         })
         .collect()

@@ -149,7 +149,7 @@ fn check_report(report: *mut agentloop_report, expected: &Report) {
             assert_eq!(line, fault.line.map_or(-1, |l| l as i64));
             assert!(!detail.is_null());
             let text = CStr::from_ptr(detail).to_str().expect("UTF-8 detail");
-            assert_eq!(text, fault.detail);
+            assert_eq!(text, fault.detail.to_string());
             let name = CStr::from_ptr(agentloop_fault_kind_str(kind));
             assert_eq!(name.to_str().ok(), Some(fault.kind.as_str()));
             // Every output may be NULL.

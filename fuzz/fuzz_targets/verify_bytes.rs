@@ -109,7 +109,7 @@ fuzz_target!(|data: &[u8]| {
 fn check_alloc(report: &Report) {
     for fault in &report.faults {
         assert!(
-            !fault.detail.is_empty(),
+            !fault.detail.to_string().is_empty(),
             "a fault without a detail sentence"
         );
         if let (Some(index), Some(line)) = (fault.index, fault.line) {

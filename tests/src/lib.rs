@@ -308,7 +308,10 @@ pub fn check_line_invariants(report: &Report) {
                 assert_eq!(f.line, Some(index + 1), "line = index + 1: {f}");
             }
         }
-        assert!(!f.detail.is_empty(), "a fault names what was wrong: {f:?}");
+        assert!(
+            !f.detail.to_string().is_empty(),
+            "a fault names what was wrong: {f:?}"
+        );
     }
     let indices: Vec<u64> = report.faults.iter().filter_map(|f| f.index).collect();
     assert!(

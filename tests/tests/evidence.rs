@@ -314,7 +314,7 @@ fn fault_missing_fields_absent_member_is_reported_only_as_missing_fields() {
         let report = verify_everywhere(&transcript(&lines), &strict());
         expect(&report, &[(2, MissingFields)]);
         assert!(
-            report.faults[0].detail.contains(member),
+            report.faults[0].detail.to_string().contains(member),
             "{}",
             report.faults[0]
         );
@@ -365,7 +365,7 @@ fn fault_unexpected_fields() {
         });
         let report = verify_everywhere(&transcript(&lines), &strict());
         expect(&report, &[(2, UnexpectedFields)]);
-        assert!(report.faults[0].detail.contains(extra));
+        assert!(report.faults[0].detail.to_string().contains(extra));
     }
     // The extra member is covered by the hash: changing it is a hash_mismatch too.
     let (mut lines, _) = forge_chain(N, |i, r| {
@@ -480,7 +480,10 @@ fn fault_seq_gap_wrong_seq() {
     });
     let report = verify_everywhere(&transcript(&lines), &strict());
     expect(&report, &[(2, SeqGap), (3, SeqGap)]);
-    assert!(report.faults[0].detail.contains("expected seq 2, found 7"));
+    assert!(report.faults[0]
+        .detail
+        .to_string()
+        .contains("expected seq 2, found 7"));
     // Every seq from record 2 on shifted by one: one gap.
     let (lines, _) = forge_chain(N, |i, r| {
         if i >= 2 {
@@ -758,6 +761,7 @@ fn fault_unreadable() {
     }
     assert!(verify::verify_file(&missing, &strict()).faults[0]
         .detail
+        .to_string()
         .contains("does-not-exist.jsonl"));
 }
 
@@ -881,7 +885,10 @@ fn line_longer_than_the_limit_is_bad_json_everywhere() {
     let report = verify_everywhere(&transcript(&lines), &limit(long - 1));
     expect(&report, &[(2, BadJson)]);
     assert!(
-        report.faults[0].detail.contains(&long.to_string()),
+        report.faults[0]
+            .detail
+            .to_string()
+            .contains(&long.to_string()),
         "{}",
         report.faults[0]
     );
@@ -1012,7 +1019,7 @@ fn read_error_midway_is_unreadable_after_what_was_read() {
         let unreadable = &report.faults[1];
         assert_eq!(unreadable.line, None);
         assert!(
-            unreadable.detail.contains("the disk went away"),
+            unreadable.detail.to_string().contains("the disk went away"),
             "{unreadable}"
         );
         // What was read is counted; the partial line is not a torn tail (the read failed).

@@ -137,7 +137,10 @@ fn huge_numbers_are_refused_by_kind_without_copying_the_literal() {
     let report = verify::verify_bytes(&line, &Options::default());
     assert_eq!(report.faults.len(), 1, "{:?}", report.faults);
     assert_eq!(report.faults[0].kind, FaultKind::UnserialisablePayload);
-    assert!(report.faults[0].detail.contains("outside the double range"));
+    assert!(report.faults[0]
+        .detail
+        .to_string()
+        .contains("outside the double range"));
 }
 
 #[test]
@@ -255,6 +258,7 @@ fn a_line_of_the_densest_payload_verifies_within_the_bound() {
     assert!(
         report.faults[0]
             .detail
+            .to_string()
             .contains("more than the limit of 65536 bytes"),
         "{}",
         report.faults[0]

@@ -91,7 +91,10 @@ fn an_overlong_line_is_not_buffered() {
     let reader = BufReader::with_capacity(1 << 16, &line[..]);
     let (report, peak) = peak_of(|| verify_reader(reader, &options));
     assert_eq!(report.faults.len(), 1);
-    assert!(report.faults[0].detail.contains("4194304 bytes"));
+    assert!(report.faults[0]
+        .detail
+        .to_string()
+        .contains("4194304 bytes"));
     assert!(
         peak < 256 << 10,
         "verifying an overlong line held {peak} bytes"

@@ -46,8 +46,8 @@ pub enum Failure {
     DoesNotVerify {
         /// The transcript, as named on the command line.
         name: String,
-        /// Its first fault, if the report kept one.
-        first: Option<Fault>,
+        /// Its first fault, if the report kept one (boxed: a fault is large beside the other failures).
+        first: Option<Box<Fault>>,
         /// How many faults were found in all.
         total: u64,
         /// What the refusal means, e.g. "nothing was appended".
@@ -167,7 +167,7 @@ impl Failure {
     pub fn does_not_verify(name: &str, report: &Report, consequence: &'static str) -> Failure {
         Failure::DoesNotVerify {
             name: name.to_owned(),
-            first: report.faults.first().cloned(),
+            first: report.faults.first().cloned().map(Box::new),
             total: (report.faults.len() as u64).saturating_add(report.faults_omitted),
             consequence,
             exit: Exit::of_report(report),

@@ -7,14 +7,26 @@
 //! byte by byte (`stream/lexer/`), the record's members, and SHA-256 of the record without
 //! `hash`, hashed incrementally. [`StreamVerifier::finish`] returns a [`StreamReport`].
 //!
+//! # One engine
+//!
+//! The record and chain checks — the members, `hash`, `seq` (counting past
+//! `anchor::MAX_SEQ`), `prev` against the last stored hash, the Merkle tree, a torn tail,
+//! the checkpoint's verdict, the fault cap — are one no-alloc state machine
+//! (`stream/engine.rs`), which the allocating verifier (`verify::Verifier`) runs too: it
+//! only turns a line into the same facts, through the lexer of this module (its fast
+//! path) or, for a line the lexer does not accept, through the parser. The faults and
+//! their [`Detail`]s are then the same by construction.
+//!
 //! # Same faults as the allocating verifier — for canonical lines
 //!
 //! For every line that is the canonical encoding of its content and within the limits
 //! below, the faults (index, line, kind) are those `verify::verify_bytes` reports in its
 //! default strict mode, in the same order, with the same record count and head; so are
-//! `torn_tail`, `truncated` and `head_mismatch`. Details are fixed-size [`Detail`]s whose
-//! `Display` is a sentence (the same facts, worded a little more briefly). The two
-//! verifiers share [`FaultKind`] and [`Checkpoint`] (`verify` re-exports them).
+//! `torn_tail`, `truncated` and `head_mismatch` — and so are the details: both verifiers
+//! report the same fixed-size [`Detail`] (the allocating one inside
+//! `verify::Detail::Check`), whose `Display` is the one sentence for that fault. The two
+//! verifiers share [`Fault`], [`Detail`], [`FaultKind`] and [`Checkpoint`] (`verify`
+//! re-exports the last two).
 //!
 //! A line is checked until its first byte that cannot belong to a canonical record.
 //! Then the rest of the line is skipped and the line gets exactly one fault:
@@ -54,10 +66,12 @@
 //! | faults kept | [`MAX_FAULTS`] = 8 line faults, plus a checkpoint fault | counted in `faults_omitted` |
 //! | `seq` | an integer from 0 to 2^53 − 1 ([`crate::anchor::MAX_SEQ`]), as in the allocating verifier | `seq_gap` |
 //!
-//! `size_of::<StreamVerifier>()` is about 5.6 KB on x86_64: the canonical-form checker
+//! `size_of::<StreamVerifier>()` is about 5.8 KB on x86_64: the canonical-form checker
 //! 1,590 (nesting stack 129 × 4, key buffer 1,024, number literal 32), the record state
-//! 480 (SHA-256 context and a 128-byte staging buffer for it, a 66-byte capture of
-//! `hash`/`prev`/`kind`), the fault list 1,088, the Merkle tree about 2,200 (a
+//! 592 (SHA-256 context and a 128-byte staging buffer for it, a 66-byte capture of
+//! `hash`/`prev`/`seq`, what `hash`/`prev`/`seq`/`kind` were when malformed, each with
+//! an [`EXCERPT_BYTES`] excerpt of a found string), the fault list 1,088 (120 bytes a
+//! fault), the Merkle tree about 2,200 (a
 //! [`crate::merkle::CompactRange`] of 64 levels, so the root of every prefix is free);
 //! the unit test `state_size_is_fixed` prints the exact figures and bounds it at 6 KiB.
 //! [`StreamVerifier::push`] and [`write_record`] never allocate.
@@ -72,19 +86,23 @@ pub use lexer::{
     Syntax, KEY_PATH_BYTES, MAX_DEPTH, MAX_KEY_BYTES, MAX_NUMBER_BYTES, RECORD_MAX_DEPTH,
 };
 pub use line::{LineChecker, Sealed};
-pub use report::{Detail, Fault, Found, StreamReport, MAX_FAULTS, NAME_BYTES};
+
+pub use report::{
+    name_start, Detail, Excerpt, Fault, Found, StreamReport, EXCERPT_BYTES, MAX_FAULTS, NAME_BYTES,
+};
 
 pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
 
 mod append;
 mod buf;
+pub(crate) mod engine;
 pub use append::{write_record, AppendError, ChainState};
 
-use crate::anchor::{seq_of, Anchor};
-use crate::checkpoint::{HeadMismatch, Tree, Verdict};
-use crate::hash::Hash;
+use crate::anchor::Anchor;
+use crate::checkpoint::Verdict;
 use crate::scan::find_newline;
+use engine::Engine;
 use lexer::Lexer;
 use record::RecordState;
 
@@ -135,16 +153,9 @@ pub struct StreamVerifier {
     line_len: u64,
     /// Why (and at which 0-based column) checking of the current line stopped.
     stopped: Option<(u64, Stop)>,
-    count: u64,
-    /// The `seq` the next record must carry.
-    expected_seq: u64,
-    /// The stored hash of the record before, if it had a well-formed one.
-    prev: Option<Hash>,
-    at_checkpoint: Option<Hash>,
-    /// The Merkle tree of the records read (RFC 6962), in fixed space.
-    tree: Tree,
+    /// The record and chain checks (shared with the allocating verifier).
+    engine: Engine,
     faults: heapless::Vec<Fault, { MAX_FAULTS + 1 }, u8>,
-    faults_omitted: u64,
 }
 
 impl StreamVerifier {
@@ -156,19 +167,14 @@ impl StreamVerifier {
             record: RecordState::new(),
             line_len: 0,
             stopped: None,
-            count: 0,
-            expected_seq: options.anchor.seq0,
-            prev: Some(options.anchor.prev0),
-            at_checkpoint: None,
-            tree: Tree::new(),
+            engine: Engine::new(options.anchor, options.checkpoint, MAX_FAULTS),
             faults: heapless::Vec::new(),
-            faults_omitted: 0,
         }
     }
 
     /// Complete lines read so far.
     pub fn count(&self) -> u64 {
-        self.count
+        self.engine.count()
     }
 
     /// Takes the next bytes of the transcript, in any chunking.
@@ -202,105 +208,24 @@ impl StreamVerifier {
     /// if any, is applied and the report returned.
     pub fn finish(mut self) -> StreamReport {
         if self.line_len > 0 {
-            let index = self.count;
-            let len = self.line_len;
-            self.fault(index, FaultKind::TornTail, Detail::TornTail { len });
+            self.engine.torn_tail(&mut self.faults, self.line_len);
         }
-        let mut beyond_checkpoint = None;
-        if let Some(cp) = self.options.checkpoint {
-            match cp.verdict(
-                self.count,
-                self.at_checkpoint,
-                self.options.anchor.prev0,
-                &self.tree,
-            ) {
-                Verdict::OriginMismatch { expected, found } => {
-                    let fault = Fault {
-                        index: Some(0),
-                        line: Some(1),
-                        kind: FaultKind::CheckpointOriginMismatch,
-                        detail: Detail::OriginMismatch { expected, found },
-                    };
-                    let _ = self.faults.insert(0, fault);
-                }
-                Verdict::Truncated => {
-                    let fault = Fault {
-                        index: Some(self.count),
-                        line: None,
-                        kind: FaultKind::Truncated,
-                        detail: Detail::Truncated {
-                            checkpoint: cp.count,
-                            count: self.count,
-                        },
-                    };
-                    // The list keeps one slot beyond MAX_FAULTS for this fault.
-                    let _ = self.faults.push(fault);
-                }
-                Verdict::Reached { beyond, mismatch } => {
-                    beyond_checkpoint = Some(beyond);
-                    if let Some(HeadMismatch {
-                        index,
-                        head,
-                        found,
-                        root,
-                    }) = mismatch
-                    {
-                        let detail = match (head, root) {
-                            (Some(head), None) => Detail::HeadMismatch {
-                                head,
-                                checkpoint: cp.count,
-                                found,
-                            },
-                            (_, root) => {
-                                let (root, found) = root.unwrap_or_default();
-                                Detail::RootMismatch {
-                                    root,
-                                    checkpoint: cp.count,
-                                    found,
-                                }
-                            }
-                        };
-                        let fault = Fault {
-                            index,
-                            line: index.map(|i| i + 1),
-                            kind: FaultKind::HeadMismatch,
-                            detail,
-                        };
-                        let at = self.faults.partition_point(|f| f.index <= index);
-                        let _ = self.faults.insert(at, fault);
-                    }
-                }
-            }
-        }
+        // The list keeps one slot beyond MAX_FAULTS for a checkpoint's fault.
+        let end = self.engine.finish(&mut self.faults);
         StreamReport {
-            count: self.count,
-            head: self.prev,
-            root: self.tree.root(),
-            first: self.tree.first(),
+            count: end.count,
+            head: end.head,
+            root: end.root,
+            first: end.first,
             faults: self.faults,
-            faults_omitted: self.faults_omitted,
-            beyond_checkpoint,
-        }
-    }
-
-    fn fault(&mut self, index: u64, kind: FaultKind, detail: Detail) {
-        let fault = Fault {
-            index: Some(index),
-            line: Some(index + 1),
-            kind,
-            detail,
-        };
-        if self.faults.len() < MAX_FAULTS {
-            let _ = self.faults.push(fault);
-        } else {
-            self.faults_omitted += 1;
+            faults_omitted: end.faults_omitted,
+            beyond_checkpoint: end.beyond_checkpoint,
         }
     }
 
     /// A `\n`: judges the line just read and gets ready for the next.
     fn end_line(&mut self) {
-        let index = self.count;
-        self.count += 1;
+        let at = self.engine.next(true);
         let len = self.line_len;
         let stopped = self.stopped.take();
         let mut record = core::mem::replace(&mut self.record, RecordState::new());
@@ -327,140 +252,100 @@ impl StreamVerifier {
         };
         self.lexer.reset();
         self.line_len = 0;
-        match outcome {
-            Err(detail) => {
-                let kind = match detail {
-                    Detail::NotCanonical { .. } => FaultKind::NotCanonical,
-                    _ => FaultKind::BadJson,
+        let (kind, detail) = match outcome {
+            Ok(JsonType::Object) => {
+                return match record.sealed() {
+                    Some(sealed) => self.engine.sealed(&mut self.faults, at, &sealed),
+                    None => self.engine.record(&mut self.faults, at, record.facts()),
                 };
-                self.fault(index, kind, detail);
-                self.skip_unread();
             }
-            Ok(JsonType::Object) => self.check(index, &record),
-            Ok(found) => {
-                self.fault(index, FaultKind::NotAnObject, Detail::NotAnObject { found });
-                self.skip_unread();
-            }
-        }
-    }
-
-    /// After a record that could not be read: its hash is unknown, seq counting goes on.
-    fn skip_unread(&mut self) {
-        self.expected_seq = self.expected_seq.saturating_add(1);
-        self.prev = None;
-        self.note_checkpoint(None);
-    }
-
-    fn note_checkpoint(&mut self, stored: Option<Hash>) {
-        self.tree.push(self.count, stored, self.options.checkpoint);
-        if let Some(cp) = self.options.checkpoint {
-            if cp.count == self.count {
-                self.at_checkpoint = stored;
-            }
-        }
-    }
-
-    /// The checks of a canonical record line, in the allocating verifier's order.
-    fn check(&mut self, index: u64, record: &RecordState) {
-        let absent = !record.seen & 0b1_1111;
-        let kind = match record.kind {
-            Some(Err(found)) => Some(found),
-            _ => None,
+            Ok(found) => (FaultKind::NotAnObject, Detail::NotAnObject { found }),
+            Err(detail @ Detail::NotCanonical { .. }) => (FaultKind::NotCanonical, detail),
+            Err(detail) => (FaultKind::BadJson, detail),
         };
-        if absent != 0 || kind.is_some() {
-            self.fault(
-                index,
-                FaultKind::MissingFields,
-                Detail::Missing { absent, kind },
-            );
+        self.engine.fault(&mut self.faults, at, kind, detail);
+        self.engine.unread();
+    }
+}
+
+/// Where a checkpoint's fault goes among a report's faults, which are in record order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// First: `checkpoint_origin_mismatch` (record 0, before its own faults).
+    First,
+    /// Last: `truncated` (the missing records come after every line).
+    Last,
+    /// After the faults of records up to its own index (`head_mismatch`).
+    InOrder,
+}
+
+impl Place {
+    /// The position in `faults` (in record order) where the fault goes.
+    pub(crate) fn index<D>(self, faults: &[Fault<D>], fault: &Fault) -> usize {
+        match self {
+            Place::First => 0,
+            Place::Last => faults.len(),
+            Place::InOrder => faults.partition_point(|f| f.index <= fault.index),
         }
-        if record.unexpected > 0 {
-            let detail = Detail::Unexpected {
-                count: record.unexpected,
-                first: record.first_unexpected.clone(),
+    }
+}
+
+/// The checkpoint's fault, if it does not hold, with its place, and how many records
+/// lie beyond it, if the transcript reaches it: one judgement for both verifiers.
+pub(crate) fn checkpoint_outcome(
+    cp: Checkpoint,
+    count: u64,
+    verdict: Verdict,
+) -> (Option<(Place, Fault)>, Option<u64>) {
+    match verdict {
+        Verdict::OriginMismatch { expected, found } => {
+            let fault = Fault {
+                index: Some(0),
+                line: Some(1),
+                kind: FaultKind::CheckpointOriginMismatch,
+                detail: Detail::OriginMismatch { expected, found },
             };
-            self.fault(index, FaultKind::UnexpectedFields, detail);
+            (Some((Place::First, fault)), None)
         }
-        if let Some(problem) = record.unserialisable {
-            self.fault(
-                index,
-                FaultKind::UnserialisablePayload,
-                Detail::Unserialisable { problem },
-            );
+        Verdict::Truncated => {
+            let fault = Fault {
+                index: Some(count),
+                line: None,
+                kind: FaultKind::Truncated,
+                detail: Detail::Truncated {
+                    checkpoint: cp.count,
+                    count,
+                },
+            };
+            (Some((Place::Last, fault)), None)
         }
-        let stored = match record.hash {
-            None => None,
-            Some(Err(found)) => {
-                self.fault(
-                    index,
-                    FaultKind::HashMismatch,
-                    Detail::HashMalformed { found },
-                );
-                None
-            }
-            Some(Ok(stored)) => {
-                if record.unserialisable.is_none() {
-                    let computed = record.computed();
-                    if computed != stored {
-                        self.fault(
-                            index,
-                            FaultKind::HashMismatch,
-                            Detail::HashDiffers { stored, computed },
-                        );
-                    }
-                }
-                Some(stored)
-            }
-        };
-        // As in the allocating verifier: counting goes on from a seq that is an integer
-        // from 0 to 2^53 - 1; after any other, or none, the expectation moves on by one.
-        let expected = self.expected_seq;
-        let seq = match record.seq {
-            None => None,
-            Some(Ok(n)) => {
-                let seq = seq_of(n);
-                if seq != Some(expected) {
-                    let detail = Detail::SeqGap {
-                        expected,
-                        found: Found::Number(n),
-                    };
-                    self.fault(index, FaultKind::SeqGap, detail);
-                }
-                seq
-            }
-            Some(Err(found)) => {
-                self.fault(index, FaultKind::SeqGap, Detail::SeqGap { expected, found });
-                None
-            }
-        };
-        self.expected_seq = match seq {
-            Some(seq) => seq + 1,
-            None => expected.saturating_add(1),
-        };
-        match record.prev {
-            None => {}
-            Some(Err(found)) => {
-                self.fault(
-                    index,
-                    FaultKind::PrevMismatch,
-                    Detail::PrevMalformed { found },
-                );
-            }
-            Some(Ok(found)) => {
-                if let Some(expected) = self.prev {
-                    if found != expected {
-                        let detail = Detail::PrevDiffers {
-                            expected,
+        Verdict::Reached { beyond, mismatch } => {
+            let fault = mismatch.map(|m| {
+                let detail = match (m.head, m.root) {
+                    (Some(head), _) => Detail::HeadMismatch {
+                        head,
+                        checkpoint: cp.count,
+                        found: m.found,
+                    },
+                    (None, root) => {
+                        let (root, found) = root.unwrap_or_default();
+                        Detail::RootMismatch {
+                            root,
+                            checkpoint: cp.count,
                             found,
-                            index,
-                        };
-                        self.fault(index, FaultKind::PrevMismatch, detail);
+                        }
                     }
-                }
-            }
+                };
+                let fault = Fault {
+                    index: m.index,
+                    line: m.index.map(|i| i + 1),
+                    kind: FaultKind::HeadMismatch,
+                    detail,
+                };
+                (Place::InOrder, fault)
+            });
+            (fault, Some(beyond))
         }
-        self.prev = stored;
-        self.note_checkpoint(stored);
     }
 }
 

@@ -11,9 +11,10 @@ use heapless::String;
 use sha2::{Digest, Sha256};
 
 use super::buf::ByteBuf;
+use super::engine::Facts;
 use super::lexer::{JsonType, NumberProblem, Observer, ValueEnd, Where};
 use super::line::Sealed;
-use super::report::{Found, NAME_BYTES};
+use super::report::{name_start, Found, EXCERPT_BYTES, NAME_BYTES};
 use crate::hash::Hash;
 use crate::jcs::write_str;
 use crate::sink::{BufferFull, ByteSink};
@@ -63,8 +64,10 @@ impl ByteSink for StagedHasher {
     }
 }
 
-/// Raw bytes kept of a `hash`, `prev` or `kind` value: a quoted 64-digit hash.
+/// Raw bytes kept of a `hash`, `prev` or `seq` value: a quoted 64-digit hash, or the
+/// opening quote and [`EXCERPT_BYTES`] of a found string.
 const CAPTURE_BYTES: usize = 66;
+const _: () = assert!(CAPTURE_BYTES > EXCERPT_BYTES);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Member {
@@ -129,23 +132,42 @@ impl RecordState {
         if !complete || self.unserialisable.is_some() || self.kind != Some(Ok(())) {
             return None;
         }
-        match (self.hash, self.prev, self.seq) {
+        match (&self.hash, &self.prev, &self.seq) {
             (Some(Ok(stored)), Some(Ok(prev)), Some(Ok(seq))) => Some(Sealed {
-                stored,
+                stored: *stored,
                 computed: self.computed(),
-                prev,
-                seq,
+                prev: *prev,
+                seq: *seq,
             }),
             _ => None,
         }
     }
 
+    /// What the record holds, for the checks (once the line was read to its end).
+    pub fn facts(self) -> Facts {
+        let computed = self.unserialisable.is_none().then(|| self.computed());
+        Facts {
+            absent: !self.seen & 0b1_1111,
+            kind: match self.kind {
+                Some(Err(found)) => Some(found),
+                _ => None,
+            },
+            unexpected: self.unexpected,
+            first_unexpected: self.first_unexpected,
+            unserialisable: self.unserialisable,
+            hash: self.hash,
+            computed,
+            seq: self.seq,
+            prev: self.prev,
+        }
+    }
+
     fn found(&self, end: ValueEnd) -> Found {
         match end.ty {
-            JsonType::String if self.value_len == 2 => Found::EmptyString,
-            JsonType::String => Found::String {
-                len: self.value_len.saturating_sub(2),
-            },
+            JsonType::String => Found::string(
+                self.value_len.saturating_sub(2),
+                self.capture.as_slice().get(1..).unwrap_or_default(),
+            ),
             JsonType::Number => Found::Number(end.number),
             other => Found::Type(other),
         }
@@ -180,11 +202,13 @@ impl Observer for RecordState {
                     self.hasher.update(run);
                 }
                 self.value_len = self.value_len.saturating_add(run.len() as u64);
-                // Only `hash` and `prev` are read from the capture (`hex`), and only a
-                // value of exactly CAPTURE_BYTES, all of which fits; a longer value's
-                // runs may stop fitting anywhere.
-                if matches!(self.member, Member::Hash | Member::Prev) {
-                    let _ = self.capture.extend_from_slice(run);
+                // The capture keeps a value's first CAPTURE_BYTES, whatever the
+                // chunking: all of a quoted hash (`hex`), or a found string's start.
+                if matches!(self.member, Member::Hash | Member::Prev | Member::Seq) {
+                    let room = CAPTURE_BYTES - self.capture.len();
+                    let _ = self
+                        .capture
+                        .extend_from_slice(run.get(..room).unwrap_or(run));
                 }
             }
             _ => {}
@@ -206,11 +230,7 @@ impl Observer for RecordState {
         } else {
             if self.unexpected == 0 {
                 let name = core::str::from_utf8(key).unwrap_or_default();
-                for c in name.chars() {
-                    if self.first_unexpected.push(c).is_err() {
-                        break;
-                    }
-                }
+                self.first_unexpected = name_start(name);
             }
             self.unexpected += 1;
         }

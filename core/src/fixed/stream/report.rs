@@ -4,12 +4,15 @@ use core::fmt;
 
 use heapless::{String, Vec};
 
+use super::buf::ByteBuf;
 use super::lexer::{Departure, JsonType, Limit, NumberProblem, Syntax};
 use crate::anchor::{MAX_SEQ, PAST_MAX_SEQ};
 use crate::fault_kind::FaultKind;
 use crate::hash::Hash;
+use crate::jcs::write_str;
 use crate::number::format_f64;
 use crate::record::FIELDS;
+use crate::sink::{BufferFull, ByteSink};
 
 /// Line faults a [`StreamReport`] keeps; the rest are counted in
 /// [`StreamReport::faults_omitted`]. A checkpoint fault is always kept (one more slot).
@@ -18,15 +21,41 @@ pub const MAX_FAULTS: usize = 8;
 /// The bytes of the first unexpected member's name kept for a detail sentence.
 pub const NAME_BYTES: usize = 24;
 
+/// The start of a member's name as a detail keeps it: whole characters, at most
+/// [`NAME_BYTES`] bytes.
+pub fn name_start(name: &str) -> String<NAME_BYTES> {
+    let mut start = String::new();
+    for c in name.chars() {
+        if start.push(c).is_err() {
+            break;
+        }
+    }
+    start
+}
+
+/// The bytes of a found string kept for a detail sentence (its canonical encoding,
+/// without the quotes, cut at a character).
+pub const EXCERPT_BYTES: usize = 40;
+
+/// The start of a found string: its canonical encoding without the quotes (escapes
+/// as canonical form writes them), at most [`EXCERPT_BYTES`] bytes, cut at a character.
+pub type Excerpt = String<EXCERPT_BYTES, u8>;
+
 /// A value found where something else was expected, as far as a detail names it.
-#[derive(Debug, Clone, Copy, PartialEq)]
+///
+/// Both verifiers describe a value the same way: the streaming one from the bytes of a
+/// canonical line, the allocating one from the parsed value through its canonical
+/// encoding (which on a canonical line is the bytes as written).
+#[derive(Debug, Clone, PartialEq)]
 pub enum Found {
     /// The empty string.
     EmptyString,
-    /// A string (its length in bytes as written, quotes excluded).
+    /// A non-empty string.
     String {
-        /// Bytes between the quotes, escapes as written.
+        /// Bytes between the quotes, escapes as canonical form writes them.
         len: u64,
+        /// Its first bytes ([`EXCERPT_BYTES`] at most).
+        start: Excerpt,
     },
     /// A number (its nearest double; infinite when out of range).
     Number(f64),
@@ -34,17 +63,88 @@ pub enum Found {
     Type(JsonType),
 }
 
+impl Found {
+    /// A string found, from its canonical encoding's bytes without the quotes: `len`
+    /// of them in all, `first` the first of them (at least [`EXCERPT_BYTES`] when
+    /// there are that many; valid UTF-8 up to a cut character).
+    pub(crate) fn string(len: u64, first: &[u8]) -> Found {
+        if len == 0 {
+            return Found::EmptyString;
+        }
+        let keep = usize::try_from(len).map_or(EXCERPT_BYTES, |len| len.min(EXCERPT_BYTES));
+        let first = first.get(..keep).unwrap_or(first);
+        let text = match core::str::from_utf8(first) {
+            Ok(text) => text,
+            Err(e) => core::str::from_utf8(first.get(..e.valid_up_to()).unwrap_or_default())
+                .unwrap_or_default(),
+        };
+        let mut start = Excerpt::new();
+        let _ = start.push_str(text);
+        Found::String { len, start }
+    }
+
+    /// A string found, from its text: its canonical encoding's length without the quotes
+    /// and its start, as the streaming verifier names the same string on a canonical line.
+    pub fn of_str(text: &str) -> Found {
+        let mut sink = ExcerptSink {
+            bytes: ByteBuf::new(),
+            count: 0,
+        };
+        let _ = write_str(text, &mut sink);
+        // The sink holds the opening quote and up to EXCERPT_BYTES bytes after it.
+        let first = sink.bytes.as_slice().get(1..).unwrap_or_default();
+        Found::string(sink.count.saturating_sub(2), first)
+    }
+}
+
+/// Counts the bytes written and keeps the first `EXCERPT_BYTES + 1` of them.
+struct ExcerptSink {
+    bytes: ByteBuf<{ EXCERPT_BYTES + 1 }>,
+    count: u64,
+}
+
+impl ByteSink for ExcerptSink {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), BufferFull> {
+        let room = EXCERPT_BYTES + 1 - self.bytes.len();
+        let _ = self
+            .bytes
+            .extend_from_slice(bytes.get(..room).unwrap_or(bytes));
+        self.count = self.count.saturating_add(bytes.len() as u64);
+        Ok(())
+    }
+}
+
 impl fmt::Display for Found {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Found::EmptyString => f.write_str("\"\""),
-            Found::String { len } => write!(f, "a string of {len} bytes"),
+            Found::String { len, start } => {
+                f.write_str("\"")?;
+                // Canonical form escapes C0 controls; DEL and C1 controls are not
+                // written raw into a sentence either.
+                for c in start.chars() {
+                    if c.is_control() {
+                        write!(f, "{}", c.escape_debug())?;
+                    } else {
+                        write!(f, "{c}")?;
+                    }
+                }
+                if start.len() as u64 == *len {
+                    f.write_str("\"")
+                } else {
+                    write!(f, "…\" ({len} bytes)")
+                }
+            }
             Found::Number(n) if n.is_finite() => write!(f, "the number {}", Spelled(*n)),
             Found::Number(_) => f.write_str("a number outside the double range"),
             Found::Type(t) => f.write_str(t.with_article()),
         }
     }
 }
+
+// A `Found::Number` is never NaN: it is read from a JSON number literal (out of range
+// is infinite), and JSON has no NaN. So equality is an equivalence.
+impl Eq for Found {}
 
 /// A double in its ECMAScript spelling.
 struct Spelled(f64);
@@ -62,8 +162,18 @@ impl fmt::Display for Spelled {
     }
 }
 
-/// What a fault found, in a fixed size: its `Display` is the detail sentence.
-#[derive(Debug, Clone, PartialEq)]
+/// What a fault found, in a fixed size: its `Display` is the detail sentence, naming
+/// what was expected and what was found (SPEC section 3).
+///
+/// Both verifiers report these — the streaming one ([`super::StreamVerifier`]) and the
+/// allocating one (`verify::Verifier`, whose `verify::Detail::Check` holds one) — so a
+/// fault has the same sentence whichever verifier found it. No variant allocates; the
+/// only text kept is the start of an unexpected member's name, at most [`NAME_BYTES`]
+/// bytes. A few variants come from one verifier only: [`Detail::NotCanonical`],
+/// [`Detail::Limit`] from the streaming one (it stops at the first byte that departs
+/// from canonical form and has fixed limits), [`Detail::CanonicalDiffers`] from the
+/// allocating one (it compares the line with the canonical encoding of what it parsed).
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Detail {
     /// `bad_json`: the line is empty.
@@ -95,6 +205,16 @@ pub enum Detail {
         column: u64,
         /// How it departs.
         departure: Departure,
+    },
+    /// `not_canonical`: the line is JSON but differs from the canonical encoding of
+    /// its content (the allocating verifier, which parsed it).
+    CanonicalDiffers {
+        /// 1-based byte column of the first byte that differs.
+        column: u64,
+        /// The line's length in bytes.
+        len: u64,
+        /// The canonical encoding's length in bytes.
+        canonical: u64,
     },
     /// `not_an_object`.
     NotAnObject {
@@ -208,27 +328,18 @@ impl fmt::Display for Detail {
                 f,
                 "the line is not in canonical (RFC 8785) form: {departure} at column {column}"
             ),
+            Detail::CanonicalDiffers {
+                column,
+                len,
+                canonical,
+            } => write!(
+                f,
+                "the line is not in canonical (RFC 8785) form: first difference at column {column} ({len} bytes, canonical is {canonical})"
+            ),
             Detail::NotAnObject { found } => {
                 write!(f, "expected a JSON object, found {}", found.with_article())
             }
-            Detail::Missing { absent, kind } => {
-                let mut first = true;
-                for (i, name) in FIELDS.iter().enumerate() {
-                    if absent & (1 << i) != 0 {
-                        f.write_str(if first { "missing '" } else { ", '" })?;
-                        f.write_str(name)?;
-                        f.write_str("'")?;
-                        first = false;
-                    }
-                }
-                if let Some(found) = kind {
-                    if !first {
-                        f.write_str("; ")?;
-                    }
-                    write!(f, "kind must be a non-empty string, found {found}")?;
-                }
-                Ok(())
-            }
+            Detail::Missing { absent, kind } => missing(f, *absent, kind.as_ref()),
             Detail::Unexpected { count, first } => {
                 write!(f, "unexpected member '{}'", first.escape_debug())?;
                 if *count > 1 {
@@ -246,19 +357,7 @@ impl fmt::Display for Detail {
             Detail::HashDiffers { stored, computed } => {
                 write!(f, "stored hash {stored}, but the record hashes to {computed}")
             }
-            Detail::SeqGap { expected, found } => {
-                write!(f, "expected seq {expected}, found ")?;
-                match found {
-                    Found::Number(n) if n.is_finite() => {
-                        write!(f, "{}", Spelled(*n))?;
-                        if *n > MAX_SEQ as f64 {
-                            f.write_str(PAST_MAX_SEQ)?;
-                        }
-                        Ok(())
-                    }
-                    other => write!(f, "{other}"),
-                }
-            }
+            Detail::SeqGap { expected, found } => seq_gap(f, *expected, found),
             Detail::PrevMalformed { found } => {
                 write!(f, "prev must be 64 lowercase hex digits, found {found}")
             }
@@ -278,6 +377,18 @@ impl fmt::Display for Detail {
                 f,
                 "the last line ({len} bytes) has no terminating newline: the last append did not finish"
             ),
+            Detail::Truncated { .. }
+            | Detail::HeadMismatch { .. }
+            | Detail::RootMismatch { .. }
+            | Detail::OriginMismatch { .. } => self.fmt_checkpoint(f),
+        }
+    }
+}
+
+impl Detail {
+    /// The sentences of a checkpoint's faults (any other detail: its own `Display`).
+    fn fmt_checkpoint(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Detail::Truncated { checkpoint, count } => write!(
                 f,
                 "the checkpoint covers {checkpoint} records but the transcript has {count}: {} missing from the end",
@@ -326,13 +437,57 @@ impl fmt::Display for Detail {
                 }
                 f.write_str(": the checkpoint is for another transcript")
             }
+            other => fmt::Display::fmt(other, f),
         }
     }
 }
 
-/// One fault: where, what kind, and a fixed-size detail whose `Display` is a sentence.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Fault {
+/// `missing_fields`: the absent members, and what `kind` was if it is not a non-empty
+/// string.
+fn missing(f: &mut fmt::Formatter<'_>, absent: u8, kind: Option<&Found>) -> fmt::Result {
+    let mut first = true;
+    for (i, name) in FIELDS.iter().enumerate() {
+        if absent & (1 << i) != 0 {
+            f.write_str(if first { "missing '" } else { ", '" })?;
+            f.write_str(name)?;
+            f.write_str("'")?;
+            first = false;
+        }
+    }
+    if let Some(found) = kind {
+        if !first {
+            f.write_str("; ")?;
+        }
+        write!(f, "kind must be a non-empty string, found {found}")?;
+    }
+    Ok(())
+}
+
+/// `seq_gap`: a number is spelt as ECMAScript does, and named as past the largest seq
+/// when it is.
+fn seq_gap(f: &mut fmt::Formatter<'_>, expected: u64, found: &Found) -> fmt::Result {
+    write!(f, "expected seq {expected}, found ")?;
+    match found {
+        Found::Number(n) if n.is_finite() => {
+            write!(f, "{}", Spelled(*n))?;
+            if *n > MAX_SEQ as f64 {
+                f.write_str(PAST_MAX_SEQ)?;
+            }
+            Ok(())
+        }
+        other => write!(f, "{other}"),
+    }
+}
+
+/// One fault: where, what kind, and a detail whose `Display` is a sentence.
+///
+/// The one fault type of both verifiers: the streaming verifier's detail is a
+/// fixed-size [`Detail`]; the allocating verifier's (`verify::Fault`, this type with
+/// `verify::Detail`) is the same [`Detail`] for every fault the record and chain checks
+/// find, or a sentence from a layer above (an unreadable input, a checkpoint's
+/// signature, the loop audit).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault<D = Detail> {
     /// 0-based position of the record (the line) in the transcript.
     pub index: Option<u64>,
     /// 1-based line number (`None` for `truncated`: that record is not in the input).
@@ -340,10 +495,10 @@ pub struct Fault {
     /// What is wrong.
     pub kind: FaultKind,
     /// What was expected and what was found.
-    pub detail: Detail,
+    pub detail: D,
 }
 
-impl fmt::Display for Fault {
+impl<D: fmt::Display> fmt::Display for Fault<D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, self.index) {
             (Some(line), _) => write!(f, "line {line}: ")?,

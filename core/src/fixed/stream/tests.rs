@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 
 use super::*;
 use crate::chain::Chain;
+use crate::hash::Hash;
 use crate::json;
 use crate::verify::{self, Options};
 
@@ -694,7 +695,7 @@ fn details_read_as_sentences() {
             "line 2: missing_fields: missing 'payload', 'prev'; kind must be a non-empty string, found \"\"",
             "line 2: unexpected_fields: unexpected member 'zz' and 1 more; a record has only hash, kind, payload, prev and seq",
             "line 2: hash_mismatch: hash must be 64 lowercase hex digits, found the number 1",
-            "line 2: seq_gap: expected seq 4, found a string of 1 bytes",
+            "line 2: seq_gap: expected seq 4, found \"x\"",
             "line 3: not_canonical: the line is not in canonical (RFC 8785) form: white space between tokens at column 2",
         ]
     );
@@ -864,6 +865,56 @@ fn details_of_edge_values_read_as_sentences() {
     assert_eq!(
         format!("{}", Detail::Unexpected { count: 1, first }),
         "unexpected member 'zz'; a record has only hash, kind, payload, prev and seq"
+    );
+}
+
+/// A found string is named by its canonical encoding: whole when it fits in
+/// `EXCERPT_BYTES`, else cut at a character with its length; control characters JSON
+/// does not escape are escaped in the sentence.
+#[test]
+fn found_strings_read_as_excerpts() {
+    let shown = |text: &str| format!("{}", Found::of_str(text));
+    assert_eq!(shown(""), "\"\"");
+    assert_eq!(shown("xy"), "\"xy\"");
+    assert_eq!(shown("a\"b\n"), "\"a\\\"b\\n\"");
+    assert_eq!(shown("\u{7f}\u{85}"), "\"\\u{7f}\\u{85}\"");
+    let long = "x".repeat(EXCERPT_BYTES + 1);
+    assert_eq!(
+        shown(&long),
+        format!(
+            "\"{}…\" ({} bytes)",
+            &long[..EXCERPT_BYTES],
+            EXCERPT_BYTES + 1
+        )
+    );
+    // Cut at a character: 39 bytes of 'x' and a two-byte 'é' does not fit in 40.
+    let accented = format!("{}é", "x".repeat(EXCERPT_BYTES - 1));
+    assert_eq!(
+        shown(&accented),
+        format!(
+            "\"{}…\" ({} bytes)",
+            "x".repeat(EXCERPT_BYTES - 1),
+            EXCERPT_BYTES + 1
+        )
+    );
+    // The streaming verifier names a found seq string the same way as of_str.
+    let line = format!(
+        "{{\"hash\":\"{}\",\"kind\":\"k\",\"payload\":null,\"prev\":\"{}\",\"seq\":\"{long}\"}}\n",
+        Hash::ZERO,
+        Hash::ZERO
+    );
+    let report = stream(line.as_bytes(), StreamOptions::default(), 3);
+    let gap = report
+        .faults
+        .iter()
+        .find(|f| f.kind == FaultKind::SeqGap)
+        .unwrap();
+    assert_eq!(
+        gap.detail,
+        Detail::SeqGap {
+            expected: 0,
+            found: Found::of_str(&long)
+        }
     );
 }
 

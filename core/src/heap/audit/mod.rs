@@ -753,7 +753,7 @@ pub fn merge(mut report: Report, audit: LoopReport, max_faults: usize) -> Report
             index: Some(finding.index),
             line,
             kind: FaultKind::LoopMalformed,
-            detail: finding.detail,
+            detail: finding.detail.into(),
         });
     }
     // Stable: the chain's faults of a record stay before the audit's, and faults with

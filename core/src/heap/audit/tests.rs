@@ -52,7 +52,7 @@ fn findings(records: &Records) -> Vec<(u64, Option<u64>, String)> {
         .iter()
         .map(|f| {
             assert_eq!(f.kind, FaultKind::LoopMalformed, "{f}");
-            (f.index.unwrap(), f.line, f.detail.clone())
+            (f.index.unwrap(), f.line, f.detail.to_string())
         })
         .collect()
 }

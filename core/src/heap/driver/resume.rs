@@ -1,5 +1,6 @@
 //! Continuing a transcript ([`resume`]) and running its tools again ([`replay`]).
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
@@ -23,7 +24,7 @@ use crate::verify::{self, Fault, Options};
 pub enum ResumeRunError {
     /// The transcript does not verify (strictly, from its anchor): its first fault. A
     /// torn last line must be repaired first; a rewritten record is not continued.
-    Transcript(Fault),
+    Transcript(Box<Fault>),
     /// A line verified but could not be read as a record (0-based index).
     Unreadable(usize, ParseError),
     /// The records cannot be resumed or replayed.
@@ -208,7 +209,7 @@ fn read(anchor: Anchor, transcript: &[u8]) -> Result<(Vec<Value>, Chain), Resume
     };
     let report = verify::verify_bytes(transcript, &options);
     if let Some(fault) = report.faults.into_iter().next() {
-        return Err(ResumeRunError::Transcript(fault));
+        return Err(ResumeRunError::Transcript(Box::new(fault)));
     }
     let records =
         parse_records(transcript).map_err(|e| ResumeRunError::Unreadable(e.index, e.error))?;

@@ -39,7 +39,7 @@ fn file_fault(kind: FaultKind, detail: String) -> Fault {
         index: None,
         line: None,
         kind,
-        detail,
+        detail: detail.into(),
     }
 }
 

@@ -4,7 +4,7 @@
 //! `agentloop verify-proof` and the C ABI.
 
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -55,7 +55,7 @@ fn admitted(
         return Err(admission
             .faults
             .iter()
-            .map(|f| problem(f.kind.as_str(), f.detail.clone()))
+            .map(|f| problem(f.kind.as_str(), f.detail.to_string()))
             .collect());
     }
     Ok(match admission.trust {

@@ -119,7 +119,7 @@ impl Checkpoints {
                     index: None,
                     line: None,
                     kind: FaultKind::CheckpointInconsistent,
-                    detail,
+                    detail: detail.into(),
                 }),
                 None => judge_alone(old, leaves),
             };
@@ -146,7 +146,7 @@ fn holds(report: &Report) -> bool {
 
 fn named(name: &str, fault: Fault) -> Fault {
     Fault {
-        detail: format!("checkpoint {name}: {}", fault.detail),
+        detail: format!("checkpoint {name}: {}", fault.detail).into(),
         ..fault
     }
 }
@@ -210,10 +210,11 @@ fn judge_alone(old: Checkpoint, leaves: Leaves<'_>) -> Option<Fault> {
             index: Some(have as u64),
             line: None,
             kind: FaultKind::Truncated,
-            detail: format!(
-                "the checkpoint covers {} records but the transcript has {have}",
-                old.count
-            ),
+            detail: crate::stream::Detail::Truncated {
+                checkpoint: old.count,
+                count: have as u64,
+            }
+            .into(),
         });
     }
     if m == 0 {
@@ -230,6 +231,7 @@ fn judge_alone(old: Checkpoint, leaves: Leaves<'_>) -> Option<Fault> {
         detail: format!(
             "record {} and the records before it are not what the checkpoint recorded",
             old.count - 1
-        ),
+        )
+        .into(),
     })
 }

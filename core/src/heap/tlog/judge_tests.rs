@@ -62,7 +62,7 @@ fn faults(report: &Report) -> Vec<(Option<u64>, FaultKind, String)> {
     report
         .faults
         .iter()
-        .map(|f| (f.index, f.kind, f.detail.clone()))
+        .map(|f| (f.index, f.kind, f.detail.to_string()))
         .collect()
 }
 
@@ -163,7 +163,7 @@ fn when_the_newest_does_not_hold_older_ones_are_judged_against_the_file() {
             Some(2),
             FaultKind::Truncated,
             String::from(
-                "checkpoint old: the checkpoint covers 3 records but the transcript has 2"
+                "checkpoint old: the checkpoint covers 3 records but the transcript has 2: 1 missing from the end"
             )
         )
     );

@@ -373,7 +373,7 @@ fn made_checkpoints_and_inclusion_proofs_check_and_each_problem_is_named() {
         untrusted,
         [Problem {
             kind: "checkpoint_untrusted",
-            detail: admission.faults[0].detail.clone(),
+            detail: admission.faults[0].detail.to_string(),
         }]
     );
     // A v1 checkpoint has no root to check a path against.
@@ -388,7 +388,7 @@ fn made_checkpoints_and_inclusion_proofs_check_and_each_problem_is_named() {
     let problem = |p: &InclusionProof, t: &CheckpointText| {
         let e = check_inclusion(p, t, &[], None).unwrap_err();
         assert_eq!(e.len(), 1, "{e:?}");
-        (e[0].kind, e[0].detail.clone())
+        (e[0].kind, e[0].detail.to_string())
     };
     // No record, another record, a record at another index, a changed record, two records.
     let bare = InclusionProof {
@@ -547,7 +547,7 @@ fn made_consistency_proofs_check_and_each_problem_is_named() {
     let problem = |old: &CheckpointText, new: &CheckpointText, proof: &ConsistencyProof| {
         let e = check_consistency(proof, "old.cp", old, new, &[], None).unwrap_err();
         assert_eq!(e.len(), 1, "{e:?}");
-        (e[0].kind, e[0].detail.clone())
+        (e[0].kind, e[0].detail.to_string())
     };
     let inconsistent = "checkpoint_inconsistent";
     // Admission of the newer checkpoint first.
@@ -619,7 +619,7 @@ fn an_untrusted_checkpoint_names_who_signed_it() {
     let text = read_checkpoint(cp.sign(&alice).unwrap().as_bytes()).unwrap();
     let admission = admit(&text, &[bob.verifier()], None);
     assert_eq!(
-        admission.faults[0].detail,
+        admission.faults[0].detail.to_string(),
         alloc::format!(
             "none of the 1 trusted keys signed the checkpoint (signed by: alice+{:08x})",
             alice.id()
@@ -635,7 +635,9 @@ fn an_untrusted_checkpoint_names_who_signed_it() {
         checkpoint: checkpoint.clone(),
         note: Some(note.clone()),
     };
-    let detail = &admit(&two, &[bob.verifier()], None).faults[0].detail;
+    let detail = admit(&two, &[bob.verifier()], None).faults[0]
+        .detail
+        .to_string();
     assert!(
         detail.ends_with(&alloc::format!(
             "(signed by: alice+{0:08x}, carol+{0:08x})",
@@ -650,6 +652,7 @@ fn an_untrusted_checkpoint_names_who_signed_it() {
     };
     assert!(admit(&none, &[bob.verifier()], None).faults[0]
         .detail
+        .to_string()
         .ends_with("(signed by: nobody)"));
 }
 

@@ -4,31 +4,72 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::fault_kind::FaultKind;
 use crate::hash::Hash;
 
-/// One fault: where, what kind, and a sentence naming what was expected and found.
+/// One fault: where, what kind, and a [`Detail`] naming what was expected and found.
+///
+/// The streaming verifier's fault type ([`crate::stream::Fault`]) with this module's
+/// [`Detail`]: a fault the record and chain checks found carries the same fixed-size
+/// detail, and so the same sentence, in both verifiers.
+pub type Fault = crate::stream::Fault<Detail>;
+
+/// What a fault of a [`Report`] found; its `Display` is the detail sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fault {
-    /// 0-based position of the record in the transcript (`None` for file-level faults
-    /// such as `unreadable`).
-    pub index: Option<u64>,
-    /// 1-based line number, where the records were read from lines.
-    pub line: Option<u64>,
-    /// What is wrong.
-    pub kind: FaultKind,
-    /// What was expected and what was found.
-    pub detail: String,
+pub enum Detail {
+    /// What the record and chain checks found: the fixed-size detail both verifiers
+    /// report (every fault the verifier itself finds but `unreadable`).
+    Check(crate::stream::Detail),
+    /// A sentence from outside the record checks: the input could not be read
+    /// (`unreadable`), a checkpoint's own faults and their judging (`tlog`), the loop
+    /// audit (`loop_malformed`).
+    Text(String),
 }
 
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.index) {
-            (Some(line), _) => write!(f, "line {line}: ")?,
-            (None, Some(index)) => write!(f, "record {index}: ")?,
-            (None, None) => {}
+impl Detail {
+    /// The fixed-size detail, when the record and chain checks found the fault.
+    pub fn check(&self) -> Option<&crate::stream::Detail> {
+        match self {
+            Detail::Check(detail) => Some(detail),
+            Detail::Text(_) => None,
         }
-        write!(f, "{}: {}", self.kind, self.detail)
+    }
+}
+
+impl fmt::Display for Detail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Detail::Check(detail) => detail.fmt(f),
+            Detail::Text(text) => f.write_str(text),
+        }
+    }
+}
+
+impl From<crate::stream::Detail> for Detail {
+    fn from(detail: crate::stream::Detail) -> Self {
+        Detail::Check(detail)
+    }
+}
+
+impl From<String> for Detail {
+    fn from(text: String) -> Self {
+        Detail::Text(text)
+    }
+}
+
+impl From<&str> for Detail {
+    fn from(text: &str) -> Self {
+        Detail::Text(String::from(text))
+    }
+}
+
+impl From<crate::stream::Fault> for Fault {
+    fn from(fault: crate::stream::Fault) -> Self {
+        Fault {
+            index: fault.index,
+            line: fault.line,
+            kind: fault.kind,
+            detail: Detail::Check(fault.detail),
+        }
     }
 }
 

@@ -8,26 +8,27 @@ pub(crate) mod lines;
 pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
 pub use checkpoint::CheckpointError;
-pub use fault::{Fault, Report};
+pub use fault::{Detail, Fault, Report};
 #[cfg(feature = "std")]
 pub use lines::for_each_line;
 pub use lines::{for_each_line_in, LineEvent};
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use sha2::{Digest, Sha256};
 
-use crate::anchor::{seq_of, Anchor, MAX_SEQ, PAST_MAX_SEQ};
-use crate::checkpoint::{HeadMismatch, Tree, Verdict};
+use crate::anchor::Anchor;
 use crate::hash::Hash;
 use crate::jcs::{write_object_except, write_value};
-use crate::json::{parse_tolerant, Object, ParseError, Value, RECORD_MAX_DEPTH};
-use crate::number::format_f64;
+use crate::json::{parse_tolerant, Object, ParseError, ParseErrorKind, Value, RECORD_MAX_DEPTH};
 use crate::record::FIELDS;
 use crate::sink::CompareSink;
-use crate::stream::{LineChecker, Sealed};
+use crate::stream::engine::{At, Engine, Facts, Faults};
+use crate::stream::Detail as Check;
+use crate::stream::{
+    name_start, Found, JsonType, LineChecker, NumberProblem, Place, Sealed, Syntax,
+};
 
 /// Default cap on the faults kept in a report (the SPEC asks for at least 10,000).
 pub const MAX_FAULTS: usize = 10_000;
@@ -86,19 +87,26 @@ pub fn verify_records(records: &[Value], options: &Options) -> Report {
 #[derive(Debug, Clone)]
 pub struct Verifier {
     options: Options,
-    count: u64,
-    /// The `seq` the next record must carry (past [`MAX_SEQ`] once the chain has
-    /// reached it: then no record is right).
-    expected_seq: u64,
-    /// The stored hash of the record before, if it had a well-formed one.
-    prev: Option<Hash>,
-    at_checkpoint: Option<Hash>,
-    /// The Merkle tree of the records read (RFC 6962), in O(log n) state.
-    tree: Tree,
+    /// The record and chain checks (shared with the streaming verifier).
+    engine: Engine,
     faults: Vec<Fault>,
-    faults_omitted: u64,
     /// The fast path; `None` parses every line.
     fast: Option<LineChecker>,
+}
+
+impl Faults for Vec<Fault> {
+    fn kept(&self) -> usize {
+        self.len()
+    }
+
+    fn keep(&mut self, fault: crate::stream::Fault) {
+        self.push(fault.into());
+    }
+
+    fn place(&mut self, place: Place, fault: crate::stream::Fault) {
+        let at = place.index(self, &fault);
+        self.insert(at, fault.into());
+    }
 }
 
 impl Verifier {
@@ -116,13 +124,8 @@ impl Verifier {
         Verifier {
             fast: None,
             options,
-            count: 0,
-            expected_seq: options.anchor.seq0,
-            prev: Some(options.anchor.prev0),
-            at_checkpoint: None,
-            tree: Tree::new(),
+            engine: Engine::new(options.anchor, options.checkpoint, options.max_faults),
             faults: Vec::new(),
-            faults_omitted: 0,
         }
     }
 
@@ -139,48 +142,41 @@ impl Verifier {
     /// when it did not accept the line or was not asked): a verifier checking lines on
     /// other threads passes their findings in, in line order.
     pub fn push_checked(&mut self, line: &[u8], sealed: Option<Sealed>) {
-        let index = self.count;
-        self.count += 1;
-        let at = Some(index + 1);
+        let at = self.engine.next(true);
         if line.is_empty() {
-            self.fault(
-                index,
-                at,
-                FaultKind::BadJson,
-                String::from("the line is empty"),
-            );
-            return self.skip_unread();
+            return self.unread(at, FaultKind::BadJson, Check::EmptyLine);
         }
         if line.len() > self.options.max_line_bytes {
-            return self.push_oversized(index, line.len());
+            return self.oversized(at, line.len());
         }
         if let Some(sealed) = sealed {
-            return self.check_sealed(index, at, &sealed);
+            return self.engine.sealed(&mut self.faults, at, &sealed);
         }
         match parse_tolerant(line, RECORD_MAX_DEPTH) {
-            Err(e) => {
-                self.fault(index, at, FaultKind::BadJson, describe_parse_error(&e));
-                self.skip_unread();
-            }
-            Ok((value, number_issue)) => self.check(index, at, &value, number_issue, Some(line)),
+            Err(e) => self.unread(at, FaultKind::BadJson, parse_detail(&e)),
+            Ok((value, number_issue)) => self.check(at, &value, number_issue, Some(line)),
         }
     }
 
     /// Reports a complete line of `len` bytes that is longer than the limit, without
     /// its bytes (a reader stops buffering a line at the limit): `bad_json`.
     pub fn push_long_line(&mut self, len: usize) {
-        let index = self.count;
-        self.count += 1;
-        self.push_oversized(index, len);
+        let at = self.engine.next(true);
+        self.oversized(at, len);
     }
 
-    fn push_oversized(&mut self, index: u64, len: usize) {
-        let detail = format!(
-            "the line is {len} bytes long, more than the limit of {} bytes",
-            self.options.max_line_bytes
-        );
-        self.fault(index, Some(index + 1), FaultKind::BadJson, detail);
-        self.skip_unread();
+    fn oversized(&mut self, at: At, len: usize) {
+        let detail = Check::LineTooLong {
+            len: len as u64,
+            limit: self.options.max_line_bytes as u64,
+        };
+        self.unread(at, FaultKind::BadJson, detail);
+    }
+
+    /// A line that could not be read as a record: its fault, then the chain goes on.
+    fn unread(&mut self, at: At, kind: FaultKind, detail: Check) {
+        self.engine.fault(&mut self.faults, at, kind, detail);
+        self.engine.unread();
     }
 
     /// Takes what the line splitting ([`for_each_line_in`], [`for_each_line`]) found.
@@ -194,18 +190,13 @@ impl Verifier {
 
     /// Checks one record that is already parsed.
     pub fn push_record(&mut self, record: &Value) {
-        let index = self.count;
-        self.count += 1;
-        self.check(index, None, record, None, None);
+        let at = self.engine.next(false);
+        self.check(at, record, None, None);
     }
 
     /// Reports that the input ended with `len` bytes and no `\n`: a torn last append.
     pub fn push_torn_tail(&mut self, len: usize) {
-        let index = self.count;
-        let detail = format!(
-            "the last line ({len} bytes) has no terminating newline: the last append did not finish"
-        );
-        self.fault(index, Some(index + 1), FaultKind::TornTail, detail);
+        self.engine.torn_tail(&mut self.faults, len as u64);
     }
 
     /// Reports that the input could not be read. Like checkpoint faults, it is kept
@@ -215,341 +206,168 @@ impl Verifier {
             index: None,
             line: None,
             kind: FaultKind::Unreadable,
-            detail,
+            detail: fault::Detail::Text(detail),
         });
     }
 
     /// Records read so far.
     pub fn count(&self) -> u64 {
-        self.count
+        self.engine.count()
     }
 
     /// Applies the checkpoint, if any, and returns the report.
     pub fn finish(mut self) -> Report {
-        let mut beyond_checkpoint = None;
-        if let Some(cp) = self.options.checkpoint {
-            match cp.verdict(
-                self.count,
-                self.at_checkpoint,
-                self.options.anchor.prev0,
-                &self.tree,
-            ) {
-                Verdict::OriginMismatch { expected, found } => {
-                    let fault = Fault {
-                        index: Some(0),
-                        line: Some(1),
-                        kind: FaultKind::CheckpointOriginMismatch,
-                        detail: format!(
-                            "the checkpoint's origin names a transcript whose record 0 carries {expected}, but record 0 carries {}: the checkpoint is for another transcript",
-                            describe_hash(found)
-                        ),
-                    };
-                    self.faults.insert(0, fault);
-                }
-                Verdict::Truncated => {
-                    let missing = cp.count - self.count;
-                    let fault = Fault {
-                        index: Some(self.count),
-                        line: None,
-                        kind: FaultKind::Truncated,
-                        detail: format!(
-                            "the checkpoint covers {} records but the transcript has {}: {missing} missing from the end",
-                            cp.count, self.count
-                        ),
-                    };
-                    self.faults.push(fault);
-                }
-                Verdict::Reached { beyond, mismatch } => {
-                    beyond_checkpoint = Some(beyond);
-                    if let Some(HeadMismatch {
-                        index,
-                        head,
-                        found,
-                        root,
-                    }) = mismatch
-                    {
-                        // A checkpoint of 0 records stands for the anchor: no record
-                        // carries its head, the anchor's prev0 is it.
-                        let detail = match (head, root, cp.count.checked_sub(1)) {
-                            (_, Some((root, got)), None) => format!(
-                                "the checkpoint's Merkle root is {root}, but 0 records give the empty tree's root {}",
-                                describe_hash(got)
-                            ),
-                            (_, Some((root, got)), Some(last)) => format!(
-                                "the checkpoint's Merkle root is {root}, but records 0 to {last} give {}",
-                                got.map_or_else(
-                                    || String::from("none (a record has no well-formed hash)"),
-                                    |h| format!("{h}")
-                                )
-                            ),
-                            (head, None, None) => format!(
-                                "the checkpoint's head is {}, but the head of 0 records is the anchor's prev0, {}",
-                                describe_hash(head),
-                                describe_hash(found)
-                            ),
-                            (head, None, Some(last)) => format!(
-                                "the checkpoint's head is {}, but record {last} carries {}",
-                                describe_hash(head),
-                                describe_hash(found)
-                            ),
-                        };
-                        let fault = Fault {
-                            index,
-                            line: index.map(|i| i + 1),
-                            kind: FaultKind::HeadMismatch,
-                            detail,
-                        };
-                        let at = self.faults.partition_point(|f| f.index <= index);
-                        self.faults.insert(at, fault);
-                    }
-                }
-            }
-        }
+        let end = self.engine.finish(&mut self.faults);
         let unreadable = self.faults.iter().any(|f| f.kind == FaultKind::Unreadable);
-        // Before any record `prev` holds the anchor's prev0, after one the stored hash.
-        let head = if unreadable { None } else { self.prev };
         Report {
-            count: self.count,
-            head,
-            root: if unreadable { None } else { self.tree.root() },
-            first: self.tree.first(),
+            count: end.count,
+            // Before any record the head is the anchor's prev0, after one the stored
+            // hash; unknown when the input could not be read to its end.
+            head: end.head.filter(|_| !unreadable),
+            root: end.root.filter(|_| !unreadable),
+            first: end.first,
             faults: self.faults,
-            faults_omitted: self.faults_omitted,
-            beyond_checkpoint,
+            faults_omitted: end.faults_omitted,
+            beyond_checkpoint: end.beyond_checkpoint,
         }
     }
 
-    fn fault(&mut self, index: u64, line: Option<u64>, kind: FaultKind, detail: String) {
-        self.keep(Fault {
-            index: Some(index),
-            line,
-            kind,
-            detail,
-        });
-    }
-
-    fn keep(&mut self, fault: Fault) {
-        if self.faults.len() < self.options.max_faults {
-            self.faults.push(fault);
-        } else {
-            self.faults_omitted += 1;
-        }
-    }
-
-    /// After a record that could not be read: its hash is unknown, seq counting goes on.
-    fn skip_unread(&mut self) {
-        self.expected_seq = self.expected_seq.saturating_add(1);
-        self.record_done(None);
-    }
-
-    /// The last step for every record, in order: its stored hash (if well-formed)
-    /// becomes the `prev` the next record must carry, and a leaf of the Merkle tree.
-    fn record_done(&mut self, stored: Option<Hash>) {
-        self.prev = stored;
-        self.tree.push(self.count, stored, self.options.checkpoint);
-        if let Some(cp) = self.options.checkpoint {
-            if cp.count == self.count {
-                self.at_checkpoint = stored;
-            }
-        }
-    }
-
-    /// The checks left for a line the fast path accepted: its members are all there and
-    /// well-formed and it is canonical, so only the hash, `seq` and `prev` can be wrong
-    /// (in the order [`Verifier::check`] reports them).
-    fn check_sealed(&mut self, index: u64, at: Option<u64>, sealed: &Sealed) {
-        self.compare_hash(index, at, sealed.stored, sealed.computed);
-        self.seq_number(index, at, sealed.seq);
-        self.prev_hash(index, at, sealed.prev);
-        self.record_done(Some(sealed.stored));
-    }
-
+    /// A parsed line (or record): the same facts the streaming checker gathers, for the
+    /// engine's checks; then, for a line, whether it is in canonical form.
     fn check(
         &mut self,
-        index: u64,
-        line_no: Option<u64>,
+        at: At,
         value: &Value,
         number_issue: Option<ParseError>,
         line: Option<&[u8]>,
     ) {
-        let canonical_line = |v: &Value| {
-            let mut cmp = CompareSink::new(line.unwrap_or_default());
-            write_value(v, &mut cmp).is_ok() && cmp.matches()
-        };
         let check_canonical = line.is_some() && !self.options.lenient && number_issue.is_none();
-        let canonical = check_canonical && canonical_line(value);
-        let Some(record) = value.as_object() else {
-            let detail = format!(
-                "expected a JSON object, found {}",
-                article(value.type_name())
-            );
-            self.fault(index, line_no, FaultKind::NotAnObject, detail);
-            if check_canonical && !canonical {
-                let detail = not_canonical_detail(value, line.unwrap_or_default());
-                self.fault(index, line_no, FaultKind::NotCanonical, detail);
-            }
-            return self.skip_unread();
-        };
-
-        let absent: Vec<&str> = FIELDS
-            .iter()
-            .copied()
-            .filter(|f| !record.contains_key(f))
-            .collect();
-        let kind_ok = match record.get("kind") {
-            None => true, // already named as absent
-            Some(Value::String(s)) => !s.is_empty(),
-            Some(_) => false,
-        };
-        if !absent.is_empty() || !kind_ok {
-            let mut detail = String::new();
-            if !absent.is_empty() {
-                detail = format!("missing {}", quoted_list(&absent));
-            }
-            if !kind_ok {
-                if !detail.is_empty() {
-                    detail.push_str("; ");
-                }
-                detail.push_str(&format!(
-                    "kind must be a non-empty string, found {}",
-                    describe_value(record.get("kind").unwrap_or(&Value::Null))
-                ));
-            }
-            self.fault(index, line_no, FaultKind::MissingFields, detail);
-        }
-
-        let extra: Vec<&str> = record
-            .iter()
-            .map(|(k, _)| k)
-            .filter(|k| !FIELDS.contains(k))
-            .collect();
-        if !extra.is_empty() {
-            let detail = format!(
-                "unexpected member {}; a record has only hash, kind, payload, prev and seq",
-                quoted_list(&extra)
-            );
-            self.fault(index, line_no, FaultKind::UnexpectedFields, detail);
-        }
-
-        if let Some(issue) = number_issue {
-            let detail = format!(
-                "{}, so the record has no canonical encoding to hash",
-                issue.kind
-            );
-            self.fault(index, line_no, FaultKind::UnserialisablePayload, detail);
-        }
-
-        let stored = self.check_hash(index, line_no, record, number_issue.is_some());
-        self.check_seq(index, line_no, record);
-        self.check_prev(index, line_no, record);
-
-        if check_canonical && !canonical {
-            let detail = not_canonical_detail(value, line.unwrap_or_default());
-            self.fault(index, line_no, FaultKind::NotCanonical, detail);
-        }
-        self.record_done(stored);
-    }
-
-    /// Checks `hash` and returns the stored hash if it is well-formed.
-    fn check_hash(
-        &mut self,
-        index: u64,
-        at: Option<u64>,
-        record: &Object,
-        unhashable: bool,
-    ) -> Option<Hash> {
-        let value = record.get("hash")?;
-        let Some(stored) = value.as_str().and_then(|s| Hash::from_hex(s.as_bytes())) else {
-            let detail = format!(
-                "hash must be 64 lowercase hex digits, found {}",
-                describe_value(value)
-            );
-            self.fault(index, at, FaultKind::HashMismatch, detail);
-            return None;
-        };
-        if !unhashable {
-            let mut hasher = Sha256::new();
-            if write_object_except(record, Some("hash"), &mut hasher).is_ok() {
-                self.compare_hash(index, at, stored, Hash(hasher.finalize().into()));
-            }
-        }
-        Some(stored)
-    }
-
-    fn compare_hash(&mut self, index: u64, at: Option<u64>, stored: Hash, computed: Hash) {
-        if computed != stored {
-            let detail = format!("stored hash {stored}, but the record hashes to {computed}");
-            self.fault(index, at, FaultKind::HashMismatch, detail);
-        }
-    }
-
-    fn check_seq(&mut self, index: u64, at: Option<u64>, record: &Object) {
-        let expected = self.expected_seq;
-        match record.get("seq") {
-            None => self.expected_seq = expected.saturating_add(1),
-            Some(Value::Number(n)) if n.is_finite() => self.seq_number(index, at, *n),
-            Some(other) => {
-                let detail = format!("expected seq {expected}, found {}", describe_value(other));
-                self.fault(index, at, FaultKind::SeqGap, detail);
-                self.expected_seq = expected.saturating_add(1);
-            }
-        }
-    }
-
-    /// A finite `seq`: compared with the one expected. Counting goes on from a `seq`
-    /// that is an integer from 0 to [`MAX_SEQ`]; any other number (a fraction, a
-    /// negative, past the limit) is always a `seq_gap` and gives nothing to count on
-    /// from, so the expectation moves on by one.
-    fn seq_number(&mut self, index: u64, at: Option<u64>, n: f64) {
-        let expected = self.expected_seq;
-        let seq = seq_of(n);
-        if seq != Some(expected) {
-            let past = if n > MAX_SEQ as f64 { PAST_MAX_SEQ } else { "" };
-            let detail = format!("expected seq {expected}, found {}{past}", spell(n));
-            self.fault(index, at, FaultKind::SeqGap, detail);
-        }
-        self.expected_seq = match seq {
-            Some(seq) => seq + 1,
-            None => expected.saturating_add(1),
-        };
-    }
-
-    fn check_prev(&mut self, index: u64, at: Option<u64>, record: &Object) {
-        let Some(value) = record.get("prev") else {
-            return;
-        };
-        match value.as_str().and_then(|s| Hash::from_hex(s.as_bytes())) {
+        let not_canonical = line
+            .filter(|_| check_canonical)
+            .filter(|line| {
+                let mut cmp = CompareSink::new(line);
+                !(write_value(value, &mut cmp).is_ok() && cmp.matches())
+            })
+            .map(|line| not_canonical_detail(value, line));
+        match value.as_object() {
             None => {
-                let detail = format!(
-                    "prev must be 64 lowercase hex digits, found {}",
-                    describe_value(value)
-                );
-                self.fault(index, at, FaultKind::PrevMismatch, detail);
+                let found = json_type(value);
+                let detail = Check::NotAnObject { found };
+                self.engine
+                    .fault(&mut self.faults, at, FaultKind::NotAnObject, detail);
+                if let Some(detail) = not_canonical {
+                    self.engine
+                        .fault(&mut self.faults, at, FaultKind::NotCanonical, detail);
+                }
+                self.engine.unread();
             }
-            Some(prev) => self.prev_hash(index, at, prev),
-        }
-    }
-
-    /// A well-formed `prev`: compared with the hash of the record before, if known.
-    fn prev_hash(&mut self, index: u64, at: Option<u64>, prev: Hash) {
-        if let Some(expected) = self.prev {
-            if prev != expected {
-                let whose = match index {
-                    0 => String::from("the anchor's prev0"),
-                    i => format!("the hash of record {}", i - 1),
-                };
-                let detail = format!("expected prev {expected} ({whose}), found {prev}");
-                self.fault(index, at, FaultKind::PrevMismatch, detail);
+            Some(record) => {
+                let facts = facts(record, number_issue.as_ref());
+                self.engine.record(&mut self.faults, at, facts);
+                if let Some(detail) = not_canonical {
+                    self.engine
+                        .fault(&mut self.faults, at, FaultKind::NotCanonical, detail);
+                }
             }
         }
     }
 }
 
-fn describe_parse_error(e: &ParseError) -> String {
-    format!("{} at column {}", e.kind, e.offset + 1)
+/// What a parsed record holds, as the streaming checker would gather it from the same
+/// record's canonical line.
+fn facts(record: &Object, number_issue: Option<&ParseError>) -> Facts {
+    let mut absent = 0u8;
+    for (i, field) in FIELDS.iter().enumerate() {
+        if !record.contains_key(field) {
+            absent |= 1 << i;
+        }
+    }
+    let mut extra = record
+        .iter()
+        .map(|(k, _)| k)
+        .filter(|k| !FIELDS.contains(k));
+    let first = extra.next();
+    let unexpected = extra.count() as u64 + u64::from(first.is_some());
+    let first_unexpected = first.map(name_start).unwrap_or_default();
+    // `parse_tolerant` gives only a number with no canonical encoding as the issue.
+    let unserialisable = number_issue.and_then(|e| number_problem(e.kind));
+    let hash = record.get("hash").map(hex);
+    let computed = match (&hash, number_issue) {
+        (Some(Ok(_)), None) => {
+            let mut hasher = Sha256::new();
+            write_object_except(record, Some("hash"), &mut hasher)
+                .ok()
+                .map(|()| Hash(hasher.finalize().into()))
+        }
+        _ => None,
+    };
+    Facts {
+        absent,
+        kind: match record.get("kind") {
+            Some(Value::String(s)) if !s.is_empty() => None,
+            Some(other) => Some(found(other)),
+            None => None, // already named as absent
+        },
+        unexpected,
+        first_unexpected,
+        unserialisable,
+        hash,
+        computed,
+        seq: record.get("seq").map(|v| match v {
+            Value::Number(n) if n.is_finite() => Ok(*n),
+            other => Err(found(other)),
+        }),
+        prev: record.get("prev").map(hex),
+    }
 }
 
-fn not_canonical_detail(value: &Value, line: &[u8]) -> String {
+/// A `hash` or `prev` value: 64 lowercase hex digits, or what it was.
+fn hex(value: &Value) -> Result<Hash, Found> {
+    value
+        .as_str()
+        .and_then(|s| Hash::from_hex(s.as_bytes()))
+        .ok_or_else(|| found(value))
+}
+
+/// The problem of a number with no canonical encoding.
+fn number_problem(kind: ParseErrorKind) -> Option<NumberProblem> {
+    match kind {
+        ParseErrorKind::InexactInteger => Some(NumberProblem::InexactInteger),
+        ParseErrorKind::NumberOutOfRange => Some(NumberProblem::OutOfRange),
+        ParseErrorKind::NumberUnderflow => Some(NumberProblem::Underflow),
+        _ => None,
+    }
+}
+
+/// A parse error as a detail: what was wrong at which column (`bad_json`), or, for a
+/// number with no canonical encoding, that problem (`unserialisable_payload`).
+fn parse_detail(e: &ParseError) -> Check {
+    if let Some(problem) = number_problem(e.kind) {
+        return Check::Unserialisable { problem };
+    }
+    let column = e.offset as u64 + 1;
+    let error = match e.kind {
+        ParseErrorKind::InexactInteger
+        | ParseErrorKind::NumberOutOfRange
+        | ParseErrorKind::NumberUnderflow => Syntax::InvalidNumber, // returned above
+        ParseErrorKind::UnexpectedEnd => Syntax::UnexpectedEnd,
+        ParseErrorKind::UnexpectedByte(b) => Syntax::UnexpectedByte(b),
+        ParseErrorKind::InvalidUtf8 => Syntax::InvalidUtf8,
+        ParseErrorKind::ByteOrderMark => Syntax::ByteOrderMark,
+        ParseErrorKind::NonFiniteLiteral => Syntax::NonFiniteLiteral,
+        ParseErrorKind::ControlCharacter => Syntax::ControlCharacter,
+        ParseErrorKind::InvalidEscape => Syntax::InvalidEscape,
+        ParseErrorKind::LoneSurrogate => Syntax::LoneSurrogate,
+        ParseErrorKind::DuplicateKey => Syntax::DuplicateKey,
+        ParseErrorKind::TooDeep => Syntax::TooDeep,
+        ParseErrorKind::InvalidNumber => Syntax::InvalidNumber,
+        ParseErrorKind::TrailingCharacters => Syntax::TrailingCharacters,
+    };
+    Check::Syntax { column, error }
+}
+
+/// Where `line` first differs from the canonical encoding of what it parsed to.
+fn not_canonical_detail(value: &Value, line: &[u8]) -> Check {
     let mut canonical = Vec::new();
     let _ = write_value(value, &mut canonical);
     let at = canonical
@@ -557,63 +375,33 @@ fn not_canonical_detail(value: &Value, line: &[u8]) -> String {
         .zip(line)
         .position(|(a, b)| a != b)
         .unwrap_or(canonical.len().min(line.len()));
-    format!(
-        "the line is not in canonical (RFC 8785) form: first difference at column {} ({} bytes, canonical is {})",
-        at + 1,
-        line.len(),
-        canonical.len()
-    )
-}
-
-fn spell(n: f64) -> String {
-    let mut buf = [0u8; 32];
-    match format_f64(n, &mut buf) {
-        Some(len) => String::from_utf8_lossy(&buf[..len]).into_owned(),
-        None => String::from("a non-finite number"),
+    Check::CanonicalDiffers {
+        column: at as u64 + 1,
+        len: line.len() as u64,
+        canonical: canonical.len() as u64,
     }
 }
 
-fn article(type_name: &str) -> String {
-    match type_name {
-        "array" | "object" => format!("an {type_name}"),
-        "null" => String::from("null"),
-        other => format!("a {other}"),
-    }
-}
-
-/// A short description of a found value for a detail sentence.
-fn describe_value(value: &Value) -> String {
+/// A value's type, as the streaming checker names it.
+fn json_type(value: &Value) -> JsonType {
     match value {
-        Value::String(s) => {
-            let mut shown: String = s.chars().take(70).collect();
-            if shown.len() < s.len() {
-                shown.push('…');
-            }
-            format!("\"{}\"", shown.escape_debug())
-        }
-        Value::Number(n) if n.is_finite() => format!("the number {}", spell(*n)),
-        Value::Number(_) => String::from("a number outside the double range"),
-        other => article(other.type_name()),
+        Value::Null => JsonType::Null,
+        Value::Bool(_) => JsonType::Boolean,
+        Value::Number(_) => JsonType::Number,
+        Value::String(_) => JsonType::String,
+        Value::Array(_) => JsonType::Array,
+        Value::Object(_) => JsonType::Object,
     }
 }
 
-fn describe_hash(hash: Option<Hash>) -> String {
-    match hash {
-        Some(h) => format!("{h}"),
-        None => String::from("no well-formed hash"),
+/// A found value as a detail names it: what the streaming verifier sees of the same
+/// value on a canonical line (a string's length is its canonical encoding's).
+fn found(value: &Value) -> Found {
+    match value {
+        Value::String(s) => Found::of_str(s),
+        Value::Number(n) => Found::Number(*n),
+        other => Found::Type(json_type(other)),
     }
-}
-
-fn quoted_list(names: &[&str]) -> String {
-    let mut out = String::new();
-    for (i, name) in names.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        let shown: String = name.chars().take(40).collect();
-        out.push_str(&format!("'{}'", shown.escape_debug()));
-    }
-    out
 }
 
 #[cfg(test)]

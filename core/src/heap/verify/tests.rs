@@ -1,4 +1,4 @@
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::*;
@@ -74,8 +74,11 @@ fn faults_of_one_record_come_in_spec_table_order() {
         ]
     );
     assert!(report.faults.iter().all(|f| f.line == Some(1)));
-    assert!(report.faults[2].detail.contains("expected seq 0, found 7"));
-    assert!(report.faults[0].detail.contains("'extra'"));
+    assert!(report.faults[2]
+        .detail
+        .to_string()
+        .contains("expected seq 0, found 7"));
+    assert!(report.faults[0].detail.to_string().contains("'extra'"));
     // Lenient mode accepts the formatting and reports the rest.
     let lenient = Options {
         lenient: true,
@@ -91,14 +94,17 @@ fn details_name_expected_and_found() {
     l[1] = l[1].replace("\"i\":1", "\"i\":2");
     let report = verify_bytes(&join(&l), &Options::default());
     assert_eq!(kinds(&report), [(Some(1), "hash_mismatch")]);
-    let detail = &report.faults[0].detail;
+    let detail = report.faults[0].detail.to_string();
     assert!(
         detail.contains(&alloc::format!("stored hash {}", chain.head())),
         "{detail}"
     );
     let bad = verify_bytes(b"{\"a\":1,\"a\":2}\n", &Options::default());
     assert_eq!(kinds(&bad), [(Some(0), "bad_json")]);
-    assert_eq!(bad.faults[0].detail, "duplicate object key at column 8");
+    assert_eq!(
+        bad.faults[0].detail.to_string(),
+        "duplicate object key at column 8"
+    );
 }
 
 #[test]
@@ -114,15 +120,16 @@ fn not_an_object_and_missing_fields() {
         ]
     );
     assert_eq!(
-        report.faults[0].detail,
+        report.faults[0].detail.to_string(),
         "expected a JSON object, found an array"
     );
     assert_eq!(
-        report.faults[2].detail,
+        report.faults[2].detail.to_string(),
         "missing 'hash', 'kind', 'payload', 'prev', 'seq'"
     );
     assert!(report.faults[3]
         .detail
+        .to_string()
         .contains("kind must be a non-empty string, found \"\""));
     assert_eq!(report.head, None);
 }
@@ -247,7 +254,7 @@ fn reader_and_bytes_agree_in_any_chunking() {
     let long = [&b"x".repeat(300)[..], b"\n"].concat();
     let expected = verify_bytes(&long, &options);
     assert_eq!(kinds(&expected), [(Some(0), "bad_json")]);
-    assert!(expected.faults[0].detail.contains("300 bytes"));
+    assert!(expected.faults[0].detail.to_string().contains("300 bytes"));
     for capacity in [1, 16, 4096] {
         let reader = std::io::BufReader::with_capacity(capacity, &long[..]);
         assert_eq!(
@@ -268,6 +275,7 @@ fn unreadable_file_has_no_head() {
     assert_eq!(kinds(&report), [(None, "unreadable")]);
     assert!(report.faults[0]
         .detail
+        .to_string()
         .starts_with("cannot open /nonexistent/agentloop/x.jsonl: "));
     assert_eq!((report.count, report.head), (0, None));
 }
@@ -304,6 +312,7 @@ fn unreadable_is_kept_past_the_fault_cap() {
     assert_eq!((report.faults_omitted, report.head), (1, None));
     assert!(report.faults[2]
         .detail
+        .to_string()
         .contains("after 3 complete lines: disk on fire"));
 }
 
@@ -322,7 +331,7 @@ fn details_of_rarer_faults() {
         .find(|f| f.kind == FaultKind::MissingFields)
         .unwrap();
     assert_eq!(
-        missing.detail,
+        missing.detail.to_string(),
         "missing 'seq'; kind must be a non-empty string, found the number 5"
     );
 
@@ -334,16 +343,16 @@ fn details_of_rarer_faults() {
     );
     let report = verify_bytes(line.as_bytes(), &Options::default());
     assert_eq!(
-        report.faults[0].detail,
+        report.faults[0].detail.to_string(),
         alloc::format!(
-            "hash must be 64 lowercase hex digits, found \"{}…\"",
-            "x".repeat(70)
+            "hash must be 64 lowercase hex digits, found \"{}…\" (100 bytes)",
+            "x".repeat(crate::stream::EXCERPT_BYTES)
         )
     );
     let short = line.replace(&long, "xy");
     let report = verify_bytes(short.as_bytes(), &Options::default());
     assert_eq!(
-        report.faults[0].detail,
+        report.faults[0].detail.to_string(),
         "hash must be 64 lowercase hex digits, found \"xy\""
     );
 
@@ -355,7 +364,7 @@ fn details_of_rarer_faults() {
     assert_eq!(kinds(&report), [(Some(0), "not_canonical")]);
     let len = l[0].len();
     assert_eq!(
-        report.faults[0].detail,
+        report.faults[0].detail.to_string(),
         alloc::format!(
             "the line is not in canonical (RFC 8785) form: first difference at column 76 ({len} bytes, canonical is {})",
             len - 1
@@ -375,7 +384,7 @@ fn a_seq_out_of_the_double_range_is_not_a_number() {
         [(Some(0), "unserialisable_payload"), (Some(0), "seq_gap")]
     );
     assert_eq!(
-        report.faults[1].detail,
+        report.faults[1].detail.to_string(),
         "expected seq 0, found a number outside the double range"
     );
 }
@@ -396,7 +405,7 @@ fn checkpoint_details_name_counts_and_hashes() {
         }),
     );
     assert_eq!(
-        report.faults[0].detail,
+        report.faults[0].detail.to_string(),
         "the checkpoint covers 5 records but the transcript has 3: 2 missing from the end"
     );
     let wrong = Hash([9; 32]);
@@ -409,7 +418,7 @@ fn checkpoint_details_name_counts_and_hashes() {
         }),
     );
     assert_eq!(
-        report.faults[0].detail,
+        report.faults[0].detail.to_string(),
         alloc::format!(
             "the checkpoint's head is {wrong}, but record 2 carries {}",
             chain.head()
@@ -431,7 +440,7 @@ fn checkpoint_details_name_counts_and_hashes() {
         .find(|f| f.kind == FaultKind::HeadMismatch)
         .unwrap();
     assert_eq!(
-        head.detail,
+        head.detail.to_string(),
         alloc::format!(
             "the checkpoint's head is {wrong}, but record 2 carries no well-formed hash"
         )
@@ -444,7 +453,7 @@ fn faults_display_with_their_place() {
         index,
         line,
         kind: FaultKind::SeqGap,
-        detail: String::from("expected seq 1, found 5"),
+        detail: Detail::Text(String::from("expected seq 1, found 5")),
     };
     assert_eq!(
         alloc::format!("{}", fault(Some(1), Some(2))),
@@ -523,7 +532,7 @@ fn the_report_carries_the_merkle_root_and_a_rewritten_prefix_is_head_mismatch() 
     let report = verify_bytes(&bytes, &with);
     assert_eq!(kinds(&report), [(Some(2), "head_mismatch")]);
     assert!(
-        report.faults[0].detail.contains("Merkle root"),
+        report.faults[0].detail.to_string().contains("Merkle root"),
         "{}",
         report.faults[0].detail
     );

@@ -29,6 +29,13 @@ pub enum Syntax {
     TooDeep,
     /// Something other than white space after the value.
     TrailingCharacters,
+    /// A byte-order mark at the start (the allocating parser; this checker reports
+    /// its first byte as unexpected).
+    ByteOrderMark,
+    /// A `\u` escape of a UTF-16 surrogate that is not part of a pair (the allocating
+    /// parser; canonical form has no such escape, so this checker stops earlier, at a
+    /// departure from canonical form).
+    LoneSurrogate,
 }
 
 impl fmt::Display for Syntax {
@@ -47,6 +54,8 @@ impl fmt::Display for Syntax {
             Syntax::DuplicateKey => f.write_str("duplicate object key"),
             Syntax::TooDeep => f.write_str("nesting deeper than the limit"),
             Syntax::TrailingCharacters => f.write_str("unexpected data after the value"),
+            Syntax::ByteOrderMark => f.write_str("a byte-order mark is not allowed"),
+            Syntax::LoneSurrogate => f.write_str("lone UTF-16 surrogate in a string"),
         }
     }
 }
