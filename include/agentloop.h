@@ -1081,9 +1081,13 @@ agentloop_result agentloop_agent_poll_batch(struct agentloop_agent *agent,
 
 /**
  * The host's cancellation: stops the run now with `cancelled` (a reply or result
- * asked for and not yet fed is abandoned; an abandoned call counts as unrun). Before
- * the first poll it writes the `task` record first. Does nothing once the run has
- * stopped. NULL `agent` is `NULL_PARAMETER`. Not thread-safe for one agent.
+ * asked for and not yet fed is abandoned; an abandoned call counts as unrun). In a
+ * batch (`agentloop_agent_poll_batch`), results already fed are kept: every call up
+ * to the last one fed is recorded in call order, and a call before it still waiting
+ * for its result gets an `ok:false` "result lost" record (it was handed out, so it
+ * may have run); only the calls after those are unrun. Before the first poll it
+ * writes the `task` record first. Does nothing once the run has stopped. NULL `agent`
+ * is `NULL_PARAMETER`. Not thread-safe for one agent.
  *
  * # Safety
  * `agent` must be a live agent from this library.

@@ -557,14 +557,57 @@ impl Agent {
     /// The host's cancellation: stops the run now, as the next check point would. A
     /// reply or result asked for and not yet fed is abandoned (an abandoned call gets
     /// no `tool` record and counts as unrun). Does nothing once the run has stopped.
+    ///
+    /// In a batch ([`Agent::poll_batch_with`]) the results already fed are kept: every
+    /// call up to the last one whose result was fed is recorded, in call order (with
+    /// the refusals decided with the batch that follow it, as the batch writes them),
+    /// and a call among them still waiting for its result (handed out, so it may have
+    /// run) gets an `ok:false` record saying its result was lost, as a call interrupted
+    /// by a crash does on resume — never "unrun" while a later call's result is
+    /// recorded. The calls after those are abandoned and count as unrun.
     pub fn cancel(&mut self) {
-        let unrun = match &self.state {
-            State::Done(_) => return,
+        let unrun = match core::mem::replace(&mut self.state, State::BeforeTurn) {
+            State::Done(outcome) => {
+                self.state = State::Done(outcome);
+                return;
+            }
             State::BeforeTurn | State::AwaitingReply => 0,
             State::Calls(turn) | State::AwaitingTool(turn) => turn.unrun(),
-            State::Batch(batch) => batch.calls.len().saturating_sub(batch.next) as u64,
+            State::Batch(mut batch) => {
+                self.record_fed_before_cancel(&mut batch);
+                batch.calls.len().saturating_sub(batch.next) as u64
+            }
         };
         self.finish(StopReason::Cancelled, unrun, None);
+    }
+
+    /// Cancelling a batch: the calls still waiting before the last call whose result
+    /// was fed become lost results, and everything up to that call is recorded.
+    fn record_fed_before_cancel(&mut self, batch: &mut Batch) {
+        let Some(last) = batch
+            .slots
+            .iter()
+            .enumerate()
+            .take(batch.end)
+            .skip(batch.next)
+            .rev()
+            .find(|(_, slot)| matches!(slot, Slot::Ready { ran: true, .. }))
+            .map(|(at, _)| at)
+        else {
+            return;
+        };
+        for at in batch.next..last {
+            if let (Some(slot @ Slot::Running), Some(call)) =
+                (batch.slots.get_mut(at), batch.calls.get(at))
+            {
+                *slot = Slot::Ready {
+                    result: Err(result_lost_sentence(&call.name)),
+                    ran: true,
+                };
+                batch.waiting.retain(|w| w.id != call.id);
+            }
+        }
+        self.record_ready(batch);
     }
 
     /// Drains the records produced so far, in order.
@@ -773,6 +816,20 @@ impl Agent {
     /// call still running; when every call of the batch is recorded, the turn is over
     /// (or the tool-call budget stops the run).
     fn settle(&mut self, mut batch: Batch) {
+        self.record_ready(&mut batch);
+        if batch.next < batch.end {
+            self.state = State::Batch(batch);
+        } else if batch.end < batch.calls.len() {
+            let unrun = (batch.calls.len() - batch.end) as u64;
+            self.finish(StopReason::ToolBudget, unrun, None);
+        } else {
+            self.state = State::BeforeTurn;
+        }
+    }
+
+    /// Records the batch's calls whose results are known, in call order up to the
+    /// first call still running.
+    fn record_ready(&mut self, batch: &mut Batch) {
         while batch.next < batch.end {
             if !matches!(batch.slots.get(batch.next), Some(Slot::Ready { .. })) {
                 break;
@@ -795,14 +852,6 @@ impl Agent {
                 self.record_tool(call, result);
             }
             batch.next += 1;
-        }
-        if batch.next < batch.end {
-            self.state = State::Batch(batch);
-        } else if batch.end < batch.calls.len() {
-            let unrun = (batch.calls.len() - batch.end) as u64;
-            self.finish(StopReason::ToolBudget, unrun, None);
-        } else {
-            self.state = State::BeforeTurn;
         }
     }
 

@@ -444,16 +444,118 @@ fn feeding_a_batch_out_of_turn_is_an_error_and_changes_nothing() {
         "a tool result was fed for a call id that is not waiting for one (unknown, or fed \
          already)"
     );
-    // Cancelled mid-batch: the calls with no record are unrun.
+    // Cancelled mid-batch with call 2 fed: calls 0–2 are recorded (0 waiting: its
+    // result is lost), and the refusal of 3 decided with the batch; four are unrun.
     agent.cancel();
-    let stop = agent.take_records().pop().unwrap();
+    let mut records = agent.take_records();
+    let stop = records.pop().unwrap();
+    assert_eq!(
+        ids(&records),
+        ["call_1_0", "call_1_1", "call_1_2", "call_1_3"]
+    );
     assert_eq!(
         stop.payload.as_object().unwrap().get("unrun_calls"),
-        Some(&Value::Number(8.0))
+        Some(&Value::Number(4.0))
     );
     assert_eq!(
         agent.feed_tool_result_for("call_1_0", Ok(Value::Null)),
         Err(FeedError::Finished)
+    );
+}
+
+/// The record of each call of `records`: its id, and its result (`value` or `error`).
+fn results(records: &[Record]) -> Vec<(String, Value)> {
+    records
+        .iter()
+        .map(|r| {
+            let p = r.payload.as_object().unwrap();
+            let result = p.get("value").or_else(|| p.get("error")).unwrap().clone();
+            (String::from(p.get("id").unwrap().as_str().unwrap()), result)
+        })
+        .collect()
+}
+
+#[test]
+fn a_cancellation_mid_batch_keeps_every_result_fed_and_loses_none_silently() {
+    let mut transcript = Vec::new();
+    let mut chain = Chain::new();
+    let mut agent = at_the_batch();
+    // The first turn's records, re-made: `at_the_batch` took them.
+    let (tools, _) = toolbox();
+    let mut fresh = Agent::new("the task", Budgets::default(), tools.manifest().clone()).unwrap();
+    fresh.poll_batch();
+    fresh.feed_reply(Ok(replies().remove(0))).unwrap();
+    for record in fresh.take_records() {
+        transcript.extend_from_slice(chain.append(record.kind.as_str(), &record.payload).unwrap());
+    }
+    let BatchNeed::ToolResults { calls } = agent.poll_batch() else {
+        panic!()
+    };
+    assert_eq!(calls.len(), 5);
+    // Call 6 (the last handed out) ran and was fed; 0, 2, 4 and 5 were handed out and
+    // are still running when the host cancels.
+    agent
+        .feed_tool_result_for("call_1_6", Ok(Value::from("six")))
+        .unwrap();
+    agent.cancel();
+    let all = agent.take_records();
+    let (stop, records) = all.split_last().unwrap();
+    let lost = |name: &str| Value::from(result_lost_sentence(name));
+    let got = results(records);
+    let names: Vec<&str> = records
+        .iter()
+        .map(|r| {
+            r.payload
+                .as_object()
+                .unwrap()
+                .get("name")
+                .unwrap()
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        got.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>(),
+        [
+            "call_1_0", "call_1_1", "call_1_2", "call_1_3", "call_1_4", "call_1_5", "call_1_6",
+            "call_1_7"
+        ]
+    );
+    for at in [0, 2, 4, 5] {
+        assert_eq!(got[at].1, lost(names[at]), "call {at}");
+    }
+    assert_eq!(got[6].1, Value::from("six"));
+    // Call 7 was refused with the batch (greet's limit): written as the batch would.
+    assert_eq!(
+        got[7].1,
+        Value::from("tool 'greet' reached its limit of 1 call")
+    );
+    let stop = stop.payload.as_object().unwrap();
+    assert_eq!(stop.get("reason"), Some(&Value::from("cancelled")));
+    assert_eq!(stop.get("unrun_calls"), Some(&Value::Number(0.0)));
+    assert!(agent.waiting_calls().is_empty());
+    // The transcript is a well-formed run.
+    for record in &all {
+        transcript.extend_from_slice(chain.append(record.kind.as_str(), &record.payload).unwrap());
+    }
+    let report = verify_loop_bytes(&transcript, &crate::verify::Options::default());
+    assert!(report.ok(), "{report:?}");
+}
+
+#[test]
+fn a_cancellation_mid_batch_with_only_the_first_calls_fed_abandons_the_rest() {
+    let mut agent = at_the_batch();
+    agent.poll_batch();
+    agent
+        .feed_tool_result_for("call_1_0", Ok(Value::Null))
+        .unwrap();
+    assert_eq!(ids(&agent.take_records()), ["call_1_0", "call_1_1"]);
+    agent.cancel();
+    let records = agent.take_records();
+    assert_eq!(records.len(), 1, "only the stop record");
+    assert_eq!(
+        records[0].payload.as_object().unwrap().get("unrun_calls"),
+        Some(&Value::Number(6.0))
     );
 }
 
