@@ -116,6 +116,8 @@ pub(crate) fn append_error(error: AppendError) -> agentloop_result {
         AppendError::Payload(_) => agentloop_result::NoCanonicalForm,
         AppendError::PayloadJson(e) => parse_error(e),
         AppendError::LineTooLong { .. } => agentloop_result::RecordTooLong,
+        // Not reached: a payload given as JSON text is parsed at most 128 deep.
+        AppendError::TooDeep { .. } => agentloop_result::InvalidJson,
     }
 }
 

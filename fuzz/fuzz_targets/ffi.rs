@@ -358,6 +358,7 @@ fn chain(small: usize, data: &[u8]) {
                 Err(AppendError::Payload(_)) => Err(R::NoCanonicalForm),
                 Err(AppendError::PayloadJson(e)) => Err(parse_result(e)),
                 Err(AppendError::LineTooLong { .. }) => Err(R::RecordTooLong),
+                Err(AppendError::TooDeep { .. }) => Err(R::InvalidJson),
             },
         };
         match expected {

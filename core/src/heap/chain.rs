@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 use crate::anchor::{Anchor, MAX_SEQ};
 use crate::hash::Hash;
 use crate::jcs::EncodeError;
-use crate::json::{self, ParseError, Value};
+use crate::json::{self, ParseError, Value, MAX_DEPTH};
 use crate::merkle::{record_leaf, CompactRange};
 use crate::record::{write_body, LINE_PREFIX};
 use crate::verify::MAX_LINE_BYTES;
@@ -24,6 +24,13 @@ pub enum AppendError {
     Payload(EncodeError),
     /// The payload given as JSON text is not I-JSON or has no canonical encoding.
     PayloadJson(ParseError),
+    /// The payload nests arrays and objects more than `max` levels deep
+    /// ([`crate::json::MAX_DEPTH`], 128, as the strict parser reads them): a verifier
+    /// would refuse the line as `bad_json`. Only a value built by hand can.
+    TooDeep {
+        /// The limit.
+        max: usize,
+    },
     /// The record's line would be longer than the line limit (`max` bytes without its
     /// newline: [`crate::verify::MAX_LINE_BYTES`], 16 MiB, for a [`Chain`]; a writer
     /// may keep to a lower one): a verifier would refuse it as `bad_json`.
@@ -42,6 +49,11 @@ impl fmt::Display for AppendError {
             AppendError::SeqExhausted => f.write_str("the chain has reached seq 2^53-1"),
             AppendError::Payload(e) => write!(f, "the payload cannot be encoded: {e}"),
             AppendError::PayloadJson(e) => write!(f, "the payload is not acceptable JSON: {e}"),
+            AppendError::TooDeep { max } => write!(
+                f,
+                "the payload nests arrays and objects more than {max} levels deep: a verifier \
+                 would refuse it"
+            ),
             AppendError::LineTooLong { len, max } => write!(
                 f,
                 "the record's line would be {len} bytes, past the line limit of {max} bytes: \
@@ -134,6 +146,9 @@ impl Chain {
         }
         if self.next_seq > MAX_SEQ {
             return Err(AppendError::SeqExhausted);
+        }
+        if payload.deeper_than(MAX_DEPTH) {
+            return Err(AppendError::TooDeep { max: MAX_DEPTH });
         }
         let line = &mut self.line;
         line.clear();
@@ -238,6 +253,38 @@ mod tests {
         r#"{"hash":"8428b0f390a2bdfa3cf9d7eaf03ab3e99f11dbea75bf1177b8db0a31f6c2a0b6","kind":"tool","payload":{"name":"add","ok":true,"value":{"sum":42}},"prev":"ec9a81c7ed823aff86fdcd11fda6635530447bdae2b72eb15ede9ed000662c01","seq":2}"#,
         "\n",
     );
+
+    /// `levels` arrays around `null`, built without recursion.
+    fn nested(levels: usize) -> Value {
+        let mut value = Value::Null;
+        for _ in 0..levels {
+            value = Value::Array(alloc::vec![value]);
+        }
+        value
+    }
+
+    #[test]
+    fn a_payload_deeper_than_a_verifier_reads_is_refused_and_the_chain_is_unchanged() {
+        let mut chain = Chain::new();
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(chain.append("deep", &nested(MAX_DEPTH)).unwrap());
+        let (head, seq) = (chain.head(), chain.next_seq());
+        for levels in [MAX_DEPTH + 1, 1000] {
+            assert_eq!(
+                chain.append("deep", &nested(levels)),
+                Err(AppendError::TooDeep { max: MAX_DEPTH })
+            );
+            assert_eq!((chain.head(), chain.next_seq()), (head, seq));
+        }
+        // The deepest payload accepted is one a verifier reads.
+        let report = crate::verify::verify_bytes(&bytes, &crate::verify::Options::default());
+        assert!(report.ok(), "{report:?}");
+        assert_eq!(
+            alloc::format!("{}", AppendError::TooDeep { max: 128 }),
+            "the payload nests arrays and objects more than 128 levels deep: a verifier would \
+             refuse it"
+        );
+    }
 
     #[test]
     fn spec_section_5_chain_byte_for_byte() {

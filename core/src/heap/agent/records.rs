@@ -187,24 +187,12 @@ pub(crate) enum Unrecordable {
 
 /// Checks that `value` nested at most `max_depth` levels deep can be encoded.
 pub(crate) fn recordable(value: &Value, max_depth: usize) -> Result<(), Unrecordable> {
-    if deeper_than(value, max_depth) {
+    if value.deeper_than(max_depth) {
         return Err(Unrecordable::TooDeep(max_depth));
     }
     match write_value(value, &mut CountingSink::default()) {
         Err(EncodeError::NonFiniteNumber) => Err(Unrecordable::NoCanonicalEncoding),
         Err(EncodeError::BufferFull) | Ok(()) => Ok(()),
-    }
-}
-
-/// Whether `value` has more than `limit` levels of arrays and objects. Recursion stops
-/// at the limit, so a hostile value cannot exhaust the stack here.
-fn deeper_than(value: &Value, limit: usize) -> bool {
-    match value {
-        Value::Array(items) => limit == 0 || items.iter().any(|v| deeper_than(v, limit - 1)),
-        Value::Object(object) => {
-            limit == 0 || object.iter().any(|(_, v)| deeper_than(v, limit - 1))
-        }
-        _ => false,
     }
 }
 
@@ -225,13 +213,13 @@ mod tests {
 
     #[test]
     fn depth_limit_is_exact() {
-        assert!(!deeper_than(&Value::Null, 0));
-        assert!(deeper_than(&nested(1), 0));
-        assert!(!deeper_than(&nested(5), 5));
-        assert!(deeper_than(&nested(6), 5));
+        assert!(!Value::deeper_than(&Value::Null, 0));
+        assert!(Value::deeper_than(&nested(1), 0));
+        assert!(!Value::deeper_than(&nested(5), 5));
+        assert!(Value::deeper_than(&nested(6), 5));
         let obj = parse(br#"{"a":{"b":[1]}}"#).unwrap();
-        assert!(!deeper_than(&obj, 3));
-        assert!(deeper_than(&obj, 2));
+        assert!(!Value::deeper_than(&obj, 3));
+        assert!(Value::deeper_than(&obj, 2));
         assert_eq!(recordable(&nested(6), 5), Err(Unrecordable::TooDeep(5)));
         assert_eq!(
             recordable(&Value::Array(alloc::vec![Value::Number(f64::NAN)]), 5),

@@ -58,6 +58,19 @@ pub enum Value {
 }
 
 impl Value {
+    /// Whether arrays and objects nest more than `limit` levels deep (`[[1]]` is 2
+    /// levels, a scalar 0). The walk stops at the limit, so a value nested deeper than
+    /// the stack could follow is answered without exhausting it.
+    pub fn deeper_than(&self, limit: usize) -> bool {
+        match self {
+            Value::Array(items) => limit == 0 || items.iter().any(|v| v.deeper_than(limit - 1)),
+            Value::Object(object) => {
+                limit == 0 || object.iter().any(|(_, v)| v.deeper_than(limit - 1))
+            }
+            _ => false,
+        }
+    }
+
     /// The object, if this is one.
     pub fn as_object(&self) -> Option<&Object> {
         match self {
