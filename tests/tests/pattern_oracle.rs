@@ -326,7 +326,8 @@ fn node_answers(cases: &[(String, Vec<String>)]) -> Vec<String> {
     answers
 }
 
-/// The aliases (first column) of one table of `core/src/heap/schema/pattern/names.rs`.
+/// The aliases (first column) of one table of `core/src/heap/schema/pattern/names.rs`
+/// (and `names/script.rs`).
 fn table(source: &str, name: &str) -> Vec<String> {
     let start = source
         .find(&format!("const {name}: &[(&str, &str)] = &["))
@@ -350,8 +351,10 @@ fn property_names_are_ecmascript_s() {
         skip_or_fail("skipped: node not found");
         return;
     }
-    let path = agentloop_tests::workspace_root().join("core/src/heap/schema/pattern/names.rs");
-    let source = std::fs::read_to_string(&path).expect("read names.rs");
+    // The tables: `names.rs`, and `SCRIPT` in its own file beside it.
+    let dir = agentloop_tests::workspace_root().join("core/src/heap/schema/pattern");
+    let mut source = std::fs::read_to_string(dir.join("names.rs")).expect("read names.rs");
+    source += &std::fs::read_to_string(dir.join("names/script.rs")).expect("read script.rs");
     let mut patterns = Vec::new();
     for alias in table(&source, "GENERAL_CATEGORY") {
         patterns.push(format!("\\p{{{alias}}}"));

@@ -64,9 +64,57 @@ impl Draft {
     /// What `key` is in a schema object of this draft.
     pub(crate) fn keyword(self, key: &str) -> Keyword {
         use Keyword::*;
+        if in_every_draft(key) {
+            return Known;
+        }
         let kind = match key {
-            // Everywhere.
-            "type"
+            "definitions" => Known,
+            "additionalItems" | "dependencies" => {
+                return match self {
+                    Draft::Draft7 => Known,
+                    // 2019-09 still has additionalItems; dependencies was split in two.
+                    Draft::Draft2019_09 if key == "additionalItems" => Known,
+                    _ => OtherDraft,
+                };
+            }
+            "$defs"
+            | "$anchor"
+            | "dependentRequired"
+            | "dependentSchemas"
+            | "maxContains"
+            | "minContains"
+            | "unevaluatedItems"
+            | "unevaluatedProperties"
+            | "deprecated"
+            | "contentSchema"
+            | "$vocabulary" => match self {
+                Draft::Draft7 => OtherDraft,
+                _ => Known,
+            },
+            "$recursiveRef" | "$recursiveAnchor" => match self {
+                Draft::Draft2019_09 => Known,
+                _ => OtherDraft,
+            },
+            "prefixItems" | "$dynamicRef" | "$dynamicAnchor" => match self {
+                Draft::Draft2020_12 => Known,
+                _ => OtherDraft,
+            },
+            _ => Unknown,
+        };
+        // `$defs` in draft-07 is an ordinary container for `$ref` pointers; ignoring it
+        // changes nothing a pointer can reach.
+        if kind == OtherDraft && key == "$defs" {
+            return Known;
+        }
+        kind
+    }
+}
+
+/// Whether every draft knows `key` (as the same keyword).
+fn in_every_draft(key: &str) -> bool {
+    matches!(
+        key,
+        "type"
             | "enum"
             | "const"
             | "multipleOf"
@@ -108,47 +156,8 @@ impl Draft {
             | "$comment"
             | "format"
             | "contentEncoding"
-            | "contentMediaType" => Known,
-            "definitions" => Known,
-            "additionalItems" | "dependencies" => {
-                return match self {
-                    Draft::Draft7 => Known,
-                    // 2019-09 still has additionalItems; dependencies was split in two.
-                    Draft::Draft2019_09 if key == "additionalItems" => Known,
-                    _ => OtherDraft,
-                };
-            }
-            "$defs"
-            | "$anchor"
-            | "dependentRequired"
-            | "dependentSchemas"
-            | "maxContains"
-            | "minContains"
-            | "unevaluatedItems"
-            | "unevaluatedProperties"
-            | "deprecated"
-            | "contentSchema"
-            | "$vocabulary" => match self {
-                Draft::Draft7 => OtherDraft,
-                _ => Known,
-            },
-            "$recursiveRef" | "$recursiveAnchor" => match self {
-                Draft::Draft2019_09 => Known,
-                _ => OtherDraft,
-            },
-            "prefixItems" | "$dynamicRef" | "$dynamicAnchor" => match self {
-                Draft::Draft2020_12 => Known,
-                _ => OtherDraft,
-            },
-            _ => Unknown,
-        };
-        // `$defs` in draft-07 is an ordinary container for `$ref` pointers; ignoring it
-        // changes nothing a pointer can reach.
-        if kind == OtherDraft && key == "$defs" {
-            return Known;
-        }
-        kind
-    }
+            | "contentMediaType"
+    )
 }
 
 /// How a draft reads a member of a schema object.

@@ -107,19 +107,7 @@ impl Resources {
         // it is still where its references point (as zod writes them), so the
         // schemas there are still read for their identifiers.
         if draft == Draft::Draft7 && object.contains_key("$ref") {
-            self.contexts.insert(address(object), (base.clone(), home));
-            if let Some(Value::Object(members)) = object.get("definitions") {
-                let mark = pointer.len();
-                push_token(pointer, "definitions");
-                for (name, member) in members.iter() {
-                    let inner = pointer.len();
-                    push_token(pointer, name);
-                    self.schema(member, draft, pointer, base.clone(), home)?;
-                    pointer.truncate(inner);
-                }
-                pointer.truncate(mark);
-            }
-            return Ok(());
+            return self.draft7_ref(object, draft, pointer, base, home);
         }
         let (base, home) = self.identify(object, draft, pointer, base, home)?;
         self.contexts.insert(address(object), (base.clone(), home));
@@ -129,47 +117,87 @@ impl Resources {
             }
             let mark = pointer.len();
             push_token(pointer, key);
-            match (key, child) {
-                (
-                    "additionalProperties"
-                    | "propertyNames"
-                    | "not"
-                    | "if"
-                    | "then"
-                    | "else"
-                    | "contains"
-                    | "unevaluatedItems"
-                    | "unevaluatedProperties"
-                    | "contentSchema"
-                    | "additionalItems"
-                    | "items",
-                    Value::Object(_) | Value::Bool(_),
-                ) => self.schema(child, draft, pointer, base.clone(), home)?,
-                ("allOf" | "anyOf" | "oneOf" | "prefixItems" | "items", Value::Array(items)) => {
-                    for (i, item) in items.iter().enumerate() {
+            self.children(key, child, draft, pointer, &base, home)?;
+            pointer.truncate(mark);
+        }
+        Ok(())
+    }
+
+    /// A draft-07 schema object with a `$ref`, which hides every sibling but
+    /// `definitions` (read for their identifiers, as zod writes them).
+    fn draft7_ref(
+        &mut self,
+        object: &Object,
+        draft: Draft,
+        pointer: &mut String,
+        base: Option<Rc<str>>,
+        home: usize,
+    ) -> Result<(), SchemaError> {
+        self.contexts.insert(address(object), (base.clone(), home));
+        if let Some(Value::Object(members)) = object.get("definitions") {
+            let mark = pointer.len();
+            push_token(pointer, "definitions");
+            for (name, member) in members.iter() {
+                let inner = pointer.len();
+                push_token(pointer, name);
+                self.schema(member, draft, pointer, base.clone(), home)?;
+                pointer.truncate(inner);
+            }
+            pointer.truncate(mark);
+        }
+        Ok(())
+    }
+
+    /// Scans the subschemas in member `key` (its value `child`, at `pointer`) of a
+    /// schema object.
+    fn children(
+        &mut self,
+        key: &str,
+        child: &Value,
+        draft: Draft,
+        pointer: &mut String,
+        base: &Option<Rc<str>>,
+        home: usize,
+    ) -> Result<(), SchemaError> {
+        match (key, child) {
+            (
+                "additionalProperties"
+                | "propertyNames"
+                | "not"
+                | "if"
+                | "then"
+                | "else"
+                | "contains"
+                | "unevaluatedItems"
+                | "unevaluatedProperties"
+                | "contentSchema"
+                | "additionalItems"
+                | "items",
+                Value::Object(_) | Value::Bool(_),
+            ) => self.schema(child, draft, pointer, base.clone(), home)?,
+            ("allOf" | "anyOf" | "oneOf" | "prefixItems" | "items", Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    let mark = pointer.len();
+                    pointer.push_str(&format!("/{i}"));
+                    self.schema(item, draft, pointer, base.clone(), home)?;
+                    pointer.truncate(mark);
+                }
+            }
+            (
+                "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas"
+                | "dependencies",
+                Value::Object(members),
+            ) => {
+                for (name, member) in members.iter() {
+                    if matches!(member, Value::Object(_) | Value::Bool(_)) {
                         let mark = pointer.len();
-                        pointer.push_str(&format!("/{i}"));
-                        self.schema(item, draft, pointer, base.clone(), home)?;
+                        push_token(pointer, name);
+                        self.schema(member, draft, pointer, base.clone(), home)?;
                         pointer.truncate(mark);
                     }
                 }
-                (
-                    "properties" | "patternProperties" | "$defs" | "definitions"
-                    | "dependentSchemas" | "dependencies",
-                    Value::Object(members),
-                ) => {
-                    for (name, member) in members.iter() {
-                        if matches!(member, Value::Object(_) | Value::Bool(_)) {
-                            let mark = pointer.len();
-                            push_token(pointer, name);
-                            self.schema(member, draft, pointer, base.clone(), home)?;
-                            pointer.truncate(mark);
-                        }
-                    }
-                }
-                _ => {}
             }
-            pointer.truncate(mark);
+            _ => {}
         }
         Ok(())
     }

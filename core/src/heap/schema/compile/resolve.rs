@@ -145,38 +145,14 @@ impl Compiler<'_> {
                 quoted(&reference)
             )));
         };
-        let mut slot = None;
-        let target = if fragment.is_empty() {
-            resource_pointer
-        } else if fragment.starts_with('/') {
-            let Some(tokens) = reference::tokens(&fragment) else {
-                return Err(says(format!(
-                    "{} is not a valid JSON pointer (a '~' must be followed by 0 or 1)",
-                    quoted(&reference)
-                )));
-            };
-            let mut target = resource_pointer;
-            for token in &tokens {
-                push_token(&mut target, token);
-            }
-            target
-        } else {
-            let key = (resource.clone(), fragment.clone());
-            let Some(anchor) = self.resources.anchors.get(&key).cloned() else {
-                return Err(says(format!(
-                    "{} names the anchor {}, which no schema of that resource declares",
-                    quoted(&reference),
-                    quoted(&fragment)
-                )));
-            };
-            if kind == RefKind::Dynamic && anchor.dynamic {
-                slot = Some(self.slot(&fragment));
-            }
-            anchor.pointer
-        };
-        if kind == RefKind::Recursive && self.recursive_anchor(&target) {
-            slot = Some(self.slot(""));
-        }
+        let (target, slot) = self.target(
+            kind,
+            &reference,
+            resource,
+            resource_pointer,
+            &fragment,
+            &says,
+        )?;
         match self.value_at(&target) {
             Some(Value::Object(_) | Value::Bool(_)) => {}
             Some(other) => {
@@ -203,6 +179,53 @@ impl Compiler<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The pointer reference `reference` (of `kind`, naming `fragment` of the resource
+    /// `resource` rooted at `resource_pointer`) points at, and the dynamic slot it looks
+    /// up, if any; `says` words a refusal.
+    fn target(
+        &mut self,
+        kind: RefKind,
+        reference: &str,
+        resource: String,
+        resource_pointer: String,
+        fragment: &str,
+        says: &dyn Fn(String) -> SchemaError,
+    ) -> Result<(String, Option<usize>), SchemaError> {
+        let mut slot = None;
+        let target = if fragment.is_empty() {
+            resource_pointer
+        } else if fragment.starts_with('/') {
+            let Some(tokens) = reference::tokens(fragment) else {
+                return Err(says(format!(
+                    "{} is not a valid JSON pointer (a '~' must be followed by 0 or 1)",
+                    quoted(reference)
+                )));
+            };
+            let mut target = resource_pointer;
+            for token in &tokens {
+                push_token(&mut target, token);
+            }
+            target
+        } else {
+            let key = (resource, String::from(fragment));
+            let Some(anchor) = self.resources.anchors.get(&key).cloned() else {
+                return Err(says(format!(
+                    "{} names the anchor {}, which no schema of that resource declares",
+                    quoted(reference),
+                    quoted(fragment)
+                )));
+            };
+            if kind == RefKind::Dynamic && anchor.dynamic {
+                slot = Some(self.slot(fragment));
+            }
+            anchor.pointer
+        };
+        if kind == RefKind::Recursive && self.recursive_anchor(&target) {
+            slot = Some(self.slot(""));
+        }
+        Ok((target, slot))
     }
 
     /// The slot of dynamic anchor name `name`.

@@ -289,17 +289,7 @@ impl Engine<'_> {
         depth: usize,
         mut marks: Option<&mut Marks>,
     ) -> bool {
-        let count = members.len() as u64;
-        if k.min_properties.is_some_and(|m| count < m.limit)
-            || k.max_properties.is_some_and(|m| count > m.limit)
-            || !k
-                .required_other
-                .iter()
-                .all(|name| has_member(members, name))
-            || !k.dependent_required.iter().all(|(name, needs)| {
-                !has_member(members, name) || needs.iter().all(|n| has_member(members, n))
-            })
-        {
+        if !object_counts_ok(k, members) {
             return false;
         }
         let walks = !k.properties.is_empty()
@@ -309,8 +299,6 @@ impl Engine<'_> {
         if !walks {
             return true;
         }
-        let mut next = 0;
-        let mut required_seen = 0;
         // Only `properties` and `additionalProperties` walk, and nothing to mark (as
         // most tool schemas): the same walk without the rest.
         if k.pattern_properties.is_empty()
@@ -318,23 +306,10 @@ impl Engine<'_> {
             && marks.is_none()
             && !work::general_only()
         {
-            for (key, member) in members.iter() {
-                let schema = match k.property_from(key, &mut next) {
-                    Some(p) => {
-                        required_seen += usize::from(p.required);
-                        p.node
-                    }
-                    None => match k.additional {
-                        Some(schema) => schema,
-                        None => continue,
-                    },
-                };
-                if !self.check(schema, member, scope, depth + 1, None) {
-                    return false;
-                }
-            }
-            return required_seen == k.required_named;
+            return self.properties_only(k, members, scope, depth);
         }
+        let mut next = 0;
+        let mut required_seen = 0;
         for (i, (key, member)) in members.iter().enumerate() {
             let mut covered = false;
             if let Some(p) = k.property_from(key, &mut next) {
@@ -375,108 +350,34 @@ impl Engine<'_> {
         required_seen == k.required_named
     }
 
-    /// The in-place applicators: `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`,
-    /// `dependentSchemas`, `$ref`, `$dynamicRef`.
-    fn in_place(
+    /// The members of an object whose schema walks them with `properties` and
+    /// `additionalProperties` only, marking nothing.
+    #[inline]
+    fn properties_only(
         &mut self,
         k: &Keywords,
-        value: &Value,
+        members: &Object,
         scope: &Scope,
         depth: usize,
-        mut marks: Option<&mut Marks>,
     ) -> bool {
-        let deeper = depth + 1;
-        for &schema in &k.all_of {
-            if !self.check(schema, value, scope, deeper, marks.as_deref_mut()) {
-                return false;
-            }
-        }
-        if !k.any_of.is_empty() {
-            let matched = match marks.as_deref_mut() {
-                // Every alternative that matches leaves its marks.
-                Some(marks) => {
-                    let mut any = false;
-                    for &schema in &k.any_of {
-                        let mut own = Marks::default();
-                        if self.check(schema, value, scope, deeper, Some(&mut own)) {
-                            any = true;
-                            marks.merge(&own);
-                        }
-                    }
-                    any
+        let mut next = 0;
+        let mut required_seen = 0;
+        for (key, member) in members.iter() {
+            let schema = match k.property_from(key, &mut next) {
+                Some(p) => {
+                    required_seen += usize::from(p.required);
+                    p.node
                 }
-                None => k
-                    .any_of
-                    .iter()
-                    .any(|&schema| self.check(schema, value, scope, deeper, None)),
+                None => match k.additional {
+                    Some(schema) => schema,
+                    None => continue,
+                },
             };
-            if !matched {
+            if !self.check(schema, member, scope, depth + 1, None) {
                 return false;
             }
         }
-        if !k.one_of.is_empty() {
-            let mut matched = 0;
-            let mut kept = Marks::default();
-            for &schema in &k.one_of {
-                let mut own = Marks::default();
-                let collect = marks.is_some().then_some(&mut own);
-                if self.check(schema, value, scope, deeper, collect) {
-                    matched += 1;
-                    if matched > 1 {
-                        return false;
-                    }
-                    kept = own;
-                }
-            }
-            if matched != 1 {
-                return false;
-            }
-            if let Some(marks) = marks.as_deref_mut() {
-                marks.merge(&kept);
-            }
-        }
-        if let Some(schema) = k.not {
-            if self.check(schema, value, scope, deeper, None) {
-                return false;
-            }
-        }
-        if let Some(condition) = k.condition {
-            let mut own = Marks::default();
-            let collect = marks.is_some().then_some(&mut own);
-            let branch = if self.check(condition, value, scope, deeper, collect) {
-                if let Some(marks) = marks.as_deref_mut() {
-                    marks.merge(&own);
-                }
-                k.then
-            } else {
-                k.otherwise
-            };
-            if let Some(schema) = branch {
-                if !self.check(schema, value, scope, deeper, marks.as_deref_mut()) {
-                    return false;
-                }
-            }
-        }
-        if let Value::Object(members) = value {
-            for (name, schema) in &k.dependent_schemas {
-                if has_member(members, name)
-                    && !self.check(*schema, value, scope, deeper, marks.as_deref_mut())
-                {
-                    return false;
-                }
-            }
-        }
-        if let Some(target) = k.reference {
-            if !self.check(target, value, scope, deeper, marks.as_deref_mut()) {
-                return false;
-            }
-        }
-        if let Some(target) = self.dynamic_target(k, scope) {
-            if !self.check(target, value, scope, deeper, marks) {
-                return false;
-            }
-        }
-        true
+        required_seen == k.required_named
     }
 
     /// `propertyNames`: whether `key`, as a string value, is valid against `schema`.
@@ -498,4 +399,24 @@ impl Engine<'_> {
         self.names.push(name.clone());
         name
     }
+}
+
+/// The object keywords that count: `minProperties`, `maxProperties`, the `required`
+/// names `properties` lacks, `dependentRequired`.
+#[inline]
+fn object_counts_ok(k: &Keywords, members: &Object) -> bool {
+    let count = members.len() as u64;
+    if k.min_properties.is_some_and(|m| count < m.limit)
+        || k.max_properties.is_some_and(|m| count > m.limit)
+        || !k
+            .required_other
+            .iter()
+            .all(|name| has_member(members, name))
+        || !k.dependent_required.iter().all(|(name, needs)| {
+            !has_member(members, name) || needs.iter().all(|n| has_member(members, n))
+        })
+    {
+        return false;
+    }
+    true
 }

@@ -29,6 +29,7 @@ use core::cmp::Ordering;
 mod check;
 mod detail;
 mod fast;
+mod in_place;
 mod marks;
 
 use detail::Found;
