@@ -1,166 +1,14 @@
-//! What the streaming verifier reports: fixed-size details, faults, the report.
+//! The detail of a fault ([`Detail`]) in a fixed size, and its sentence.
 
 use core::fmt;
 
-use heapless::{String, Vec};
+use heapless::String;
 
-use super::buf::ByteBuf;
-use super::lexer::{Departure, JsonType, Limit, NumberProblem, Syntax};
+use super::*;
 use crate::anchor::{MAX_SEQ, PAST_MAX_SEQ};
-use crate::fault_kind::FaultKind;
 use crate::hash::Hash;
-use crate::jcs::write_str;
-use crate::number::format_f64;
 use crate::record::FIELDS;
-use crate::sink::{BufferFull, ByteSink};
-
-/// Line faults a [`StreamReport`] keeps; the rest are counted in
-/// [`StreamReport::faults_omitted`]. A checkpoint fault is always kept (one more slot).
-pub const MAX_FAULTS: usize = 8;
-
-/// The bytes of the first unexpected member's name kept for a detail sentence.
-pub const NAME_BYTES: usize = 24;
-
-/// The start of a member's name as a detail keeps it: whole characters, at most
-/// [`NAME_BYTES`] bytes.
-pub fn name_start(name: &str) -> String<NAME_BYTES> {
-    let mut start = String::new();
-    for c in name.chars() {
-        if start.push(c).is_err() {
-            break;
-        }
-    }
-    start
-}
-
-/// The bytes of a found string kept for a detail sentence (its canonical encoding,
-/// without the quotes, cut at a character).
-pub const EXCERPT_BYTES: usize = 40;
-
-/// The start of a found string: its canonical encoding without the quotes (escapes
-/// as canonical form writes them), at most [`EXCERPT_BYTES`] bytes, cut at a character.
-pub type Excerpt = String<EXCERPT_BYTES, u8>;
-
-/// A value found where something else was expected, as far as a detail names it.
-///
-/// Both verifiers describe a value the same way: the streaming one from the bytes of a
-/// canonical line, the allocating one from the parsed value through its canonical
-/// encoding (which on a canonical line is the bytes as written).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Found {
-    /// The empty string.
-    EmptyString,
-    /// A non-empty string.
-    String {
-        /// Bytes between the quotes, escapes as canonical form writes them.
-        len: u64,
-        /// Its first bytes ([`EXCERPT_BYTES`] at most).
-        start: Excerpt,
-    },
-    /// A number (its nearest double; infinite when out of range).
-    Number(f64),
-    /// A value of another type.
-    Type(JsonType),
-}
-
-impl Found {
-    /// A string found, from its canonical encoding's bytes without the quotes: `len`
-    /// of them in all, `first` the first of them (at least [`EXCERPT_BYTES`] when
-    /// there are that many; valid UTF-8 up to a cut character).
-    pub(crate) fn string(len: u64, first: &[u8]) -> Found {
-        if len == 0 {
-            return Found::EmptyString;
-        }
-        let keep = usize::try_from(len).map_or(EXCERPT_BYTES, |len| len.min(EXCERPT_BYTES));
-        let first = first.get(..keep).unwrap_or(first);
-        let text = match core::str::from_utf8(first) {
-            Ok(text) => text,
-            Err(e) => core::str::from_utf8(first.get(..e.valid_up_to()).unwrap_or_default())
-                .unwrap_or_default(),
-        };
-        let mut start = Excerpt::new();
-        let _ = start.push_str(text);
-        Found::String { len, start }
-    }
-
-    /// A string found, from its text: its canonical encoding's length without the quotes
-    /// and its start, as the streaming verifier names the same string on a canonical line.
-    pub fn of_str(text: &str) -> Found {
-        let mut sink = ExcerptSink {
-            bytes: ByteBuf::new(),
-            count: 0,
-        };
-        let _ = write_str(text, &mut sink);
-        // The sink holds the opening quote and up to EXCERPT_BYTES bytes after it.
-        let first = sink.bytes.as_slice().get(1..).unwrap_or_default();
-        Found::string(sink.count.saturating_sub(2), first)
-    }
-}
-
-/// Counts the bytes written and keeps the first `EXCERPT_BYTES + 1` of them.
-struct ExcerptSink {
-    bytes: ByteBuf<{ EXCERPT_BYTES + 1 }>,
-    count: u64,
-}
-
-impl ByteSink for ExcerptSink {
-    fn write(&mut self, bytes: &[u8]) -> Result<(), BufferFull> {
-        let room = EXCERPT_BYTES + 1 - self.bytes.len();
-        let _ = self
-            .bytes
-            .extend_from_slice(bytes.get(..room).unwrap_or(bytes));
-        self.count = self.count.saturating_add(bytes.len() as u64);
-        Ok(())
-    }
-}
-
-impl fmt::Display for Found {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Found::EmptyString => f.write_str("\"\""),
-            Found::String { len, start } => {
-                f.write_str("\"")?;
-                // Canonical form escapes C0 controls; DEL and C1 controls are not
-                // written raw into a sentence either.
-                for c in start.chars() {
-                    if c.is_control() {
-                        write!(f, "{}", c.escape_debug())?;
-                    } else {
-                        write!(f, "{c}")?;
-                    }
-                }
-                if start.len() as u64 == *len {
-                    f.write_str("\"")
-                } else {
-                    write!(f, "…\" ({len} bytes)")
-                }
-            }
-            Found::Number(n) if n.is_finite() => write!(f, "the number {}", Spelled(*n)),
-            Found::Number(_) => f.write_str("a number outside the double range"),
-            Found::Type(t) => f.write_str(t.with_article()),
-        }
-    }
-}
-
-// A `Found::Number` is never NaN: it is read from a JSON number literal (out of range
-// is infinite), and JSON has no NaN. So equality is an equivalence.
-impl Eq for Found {}
-
-/// A double in its ECMAScript spelling.
-struct Spelled(f64);
-
-impl fmt::Display for Spelled {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut buf = [0u8; 32];
-        match format_f64(self.0, &mut buf) {
-            Some(len) => {
-                let text = buf.get(..len).unwrap_or_default();
-                f.write_str(core::str::from_utf8(text).unwrap_or("?"))
-            }
-            None => f.write_str("a non-finite number"),
-        }
-    }
-}
+use crate::stream::lexer::{Departure, JsonType, Limit, NumberProblem, Syntax};
 
 /// What a fault found, in a fixed size: its `Display` is the detail sentence, naming
 /// what was expected and what was found (SPEC section 3).
@@ -387,7 +235,7 @@ impl fmt::Display for Detail {
 
 impl Detail {
     /// The sentences of a checkpoint's faults (any other detail: its own `Display`).
-    fn fmt_checkpoint(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    pub(super) fn fmt_checkpoint(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Detail::Truncated { checkpoint, count } => write!(
                 f,
@@ -444,7 +292,7 @@ impl Detail {
 
 /// `missing_fields`: the absent members, and what `kind` was if it is not a non-empty
 /// string.
-fn missing(f: &mut fmt::Formatter<'_>, absent: u8, kind: Option<&Found>) -> fmt::Result {
+pub(super) fn missing(f: &mut fmt::Formatter<'_>, absent: u8, kind: Option<&Found>) -> fmt::Result {
     let mut first = true;
     for (i, name) in FIELDS.iter().enumerate() {
         if absent & (1 << i) != 0 {
@@ -465,7 +313,7 @@ fn missing(f: &mut fmt::Formatter<'_>, absent: u8, kind: Option<&Found>) -> fmt:
 
 /// `seq_gap`: a number is spelt as ECMAScript does, and named as past the largest seq
 /// when it is.
-fn seq_gap(f: &mut fmt::Formatter<'_>, expected: u64, found: &Found) -> fmt::Result {
+pub(super) fn seq_gap(f: &mut fmt::Formatter<'_>, expected: u64, found: &Found) -> fmt::Result {
     write!(f, "expected seq {expected}, found ")?;
     match found {
         Found::Number(n) if n.is_finite() => {
@@ -476,67 +324,5 @@ fn seq_gap(f: &mut fmt::Formatter<'_>, expected: u64, found: &Found) -> fmt::Res
             Ok(())
         }
         other => write!(f, "{other}"),
-    }
-}
-
-/// One fault: where, what kind, and a detail whose `Display` is a sentence.
-///
-/// The one fault type of both verifiers: the streaming verifier's detail is a
-/// fixed-size [`Detail`]; the allocating verifier's (`verify::Fault`, this type with
-/// `verify::Detail`) is the same [`Detail`] for every fault the record and chain checks
-/// find, or a sentence from a layer above (an unreadable input, a checkpoint's
-/// signature, the loop audit).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fault<D = Detail> {
-    /// 0-based position of the record (the line) in the transcript.
-    pub index: Option<u64>,
-    /// 1-based line number (`None` for `truncated`: that record is not in the input).
-    pub line: Option<u64>,
-    /// What is wrong.
-    pub kind: FaultKind,
-    /// What was expected and what was found.
-    pub detail: D,
-}
-
-impl<D: fmt::Display> fmt::Display for Fault<D> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.index) {
-            (Some(line), _) => write!(f, "line {line}: ")?,
-            (None, Some(index)) => write!(f, "record {index}: ")?,
-            (None, None) => {}
-        }
-        write!(f, "{}: {}", self.kind, self.detail)
-    }
-}
-
-/// The result of a streaming verification.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StreamReport {
-    /// Records read (complete lines; a torn tail is not counted).
-    pub count: u64,
-    /// The stored `hash` of the last record (`prev0` for an empty transcript); `None`
-    /// when the last record has no well-formed hash or was not read to the end.
-    /// Not meaningful when there are faults.
-    pub head: Option<Hash>,
-    /// The RFC 6962 Merkle root of all records read (leaf `i`: record `i`'s stored
-    /// `hash`); `None` when a record has no well-formed hash. Not meaningful when
-    /// there are faults.
-    pub root: Option<Hash>,
-    /// The stored `hash` of record 0, if it is well-formed: what a default checkpoint
-    /// origin names (`agentloop/transcript/<hex>`), as in `verify::Report`.
-    pub first: Option<Hash>,
-    /// Faults in line order: at most [`MAX_FAULTS`] line faults, then a checkpoint
-    /// fault in its place (always kept).
-    pub faults: Vec<Fault, { MAX_FAULTS + 1 }, u8>,
-    /// Faults found but left out of `faults`.
-    pub faults_omitted: u64,
-    /// With a checkpoint: how many records lie beyond it (information, not a fault).
-    pub beyond_checkpoint: Option<u64>,
-}
-
-impl StreamReport {
-    /// Whether the transcript verified: no fault at all.
-    pub fn ok(&self) -> bool {
-        self.faults.is_empty() && self.faults_omitted == 0
     }
 }
