@@ -13,7 +13,7 @@ use crate::stream::lexer::{Departure, JsonType, Limit, NumberProblem, Syntax};
 /// What a fault found, in a fixed size: its `Display` is the detail sentence, naming
 /// what was expected and what was found (SPEC section 3).
 ///
-/// Both verifiers report these — the streaming one ([`super::StreamVerifier`]) and the
+/// Both verifiers report these — the streaming one ([`crate::stream::StreamVerifier`]) and the
 /// allocating one (`verify::Verifier`, whose `verify::Detail::Check` holds one) — so a
 /// fault has the same sentence whichever verifier found it. No variant allocates; the
 /// only text kept is the start of an unexpected member's name, at most [`NAME_BYTES`]

@@ -79,7 +79,7 @@ impl fmt::Display for Inexact<'_> {
     }
 }
 
-/// Why Rust data could not become a JSON value ([`to_value`]) or canonical bytes
+/// Why Rust data could not become a JSON value ([`to_value`](crate::json::to_value)) or canonical bytes
 /// (`jcs::write_serialize`): what was wrong, and where in the data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SerializeError {

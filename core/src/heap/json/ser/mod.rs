@@ -37,7 +37,7 @@ use value::*;
 /// | unit variant | its name, as a string |
 /// | newtype, tuple or struct variant | `{"<variant>": <content>}` |
 ///
-/// Arrays and objects may nest [`MAX_DEPTH`] (128) deep, as the strict parser reads
+/// Arrays and objects may nest [`MAX_DEPTH`](crate::json::MAX_DEPTH) (128) deep, as the strict parser reads
 /// them; deeper data is refused ([`SerializeErrorKind::TooDeep`]), so whatever `to_value`
 /// gives encodes to bytes every reader here accepts.
 ///
