@@ -6,6 +6,7 @@ mod common;
 
 use agentloop_core::chain::Chain;
 use agentloop_core::json::{self, MAX_DEPTH};
+use agentloop_core::{record, Anchor};
 use common::*;
 
 /// A payload of `depth` nested arrays around `1`: `[[…[1]…]]`.
@@ -13,8 +14,9 @@ fn nested(depth: usize) -> String {
     format!("{}1{}", "[".repeat(depth), "]".repeat(depth))
 }
 
-/// A transcript of three records whose middle payload nests `depth` deep, written by
-/// the core's chain (which encodes any depth).
+/// A transcript of three records whose middle payload nests `depth` deep. The middle
+/// line is put together from the record functions, since the chain refuses a payload
+/// deeper than a verifier reads (`AppendError::TooDeep`); the chain continues after it.
 fn with_deep_payload(depth: usize) -> String {
     let mut chain = Chain::new();
     let mut out = Vec::new();
@@ -24,7 +26,19 @@ fn with_deep_payload(depth: usize) -> String {
         json::ParseOptions { max_depth: depth },
     )
     .unwrap();
-    out.extend_from_slice(chain.append("note", &payload).unwrap());
+    let (prev, seq) = (chain.head(), chain.next_seq());
+    let hash = record::record_hash("note", &payload, &prev, seq).unwrap();
+    let mut body = Vec::new();
+    record::write_body("note", &payload, &prev, seq, &mut body).unwrap();
+    out.extend_from_slice(record::LINE_PREFIX);
+    out.extend_from_slice(&hash.to_hex());
+    out.extend_from_slice(b"\",");
+    out.extend_from_slice(&body);
+    out.push(b'\n');
+    let mut chain = Chain::from_anchor(Anchor {
+        seq0: seq + 1,
+        prev0: hash,
+    });
     out.extend_from_slice(chain.append_json("note", b"{}").unwrap());
     String::from_utf8(out).unwrap()
 }
