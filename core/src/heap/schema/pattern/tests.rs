@@ -5,10 +5,11 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::classes::property_class;
 use super::names::{BINARY, GENERAL_CATEGORY, SCRIPT};
 use super::{
-    property_class, LookAround, Pattern, PatternError, PatternErrorKind, SyntaxError,
-    MAX_DENSE_DFA_BYTES, MAX_DENSE_NFA_STATES, MAX_GROUP_DEPTH, MAX_PATTERN_CHARS,
+    LookAround, Pattern, PatternError, PatternErrorKind, SyntaxError, MAX_DENSE_DFA_BYTES,
+    MAX_DENSE_NFA_STATES, MAX_GROUP_DEPTH, MAX_PATTERN_CHARS,
 };
 
 fn compile(pattern: &str) -> Pattern {
