@@ -11,8 +11,9 @@ use crate::chain::Chain;
 use crate::demo;
 use crate::driver;
 use crate::export::parse_records;
-use crate::json::parse;
+use crate::json::{parse, Object};
 use crate::model::{Reply, Scripted};
+use crate::vocabulary::call_id;
 
 type Records = Vec<(String, Value)>;
 
