@@ -77,8 +77,10 @@ use batch::Batch;
 mod budget;
 mod checks;
 pub(crate) mod follow;
+mod need;
 mod records;
 pub(crate) mod resume;
+mod steps;
 #[cfg(test)]
 mod tests;
 
@@ -86,101 +88,16 @@ pub use crate::vocabulary::{call_id, result_lost_sentence, RecordKind, StopReaso
 pub use budget::{estimate_tokens, BudgetError, Budgets, Outcome};
 pub use checks::{argument_root, MAX_SHOWN_VIOLATIONS};
 pub use follow::Difference;
+pub use need::{BatchNeed, FeedError, Need};
 pub use records::Record;
 pub use resume::{recorded_budgets, ResumeError};
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 use crate::json::Value;
 use crate::model::{Message, ModelError, Reply, ToolCall};
-use crate::tools::{Manifest, ToolError, ToolSpec};
-
-/// What the agent needs next.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Need<'a> {
-    /// A model reply: call the model with these and feed the answer to
-    /// [`Agent::feed_reply`].
-    ModelReply {
-        /// The conversation so far, the task first.
-        messages: &'a [Message],
-        /// The tools on offer, sorted by name.
-        manifest: &'a [ToolSpec],
-    },
-    /// A tool result: run this call (its arguments passed the tool's schema) and feed
-    /// the answer to [`Agent::feed_tool_result`].
-    ToolResult {
-        /// The call to run.
-        call: ToolCall,
-    },
-    /// Records to take: a check point wrote one of its own (a refused call, a result
-    /// lost in an interrupted run) and the loop goes no further in this poll. Take
-    /// the records ([`Agent::take_records`]), write them where they go, then poll
-    /// again: so every record is stored before the host calls out again (model, tool,
-    /// cancellation hook), and a crash while a tool runs leaves every record before
-    /// that call on disk.
-    TakeRecords,
-    /// Nothing: the run is over.
-    Done(Outcome),
-}
-
-/// What the agent needs next, when a turn's calls are taken all at once
-/// ([`Agent::poll_batch_with`]).
-#[derive(Debug, Clone, PartialEq)]
-pub enum BatchNeed<'a> {
-    /// A model reply, as [`Need::ModelReply`].
-    ModelReply {
-        /// The conversation so far, the task first.
-        messages: &'a [Message],
-        /// The tools on offer, sorted by name.
-        manifest: &'a [ToolSpec],
-    },
-    /// Tool results: run these calls (each passed every check; in call order), in any
-    /// order or all together, and feed each answer to [`Agent::feed_tool_result_for`]
-    /// by its id. Polling again before every result is fed gives the calls still
-    /// waiting for one.
-    ToolResults {
-        /// The calls waiting for a result, in call order.
-        calls: &'a [ToolCall],
-    },
-    /// Records to take, as [`Need::TakeRecords`]: the check point before the batch
-    /// wrote records (refusals, lost results, of the calls before the first that
-    /// runs); store them before running any call.
-    TakeRecords,
-    /// Nothing: the run is over.
-    Done(Outcome),
-}
-
-/// Something was fed that the agent did not ask for. Nothing changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FeedError {
-    /// A model reply, but the agent is not waiting for one (poll first).
-    NotAwaitingReply,
-    /// A tool result, but the agent is not waiting for one (poll first).
-    NotAwaitingToolResult,
-    /// Anything, after the run stopped.
-    Finished,
-    /// A tool result by call id, but no call of that id is waiting for one (an unknown
-    /// id, or one whose result was fed already).
-    NoSuchCall,
-}
-
-impl fmt::Display for FeedError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            FeedError::NotAwaitingReply => "a model reply was fed, but none was asked for",
-            FeedError::NotAwaitingToolResult => "a tool result was fed, but none was asked for",
-            FeedError::Finished => "the run has stopped; nothing more can be fed",
-            FeedError::NoSuchCall => {
-                "a tool result was fed for a call id that is not waiting for one (unknown, \
-                 or fed already)"
-            }
-        })
-    }
-}
-
-impl core::error::Error for FeedError {}
+use crate::tools::{Manifest, ToolError};
 
 /// The calls of the turn being run, and the position of the next one.
 #[derive(Debug, Clone, PartialEq)]
@@ -516,200 +433,5 @@ impl Agent {
     /// not reached yet, in call order: see [`Agent::resume`].
     pub fn in_flight_calls(&self) -> &[String] {
         &self.in_flight
-    }
-
-    /// Whether `call` may have been started by the interrupted run and its tool is not
-    /// idempotent (so it is not run again); forgets it as in flight either way.
-    fn lost(&mut self, call: &ToolCall) -> bool {
-        let Some(at) = self.in_flight.iter().position(|id| *id == call.id) else {
-            return false;
-        };
-        self.in_flight.remove(at);
-        !self.manifest.idempotent(&call.name)
-    }
-
-    /// Runs the check point the loop is at (before a turn or before a call), if it is
-    /// at one: one step, asking `cancel` at most once.
-    fn check_point(&mut self, cancel: &mut dyn FnMut() -> bool) {
-        match core::mem::replace(&mut self.state, State::BeforeTurn) {
-            State::BeforeTurn => self.before_turn(cancel),
-            State::Calls(turn) => self.before_call(turn, cancel),
-            other => self.state = other,
-        }
-    }
-
-    /// Check point before a turn: cancelled, then `step_budget`.
-    fn before_turn(&mut self, cancel: &mut dyn FnMut() -> bool) {
-        if cancel() {
-            self.finish(StopReason::Cancelled, 0, None);
-        } else if self.budgets.max_steps.is_some_and(|max| self.steps >= max) {
-            self.finish(StopReason::StepBudget, 0, None);
-        } else {
-            self.state = State::AwaitingReply;
-        }
-    }
-
-    /// Check point before call `turn.next`: cancelled, `tool_budget`, then the call's
-    /// own checks; a refused call is recorded and the next one comes up.
-    fn before_call(&mut self, mut turn: Turn, cancel: &mut dyn FnMut() -> bool) {
-        let Some(call) = turn.calls.get(turn.next).cloned() else {
-            self.in_flight.clear();
-            self.state = State::BeforeTurn;
-            return;
-        };
-        let call = &call;
-        // A call the interrupted run may have started whose tool is not idempotent: its
-        // effect may have happened, so it is not run again. Its check point was passed
-        // then (cancellation said no), so it is not asked again; the deterministic
-        // checks below give the answer they gave then.
-        let lost = self.lost(call);
-        if !lost && cancel() {
-            return self.finish(StopReason::Cancelled, turn.unrun(), None);
-        }
-        if let Some(max) = self.budgets.max_tool_calls {
-            if self.tool_calls >= max {
-                return self.finish(StopReason::ToolBudget, turn.unrun(), None);
-            }
-        }
-        match checks::call(&self.manifest, &self.runs, call) {
-            Ok(index) if lost => {
-                // It counts as a run of its tool: it may have run.
-                if let Some(runs) = self.runs.get_mut(index) {
-                    *runs = runs.saturating_add(1);
-                }
-                self.record_tool(call, Err(result_lost_sentence(&call.name)));
-                turn.next += 1;
-                self.state = State::Calls(turn);
-            }
-            Ok(_) => self.state = State::AwaitingTool(turn),
-            Err(sentence) => {
-                self.record_tool(call, Err(sentence));
-                turn.next += 1;
-                self.state = State::Calls(turn);
-            }
-        }
-    }
-
-    /// Records a turn, then checks the sentinel, `no_tool_calls` and `token_budget`
-    /// (`max_tokens`, then `max_total_tokens`: either one over its limit).
-    fn record_turn(&mut self, reply: Reply, tokens: u64) {
-        self.steps += 1;
-        self.tokens = self.tokens.saturating_add(tokens);
-        let input = reply.provider.input_tokens.unwrap_or(0);
-        self.total_tokens = self
-            .total_tokens
-            .saturating_add(tokens)
-            .saturating_add(input);
-        let seq = self.next_seq;
-        let calls: Vec<ToolCall> = reply
-            .tool_calls
-            .into_iter()
-            .enumerate()
-            .map(|(index, (name, arguments))| ToolCall {
-                id: call_id(seq, index),
-                name,
-                arguments,
-            })
-            .collect();
-        let payload = records::assistant(&reply.text, &calls, tokens, &reply.provider);
-        self.push_record(RecordKind::Assistant, payload);
-        let sentinel = match &self.budgets.stop_sentinel {
-            Some(sentinel) => reply.text.contains(sentinel.as_str()),
-            None => false,
-        };
-        let over_budget = self.budgets.max_tokens.is_some_and(|max| self.tokens > max)
-            || self
-                .budgets
-                .max_total_tokens
-                .is_some_and(|max| self.total_tokens > max);
-        let turn = Turn {
-            calls: calls.clone(),
-            next: 0,
-        };
-        self.messages.push(Message::Assistant {
-            text: reply.text,
-            tool_calls: calls,
-        });
-        if sentinel {
-            self.finish(StopReason::Sentinel, turn.unrun(), None);
-        } else if turn.calls.is_empty() {
-            self.finish(StopReason::NoToolCalls, 0, None);
-        } else if over_budget {
-            self.finish(StopReason::TokenBudget, turn.unrun(), None);
-        } else {
-            self.state = State::Calls(turn);
-        }
-    }
-
-    fn model_error(&mut self, sentence: String) {
-        self.finish(StopReason::ModelError, 0, Some(sentence));
-    }
-
-    /// Writes the `tool` record for `call` and shows the result to the model.
-    fn record_tool(&mut self, call: &ToolCall, result: Result<Value, String>) {
-        self.tool_calls += 1;
-        let payload = records::tool(call, &result);
-        self.push_record(RecordKind::Tool, payload);
-        self.messages.push(Message::Tool {
-            call_id: call.id.clone(),
-            name: call.name.clone(),
-            result,
-        });
-    }
-
-    /// Goes on after the `stop` record: writes `resume {"after": reason}` and shows the
-    /// model each call the stop left unrun with the result a provider history gives it
-    /// ([`crate::export::not_run_sentence`]), so every call has one result. Steps,
-    /// tokens and tool calls stay as they were: budgets are cumulative.
-    pub(crate) fn reopen(&mut self) {
-        let State::Done(outcome) = &self.state else {
-            return;
-        };
-        let reason = outcome.reason;
-        let unrun = usize::try_from(outcome.unrun_calls).unwrap_or(usize::MAX);
-        let last_calls = self.messages.iter().rev().find_map(|m| match m {
-            Message::Assistant { tool_calls, .. } => Some(tool_calls),
-            _ => None,
-        });
-        let not_run: Vec<Message> = last_calls
-            .map(|calls| {
-                let from = calls.len().saturating_sub(unrun);
-                calls[from..]
-                    .iter()
-                    .map(|call| Message::Tool {
-                        call_id: call.id.clone(),
-                        name: call.name.clone(),
-                        result: Err(crate::vocabulary::not_run_sentence(reason.as_str())),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        self.messages.extend(not_run);
-        self.push_record(RecordKind::Resume, records::resume(reason));
-        self.state = State::BeforeTurn;
-    }
-
-    /// Writes the `stop` record; the run is over.
-    fn finish(&mut self, reason: StopReason, unrun_calls: u64, error: Option<String>) {
-        let outcome = Outcome {
-            reason,
-            steps: self.steps,
-            tokens: self.tokens,
-            unrun_calls,
-            tool_calls: self.tool_calls,
-            error,
-        };
-        self.push_record(RecordKind::Stop, records::stop(&outcome));
-        self.in_flight.clear();
-        self.state = State::Done(outcome);
-    }
-
-    fn push_record(&mut self, kind: RecordKind, payload: Value) {
-        self.records.push(Record {
-            seq: self.next_seq,
-            kind,
-            payload,
-        });
-        self.next_seq = self.next_seq.saturating_add(1);
     }
 }

@@ -1,0 +1,95 @@
+//! What the agent asks the host for ([`Need`], and [`BatchNeed`] when a turn's calls
+//! are taken all at once) and what it says when fed something it did not ask for
+//! ([`FeedError`]).
+
+use core::fmt;
+
+use super::Outcome;
+use crate::model::{Message, ToolCall};
+use crate::tools::ToolSpec;
+
+/// What the agent needs next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Need<'a> {
+    /// A model reply: call the model with these and feed the answer to
+    /// [`Agent::feed_reply`](crate::agent::Agent::feed_reply).
+    ModelReply {
+        /// The conversation so far, the task first.
+        messages: &'a [Message],
+        /// The tools on offer, sorted by name.
+        manifest: &'a [ToolSpec],
+    },
+    /// A tool result: run this call (its arguments passed the tool's schema) and feed
+    /// the answer to [`Agent::feed_tool_result`](crate::agent::Agent::feed_tool_result).
+    ToolResult {
+        /// The call to run.
+        call: ToolCall,
+    },
+    /// Records to take: a check point wrote one of its own (a refused call, a result
+    /// lost in an interrupted run) and the loop goes no further in this poll. Take
+    /// the records ([`Agent::take_records`](crate::agent::Agent::take_records)), write
+    /// them where they go, then poll again: so every record is stored before the host
+    /// calls out again (model, tool, cancellation hook), and a crash while a tool runs
+    /// leaves every record before that call on disk.
+    TakeRecords,
+    /// Nothing: the run is over.
+    Done(Outcome),
+}
+
+/// What the agent needs next, when a turn's calls are taken all at once
+/// ([`Agent::poll_batch_with`](crate::agent::Agent::poll_batch_with)).
+#[derive(Debug, Clone, PartialEq)]
+pub enum BatchNeed<'a> {
+    /// A model reply, as [`Need::ModelReply`].
+    ModelReply {
+        /// The conversation so far, the task first.
+        messages: &'a [Message],
+        /// The tools on offer, sorted by name.
+        manifest: &'a [ToolSpec],
+    },
+    /// Tool results: run these calls (each passed every check; in call order), in any
+    /// order or all together, and feed each answer to
+    /// [`Agent::feed_tool_result_for`](crate::agent::Agent::feed_tool_result_for) by its
+    /// id. Polling again before every result is fed gives the calls still waiting for
+    /// one.
+    ToolResults {
+        /// The calls waiting for a result, in call order.
+        calls: &'a [ToolCall],
+    },
+    /// Records to take, as [`Need::TakeRecords`]: the check point before the batch
+    /// wrote records (refusals, lost results, of the calls before the first that
+    /// runs); store them before running any call.
+    TakeRecords,
+    /// Nothing: the run is over.
+    Done(Outcome),
+}
+
+/// Something was fed that the agent did not ask for. Nothing changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FeedError {
+    /// A model reply, but the agent is not waiting for one (poll first).
+    NotAwaitingReply,
+    /// A tool result, but the agent is not waiting for one (poll first).
+    NotAwaitingToolResult,
+    /// Anything, after the run stopped.
+    Finished,
+    /// A tool result by call id, but no call of that id is waiting for one (an unknown
+    /// id, or one whose result was fed already).
+    NoSuchCall,
+}
+
+impl fmt::Display for FeedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FeedError::NotAwaitingReply => "a model reply was fed, but none was asked for",
+            FeedError::NotAwaitingToolResult => "a tool result was fed, but none was asked for",
+            FeedError::Finished => "the run has stopped; nothing more can be fed",
+            FeedError::NoSuchCall => {
+                "a tool result was fed for a call id that is not waiting for one (unknown, \
+                 or fed already)"
+            }
+        })
+    }
+}
+
+impl core::error::Error for FeedError {}

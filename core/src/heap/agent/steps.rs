@@ -1,0 +1,208 @@
+//! The loop's private steps: the check points before a turn and before a call, and
+//! what they write (the `assistant`, `tool`, `resume` and `stop` records), as a second
+//! `impl Agent` block.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{checks, records, Agent, Outcome, Record, State, Turn};
+use crate::json::Value;
+use crate::model::{Message, Reply, ToolCall};
+use crate::vocabulary::{call_id, result_lost_sentence, RecordKind, StopReason};
+
+impl Agent {
+    /// Whether `call` may have been started by the interrupted run and its tool is not
+    /// idempotent (so it is not run again); forgets it as in flight either way.
+    pub(super) fn lost(&mut self, call: &ToolCall) -> bool {
+        let Some(at) = self.in_flight.iter().position(|id| *id == call.id) else {
+            return false;
+        };
+        self.in_flight.remove(at);
+        !self.manifest.idempotent(&call.name)
+    }
+
+    /// Runs the check point the loop is at (before a turn or before a call), if it is
+    /// at one: one step, asking `cancel` at most once.
+    pub(super) fn check_point(&mut self, cancel: &mut dyn FnMut() -> bool) {
+        match core::mem::replace(&mut self.state, State::BeforeTurn) {
+            State::BeforeTurn => self.before_turn(cancel),
+            State::Calls(turn) => self.before_call(turn, cancel),
+            other => self.state = other,
+        }
+    }
+
+    /// Check point before a turn: cancelled, then `step_budget`.
+    fn before_turn(&mut self, cancel: &mut dyn FnMut() -> bool) {
+        if cancel() {
+            self.finish(StopReason::Cancelled, 0, None);
+        } else if self.budgets.max_steps.is_some_and(|max| self.steps >= max) {
+            self.finish(StopReason::StepBudget, 0, None);
+        } else {
+            self.state = State::AwaitingReply;
+        }
+    }
+
+    /// Check point before call `turn.next`: cancelled, `tool_budget`, then the call's
+    /// own checks; a refused call is recorded and the next one comes up.
+    fn before_call(&mut self, mut turn: Turn, cancel: &mut dyn FnMut() -> bool) {
+        let Some(call) = turn.calls.get(turn.next).cloned() else {
+            self.in_flight.clear();
+            self.state = State::BeforeTurn;
+            return;
+        };
+        let call = &call;
+        // A call the interrupted run may have started whose tool is not idempotent: its
+        // effect may have happened, so it is not run again. Its check point was passed
+        // then (cancellation said no), so it is not asked again; the deterministic
+        // checks below give the answer they gave then.
+        let lost = self.lost(call);
+        if !lost && cancel() {
+            return self.finish(StopReason::Cancelled, turn.unrun(), None);
+        }
+        if let Some(max) = self.budgets.max_tool_calls {
+            if self.tool_calls >= max {
+                return self.finish(StopReason::ToolBudget, turn.unrun(), None);
+            }
+        }
+        match checks::call(&self.manifest, &self.runs, call) {
+            Ok(index) if lost => {
+                // It counts as a run of its tool: it may have run.
+                if let Some(runs) = self.runs.get_mut(index) {
+                    *runs = runs.saturating_add(1);
+                }
+                self.record_tool(call, Err(result_lost_sentence(&call.name)));
+                turn.next += 1;
+                self.state = State::Calls(turn);
+            }
+            Ok(_) => self.state = State::AwaitingTool(turn),
+            Err(sentence) => {
+                self.record_tool(call, Err(sentence));
+                turn.next += 1;
+                self.state = State::Calls(turn);
+            }
+        }
+    }
+
+    /// Records a turn, then checks the sentinel, `no_tool_calls` and `token_budget`
+    /// (`max_tokens`, then `max_total_tokens`: either one over its limit).
+    pub(super) fn record_turn(&mut self, reply: Reply, tokens: u64) {
+        self.steps += 1;
+        self.tokens = self.tokens.saturating_add(tokens);
+        let input = reply.provider.input_tokens.unwrap_or(0);
+        self.total_tokens = self
+            .total_tokens
+            .saturating_add(tokens)
+            .saturating_add(input);
+        let seq = self.next_seq;
+        let calls: Vec<ToolCall> = reply
+            .tool_calls
+            .into_iter()
+            .enumerate()
+            .map(|(index, (name, arguments))| ToolCall {
+                id: call_id(seq, index),
+                name,
+                arguments,
+            })
+            .collect();
+        let payload = records::assistant(&reply.text, &calls, tokens, &reply.provider);
+        self.push_record(RecordKind::Assistant, payload);
+        let sentinel = match &self.budgets.stop_sentinel {
+            Some(sentinel) => reply.text.contains(sentinel.as_str()),
+            None => false,
+        };
+        let over_budget = self.budgets.max_tokens.is_some_and(|max| self.tokens > max)
+            || self
+                .budgets
+                .max_total_tokens
+                .is_some_and(|max| self.total_tokens > max);
+        let turn = Turn {
+            calls: calls.clone(),
+            next: 0,
+        };
+        self.messages.push(Message::Assistant {
+            text: reply.text,
+            tool_calls: calls,
+        });
+        if sentinel {
+            self.finish(StopReason::Sentinel, turn.unrun(), None);
+        } else if turn.calls.is_empty() {
+            self.finish(StopReason::NoToolCalls, 0, None);
+        } else if over_budget {
+            self.finish(StopReason::TokenBudget, turn.unrun(), None);
+        } else {
+            self.state = State::Calls(turn);
+        }
+    }
+
+    pub(super) fn model_error(&mut self, sentence: String) {
+        self.finish(StopReason::ModelError, 0, Some(sentence));
+    }
+
+    /// Writes the `tool` record for `call` and shows the result to the model.
+    pub(super) fn record_tool(&mut self, call: &ToolCall, result: Result<Value, String>) {
+        self.tool_calls += 1;
+        let payload = records::tool(call, &result);
+        self.push_record(RecordKind::Tool, payload);
+        self.messages.push(Message::Tool {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            result,
+        });
+    }
+
+    /// Goes on after the `stop` record: writes `resume {"after": reason}` and shows the
+    /// model each call the stop left unrun with the result a provider history gives it
+    /// ([`crate::export::not_run_sentence`]), so every call has one result. Steps,
+    /// tokens and tool calls stay as they were: budgets are cumulative.
+    pub(crate) fn reopen(&mut self) {
+        let State::Done(outcome) = &self.state else {
+            return;
+        };
+        let reason = outcome.reason;
+        let unrun = usize::try_from(outcome.unrun_calls).unwrap_or(usize::MAX);
+        let last_calls = self.messages.iter().rev().find_map(|m| match m {
+            Message::Assistant { tool_calls, .. } => Some(tool_calls),
+            _ => None,
+        });
+        let not_run: Vec<Message> = last_calls
+            .map(|calls| {
+                let from = calls.len().saturating_sub(unrun);
+                calls[from..]
+                    .iter()
+                    .map(|call| Message::Tool {
+                        call_id: call.id.clone(),
+                        name: call.name.clone(),
+                        result: Err(crate::vocabulary::not_run_sentence(reason.as_str())),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.messages.extend(not_run);
+        self.push_record(RecordKind::Resume, records::resume(reason));
+        self.state = State::BeforeTurn;
+    }
+
+    /// Writes the `stop` record; the run is over.
+    pub(super) fn finish(&mut self, reason: StopReason, unrun_calls: u64, error: Option<String>) {
+        let outcome = Outcome {
+            reason,
+            steps: self.steps,
+            tokens: self.tokens,
+            unrun_calls,
+            tool_calls: self.tool_calls,
+            error,
+        };
+        self.push_record(RecordKind::Stop, records::stop(&outcome));
+        self.in_flight.clear();
+        self.state = State::Done(outcome);
+    }
+
+    pub(super) fn push_record(&mut self, kind: RecordKind, payload: Value) {
+        self.records.push(Record {
+            seq: self.next_seq,
+            kind,
+            payload,
+        });
+        self.next_seq = self.next_seq.saturating_add(1);
+    }
+}
