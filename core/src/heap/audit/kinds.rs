@@ -87,50 +87,57 @@ impl LoopAudit {
             }
         };
         for (position, call) in calls.iter().enumerate() {
-            let Some(call) = call.as_object() else {
-                let found = describe(call);
-                self.find(
-                    index,
-                    format!("assistant payload: call {position} must be an object {{id, name, arguments}}, found {found}"),
-                );
-                continue;
-            };
-            let what = format!("assistant payload: call {position}");
-            self.members(index, &what, call, &["arguments", "id", "name"], &[]);
-            let id = call.get("id").and_then(Value::as_str);
-            let name = call.get("name").and_then(Value::as_str);
-            if name.is_none() && call.contains_key("name") {
-                let found = describe_member(call, "name");
-                self.find(
-                    index,
-                    format!("{what}: name must be a string, found {found}"),
-                );
-            }
-            match (id, seq) {
-                (None, _) if !call.contains_key("id") => {}
-                (None, _) => {
-                    let found = describe_member(call, "id");
-                    self.find(index, format!("{what}: id must be a string, found {found}"));
-                }
-                (Some(id), Some(seq)) => {
-                    let want = call_id(seq, position);
-                    if id != want {
-                        self.find(
-                            index,
-                            format!(
-                                "{what}: id is \"{}\", expected \"{want}\" (call_<seq>_<index>)",
-                                truncate(id)
-                            ),
-                        );
-                    }
-                }
-                (Some(_), None) => {}
-            }
-            self.calls.push((
-                String::from(id.unwrap_or_default()),
-                String::from(name.unwrap_or_default()),
-            ));
+            self.assistant_call(index, seq, position, call);
         }
+    }
+
+    /// Call `position` of an `assistant` payload's `tool_calls`: an object `{id, name,
+    /// arguments}` whose id is `call_<seq>_<index>`, kept as `(id, name)` for the `tool`
+    /// records that answer it.
+    fn assistant_call(&mut self, index: u64, seq: Option<u64>, position: usize, call: &Value) {
+        let Some(call) = call.as_object() else {
+            let found = describe(call);
+            self.find(
+                index,
+                format!("assistant payload: call {position} must be an object {{id, name, arguments}}, found {found}"),
+            );
+            return;
+        };
+        let what = format!("assistant payload: call {position}");
+        self.members(index, &what, call, &["arguments", "id", "name"], &[]);
+        let id = call.get("id").and_then(Value::as_str);
+        let name = call.get("name").and_then(Value::as_str);
+        if name.is_none() && call.contains_key("name") {
+            let found = describe_member(call, "name");
+            self.find(
+                index,
+                format!("{what}: name must be a string, found {found}"),
+            );
+        }
+        match (id, seq) {
+            (None, _) if !call.contains_key("id") => {}
+            (None, _) => {
+                let found = describe_member(call, "id");
+                self.find(index, format!("{what}: id must be a string, found {found}"));
+            }
+            (Some(id), Some(seq)) => {
+                let want = call_id(seq, position);
+                if id != want {
+                    self.find(
+                        index,
+                        format!(
+                            "{what}: id is \"{}\", expected \"{want}\" (call_<seq>_<index>)",
+                            truncate(id)
+                        ),
+                    );
+                }
+            }
+            (Some(_), None) => {}
+        }
+        self.calls.push((
+            String::from(id.unwrap_or_default()),
+            String::from(name.unwrap_or_default()),
+        ));
     }
 
     /// An `assistant` payload's `provider` member: only the members the loop writes
