@@ -3,7 +3,7 @@
 //! exactly its five members, each well-formed, is checked and hashed in one pass over
 //! its bytes, without a value tree; any other line is left to the caller.
 
-use super::lexer::{JsonType, Lexer, RECORD_MAX_DEPTH};
+use super::lexer::{whole_line, JsonType, Lexer, RECORD_MAX_DEPTH};
 use super::record::RecordState;
 use crate::hash::Hash;
 use crate::scan::find_newline;
@@ -21,7 +21,8 @@ pub struct Sealed {
     pub seq: f64,
 }
 
-/// Checks whole lines with the streaming checker (fixed state, no allocation).
+/// Checks whole lines (fixed state, no allocation): a line as a writer writes it in one
+/// pass over its bytes (`lexer/whole_line.rs`), any other with the streaming checker.
 #[derive(Debug, Clone)]
 pub struct LineChecker {
     lexer: Lexer,
@@ -46,7 +47,16 @@ impl LineChecker {
     /// `prev` are 64 lowercase hex digits, `kind` a non-empty string, `seq` a number,
     /// and every number has a canonical encoding; `None` for any other line, and for a
     /// line past a limit of the streaming checker.
+    ///
+    /// A line as a writer writes it is taken by the whole-line pass (`whole_line.rs`);
+    /// any other goes to the streaming checker, which has the last word.
     pub fn check(&mut self, line: &[u8]) -> Option<Sealed> {
+        whole_line::line(line).or_else(|| self.check_streaming(line))
+    }
+
+    /// [`LineChecker::check`] by the streaming checker alone (the tests hold the
+    /// whole-line pass to it).
+    pub(crate) fn check_streaming(&mut self, line: &[u8]) -> Option<Sealed> {
         self.lexer.reset();
         let mut record = RecordState::new();
         self.lexer.push(line, &mut record).ok()?;
@@ -59,6 +69,14 @@ impl LineChecker {
     /// `\n` before its end, so the checker stops at it; only a line it stops on earlier
     /// is searched for its end.
     pub fn check_first(&mut self, text: &[u8]) -> Option<(usize, Option<Sealed>)> {
+        match whole_line::first_line(text) {
+            Some((len, sealed)) => Some((len, Some(sealed))),
+            None => self.check_first_streaming(text),
+        }
+    }
+
+    /// [`LineChecker::check_first`] by the streaming checker alone.
+    pub(crate) fn check_first_streaming(&mut self, text: &[u8]) -> Option<(usize, Option<Sealed>)> {
         self.lexer.reset();
         let mut record = RecordState::new();
         let Err((at, _)) = self.lexer.push(text, &mut record) else {

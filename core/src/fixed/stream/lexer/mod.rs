@@ -38,6 +38,9 @@ mod state;
 mod string;
 #[cfg(test)]
 mod tests;
+pub(crate) mod whole_line;
+#[cfg(test)]
+mod whole_line_tests;
 
 pub use check::{check_canonical, CheckError, CheckReason};
 pub(crate) use events::{Observer, ValueEnd, Where};

@@ -41,42 +41,64 @@ impl Lexer {
         if self.num_long {
             return Err(Stop::NotCanonical(Departure::NumberSpelling));
         }
-        let literal = self.num.as_slice();
-        if let Some(value) = small_integer(literal) {
-            return Ok(value);
+        match judge(self.num.as_slice(), self.member_value()) {
+            Judged::Canonical(value) => Ok(value),
+            Judged::Unserialisable(problem, value) => {
+                obs.unserialisable(problem);
+                Ok(value)
+            }
+            Judged::NotCanonical => Err(Stop::NotCanonical(Departure::NumberSpelling)),
+            Judged::Invalid => Err(Stop::Bad(Syntax::InvalidNumber)),
         }
-        if short_decimal(literal) && !self.member_value() {
-            // Canonical as it stands, and no one reads its value.
-            return Ok(0.0);
-        }
-        let value: f64 = core::str::from_utf8(literal)
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .ok_or(Stop::Bad(Syntax::InvalidNumber))?;
-        let problem = if !value.is_finite() {
-            Some(NumberProblem::OutOfRange)
-        } else if value == 0.0 && number::literal_is_nonzero(literal) {
-            Some(NumberProblem::Underflow)
-        } else {
-            None
-        };
-        if let Some(problem) = problem {
-            obs.unserialisable(problem);
-            return Ok(value);
-        }
-        let mut buf = [0u8; 32];
-        let len = number::format_f64(value, &mut buf).unwrap_or(0);
-        let canonical = buf.get(..len).unwrap_or_default();
-        let integer = !literal.iter().any(|&c| matches!(c, b'.' | b'e' | b'E'));
-        if integer && !number::same_decimal_value(literal, canonical) {
-            obs.unserialisable(NumberProblem::InexactInteger);
-            return Ok(value);
-        }
-        if canonical != literal {
-            return Err(Stop::NotCanonical(Departure::NumberSpelling));
-        }
-        Ok(value)
     }
+}
+
+/// What [`judge`] makes of a literal that follows JSON's number grammar.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Judged {
+    /// Canonical; its value (0 when it was not asked for and need not be computed).
+    Canonical(f64),
+    /// No canonical encoding at all, and the value it reads as.
+    Unserialisable(NumberProblem, f64),
+    /// A number, but not spelled as ECMAScript spells it.
+    NotCanonical,
+    /// Not a number `f64` parsing accepts.
+    Invalid,
+}
+
+/// Judges a literal of JSON's number grammar: canonical (with its value, computed only
+/// when `need_value` or when the check needs it), unserialisable, or misspelled.
+pub(super) fn judge(literal: &[u8], need_value: bool) -> Judged {
+    if let Some(value) = small_integer(literal) {
+        return Judged::Canonical(value);
+    }
+    if short_decimal(literal) && !need_value {
+        // Canonical as it stands, and no one reads its value.
+        return Judged::Canonical(0.0);
+    }
+    let Some(value) = core::str::from_utf8(literal)
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+    else {
+        return Judged::Invalid;
+    };
+    if !value.is_finite() {
+        return Judged::Unserialisable(NumberProblem::OutOfRange, value);
+    }
+    if value == 0.0 && number::literal_is_nonzero(literal) {
+        return Judged::Unserialisable(NumberProblem::Underflow, value);
+    }
+    let mut buf = [0u8; 32];
+    let len = number::format_f64(value, &mut buf).unwrap_or(0);
+    let canonical = buf.get(..len).unwrap_or_default();
+    let integer = !literal.iter().any(|&c| matches!(c, b'.' | b'e' | b'E'));
+    if integer && !number::same_decimal_value(literal, canonical) {
+        return Judged::Unserialisable(NumberProblem::InexactInteger, value);
+    }
+    if canonical != literal {
+        return Judged::NotCanonical;
+    }
+    Judged::Canonical(value)
 }
 
 /// The value of a literal that is an integer of at most 2^53 in canonical form (no

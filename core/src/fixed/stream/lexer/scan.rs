@@ -33,7 +33,7 @@ fn word(bytes: &[u8]) -> u64 {
 
 /// The position of the first byte below 0x20 in `bytes`: 32 bytes at a time, their
 /// four words tested together, then the block that has one word by word.
-fn first_control(bytes: &[u8]) -> Option<usize> {
+pub(super) fn first_control(bytes: &[u8]) -> Option<usize> {
     let mut blocks = bytes.chunks_exact(32);
     let mut n = 0;
     for block in &mut blocks {
