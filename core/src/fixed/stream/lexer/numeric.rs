@@ -69,6 +69,15 @@ pub(super) enum Judged {
 /// Judges a literal of JSON's number grammar: canonical (with its value, computed only
 /// when `need_value` or when the check needs it), unserialisable, or misspelled.
 pub(super) fn judge(literal: &[u8], need_value: bool) -> Judged {
+    match core::str::from_utf8(literal) {
+        Ok(text) => judge_text(text, need_value),
+        Err(_) => Judged::Invalid,
+    }
+}
+
+/// [`judge`] of a literal already known to be text.
+pub(super) fn judge_text(text: &str, need_value: bool) -> Judged {
+    let literal = text.as_bytes();
     if let Some(value) = small_integer(literal) {
         return Judged::Canonical(value);
     }
@@ -76,10 +85,16 @@ pub(super) fn judge(literal: &[u8], need_value: bool) -> Judged {
         // Canonical as it stands, and no one reads its value.
         return Judged::Canonical(0.0);
     }
-    let Some(value) = core::str::from_utf8(literal)
-        .ok()
-        .and_then(|s| s.parse::<f64>().ok())
-    else {
+    judge_exact(text)
+}
+
+/// [`judge_text`] without its shortcuts: the literal converted to the nearest double and
+/// that double printed as ECMAScript prints it. The same verdict for every literal (the
+/// shortcuts only spare the work where they apply), so a caller that knows they do not
+/// apply may come here directly.
+pub(super) fn judge_exact(text: &str) -> Judged {
+    let literal = text.as_bytes();
+    let Ok(value) = text.parse::<f64>() else {
         return Judged::Invalid;
     };
     if !value.is_finite() {

@@ -19,12 +19,6 @@ pub(super) fn clean_prefix(bytes: &[u8]) -> usize {
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
-/// The bytes of `x` that are zero, flagged in their high bit: exact at the lowest flag
-/// (a flag above a zero byte may be spurious, never one below it).
-fn zero_bytes(x: u64) -> u64 {
-    x.wrapping_sub(ONES) & !x & HIGH
-}
-
 fn word(bytes: &[u8]) -> u64 {
     let mut w = [0u8; 8];
     w.copy_from_slice(bytes);
@@ -90,19 +84,83 @@ fn utf8_prefix(bytes: &[u8]) -> usize {
 /// `escapes`) the escapes canonical form uses: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`,
 /// and `\u00xx` (lowercase hex) for the other control characters. It stops before a
 /// quote or any other escape: the byte-at-a-time checker takes it from there.
+///
+/// A word (eight bytes) at a time, every `"` and `\` of a word found at once and the
+/// escapes among them stepped over without loading the word again (text with many
+/// escapes — code, quoted speech — has one every few bytes); after [`SHORT`] bytes
+/// with neither, `memchr2`'s SIMD search finds the next.
 pub(super) fn string_body(clean: &[u8], escapes: bool) -> usize {
-    let mut n = 0;
-    loop {
-        n += quote_or_backslash(clean.get(n..).unwrap_or_default());
-        n += match clean.get(n..).unwrap_or_default() {
-            [b'\\', b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't', ..] if escapes => 2,
-            [b'\\', b'u', b'0', b'0', hi @ (b'0' | b'1'), lo @ (b'0'..=b'9' | b'a'..=b'f'), ..]
-                if escapes && !short_escaped(*hi, *lo) =>
-            {
-                6
+    let mut at = 0;
+    let mut quiet = 0;
+    while let Some(w) = clean.get(at..at + 8) {
+        let mut hits = quotes_or_backslashes(word(w));
+        if hits == 0 {
+            at += 8;
+            quiet += 8;
+            if quiet >= SHORT {
+                let rest = clean.get(at..).unwrap_or_default();
+                match memchr::memchr2(b'"', b'\\', rest) {
+                    Some(k) => at += k,
+                    None => return clean.len(),
+                }
+                quiet = 0;
             }
-            _ => return n,
+            continue;
         }
+        quiet = 0;
+        let next = loop {
+            let k = at + (hits.trailing_zeros() / 8) as usize;
+            let len = escape_len(clean.get(k..).unwrap_or_default(), escapes);
+            if len == 0 {
+                return k;
+            }
+            let after = k + len;
+            if after >= at + 8 {
+                break after;
+            }
+            hits &= !0u64 << ((after - at) * 8);
+            if hits == 0 {
+                break at + 8;
+            }
+        };
+        at = next;
+    }
+    // Fewer than eight bytes left.
+    while let Some(&b) = clean.get(at) {
+        if b == b'"' || b == b'\\' {
+            let len = escape_len(clean.get(at..).unwrap_or_default(), escapes);
+            if len == 0 {
+                return at;
+            }
+            at += len;
+        } else {
+            at += 1;
+        }
+    }
+    clean.len()
+}
+
+/// The `"` and `\\` bytes of `x`, each flagged in its high bit, exactly (no borrow
+/// runs from one byte into the next).
+#[inline(always)]
+fn quotes_or_backslashes(x: u64) -> u64 {
+    const LOW7: u64 = ONES * 0x7f;
+    let zero = |y: u64| !(((y & LOW7) + LOW7) | y | LOW7);
+    zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\')))
+}
+
+/// The length of the canonical escape at the start of `rest` that [`string_body`] steps
+/// over (with `escapes`), or 0 for a quote or any other backslash.
+#[inline(always)]
+fn escape_len(rest: &[u8], escapes: bool) -> usize {
+    match rest {
+        [b'\\', b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't', ..] if escapes => 2,
+        [b'\\', b'u', b'0', b'0', hi @ (b'0' | b'1'), lo @ (b'0'..=b'9' | b'a'..=b'f'), ..]
+            if escapes && !short_escaped(*hi, *lo) =>
+        {
+            6
+        }
+        _ => 0,
     }
 }
 
@@ -115,31 +173,6 @@ fn short_escaped(hi: u8, lo: u8) -> bool {
 /// Bytes looked at a word at a time before the SIMD search takes over: most keys and
 /// short values end within them, where setting up the search would cost more.
 const SHORT: usize = 16;
-
-/// The position of the first `"` or `\\` in `bytes` (its length if none).
-fn quote_or_backslash(bytes: &[u8]) -> usize {
-    let head = bytes.get(..SHORT).unwrap_or(bytes);
-    let mut words = head.chunks_exact(8);
-    let mut n = 0;
-    for w in &mut words {
-        let x = word(w);
-        let hit =
-            zero_bytes(x ^ (ONES * u64::from(b'"'))) | zero_bytes(x ^ (ONES * u64::from(b'\\')));
-        if hit != 0 {
-            return n + (hit.trailing_zeros() / 8) as usize;
-        }
-        n += 8;
-    }
-    if let Some(k) = words
-        .remainder()
-        .iter()
-        .position(|&b| b == b'"' || b == b'\\')
-    {
-        return n + k;
-    }
-    let rest = bytes.get(SHORT..).unwrap_or_default();
-    SHORT.min(bytes.len()) + memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len())
-}
 
 /// For a byte that starts a multi-byte UTF-8 sequence: the continuation bytes it needs
 /// and the range the first of them must fall in (RFC 3629: no overlong forms, no
@@ -176,6 +209,23 @@ mod tests {
             .unwrap_or(bytes.len())
     }
 
+    /// [`string_body`] a byte at a time: up to the first quote or backslash that does
+    /// not start a canonical escape, escapes stepped over whole.
+    fn body_at(bytes: &[u8]) -> usize {
+        let mut at = 0;
+        while let Some(&b) = bytes.get(at) {
+            if b == b'"' || b == b'\\' {
+                match escape_len(&bytes[at..], true) {
+                    0 => return at,
+                    len => at += len,
+                }
+            } else {
+                at += 1;
+            }
+        }
+        bytes.len()
+    }
+
     fn valid_up_to(bytes: &[u8]) -> usize {
         match core::str::from_utf8(bytes) {
             Ok(_) => bytes.len(),
@@ -208,8 +258,9 @@ mod tests {
     }
 
     #[test]
-    fn quote_or_backslash_finds_the_first_in_the_head_the_tail_or_the_simd_search() {
-        // Places in the first word, the second, right after the head (16) and across
+    fn string_body_without_escapes_stops_at_the_first_quote_or_backslash_in_a_word_the_tail_or_the_simd_search(
+    ) {
+        // Places in the first word, the second, right after the words (16) and across
         // the SIMD search's 16- and 32-byte blocks.
         for stop in [b'"', b'\\'] {
             for len in [0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100] {
@@ -220,9 +271,9 @@ mod tests {
                     if at + 1 < len {
                         bytes[len - 1] = if stop == b'"' { b'\\' } else { b'"' };
                     }
-                    assert_eq!(quote_or_backslash(&bytes), at, "{stop} at {at} of {len}");
+                    assert_eq!(string_body(&bytes, false), at, "{stop} at {at} of {len}");
                 }
-                assert_eq!(quote_or_backslash(&vec![0xe9; len]), len);
+                assert_eq!(string_body(&vec![0xe9; len], false), len);
             }
         }
     }
@@ -345,7 +396,20 @@ mod tests {
         #[test]
         fn each_scan_finds_what_a_byte_loop_finds(bytes in bytes_with(b"\"\\\x00\x1f\n\xc3\xa9\xe2\x82\xac\xed\xf0\x9f\x80")) {
             prop_assert_eq!(first_control(&bytes), control_at(&bytes));
-            prop_assert_eq!(quote_or_backslash(&bytes), quote_at(&bytes));
+            prop_assert_eq!(string_body(&bytes, false), quote_at(&bytes));
+            prop_assert_eq!(string_body(&bytes, true), body_at(&bytes));
+        }
+
+        #[test]
+        fn string_body_steps_over_the_escapes_a_byte_loop_steps_over(
+            pieces in proptest::collection::vec(proptest::sample::select(alloc::vec![
+                "a", "abcdefg", "é", "😀", "\"", "\\", "\\n", "\\\"", "\\\\", "\\t", "\\u001f",
+                "\\u0008", "\\u001F", "\\u00", "\\u0041", "\\/", "\\x", "#", "]",
+            ]), 0..40),
+        ) {
+            let bytes = pieces.concat().into_bytes();
+            prop_assert_eq!(string_body(&bytes, true), body_at(&bytes));
+            prop_assert_eq!(string_body(&bytes, false), quote_at(&bytes));
             prop_assert_eq!(utf8_prefix(&bytes), valid_up_to(&bytes));
             let clean = valid_up_to(&bytes[..control_at(&bytes).unwrap_or(bytes.len())]);
             prop_assert_eq!(clean_prefix(&bytes), clean);

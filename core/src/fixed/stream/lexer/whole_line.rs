@@ -17,7 +17,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::numeric::{judge, Judged};
+use super::numeric::{judge_exact, judge_text, Judged};
 use super::scan::{first_control, string_body};
 use super::string::cmp_utf16;
 use super::{KEY_PATH_BYTES, MAX_KEY_BYTES, MAX_NUMBER_BYTES};
@@ -55,10 +55,9 @@ pub(crate) fn line(line: &[u8]) -> Option<Sealed> {
 
 /// A line with no control byte.
 fn clean_line(line: &[u8]) -> Option<Sealed> {
-    if simdutf8::basic::from_utf8(line).is_err() {
-        return None;
-    }
+    let text = simdutf8::basic::from_utf8(line).ok()?;
     let mut r = Reader {
+        text,
         b: line,
         i: HASH_OPEN.len(),
         depth: 1,
@@ -99,6 +98,8 @@ fn clean_line(line: &[u8]) -> Option<Sealed> {
 
 /// A position in a line with no control byte and well-formed UTF-8.
 struct Reader<'a> {
+    text: &'a str,
+    /// `text`'s bytes.
     b: &'a [u8],
     i: usize,
     /// Open containers, the record object included.
@@ -231,14 +232,23 @@ impl<'a> Reader<'a> {
     /// A number literal of JSON's grammar with a canonical encoding, and its value
     /// (computed only when `need_value`, else possibly 0).
     fn number(&mut self, need_value: bool) -> Option<f64> {
-        let rest = self.b.get(self.i..)?;
-        let n = number_len(rest)?;
-        if n > MAX_NUMBER_BYTES {
+        let shape = Shape::of(self.b.get(self.i..)?)?;
+        if shape.len > MAX_NUMBER_BYTES {
             return None;
         }
-        match judge(rest.get(..n)?, need_value) {
+        // ASCII, so on character boundaries.
+        let literal = self.text.get(self.i..self.i + shape.len)?;
+        // Only an integer can take the small-integer shortcut and only a decimal of at
+        // most 15 significant digits the short-decimal one: others go straight to the
+        // exact check, which gives every literal the same verdict.
+        let judged = if shape.exponent || (shape.fraction && shape.digits - shape.zeros > 15) {
+            judge_exact(literal)
+        } else {
+            judge_text(literal, need_value)
+        };
+        match judged {
             Judged::Canonical(value) => {
-                self.i += n;
+                self.i += shape.len;
                 Some(value)
             }
             _ => None,
@@ -246,37 +256,66 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The length of the number literal of JSON's grammar at the start of `b`
-/// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), `None` if there is none.
-fn number_len(b: &[u8]) -> Option<usize> {
-    let digits = |from: usize| {
-        from + b
-            .get(from..)
-            .map_or(0, |r| r.iter().take_while(|d| d.is_ascii_digit()).count())
-    };
-    let mut i = usize::from(b.first() == Some(&b'-'));
-    match b.get(i)? {
-        b'0' => i += 1,
-        b'1'..=b'9' => i = digits(i + 1),
-        _ => return None,
-    }
-    if b.get(i) == Some(&b'.') {
-        let end = digits(i + 1);
-        if end == i + 1 {
-            return None;
+/// The number literal of JSON's grammar at the start of some bytes
+/// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), read in one pass.
+struct Shape {
+    len: usize,
+    /// Digits before the exponent, of the integer part and the fraction.
+    digits: usize,
+    /// Leading zeros among them (`0.00` has 3).
+    zeros: usize,
+    fraction: bool,
+    exponent: bool,
+}
+
+impl Shape {
+    fn of(b: &[u8]) -> Option<Shape> {
+        let digits_from = |from: usize| {
+            from + b
+                .get(from..)
+                .map_or(0, |r| r.iter().take_while(|d| d.is_ascii_digit()).count())
+        };
+        let mut i = usize::from(b.first() == Some(&b'-'));
+        let start = i;
+        match b.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => i = digits_from(i + 1),
+            _ => return None,
         }
-        i = end;
-    }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(b.get(i), Some(b'+' | b'-')) {
+        let int_digits = i - start;
+        let mut shape = Shape {
+            len: 0,
+            digits: int_digits,
+            zeros: usize::from(b.get(start) == Some(&b'0')),
+            fraction: false,
+            exponent: false,
+        };
+        if b.get(i) == Some(&b'.') {
+            let end = digits_from(i + 1);
+            if end == i + 1 {
+                return None;
+            }
+            let fraction = b.get(i + 1..end).unwrap_or_default();
+            if shape.zeros == 1 {
+                shape.zeros += fraction.iter().take_while(|&&d| d == b'0').count();
+            }
+            shape.digits += fraction.len();
+            shape.fraction = true;
+            i = end;
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
             i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            let end = digits_from(i);
+            if end == i {
+                return None;
+            }
+            shape.exponent = true;
+            i = end;
         }
-        let end = digits(i);
-        if end == i {
-            return None;
-        }
-        i = end;
+        shape.len = i;
+        Some(shape)
     }
-    Some(i)
 }
