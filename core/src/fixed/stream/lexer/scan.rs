@@ -93,37 +93,27 @@ pub(super) fn string_body(clean: &[u8], escapes: bool) -> usize {
     let mut at = 0;
     let mut quiet = 0;
     while let Some(w) = clean.get(at..at + 8) {
-        let mut hits = quotes_or_backslashes(word(w));
-        if hits == 0 {
-            at += 8;
-            quiet += 8;
-            if quiet >= SHORT {
-                let rest = clean.get(at..).unwrap_or_default();
-                match memchr::memchr2(b'"', b'\\', rest) {
-                    Some(k) => at += k,
-                    None => return clean.len(),
-                }
-                quiet = 0;
-            }
-            continue;
-        }
-        quiet = 0;
-        let next = loop {
+        let hits = quotes_or_backslashes(word(w));
+        if hits != 0 {
             let k = at + (hits.trailing_zeros() / 8) as usize;
             let len = escape_len(clean.get(k..).unwrap_or_default(), escapes);
             if len == 0 {
                 return k;
             }
-            let after = k + len;
-            if after >= at + 8 {
-                break after;
+            at = k + len;
+            quiet = 0;
+            continue;
+        }
+        at += 8;
+        quiet += 8;
+        if quiet >= SHORT {
+            let rest = clean.get(at..).unwrap_or_default();
+            match memchr::memchr2(b'"', b'\\', rest) {
+                Some(k) => at += k,
+                None => return clean.len(),
             }
-            hits &= !0u64 << ((after - at) * 8);
-            if hits == 0 {
-                break at + 8;
-            }
-        };
-        at = next;
+            quiet = 0;
+        }
     }
     // Fewer than eight bytes left.
     while let Some(&b) = clean.get(at) {
@@ -138,6 +128,30 @@ pub(super) fn string_body(clean: &[u8], escapes: bool) -> usize {
         }
     }
     clean.len()
+}
+
+/// How many ASCII digits `bytes` starts with: a word at a time (a number's digits, 17 of
+/// them in a double printed in full, in two or three steps).
+pub(super) fn digits(bytes: &[u8]) -> usize {
+    const LOW7: u64 = ONES * 0x7f;
+    let mut n = 0;
+    while let Some(w) = bytes.get(n..n + 8) {
+        // A byte is a digit when its distance `d` from `0` is below 10: `d & 0x7f`
+        // plus 0x76 reaches the high bit exactly when it is not (no carry leaves the
+        // byte), and a byte with its own high bit set is not one either.
+        let d = word(w) ^ (ONES * u64::from(b'0'));
+        let other = (((d & LOW7) + ONES * 0x76) | d) & HIGH;
+        if other != 0 {
+            return n + (other.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + bytes
+        .get(n..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count()
 }
 
 /// The `"` and `\\` bytes of `x`, each flagged in its high bit, exactly (no borrow
@@ -398,6 +412,20 @@ mod tests {
             prop_assert_eq!(first_control(&bytes), control_at(&bytes));
             prop_assert_eq!(string_body(&bytes, false), quote_at(&bytes));
             prop_assert_eq!(string_body(&bytes, true), body_at(&bytes));
+            let run = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            prop_assert_eq!(digits(&bytes), run);
+        }
+
+        #[test]
+        fn digits_counts_what_a_byte_loop_counts(bytes in proptest::collection::vec(
+            prop_oneof![
+                8 => b'0'..=b'9',
+                1 => proptest::sample::select(alloc::vec![b'/', b':', 0xb0, 0xb9, 0x30 ^ 0x80, b'.', b'e', 0x00, 0xff, 0x7f]),
+            ],
+            0..40,
+        )) {
+            let run = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            prop_assert_eq!(digits(&bytes), run);
         }
 
         #[test]

@@ -18,7 +18,7 @@
 use sha2::{Digest, Sha256};
 
 use super::numeric::{judge_exact, judge_text, Judged};
-use super::scan::{first_control, string_body};
+use super::scan::{digits, first_control, string_body};
 use super::string::cmp_utf16;
 use super::{KEY_PATH_BYTES, MAX_KEY_BYTES, MAX_NUMBER_BYTES};
 use crate::hash::Hash;
@@ -270,11 +270,7 @@ struct Shape {
 
 impl Shape {
     fn of(b: &[u8]) -> Option<Shape> {
-        let digits_from = |from: usize| {
-            from + b
-                .get(from..)
-                .map_or(0, |r| r.iter().take_while(|d| d.is_ascii_digit()).count())
-        };
+        let digits_from = |from: usize| from + digits(b.get(from..).unwrap_or_default());
         let mut i = usize::from(b.first() == Some(&b'-'));
         let start = i;
         match b.get(i)? {
