@@ -1,7 +1,8 @@
 //! The stream engine applied to one whole line: the fast path of the allocating
 //! verifier (`verify::Verifier`). A line that is the canonical encoding of a record with
 //! exactly its five members, each well-formed, is checked and hashed in one pass over
-//! its bytes, without a value tree; any other line is left to the caller.
+//! its bytes, without a value tree (first by the whole-line pass, else by the streaming
+//! lexer); any other line is left to the caller.
 
 use super::lexer::{whole_line, JsonType, Lexer, RECORD_MAX_DEPTH};
 use super::record::RecordState;

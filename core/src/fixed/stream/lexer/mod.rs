@@ -20,7 +20,9 @@
 //! structural bytes, one at a time), `string.rs` and `numeric.rs` (the bytes of a
 //! string and of a number literal), `scan.rs` (the wide scans: the clean prefix of a
 //! chunk, a string's body), `fast.rs` (the common paths without a call per byte),
-//! `check.rs` ([`check_canonical`], a whole document at once).
+//! `check.rs` ([`check_canonical`], a whole document at once), `whole_line.rs` (a
+//! record line as writers write it, contiguous, in one pass of recursive descent over
+//! the same scans; it only says yes, and leaves any other line to the lexer).
 
 use heapless::Vec;
 
