@@ -238,6 +238,13 @@ impl<'a> Reader<'a> {
         }
         // ASCII, so on character boundaries.
         let literal = self.text.get(self.i..self.i + shape.len)?;
+        let integer = !shape.fraction && !shape.exponent;
+        if integer && shape.digits <= 15 && !need_value && literal != "-0" {
+            // The grammar leaves no leading zero, and below 10^15 every integer is
+            // exact and printed as it is: canonical (what `judge_text` says of it).
+            self.i += shape.len;
+            return Some(0.0);
+        }
         // Only an integer can take the small-integer shortcut and only a decimal of at
         // most 15 significant digits the short-decimal one: others go straight to the
         // exact check, which gives every literal the same verdict.
