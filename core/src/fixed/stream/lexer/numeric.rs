@@ -153,7 +153,8 @@ fn small_integer(literal: &[u8]) -> Option<f64> {
 /// `Number.prototype.toString` writes are the literal's own; from 10^-6 to 10^21 it
 /// writes them without an exponent, with no leading zero before the point but one, and
 /// no trailing zero after it — the literal's spelling. `false` for any other literal,
-/// which is checked in full (`tests::short_decimals_are_what_the_full_check_accepts`).
+/// which is checked in full
+/// (`fast_tests::literals_at_the_edges_of_the_shortcuts_are_accepted_exactly_when_canonical`).
 fn short_decimal(literal: &[u8]) -> bool {
     let digits = literal.strip_prefix(b"-").unwrap_or(literal);
     let Some(point) = digits.iter().position(|&b| b == b'.') else {
