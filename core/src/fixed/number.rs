@@ -8,17 +8,22 @@ use core::cmp::Ordering;
 /// `-0` is written `0`; integers below 1e21 in full; others in shortest round-trip form
 /// with `e+`/`e-` exponents. Returns `None` for NaN and infinities, which have none.
 pub fn format_f64(value: f64, out: &mut [u8; 32]) -> Option<usize> {
+    let mut buf = ryu_js::Buffer::new();
+    let s = spelling(value, &mut buf)?;
+    out.get_mut(..s.len())?.copy_from_slice(s);
+    Some(s.len())
+}
+
+/// [`format_f64`]'s bytes, written in `buf` (or a constant) and lent, not copied: for a
+/// caller that only compares them.
+pub(crate) fn spelling(value: f64, buf: &mut ryu_js::Buffer) -> Option<&[u8]> {
     if !value.is_finite() {
         return None;
     }
     if value == 0.0 {
-        out[0] = b'0';
-        return Some(1);
+        return Some(b"0");
     }
-    let mut buf = ryu_js::Buffer::new();
-    let s = buf.format_finite(value).as_bytes();
-    out.get_mut(..s.len())?.copy_from_slice(s);
-    Some(s.len())
+    Some(buf.format_finite(value).as_bytes())
 }
 
 /// Writes a `u64` in decimal into `out`, returning its length.

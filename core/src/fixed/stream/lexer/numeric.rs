@@ -103,9 +103,8 @@ pub(super) fn judge_exact(text: &str) -> Judged {
     if value == 0.0 && number::literal_is_nonzero(literal) {
         return Judged::Unserialisable(NumberProblem::Underflow, value);
     }
-    let mut buf = [0u8; 32];
-    let len = number::format_f64(value, &mut buf).unwrap_or(0);
-    let canonical = buf.get(..len).unwrap_or_default();
+    let mut buf = ryu_js::Buffer::new();
+    let canonical = number::spelling(value, &mut buf).unwrap_or_default();
     let integer = !literal.iter().any(|&c| matches!(c, b'.' | b'e' | b'E'));
     if integer && !number::same_decimal_value(literal, canonical) {
         return Judged::Unserialisable(NumberProblem::InexactInteger, value);
