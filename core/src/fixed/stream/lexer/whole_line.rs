@@ -169,17 +169,24 @@ impl<'a> Reader<'a> {
         rest.get(..n)
     }
 
-    fn enter(&mut self) -> Option<()> {
+    /// Opens the container at the `{` or `[` here: `Some(true)` when `close` follows at
+    /// once (it is then read and the container closed), `None` past [`QUICK_DEPTH`].
+    fn open(&mut self, close: u8) -> Option<bool> {
         self.depth += 1;
-        (self.depth <= QUICK_DEPTH).then_some(())
+        if self.depth > QUICK_DEPTH {
+            return None;
+        }
+        self.i += 1;
+        if self.b.get(self.i) != Some(&close) {
+            return Some(false);
+        }
+        self.i += 1;
+        self.depth -= 1;
+        Some(true)
     }
 
     fn object(&mut self) -> Option<()> {
-        self.enter()?;
-        self.i += 1;
-        if self.b.get(self.i) == Some(&b'}') {
-            self.i += 1;
-            self.depth -= 1;
+        if self.open(b'}')? {
             return Some(());
         }
         let outer = self.key_path;
@@ -210,11 +217,7 @@ impl<'a> Reader<'a> {
     }
 
     fn array(&mut self) -> Option<()> {
-        self.enter()?;
-        self.i += 1;
-        if self.b.get(self.i) == Some(&b']') {
-            self.i += 1;
-            self.depth -= 1;
+        if self.open(b']')? {
             return Some(());
         }
         loop {
