@@ -55,6 +55,9 @@ pub(crate) fn line(line: &[u8]) -> Option<Sealed> {
 
 /// A line with no control byte.
 fn clean_line(line: &[u8]) -> Option<Sealed> {
+    if !line.starts_with(HASH_OPEN) {
+        return None;
+    }
     let text = simdutf8::basic::from_utf8(line).ok()?;
     let mut r = Reader {
         text,
@@ -63,9 +66,6 @@ fn clean_line(line: &[u8]) -> Option<Sealed> {
         depth: 1,
         key_path: 0,
     };
-    if !line.starts_with(HASH_OPEN) {
-        return None;
-    }
     let stored = r.hash()?;
     r.expect(b"\",\"kind\":\"")?;
     let kind = r.i;
