@@ -168,33 +168,15 @@ fn quotes_or_backslashes(x: u64) -> u64 {
 #[inline(always)]
 fn escape_len(rest: &[u8], escapes: bool) -> usize {
     match rest {
-        [b'\\', next, ..] if escapes => match SHORT_ESCAPE[usize::from(*next)] {
-            0 => match rest {
-                [_, b'u', b'0', b'0', hi @ (b'0' | b'1'), lo @ (b'0'..=b'9' | b'a'..=b'f'), ..]
-                    if !short_escaped(*hi, *lo) =>
-                {
-                    6
-                }
-                _ => 0,
-            },
-            len => usize::from(len),
-        },
+        [b'\\', b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't', ..] if escapes => 2,
+        [b'\\', b'u', b'0', b'0', hi @ (b'0' | b'1'), lo @ (b'0'..=b'9' | b'a'..=b'f'), ..]
+            if escapes && !short_escaped(*hi, *lo) =>
+        {
+            6
+        }
         _ => 0,
     }
 }
-
-/// 2 for the bytes that follow `\` in a two-byte canonical escape, 0 for the others: a
-/// load where a `match` on the byte compiles to a jump table.
-static SHORT_ESCAPE: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut i = 0;
-    let short = b"\"\\bfnrt";
-    while i < short.len() {
-        table[short[i] as usize] = 2;
-        i += 1;
-    }
-    table
-};
 
 /// Whether `\u00` and these two hex digits stand for a control character with a short
 /// escape (U+0008, U+0009, U+000A, U+000C, U+000D), which canonical form writes short.
