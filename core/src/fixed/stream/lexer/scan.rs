@@ -85,10 +85,12 @@ fn utf8_prefix(bytes: &[u8]) -> usize {
 /// and `\u00xx` (lowercase hex) for the other control characters. It stops before a
 /// quote or any other escape: the byte-at-a-time checker takes it from there.
 ///
-/// A word (eight bytes) at a time, every `"` and `\` of a word found at once and the
-/// escapes among them stepped over without loading the word again (text with many
-/// escapes — code, quoted speech — has one every few bytes); after [`SHORT`] bytes
-/// with neither, `memchr2`'s SIMD search finds the next.
+/// A word (eight bytes) at a time from the byte after the last escape: the word's first
+/// `"` or `\` found at once (exactly: no borrow runs between bytes), and a canonical
+/// escape stepped over. One branch a word keeps mispredictions down in text with an
+/// escape every few bytes (code, quoted speech), where a loop over each word's hits
+/// mispredicted. After [`SHORT`] bytes with neither, `memchr2`'s SIMD search finds the
+/// next.
 pub(super) fn string_body(clean: &[u8], escapes: bool) -> usize {
     let mut at = 0;
     let mut quiet = 0;
