@@ -226,18 +226,37 @@ mod tests {
     }
 
     /// [`string_body`] a byte at a time: up to the first quote or backslash that does
-    /// not start a canonical escape, escapes stepped over whole.
+    /// not start a canonical escape, escapes stepped over whole. The escapes are told
+    /// by what they stand for (RFC 8785: a short form for U+0008, U+0009, U+000A,
+    /// U+000C, U+000D, `"` and `\\`; `\u00xx` in lowercase for other controls), not
+    /// by the patterns `escape_len` matches.
     fn body_at(bytes: &[u8]) -> usize {
         let mut at = 0;
         while let Some(&b) = bytes.get(at) {
-            if b == b'"' || b == b'\\' {
-                match escape_len(&bytes[at..], true) {
-                    0 => return at,
-                    len => at += len,
+            let escape = match (b, bytes.get(at + 1)) {
+                (b'\\', Some(b'"' | b'\\' | b'b' | b't' | b'n' | b'f' | b'r')) => 2,
+                (b'\\', Some(b'u')) => {
+                    let hex = bytes.get(at + 2..at + 6).unwrap_or_default();
+                    let lower = hex.len() == 4
+                        && hex.iter().all(|h| matches!(h, b'0'..=b'9' | b'a'..=b'f'));
+                    let code = core::str::from_utf8(hex)
+                        .ok()
+                        .and_then(|h| u32::from_str_radix(h, 16).ok());
+                    match code {
+                        Some(c)
+                            if lower
+                                && c < 0x20
+                                && ![0x08, 0x09, 0x0a, 0x0c, 0x0d].contains(&c) =>
+                        {
+                            6
+                        }
+                        _ => return at,
+                    }
                 }
-            } else {
-                at += 1;
-            }
+                (b'"' | b'\\', _) => return at,
+                _ => 1,
+            };
+            at += escape;
         }
         bytes.len()
     }
