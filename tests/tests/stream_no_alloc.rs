@@ -1,6 +1,7 @@
 //! The allocation budget, measured with a counting global allocator (this test binary
 //! only): the no-alloc layer (`stream::StreamVerifier` push/finish, `stream::ChainState`
-//! append, `stream::check_canonical`) makes **zero** heap allocations; the allocating
+//! append, `stream::check_canonical`, `stream::LineChecker`) makes **zero** heap
+//! allocations; the allocating
 //! `chain::Chain::append` makes zero per record once its line buffer has grown (reused
 //! writer); `verify::Verifier::push_line` allocations per record are reported.
 //!
@@ -14,7 +15,7 @@ use std::fmt::Write as _;
 use agentloop_core::chain::Chain;
 use agentloop_core::json::{self, Value};
 use agentloop_core::stream::{
-    check_canonical, ChainState, Checkpoint, StreamOptions, StreamVerifier, MAX_DEPTH,
+    check_canonical, ChainState, Checkpoint, LineChecker, StreamOptions, StreamVerifier, MAX_DEPTH,
 };
 use agentloop_core::verify::{Options, Verifier};
 
@@ -168,6 +169,32 @@ fn allocation_budget() {
          state {} bytes",
         std::mem::size_of::<StreamVerifier>()
     );
+
+    // --- The verifier's per-line check (`LineChecker`, what `agentloop verify`'s workers
+    // run): the whole-line pass on lines as written, the streaming checker on a line it
+    // leaves (a space makes it non-canonical), neither allocating. ---
+    let mut spaced = transcript
+        .split(|&b| b == b'\n')
+        .next()
+        .expect("a line")
+        .to_vec();
+    spaced.insert(1, b' ');
+    spaced.push(b'\n');
+    let (checked, (sealed, lines, refused)) = allocations(|| {
+        let mut checker = LineChecker::new();
+        let (mut sealed, mut lines, mut start) = (0usize, 0usize, 0usize);
+        while let Some((len, seal)) = transcript.get(start..).and_then(|t| checker.check_first(t)) {
+            lines += 1;
+            sealed += usize::from(seal.is_some_and(|s| s.stored == s.computed));
+            start += len + 1;
+        }
+        let refused = checker.check_first(&spaced);
+        (sealed, lines, refused)
+    });
+    assert_eq!(checked, 0, "LineChecker allocated");
+    assert_eq!((sealed, lines), (RECORDS, RECORDS));
+    assert_eq!(refused, Some((spaced.len() - 1, None)));
+    eprintln!("stream::LineChecker::check_first: 0 allocations for {RECORDS} records");
 
     // --- The allocating writer: a reused Chain allocates only while its buffer grows. ---
     let values: Vec<Value> = payloads
