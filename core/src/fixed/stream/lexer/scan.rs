@@ -6,7 +6,11 @@
 //! Measured on the `verify_peers.sh` transcript (docs/performance.md): a control-byte
 //! search a word (eight bytes) at a time, simdutf8's validation and memchr's SIMD
 //! search for `"` and `\\` cost less than one pass a word at a time that looks for
-//! all of them in every string and validates each string's UTF-8 on its own.
+//! all of them in every string and validates each string's UTF-8 on its own. A long
+//! string with escapes is taken 64 bytes at a time ([`block`]).
+
+mod block;
+mod lanes;
 
 /// How many bytes at the start of `bytes` hold no control byte and are well-formed
 /// UTF-8 of whole sequences (RFC 3629: no overlong forms, no surrogates, nothing past
@@ -87,14 +91,18 @@ fn utf8_prefix(bytes: &[u8]) -> usize {
 ///
 /// A word (eight bytes) at a time from the byte after the last escape: the word's first
 /// `"` or `\` found at once (exactly: no borrow runs between bytes), and a canonical
-/// escape stepped over. One branch a word keeps mispredictions down in text with an
-/// escape every few bytes (code, quoted speech), where a loop over each word's hits
-/// mispredicted. After [`SHORT`] bytes with neither, `memchr2`'s SIMD search finds the
-/// next.
+/// escape stepped over; most keys and short values end within [`SHORT`] bytes. A longer
+/// body with escapes is taken 64 bytes at a time ([`block::body_in_blocks`]), where an
+/// escape every few bytes (code, quoted speech) costs no branch; one without, after
+/// [`SHORT`] bytes with neither, by `memchr2`'s SIMD search for the next.
 pub(super) fn string_body(clean: &[u8], escapes: bool) -> usize {
     let mut at = 0;
     let mut quiet = 0;
     while let Some(w) = clean.get(at..at + 8) {
+        if escapes && at >= SHORT {
+            // `at` follows a word or an escape: it is not escaped.
+            return block::body_in_blocks(clean, at);
+        }
         let hits = quotes_or_backslashes(word(w));
         if hits != 0 {
             let k = at + (hits.trailing_zeros() / 8) as usize;
@@ -435,6 +443,30 @@ mod tests {
             prop_assert_eq!(string_body(&bytes, true), body_at(&bytes));
             let run = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
             prop_assert_eq!(digits(&bytes), run);
+        }
+
+        #[test]
+        fn long_bodies_with_escapes_stop_where_a_byte_loop_stops(
+            pieces in proptest::collection::vec(prop_oneof![
+                // What canonical form writes, and (rarely) what stops the body.
+                60 => proptest::sample::select(alloc::vec![
+                    "a", "abcdefghijklmnopq", "é", "😀", "\\n", "\\\"", "\\\\",
+                    "\\\\\\\\", "\\t", "\\b", "\\f", "\\r", "\\u001b", "\\u0000",
+                ]),
+                1 => proptest::sample::select(alloc::vec![
+                    "\\u0008", "\\u001B", "\\u00", "\\u0022", "\\/", "\\x", "\\", "\"",
+                ]),
+            ], 0..300),
+            quiet in proptest::sample::select(alloc::vec![0usize, 15, 16, 17, 63, 64, 65]),
+        ) {
+            // Escapes and runs of backslashes across 64-byte blocks and their seams,
+            // after a quiet start of any length (the blocks start where it ends), and
+            // a body that runs to the end of `clean`.
+            let mut bytes = alloc::vec![b'z'; quiet];
+            bytes.extend(pieces.concat().into_bytes());
+            prop_assert_eq!(string_body(&bytes, true), body_at(&bytes));
+            let quoted: Vec<u8> = bytes.iter().copied().filter(|&b| b != b'"').collect();
+            prop_assert_eq!(string_body(&quoted, true), body_at(&quoted));
         }
 
         #[test]
