@@ -3,11 +3,11 @@
 //! of it up to its newline. Within that: the body of a string up to its next `"` or
 //! `\\`, which then needs no look at each byte's class.
 //!
-//! Measured on the `verify_peers.sh` transcript (docs/performance.md): a control-byte
-//! search a word (eight bytes) at a time, simdutf8's validation and memchr's SIMD
-//! search for `"` and `\\` cost less than one pass a word at a time that looks for
-//! all of them in every string and validates each string's UTF-8 on its own. A long
-//! string with escapes is taken 64 bytes at a time ([`block`]).
+//! Measured on the `verify_peers.sh` transcripts (docs/performance.md): a control-byte
+//! search 64 bytes at a time ([`lanes`]), simdutf8's validation and a search for `"`
+//! and `\\` cost less than one pass a word at a time that looks for all of them in
+//! every string and validates each string's UTF-8 on its own. A long string value is
+//! taken 64 bytes at a time ([`block`]).
 
 mod block;
 mod lanes;
@@ -29,21 +29,18 @@ fn word(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// The position of the first byte below 0x20 in `bytes`: 32 bytes at a time, their
-/// four words tested together, then the block that has one word by word.
+/// The position of the first byte below 0x20 in `bytes`: 64 bytes at a time
+/// ([`lanes::Lanes`]), then word by word.
 pub(super) fn first_control(bytes: &[u8]) -> Option<usize> {
-    let mut blocks = bytes.chunks_exact(32);
     let mut n = 0;
-    for block in &mut blocks {
-        let (a, rest) = block.split_at(8);
-        let (b, rest) = rest.split_at(8);
-        let (c, d) = rest.split_at(8);
-        if controls(word(a)) | controls(word(b)) | controls(word(c)) | controls(word(d)) != 0 {
-            return first_control_by_word(block).map(|k| n + k);
+    while let Some(block) = bytes.get(n..).and_then(<[u8]>::first_chunk::<64>) {
+        let found = lanes::Lanes::load(block).controls();
+        if found != 0 {
+            return Some(n + found.trailing_zeros() as usize);
         }
-        n += 32;
+        n += 64;
     }
-    first_control_by_word(blocks.remainder()).map(|k| n + k)
+    first_control_by_word(bytes.get(n..).unwrap_or_default()).map(|k| n + k)
 }
 
 /// The bytes of `x` below 0x20, flagged in their high bit: `x - 0x20` borrows into a
@@ -278,7 +275,7 @@ mod tests {
 
     #[test]
     fn first_control_finds_each_control_byte_at_each_place_of_a_word() {
-        // Every control byte, at every place of two 32-byte blocks and of the remainder,
+        // Every control byte, at every place of a 64-byte block and of the remainder,
         // among neighbours that are not controls but sit at the edges of the trick:
         // space (0x20), DEL, 0x80, 0xa0 (0xa0 - 0x20 = 0x80) and 0xff.
         for fill in [b' ', 0x7f, 0x80, 0xa0, 0xff, b'a'] {

@@ -13,7 +13,8 @@ pub(super) use words::Lanes;
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use safe_arch::{
-        bitor_m128i, cmp_eq_mask_i8_m128i, m128i, move_mask_i8_m128i, set_splat_i8_m128i,
+        bitor_m128i, cmp_eq_mask_i8_m128i, m128i, max_u8_m128i, move_mask_i8_m128i,
+        set_splat_i8_m128i,
     };
 
     /// Four SSE2 registers.
@@ -48,6 +49,19 @@ mod sse2 {
             }
             mask
         }
+
+        /// The control bytes (below 0x20): those the unsigned maximum with 0x1f leaves
+        /// at 0x1f.
+        #[inline(always)]
+        pub(in super::super) fn controls(&self) -> u64 {
+            let top = set_splat_i8_m128i(0x1f);
+            let mut mask = 0;
+            for (k, &lane) in self.0.iter().enumerate() {
+                let low = cmp_eq_mask_i8_m128i(max_u8_m128i(lane, top), top);
+                mask |= u64::from(move_mask_i8_m128i(low) as u16) << (16 * k);
+            }
+            mask
+        }
     }
 }
 
@@ -79,19 +93,37 @@ mod words {
             for (k, &w) in self.0.iter().enumerate() {
                 let mut hits = 0;
                 for b in bytes {
-                    // A byte of `y` is zero exactly when adding 0x7f to its low seven
-                    // bits leaves its high bit clear and it had none: no carry crosses
-                    // into the next byte, so each byte is judged on its own.
-                    let y = w ^ (ONES * u64::from(b));
-                    hits |= !(((y & LOW7) + LOW7) | y | LOW7);
+                    hits |= zero_bytes(w ^ (ONES * u64::from(b)));
                 }
-                // Each byte's flag (its high bit) moved to bit `i` of one byte: the
-                // multiplier's terms land on distinct bits, so nothing carries.
-                let gathered = ((hits >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56;
-                mask |= gathered << (8 * k);
+                mask |= gather(hits) << (8 * k);
             }
             mask
         }
+
+        /// The control bytes (below 0x20): those with none of their top three bits.
+        #[inline(always)]
+        pub(in super::super) fn controls(&self) -> u64 {
+            let mut mask = 0;
+            for (k, &w) in self.0.iter().enumerate() {
+                mask |= gather(zero_bytes(w & (ONES * 0xe0))) << (8 * k);
+            }
+            mask
+        }
+    }
+
+    /// The zero bytes of `y`, flagged in their high bit: adding 0x7f to a byte's low
+    /// seven bits leaves its high bit clear exactly when they are zero, and no carry
+    /// crosses into the next byte, so each byte is judged on its own.
+    #[inline(always)]
+    fn zero_bytes(y: u64) -> u64 {
+        !(((y & LOW7) + LOW7) | y | LOW7)
+    }
+
+    /// Each byte's flag (its high bit) moved to bit `i` of one byte: the multiplier's
+    /// terms land on distinct bits, so nothing carries.
+    #[inline(always)]
+    fn gather(flags: u64) -> u64 {
+        ((flags >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
     }
 }
 
@@ -112,7 +144,7 @@ mod tests {
         #[test]
         fn both_loads_find_what_a_byte_loop_finds(
             bytes in proptest::collection::vec(prop_oneof![
-                3 => proptest::sample::select(alloc::vec![b'"', b'\\', b'n', b'u', 0x00, 0x80, 0xa2, 0xdc, 0xff, 0x21, 0x5d]),
+                3 => proptest::sample::select(alloc::vec![b'"', b'\\', b'n', b'u', 0x00, 0x1f, 0x20, 0x7f, 0x80, 0x9f, 0xa0, 0xa2, 0xdc, 0xff, 0x21, 0x5d]),
                 1 => any::<u8>(),
             ], 64),
         ) {
@@ -125,6 +157,9 @@ mod tests {
             let set = *b"\"\\bfnrtu";
             prop_assert_eq!(lanes.any_of(set), byte_loop(&block, &set));
             prop_assert_eq!(word_lanes.any_of(set), byte_loop(&block, &set));
+            let controls: alloc::vec::Vec<u8> = (0..0x20).collect();
+            prop_assert_eq!(lanes.controls(), byte_loop(&block, &controls));
+            prop_assert_eq!(word_lanes.controls(), byte_loop(&block, &controls));
         }
     }
 }
