@@ -241,10 +241,7 @@ impl<'a> Reader<'a> {
         }
         // ASCII, so on character boundaries.
         let literal = self.text.get(self.i..self.i + shape.len)?;
-        let integer = !shape.fraction && !shape.exponent;
-        if integer && shape.digits <= 15 && !need_value && literal != "-0" {
-            // The grammar leaves no leading zero, and below 10^15 every integer is
-            // exact and printed as it is: canonical (what `judge_text` says of it).
+        if !need_value && shape.canonical_at_a_glance(literal) {
             self.i += shape.len;
             return Some(0.0);
         }
@@ -279,6 +276,23 @@ struct Shape {
 }
 
 impl Shape {
+    /// Whether `literal` (of this shape) is canonical by its spelling alone, as
+    /// `judge_text`'s shortcuts find it: an integer of at most 15 digits but `-0` (the
+    /// grammar leaves no leading zero, and below 10^15 every integer is exact and
+    /// printed as it is), or a decimal without exponent of at most 15 significant
+    /// digits, no trailing zero and at most five zeros after `0.` (`short_decimal`
+    /// says why, from the literal's bytes; here the same facts come from the shape).
+    fn canonical_at_a_glance(&self, literal: &str) -> bool {
+        if self.exponent {
+            return false;
+        }
+        if !self.fraction {
+            return self.digits <= 15 && literal != "-0";
+        }
+        // `zeros` counts the integer part's `0` and the fraction's leading zeros.
+        self.digits - self.zeros <= 15 && self.zeros <= 6 && !literal.ends_with('0')
+    }
+
     fn of(b: &[u8]) -> Option<Shape> {
         let digits_from = |from: usize| from + digits(b.get(from..).unwrap_or_default());
         let mut i = usize::from(b.first() == Some(&b'-'));

@@ -119,6 +119,68 @@ fn lines_as_writers_write_them_are_taken_with_the_streaming_checkers_facts() {
 }
 
 #[test]
+fn number_literals_at_the_edges_of_the_shortcuts_are_taken_exactly_when_canonical() {
+    // Around each edge of `Shape::canonical_at_a_glance`: 15 digits, five zeros after
+    // `0.`, a trailing zero, `-0`, an exponent; and past them, literals only the exact
+    // check can judge (16 significant digits that do or do not come back from their
+    // double). Alone and as the value of a member and an element.
+    let literals = [
+        "0",
+        "-0",
+        "7",
+        "-7",
+        "100",
+        "999999999999999",
+        "-999999999999999",
+        "1000000000000000",
+        "9007199254740993",
+        "0.5",
+        "-0.5",
+        "0.0",
+        "-0.0",
+        "1.0",
+        "1.50",
+        "0.10",
+        "0.000001",
+        "0.0000010",
+        "0.0000001",
+        "0.00000123",
+        "-0.000001",
+        "0.000001234567890123",
+        "0.00000123456789012345",
+        "0.123456789012345",
+        "0.1234567890123456",
+        "0.30000000000000004",
+        "12345678901234.5",
+        "123456789012345.6",
+        "99999999999999.9",
+        "999999999999999.9",
+        "9.000000000000001",
+        "9.000000000000002",
+        "9007199254740.993",
+        "0.1000000000000001",
+        "1e-7",
+        "1e+21",
+        "1E+21",
+        "1e21",
+        "5e-324",
+        "100000000000000000000.5",
+        "0.1e1",
+    ];
+    for literal in literals {
+        for payload in [
+            String::from(literal),
+            format!(r#"{{"n":{literal}}}"#),
+            format!("[{literal},1]"),
+        ] {
+            let line = line(&payload);
+            let streaming = LineChecker::new().check_streaming(&line);
+            assert_eq!(compare(&line), streaming, "{payload}");
+        }
+    }
+}
+
+#[test]
 fn what_it_does_not_take_at_a_glance_is_left_to_the_streaming_checker() {
     // Canonical, but outside the pass: the streaming checker seals them.
     let deep = QUICK_DEPTH;
