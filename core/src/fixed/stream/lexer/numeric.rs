@@ -92,6 +92,10 @@ pub(super) fn judge_text(text: &str, need_value: bool) -> Judged {
 /// that double printed as ECMAScript prints it. The same verdict for every literal (the
 /// shortcuts only spare the work where they apply), so a caller that knows they do not
 /// apply may come here directly.
+///
+/// A decimal whose canonical reading would be in [`fixed_decimal`]'s range is compared
+/// with zmij's spelling of its double, which is the same there and cheaper to write;
+/// any other literal with ECMAScript's own (ryu-js, as the encoder writes it).
 pub(super) fn judge_exact(text: &str) -> Judged {
     let literal = text.as_bytes();
     let Ok(value) = text.parse::<f64>() else {
@@ -103,6 +107,15 @@ pub(super) fn judge_exact(text: &str) -> Judged {
     if value == 0.0 && number::literal_is_nonzero(literal) {
         return Judged::Unserialisable(NumberProblem::Underflow, value);
     }
+    if fixed_decimal(literal) {
+        return judge_fixed_decimal(literal, value);
+    }
+    judge_by_ecmascript(literal, value)
+}
+
+/// [`judge_exact`]'s verdict on a finite literal whose double is not a zero it
+/// underflowed to, from the double's ECMAScript spelling.
+fn judge_by_ecmascript(literal: &[u8], value: f64) -> Judged {
     let mut buf = ryu_js::Buffer::new();
     let canonical = number::spelling(value, &mut buf).unwrap_or_default();
     let integer = !literal.iter().any(|&c| matches!(c, b'.' | b'e' | b'E'));
@@ -113,6 +126,65 @@ pub(super) fn judge_exact(text: &str) -> Judged {
         return Judged::NotCanonical;
     }
     Judged::Canonical(value)
+}
+
+/// [`judge_exact`]'s verdict on a [`fixed_decimal`] literal and its (finite) double:
+/// canonical exactly when zmij spells the double as the literal.
+///
+/// Why that is ECMAScript's verdict: zmij (`Buffer::format_finite`) writes the same
+/// shortest round-trip digits as ECMAScript's `Number.prototype.toString` (and ryu-js,
+/// and ryu, which zmij's own tests compare it with), and lays them out without an
+/// exponent when their decimal exponent `e` (the value is `d.ddd × 10^e`) is in -5..=15
+/// (its `FIXED_DEC_EXP`), where ECMAScript, which does so for -7..=20, does too. In that
+/// range the two differ only for an integer, which zmij writes with `.0` and ECMAScript
+/// without; for any other value both write the digits with the point inserted after
+/// `e + 1` of them, or after `0.` and `-e - 1` zeros, and a `-` before for a negative.
+/// - If zmij writes the literal, its spelling ends in a non-zero digit after a point and
+///   has no exponent: a non-integer in zmij's fixed range, which ECMAScript writes the
+///   same way. Canonical.
+/// - If ECMAScript writes the literal, the literal's digits are the shortest and its
+///   shape (see [`fixed_decimal`]) puts their exponent in -5..=15 and the value off the
+///   integers: zmij writes the same bytes. So a literal zmij does not write is not
+///   ECMAScript's either. Not canonical.
+///
+/// The one thing taken from zmij rather than shown here, that its digits are ryu's to
+/// the last (ties included), `numeric_tests` checks against ryu-js on the spellings of
+/// arbitrary doubles and their near misses.
+fn judge_fixed_decimal(literal: &[u8], value: f64) -> Judged {
+    let mut buf = zmij::Buffer::new();
+    if buf.format_finite(value).as_bytes() == literal {
+        Judged::Canonical(value)
+    } else {
+        Judged::NotCanonical
+    }
+}
+
+/// Whether a literal is a decimal that, were it canonical, would be a non-integer in
+/// zmij's fixed range: `-?(0|[1-9][0-9]*)\.[0-9]*[1-9]` with no exponent, and either an
+/// integer part of 1 to 16 digits not `0` (decimal exponent 0..=15) or `0.` followed by
+/// at most 4 zeros before the first non-zero digit (exponent -5..=-1). See
+/// [`judge_fixed_decimal`]. (A longer integer part with a fraction is never canonical
+/// either, every double from 2^53 up being an integer, but is left to ryu-js.)
+fn fixed_decimal(literal: &[u8]) -> bool {
+    let digits = literal.strip_prefix(b"-").unwrap_or(literal);
+    let Some(point) = digits.iter().position(|&b| b == b'.') else {
+        return false;
+    };
+    let (int, frac) = (
+        digits.get(..point).unwrap_or_default(),
+        digits.get(point + 1..).unwrap_or_default(),
+    );
+    let well_formed = int.iter().all(u8::is_ascii_digit)
+        && frac.iter().all(u8::is_ascii_digit)
+        && matches!(frac.last(), Some(b'1'..=b'9'));
+    if !well_formed {
+        return false;
+    }
+    match int {
+        [b'0'] => frac.iter().take_while(|&&d| d == b'0').count() <= 4,
+        [b'1'..=b'9', ..] => int.len() <= 16,
+        _ => false,
+    }
 }
 
 /// The value of a literal that is an integer of at most 2^53 in canonical form (no
