@@ -93,9 +93,10 @@ pub(super) fn judge_text(text: &str, need_value: bool) -> Judged {
 /// shortcuts only spare the work where they apply), so a caller that knows they do not
 /// apply may come here directly.
 ///
-/// A decimal whose canonical reading would be in [`fixed_decimal`]'s range is compared
-/// with zmij's spelling of its double, which is the same there and cheaper to write;
-/// any other literal with ECMAScript's own (ryu-js, as the encoder writes it).
+/// The double is printed first by zmij, which writes the same digits as ECMAScript in
+/// fewer instructions, and compared; ECMAScript's own spelling (ryu-js, what the encoder writes)
+/// is printed only where the two spellings may differ and zmij's does not settle it:
+/// see [`judge_by_zmij`].
 pub(super) fn judge_exact(text: &str) -> Judged {
     let literal = text.as_bytes();
     let Ok(value) = text.parse::<f64>() else {
@@ -107,10 +108,59 @@ pub(super) fn judge_exact(text: &str) -> Judged {
     if value == 0.0 && number::literal_is_nonzero(literal) {
         return Judged::Unserialisable(NumberProblem::Underflow, value);
     }
-    if fixed_decimal(literal) {
-        return judge_fixed_decimal(literal, value);
+    judge_by_zmij(literal, value).unwrap_or_else(|| judge_by_ecmascript(literal, value))
+}
+
+/// [`judge_exact`]'s verdict on a finite literal, from zmij's spelling of its double:
+/// `None` where that does not settle it.
+///
+/// zmij (`Buffer::format_finite`) writes the same shortest round-trip digits as
+/// ECMAScript's `Number.prototype.toString` (its own tests hold it to ryu, which ryu-js
+/// follows; `numeric_tests` holds this verdict to ryu-js's), and lays them out as
+/// ECMAScript does except in three places. Call `e` the decimal exponent of the leading
+/// digit (the value is `d.ddd × 10^e`). zmij writes without an exponent for `e` in
+/// -5..=15 (its `FIXED_DEC_EXP`), ECMAScript for -6..=20; in the exponent form both
+/// write `d` or `d.ddd`, then `e`, the sign, and the exponent's digits. So they differ:
+/// for an integer below 10^16 (zero too), which zmij writes with `.0` (`5.0`, `-0.0`)
+/// and ECMAScript without; for `e = -6` (`1.5e-6` against `0.0000015`); for `e` in 16..=20 (`1e+16`
+/// against `10000000000000000`). [`same_layout`] tells those apart by how zmij's
+/// spelling ends.
+/// - zmij's spelling is the literal: canonical exactly when it is laid out as
+///   ECMAScript's ([`same_layout`]). (It has a `.` or an `e`, so the literal is not an
+///   integer and has no `InexactInteger` to report.)
+/// - It is not, and the literal is a decimal or has an exponent, and (sign aside) does
+///   not start `0.00000`: not canonical. Were ECMAScript to write such a literal, with
+///   an exponent it would be for `e <= -7` or `e >= 21`, where zmij writes the same
+///   exponent form; without one, the value would not be an integer, so below 2^53 and
+///   `e <= 15`, and not `0.00000`-something, so `e >= -5`: in zmij's fixed range, which
+///   writes a non-integer as ECMAScript does. Either way zmij would have written the
+///   literal too.
+/// - Else (integers, `0.00000`…): `None`, for ryu-js to settle.
+fn judge_by_zmij(literal: &[u8], value: f64) -> Option<Judged> {
+    let mut buf = zmij::Buffer::new();
+    let spelling = buf.format_finite(value).as_bytes();
+    if spelling == literal {
+        return Some(if same_layout(spelling) {
+            Judged::Canonical(value)
+        } else {
+            Judged::NotCanonical
+        });
     }
-    judge_by_ecmascript(literal, value)
+    let digits = literal.strip_prefix(b"-").unwrap_or(literal);
+    let decimal = literal.iter().any(|&b| matches!(b, b'.' | b'e' | b'E'));
+    (decimal && !digits.starts_with(b"0.00000")).then_some(Judged::NotCanonical)
+}
+
+/// Whether ECMAScript writes a double as zmij does, told by how zmij's spelling of it
+/// ends: not with `.0` (an integer), `e-6`, or `e+16` to `e+20` (see [`judge_by_zmij`]).
+fn same_layout(spelling: &[u8]) -> bool {
+    !matches!(
+        spelling,
+        [.., b'.', b'0']
+            | [.., b'e', b'-', b'6']
+            | [.., b'e', b'+', b'1', b'6'..=b'9']
+            | [.., b'e', b'+', b'2', b'0']
+    )
 }
 
 /// [`judge_exact`]'s verdict on a finite literal whose double is not a zero it
@@ -126,65 +176,6 @@ fn judge_by_ecmascript(literal: &[u8], value: f64) -> Judged {
         return Judged::NotCanonical;
     }
     Judged::Canonical(value)
-}
-
-/// [`judge_exact`]'s verdict on a [`fixed_decimal`] literal and its (finite) double:
-/// canonical exactly when zmij spells the double as the literal.
-///
-/// Why that is ECMAScript's verdict: zmij (`Buffer::format_finite`) writes the same
-/// shortest round-trip digits as ECMAScript's `Number.prototype.toString` (and ryu-js,
-/// and ryu, which zmij's own tests compare it with), and lays them out without an
-/// exponent when their decimal exponent `e` (the value is `d.ddd × 10^e`) is in -5..=15
-/// (its `FIXED_DEC_EXP`), where ECMAScript, which does so for -7..=20, does too. In that
-/// range the two differ only for an integer, which zmij writes with `.0` and ECMAScript
-/// without; for any other value both write the digits with the point inserted after
-/// `e + 1` of them, or after `0.` and `-e - 1` zeros, and a `-` before for a negative.
-/// - If zmij writes the literal, its spelling ends in a non-zero digit after a point and
-///   has no exponent: a non-integer in zmij's fixed range, which ECMAScript writes the
-///   same way. Canonical.
-/// - If ECMAScript writes the literal, the literal's digits are the shortest and its
-///   shape (see [`fixed_decimal`]) puts their exponent in -5..=15 and the value off the
-///   integers: zmij writes the same bytes. So a literal zmij does not write is not
-///   ECMAScript's either. Not canonical.
-///
-/// The one thing taken from zmij rather than shown here, that its digits are ryu's to
-/// the last (ties included), `numeric_tests` checks against ryu-js on the spellings of
-/// arbitrary doubles and their near misses.
-fn judge_fixed_decimal(literal: &[u8], value: f64) -> Judged {
-    let mut buf = zmij::Buffer::new();
-    if buf.format_finite(value).as_bytes() == literal {
-        Judged::Canonical(value)
-    } else {
-        Judged::NotCanonical
-    }
-}
-
-/// Whether a literal is a decimal that, were it canonical, would be a non-integer in
-/// zmij's fixed range: `-?(0|[1-9][0-9]*)\.[0-9]*[1-9]` with no exponent, and either an
-/// integer part of 1 to 16 digits not `0` (decimal exponent 0..=15) or `0.` followed by
-/// at most 4 zeros before the first non-zero digit (exponent -5..=-1). See
-/// [`judge_fixed_decimal`]. (A longer integer part with a fraction is never canonical
-/// either, every double from 2^53 up being an integer, but is left to ryu-js.)
-fn fixed_decimal(literal: &[u8]) -> bool {
-    let digits = literal.strip_prefix(b"-").unwrap_or(literal);
-    let Some(point) = digits.iter().position(|&b| b == b'.') else {
-        return false;
-    };
-    let (int, frac) = (
-        digits.get(..point).unwrap_or_default(),
-        digits.get(point + 1..).unwrap_or_default(),
-    );
-    let well_formed = int.iter().all(u8::is_ascii_digit)
-        && frac.iter().all(u8::is_ascii_digit)
-        && matches!(frac.last(), Some(b'1'..=b'9'));
-    if !well_formed {
-        return false;
-    }
-    match int {
-        [b'0'] => frac.iter().take_while(|&&d| d == b'0').count() <= 4,
-        [b'1'..=b'9', ..] => int.len() <= 16,
-        _ => false,
-    }
 }
 
 /// The value of a literal that is an integer of at most 2^53 in canonical form (no

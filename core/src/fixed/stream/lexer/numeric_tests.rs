@@ -1,7 +1,8 @@
-//! `judge_exact`, which reads decimals in zmij's fixed range by zmij's spelling of their
-//! double, against the check it replaced there: the literal's double printed by ryu-js
-//! (ECMAScript's spelling, what the encoder writes) and compared. Same verdict on every
-//! literal: the spellings of arbitrary doubles and their near misses.
+//! `judge_exact`, which compares a literal with zmij's spelling of its double first,
+//! against the check it replaced: the double printed by ryu-js (ECMAScript's spelling,
+//! what the encoder writes) and compared. Same verdict on every literal: the spellings
+//! of arbitrary doubles and their near misses, and the places where zmij's and
+//! ECMAScript's layouts part.
 
 use alloc::format;
 use alloc::string::String;
@@ -136,7 +137,7 @@ proptest! {
     }
 }
 
-/// The edges of zmij's fixed range (10^-5, 10^16) and of ECMAScript's (10^-7, 10^21),
+/// The edges of zmij's fixed range (10^-5, 10^16) and of ECMAScript's (10^-6, 10^21),
 /// integers written with a point, subnormals, and the largest double, each with the
 /// spellings of its double around it.
 #[test]
@@ -165,6 +166,21 @@ fn judge_exact_gives_the_ryu_js_verdict_at_the_edges_of_the_fixed_ranges() {
         "0.0",
         "1e-7",
         "0.0000001",
+        "-1.5e-7",
+        "1e-6",
+        "0.000001",
+        "1.5e-6",
+        "0.0000015",
+        "1e-5",
+        "1e+16",
+        "1.5e+17",
+        "1e+20",
+        "1.2345e+20",
+        "123450000000000000000",
+        "1e+22",
+        "1e+210",
+        "1.5e-10",
+        "1.5e-100",
         "1e21",
         "1e+21",
         "100000000000000000000",
@@ -190,7 +206,18 @@ fn judge_exact_gives_the_ryu_js_verdict_at_the_edges_of_the_fixed_ranges() {
             }
         }
     }
-    for value in [f64::MAX, f64::MIN_POSITIVE, 5e-324, 1e-5, 1e16, 1e-7, 1e21] {
+    for value in [
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        5e-324,
+        1e-5,
+        1e-6,
+        1e-7,
+        1e16,
+        1e20,
+        1e21,
+        9007199254740993.0,
+    ] {
         for spelling in spellings(value).into_iter().chain(spellings(-value)) {
             if let Err(e) = agrees(&spelling) {
                 panic!("{e}");
@@ -203,4 +230,8 @@ fn judge_exact_gives_the_ryu_js_verdict_at_the_edges_of_the_fixed_ranges() {
     assert_eq!(judge_exact("1e-7"), Judged::Canonical(1e-7));
     assert_eq!(judge_exact("5.0"), Judged::NotCanonical);
     assert_eq!(judge_exact("-0.5"), Judged::Canonical(-0.5));
+    assert_eq!(judge_exact("1e-6"), Judged::NotCanonical);
+    assert_eq!(judge_exact("0.000001"), Judged::Canonical(1e-6));
+    assert_eq!(judge_exact("1e+20"), Judged::NotCanonical);
+    assert_eq!(judge_exact("1e+21"), Judged::Canonical(1e21));
 }
