@@ -35,6 +35,8 @@ mod fast;
 mod fast_tests;
 mod kinds;
 mod numeric;
+#[cfg(test)]
+mod numeric_tests;
 mod scan;
 mod state;
 mod string;

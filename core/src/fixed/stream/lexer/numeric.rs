@@ -92,6 +92,11 @@ pub(super) fn judge_text(text: &str, need_value: bool) -> Judged {
 /// that double printed as ECMAScript prints it. The same verdict for every literal (the
 /// shortcuts only spare the work where they apply), so a caller that knows they do not
 /// apply may come here directly.
+///
+/// The double is printed first by zmij, which writes the same digits as ECMAScript in
+/// fewer instructions, and compared; ECMAScript's own spelling (ryu-js, what the encoder writes)
+/// is printed only where the two spellings may differ and zmij's does not settle it:
+/// see [`judge_by_zmij`].
 pub(super) fn judge_exact(text: &str) -> Judged {
     let literal = text.as_bytes();
     let Ok(value) = text.parse::<f64>() else {
@@ -103,6 +108,64 @@ pub(super) fn judge_exact(text: &str) -> Judged {
     if value == 0.0 && number::literal_is_nonzero(literal) {
         return Judged::Unserialisable(NumberProblem::Underflow, value);
     }
+    judge_by_zmij(literal, value).unwrap_or_else(|| judge_by_ecmascript(literal, value))
+}
+
+/// [`judge_exact`]'s verdict on a finite literal, from zmij's spelling of its double:
+/// `None` where that does not settle it.
+///
+/// zmij (`Buffer::format_finite`) writes the same shortest round-trip digits as
+/// ECMAScript's `Number.prototype.toString` (its own tests hold it to ryu, which ryu-js
+/// follows; `numeric_tests` holds this verdict to ryu-js's), and lays them out as
+/// ECMAScript does except in three places. Call `e` the decimal exponent of the leading
+/// digit (the value is `d.ddd × 10^e`). zmij writes without an exponent for `e` in
+/// -5..=15 (its `FIXED_DEC_EXP`), ECMAScript for -6..=20; in the exponent form both
+/// write `d` or `d.ddd`, then `e`, the sign, and the exponent's digits. So they differ:
+/// for an integer below 10^16 (zero too), which zmij writes with `.0` (`5.0`, `-0.0`)
+/// and ECMAScript without; for `e = -6` (`1.5e-6` against `0.0000015`); for `e` in 16..=20 (`1e+16`
+/// against `10000000000000000`). [`same_layout`] tells those apart by how zmij's
+/// spelling ends.
+/// - zmij's spelling is the literal: canonical exactly when it is laid out as
+///   ECMAScript's ([`same_layout`]). (It has a `.` or an `e`, so the literal is not an
+///   integer and has no `InexactInteger` to report.)
+/// - It is not, and the literal is a decimal or has an exponent, and (sign aside) does
+///   not start `0.00000`: not canonical. Were ECMAScript to write such a literal, with
+///   an exponent it would be for `e <= -7` or `e >= 21`, where zmij writes the same
+///   exponent form; without one, the value would not be an integer, so below 2^53 and
+///   `e <= 15`, and not `0.00000`-something, so `e >= -5`: in zmij's fixed range, which
+///   writes a non-integer as ECMAScript does. Either way zmij would have written the
+///   literal too.
+/// - Else (integers, `0.00000`…): `None`, for ryu-js to settle.
+fn judge_by_zmij(literal: &[u8], value: f64) -> Option<Judged> {
+    let mut buf = zmij::Buffer::new();
+    let spelling = buf.format_finite(value).as_bytes();
+    if spelling == literal {
+        return Some(if same_layout(spelling) {
+            Judged::Canonical(value)
+        } else {
+            Judged::NotCanonical
+        });
+    }
+    let digits = literal.strip_prefix(b"-").unwrap_or(literal);
+    let decimal = literal.iter().any(|&b| matches!(b, b'.' | b'e' | b'E'));
+    (decimal && !digits.starts_with(b"0.00000")).then_some(Judged::NotCanonical)
+}
+
+/// Whether ECMAScript writes a double as zmij does, told by how zmij's spelling of it
+/// ends: not with `.0` (an integer), `e-6`, or `e+16` to `e+20` (see [`judge_by_zmij`]).
+fn same_layout(spelling: &[u8]) -> bool {
+    !matches!(
+        spelling,
+        [.., b'.', b'0']
+            | [.., b'e', b'-', b'6']
+            | [.., b'e', b'+', b'1', b'6'..=b'9']
+            | [.., b'e', b'+', b'2', b'0']
+    )
+}
+
+/// [`judge_exact`]'s verdict on a finite literal whose double is not a zero it
+/// underflowed to, from the double's ECMAScript spelling.
+fn judge_by_ecmascript(literal: &[u8], value: f64) -> Judged {
     let mut buf = ryu_js::Buffer::new();
     let canonical = number::spelling(value, &mut buf).unwrap_or_default();
     let integer = !literal.iter().any(|&c| matches!(c, b'.' | b'e' | b'E'));

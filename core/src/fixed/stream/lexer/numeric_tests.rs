@@ -1,0 +1,237 @@
+//! `judge_exact`, which compares a literal with zmij's spelling of its double first,
+//! against the check it replaced: the double printed by ryu-js (ECMAScript's spelling,
+//! what the encoder writes) and compared. Same verdict on every literal: the spellings
+//! of arbitrary doubles and their near misses, and the places where zmij's and
+//! ECMAScript's layouts part.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use proptest::prelude::*;
+
+use super::numeric::{judge_exact, judge_text, Judged};
+use super::NumberProblem;
+use crate::number;
+
+/// The exact check before zmij: only ryu-js, for every literal.
+fn judge_by_ryu_js(text: &str) -> Judged {
+    let literal = text.as_bytes();
+    let Ok(value) = text.parse::<f64>() else {
+        return Judged::Invalid;
+    };
+    if !value.is_finite() {
+        return Judged::Unserialisable(NumberProblem::OutOfRange, value);
+    }
+    if value == 0.0 && number::literal_is_nonzero(literal) {
+        return Judged::Unserialisable(NumberProblem::Underflow, value);
+    }
+    let mut buf = ryu_js::Buffer::new();
+    let canonical = number::spelling(value, &mut buf).unwrap_or_default();
+    let integer = !literal.iter().any(|&c| matches!(c, b'.' | b'e' | b'E'));
+    if integer && !number::same_decimal_value(literal, canonical) {
+        return Judged::Unserialisable(NumberProblem::InexactInteger, value);
+    }
+    if canonical != literal {
+        return Judged::NotCanonical;
+    }
+    Judged::Canonical(value)
+}
+
+/// `judge_exact` (and `judge_text` asked for the value) agree with the reference on
+/// `literal`.
+fn agrees(literal: &str) -> Result<(), String> {
+    let expected = judge_by_ryu_js(literal);
+    let exact = judge_exact(literal);
+    let text = judge_text(literal, true);
+    if exact != expected || text != expected {
+        return Err(format!(
+            "{literal}: judge_exact {exact:?}, judge_text {text:?}, ryu-js alone {expected:?}"
+        ));
+    }
+    Ok(())
+}
+
+/// ECMAScript's spelling of `value`, and spellings around it: a `0` or `.0` appended,
+/// the last character dropped, the last digit one up and one down, Rust's shortest fixed
+/// and exponent forms, and 15, 16 and 17 significant digits in exponent and in fixed
+/// form (as printed, and with trailing zeros cut).
+fn spellings(value: f64) -> Vec<String> {
+    let mut buf = [0u8; 32];
+    let len = number::format_f64(value, &mut buf).unwrap_or(0);
+    let canonical: String = buf
+        .get(..len)
+        .unwrap_or_default()
+        .iter()
+        .map(|&b| char::from(b))
+        .collect();
+    let mut out = alloc::vec![
+        canonical.clone(),
+        format!("{canonical}0"),
+        format!("{canonical}.0"),
+        format!("{value}"),
+        format!("{value:e}"),
+    ];
+    if let Some((last, rest)) = canonical
+        .char_indices()
+        .last()
+        .map(|(i, c)| (c, canonical.get(..i).unwrap_or_default()))
+    {
+        out.push(String::from(rest));
+        if let Some(d) = last.to_digit(10) {
+            for other in [d.wrapping_sub(1), d + 1] {
+                if let Some(c) = char::from_digit(other, 10) {
+                    out.push(format!("{rest}{c}"));
+                }
+            }
+        }
+    }
+    // The decimal exponent of the leading digit, from Rust's exponent form.
+    let exp: i32 = format!("{value:e}")
+        .split_once('e')
+        .and_then(|(_, e)| e.parse().ok())
+        .unwrap_or(0);
+    for digits in [15i32, 16, 17] {
+        out.push(format!("{value:.*e}", (digits - 1) as usize));
+        if (-30..=25).contains(&exp) {
+            let fixed = format!("{value:.*}", (digits - 1 - exp).max(0) as usize);
+            if fixed.contains('.') {
+                let cut = fixed.trim_end_matches('0').trim_end_matches('.');
+                out.push(String::from(cut));
+            }
+            out.push(fixed);
+        }
+    }
+    out
+}
+
+/// Finite doubles: any bits; any significand with an exponent around both fixed ranges
+/// (2^-30 to 2^75); the same with only a few significand bits (short decimals, exact
+/// ties); subnormals.
+fn double() -> impl Strategy<Value = f64> {
+    const SIGN_AND_SIGNIFICAND: u64 = 0x800F_FFFF_FFFF_FFFF;
+    const SIGN_AND_TOP_BITS: u64 = 0x800F_FF00_0000_0000;
+    let biased = |mask: u64| {
+        (any::<u64>(), -30i64..75)
+            .prop_map(move |(bits, exp)| (bits & mask) | (((1023 + exp) as u64) << 52))
+    };
+    prop_oneof![
+        any::<u64>(),
+        biased(SIGN_AND_SIGNIFICAND),
+        biased(SIGN_AND_TOP_BITS),
+        any::<u64>().prop_map(|bits| bits & SIGN_AND_SIGNIFICAND),
+    ]
+    .prop_map(f64::from_bits)
+    .prop_filter("finite", |value| value.is_finite())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+    #[test]
+    fn judge_exact_gives_the_ryu_js_verdict_on_the_spellings_of_any_double(
+        value in double(),
+    ) {
+        for literal in spellings(value) {
+            prop_assert_eq!(agrees(&literal), Ok(()));
+        }
+    }
+}
+
+/// The edges of zmij's fixed range (10^-5, 10^16) and of ECMAScript's (10^-6, 10^21),
+/// integers written with a point, subnormals, and the largest double, each with the
+/// spellings of its double around it.
+#[test]
+fn judge_exact_gives_the_ryu_js_verdict_at_the_edges_of_the_fixed_ranges() {
+    let literals = [
+        "0.00001",
+        "0.000015",
+        "0.0000100000000000001",
+        "0.00000999",
+        "0.0000099999999999999999",
+        "9.99e-6",
+        "9999999999999999.5",
+        "9999999999999998",
+        "1234567890123456.7",
+        "1234567890123456.8",
+        "1234567890123456.1",
+        "999999999999999.9",
+        "123456789012345.6",
+        "718.0202833273682",
+        "0.1",
+        "0.10",
+        "5.0",
+        "5",
+        "-0.5",
+        "-0.0",
+        "0.0",
+        "1e-7",
+        "0.0000001",
+        "-1.5e-7",
+        "1e-6",
+        "0.000001",
+        "1.5e-6",
+        "0.0000015",
+        "1e-5",
+        "1e+16",
+        "1.5e+17",
+        "1e+20",
+        "1.2345e+20",
+        "123450000000000000000",
+        "1e+22",
+        "1e+210",
+        "1.5e-10",
+        "1.5e-100",
+        "1e21",
+        "1e+21",
+        "100000000000000000000",
+        "1e+16",
+        "10000000000000000",
+        "5e-324",
+        "4.9406564584124654e-324",
+        "2.225073858507201e-308",
+        "2.2250738585072014e-308",
+        "1.7976931348623157e+308",
+        "1.7976931348623158e+308",
+        "1.7976931348623159e+308",
+        "-1.7976931348623157e+308",
+    ];
+    for literal in literals {
+        if let Err(e) = agrees(literal) {
+            panic!("{e}");
+        }
+        let value: f64 = literal.parse().unwrap_or(0.0);
+        for spelling in spellings(value) {
+            if let Err(e) = agrees(&spelling) {
+                panic!("{e} (a spelling around {literal})");
+            }
+        }
+    }
+    for value in [
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        5e-324,
+        1e-5,
+        1e-6,
+        1e-7,
+        1e16,
+        1e20,
+        1e21,
+        9007199254740993.0,
+    ] {
+        for spelling in spellings(value).into_iter().chain(spellings(-value)) {
+            if let Err(e) = agrees(&spelling) {
+                panic!("{e}");
+            }
+        }
+    }
+    // What the rule is for, by the spec's spelling rather than the reference's.
+    assert_eq!(judge_exact("0.00001"), Judged::Canonical(0.00001));
+    assert_eq!(judge_exact("0.0000001"), Judged::NotCanonical);
+    assert_eq!(judge_exact("1e-7"), Judged::Canonical(1e-7));
+    assert_eq!(judge_exact("5.0"), Judged::NotCanonical);
+    assert_eq!(judge_exact("-0.5"), Judged::Canonical(-0.5));
+    assert_eq!(judge_exact("1e-6"), Judged::NotCanonical);
+    assert_eq!(judge_exact("0.000001"), Judged::Canonical(1e-6));
+    assert_eq!(judge_exact("1e+20"), Judged::NotCanonical);
+    assert_eq!(judge_exact("1e+21"), Judged::Canonical(1e21));
+}
