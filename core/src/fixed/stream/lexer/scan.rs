@@ -88,10 +88,11 @@ fn utf8_prefix(bytes: &[u8]) -> usize {
 ///
 /// A word (eight bytes) at a time from the byte after the last escape: the word's first
 /// `"` or `\` found at once (exactly: no borrow runs between bytes), and a canonical
-/// escape stepped over; most keys and short values end within [`SHORT`] bytes. A longer
-/// body with escapes is taken 64 bytes at a time ([`block::body_in_blocks`]), where an
-/// escape every few bytes (code, quoted speech) costs no branch; one without, after
-/// [`SHORT`] bytes with neither, by `memchr2`'s SIMD search for the next.
+/// escape stepped over; most keys and short values end within [`SHORT`] bytes. After
+/// [`SHORT`] bytes with neither, `memchr2`'s SIMD search finds the next. With `escapes`,
+/// the body past its first [`SHORT`] bytes is taken 64 bytes at a time
+/// ([`block::body_in_blocks`]), where an escape every few bytes (code, quoted speech)
+/// costs no branch.
 pub(super) fn string_body(clean: &[u8], escapes: bool) -> usize {
     let mut at = 0;
     let mut quiet = 0;
@@ -419,6 +420,42 @@ mod tests {
         body.push(b'"');
         assert_eq!(string_body(&body, true), 40);
         assert_eq!(string_body(&body, false), 15);
+    }
+
+    #[test]
+    fn long_bodies_stop_at_each_place_of_a_block_and_its_seams() {
+        // After `at` bytes of text with an escape every third byte (so no quiet run
+        // lets `memchr2` jump ahead, and the blocks start at 18: each case falls at
+        // every place of the first blocks and of the padded tail): an escape the scan
+        // steps over, then the end; the escape cut by the end of `clean`; an escape it
+        // refuses.
+        for at in 0..200 {
+            let mut plain = br"a\n".repeat(at / 3);
+            plain.resize(at, b'a');
+            let with = |tail: &[u8]| [plain.as_slice(), tail].concat();
+            for escape in [&br"\\"[..], br#"\""#, br"\n", br"\u001b"] {
+                let bytes = with(&[escape, br#"b"xyz"#].concat());
+                assert_eq!(string_body(&bytes, true), at + escape.len() + 1, "{at}");
+                // The body runs to the end of `clean`.
+                let bytes = with(escape);
+                assert_eq!(string_body(&bytes, true), bytes.len(), "{at}");
+            }
+            for cut in [&br"\"[..], br"\u", br"\u00", br"\u001"] {
+                assert_eq!(string_body(&with(cut), true), at, "{at}: cut escape");
+            }
+            for refused in [&br"\/"[..], br"\u0041", br"\u000a", br"\u001B", br"\x"] {
+                let bytes = with(&[refused, b"\""].concat());
+                assert_eq!(string_body(&bytes, true), at, "{at}: refused");
+            }
+            // A run of backslashes: even, the quote after it ends the string; odd, the
+            // quote is escaped and the next one ends it.
+            for run in 1..6 {
+                let mut bytes = with(&vec![b'\\'; run]);
+                bytes.extend_from_slice(b"\"z\"");
+                let end = if run % 2 == 0 { at + run } else { at + run + 2 };
+                assert_eq!(string_body(&bytes, true), end, "{at}: run of {run}");
+            }
+        }
     }
 
     fn bytes_with(specials: &'static [u8]) -> impl Strategy<Value = Vec<u8>> {
