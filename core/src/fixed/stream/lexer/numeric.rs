@@ -165,7 +165,7 @@ fn same_layout(spelling: &[u8]) -> bool {
 
 /// [`judge_exact`]'s verdict on a finite literal whose double is not a zero it
 /// underflowed to, from the double's ECMAScript spelling.
-fn judge_by_ecmascript(literal: &[u8], value: f64) -> Judged {
+pub(super) fn judge_by_ecmascript(literal: &[u8], value: f64) -> Judged {
     let mut buf = ryu_js::Buffer::new();
     let canonical = number::spelling(value, &mut buf).unwrap_or_default();
     let integer = !literal.iter().any(|&c| matches!(c, b'.' | b'e' | b'E'));

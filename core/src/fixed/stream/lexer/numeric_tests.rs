@@ -10,11 +10,13 @@ use alloc::vec::Vec;
 
 use proptest::prelude::*;
 
-use super::numeric::{judge_exact, judge_text, Judged};
+use super::numeric::{judge_by_ecmascript, judge_exact, judge_text, Judged};
 use super::NumberProblem;
 use crate::number;
 
-/// The exact check before zmij: only ryu-js, for every literal.
+/// The exact check before zmij: only ryu-js, for every literal (its last step is
+/// `judge_by_ecmascript`, the path `judge_exact` still takes where zmij cannot settle
+/// a literal).
 fn judge_by_ryu_js(text: &str) -> Judged {
     let literal = text.as_bytes();
     let Ok(value) = text.parse::<f64>() else {
@@ -26,16 +28,7 @@ fn judge_by_ryu_js(text: &str) -> Judged {
     if value == 0.0 && number::literal_is_nonzero(literal) {
         return Judged::Unserialisable(NumberProblem::Underflow, value);
     }
-    let mut buf = ryu_js::Buffer::new();
-    let canonical = number::spelling(value, &mut buf).unwrap_or_default();
-    let integer = !literal.iter().any(|&c| matches!(c, b'.' | b'e' | b'E'));
-    if integer && !number::same_decimal_value(literal, canonical) {
-        return Judged::Unserialisable(NumberProblem::InexactInteger, value);
-    }
-    if canonical != literal {
-        return Judged::NotCanonical;
-    }
-    Judged::Canonical(value)
+    judge_by_ecmascript(literal, value)
 }
 
 /// `judge_exact` (and `judge_text` asked for the value) agree with the reference on
