@@ -454,6 +454,18 @@ mod tests {
                 bytes.extend_from_slice(b"\"z\"");
                 let end = if run % 2 == 0 { at + run } else { at + run + 2 };
                 assert_eq!(string_body(&bytes, true), end, "{at}: run of {run}");
+                // Then a block with nothing else in it: an even run's last backslash,
+                // escaped from the block before, escapes nothing after it; an odd
+                // run escapes the `a`, which no escape names.
+                let mut bytes = with(&vec![b'\\'; run]);
+                bytes.extend_from_slice(&[b'a'; 140]);
+                bytes.push(b'"');
+                let end = if run % 2 == 0 {
+                    at + run + 140
+                } else {
+                    at + run - 1
+                };
+                assert_eq!(string_body(&bytes, true), end, "{at}: run of {run}, quiet");
             }
         }
     }
