@@ -98,6 +98,15 @@ pub(super) fn judge_text(text: &str, need_value: bool) -> Judged {
 /// is printed only where the two spellings may differ and zmij's does not settle it:
 /// see [`judge_by_zmij`].
 pub(super) fn judge_exact(text: &str) -> Judged {
+    judge_parsed(text, |literal, value| {
+        judge_by_zmij(literal, value).unwrap_or_else(|| judge_by_ecmascript(literal, value))
+    })
+}
+
+/// The literal converted to the nearest double: no number, out of range, or a nonzero
+/// literal that underflowed to zero; any other double is judged by `spelled` (the
+/// literal and its double).
+pub(super) fn judge_parsed(text: &str, spelled: impl FnOnce(&[u8], f64) -> Judged) -> Judged {
     let literal = text.as_bytes();
     let Ok(value) = text.parse::<f64>() else {
         return Judged::Invalid;
@@ -108,7 +117,7 @@ pub(super) fn judge_exact(text: &str) -> Judged {
     if value == 0.0 && number::literal_is_nonzero(literal) {
         return Judged::Unserialisable(NumberProblem::Underflow, value);
     }
-    judge_by_zmij(literal, value).unwrap_or_else(|| judge_by_ecmascript(literal, value))
+    spelled(literal, value)
 }
 
 /// [`judge_exact`]'s verdict on a finite literal, from zmij's spelling of its double:

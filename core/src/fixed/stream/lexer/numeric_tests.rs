@@ -10,25 +10,13 @@ use alloc::vec::Vec;
 
 use proptest::prelude::*;
 
-use super::numeric::{judge_by_ecmascript, judge_exact, judge_text, Judged};
-use super::NumberProblem;
+use super::numeric::{judge_by_ecmascript, judge_exact, judge_parsed, judge_text, Judged};
 use crate::number;
 
-/// The exact check before zmij: only ryu-js, for every literal (its last step is
-/// `judge_by_ecmascript`, the path `judge_exact` still takes where zmij cannot settle
-/// a literal).
+/// The exact check before zmij: only ryu-js, for every literal (`judge_by_ecmascript`
+/// is the path `judge_exact` still takes where zmij cannot settle a literal).
 fn judge_by_ryu_js(text: &str) -> Judged {
-    let literal = text.as_bytes();
-    let Ok(value) = text.parse::<f64>() else {
-        return Judged::Invalid;
-    };
-    if !value.is_finite() {
-        return Judged::Unserialisable(NumberProblem::OutOfRange, value);
-    }
-    if value == 0.0 && number::literal_is_nonzero(literal) {
-        return Judged::Unserialisable(NumberProblem::Underflow, value);
-    }
-    judge_by_ecmascript(literal, value)
+    judge_parsed(text, judge_by_ecmascript)
 }
 
 /// `judge_exact` (and `judge_text` asked for the value) agree with the reference on
