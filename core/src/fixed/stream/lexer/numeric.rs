@@ -145,7 +145,7 @@ pub(super) fn judge_parsed(text: &str, spelled: impl FnOnce(&[u8], f64) -> Judge
 ///   writes a non-integer as ECMAScript does. Either way zmij would have written the
 ///   literal too.
 /// - Else (integers, `0.00000`…): `None`, for ryu-js to settle.
-fn judge_by_zmij(literal: &[u8], value: f64) -> Option<Judged> {
+pub(super) fn judge_by_zmij(literal: &[u8], value: f64) -> Option<Judged> {
     let mut buf = zmij::Buffer::new();
     let spelling = buf.format_finite(value).as_bytes();
     if spelling == literal {

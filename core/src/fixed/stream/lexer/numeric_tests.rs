@@ -10,7 +10,9 @@ use alloc::vec::Vec;
 
 use proptest::prelude::*;
 
-use super::numeric::{judge_by_ecmascript, judge_exact, judge_parsed, judge_text, Judged};
+use super::numeric::{
+    judge_by_ecmascript, judge_by_zmij, judge_exact, judge_parsed, judge_text, Judged,
+};
 use crate::number;
 
 /// The exact check before zmij: only ryu-js, for every literal (`judge_by_ecmascript`
@@ -114,6 +116,22 @@ proptest! {
     ) {
         for literal in spellings(value) {
             prop_assert_eq!(agrees(&literal), Ok(()));
+        }
+    }
+
+    #[test]
+    fn zmij_settles_every_canonical_literal_but_integers_and_those_below_10_to_the_minus_5(
+        value in double(),
+    ) {
+        // The point of the zmij path is that ryu-js is rarely needed: for the double's
+        // canonical spelling it gives the verdict itself, except where its doc says.
+        let mut buf = [0u8; 32];
+        let len = number::format_f64(value, &mut buf).unwrap_or(0);
+        let literal = buf.get(..len).unwrap_or_default();
+        let digits = literal.strip_prefix(b"-").unwrap_or(literal);
+        let integer = !literal.iter().any(|&b| matches!(b, b'.' | b'e'));
+        if !integer && !digits.starts_with(b"0.00000") {
+            prop_assert_eq!(judge_by_zmij(literal, value), Some(Judged::Canonical(value)));
         }
     }
 }
