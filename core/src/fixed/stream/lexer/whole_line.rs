@@ -265,7 +265,7 @@ impl<'a> Reader<'a> {
 
 /// The number literal of JSON's grammar at the start of some bytes
 /// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), read in one pass.
-struct Shape {
+pub(super) struct Shape {
     len: usize,
     /// Digits before the exponent, of the integer part and the fraction.
     digits: usize,
@@ -282,7 +282,7 @@ impl Shape {
     /// printed as it is), or a decimal without exponent of at most 15 significant
     /// digits, no trailing zero and at most five zeros after `0.` (`short_decimal`
     /// says why, from the literal's bytes; here the same facts come from the shape).
-    fn canonical_at_a_glance(&self, literal: &str) -> bool {
+    pub(super) fn canonical_at_a_glance(&self, literal: &str) -> bool {
         if self.exponent {
             return false;
         }
@@ -293,7 +293,7 @@ impl Shape {
         self.digits - self.zeros <= 15 && self.zeros <= 6 && !literal.ends_with('0')
     }
 
-    fn of(b: &[u8]) -> Option<Shape> {
+    pub(super) fn of(b: &[u8]) -> Option<Shape> {
         let digits_from = |from: usize| from + digits(b.get(from..).unwrap_or_default());
         let mut i = usize::from(b.first() == Some(&b'-'));
         let start = i;

@@ -181,6 +181,42 @@ fn number_literals_at_the_edges_of_the_shortcuts_are_taken_exactly_when_canonica
 }
 
 #[test]
+fn the_shape_takes_short_integers_and_short_decimals_and_nothing_else() {
+    // What `canonical_at_a_glance` promises, literal by literal: at most 15 digits
+    // (significant ones for a decimal), no exponent, no trailing zero, at most five
+    // zeros after `0.`, not `-0`. A shortcut that says no only costs time (the exact
+    // check gives the same verdict), so only this test sees one that says no too often.
+    let cases = [
+        ("0", true),
+        ("-0", false),
+        ("7", true),
+        ("123456789012345", true),
+        ("-123456789012345", true),
+        ("1234567890123456", false),
+        ("0.5", true),
+        ("-0.5", true),
+        ("1.5", true),
+        ("1.50", false),
+        ("0.000001", true),
+        ("0.0000001", false),
+        ("0.00000123456789", true),
+        ("0.000001234567890123", true),
+        ("0.0000012345678901234", true),
+        ("0.0000012345678901234567", false),
+        ("0.123456789012345", true),
+        ("0.1234567890123456", false),
+        ("12345678901234.5", true),
+        ("123456789012345.6", false),
+        ("1e5", false),
+        ("1.5e-7", false),
+    ];
+    for (literal, expected) in cases {
+        let shape = whole_line::Shape::of(literal.as_bytes()).expect(literal);
+        assert_eq!(shape.canonical_at_a_glance(literal), expected, "{literal}");
+    }
+}
+
+#[test]
 fn what_it_does_not_take_at_a_glance_is_left_to_the_streaming_checker() {
     // Canonical, but outside the pass: the streaming checker seals them.
     let deep = QUICK_DEPTH;
