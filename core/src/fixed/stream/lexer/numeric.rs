@@ -2,6 +2,7 @@
 //! spelling, or no canonical encoding at all.
 
 use super::events::Events;
+use super::scan::digits;
 use super::state::{Num, State};
 use super::{Departure, JsonType, Lexer, NumberProblem, Stop, Syntax};
 use crate::number;
@@ -81,7 +82,11 @@ pub(super) fn judge_text(text: &str, need_value: bool) -> Judged {
     if let Some(value) = small_integer(literal) {
         return Judged::Canonical(value);
     }
-    if short_decimal(literal) && !need_value {
+    let at_a_glance = || {
+        Shape::of(literal)
+            .is_some_and(|shape| shape.len == literal.len() && shape.canonical_at_a_glance(text))
+    };
+    if !need_value && at_a_glance() {
         // Canonical as it stands, and no one reads its value.
         return Judged::Canonical(0.0);
     }
@@ -214,39 +219,88 @@ fn small_integer(literal: &[u8]) -> Option<f64> {
     Some(if negative { -value } else { value })
 }
 
-/// Whether a literal with a fraction and no exponent (`-?(0|[1-9][0-9]*)\.[0-9]+`) is
-/// canonical as it stands, without converting it: at most 15 significant digits, the
-/// last fraction digit not 0, and its value from 10^-6 up to (below) 10^21.
-///
-/// Why that is enough: a decimal of at most 15 significant digits in the normal range
-/// comes back from its nearest double as itself (15 is `f64::DIGITS`), so no other
-/// decimal of as few digits rounds to that double, and the shortest digits ECMAScript's
-/// `Number.prototype.toString` writes are the literal's own; from 10^-6 to 10^21 it
-/// writes them without an exponent, with no leading zero before the point but one, and
-/// no trailing zero after it — the literal's spelling. `false` for any other literal,
-/// which is checked in full
-/// (`fast_tests::literals_at_the_edges_of_the_shortcuts_are_accepted_exactly_when_canonical`).
-fn short_decimal(literal: &[u8]) -> bool {
-    let digits = literal.strip_prefix(b"-").unwrap_or(literal);
-    let Some(point) = digits.iter().position(|&b| b == b'.') else {
-        return false;
-    };
-    let (int, frac) = (
-        digits.get(..point).unwrap_or_default(),
-        digits.get(point + 1..).unwrap_or_default(),
-    );
-    let well_formed = matches!(int, [b'0'] | [b'1'..=b'9', ..])
-        && int.iter().all(u8::is_ascii_digit)
-        && frac.iter().all(u8::is_ascii_digit)
-        && matches!(frac.last(), Some(b'1'..=b'9'));
-    if !well_formed {
-        return false;
+/// The number literal of JSON's grammar at the start of some bytes
+/// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), read in one pass.
+pub(super) struct Shape {
+    pub(super) len: usize,
+    /// Digits before the exponent, of the integer part and the fraction.
+    pub(super) digits: usize,
+    /// Leading zeros among them (`0.00` has 3).
+    pub(super) zeros: usize,
+    pub(super) fraction: bool,
+    pub(super) exponent: bool,
+}
+
+impl Shape {
+    /// Whether `literal` (of this shape) is canonical by its spelling alone: an integer
+    /// of at most 15 digits but `-0` (the grammar leaves no leading zero, and below
+    /// 10^15 every integer is exact and printed as it is), or a decimal without
+    /// exponent of at most 15 significant digits, no trailing zero and at most five
+    /// zeros after `0.`, so from 10^-6 up to (below) 10^15.
+    ///
+    /// Why that is enough for the decimal: one of at most 15 significant digits in the
+    /// normal range comes back from its nearest double as itself (15 is `f64::DIGITS`),
+    /// so no other decimal of as few digits rounds to that double, and the shortest
+    /// digits ECMAScript's `Number.prototype.toString` writes are the literal's own;
+    /// from 10^-6 to 10^21 it writes them without an exponent, with no leading zero
+    /// before the point but one, and no trailing zero after it — the literal's
+    /// spelling. `false` for any other literal, which is checked in full
+    /// (`fast_tests::literals_at_the_edges_of_the_shortcuts_are_accepted_exactly_when_canonical`,
+    /// `whole_line_tests::the_shape_takes_short_integers_and_short_decimals_and_nothing_else`).
+    pub(super) fn canonical_at_a_glance(&self, literal: &str) -> bool {
+        if self.exponent {
+            return false;
+        }
+        if !self.fraction {
+            return self.digits <= 15 && literal != "-0";
+        }
+        // `zeros` counts the integer part's `0` and the fraction's leading zeros.
+        self.digits - self.zeros <= 15 && self.zeros <= 6 && !literal.ends_with('0')
     }
-    if int == b"0" {
-        // 0.000001 is 10^-6; a seventh zero needs an exponent.
-        let zeros = frac.iter().take_while(|&&d| d == b'0').count();
-        zeros <= 5 && frac.len() - zeros <= 15
-    } else {
-        int.len() + frac.len() <= 15
+
+    pub(super) fn of(b: &[u8]) -> Option<Shape> {
+        let digits_from = |from: usize| from + digits(b.get(from..).unwrap_or_default());
+        let mut i = usize::from(b.first() == Some(&b'-'));
+        let start = i;
+        match b.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => i = digits_from(i + 1),
+            _ => return None,
+        }
+        let int_digits = i - start;
+        let mut shape = Shape {
+            len: 0,
+            digits: int_digits,
+            zeros: usize::from(b.get(start) == Some(&b'0')),
+            fraction: false,
+            exponent: false,
+        };
+        if b.get(i) == Some(&b'.') {
+            let end = digits_from(i + 1);
+            if end == i + 1 {
+                return None;
+            }
+            let fraction = b.get(i + 1..end).unwrap_or_default();
+            if shape.zeros == 1 {
+                shape.zeros += fraction.iter().take_while(|&&d| d == b'0').count();
+            }
+            shape.digits += fraction.len();
+            shape.fraction = true;
+            i = end;
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            let end = digits_from(i);
+            if end == i {
+                return None;
+            }
+            shape.exponent = true;
+            i = end;
+        }
+        shape.len = i;
+        Some(shape)
     }
 }

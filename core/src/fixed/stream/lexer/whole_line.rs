@@ -17,8 +17,8 @@
 
 use sha2::{Digest, Sha256};
 
-use super::numeric::{judge_exact, judge_text, Judged};
-use super::scan::{digits, first_control, string_body};
+use super::numeric::{judge_exact, judge_text, Judged, Shape};
+use super::scan::{first_control, string_body};
 use super::string::cmp_utf16;
 use super::{KEY_PATH_BYTES, MAX_KEY_BYTES, MAX_NUMBER_BYTES};
 use crate::hash::Hash;
@@ -245,13 +245,13 @@ impl<'a> Reader<'a> {
             self.i += shape.len;
             return Some(0.0);
         }
-        // Only an integer can take the small-integer shortcut and only a decimal of at
-        // most 15 significant digits the short-decimal one: others go straight to the
-        // exact check, which gives every literal the same verdict.
-        let judged = if shape.exponent || (shape.fraction && shape.digits - shape.zeros > 15) {
-            judge_exact(literal)
-        } else {
+        // What the shape did not take: an integer may still take the small-integer
+        // shortcut (up to 2^53, its value); any other literal goes straight to the exact
+        // check, which gives every literal the same verdict.
+        let judged = if !shape.fraction && !shape.exponent {
             judge_text(literal, need_value)
+        } else {
+            judge_exact(literal)
         };
         match judged {
             Judged::Canonical(value) => {
@@ -260,82 +260,5 @@ impl<'a> Reader<'a> {
             }
             _ => None,
         }
-    }
-}
-
-/// The number literal of JSON's grammar at the start of some bytes
-/// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), read in one pass.
-pub(super) struct Shape {
-    len: usize,
-    /// Digits before the exponent, of the integer part and the fraction.
-    digits: usize,
-    /// Leading zeros among them (`0.00` has 3).
-    zeros: usize,
-    fraction: bool,
-    exponent: bool,
-}
-
-impl Shape {
-    /// Whether `literal` (of this shape) is canonical by its spelling alone, as
-    /// `judge_text`'s shortcuts find it: an integer of at most 15 digits but `-0` (the
-    /// grammar leaves no leading zero, and below 10^15 every integer is exact and
-    /// printed as it is), or a decimal without exponent of at most 15 significant
-    /// digits, no trailing zero and at most five zeros after `0.` (`short_decimal`
-    /// says why, from the literal's bytes; here the same facts come from the shape).
-    pub(super) fn canonical_at_a_glance(&self, literal: &str) -> bool {
-        if self.exponent {
-            return false;
-        }
-        if !self.fraction {
-            return self.digits <= 15 && literal != "-0";
-        }
-        // `zeros` counts the integer part's `0` and the fraction's leading zeros.
-        self.digits - self.zeros <= 15 && self.zeros <= 6 && !literal.ends_with('0')
-    }
-
-    pub(super) fn of(b: &[u8]) -> Option<Shape> {
-        let digits_from = |from: usize| from + digits(b.get(from..).unwrap_or_default());
-        let mut i = usize::from(b.first() == Some(&b'-'));
-        let start = i;
-        match b.get(i)? {
-            b'0' => i += 1,
-            b'1'..=b'9' => i = digits_from(i + 1),
-            _ => return None,
-        }
-        let int_digits = i - start;
-        let mut shape = Shape {
-            len: 0,
-            digits: int_digits,
-            zeros: usize::from(b.get(start) == Some(&b'0')),
-            fraction: false,
-            exponent: false,
-        };
-        if b.get(i) == Some(&b'.') {
-            let end = digits_from(i + 1);
-            if end == i + 1 {
-                return None;
-            }
-            let fraction = b.get(i + 1..end).unwrap_or_default();
-            if shape.zeros == 1 {
-                shape.zeros += fraction.iter().take_while(|&&d| d == b'0').count();
-            }
-            shape.digits += fraction.len();
-            shape.fraction = true;
-            i = end;
-        }
-        if matches!(b.get(i), Some(b'e' | b'E')) {
-            i += 1;
-            if matches!(b.get(i), Some(b'+' | b'-')) {
-                i += 1;
-            }
-            let end = digits_from(i);
-            if end == i {
-                return None;
-            }
-            shape.exponent = true;
-            i = end;
-        }
-        shape.len = i;
-        Some(shape)
     }
 }

@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
 
+use super::numeric::Shape;
 use super::string::cmp_utf16;
 use super::whole_line::{self, QUICK_DEPTH};
 use super::{KEY_PATH_BYTES, MAX_KEY_BYTES};
@@ -211,7 +212,7 @@ fn the_shape_takes_short_integers_and_short_decimals_and_nothing_else() {
         ("1.5e-7", false),
     ];
     for (literal, expected) in cases {
-        let shape = whole_line::Shape::of(literal.as_bytes()).expect(literal);
+        let shape = Shape::of(literal.as_bytes()).expect(literal);
         assert_eq!(shape.canonical_at_a_glance(literal), expected, "{literal}");
     }
 }
