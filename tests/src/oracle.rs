@@ -111,14 +111,25 @@ pub fn random_document(rng: &mut XorShift) -> Value {
 /// The RFC 8785 form of each document according to ECMAScript itself (node running
 /// [`NODE_JCS`]), one entry per input line. Panics if node fails.
 pub fn ecmascript_canonical(lines: &[String]) -> Vec<Vec<u8>> {
-    let dir = TempDir::new("ecmascript");
     let mut jsonl = lines.join("\n");
     jsonl.push('\n');
-    let path = dir.write("documents.jsonl", jsonl.as_bytes());
+    node_on_file(NODE_JCS, "JCS_INPUT", jsonl.as_bytes())
+        .strip_suffix(b"\n")
+        .expect("node output ends with a newline")
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect()
+}
+
+/// What node prints when it runs `script` with the environment variable `env` naming a
+/// scratch file that holds `input`. Panics if node fails.
+pub fn node_on_file(script: &str, env: &str, input: &[u8]) -> Vec<u8> {
+    let dir = TempDir::new("node");
+    let path = dir.write("input", input);
     let output = std::process::Command::new("node")
         .arg("-e")
-        .arg(NODE_JCS)
-        .env("JCS_INPUT", &path)
+        .arg(script)
+        .env(env, &path)
         .output()
         .expect("run node");
     assert!(
@@ -126,11 +137,5 @@ pub fn ecmascript_canonical(lines: &[String]) -> Vec<Vec<u8>> {
         "node failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    output
-        .stdout
-        .strip_suffix(b"\n")
-        .expect("node output ends with a newline")
-        .split(|&b| b == b'\n')
-        .map(<[u8]>::to_vec)
-        .collect()
+    output.stdout
 }

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use agentloop_core::json::Value;
 use agentloop_core::schema::pattern::{Pattern, PatternErrorKind};
-use agentloop_tests::{canonical, have_program, skip_or_fail, TempDir};
+use agentloop_tests::{canonical, have_program, node_on_file, skip_or_fail};
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::strategy::ValueTree;
@@ -307,20 +307,8 @@ fn node_answers(cases: &[(String, Vec<String>)]) -> Vec<String> {
         input.push_str(std::str::from_utf8(&canonical(&line)).expect("UTF-8"));
         input.push('\n');
     }
-    let dir = TempDir::new("regex-oracle");
-    let path = dir.write("cases.jsonl", input.as_bytes());
-    let output = std::process::Command::new("node")
-        .arg("-e")
-        .arg(NODE_REGEX)
-        .env("REGEX_INPUT", &path)
-        .output()
-        .expect("run node");
-    assert!(
-        output.status.success(),
-        "node failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let answers = String::from_utf8(output.stdout).expect("node writes UTF-8");
+    let output = node_on_file(NODE_REGEX, "REGEX_INPUT", input.as_bytes());
+    let answers = String::from_utf8(output).expect("node writes UTF-8");
     let answers: Vec<String> = answers.lines().map(String::from).collect();
     assert_eq!(answers.len(), cases.len(), "one answer per pattern");
     answers
