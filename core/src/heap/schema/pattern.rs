@@ -82,25 +82,31 @@
 //! | compiled automaton | [`MAX_COMPILED_BYTES`] for each of the two Thompson NFAs (forward and reverse): `^\p{L}{1,100}$` fits, `\p{L}{1000}` and `(?:a{1000}){1000}` are refused within milliseconds, not compiled for seconds |
 //! | matching memory | [`MAX_MATCH_CACHE_BYTES`] for the lazy DFA's cache, per thread matching at the same time; past it the cache is cleared or the search falls back to the PikeVM, still linear |
 //! | fully compiled DFA | built only for an automaton of at most [`MAX_DENSE_NFA_STATES`] states, kept only when its table fits [`MAX_DENSE_DFA_BYTES`] (building stops at that size); otherwise the lazy DFA matches |
+//! | a schema's patterns together | the schema's budget ([`crate::schema::MAX_SCHEMA_COMPILED_BYTES`]), [`Pattern::compiled_bytes`] each (a pattern written twice counts once) |
 //!
 //! # How it matches
 //!
 //! The translation is regex-syntax's HIR, built directly (the pattern is never re-parsed
-//! as Rust regex syntax), compiled by regex-automata's meta engine (lazy DFA, PikeVM; no
-//! backtracker) with no capture groups; a small pattern (the realistic ones: `^[a-z0-9-]{1,39}$`,
-//! a UUID, an e-mail shape) also gets a fully compiled DFA of the same search at compile
-//! time, which matches with one table lookup a byte and no cache, the lazy DFA staying
-//! the engine of the others (a unit-test switch holds the two to the same answers).
-//! [`Pattern::is_match`] runs an anchored search of
-//! `[^]*?(?:pattern)`: the pattern is tried at each code-point index of the text in turn,
-//! as ECMAScript's RegExpBuiltinExec does (regex-automata's own unanchored search moves
-//! byte by byte, where an empty `\B` match inside a code point's bytes would hide a real
-//! match: `\B|Ω` on `"BΩt"`).
+//! as Rust regex syntax). A small pattern (the realistic ones: `^[a-z0-9-]{1,39}$`, a
+//! UUID, an e-mail shape) is compiled to a fully compiled DFA, which matches with one
+//! table lookup a byte and no cache; a larger one by regex-automata's meta engine (lazy
+//! DFA, PikeVM; no backtracker) with no capture groups (a unit test holds the two to the
+//! same answers on every pattern it compiles). The pattern is tried at each code-point
+//! index of the text in turn, as ECMAScript's RegExpBuiltinExec does: for nearly every
+//! pattern that is regex-automata's own unanchored search, which tries each byte offset
+//! (the same, for a pattern that is anchored at the start, cannot match the empty string
+//! or has no `\B`); for the others, an anchored search of `[^]*?(?:pattern)` (a byte-wise
+//! search would find an empty `\B` match inside a code point's bytes: `\B` on `"aΩb"`).
+//!
+//! Compiling within a budget ([`Pattern::compile_within`]) builds each automaton with the
+//! budget as its size limit and reports what it built ([`Pattern::compiled_bytes`]): what
+//! a schema's budget for its compiled form counts ([`crate::schema::MAX_SCHEMA_COMPILED_BYTES`]).
 
 mod classes;
 mod dense;
 mod error;
 mod escape;
+mod group;
 mod names;
 mod parse;
 #[cfg(test)]
@@ -108,17 +114,18 @@ mod tests;
 
 use alloc::boxed::Box;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec;
 use core::fmt;
 
 use regex_automata::meta::{self, Regex};
 use regex_automata::nfa::thompson::WhichCaptures;
 use regex_automata::{Anchored, Input};
-use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, Repetition};
+use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, Look, Repetition};
 
-use super::work;
 use dense::Dense;
 pub use error::{LookAround, PatternError, PatternErrorKind, SyntaxError};
+pub(crate) use group::{PatternGroup, Translated, Unfinished};
 use parse::translate;
 
 /// The longest pattern compiled, in Unicode code points. Longer ones are refused with
@@ -157,15 +164,22 @@ pub const MAX_DENSE_DFA_BYTES: usize = 64 << 10;
 pub const MAX_DENSE_NFA_STATES: usize = 384;
 
 /// A compiled ECMA-262 regular expression: a JSON Schema `pattern`, or a key of
-/// `patternProperties`. Compiled once; matching needs only `&self` (each thread
-/// matching at the same time gets a cache from an internal pool, unless the pattern is
-/// small enough for a fully compiled DFA, which needs none).
+/// `patternProperties`. Compiled once; matching needs only `&self`. A small pattern is
+/// a fully compiled DFA, which needs no cache; a larger one is the lazy DFA, where each
+/// thread matching at the same time gets a cache from an internal pool. A clone shares
+/// the compiled automaton.
 #[derive(Clone)]
 pub struct Pattern {
     source: String,
-    regex: Regex,
-    /// The same search as a fully compiled DFA, when it fits the bounds.
-    dense: Option<Dense>,
+    /// The fully compiled DFA, when the pattern is small enough for one; otherwise
+    /// the lazy DFA (and PikeVM) of [`Pattern::regex`] matches.
+    dense: Option<Arc<Dense>>,
+    /// The lazy DFA's search, for a pattern too large for a fully compiled DFA.
+    regex: Option<Regex>,
+    /// How a search starts ([`search_of`]).
+    anchored: Anchored,
+    /// [`Pattern::compiled_bytes`].
+    bytes: usize,
 }
 
 impl fmt::Debug for Pattern {
@@ -186,38 +200,48 @@ impl Eq for Pattern {}
 impl Pattern {
     /// Translates and compiles `source` (ECMA-262 syntax, `u` flag), or says why not.
     pub fn compile(source: &str) -> Result<Pattern, PatternError> {
-        // ECMAScript tries the pattern at each code-point index in turn (RegExpBuiltinExec):
-        // so does an anchored search of `[^]*?pattern`. regex-automata's own unanchored
-        // search moves byte by byte, and an empty `\B` match inside a code point's bytes
-        // would hide a real match starting before it (`\B|Ω` on "BΩt").
-        let any = Hir::class(Class::Unicode(ClassUnicode::new([ClassUnicodeRange::new(
-            '\0',
-            char::MAX,
-        )])));
-        let skip = Hir::repetition(Repetition {
-            min: 0,
-            max: None,
-            greedy: false,
-            sub: Box::new(any),
-        });
-        let hir = Hir::concat(vec![skip, translate(source)?]);
-        let config = meta::Config::new()
-            .nfa_size_limit(Some(MAX_COMPILED_BYTES))
-            .hybrid_cache_capacity(MAX_MATCH_CACHE_BYTES)
-            // The meta engine's own dense DFA stays off: [`Dense`] is ours, bounded.
-            .dfa(false)
-            .which_captures(WhichCaptures::Implicit);
-        let regex = meta::Builder::new()
-            .configure(config)
-            .build_from_hir(&hir)
-            .map_err(|_| PatternError {
-                kind: PatternErrorKind::TooLarge,
-                position: 0,
-            })?;
+        Pattern::compile_within(source, usize::MAX)
+    }
+
+    /// Like [`Pattern::compile`], within a budget: refused with
+    /// [`PatternErrorKind::OverBudget`] when it would compile to more than `budget`
+    /// bytes ([`Pattern::compiled_bytes`]). Each automaton is built with `budget` as its
+    /// size limit, so a pattern past it costs a bounded moment, not its whole size:
+    /// what a schema's total budget for its patterns rests on.
+    pub fn compile_within(source: &str, budget: usize) -> Result<Pattern, PatternError> {
+        let (hir, anchored) = search_of(translate(source)?);
+        let fixed = core::mem::size_of::<Pattern>() + source.len();
+        let limit = budget.saturating_sub(fixed).min(MAX_COMPILED_BYTES);
+        let over = |bytes: usize| PatternError {
+            kind: if bytes > MAX_COMPILED_BYTES || budget >= MAX_COMPILED_BYTES {
+                PatternErrorKind::TooLarge
+            } else {
+                PatternErrorKind::OverBudget
+            },
+            position: 0,
+        };
+        let (dense, given_up) = Dense::build(&hir, anchored);
+        let (dense, regex, bytes) = match dense {
+            Some(dense) => {
+                let bytes = dense.memory_usage();
+                (Some(Arc::new(dense)), None, bytes)
+            }
+            None => {
+                let regex = lazy(&hir, limit).ok_or_else(|| over(0))?;
+                let bytes = regex.memory_usage();
+                (None, Some(regex), bytes)
+            }
+        };
+        let bytes = fixed + given_up + bytes;
+        if bytes > budget {
+            return Err(over(bytes - fixed));
+        }
         Ok(Pattern {
             source: String::from(source),
+            dense,
             regex,
-            dense: Dense::build(&hir),
+            anchored,
+            bytes,
         })
     }
 
@@ -226,15 +250,33 @@ impl Pattern {
     /// whole string).
     #[inline]
     pub fn is_match(&self, text: &str) -> bool {
-        if let Some(dense) = &self.dense {
-            if !work::general_only() {
-                if let Some(found) = dense.is_match(text) {
-                    return found;
-                }
-            }
+        match (&self.dense, &self.regex) {
+            (Some(dense), _) => dense.is_match(text),
+            (None, Some(regex)) => regex.is_match(Input::new(text).anchored(self.anchored)),
+            // Every pattern has one of the two.
+            (None, None) => false,
         }
-        self.regex
-            .is_match(Input::new(text).anchored(Anchored::Yes))
+    }
+
+    /// The bytes compiling the pattern built, as regex-automata reports them
+    /// (`memory_usage`): the automaton kept (the fully compiled DFA, or the lazy DFA's
+    /// two Thompson NFAs and what the meta engine keeps beside them), a fully compiled
+    /// DFA given up at [`MAX_DENSE_DFA_BYTES`] (twice that: the table and the
+    /// determinizer's memory, the work it took), and the pattern's own
+    /// size and text. Not the matching caches of the lazy DFA
+    /// ([`MAX_MATCH_CACHE_BYTES`] each at most).
+    #[inline]
+    pub fn compiled_bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// [`Pattern::is_match`] by the lazy DFA, built here for a pattern that has a fully
+    /// compiled DFA: so tests can hold the two engines to the same answers.
+    #[cfg(test)]
+    pub(crate) fn lazy_is_match(&self, text: &str) -> bool {
+        let (hir, anchored) = search_of(translate(&self.source).expect("compiled before"));
+        let regex = lazy(&hir, MAX_COMPILED_BYTES).expect("compiled before");
+        regex.is_match(Input::new(text).anchored(anchored))
     }
 
     /// The size of the pattern's fully compiled DFA, if it has one (it fits
@@ -249,4 +291,71 @@ impl Pattern {
     pub fn source(&self) -> &str {
         &self.source
     }
+}
+
+/// The search that finds `pattern` where ECMAScript does: at any code-point index of
+/// the text (RegExpBuiltinExec tries each in turn).
+///
+/// regex-automata's own unanchored search tries every byte offset instead, which is the
+/// same for a pattern that [`byte_search_is_exact`]: that search it is (the cheaper, for
+/// the automaton has no `[^]*?` of its own). Any other pattern is searched for as
+/// `[^]*?(?:pattern)`, anchored ([`searched`]).
+fn search_of(pattern: Hir) -> (Hir, Anchored) {
+    if byte_search_is_exact(&pattern) {
+        (pattern, Anchored::No)
+    } else {
+        (searched(pattern), Anchored::Yes)
+    }
+}
+
+/// Whether trying `pattern` at every byte offset finds a match exactly when trying it
+/// at every code-point index does. A match that reads a character starts where the
+/// character does (the automaton reads whole UTF-8 sequences, which start with a lead
+/// byte), and the assertions read at code-point indexes agree with ECMAScript's there
+/// (`\b` compares ASCII word characters, and the byte before an index is the last of
+/// the character before it); so only an empty match at an offset inside a character
+/// could be new, and there `^`, `$` and `\b` are false and only `\B` is true. So it is
+/// exact when the pattern is anchored at the start (it matches at index 0 or not at
+/// all), cannot match the empty string, or has no `\B` (an empty match there would
+/// then need no assertion, and so would match at index 0 too).
+pub(super) fn byte_search_is_exact(pattern: &Hir) -> bool {
+    let properties = pattern.properties();
+    properties.look_set_prefix().contains(Look::Start)
+        || properties.minimum_len() != Some(0)
+        || !properties.look_set().contains(Look::WordAsciiNegate)
+}
+
+/// `[^]*?(?:pattern)`: what an anchored search runs to find the pattern at any
+/// code-point index.
+///
+/// regex-automata's own unanchored search moves byte by byte, and an empty `\B` match
+/// inside a code point's bytes would hide a real match starting before it (`\B|Ω` on
+/// "BΩt").
+fn searched(pattern: Hir) -> Hir {
+    let any = Hir::class(Class::Unicode(ClassUnicode::new([ClassUnicodeRange::new(
+        '\0',
+        char::MAX,
+    )])));
+    let skip = Hir::repetition(Repetition {
+        min: 0,
+        max: None,
+        greedy: false,
+        sub: Box::new(any),
+    });
+    Hir::concat(vec![skip, pattern])
+}
+
+/// The meta engine's lazy DFA (and PikeVM) for `hir`, each of its two Thompson NFAs
+/// built within `limit` bytes; `None` past it.
+fn lazy(hir: &Hir, limit: usize) -> Option<Regex> {
+    let config = meta::Config::new()
+        .nfa_size_limit(Some(limit))
+        .hybrid_cache_capacity(MAX_MATCH_CACHE_BYTES)
+        // The meta engine's own dense DFA stays off: [`Dense`] is ours, bounded.
+        .dfa(false)
+        .which_captures(WhichCaptures::Implicit);
+    meta::Builder::new()
+        .configure(config)
+        .build_from_hir(hir)
+        .ok()
 }

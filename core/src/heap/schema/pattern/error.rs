@@ -12,7 +12,8 @@ pub struct PatternError {
     pub kind: PatternErrorKind,
     /// Where: the 0-based index, counted in Unicode code points (not bytes, not UTF-16
     /// units), of the character of the pattern where the refused construct starts (`0`
-    /// for [`PatternErrorKind::TooLarge`], which is the whole pattern's).
+    /// for [`PatternErrorKind::TooLarge`] and [`PatternErrorKind::OverBudget`], which are
+    /// the whole pattern's).
     pub position: usize,
 }
 
@@ -41,6 +42,10 @@ pub enum PatternErrorKind {
     TooDeep,
     /// The compiled automaton would exceed [`MAX_COMPILED_BYTES`].
     TooLarge,
+    /// The compiled pattern would take more bytes than the budget it was compiled
+    /// within ([`super::Pattern::compile_within`]: what a schema's patterns have left of
+    /// [`crate::schema::MAX_SCHEMA_COMPILED_BYTES`]).
+    OverBudget,
 }
 
 /// Which look-around a pattern used.
@@ -184,6 +189,9 @@ impl fmt::Display for PatternErrorKind {
                 f,
                 "pattern compiles to an automaton larger than {MAX_COMPILED_BYTES} bytes"
             ),
+            PatternErrorKind::OverBudget => {
+                f.write_str("pattern compiles to more bytes than its budget has left")
+            }
         }
     }
 }
@@ -203,7 +211,9 @@ impl fmt::Display for PatternError {
                     "back-reference at position {at} has no linear-time meaning"
                 )
             }
-            PatternErrorKind::TooLong | PatternErrorKind::TooLarge => {
+            PatternErrorKind::TooLong
+            | PatternErrorKind::TooLarge
+            | PatternErrorKind::OverBudget => {
                 write!(f, "{}", self.kind)
             }
             kind => write!(f, "{kind} at position {at}"),
