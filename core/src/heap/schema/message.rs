@@ -1,70 +1,18 @@
 //! The sentences of violations (and the value spellings refusals share with them).
 //!
-//! Values are shown as canonical JSON (RFC 8785), cut at [`SHOWN_BYTES`] bytes with
+//! Values are shown as canonical JSON (RFC 8785), cut at [`shown::SHOWN_BYTES`] bytes with
 //! `...`; numbers as ECMAScript prints them; member names in single quotes.
 
 use alloc::format;
 use alloc::string::String;
-use alloc::vec::Vec;
 
 use super::tree::{type_of, Count, Type};
-use crate::jcs;
 use crate::json::path::{push_decimal, push_quoted};
 use crate::json::Value;
-use crate::number::is_integral;
 
-/// Longest spelling of a value in a message, in bytes, before it is cut with `...`.
-pub(crate) const SHOWN_BYTES: usize = 100;
+mod shown;
 
-/// `value` as canonical JSON, cut at [`SHOWN_BYTES`].
-pub(crate) fn show(value: &Value) -> String {
-    let mut bytes = Vec::new();
-    match jcs::write_value(value, &mut bytes) {
-        Ok(()) => cut(bytes),
-        // Only a hand-built value holding a NaN or an infinity gets here.
-        Err(_) => String::from("(a value with a non-finite number)"),
-    }
-}
-
-/// `values` as a canonical JSON array, cut at [`SHOWN_BYTES`].
-pub(crate) fn show_list(values: &[Value]) -> String {
-    let mut bytes = Vec::from(*b"[");
-    for (i, value) in values.iter().enumerate() {
-        if i != 0 {
-            bytes.push(b',');
-        }
-        if jcs::write_value(value, &mut bytes).is_err() {
-            bytes.extend_from_slice(b"(non-finite)");
-        }
-        if bytes.len() > SHOWN_BYTES {
-            break;
-        }
-    }
-    bytes.push(b']');
-    cut(bytes)
-}
-
-/// Appends `n` as ECMAScript prints it. An integer below 2^53 in magnitude is its
-/// decimal digits (ECMAScript writes every integer below 10^21 without an exponent, and
-/// `-0` as `0`), written directly; anything else goes through the canonical writer.
-pub(crate) fn push_number(out: &mut String, n: f64) {
-    if is_small_integer(n) {
-        if n < 0.0 {
-            out.push('-');
-        }
-        // Exact: the magnitude is an integer below 2^53.
-        push_decimal(out, (n as i64).unsigned_abs());
-    } else {
-        out.push_str(&show(&Value::Number(n)));
-    }
-}
-
-/// Whether `n` is an integer below 2^53 in magnitude: one [`push_number`] writes by its
-/// digits (the canonical writer would write it the same, only slower).
-fn is_small_integer(n: f64) -> bool {
-    const TWO_53: f64 = 9_007_199_254_740_992.0;
-    n.abs() < TWO_53 && is_integral(n)
-}
+pub(crate) use shown::{push_number, show, show_list, shown_part};
 
 /// The concatenation of `parts`, allocated once.
 fn concat(parts: &[&str]) -> String {
@@ -73,19 +21,6 @@ fn concat(parts: &[&str]) -> String {
         out.push_str(part);
     }
     out
-}
-
-/// Cuts UTF-8 `bytes` at a character boundary at or before [`SHOWN_BYTES`], adding `...`.
-fn cut(bytes: Vec<u8>) -> String {
-    let text = String::from_utf8(bytes).unwrap_or_default();
-    if text.len() <= SHOWN_BYTES {
-        return text;
-    }
-    let mut end = SHOWN_BYTES;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}...", &text[..end])
 }
 
 /// `expected type integer, got string`; `expected type one of integer, null, got string`.
@@ -166,10 +101,19 @@ pub(crate) fn not_multiple(divisor: f64, got: f64) -> String {
 pub(crate) fn no_match(pattern: &str, got: &Value) -> String {
     concat(&[
         "expected a string matching the pattern ",
-        &show(&Value::from(pattern)),
+        &show(&Value::from(shown_part(pattern))),
         ", got ",
         &show(got),
     ])
+}
+
+/// `validation stopped: …`, the one violation of an instance whose validation took
+/// more than `steps` steps.
+pub(crate) fn stopped(steps: u64) -> String {
+    format!(
+        "validation stopped: checking this instance against the schema takes more than \
+         {steps} steps (schema::MAX_VALIDATION_STEPS), so it is not accepted"
+    )
 }
 
 /// `expected unique items, but items 0 and 2 are equal`.
@@ -314,7 +258,6 @@ pub(crate) fn too_deep(limit: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::parse;
     use alloc::vec;
 
     #[test]
@@ -460,22 +403,5 @@ mod tests {
             wrong_type(&[Type::String], &Value::Null),
             "expected type string, got null"
         );
-    }
-
-    #[test]
-    fn long_values_are_cut_on_a_character_boundary() {
-        let long = Value::String("é".repeat(200));
-        let shown = show(&long);
-        assert!(shown.ends_with("..."), "{shown}");
-        assert!(shown.len() <= SHOWN_BYTES + 3);
-        let many: Vec<Value> = (0..100).map(|i| Value::Number(f64::from(i))).collect();
-        let shown = show_list(&many);
-        assert!(
-            shown.starts_with("[0,1,2,") && shown.ends_with("..."),
-            "{shown}"
-        );
-        assert!(shown.len() <= SHOWN_BYTES + 3);
-        let v = parse(br#"{"b":1,"a":[true,null]}"#).unwrap();
-        assert_eq!(show(&v), r#"{"a":[true,null],"b":1}"#);
     }
 }

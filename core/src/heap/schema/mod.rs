@@ -81,6 +81,13 @@
 //! - a `required` (or `dependentRequired` list) of more than [`MAX_REQUIRED_NAMES`]
 //!   names, or an `enum` of more than [`MAX_ENUM_VALUES`] values (far more than a tool
 //!   needs: bounds on the work of compiling and on the compiled schema's size).
+//! - a compiled form larger than its budget ([`MAX_SCHEMA_COMPILED_BYTES`], with
+//!   [`SchemaErrorKind::OverBudget`]): its subschemas ([`SUBSCHEMA_BYTES`] each,
+//!   [`KEYWORDS_BYTES`] more with keywords) and the automata of its patterns, as
+//!   regex-automata reports them (a pattern written twice counts once; many
+//!   `patternProperties` of one object are compiled into one automaton). So compiling
+//!   any schema takes bounded time and memory: under a second and 64 MB for one of a
+//!   megabyte (docs/assurance.md).
 //!
 //! # Violations
 //!
@@ -132,13 +139,21 @@
 //!
 //! **Limits**: compiling costs n log n comparisons in the length of `required` and
 //! `enum`; matching a value against an `enum` of n values costs log n (a sorted index),
-//! `uniqueItems` over n items n log n, and checking n violations of one value for
-//! repeats n log n. Each (subschema, instance value, dynamic scope) triple is evaluated at
-//! most once per mode, however the references are arranged, so the work stays within
-//! their product (an `anyOf` of references to references cannot blow up
-//! exponentially); schemas applied one inside another stop at [`MAX_NESTING`], where
-//! the value gets a violation instead of a verdict.
+//! and so does finding which of the n alternatives of an `anyOf` or `oneOf` that accept
+//! fixed values (`const`, `enum`) accept it; `uniqueItems` over n items n log n, and
+//! checking n violations of one value for repeats n log n. A member name is matched
+//! against many `patternProperties` at once (one automaton), and `dependentSchemas` /
+//! `dependentRequired` cost an object the fewer of its members and their entries. Each
+//! (subschema, instance value, dynamic scope) triple is evaluated at most once per
+//! mode, however the references are arranged, so the work stays within their product
+//! (an `anyOf` of references to references cannot blow up exponentially); schemas
+//! applied one inside another stop at [`MAX_NESTING`], where the value gets a violation
+//! instead of a verdict. Whatever the schema and instance, one validation takes at most
+//! [`MAX_VALIDATION_STEPS`] steps of work (counted, never timed); past them the
+//! instance gets one violation at its root, `validation stopped: …`, and is not
+//! accepted.
 
+mod choices;
 mod compile;
 mod decimal;
 mod draft;
@@ -162,13 +177,16 @@ use core::fmt;
 
 use crate::json::Value;
 
-pub use compile::{DRAFT_2020_12, MAX_DYNAMIC_SCOPES, MAX_ENUM_VALUES, MAX_REQUIRED_NAMES};
+pub use compile::{
+    DRAFT_2020_12, KEYWORDS_BYTES, MAX_DYNAMIC_SCOPES, MAX_ENUM_VALUES, MAX_REQUIRED_NAMES,
+    MAX_SCHEMA_COMPILED_BYTES, SUBSCHEMA_BYTES,
+};
 pub use draft::Draft;
 pub use pattern::{
     LookAround, Pattern, PatternError, PatternErrorKind, SyntaxError, MAX_COMPILED_BYTES,
     MAX_GROUP_DEPTH, MAX_MATCH_CACHE_BYTES, MAX_PATTERN_CHARS,
 };
-pub use validate::MAX_NESTING;
+pub use validate::{MAX_NESTING, MAX_VALIDATION_STEPS};
 
 /// A compiled schema: checked against the subset and the draft 2020-12 meta-schema once,
 /// then applied to instances without re-reading the schema document.
@@ -177,6 +195,7 @@ pub struct Schema {
     source: Value,
     tree: tree::Tree,
     ignored: Vec<String>,
+    compiled_bytes: usize,
 }
 
 /// Why a schema was refused at registration: what is wrong and where (a JSON pointer
@@ -187,6 +206,54 @@ pub struct SchemaError {
     pub pointer: String,
     /// A sentence naming the keyword and what was wrong.
     pub message: String,
+    /// Which kind of refusal it is.
+    pub kind: SchemaErrorKind,
+}
+
+/// The kind of a [`SchemaError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SchemaErrorKind {
+    /// The schema says what the validator cannot honour, or what its draft's
+    /// meta-schema refuses (the message says which).
+    Refused,
+    /// Its compiled form (its subschemas and the automata of its patterns) would take
+    /// more bytes than its budget ([`MAX_SCHEMA_COMPILED_BYTES`], or the budget given
+    /// to [`Schema::compile_within`]).
+    OverBudget(OverBudget),
+}
+
+/// The figures of a schema refused because its compiled form would take more than its
+/// budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OverBudget {
+    /// The budget, in bytes.
+    pub budget: usize,
+    /// The bytes taken by what was compiled before the part that would pass it.
+    pub spent: usize,
+}
+
+impl fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "its compiled form would take more than its budget of {} bytes ({} bytes \
+             taken before)",
+            self.budget, self.spent
+        )
+    }
+}
+
+impl fmt::Display for SchemaErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SchemaErrorKind::Refused => f.write_str(
+                "the schema says what the validator cannot honour or what its draft's \
+                 meta-schema refuses",
+            ),
+            SchemaErrorKind::OverBudget(over) => over.fmt(f),
+        }
+    }
 }
 
 impl fmt::Display for SchemaError {
@@ -205,6 +272,7 @@ impl SchemaError {
         SchemaError {
             pointer: String::from(pointer),
             message,
+            kind: SchemaErrorKind::Refused,
         }
     }
 }
@@ -233,12 +301,31 @@ impl Schema {
     /// schemas that are not valid against their draft's meta-schema (see the
     /// [module documentation](self)).
     pub fn compile(schema: &Value) -> Result<Schema, SchemaError> {
-        let compiled = compile::compile(schema)?;
+        Schema::compile_within(schema, MAX_SCHEMA_COMPILED_BYTES)
+    }
+
+    /// Like [`Schema::compile`], with `budget` bytes for its compiled form instead of
+    /// [`MAX_SCHEMA_COMPILED_BYTES`]: what a tool set gives a schema of what its own
+    /// budget has left ([`crate::tools::MAX_TOOLBOX_COMPILED_BYTES`]). Past it, the
+    /// schema is refused with [`SchemaErrorKind::OverBudget`], after a bounded moment:
+    /// each automaton is built with what is left as its size limit.
+    pub fn compile_within(schema: &Value, budget: usize) -> Result<Schema, SchemaError> {
+        let compiled = compile::compile(schema, budget)?;
         Ok(Schema {
             tree: compiled.tree,
             ignored: compiled.ignored,
             source: schema.clone(),
+            compiled_bytes: compiled.compiled_bytes,
         })
+    }
+
+    /// The bytes the schema's compiled form takes, as its budget counts them
+    /// ([`MAX_SCHEMA_COMPILED_BYTES`]): its subschemas ([`SUBSCHEMA_BYTES`] each, and
+    /// [`KEYWORDS_BYTES`] more for one with keywords) and the automata of its patterns
+    /// as regex-automata reports them ([`pattern::Pattern::compiled_bytes`]; each
+    /// distinct pattern once: a pattern written twice is compiled once).
+    pub fn compiled_bytes(&self) -> usize {
+        self.compiled_bytes
     }
 
     /// The draft the schema is read by: its `$schema`, or 2020-12 without one.
@@ -274,6 +361,15 @@ impl Schema {
     #[doc(hidden)]
     pub fn validate_detailed(&self, instance: &Value, root: &str) -> Vec<Violation> {
         validate::violations(&self.tree, instance, root)
+    }
+
+    /// The steps ([`MAX_VALIDATION_STEPS`]) the check pass of [`Schema::is_valid`] takes
+    /// on `instance` (all of them if it runs out), with its verdict: a count of the
+    /// work, which tests and the `schema-cost` bench read instead of a time. Not part of
+    /// the API.
+    #[doc(hidden)]
+    pub fn check_steps(&self, instance: &Value) -> (bool, u64) {
+        validate::check_steps(&self.tree, instance)
     }
 
     /// The schema document as it was given (for a tool manifest, say).

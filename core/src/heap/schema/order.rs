@@ -68,12 +68,76 @@ fn rank(value: &Value) -> u8 {
 }
 
 /// Whether `value` holds a NaN anywhere.
-fn holds_nan(value: &Value) -> bool {
+pub(crate) fn holds_nan(value: &Value) -> bool {
     match value {
         Value::Number(n) => n.is_nan(),
         Value::Array(items) => items.iter().any(holds_nan),
         Value::Object(members) => members.iter().any(|(_, v)| holds_nan(v)),
         _ => false,
+    }
+}
+
+/// The work of comparing with `value`, in the validator's steps: one, and one more
+/// for each value and 64 bytes of string (or member name) in it. A comparison stops at
+/// the first difference, so this is the most it takes.
+pub(crate) fn weight(value: &Value) -> u64 {
+    match value {
+        Value::String(s) => 1 + (s.len() / 64) as u64,
+        Value::Array(items) => items
+            .iter()
+            .fold(1, |sum, item| sum.saturating_add(weight(item))),
+        Value::Object(members) => members.iter().fold(1, |sum, (key, member)| {
+            sum.saturating_add(weight(member))
+                .saturating_add((key.len() / 64) as u64)
+        }),
+        _ => 1,
+    }
+}
+
+/// The most work finding a value among some takes, in the validator's steps: so many
+/// comparisons, each at most the [`weight`] of the heaviest of them (or of the value
+/// looked for, when it is lighter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Lookup {
+    /// The comparisons.
+    pub(crate) compares: u64,
+    /// The weight of the heaviest value compared with.
+    pub(crate) heaviest: u64,
+}
+
+impl Lookup {
+    /// The lookup among `values`: comparing with each of a few, or with as many as a
+    /// binary search among many compares.
+    pub(crate) fn among(values: &[Value]) -> Lookup {
+        let compares = if values.len() <= SCAN_AT_MOST {
+            values.len() as u64
+        } else {
+            u64::from(usize::BITS - values.len().leading_zeros()) + 1
+        };
+        Lookup {
+            compares,
+            heaviest: values.iter().map(weight).max().unwrap_or(0),
+        }
+    }
+
+    /// Both lookups, one after the other.
+    pub(crate) fn and(self, other: Lookup) -> Lookup {
+        Lookup {
+            compares: self.compares + other.compares,
+            heaviest: self.heaviest.max(other.heaviest),
+        }
+    }
+
+    /// The steps of looking for `value`: a comparison stops at the first difference, so
+    /// a number, a boolean or null costs one, a string at most its own weight.
+    #[inline]
+    pub(crate) fn steps(&self, value: &Value) -> u64 {
+        let each = match value {
+            Value::Array(_) | Value::Object(_) => self.heaviest,
+            Value::String(s) => self.heaviest.min(1 + (s.len() / 64) as u64),
+            _ => 1,
+        };
+        self.compares.saturating_mul(each)
     }
 }
 
@@ -96,6 +160,8 @@ pub(crate) struct Members {
     /// When there are more than [`SCAN_AT_MOST`] members: the positions of those that
     /// hold no NaN, sorted by [`cmp_values`] (empty otherwise: a few are scanned).
     sorted: Vec<usize>,
+    /// The work finding a value among them takes.
+    cost: Lookup,
 }
 
 impl Members {
@@ -111,7 +177,17 @@ impl Members {
                 cmp_values(&values[a], &values[b])
             });
         }
-        Members { values, sorted }
+        let cost = Lookup::among(&values);
+        Members {
+            values,
+            sorted,
+            cost,
+        }
+    }
+
+    /// The work [`Members::contains`] takes.
+    pub(crate) fn cost(&self) -> Lookup {
+        self.cost
     }
 
     /// The members in the order written.

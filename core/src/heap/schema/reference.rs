@@ -63,6 +63,7 @@ pub(crate) fn refuse_cycles(
     const NEW: u8 = 0;
     const OPEN: u8 = 1;
     const DONE: u8 = 2;
+    let edges = InPlace::new(nodes);
     let mut state = vec![NEW; nodes.len()];
     for start in 0..nodes.len() {
         if state[start] != NEW {
@@ -74,8 +75,8 @@ pub(crate) fn refuse_cycles(
         state[start] = OPEN;
         while let Some(top) = stack.last_mut() {
             let (node, followed) = *top;
-            match same_value_edge(&nodes[node], followed) {
-                Some(target) => {
+            match edges.from(node).get(followed) {
+                Some(&target) => {
                     top.1 += 1;
                     match state[target] {
                         NEW => {
@@ -94,6 +95,38 @@ pub(crate) fn refuse_cycles(
         }
     }
     Ok(())
+}
+
+/// The edges between subschemas applied to the same value ([`Keywords::in_place`]),
+/// listed once for every node (each node's edges in a slice, not re-counted from the
+/// start of its keywords at each step: a node with n of them costs n, not n²).
+struct InPlace {
+    targets: Vec<NodeId>,
+    /// Where each node's edges start in `targets` (and, last, where they all end).
+    starts: Vec<usize>,
+}
+
+impl InPlace {
+    fn new(nodes: &[Node]) -> InPlace {
+        let mut targets = Vec::new();
+        let mut starts = Vec::with_capacity(nodes.len() + 1);
+        for node in nodes {
+            starts.push(targets.len());
+            if let Node::Keywords(k) = node {
+                targets.extend(k.in_place());
+            }
+        }
+        starts.push(targets.len());
+        InPlace { targets, starts }
+    }
+
+    /// The targets of the edges out of `node`, in their order.
+    fn from(&self, node: NodeId) -> &[NodeId] {
+        let range = self.starts.get(node).zip(self.starts.get(node + 1));
+        range
+            .and_then(|(&start, &end)| self.targets.get(start..end))
+            .unwrap_or_default()
+    }
 }
 
 /// The refusal of the cycle that runs from `target` along `stack` back to `target`.
@@ -151,14 +184,6 @@ fn reference_edge(node: &Node, i: usize) -> Option<&'static str> {
         0 | 1 if k.dynamic_reference.is_some() => Some("$dynamicRef"),
         _ => None,
     }
-}
-
-/// The `i`-th node `node` applies to the very value it is applied to.
-fn same_value_edge(node: &Node, i: usize) -> Option<NodeId> {
-    let Node::Keywords(k) = node else {
-        return None;
-    };
-    k.in_place().nth(i)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use super::tree::Node;
 use super::{work, Schema, SchemaError, Violation, MAX_NESTING};
 use crate::json::{parse, Object, Value};
 
+mod cost;
 mod fast_paths;
 mod language;
 

@@ -6,12 +6,16 @@ use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::choices::Choices;
 use super::draft::Draft;
-use super::order::Members;
+use super::order::{Lookup, Members};
 use super::pattern::Pattern;
 use crate::json::{cmp_keys, Value};
 
+mod pattern_map;
 mod prepare;
+
+pub(crate) use pattern_map::{PatternMap, Scratch, GROUP_ABOVE};
 
 /// Up to this many names, a lookup scans them by equality instead of searching in
 /// canonical order.
@@ -88,9 +92,11 @@ pub(crate) struct Keywords {
     /// [`Keywords::types`] as bits ([`Type::bit`]); 0 when there is no `type`.
     pub(crate) type_mask: u8,
     /// `enum`: the accepted values (possibly none), with an index for long lists.
-    pub(crate) enumeration: Option<Members>,
+    pub(crate) enumeration: Option<Box<Members>>,
     /// `const`: the one accepted value.
-    pub(crate) constant: Option<Value>,
+    pub(crate) constant: Option<Box<Value>>,
+    /// The work checking `enum` and `const` takes (set once the keywords are read).
+    pub(crate) equality: Lookup,
     /// `multipleOf` (> 0).
     pub(crate) multiple_of: Option<f64>,
     /// `minimum`.
@@ -106,7 +112,7 @@ pub(crate) struct Keywords {
     /// `maxLength`, in code points.
     pub(crate) max_length: Option<Count>,
     /// `pattern`.
-    pub(crate) pattern: Option<Pattern>,
+    pub(crate) pattern: Option<Box<Pattern>>,
     /// `minItems`.
     pub(crate) min_items: Option<Count>,
     /// `maxItems`.
@@ -138,7 +144,7 @@ pub(crate) struct Keywords {
     /// `properties`, sorted by [`cmp_keys`] (the order of the schema's object).
     pub(crate) properties: Vec<Property>,
     /// `patternProperties`, in canonical key order.
-    pub(crate) pattern_properties: Vec<(Pattern, NodeId)>,
+    pub(crate) pattern_properties: PatternMap,
     /// `additionalProperties`: applies to members neither `properties` nor
     /// `patternProperties` covers.
     pub(crate) additional: Option<NodeId>,
@@ -150,6 +156,11 @@ pub(crate) struct Keywords {
     pub(crate) any_of: Vec<NodeId>,
     /// `oneOf` (never empty when set).
     pub(crate) one_of: Vec<NodeId>,
+    /// The alternatives of `anyOf` that accept fixed values, indexed, when there are
+    /// many (set once the tree is complete).
+    pub(crate) any_of_choices: Option<Box<Choices>>,
+    /// The same for `oneOf`.
+    pub(crate) one_of_choices: Option<Box<Choices>>,
     /// `not`.
     pub(crate) not: Option<NodeId>,
     /// `if`, with `then` and `else` (each may be absent).
@@ -269,7 +280,7 @@ impl Keywords {
             .chain(self.items)
             .chain(self.contains)
             .chain(self.properties.iter().map(|p| p.node))
-            .chain(self.pattern_properties.iter().map(|(_, node)| *node))
+            .chain(self.pattern_properties.nodes())
             .chain(self.additional)
             .chain(self.property_names)
             .chain(self.unevaluated_items)

@@ -6,9 +6,12 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use alloc::boxed::Box;
+
 use super::{refuse, Compiled, Compiler, MAX_DYNAMIC_SCOPES};
+use crate::schema::choices::Choices;
 use crate::schema::reference;
-use crate::schema::tree::{Node, NodeId, Resource, Tree};
+use crate::schema::tree::{Node, NodeId, Resource, Tree, SCAN_AT_MOST};
 use crate::schema::SchemaError;
 
 impl Compiler<'_> {
@@ -26,6 +29,7 @@ impl Compiler<'_> {
                 k.flags.revisit = shared && (dynamic || incoming > 1);
             }
         }
+        self.index_choices();
         reference::refuse_cycles(&self.nodes, &|node| self.pointer_of(node))?;
         let plain = !dynamic && all_plain(&self.nodes, root);
         Ok(Compiled {
@@ -38,7 +42,31 @@ impl Compiler<'_> {
                 plain,
             },
             ignored: self.ignored,
+            compiled_bytes: self.budget.spent,
         })
+    }
+
+    /// The index of the `anyOf` and `oneOf` alternatives that accept fixed values, in
+    /// each node that has many ([`Choices`]).
+    fn index_choices(&mut self) {
+        let nodes = &self.nodes;
+        let many = |list: &[NodeId]| list.len() > SCAN_AT_MOST;
+        let indexes: Vec<(NodeId, Option<Choices>, Option<Choices>)> = (nodes.iter().enumerate())
+            .filter_map(|(id, node)| match node {
+                Node::Keywords(k) if many(&k.any_of) || many(&k.one_of) => Some((
+                    id,
+                    Choices::new(nodes, &k.any_of),
+                    Choices::new(nodes, &k.one_of),
+                )),
+                _ => None,
+            })
+            .collect();
+        for (id, any_of, one_of) in indexes {
+            if let Some(Node::Keywords(k)) = self.nodes.get_mut(id) {
+                k.any_of_choices = any_of.map(Box::new);
+                k.one_of_choices = one_of.map(Box::new);
+            }
+        }
     }
 
     /// Each resource's dynamic anchors (and `$recursiveAnchor`s, under the name `""`),

@@ -2,19 +2,16 @@
 //! (assertions, applicators on arrays, on objects and in place, references and the
 //! rest), each family a function that says whether the keyword was its own.
 
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::values::{
-    boolean, count, must_be, names, number, other_draft, pattern, types, unknown_draft,
-};
+use super::values::{boolean, count, must_be, names, number, other_draft, types, unknown_draft};
 use super::{refuse, Compiler, Partial, Pending, RefKind, MAX_ENUM_VALUES};
-use crate::json::path::quoted;
 use crate::json::Value;
 use crate::schema::draft::{Draft, Keyword};
 use crate::schema::order::Members;
-use crate::schema::pattern::Pattern;
 use crate::schema::reference::push_token;
 use crate::schema::tree::{Keywords, NodeId, Property};
 use crate::schema::SchemaError;
@@ -38,6 +35,10 @@ impl Compiler<'_> {
                 self.ignored.push(at.clone());
                 return Ok(());
             }
+        }
+        if key == "pattern" {
+            st.k.pattern = Some(Box::new(self.pattern(value, at)?));
+            return Ok(());
         }
         // Each family answers whether `key` was its own (the key sets are disjoint).
         let _ = assertion(key, value, at, st)?
@@ -128,39 +129,6 @@ impl Compiler<'_> {
             _ => return Ok(false),
         }
         Ok(true)
-    }
-
-    /// `patternProperties`: an object whose names are patterns and members schemas.
-    fn pattern_properties(
-        &mut self,
-        value: &Value,
-        at: &mut String,
-        two: usize,
-        k: &mut Keywords,
-    ) -> Result<(), SchemaError> {
-        let key = "patternProperties";
-        let Value::Object(members) = value else {
-            return Err(must_be(
-                at,
-                key,
-                "an object whose members are schemas",
-                value,
-            ));
-        };
-        for (source, member) in members.iter() {
-            let regex = Pattern::compile(source).map_err(|e| {
-                refuse(
-                    at,
-                    format!(
-                        "keyword 'patternProperties': the pattern {} is refused: {e}",
-                        quoted(source)
-                    ),
-                )
-            })?;
-            let node = self.child(member, key, at, source, two)?;
-            k.pattern_properties.push((regex, node));
-        }
-        Ok(())
     }
 
     /// The applicators in place: `allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`,
@@ -362,8 +330,8 @@ impl Compiler<'_> {
 fn assertion(key: &str, value: &Value, at: &str, st: &mut Partial) -> Result<bool, SchemaError> {
     match key {
         "type" => st.k.types = types(value, at)?,
-        "enum" => st.k.enumeration = Some(enumeration(value, at)?),
-        "const" => st.k.constant = Some(value.clone()),
+        "enum" => st.k.enumeration = Some(Box::new(enumeration(value, at)?)),
+        "const" => st.k.constant = Some(Box::new(value.clone())),
         "multipleOf" => match value {
             Value::Number(n) if n.is_finite() && *n > 0.0 => st.k.multiple_of = Some(*n),
             other => return Err(must_be(at, key, "a number above 0", other)),
@@ -374,7 +342,6 @@ fn assertion(key: &str, value: &Value, at: &str, st: &mut Partial) -> Result<boo
         "exclusiveMaximum" => st.k.exclusive_maximum = Some(number(at, key, value)?),
         "minLength" => st.k.min_length = Some(count(at, key, value)?),
         "maxLength" => st.k.max_length = Some(count(at, key, value)?),
-        "pattern" => st.k.pattern = Some(pattern(value, at, key)?),
         "minItems" => st.k.min_items = Some(count(at, key, value)?),
         "maxItems" => st.k.max_items = Some(count(at, key, value)?),
         "uniqueItems" => st.k.unique_items = boolean(at, key, value)?,

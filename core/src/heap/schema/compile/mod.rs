@@ -20,12 +20,14 @@ use alloc::vec::Vec;
 
 mod finish;
 mod keyword;
+mod patterns;
 mod resolve;
 mod values;
 
 use values::{must_be, unknown_draft};
 
 use super::draft::{self, Draft};
+use super::pattern::Pattern;
 use super::reference::push_token;
 use super::resources::Resources;
 use super::tree::{Count, Keywords, Node, NodeId, Tree};
@@ -47,6 +49,31 @@ pub const MAX_REQUIRED_NAMES: usize = 10_000;
 /// Most values an `enum` may list, for the same reasons.
 pub const MAX_ENUM_VALUES: usize = 100_000;
 
+/// The most bytes one schema's compiled form may take ([`crate::schema::Schema::compiled_bytes`]):
+/// its subschemas (each its node, its keywords and its entries in the compiler's tables,
+/// by their sizes: [`SUBSCHEMA_BYTES`] and [`KEYWORDS_BYTES`]) and the automata of its
+/// patterns (`pattern`, `patternProperties`, as regex-automata reports them:
+/// [`crate::schema::pattern::Pattern::compiled_bytes`]). A schema past it is refused.
+/// Compiling costs time in proportion to what it builds, and each automaton is built
+/// with what the budget has left as its size limit, so this bounds the time and memory
+/// of compiling any schema (under 1 s and 64 MB for one of 1 MB, docs/assurance.md),
+/// where the bound of one pattern ([`crate::schema::pattern::MAX_COMPILED_BYTES`])
+/// would let many small patterns take gigabytes together. Realistic schemas take far
+/// less: a pattern a few kilobytes (`^[a-z0-9-]{1,39}$`: 7 KB), a subschema with
+/// keywords about one; the largest patterns that fit alone (`^\p{L}{1,100}$`: 4.8 MB)
+/// fit three times.
+pub const MAX_SCHEMA_COMPILED_BYTES: usize = 16 << 20;
+
+/// What each subschema takes of the budget: its node and its entries in the compiler's
+/// tables (its address, the node at an address, the base URI at an address).
+pub const SUBSCHEMA_BYTES: usize = core::mem::size_of::<Node>()
+    + core::mem::size_of::<usize>()
+    + core::mem::size_of::<(usize, NodeId)>()
+    + core::mem::size_of::<(usize, (Option<Rc<str>>, usize))>();
+
+/// What a subschema with keywords takes beside [`SUBSCHEMA_BYTES`]: its keywords.
+pub const KEYWORDS_BYTES: usize = core::mem::size_of::<Keywords>();
+
 /// What a compiled document holds besides its tree.
 #[derive(Debug)]
 pub(crate) struct Compiled {
@@ -54,6 +81,8 @@ pub(crate) struct Compiled {
     pub(crate) tree: Tree,
     /// JSON pointers of the members no draft knows (annotations, ignored).
     pub(crate) ignored: Vec<String>,
+    /// The bytes the automata of its patterns take ([`crate::schema::Schema::compiled_bytes`]).
+    pub(crate) compiled_bytes: usize,
 }
 
 /// Which reference keyword a pending reference came from.
@@ -96,8 +125,8 @@ struct Pending {
     base: Option<Rc<str>>,
 }
 
-/// Compiles `document`.
-pub(crate) fn compile(document: &Value) -> Result<Compiled, SchemaError> {
+/// Compiles `document`, its patterns within `budget` bytes.
+pub(crate) fn compile(document: &Value, budget: usize) -> Result<Compiled, SchemaError> {
     let draft = match draft::of_document(document) {
         Ok(draft) => draft,
         Err(Some(uri)) => return Err(refuse("/$schema", unknown_draft(uri))),
@@ -122,6 +151,11 @@ pub(crate) fn compile(document: &Value) -> Result<Compiled, SchemaError> {
         pending: Vec::new(),
         ignored: Vec::new(),
         dynamic_names: Vec::new(),
+        patterns: BTreeMap::new(),
+        budget: Budget {
+            limit: budget,
+            spent: 0,
+        },
     };
     let root = c.compile_at(document, &mut String::new(), 1, None)?;
     c.resolve_all()?;
@@ -148,6 +182,18 @@ struct Compiler<'d> {
     ignored: Vec<String>,
     /// Names `$dynamicRef` looks up dynamically (`""` for `$recursiveRef`).
     dynamic_names: Vec<String>,
+    /// Each distinct pattern compiled so far, by its text: one written again shares
+    /// its automaton.
+    patterns: BTreeMap<String, Pattern>,
+    /// What the patterns' automata may take, and have taken.
+    budget: Budget,
+}
+
+/// The bytes a schema's patterns may take ([`MAX_SCHEMA_COMPILED_BYTES`]) and have.
+#[derive(Debug, Clone, Copy)]
+struct Budget {
+    limit: usize,
+    spent: usize,
 }
 
 impl Compiler<'_> {
@@ -166,6 +212,10 @@ impl Compiler<'_> {
             return Ok(id);
         }
         let id = self.nodes.len();
+        if matches!(value, Value::Bool(_) | Value::Object(_)) {
+            self.budget
+                .take(SUBSCHEMA_BYTES, pointer, "this subschema")?;
+        }
         match value {
             Value::Bool(b) => {
                 self.nodes.push(Node::Bool(*b));
@@ -184,6 +234,10 @@ impl Compiler<'_> {
                 self.nodes.push(Node::Bool(true));
                 self.values.push(address);
                 self.by_value.insert(address, id);
+                if object.is_empty() {
+                    // `{}` accepts everything, as `true` does.
+                    return Ok(id);
+                }
                 let waiting = self.pending.len();
                 let keywords = self.keywords(object, id, pointer, depth)?;
                 let references = self.pending[waiting..].iter().any(|p| p.from == id);
@@ -192,6 +246,8 @@ impl Compiler<'_> {
                 self.nodes[id] = if keywords.is_empty() && !references {
                     Node::Bool(true)
                 } else {
+                    self.budget
+                        .take(KEYWORDS_BYTES, pointer, "this subschema")?;
                     Node::Keywords(Box::new(keywords))
                 };
                 Ok(id)

@@ -119,10 +119,14 @@ impl Compiler<'_> {
             (p.from, p.kind, p.reference.clone(), p.base.clone())
         };
         let keyword = kind.keyword();
-        // Found only for a refusal: a node keeps no pointer.
-        let mut at = self.pointer_of(from);
-        push_token(&mut at, keyword);
-        let says = |what: String| refuse(&at, format!("keyword {}: {}", quoted(keyword), what));
+        // Found only for a refusal (a node keeps no pointer, and finding one searches the
+        // document: not for each reference).
+        let (document, address) = (self.document, self.values.get(from).copied().unwrap_or(0));
+        let says = |what: String| {
+            let mut at = pointer_to(document, address).unwrap_or_default();
+            push_token(&mut at, keyword);
+            refuse(&at, format!("keyword {}: {}", quoted(keyword), what))
+        };
         if kind == RefKind::Recursive && reference != "#" {
             return Err(says(format!(
                 "{} must be \"#\" (draft 2019-09)",

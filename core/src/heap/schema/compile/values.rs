@@ -12,7 +12,6 @@ use crate::json::Value;
 use crate::number::is_integral;
 use crate::schema::draft::Draft;
 use crate::schema::message::show;
-use crate::schema::pattern::Pattern;
 use crate::schema::reference::push_token;
 use crate::schema::tree::{Count, Type};
 use crate::schema::{work, SchemaError};
@@ -108,19 +107,6 @@ pub(super) fn count(pointer: &str, keyword: &str, value: &Value) -> Result<Count
         }),
         other => Err(must_be(pointer, keyword, "a non-negative integer", other)),
     }
-}
-
-/// `pattern`: a string the pattern engine accepts.
-pub(super) fn pattern(value: &Value, pointer: &str, keyword: &str) -> Result<Pattern, SchemaError> {
-    let Value::String(source) = value else {
-        return Err(must_be(pointer, keyword, "a string", value));
-    };
-    Pattern::compile(source).map_err(|e| {
-        refuse(
-            pointer,
-            format!("keyword 'pattern': {} is refused: {e}", quoted(source)),
-        )
-    })
 }
 
 /// `type`: a type name, or a non-empty array of unique type names.

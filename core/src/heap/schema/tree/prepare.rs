@@ -6,11 +6,18 @@ use alloc::vec::Vec;
 
 use super::Keywords;
 use crate::json::cmp_keys;
+use crate::schema::order::{Lookup, Members};
 
 impl Keywords {
     /// Fills [`Keywords::flags`] (but `shared`, which needs the whole tree).
     pub(crate) fn prepare(&mut self) {
         self.type_mask = self.types.iter().fold(0, |mask, t| mask | t.bit());
+        let constant = self.constant.as_deref().map(core::slice::from_ref);
+        self.equality = Lookup::among(constant.unwrap_or_default()).and(
+            self.enumeration
+                .as_deref()
+                .map_or(Lookup::default(), Members::cost),
+        );
         self.kind_flags();
         self.flags.leaf = false;
         self.flags.only_any_of = false;

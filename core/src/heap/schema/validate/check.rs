@@ -2,29 +2,47 @@
 //! nothing but the marks `unevaluated*` reads where they are asked for.
 
 use alloc::boxed::Box;
-use alloc::rc::Rc;
 
 use super::marks::Marks;
+use super::meter::{cost, Meter};
 use super::{
-    enum_const_ok, first_repeat, has_member, numbers_ok, strings_ok, Engine, Key, Scope, Verdict,
-    MAX_NESTING,
+    enum_const_ok, first_repeat, leaf_accepts, numbers_ok, repeat_cost, strings_ok, Engine, Key,
+    Scope, Verdict, MAX_NESTING,
 };
-
-/// A leaf node's verdict: `type`, `enum`, `const`, and the number or string keywords.
-#[inline(always)]
-pub(super) fn leaf_ok(k: &Keywords, value: &Value) -> bool {
-    k.type_matches(value)
-        && (k.enumeration.is_none() && k.constant.is_none() || enum_const_ok(k, value))
-        && match value {
-            Value::Number(n) => !k.flags.numbers || numbers_ok(k, *n),
-            Value::String(s) => !k.flags.strings || strings_ok(k, s),
-            _ => true,
-        }
-}
-use crate::json::{Object, Value};
+use crate::json::Value;
 use crate::schema::memo::Memo;
 use crate::schema::tree::{Keywords, Node, NodeId};
 use crate::schema::work;
+
+/// A leaf node's verdict: `type`, `enum`, `const`, and the number or string keywords
+/// ([`leaf_accepts`]), charged for comparing with `enum` and `const` and reading a
+/// string.
+#[inline(always)]
+pub(super) fn leaf_ok(k: &Keywords, value: &Value, meter: &Meter) -> bool {
+    let reading = match value {
+        Value::String(s) if k.flags.strings => Meter::steps_of_bytes(s.len()),
+        _ => 0,
+    };
+    meter.spend(k.equality.steps(value) + reading) && leaf_accepts(k, value)
+}
+
+/// Whether one of the alternatives of `k`'s `anyOf` that accept fixed values (a
+/// `const`, an `enum`: [`crate::schema::choices::Choices`]) accepts `value`, from their
+/// index; `None` when there is no index, or when the alternatives, `deeper` schemas
+/// deep, are past the nesting bound (where each gets its own verdict, false).
+#[inline]
+pub(super) fn any_of_fixed(
+    k: &Keywords,
+    value: &Value,
+    deeper: usize,
+    meter: &Meter,
+) -> Option<bool> {
+    let choices = k.any_of_choices.as_deref()?;
+    if deeper >= MAX_NESTING || work::general_only() {
+        return None;
+    }
+    Some(meter.spend(choices.steps(value)) && choices.accepting(value).next().is_some())
+}
 
 impl Engine<'_> {
     /// Whether `value` is valid against `node`; with `marks`, also which members or
@@ -43,9 +61,12 @@ impl Engine<'_> {
         depth: usize,
         marks: Option<&mut Marks>,
     ) -> bool {
+        if !self.meter.spend(1) {
+            return false;
+        }
         if depth < MAX_NESTING && !work::general_only() {
             match self.tree.nodes.get(node) {
-                Some(Node::Keywords(k)) if k.flags.leaf => return leaf_ok(k, value),
+                Some(Node::Keywords(k)) if k.flags.leaf => return leaf_ok(k, value, self.meter),
                 // Whatever else the node holds, the first thing it asks is the type.
                 Some(Node::Keywords(k)) if !k.type_matches(value) => return false,
                 Some(Node::Bool(b)) => return *b,
@@ -68,14 +89,14 @@ impl Engine<'_> {
         let tree = self.tree;
         let (mut node, mut depth) = (node, depth);
         let k = loop {
-            if depth >= MAX_NESTING {
+            if depth >= MAX_NESTING || !self.meter.spend(1) {
                 return false;
             }
             match tree.nodes.get(node) {
                 Some(Node::Keywords(k)) => {
                     // `type`, `enum`, `const`, numbers and strings alone: inline.
                     if k.flags.leaf && !work::general_only() {
-                        return leaf_ok(k, value);
+                        return leaf_ok(k, value, self.meter);
                     }
                     // `{"$ref": …}` alone (no dynamic scope to follow): the target
                     // decides, one level deeper.
@@ -97,14 +118,14 @@ impl Engine<'_> {
         // [`Engine::keywords`] would do, without the keywords that are not there.
         if k.flags.only_any_of && !memo && !self.dynamic && marks.is_none() && !work::general_only()
         {
-            return k
-                .any_of
-                .iter()
-                .any(|&schema| self.check(schema, value, scope, depth + 1, None));
+            return self.any_of(k, value, scope, depth + 1, None);
         }
         let scope = &self.enter(scope, k.home);
         if !memo {
             return self.keywords(k, value, scope, depth, marks);
+        }
+        if !self.meter.spend(cost::MEMO) {
+            return false;
         }
         let key = Self::key(node, value, scope);
         if let Some(seen) = self.checked.as_ref().and_then(|m| m.get(key)) {
@@ -164,7 +185,10 @@ impl Engine<'_> {
         marks: Option<&mut Marks>,
     ) -> bool {
         work::application();
-        if !k.type_matches(value) || !enum_const_ok(k, value) {
+        if !k.type_matches(value)
+            || !self.meter.spend(k.equality.steps(value))
+            || !enum_const_ok(k, value)
+        {
             return false;
         }
         let unevaluated = match value {
@@ -177,7 +201,9 @@ impl Engine<'_> {
         };
         // `unevaluated*`: the other keywords first, marking what they evaluate.
         let mut own = Marks::default();
-        if !self.assertions(k, value, scope, depth, Some(&mut own)) {
+        if !self.meter.spend(children(value))
+            || !self.assertions(k, value, scope, depth, Some(&mut own))
+        {
             return false;
         }
         let ok = match value {
@@ -209,7 +235,7 @@ impl Engine<'_> {
     ) -> bool {
         let ok = match value {
             Value::Number(n) => !k.flags.numbers || numbers_ok(k, *n),
-            Value::String(s) => !k.flags.strings || strings_ok(k, s),
+            Value::String(s) => !k.flags.strings || (self.meter.bytes(s.len()) && strings_ok(k, s)),
             Value::Array(items) => {
                 !k.flags.arrays || self.array(k, items, scope, depth, marks.as_deref_mut())
             }
@@ -233,7 +259,8 @@ impl Engine<'_> {
         let count = items.len() as u64;
         if k.min_items.is_some_and(|m| count < m.limit)
             || k.max_items.is_some_and(|m| count > m.limit)
-            || (k.unique_items && first_repeat(items).is_some())
+            || (k.unique_items
+                && (!self.meter.spend(repeat_cost(items)) || first_repeat(items).is_some()))
         {
             return false;
         }
@@ -279,144 +306,13 @@ impl Engine<'_> {
         }
         true
     }
-
-    /// The object keywords.
-    fn object(
-        &mut self,
-        k: &Keywords,
-        members: &Object,
-        scope: &Scope,
-        depth: usize,
-        mut marks: Option<&mut Marks>,
-    ) -> bool {
-        if !object_counts_ok(k, members) {
-            return false;
-        }
-        let walks = !k.properties.is_empty()
-            || !k.pattern_properties.is_empty()
-            || k.additional.is_some()
-            || k.property_names.is_some();
-        if !walks {
-            return true;
-        }
-        // Only `properties` and `additionalProperties` walk, and nothing to mark (as
-        // most tool schemas): the same walk without the rest.
-        if k.pattern_properties.is_empty()
-            && k.property_names.is_none()
-            && marks.is_none()
-            && !work::general_only()
-        {
-            return self.properties_only(k, members, scope, depth);
-        }
-        let mut next = 0;
-        let mut required_seen = 0;
-        for (i, (key, member)) in members.iter().enumerate() {
-            let mut covered = false;
-            if let Some(p) = k.property_from(key, &mut next) {
-                covered = true;
-                required_seen += usize::from(p.required);
-                if !self.check(p.node, member, scope, depth + 1, None) {
-                    return false;
-                }
-            }
-            for (pattern, schema) in &k.pattern_properties {
-                if pattern.is_match(key) {
-                    covered = true;
-                    if !self.check(*schema, member, scope, depth + 1, None) {
-                        return false;
-                    }
-                }
-            }
-            if !covered {
-                if let Some(schema) = k.additional {
-                    covered = true;
-                    if !self.check(schema, member, scope, depth + 1, None) {
-                        return false;
-                    }
-                }
-            }
-            if covered {
-                if let Some(marks) = marks.as_deref_mut() {
-                    marks.mark(i);
-                }
-            }
-            if let Some(schema) = k.property_names {
-                if !self.check_name(schema, key, scope, depth) {
-                    return false;
-                }
-            }
-        }
-        // Every required name `properties` has was met on the walk (names are unique).
-        required_seen == k.required_named
-    }
-
-    /// The members of an object whose schema walks them with `properties` and
-    /// `additionalProperties` only, marking nothing.
-    #[inline]
-    fn properties_only(
-        &mut self,
-        k: &Keywords,
-        members: &Object,
-        scope: &Scope,
-        depth: usize,
-    ) -> bool {
-        let mut next = 0;
-        let mut required_seen = 0;
-        for (key, member) in members.iter() {
-            let schema = match k.property_from(key, &mut next) {
-                Some(p) => {
-                    required_seen += usize::from(p.required);
-                    p.node
-                }
-                None => match k.additional {
-                    Some(schema) => schema,
-                    None => continue,
-                },
-            };
-            if !self.check(schema, member, scope, depth + 1, None) {
-                return false;
-            }
-        }
-        required_seen == k.required_named
-    }
-
-    /// `propertyNames`: whether `key`, as a string value, is valid against `schema`.
-    pub(super) fn check_name(
-        &mut self,
-        schema: NodeId,
-        key: &str,
-        scope: &Scope,
-        depth: usize,
-    ) -> bool {
-        let name = self.name(key);
-        self.check(schema, &name, scope, depth + 1, None)
-    }
-
-    /// `key` as a string value, kept until the run ends so that its address (a memo
-    /// key) is never reused for another name.
-    fn name(&mut self, key: &str) -> Rc<Value> {
-        let name = Rc::new(Value::from(key));
-        self.names.push(name.clone());
-        name
-    }
 }
 
-/// The object keywords that count: `minProperties`, `maxProperties`, the `required`
-/// names `properties` lacks, `dependentRequired`.
-#[inline]
-fn object_counts_ok(k: &Keywords, members: &Object) -> bool {
-    let count = members.len() as u64;
-    if k.min_properties.is_some_and(|m| count < m.limit)
-        || k.max_properties.is_some_and(|m| count > m.limit)
-        || !k
-            .required_other
-            .iter()
-            .all(|name| has_member(members, name))
-        || !k.dependent_required.iter().all(|(name, needs)| {
-            !has_member(members, name) || needs.iter().all(|n| has_member(members, n))
-        })
-    {
-        return false;
+/// The steps of walking the members or items of `value` (none for another value).
+pub(super) fn children(value: &Value) -> u64 {
+    match value {
+        Value::Object(members) => members.len() as u64,
+        Value::Array(items) => items.len() as u64,
+        _ => 0,
     }
-    true
 }

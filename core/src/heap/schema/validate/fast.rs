@@ -10,14 +10,18 @@
 //! It decides exactly what [`super::Engine::check`] decides on such a document (a unit
 //! test holds the two to the same verdicts by forcing the general path).
 
-use super::check::leaf_ok;
-use super::{enum_const_ok, first_repeat, has_member, numbers_ok, strings_ok, MAX_NESTING};
+use super::check::{any_of_fixed, leaf_ok};
+use super::meter::Meter;
+use super::{
+    enum_const_ok, first_repeat, has_member, numbers_ok, repeat_cost, strings_ok, MAX_NESTING,
+};
 use crate::json::{Object, Value};
 use crate::schema::tree::{Keywords, Node, NodeId, Tree};
 
-/// Whether `value` is valid against `node`, `depth` schemas deep.
-pub(super) fn check(tree: &Tree, node: NodeId, value: &Value, depth: usize) -> bool {
-    if depth >= MAX_NESTING {
+/// Whether `value` is valid against `node`, `depth` schemas deep (`false` too when
+/// `meter` runs out: the caller reads it).
+pub(super) fn check(tree: &Tree, node: NodeId, value: &Value, depth: usize, meter: &Meter) -> bool {
+    if depth >= MAX_NESTING || !meter.spend(1) {
         return false;
     }
     let k = match tree.nodes.get(node) {
@@ -27,44 +31,54 @@ pub(super) fn check(tree: &Tree, node: NodeId, value: &Value, depth: usize) -> b
         None => return false,
     };
     if k.flags.leaf {
-        return leaf_ok(k, value);
+        return leaf_ok(k, value, meter);
     }
     if let Some(target) = k.only_ref {
-        return check(tree, target, value, depth + 1);
+        return check(tree, target, value, depth + 1, meter);
     }
     if k.flags.only_any_of {
+        if let Some(fixed) = any_of_fixed(k, value, depth + 1, meter) {
+            return fixed
+                || k.any_of_choices.as_ref().is_some_and(|c| {
+                    c.others()
+                        .iter()
+                        .any(|&i| inner(tree, k.any_of[i], value, depth + 1, meter))
+                });
+        }
         return k
             .any_of
             .iter()
-            .any(|&schema| inner(tree, schema, value, depth + 1));
+            .any(|&schema| inner(tree, schema, value, depth + 1, meter));
     }
-    if !k.type_matches(value) || !enum_const_ok(k, value) {
+    if !k.type_matches(value) || !meter.spend(k.equality.steps(value)) || !enum_const_ok(k, value) {
         return false;
     }
     match value {
         Value::Number(n) => !k.flags.numbers || numbers_ok(k, *n),
-        Value::String(s) => !k.flags.strings || strings_ok(k, s),
-        Value::Array(items) => !k.flags.arrays || array(tree, k, items, depth),
-        Value::Object(members) => !k.flags.objects || object(tree, k, members, depth),
+        Value::String(s) => !k.flags.strings || (meter.bytes(s.len()) && strings_ok(k, s)),
+        Value::Array(items) => !k.flags.arrays || array(tree, k, items, depth, meter),
+        Value::Object(members) => !k.flags.objects || object(tree, k, members, depth, meter),
         _ => true,
     }
 }
 
 /// [`check`] of a member or an item: a leaf decided here, without a call.
 #[inline(always)]
-fn inner(tree: &Tree, node: NodeId, value: &Value, depth: usize) -> bool {
+fn inner(tree: &Tree, node: NodeId, value: &Value, depth: usize, meter: &Meter) -> bool {
     match tree.nodes.get(node) {
-        Some(Node::Keywords(k)) if k.flags.leaf && depth < MAX_NESTING => leaf_ok(k, value),
-        _ => check(tree, node, value, depth),
+        Some(Node::Keywords(k)) if k.flags.leaf && depth < MAX_NESTING => {
+            meter.spend(1) && leaf_ok(k, value, meter)
+        }
+        _ => check(tree, node, value, depth, meter),
     }
 }
 
 /// `minItems`, `maxItems`, `uniqueItems`, `prefixItems`, `items`.
-fn array(tree: &Tree, k: &Keywords, items: &[Value], depth: usize) -> bool {
+fn array(tree: &Tree, k: &Keywords, items: &[Value], depth: usize, meter: &Meter) -> bool {
     let count = items.len() as u64;
     if k.min_items.is_some_and(|m| count < m.limit)
         || k.max_items.is_some_and(|m| count > m.limit)
-        || (k.unique_items && first_repeat(items).is_some())
+        || (k.unique_items && (!meter.spend(repeat_cost(items)) || first_repeat(items).is_some()))
     {
         return false;
     }
@@ -72,7 +86,7 @@ fn array(tree: &Tree, k: &Keywords, items: &[Value], depth: usize) -> bool {
         .prefix_items
         .iter()
         .zip(items)
-        .all(|(&schema, item)| inner(tree, schema, item, depth + 1))
+        .all(|(&schema, item)| inner(tree, schema, item, depth + 1, meter))
     {
         return false;
     }
@@ -80,16 +94,17 @@ fn array(tree: &Tree, k: &Keywords, items: &[Value], depth: usize) -> bool {
         Some(schema) => items
             .iter()
             .skip(k.prefix_items.len())
-            .all(|item| inner(tree, schema, item, depth + 1)),
+            .all(|item| inner(tree, schema, item, depth + 1, meter)),
         None => true,
     }
 }
 
 /// `minProperties`, `maxProperties`, `required`, `properties`, `additionalProperties`.
-fn object(tree: &Tree, k: &Keywords, members: &Object, depth: usize) -> bool {
+fn object(tree: &Tree, k: &Keywords, members: &Object, depth: usize, meter: &Meter) -> bool {
     let count = members.len() as u64;
     if k.min_properties.is_some_and(|m| count < m.limit)
         || k.max_properties.is_some_and(|m| count > m.limit)
+        || !meter.spend(count + k.required_other.len() as u64)
         || !k
             .required_other
             .iter()
@@ -110,7 +125,7 @@ fn object(tree: &Tree, k: &Keywords, members: &Object, depth: usize) -> bool {
                 None => continue,
             },
         };
-        if !inner(tree, schema, member, depth + 1) {
+        if !inner(tree, schema, member, depth + 1, meter) {
             return false;
         }
     }

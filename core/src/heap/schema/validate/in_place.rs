@@ -1,10 +1,13 @@
 //! The check pass's in-place applicators: `allOf`, `anyOf`, `oneOf`, `not`,
 //! `if`/`then`/`else`, `dependentSchemas`, `$ref`, `$dynamicRef`.
 
+use super::check::any_of_fixed;
 use super::marks::Marks;
-use super::{has_member, Engine, Scope};
+use super::members::{each_present, present_cost};
+use super::{Engine, Scope, MAX_NESTING};
 use crate::json::Value;
 use crate::schema::tree::Keywords;
+use crate::schema::work;
 
 impl Engine<'_> {
     /// The in-place applicators: `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`,
@@ -52,13 +55,15 @@ impl Engine<'_> {
                 }
             }
         }
-        if let Value::Object(members) = value {
-            for (name, schema) in &k.dependent_schemas {
-                if has_member(members, name)
-                    && !self.check(*schema, value, scope, deeper, marks.as_deref_mut())
-                {
-                    return false;
-                }
+        if let (Value::Object(members), false) = (value, k.dependent_schemas.is_empty()) {
+            if !self
+                .meter
+                .spend(present_cost(&k.dependent_schemas, members))
+                || !each_present(&k.dependent_schemas, members, |_, &schema| {
+                    self.check(schema, value, scope, deeper, marks.as_deref_mut())
+                })
+            {
+                return false;
             }
         }
         if let Some(target) = k.reference {
@@ -75,9 +80,10 @@ impl Engine<'_> {
     }
 
     /// `anyOf` (non-empty): whether an alternative holds; with `marks`, every one that
-    /// holds leaves its marks.
+    /// holds leaves its marks (an alternative that accepts fixed values, found in the
+    /// index, evaluates nothing and leaves none).
     #[inline]
-    fn any_of(
+    pub(super) fn any_of(
         &mut self,
         k: &Keywords,
         value: &Value,
@@ -85,11 +91,23 @@ impl Engine<'_> {
         deeper: usize,
         marks: Option<&mut Marks>,
     ) -> bool {
+        let fixed = any_of_fixed(k, value, deeper, self.meter);
+        let (mut any, positions) = match (fixed, &k.any_of_choices) {
+            (Some(found), Some(choices)) => (found, Some(choices.others())),
+            _ => (false, None),
+        };
+        if any && marks.is_none() {
+            return true;
+        }
+        let count = positions.map_or(k.any_of.len(), <[usize]>::len);
+        let schema = |n: usize| {
+            let i = positions.map_or(Some(n), |p| p.get(n).copied())?;
+            k.any_of.get(i).copied()
+        };
         match marks {
             // Every alternative that matches leaves its marks.
             Some(marks) => {
-                let mut any = false;
-                for &schema in &k.any_of {
+                for schema in (0..count).filter_map(schema) {
                     let mut own = Marks::default();
                     if self.check(schema, value, scope, deeper, Some(&mut own)) {
                         any = true;
@@ -98,10 +116,9 @@ impl Engine<'_> {
                 }
                 any
             }
-            None => k
-                .any_of
-                .iter()
-                .any(|&schema| self.check(schema, value, scope, deeper, None)),
+            None => (0..count)
+                .filter_map(schema)
+                .any(|schema| self.check(schema, value, scope, deeper, None)),
         }
     }
 
@@ -116,25 +133,116 @@ impl Engine<'_> {
         deeper: usize,
         marks: Option<&mut Marks>,
     ) -> bool {
-        let mut matched = 0;
         let mut kept = Marks::default();
-        for &schema in &k.one_of {
-            let mut own = Marks::default();
-            let collect = marks.is_some().then_some(&mut own);
-            if self.check(schema, value, scope, deeper, collect) {
-                matched += 1;
-                if matched > 1 {
-                    return false;
-                }
-                kept = own;
-            }
-        }
-        if matched != 1 {
+        let matched = match marks {
+            Some(_) => self.one_of_matches(k, value, scope, deeper, false, Some(&mut kept)),
+            None => self.one_of_matches(k, value, scope, deeper, false, None),
+        };
+        if matched.len() != 1 {
             return false;
         }
         if let Some(marks) = marks {
             marks.merge(&kept);
         }
         true
+    }
+
+    /// The alternatives of `k`'s `oneOf` that `value` matches: with `exact`, the first
+    /// two in order (fewer when fewer match: what a violation names); else any two, as
+    /// soon as there are two (what a verdict needs). With `kept`, the marks of the last
+    /// one found there (none for one found in the index of fixed values, which
+    /// evaluates nothing): when exactly one matched, its marks.
+    pub(super) fn one_of_matches(
+        &mut self,
+        k: &Keywords,
+        value: &Value,
+        scope: &Scope,
+        deeper: usize,
+        exact: bool,
+        mut kept: Option<&mut Marks>,
+    ) -> Matched {
+        let mut matched = Matched::default();
+        let indexed =
+            (k.one_of_choices.as_deref()).filter(|_| deeper < MAX_NESTING && !work::general_only());
+        if let Some(choices) = indexed {
+            if !self.meter.spend(choices.steps(value)) {
+                return matched;
+            }
+            // Positions ascend: the first two are the least.
+            for position in choices.accepting(value) {
+                matched.insert(position);
+                if matched.len() == 2 {
+                    break;
+                }
+            }
+            if let (Some(kept), true) = (kept.as_deref_mut(), matched.len() > 0) {
+                *kept = Marks::default();
+            }
+        }
+        let positions = indexed.map(|c| c.others());
+        let count = positions.map_or(k.one_of.len(), <[usize]>::len);
+        for n in 0..count {
+            let Some(i) = positions.map_or(Some(n), |p| p.get(n).copied()) else {
+                continue;
+            };
+            if matched.len() == 2 && !(exact && i < matched.found[1]) {
+                break;
+            }
+            let Some(&schema) = k.one_of.get(i) else {
+                continue;
+            };
+            let mut own = Marks::default();
+            let collect = kept.is_some().then_some(&mut own);
+            if self.check(schema, value, scope, deeper, collect) {
+                matched.insert(i);
+                if let Some(kept) = kept.as_deref_mut() {
+                    *kept = own;
+                }
+            }
+        }
+        matched
+    }
+}
+
+/// The positions of up to two alternatives that matched, in order.
+#[derive(Debug, Default)]
+pub(super) struct Matched {
+    found: [usize; 2],
+    len: usize,
+}
+
+impl Matched {
+    /// How many (at most 2).
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The positions, in order.
+    pub(super) fn as_slice(&self) -> &[usize] {
+        &self.found[..self.len]
+    }
+
+    /// Adds `position`, keeping the two least (once each).
+    fn insert(&mut self, position: usize) {
+        if self.as_slice().contains(&position) {
+            return;
+        }
+        match self.len {
+            0 => {
+                self.found[0] = position;
+                self.len = 1;
+            }
+            1 => {
+                self.found = if position < self.found[0] {
+                    [position, self.found[0]]
+                } else {
+                    [self.found[0], position]
+                };
+                self.len = 2;
+            }
+            _ if position < self.found[0] => self.found = [position, self.found[0]],
+            _ if position < self.found[1] => self.found[1] = position,
+            _ => {}
+        }
     }
 }

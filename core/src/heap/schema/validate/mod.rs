@@ -31,15 +31,21 @@ mod detail;
 mod fast;
 mod in_place;
 mod marks;
+mod members;
+mod meter;
 
 use detail::Found;
 use marks::Marks;
+use meter::Meter;
+
+pub use meter::MAX_VALIDATION_STEPS;
 
 use super::decimal::is_multiple_of;
 use super::memo::{Key, Memo};
+use super::message;
 use super::message::Context;
-use super::order::cmp_values;
-use super::tree::{Keywords, NodeId, ResourceId, Tree, SCAN_AT_MOST};
+use super::order::{cmp_values, weight};
+use super::tree::{Keywords, NodeId, ResourceId, Scratch, Tree, SCAN_AT_MOST};
 use super::{work, Violation};
 use crate::json::path::Location;
 use crate::json::{Object, Value};
@@ -57,11 +63,16 @@ pub const MAX_NESTING: usize = 512;
 ///
 /// Most calls are valid, so a check pass (which allocates nothing for a
 /// tool-argument-sized schema and stops at the first failure) goes first; only when it
-/// fails does the detailed pass build paths and messages.
+/// fails does the detailed pass build paths and messages. Each pass may take
+/// [`MAX_VALIDATION_STEPS`]; past them, the one violation is that validation stopped.
 #[inline]
 pub(crate) fn validate(tree: &Tree, instance: &Value, root: &str) -> Vec<Violation> {
-    if is_valid(tree, instance) {
+    let meter = Meter::new();
+    if check(tree, instance, &meter) {
         return Vec::new();
+    }
+    if meter.exhausted() {
+        return stopped(root);
     }
     violations(tree, instance, root)
 }
@@ -69,9 +80,14 @@ pub(crate) fn validate(tree: &Tree, instance: &Value, root: &str) -> Vec<Violati
 /// The detailed pass alone: every violation, whatever the check pass would say.
 #[inline(never)]
 pub(crate) fn violations(tree: &Tree, instance: &Value, root: &str) -> Vec<Violation> {
-    let mut engine = Engine::new(tree);
+    violations_within(tree, instance, root, &Meter::new())
+}
+
+/// [`violations`] with the steps of `meter`.
+fn violations_within(tree: &Tree, instance: &Value, root: &str, meter: &Meter) -> Vec<Violation> {
+    let mut engine = Engine::new(tree, meter);
     engine.detailing = true;
-    let mut out = Found::new(root);
+    let mut out = Found::new(root, meter);
     let scope = engine.root_scope();
     engine.detail(
         tree.root,
@@ -82,24 +98,71 @@ pub(crate) fn violations(tree: &Tree, instance: &Value, root: &str) -> Vec<Viola
         0,
         &mut out,
     );
+    if meter.exhausted() {
+        return stopped(root);
+    }
     out.finish()
+}
+
+/// The one violation of an instance whose validation ran out of steps, at its root.
+fn stopped(root: &str) -> Vec<Violation> {
+    vec![Violation {
+        path: alloc::string::String::from(root),
+        message: message::stopped(MAX_VALIDATION_STEPS),
+    }]
 }
 
 /// Whether `instance` is valid against `tree`, stopping at the first failure.
 #[inline]
 pub(crate) fn is_valid(tree: &Tree, instance: &Value) -> bool {
-    if tree.plain && !work::general_only() {
-        return fast::check(tree, tree.root, instance, 0);
-    }
-    general_is_valid(tree, instance)
+    check(tree, instance, &Meter::new())
+}
+
+/// [`is_valid`] with the steps of `meter`: false when they run out.
+#[inline]
+fn check(tree: &Tree, instance: &Value, meter: &Meter) -> bool {
+    let valid = if tree.plain && !work::general_only() {
+        fast::check(tree, tree.root, instance, 0, meter)
+    } else {
+        general_is_valid(tree, instance, meter)
+    };
+    valid && !meter.exhausted()
 }
 
 /// [`is_valid`] through the [`Engine`], for a document that is not plain.
 #[inline(never)]
-fn general_is_valid(tree: &Tree, instance: &Value) -> bool {
-    let mut engine = Engine::new(tree);
+fn general_is_valid(tree: &Tree, instance: &Value, meter: &Meter) -> bool {
+    let mut engine = Engine::new(tree, meter);
     let scope = engine.root_scope();
     engine.check(tree.root, instance, &scope, 0, None)
+}
+
+/// The steps the check pass takes on `instance` (all of them, if it runs out), and
+/// whether it found the instance valid: a count of the work, for tests and the
+/// `schema-cost` bench. Not part of the API.
+pub(crate) fn check_steps(tree: &Tree, instance: &Value) -> (bool, u64) {
+    let meter = Meter::new();
+    let valid = check(tree, instance, &meter);
+    (valid, MAX_VALIDATION_STEPS - meter.left())
+}
+
+/// [`validate`] with `steps` instead of [`MAX_VALIDATION_STEPS`] (for tests of the
+/// bound).
+#[cfg(test)]
+pub(crate) fn validate_within(
+    tree: &Tree,
+    instance: &Value,
+    root: &str,
+    steps: u64,
+) -> Vec<Violation> {
+    let meter = Meter::with(steps);
+    if check(tree, instance, &meter) {
+        return Vec::new();
+    }
+    if meter.exhausted() {
+        return stopped(root);
+    }
+    violations_within(tree, instance, root, &Meter::with(steps))
 }
 
 /// The dynamic scope: the resources entered on the way to a schema, innermost first,
@@ -122,6 +185,8 @@ struct Verdict {
 
 struct Engine<'t> {
     tree: &'t Tree,
+    /// The steps this pass may still take.
+    meter: &'t Meter,
     /// Verdicts of shared nodes, made on the first shared node reached: most tool
     /// schemas have none.
     checked: Option<Box<Memo<Verdict>>>,
@@ -143,12 +208,18 @@ struct Engine<'t> {
     /// Property names as values for `propertyNames`: kept for the whole run, so each
     /// has its own address (the memo keys on addresses).
     names: Vec<Rc<Value>>,
+    /// Scratch space for matching a member name against a group of
+    /// `patternProperties` patterns.
+    pattern_set: Scratch,
+    /// Scratch list of the schemas whose pattern matched a member name.
+    matched: Vec<NodeId>,
 }
 
 impl<'t> Engine<'t> {
-    fn new(tree: &'t Tree) -> Self {
+    fn new(tree: &'t Tree, meter: &'t Meter) -> Self {
         Engine {
             tree,
+            meter,
             checked: None,
             detailed: None,
             states: Vec::new(),
@@ -156,6 +227,8 @@ impl<'t> Engine<'t> {
             dynamic: !tree.dynamic_names.is_empty(),
             detailing: false,
             names: Vec::new(),
+            pattern_set: Vec::new(),
+            matched: Vec::new(),
         }
     }
 
@@ -243,11 +316,25 @@ impl<'t> Engine<'t> {
     }
 }
 
+/// A leaf node's verdict: `type`, `enum`, `const`, and the number or string keywords;
+/// what a leaf accepts of fixed values is found with it at compile time
+/// ([`crate::schema::choices`]).
+#[inline(always)]
+pub(crate) fn leaf_accepts(k: &Keywords, value: &Value) -> bool {
+    k.type_matches(value)
+        && (k.enumeration.is_none() && k.constant.is_none() || enum_const_ok(k, value))
+        && match value {
+            Value::Number(n) => !k.flags.numbers || numbers_ok(k, *n),
+            Value::String(s) => !k.flags.strings || strings_ok(k, s),
+            _ => true,
+        }
+}
+
 /// Whether `value` is one of `enum` and equals `const` (when they are set).
 #[inline]
 fn enum_const_ok(k: &Keywords, value: &Value) -> bool {
     k.enumeration.as_ref().is_none_or(|e| e.contains(value))
-        && k.constant.as_ref().is_none_or(|c| c == value)
+        && k.constant.as_deref().is_none_or(|c| c == value)
 }
 
 /// Whether the length of `s` in code points is within `minLength` and `maxLength`
@@ -315,6 +402,16 @@ fn first_repeat(items: &[Value]) -> Option<(usize, usize)> {
         }
     }
     best
+}
+
+/// The steps of looking for a repeat among `items` ([`first_repeat`]): n log n
+/// comparisons, each at most the weight of the items compared.
+fn repeat_cost(items: &[Value]) -> u64 {
+    let compares = u64::from(usize::BITS - items.len().leading_zeros()) + 1;
+    let weights = items
+        .iter()
+        .fold(0u64, |sum, item| sum.saturating_add(weight(item)));
+    weights.saturating_mul(compares)
 }
 
 /// Whether `members` has `name`: by equality for a small object (keys are unique), else

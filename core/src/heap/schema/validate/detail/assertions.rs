@@ -6,7 +6,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
-use super::super::{first_repeat, has_member, Engine, Scope};
+use super::super::members::{each_present, present_cost};
+use super::super::{first_repeat, has_member, repeat_cost, Engine, Scope};
 use super::Found;
 use crate::json::path::Location;
 use crate::json::{Object, Value};
@@ -24,19 +25,30 @@ impl Engine<'_> {
         at: &Location<'_>,
         scope: &Scope,
         depth: usize,
-        out: &mut Found,
+        out: &mut Found<'_>,
     ) -> bool {
         let mut fail = Fail { at, out, ok: true };
-        any_value(k, value, &mut fail);
+        if self.meter.spend(k.equality.steps(value)) {
+            any_value(k, value, &mut fail);
+        }
         match value {
             Value::Number(n) => {
                 for m in number_messages(k, *n) {
                     fail.fail(m);
                 }
             }
-            Value::String(s) if k.flags.strings => string(k, s, value, &mut fail),
+            Value::String(s) if k.flags.strings && self.meter.bytes(s.len()) => {
+                string(k, s, value, &mut fail);
+            }
             Value::Array(items) => self.detail_array(k, items, scope, depth, &mut fail),
-            Value::Object(members) => object(k, members, &mut fail),
+            Value::Object(members) => {
+                let meter = self.meter;
+                let steps = (k.required.len() as u64)
+                    .saturating_add(present_cost(&k.dependent_required, members));
+                if meter.spend(steps) {
+                    object(k, members, &mut fail, &|n| meter.spend(n));
+                }
+            }
             _ => {}
         }
         fail.ok
@@ -50,7 +62,7 @@ impl Engine<'_> {
         items: &[Value],
         scope: &Scope,
         depth: usize,
-        fail: &mut Fail<'_, '_, '_>,
+        fail: &mut Fail<'_, '_, '_, '_>,
     ) {
         let count = items.len();
         if let Some(m) = k.min_items {
@@ -63,7 +75,7 @@ impl Engine<'_> {
                 fail.fail(message::wrong_count("at most", m, "item", count));
             }
         }
-        if k.unique_items {
+        if k.unique_items && self.meter.spend(repeat_cost(items)) {
             if let Some((i, j)) = first_repeat(items) {
                 fail.fail(message::not_unique(i, j));
             }
@@ -90,13 +102,13 @@ impl Engine<'_> {
 }
 
 /// Where the violations of one value go, and whether there was one.
-struct Fail<'a, 'l, 'p> {
+struct Fail<'a, 'l, 'p, 'm> {
     at: &'a Location<'l>,
-    out: &'p mut Found,
+    out: &'p mut Found<'m>,
     ok: bool,
 }
 
-impl Fail<'_, '_, '_> {
+impl Fail<'_, '_, '_, '_> {
     /// Records `message` at the value.
     fn fail(&mut self, message: String) {
         self.ok = false;
@@ -105,7 +117,7 @@ impl Fail<'_, '_, '_> {
 }
 
 /// The assertions on any value: `type`, `enum`, `const`.
-fn any_value(k: &Keywords, value: &Value, fail: &mut Fail<'_, '_, '_>) {
+fn any_value(k: &Keywords, value: &Value, fail: &mut Fail<'_, '_, '_, '_>) {
     if !k.type_matches(value) {
         fail.fail(message::wrong_type(&k.types, value));
     }
@@ -114,7 +126,7 @@ fn any_value(k: &Keywords, value: &Value, fail: &mut Fail<'_, '_, '_>) {
             fail.fail(message::not_in_enum(e.values(), value));
         }
     }
-    if let Some(constant) = &k.constant {
+    if let Some(constant) = k.constant.as_deref() {
         if constant != value {
             fail.fail(message::not_const(constant, value));
         }
@@ -122,7 +134,7 @@ fn any_value(k: &Keywords, value: &Value, fail: &mut Fail<'_, '_, '_>) {
 }
 
 /// The string assertions: `minLength`, `maxLength` (in characters), `pattern`.
-fn string(k: &Keywords, s: &str, value: &Value, fail: &mut Fail<'_, '_, '_>) {
+fn string(k: &Keywords, s: &str, value: &Value, fail: &mut Fail<'_, '_, '_, '_>) {
     let length = s.chars().count();
     if let Some(m) = k.min_length {
         if (length as u64) < m.limit {
@@ -142,8 +154,13 @@ fn string(k: &Keywords, s: &str, value: &Value, fail: &mut Fail<'_, '_, '_>) {
 }
 
 /// The object assertions: `required`, `minProperties`, `maxProperties`,
-/// `dependentRequired`.
-fn object(k: &Keywords, members: &Object, fail: &mut Fail<'_, '_, '_>) {
+/// `dependentRequired` (the names each present entry needs charged with `spend`).
+fn object(
+    k: &Keywords,
+    members: &Object,
+    fail: &mut Fail<'_, '_, '_, '_>,
+    spend: &dyn Fn(u64) -> bool,
+) {
     for name in &k.required {
         if !has_member(members, name) {
             fail.fail(message::missing(name));
@@ -160,15 +177,16 @@ fn object(k: &Keywords, members: &Object, fail: &mut Fail<'_, '_, '_>) {
             fail.fail(message::wrong_count("at most", m, "property", count));
         }
     }
-    for (name, needs) in &k.dependent_required {
-        if has_member(members, name) {
+    each_present(&k.dependent_required, members, |name, needs| {
+        if spend(needs.len() as u64) {
             for need in needs {
                 if !has_member(members, need) {
                     fail.fail(message::missing_dependent(need, name));
                 }
             }
         }
-    }
+        true
+    });
 }
 
 /// The violations of the number keywords of `k` by `n`, in keyword order.

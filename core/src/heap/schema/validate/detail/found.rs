@@ -6,6 +6,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
+use super::super::meter::{cost, Meter};
 use crate::json::path::Location;
 use crate::schema::tree::SCAN_AT_MOST;
 use crate::schema::{work, Violation};
@@ -15,7 +16,9 @@ use crate::schema::{work, Violation};
 const END_OF_KEY: usize = usize::MAX;
 
 /// The violations the detailed pass found, with the order keys of their values.
-pub(in super::super) struct Found {
+pub(in super::super) struct Found<'m> {
+    /// The steps of the pass, which each violation is charged to.
+    meter: &'m Meter,
     /// Where paths start (`$`, `$.add`).
     root: String,
     found: Vec<Violation>,
@@ -24,23 +27,29 @@ pub(in super::super) struct Found {
     orders: Vec<usize>,
 }
 
-impl Found {
-    pub(in super::super) fn new(root: &str) -> Self {
+impl<'m> Found<'m> {
+    pub(in super::super) fn new(root: &str, meter: &'m Meter) -> Self {
         Found {
+            meter,
             root: String::from(root),
             found: Vec::new(),
             orders: Vec::new(),
         }
     }
 
-    /// Records a violation at `at`.
+    /// Records a violation at `at` (nothing once the steps have run out: the list is
+    /// then not the answer).
     pub(super) fn fail(&mut self, at: &Location<'_>, message: String) {
+        if !self.meter.spend(cost::VIOLATION) || !self.meter.bytes(message.len()) {
+            return;
+        }
+        let path = at.spell(&self.root);
+        if !self.meter.bytes(path.len()) {
+            return;
+        }
         at.push_order(&mut self.orders);
         self.orders.push(END_OF_KEY);
-        self.found.push(Violation {
-            path: at.spell(&self.root),
-            message,
-        });
+        self.found.push(Violation { path, message });
     }
 
     /// The violations in document order of their values (stable, so violations of one

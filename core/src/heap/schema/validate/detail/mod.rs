@@ -7,11 +7,12 @@ mod found;
 mod unevaluated;
 
 use alloc::boxed::Box;
-use alloc::vec::Vec;
 
 pub(super) use found::Found;
 
-use super::{has_member, Engine, Scope, MAX_NESTING};
+use super::members::{each_present, present_cost};
+use super::meter::cost;
+use super::{Engine, Scope, MAX_NESTING};
 use crate::json::path::Location;
 use crate::json::{Object, Value};
 use crate::schema::memo::Memo;
@@ -34,8 +35,11 @@ impl Engine<'_> {
         scope: &Scope,
         context: Context<'_>,
         depth: usize,
-        out: &mut Found,
+        out: &mut Found<'_>,
     ) -> bool {
+        if !self.meter.spend(1) {
+            return false;
+        }
         if depth >= MAX_NESTING {
             out.fail(at, message::too_deep(MAX_NESTING));
             return false;
@@ -53,6 +57,9 @@ impl Engine<'_> {
         let scope = &self.enter(scope, k.home);
         if !k.flags.shared {
             return self.detail_keywords(k, value, at, scope, context, depth, out);
+        }
+        if !self.meter.spend(cost::MEMO) {
+            return false;
         }
         let key = Self::key(node, value, scope);
         if let Some(&valid) = self.detailed.as_ref().and_then(|m| m.get(key)) {
@@ -83,7 +90,7 @@ impl Engine<'_> {
         scope: &Scope,
         context: Context<'_>,
         depth: usize,
-        out: &mut Found,
+        out: &mut Found<'_>,
     ) -> bool {
         let mut ok = self.detail_assertions(k, value, at, scope, depth, out);
         // Children: items and members, each at its own place.
@@ -119,7 +126,7 @@ impl Engine<'_> {
         at: &Location<'_>,
         scope: &Scope,
         depth: usize,
-        out: &mut Found,
+        out: &mut Found<'_>,
     ) -> bool {
         let mut ok = true;
         for (index, item) in items.iter().enumerate() {
@@ -146,9 +153,9 @@ impl Engine<'_> {
         at: &Location<'_>,
         scope: &Scope,
         depth: usize,
-        out: &mut Found,
+        out: &mut Found<'_>,
     ) -> bool {
-        let mut ok = true;
+        let mut ok = self.meter.spend(members.len() as u64);
         let mut next = 0;
         for (index, (key, member)) in members.iter().enumerate() {
             let here = Location::Member {
@@ -164,14 +171,18 @@ impl Engine<'_> {
                     ok = false;
                 }
             }
-            for (pattern, schema) in &k.pattern_properties {
-                if pattern.is_match(key) {
-                    covered = true;
+            if !k.pattern_properties.is_empty() {
+                let matched = self
+                    .matching(&k.pattern_properties, key)
+                    .unwrap_or_default();
+                covered |= !matched.is_empty();
+                for &schema in &matched {
                     let why = Context::Property(key);
-                    if !self.detail(*schema, member, &here, scope, why, depth + 1, out) {
+                    if !self.detail(schema, member, &here, scope, why, depth + 1, out) {
                         ok = false;
                     }
                 }
+                self.matched = matched;
             }
             if let (false, Some(schema)) = (covered, k.additional) {
                 let why = Context::Additional(key);
@@ -199,7 +210,7 @@ impl Engine<'_> {
         scope: &Scope,
         context: Context<'_>,
         depth: usize,
-        out: &mut Found,
+        out: &mut Found<'_>,
     ) -> bool {
         let deeper = depth + 1;
         let mut ok = true;
@@ -208,28 +219,15 @@ impl Engine<'_> {
                 ok = false;
             }
         }
-        if !k.any_of.is_empty()
-            && !k
-                .any_of
-                .iter()
-                .any(|&schema| self.check(schema, value, scope, deeper, None))
-        {
+        if !k.any_of.is_empty() && !self.any_of(k, value, scope, deeper, None) {
             ok = false;
             out.fail(at, message::no_alternative(k.any_of.len()));
         }
         if !k.one_of.is_empty() {
-            let mut matched = Vec::new();
-            for (i, &schema) in k.one_of.iter().enumerate() {
-                if self.check(schema, value, scope, deeper, None) {
-                    matched.push(i);
-                    if matched.len() == 2 {
-                        break;
-                    }
-                }
-            }
+            let matched = self.one_of_matches(k, value, scope, deeper, true, None);
             if matched.len() != 1 {
                 ok = false;
-                out.fail(at, message::not_one(k.one_of.len(), &matched));
+                out.fail(at, message::not_one(k.one_of.len(), matched.as_slice()));
             }
         }
         if let Some(schema) = k.not {
@@ -250,14 +248,14 @@ impl Engine<'_> {
                 }
             }
         }
-        if let Value::Object(members) = value {
-            for (name, schema) in &k.dependent_schemas {
-                if has_member(members, name)
-                    && !self.detail(*schema, value, at, scope, Context::Plain, deeper, out)
-                {
-                    ok = false;
-                }
-            }
+        if let (Value::Object(members), false) = (value, k.dependent_schemas.is_empty()) {
+            ok &= self
+                .meter
+                .spend(present_cost(&k.dependent_schemas, members));
+            each_present(&k.dependent_schemas, members, |_, &schema| {
+                ok &= self.detail(schema, value, at, scope, Context::Plain, deeper, out);
+                true
+            });
         }
         if let Some(target) = k.reference {
             if !self.detail(target, value, at, scope, context, deeper, out) {

@@ -2,8 +2,10 @@
 //! own keywords and the in-place subschemas that hold evaluated, and the schema applied
 //! to the rest.
 
+use super::super::check::children;
 use super::super::marks::Marks;
-use super::super::{has_member, Engine, Scope};
+use super::super::members::{each_present, present_cost};
+use super::super::{Engine, Scope};
 use super::Found;
 use crate::json::path::Location;
 use crate::json::Value;
@@ -23,10 +25,11 @@ impl Engine<'_> {
         at: &Location<'_>,
         scope: &Scope,
         depth: usize,
-        out: &mut Found,
+        out: &mut Found<'_>,
     ) -> bool {
         let mut marks = Marks::default();
-        if !self.own_marks(k, value, scope, depth, &mut marks) {
+        if !self.meter.spend(children(value)) || !self.own_marks(k, value, scope, depth, &mut marks)
+        {
             return true;
         }
         // What the in-place subschemas that hold evaluate.
@@ -85,10 +88,7 @@ impl Engine<'_> {
                 let mut next = 0;
                 for (i, (key, _)) in members.iter().enumerate() {
                     let named = k.property_from(key, &mut next).is_some();
-                    if named
-                        || k.additional.is_some()
-                        || k.pattern_properties.iter().any(|(p, _)| p.is_match(key))
-                    {
+                    if named || k.additional.is_some() || self.some_pattern_matches(k, key) {
                         marks.mark(i);
                     }
                 }
@@ -158,12 +158,13 @@ impl Engine<'_> {
                 take(self, schema, marks);
             }
         }
-        if let Value::Object(members) = value {
-            for (name, schema) in &k.dependent_schemas {
-                if has_member(members, name) {
-                    take(self, *schema, marks);
-                }
-            }
+        if let (Value::Object(members), false) = (value, k.dependent_schemas.is_empty()) {
+            self.meter
+                .spend(present_cost(&k.dependent_schemas, members));
+            each_present(&k.dependent_schemas, members, |_, &schema| {
+                take(self, schema, marks);
+                true
+            });
         }
         if let Some(target) = k.reference {
             take(self, target, marks);
@@ -172,5 +173,18 @@ impl Engine<'_> {
             take(self, target, marks);
         }
         true
+    }
+
+    /// Whether a `patternProperties` pattern of `k` matches `key`.
+    fn some_pattern_matches(&mut self, k: &Keywords, key: &str) -> bool {
+        if k.pattern_properties.is_empty() {
+            return false;
+        }
+        let matched = self
+            .matching(&k.pattern_properties, key)
+            .unwrap_or_default();
+        let some = !matched.is_empty();
+        self.matched = matched;
+        some
     }
 }
