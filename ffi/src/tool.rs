@@ -12,13 +12,16 @@ use crate::result::agentloop_result;
 
 /// The result code for a tool refused at registration: `NOT_PROVIDER_SAFE` for a name
 /// or root schema providers refuse, `SCHEMA_REFUSED` for a schema the validator
-/// refuses, `INVALID_ARGUMENT` for a duplicate name or a limit too large.
+/// refuses (its own patterns past their budget, or past what the agent's tools have
+/// left of theirs, too), `INVALID_ARGUMENT` for a duplicate name or a limit too large.
 pub(crate) fn register_error(error: RegisterError) -> agentloop_result {
     match error {
         RegisterError::Name { .. } | RegisterError::Root { .. } => {
             agentloop_result::NotProviderSafe
         }
-        RegisterError::Schema { .. } => agentloop_result::SchemaRefused,
+        RegisterError::Schema { .. } | RegisterError::ToolSetBudget { .. } => {
+            agentloop_result::SchemaRefused
+        }
         RegisterError::Duplicate(_) | RegisterError::LimitTooLarge(_) => {
             agentloop_result::InvalidArgument
         }

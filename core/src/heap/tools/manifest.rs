@@ -6,7 +6,16 @@ use core::fmt;
 
 use super::*;
 use crate::anchor::MAX_SEQ;
-use crate::schema::{Schema, SchemaError};
+use crate::schema::{Schema, SchemaError, SchemaErrorKind, MAX_SCHEMA_COMPILED_BYTES};
+
+/// The most bytes the automata of the patterns of all the tools registered together
+/// (one [`Manifest`], so one [`super::Toolbox`], agent or MCP tool set) may take, as
+/// [`Schema::compiled_bytes`] counts them: four schemas at their own budget
+/// ([`MAX_SCHEMA_COMPILED_BYTES`]), hundreds of tools with realistic patterns (a few
+/// kilobytes each). A tool whose schema would pass it is refused
+/// ([`RegisterError::ToolSetBudget`]); each schema is compiled within what is left, so
+/// a refusal costs a bounded moment.
+pub const MAX_TOOLBOX_COMPILED_BYTES: usize = 64 << 20;
 
 /// Why a tool was refused at registration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +46,18 @@ pub enum RegisterError {
     },
     /// A call limit above 2^53 − 1, which a transcript cannot record exactly.
     LimitTooLarge(String),
+    /// The tool's schema would bring the automata of the patterns of the tools
+    /// registered together past [`MAX_TOOLBOX_COMPILED_BYTES`].
+    ToolSetBudget {
+        /// The tool.
+        tool: String,
+        /// JSON pointer to the pattern (or `patternProperties`) that would pass it.
+        pointer: String,
+        /// The bytes the tools registered before it take.
+        spent: usize,
+        /// The budget ([`MAX_TOOLBOX_COMPILED_BYTES`]).
+        budget: usize,
+    },
 }
 
 impl fmt::Display for RegisterError {
@@ -59,6 +80,22 @@ impl fmt::Display for RegisterError {
                 f,
                 "tool '{name}': a call limit must be at most 2^53-1 to be recorded exactly"
             ),
+            RegisterError::ToolSetBudget {
+                tool,
+                pointer,
+                spent,
+                budget,
+            } => write!(
+                f,
+                "tool '{tool}': schema refused at {}: its patterns would bring the automata \
+                 of the patterns of the tools registered together past their budget of \
+                 {budget} bytes ({spent} bytes taken by the tools registered before it)",
+                if pointer.is_empty() {
+                    "the root"
+                } else {
+                    pointer
+                }
+            ),
         }
     }
 }
@@ -80,6 +117,8 @@ pub(super) struct Check {
 pub struct Manifest {
     pub(super) specs: Vec<ToolSpec>,
     pub(super) checks: Vec<Check>,
+    /// The bytes the automata of the registered schemas' patterns take together.
+    compiled_bytes: usize,
 }
 
 impl Manifest {
@@ -99,13 +138,33 @@ impl Manifest {
     /// Like [`Manifest::register`], saying whether the tool is idempotent
     /// ([`Tool::idempotent`]): whether a resumed run may run again a call that was
     /// running when the run was interrupted.
+    ///
+    /// The schema is compiled within what [`MAX_TOOLBOX_COMPILED_BYTES`] has left (and
+    /// [`MAX_SCHEMA_COMPILED_BYTES`] at most): a tool past it is refused with
+    /// [`RegisterError::ToolSetBudget`].
     pub fn register_with(
         &mut self,
         spec: ToolSpec,
         limit: Option<u64>,
         idempotent: bool,
     ) -> Result<(), RegisterError> {
-        let schema = spec.check()?;
+        let left = MAX_TOOLBOX_COMPILED_BYTES.saturating_sub(self.compiled_bytes);
+        let schema = spec
+            .check_within(left.min(MAX_SCHEMA_COMPILED_BYTES))
+            .map_err(|error| match error {
+                RegisterError::Schema { tool, error }
+                    if left < MAX_SCHEMA_COMPILED_BYTES
+                        && matches!(error.kind, SchemaErrorKind::OverBudget(_)) =>
+                {
+                    RegisterError::ToolSetBudget {
+                        tool,
+                        pointer: error.pointer,
+                        spent: self.compiled_bytes,
+                        budget: MAX_TOOLBOX_COMPILED_BYTES,
+                    }
+                }
+                other => other,
+            })?;
         let at = match self.position(&spec.name) {
             Ok(_) => return Err(RegisterError::Duplicate(spec.name)),
             Err(at) => at,
@@ -113,6 +172,7 @@ impl Manifest {
         if limit.is_some_and(|l| l > MAX_SEQ) {
             return Err(RegisterError::LimitTooLarge(spec.name));
         }
+        self.compiled_bytes += schema.compiled_bytes();
         self.specs.insert(at, spec);
         self.checks.insert(
             at,
@@ -133,6 +193,12 @@ impl Manifest {
     /// The registered names, sorted.
     pub fn names(&self) -> impl ExactSizeIterator<Item = &str> {
         self.specs.iter().map(|s| s.name.as_str())
+    }
+
+    /// The bytes the automata of the registered schemas' patterns take together
+    /// ([`Schema::compiled_bytes`]; at most [`MAX_TOOLBOX_COMPILED_BYTES`]).
+    pub fn compiled_bytes(&self) -> usize {
+        self.compiled_bytes
     }
 
     /// Number of tools.

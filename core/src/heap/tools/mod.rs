@@ -24,7 +24,7 @@ mod spec;
 mod toolbox;
 
 pub use kinds::{FnTool, SharedFnTool, SharedTool, Tool};
-pub use manifest::{Manifest, RegisterError};
+pub use manifest::{Manifest, RegisterError, MAX_TOOLBOX_COMPILED_BYTES};
 pub use spec::{ToolError, ToolSpec};
 pub use toolbox::Toolbox;
 
@@ -163,5 +163,7 @@ mod tests {
     }
 }
 
+#[cfg(test)]
+mod tests_budget;
 #[cfg(test)]
 mod tests_provider;

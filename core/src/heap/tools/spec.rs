@@ -5,7 +5,7 @@ use core::fmt;
 
 use super::*;
 use crate::json::Value;
-use crate::schema::Schema;
+use crate::schema::{Schema, MAX_SCHEMA_COMPILED_BYTES};
 
 /// How a tool presents itself to a model.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +45,12 @@ impl ToolSpec {
     /// );
     /// ```
     pub fn check(&self) -> Result<Schema, RegisterError> {
+        self.check_within(MAX_SCHEMA_COMPILED_BYTES)
+    }
+
+    /// [`ToolSpec::check`] with `budget` bytes for the automata of the schema's
+    /// patterns ([`Schema::compile_within`]).
+    pub(super) fn check_within(&self, budget: usize) -> Result<Schema, RegisterError> {
         check_name(&self.name).map_err(|error| RegisterError::Name {
             name: self.name.clone(),
             error,
@@ -53,7 +59,7 @@ impl ToolSpec {
             tool: self.name.clone(),
             error,
         })?;
-        Schema::compile(&self.schema).map_err(|error| RegisterError::Schema {
+        Schema::compile_within(&self.schema, budget).map_err(|error| RegisterError::Schema {
             tool: self.name.clone(),
             error,
         })
