@@ -219,3 +219,45 @@ fn keywords_no_draft_knows_get_a_note_and_change_nothing() {
          ignored (an annotation)\n"
     );
 }
+
+#[test]
+fn a_schema_past_its_budget_exits_2_and_an_instance_past_the_steps_exits_1() {
+    let dir = Scratch::new("budget");
+    // The red team's schema of issue 28, each pattern its own: 9 MB of automaton each.
+    let properties: Vec<String> = (0..80)
+        .map(|i| format!(r#""p{i}":{{"pattern":"^\\p{{L}}{{195}}{i}$"}}"#))
+        .collect();
+    dir.write(
+        "schema.json",
+        format!(r#"{{"properties":{{{}}}}}"#, properties.join(",")),
+    );
+    dir.write("args.json", "{}");
+    let run = validate(&dir, "schema.json", "args.json");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with(
+            "agentloop: schema.json: schema refused at /properties/p1/pattern: keyword \
+             'pattern': "
+        ) && run
+            .stderr
+            .contains("more than its budget of 16777216 bytes"),
+        "{}",
+        run.stderr
+    );
+    // Schema size × instance size past what one validation may take: not accepted.
+    let all_of: Vec<String> = (0..10_000)
+        .map(|i| format!(r#"{{"minimum":-{i}}}"#))
+        .collect();
+    dir.write(
+        "many.json",
+        format!(r#"{{"items":{{"allOf":[{}]}}}}"#, all_of.join(",")),
+    );
+    dir.write("ones.json", format!("[{}]", vec!["1"; 2_000].join(",")));
+    let run = validate(&dir, "many.json", "ones.json");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("$: validation stopped: checking this instance against the schema takes more than 16777216 steps"),
+        "{}",
+        run.stdout
+    );
+}

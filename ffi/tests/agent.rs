@@ -731,6 +731,45 @@ fn tools_are_checked_when_registered() {
 }
 
 #[test]
+fn schemas_past_their_budget_or_the_agents_are_refused() {
+    let a = agent("t", None);
+    let heavy = |n: usize, tag: &str| {
+        let properties: Vec<String> = (0..n)
+            .map(|i| format!(r#""p{i}":{{"pattern":"a{{100000}}{tag}{i}"}}"#))
+            .collect();
+        format!(
+            r#"{{"type":"object","properties":{{{}}}}}"#,
+            properties.join(",")
+        )
+    };
+    // Four patterns of 5 MB of automaton each: past the schema's own budget.
+    assert_eq!(
+        add_tool(&a, "four", "", &heavy(4, "f"), 0),
+        agentloop_result::SchemaRefused
+    );
+    // Two each: fits a schema; the agent's tools together pass theirs at the seventh.
+    let mut refused = None;
+    for i in 0..12 {
+        let r = add_tool(&a, &format!("t{i}"), "", &heavy(2, &format!("t{i}x")), 0);
+        if r != agentloop_result::Ok {
+            refused = Some((i, r));
+            break;
+        }
+    }
+    let (i, r) = refused.expect("a tool past the agent's budget");
+    assert_eq!(r, agentloop_result::SchemaRefused);
+    assert!(i >= 4, "{i}");
+    // The tools before it stay, and a light tool still fits.
+    assert_eq!(
+        add_tool(&a, "light", "", r#"{"type":"object"}"#, 0),
+        agentloop_result::Ok
+    );
+    let manifest = get(agentloop_agent_manifest_json, &a).unwrap();
+    assert!(manifest.contains(r#""name":"t0""#) && manifest.contains(r#""name":"light""#));
+    assert!(!manifest.contains(&format!(r#""name":"t{i}""#)));
+}
+
+#[test]
 fn budgets_from_c_are_checked() {
     let mut out = null_mut();
     let task = "t";

@@ -986,6 +986,39 @@ fn streaming_bounds_long_lines() {
 }
 
 #[test]
+fn a_schema_past_its_budget_is_refused_and_explained() {
+    // The red team's schema of issue 28, each pattern its own: 9 MB of automaton each.
+    let properties: Vec<String> = (0..80)
+        .map(|i| format!(r#""p{i}":{{"pattern":"^\\p{{L}}{{195}}{i}$"}}"#))
+        .collect();
+    let schema = format!(r#"{{"properties":{{{}}}}}"#, properties.join(","));
+    let mut out = null_mut();
+    // SAFETY: valid inputs and out pointer.
+    let r = unsafe { agentloop_schema_new(schema.as_ptr(), schema.len(), &mut out) };
+    assert_eq!(r, agentloop_result::SchemaRefused);
+    assert!(out.is_null());
+    let mut buf = vec![0u8; 1024];
+    let mut len = 0;
+    // SAFETY: valid inputs and a buffer of its length.
+    let r = unsafe {
+        agentloop_schema_explain(
+            schema.as_ptr(),
+            schema.len(),
+            buf.as_mut_ptr(),
+            buf.len(),
+            &mut len,
+        )
+    };
+    assert_eq!(r, agentloop_result::Ok);
+    let sentence = std::str::from_utf8(&buf[..len]).unwrap();
+    assert!(
+        sentence.starts_with("schema refused at /properties/p1/pattern: keyword 'pattern': ")
+            && sentence.contains("more than its budget of 16777216 bytes"),
+        "{sentence}"
+    );
+}
+
+#[test]
 fn schemas_compile_validate_and_explain() {
     let schema_text = br#"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"]}"#;
     let mut schema = null_mut();

@@ -406,3 +406,136 @@ fn compiling_a_schema_takes_heap_in_proportion_to_its_size() {
     let e = Schema::compile(&json::parse(&broken).expect("parses")).expect_err("refused");
     assert_eq!(e.pointer, format!("/properties/{key}/properties/zz/$ref"));
 }
+
+/// The red team's schema of issue 28: `n` string properties, the `i`-th with the
+/// pattern `pattern(i)`.
+fn schema_with_patterns(n: usize, pattern: impl Fn(usize) -> String) -> Value {
+    let members: Vec<String> = (0..n)
+        .map(|i| format!(r#""p{i}":{{"type":"string","pattern":"{}"}}"#, pattern(i)))
+        .collect();
+    let text = format!(
+        r#"{{"type":"object","properties":{{{}}}}}"#,
+        members.join(",")
+    );
+    json::parse(text.as_bytes()).expect("parses")
+}
+
+/// What compiling any schema of up to a megabyte may hold at its peak (issue 28, item
+/// 2), beside the parsed document.
+const SCHEMA_OF_A_MEGABYTE_HEAP: usize = 64 << 20;
+
+#[test]
+fn schemas_whose_patterns_pass_their_budget_are_refused_in_bounded_memory() {
+    use agentloop_core::schema::{Schema, SchemaErrorKind, MAX_SCHEMA_COMPILED_BYTES};
+    // 50, 80 and 300 patterns of 9 MB of automaton each took 0.5, 0.8 and 4.3 GB and
+    // seconds to compile: now the budget is spent at the second, and the rest is not
+    // built.
+    for n in [50, 80, 300] {
+        let schema = schema_with_patterns(n, |i| format!("^\\\\p{{L}}{{195}}{i}$"));
+        let (compiled, peak) = peak_of(|| Schema::compile(&schema));
+        let e = compiled.expect_err("past the budget");
+        assert!(
+            matches!(e.kind, SchemaErrorKind::OverBudget(o) if o.budget == MAX_SCHEMA_COMPILED_BYTES),
+            "{e}"
+        );
+        assert!(
+            peak <= SCHEMA_OF_A_MEGABYTE_HEAP,
+            "{n} patterns: {peak} bytes at the peak"
+        );
+    }
+    // As the red team wrote it, one pattern 300 times: compiled once.
+    let schema = schema_with_patterns(300, |_| String::from("^\\\\p{L}{195}$"));
+    let (compiled, peak) = peak_of(|| Schema::compile(&schema));
+    let compiled = compiled.expect("compiles");
+    assert!(compiled.compiled_bytes() <= MAX_SCHEMA_COMPILED_BYTES);
+    assert!(
+        peak <= SCHEMA_OF_A_MEGABYTE_HEAP,
+        "{peak} bytes at the peak"
+    );
+}
+
+#[test]
+fn every_dense_schema_of_a_megabyte_compiles_or_is_refused_in_bounded_memory() {
+    use agentloop_core::schema::{Schema, SchemaErrorKind};
+    // A megabyte of the densest subschemas of each kind: `{"not":{}}` took 124 MB to
+    // compile, `{"enum":[1]}` 103 MB; each subschema is now charged to the schema's
+    // budget for its compiled form, and the schema refused past it.
+    for unit in [
+        "{}",
+        "true",
+        r#"{"minimum":1}"#,
+        r#"{"type":"null"}"#,
+        r#"{"not":{}}"#,
+        r#"{"enum":[1]}"#,
+        r#"{"const":[1]}"#,
+        r#"{"required":["a"]}"#,
+        r#"{"properties":{"a":{}}}"#,
+        r#"{"pattern":"a"}"#,
+    ] {
+        let n = (1 << 20) / (unit.len() + 1) - 8;
+        let document = format!(r#"{{"anyOf":[{}]}}"#, vec![unit; n].join(","));
+        assert!(document.len() < 1 << 20);
+        let value = json::parse(document.as_bytes()).expect("parses");
+        let (compiled, peak) = peak_of(|| Schema::compile(&value));
+        if let Err(e) = &compiled {
+            assert!(
+                matches!(e.kind, SchemaErrorKind::OverBudget(_)),
+                "{unit}: {e}"
+            );
+        }
+        assert!(
+            peak <= SCHEMA_OF_A_MEGABYTE_HEAP,
+            "{unit}: {peak} bytes at the peak"
+        );
+    }
+}
+
+#[test]
+fn violations_quote_a_long_value_without_writing_it_whole() {
+    use agentloop_core::schema::Schema;
+    use counting::allocated_by;
+    // Each violation quotes the `const` (cut at 100 bytes): it was written whole each
+    // time, 500 KB a violation.
+    let schema = format!(r#"{{"items":{{"const":"{}"}}}}"#, "x".repeat(500_000));
+    let schema =
+        Schema::compile(&json::parse(schema.as_bytes()).expect("parses")).expect("compiles");
+    let items = vec!["1"; 1_000].join(",");
+    let instance = json::parse(format!("[{items}]").as_bytes()).expect("parses");
+    let (found, allocated) = allocated_by(|| schema.validate(&instance, "$"));
+    assert_eq!(found.len(), 1_000);
+    assert!(found[0].message.starts_with("expected const \"xxxx"));
+    assert!(
+        found[0].message.ends_with("xxx..., got 1"),
+        "{}",
+        found[0].message
+    );
+    assert!(allocated < 2_000_000, "{allocated} bytes allocated");
+}
+
+#[test]
+fn compiling_many_references_allocates_in_proportion_to_the_schema() {
+    use agentloop_core::schema::Schema;
+    use counting::allocated_by;
+    // Each reference searched the whole document for its own place (for a sentence it
+    // only needs when refused): 5,000 references × a 250 KB document.
+    let n = 5_000;
+    let defs: Vec<String> = (0..n)
+        .map(|i| format!(r#""d{i}":{{"minimum":-{i}}}"#))
+        .collect();
+    let refs: Vec<String> = (0..n)
+        .map(|i| format!(r##"{{"$ref":"#/$defs/d{i}"}}"##))
+        .collect();
+    let document = format!(
+        r#"{{"$defs":{{{}}},"items":{{"allOf":[{}]}}}}"#,
+        defs.join(","),
+        refs.join(",")
+    );
+    let value = json::parse(document.as_bytes()).expect("parses");
+    let (compiled, allocated) = allocated_by(|| Schema::compile(&value));
+    assert!(compiled.is_ok());
+    assert!(
+        allocated <= 64 * document.len(),
+        "{} bytes of schema: {allocated} bytes allocated",
+        document.len()
+    );
+}

@@ -16,6 +16,7 @@ thread_local! {
     // allocator may use them.
     static LIVE: Cell<usize> = const { Cell::new(0) };
     static PEAK: Cell<usize> = const { Cell::new(0) };
+    static TOTAL: Cell<usize> = const { Cell::new(0) };
 }
 
 // SAFETY: every call is forwarded unchanged to the system allocator, which upholds the
@@ -25,6 +26,7 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: forwarded with the caller's layout, as GlobalAlloc::alloc requires.
         let ptr = unsafe { System.alloc(layout) };
         if !ptr.is_null() {
+            TOTAL.set(TOTAL.get().wrapping_add(layout.size()));
             let live = LIVE.get().wrapping_add(layout.size());
             LIVE.set(live);
             PEAK.set(PEAK.get().max(live));
@@ -47,4 +49,13 @@ pub fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
     PEAK.set(base);
     let value = f();
     (value, PEAK.get().wrapping_sub(base))
+}
+
+/// Runs `f` and returns its result with the heap bytes this thread allocated while it
+/// ran, in all (what was freed again included): the work of writing what is built.
+#[allow(dead_code)] // Not every test binary that shares this module counts it.
+pub fn allocated_by<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let before = TOTAL.get();
+    let value = f();
+    (value, TOTAL.get().wrapping_sub(before))
 }
