@@ -171,15 +171,21 @@ pub const MAX_DENSE_NFA_STATES: usize = 384;
 #[derive(Clone)]
 pub struct Pattern {
     source: String,
-    /// The fully compiled DFA, when the pattern is small enough for one; otherwise
-    /// the lazy DFA (and PikeVM) of [`Pattern::regex`] matches.
-    dense: Option<Arc<Dense>>,
-    /// The lazy DFA's search, for a pattern too large for a fully compiled DFA.
-    regex: Option<Regex>,
+    /// The automaton that matches.
+    engine: Engine,
     /// How a search starts ([`search_of`]).
     anchored: Anchored,
     /// [`Pattern::compiled_bytes`].
     bytes: usize,
+}
+
+/// What matches a pattern.
+#[derive(Clone)]
+enum Engine {
+    /// The fully compiled DFA of a pattern small enough for one.
+    Dense(Arc<Dense>),
+    /// The meta engine's lazy DFA (and PikeVM), for a larger one.
+    Lazy(Regex),
 }
 
 impl fmt::Debug for Pattern {
@@ -212,34 +218,33 @@ impl Pattern {
         let (hir, anchored) = search_of(translate(source)?);
         let fixed = core::mem::size_of::<Pattern>() + source.len();
         let limit = budget.saturating_sub(fixed).min(MAX_COMPILED_BYTES);
-        let over = |bytes: usize| PatternError {
-            kind: if bytes > MAX_COMPILED_BYTES || budget >= MAX_COMPILED_BYTES {
-                PatternErrorKind::TooLarge
-            } else {
-                PatternErrorKind::OverBudget
-            },
-            position: 0,
+        let over = |kind| PatternError { kind, position: 0 };
+        // An automaton past its limit is the pattern's own fault when the limit was the
+        // bound of one pattern, else the budget's.
+        let unbuilt = if limit == MAX_COMPILED_BYTES {
+            PatternErrorKind::TooLarge
+        } else {
+            PatternErrorKind::OverBudget
         };
         let (dense, given_up) = Dense::build(&hir, anchored);
-        let (dense, regex, bytes) = match dense {
+        let (engine, bytes) = match dense {
             Some(dense) => {
                 let bytes = dense.memory_usage();
-                (Some(Arc::new(dense)), None, bytes)
+                (Engine::Dense(Arc::new(dense)), bytes)
             }
             None => {
-                let regex = lazy(&hir, limit).ok_or_else(|| over(0))?;
+                let regex = lazy(&hir, limit).ok_or_else(|| over(unbuilt))?;
                 let bytes = regex.memory_usage();
-                (None, Some(regex), bytes)
+                (Engine::Lazy(regex), bytes)
             }
         };
         let bytes = fixed + given_up + bytes;
         if bytes > budget {
-            return Err(over(bytes - fixed));
+            return Err(over(PatternErrorKind::OverBudget));
         }
         Ok(Pattern {
             source: String::from(source),
-            dense,
-            regex,
+            engine,
             anchored,
             bytes,
         })
@@ -250,11 +255,9 @@ impl Pattern {
     /// whole string).
     #[inline]
     pub fn is_match(&self, text: &str) -> bool {
-        match (&self.dense, &self.regex) {
-            (Some(dense), _) => dense.is_match(text),
-            (None, Some(regex)) => regex.is_match(Input::new(text).anchored(self.anchored)),
-            // Every pattern has one of the two.
-            (None, None) => false,
+        match &self.engine {
+            Engine::Dense(dense) => dense.is_match(text),
+            Engine::Lazy(regex) => regex.is_match(Input::new(text).anchored(self.anchored)),
         }
     }
 
@@ -283,7 +286,10 @@ impl Pattern {
     /// [`MAX_DENSE_DFA_BYTES`] and [`MAX_DENSE_NFA_STATES`]).
     #[cfg(test)]
     pub(crate) fn dense_bytes(&self) -> Option<usize> {
-        self.dense.as_ref().map(|d| d.dfa.memory_usage())
+        match &self.engine {
+            Engine::Dense(d) => Some(d.dfa.memory_usage()),
+            Engine::Lazy(_) => None,
+        }
     }
 
     /// The pattern as it was written.

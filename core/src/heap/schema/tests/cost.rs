@@ -164,6 +164,14 @@ fn a_pattern_within_a_budget_says_what_it_takes() {
     // A large pattern is given up within its budget, not compiled whole.
     let e = Pattern::compile_within("^\\p{L}{195}$", 1 << 20).unwrap_err();
     assert_eq!(e.kind, PatternErrorKind::OverBudget);
+    // One that fits the bound of one pattern (each of its automata under 8 MiB) but not
+    // the budget is past the budget, not too large.
+    let big = Pattern::compile("^\\p{L}{195}$").unwrap().compiled_bytes();
+    assert!(big > 9 << 20, "{big}");
+    let e = Pattern::compile_within("^\\p{L}{195}$", 9 << 20).unwrap_err();
+    assert_eq!(e.kind, PatternErrorKind::OverBudget);
+    let e = Pattern::compile("\\p{L}{1000}").unwrap_err();
+    assert_eq!(e.kind, PatternErrorKind::TooLarge);
     assert_eq!(p.clone().compiled_bytes(), bytes);
 }
 
