@@ -218,6 +218,9 @@ pub(crate) struct Flags {
     /// through a member or an item, compile refuses the others), so remembering its
     /// verdicts would cost a memo and find nothing.
     pub(crate) revisit: bool,
+    /// Whether comparing a value with `enum` and `const` may cost more than a step (more
+    /// than 16 small values, or large ones): [`super::validate`] charges it.
+    pub(crate) costly: bool,
     /// Whether only `type`, `enum`, `const` and the number and string keywords are set:
     /// the check pass decides such a node inline, without a call of its own.
     pub(crate) leaf: bool,

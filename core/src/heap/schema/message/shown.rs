@@ -4,6 +4,7 @@
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::fmt::Write;
 
 use crate::jcs;
 use crate::json::path::push_decimal;
@@ -87,14 +88,12 @@ fn write_shown(value: &Value, out: &mut Shown) -> Result<(), Cut> {
             }
             out.write(b"}")?;
         }
-        // An integer as its digits (as the canonical writer would write it, faster).
+        // An integer as its digits, as the canonical writer writes it (faster: no
+        // shortest-digits search). Exact: the magnitude is below 2^53, and `-0` is `0`.
         Value::Number(n) if is_small_integer(*n) => {
-            let mut digits = core::mem::take(&mut out.digits);
-            digits.clear();
-            push_number(&mut digits, *n);
-            let written = out.write(digits.as_bytes());
-            out.digits = digits;
-            written?;
+            let mut digits = heapless::String::<24>::new();
+            let _ = write!(digits, "{}", *n as i64);
+            out.write(digits.as_bytes())?;
         }
         scalar => jcs::write_value(scalar, out).map_err(|e| match e {
             jcs::EncodeError::BufferFull => Cut::Full,
@@ -117,8 +116,6 @@ pub(crate) fn shown_part(s: &str) -> &str {
 #[derive(Default)]
 struct Shown {
     bytes: Vec<u8>,
-    /// Scratch space for an integer's digits.
-    digits: String,
 }
 
 impl ByteSink for Shown {

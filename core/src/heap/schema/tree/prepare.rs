@@ -19,6 +19,12 @@ impl Keywords {
                 .map_or(Lookup::default(), Members::cost),
         );
         self.kind_flags();
+        // A few small values are compared within the step of the subschema.
+        self.flags.costly = self
+            .equality
+            .compares
+            .saturating_mul(self.equality.heaviest)
+            > 16;
         self.flags.leaf = false;
         self.flags.only_any_of = false;
         self.only_ref = None;

@@ -6,24 +6,30 @@ use alloc::boxed::Box;
 use super::marks::Marks;
 use super::meter::{cost, Meter};
 use super::{
-    enum_const_ok, first_repeat, leaf_accepts, numbers_ok, repeat_cost, strings_ok, Engine, Key,
+    enum_const_ok, first_repeat, leaf_within, numbers_ok, repeat_cost, strings_within, Engine, Key,
     Scope, Verdict, MAX_NESTING,
 };
 use crate::json::Value;
+use crate::schema::choices::Choices;
 use crate::schema::memo::Memo;
 use crate::schema::tree::{Keywords, Node, NodeId};
 use crate::schema::work;
 
 /// A leaf node's verdict: `type`, `enum`, `const`, and the number or string keywords
-/// ([`leaf_accepts`]), charged for comparing with `enum` and `const` and reading a
-/// string.
+/// ([`leaf_accepts`]). Its one step was taken by whatever applied it (a walk of items or
+/// members, the alternatives tried); more is charged when comparing with `enum` and
+/// `const` costs more ([`charge_equality`]), or a long string is read.
 #[inline(always)]
 pub(super) fn leaf_ok(k: &Keywords, value: &Value, meter: &Meter) -> bool {
-    let reading = match value {
-        Value::String(s) if k.flags.strings => Meter::steps_of_bytes(s.len()),
-        _ => 0,
-    };
-    meter.spend(k.equality.steps(value) + reading) && leaf_accepts(k, value)
+    (!k.flags.costly || charge_equality(k, value, meter))
+        && leaf_within(k, value, |length| meter.bytes(length))
+}
+
+/// Takes the steps of comparing `value` with `k`'s `enum` and `const`. `false` when
+/// they run out.
+#[inline(never)]
+pub(super) fn charge_equality(k: &Keywords, value: &Value, meter: &Meter) -> bool {
+    meter.spend(k.equality.steps(value))
 }
 
 /// Whether one of the alternatives of `k`'s `anyOf` that accept fixed values (a
@@ -61,9 +67,6 @@ impl Engine<'_> {
         depth: usize,
         marks: Option<&mut Marks>,
     ) -> bool {
-        if !self.meter.spend(1) {
-            return false;
-        }
         if depth < MAX_NESTING && !work::general_only() {
             match self.tree.nodes.get(node) {
                 Some(Node::Keywords(k)) if k.flags.leaf => return leaf_ok(k, value, self.meter),
@@ -89,7 +92,7 @@ impl Engine<'_> {
         let tree = self.tree;
         let (mut node, mut depth) = (node, depth);
         let k = loop {
-            if depth >= MAX_NESTING || !self.meter.spend(1) {
+            if depth >= MAX_NESTING {
                 return false;
             }
             match tree.nodes.get(node) {
@@ -102,6 +105,9 @@ impl Engine<'_> {
                     // decides, one level deeper.
                     match k.only_ref {
                         Some(target) if !self.dynamic => {
+                            if !self.meter.spend(1) {
+                                return false;
+                            }
                             node = target;
                             depth += 1;
                         }
@@ -186,7 +192,7 @@ impl Engine<'_> {
     ) -> bool {
         work::application();
         if !k.type_matches(value)
-            || !self.meter.spend(k.equality.steps(value))
+            || (k.flags.costly && !charge_equality(k, value, self.meter))
             || !enum_const_ok(k, value)
         {
             return false;
@@ -235,7 +241,7 @@ impl Engine<'_> {
     ) -> bool {
         let ok = match value {
             Value::Number(n) => !k.flags.numbers || numbers_ok(k, *n),
-            Value::String(s) => !k.flags.strings || (self.meter.bytes(s.len()) && strings_ok(k, s)),
+            Value::String(s) => !k.flags.strings || strings_within(k, s, self.meter),
             Value::Array(items) => {
                 !k.flags.arrays || self.array(k, items, scope, depth, marks.as_deref_mut())
             }
@@ -259,6 +265,7 @@ impl Engine<'_> {
         let count = items.len() as u64;
         if k.min_items.is_some_and(|m| count < m.limit)
             || k.max_items.is_some_and(|m| count > m.limit)
+            || !self.meter.spend(walks(k).saturating_mul(count))
             || (k.unique_items
                 && (!self.meter.spend(repeat_cost(items)) || first_repeat(items).is_some()))
         {
@@ -306,6 +313,20 @@ impl Engine<'_> {
         }
         true
     }
+}
+
+/// The steps of trying the alternatives of an `anyOf` or `oneOf` one by one: those
+/// not in the index of fixed values, if it has one (which costs its own lookup).
+#[inline]
+pub(super) fn alternatives(list: &[NodeId], choices: Option<&Choices>) -> u64 {
+    choices.map_or(list.len(), |c| c.others().len()) as u64
+}
+
+/// How many times `k`'s array keywords walk an array's items: `prefixItems` and
+/// `items` once, `contains` once more (each item checked, a step each).
+#[inline]
+pub(super) fn walks(k: &Keywords) -> u64 {
+    u64::from(!k.prefix_items.is_empty() || k.items.is_some()) + u64::from(k.contains.is_some())
 }
 
 /// The steps of walking the members or items of `value` (none for another value).

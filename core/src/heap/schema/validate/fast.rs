@@ -10,10 +10,10 @@
 //! It decides exactly what [`super::Engine::check`] decides on such a document (a unit
 //! test holds the two to the same verdicts by forcing the general path).
 
-use super::check::{any_of_fixed, leaf_ok};
+use super::check::{alternatives, any_of_fixed, charge_equality, leaf_ok, walks};
 use super::meter::Meter;
 use super::{
-    enum_const_ok, first_repeat, has_member, numbers_ok, repeat_cost, strings_ok, MAX_NESTING,
+    enum_const_ok, first_repeat, has_member, numbers_ok, repeat_cost, strings_within, MAX_NESTING,
 };
 use crate::json::{Object, Value};
 use crate::schema::tree::{Keywords, Node, NodeId, Tree};
@@ -21,7 +21,7 @@ use crate::schema::tree::{Keywords, Node, NodeId, Tree};
 /// Whether `value` is valid against `node`, `depth` schemas deep (`false` too when
 /// `meter` runs out: the caller reads it).
 pub(super) fn check(tree: &Tree, node: NodeId, value: &Value, depth: usize, meter: &Meter) -> bool {
-    if depth >= MAX_NESTING || !meter.spend(1) {
+    if depth >= MAX_NESTING {
         return false;
     }
     let k = match tree.nodes.get(node) {
@@ -34,28 +34,33 @@ pub(super) fn check(tree: &Tree, node: NodeId, value: &Value, depth: usize, mete
         return leaf_ok(k, value, meter);
     }
     if let Some(target) = k.only_ref {
-        return check(tree, target, value, depth + 1, meter);
+        return meter.spend(1) && check(tree, target, value, depth + 1, meter);
     }
     if k.flags.only_any_of {
-        if let Some(fixed) = any_of_fixed(k, value, depth + 1, meter) {
+        let choices = k.any_of_choices.as_deref();
+        if !meter.spend(alternatives(&k.any_of, choices)) {
+            return false;
+        }
+        if let (Some(choices), Some(fixed)) = (choices, any_of_fixed(k, value, depth + 1, meter)) {
             return fixed
-                || k.any_of_choices.as_ref().is_some_and(|c| {
-                    c.others()
-                        .iter()
-                        .any(|&i| inner(tree, k.any_of[i], value, depth + 1, meter))
-                });
+                || (choices.others().iter())
+                    .filter_map(|&i| k.any_of.get(i))
+                    .any(|&schema| inner(tree, schema, value, depth + 1, meter));
         }
         return k
             .any_of
             .iter()
             .any(|&schema| inner(tree, schema, value, depth + 1, meter));
     }
-    if !k.type_matches(value) || !meter.spend(k.equality.steps(value)) || !enum_const_ok(k, value) {
+    if !k.type_matches(value)
+        || (k.flags.costly && !charge_equality(k, value, meter))
+        || !enum_const_ok(k, value)
+    {
         return false;
     }
     match value {
         Value::Number(n) => !k.flags.numbers || numbers_ok(k, *n),
-        Value::String(s) => !k.flags.strings || (meter.bytes(s.len()) && strings_ok(k, s)),
+        Value::String(s) => !k.flags.strings || strings_within(k, s, meter),
         Value::Array(items) => !k.flags.arrays || array(tree, k, items, depth, meter),
         Value::Object(members) => !k.flags.objects || object(tree, k, members, depth, meter),
         _ => true,
@@ -66,9 +71,7 @@ pub(super) fn check(tree: &Tree, node: NodeId, value: &Value, depth: usize, mete
 #[inline(always)]
 fn inner(tree: &Tree, node: NodeId, value: &Value, depth: usize, meter: &Meter) -> bool {
     match tree.nodes.get(node) {
-        Some(Node::Keywords(k)) if k.flags.leaf && depth < MAX_NESTING => {
-            meter.spend(1) && leaf_ok(k, value, meter)
-        }
+        Some(Node::Keywords(k)) if k.flags.leaf && depth < MAX_NESTING => leaf_ok(k, value, meter),
         _ => check(tree, node, value, depth, meter),
     }
 }
@@ -78,6 +81,7 @@ fn array(tree: &Tree, k: &Keywords, items: &[Value], depth: usize, meter: &Meter
     let count = items.len() as u64;
     if k.min_items.is_some_and(|m| count < m.limit)
         || k.max_items.is_some_and(|m| count > m.limit)
+        || !meter.spend(walks(k).saturating_mul(count))
         || (k.unique_items && (!meter.spend(repeat_cost(items)) || first_repeat(items).is_some()))
     {
         return false;

@@ -1,7 +1,7 @@
 //! The check pass's in-place applicators: `allOf`, `anyOf`, `oneOf`, `not`,
 //! `if`/`then`/`else`, `dependentSchemas`, `$ref`, `$dynamicRef`.
 
-use super::check::any_of_fixed;
+use super::check::{alternatives, any_of_fixed};
 use super::marks::Marks;
 use super::members::{each_present, present_cost};
 use super::{Engine, Scope, MAX_NESTING};
@@ -21,6 +21,9 @@ impl Engine<'_> {
         depth: usize,
         mut marks: Option<&mut Marks>,
     ) -> bool {
+        if !self.meter.spend(in_place_steps(k)) {
+            return false;
+        }
         let deeper = depth + 1;
         for &schema in &k.all_of {
             if !self.check(schema, value, scope, deeper, marks.as_deref_mut()) {
@@ -91,6 +94,12 @@ impl Engine<'_> {
         deeper: usize,
         marks: Option<&mut Marks>,
     ) -> bool {
+        if !self
+            .meter
+            .spend(alternatives(&k.any_of, k.any_of_choices.as_deref()))
+        {
+            return false;
+        }
         let fixed = any_of_fixed(k, value, deeper, self.meter);
         let (mut any, positions) = match (fixed, &k.any_of_choices) {
             (Some(found), Some(choices)) => (found, Some(choices.others())),
@@ -162,6 +171,12 @@ impl Engine<'_> {
         mut kept: Option<&mut Marks>,
     ) -> Matched {
         let mut matched = Matched::default();
+        if !self
+            .meter
+            .spend(alternatives(&k.one_of, k.one_of_choices.as_deref()))
+        {
+            return matched;
+        }
         let indexed =
             (k.one_of_choices.as_deref()).filter(|_| deeper < MAX_NESTING && !work::general_only());
         if let Some(choices) = indexed {
@@ -245,4 +260,13 @@ impl Matched {
             _ => {}
         }
     }
+}
+
+/// The steps of `k`'s in-place applicators but `anyOf`, `oneOf` and
+/// `dependentSchemas` (which take their own): each subschema applied to the value.
+pub(super) fn in_place_steps(k: &Keywords) -> u64 {
+    let single = [k.not, k.condition, k.then, k.otherwise, k.reference];
+    let present =
+        single.iter().filter(|n| n.is_some()).count() + usize::from(k.dynamic_reference.is_some());
+    (k.all_of.len() + present) as u64
 }

@@ -121,11 +121,13 @@ pub(crate) fn is_valid(tree: &Tree, instance: &Value) -> bool {
 /// [`is_valid`] with the steps of `meter`: false when they run out.
 #[inline]
 fn check(tree: &Tree, instance: &Value, meter: &Meter) -> bool {
-    let valid = if tree.plain && !work::general_only() {
-        fast::check(tree, tree.root, instance, 0, meter)
-    } else {
-        general_is_valid(tree, instance, meter)
-    };
+    // The root's step (every other value's is taken by the walk that reaches it).
+    let valid = meter.spend(1)
+        && if tree.plain && !work::general_only() {
+            fast::check(tree, tree.root, instance, 0, meter)
+        } else {
+            general_is_valid(tree, instance, meter)
+        };
     valid && !meter.exhausted()
 }
 
@@ -143,7 +145,7 @@ fn general_is_valid(tree: &Tree, instance: &Value, meter: &Meter) -> bool {
 pub(crate) fn check_steps(tree: &Tree, instance: &Value) -> (bool, u64) {
     let meter = Meter::new();
     let valid = check(tree, instance, &meter);
-    (valid, MAX_VALIDATION_STEPS - meter.left())
+    (valid, meter.used())
 }
 
 /// [`validate`] with `steps` instead of [`MAX_VALIDATION_STEPS`] (for tests of the
@@ -321,17 +323,37 @@ impl<'t> Engine<'t> {
 /// ([`crate::schema::choices`]).
 #[inline(always)]
 pub(crate) fn leaf_accepts(k: &Keywords, value: &Value) -> bool {
+    leaf_within(k, value, |_| true)
+}
+
+/// [`leaf_accepts`], calling `read` with the length of a string of [`LONG_STRING`]
+/// bytes or more that the string keywords read (to take its steps; `false` when they
+/// run out, and then the value is not accepted).
+#[inline(always)]
+fn leaf_within(k: &Keywords, value: &Value, read: impl FnOnce(usize) -> bool) -> bool {
     k.type_matches(value)
         && (k.enumeration.is_none() && k.constant.is_none() || enum_const_ok(k, value))
         && match value {
             Value::Number(n) => !k.flags.numbers || numbers_ok(k, *n),
-            Value::String(s) => !k.flags.strings || strings_ok(k, s),
+            Value::String(s) => {
+                !k.flags.strings || ((s.len() < LONG_STRING || read(s.len())) && strings_ok(k, s))
+            }
             _ => true,
         }
 }
 
-/// Whether `value` is one of `enum` and equals `const` (when they are set).
+/// From this length on, a string the string keywords read is charged for it (a shorter
+/// one is within the step of the subschema that reads it).
+const LONG_STRING: usize = 64;
+
+/// Whether `s` satisfies the string keywords of `k`, a long one charged to `meter`.
 #[inline]
+fn strings_within(k: &Keywords, s: &str, meter: &Meter) -> bool {
+    (s.len() < LONG_STRING || meter.bytes(s.len())) && strings_ok(k, s)
+}
+
+/// Whether `value` is one of `enum` and equals `const` (when they are set).
+#[inline(always)]
 fn enum_const_ok(k: &Keywords, value: &Value) -> bool {
     k.enumeration.as_ref().is_none_or(|e| e.contains(value))
         && k.constant.as_deref().is_none_or(|c| c == value)

@@ -6,7 +6,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
+use super::super::check::charge_equality;
 use super::super::members::{each_present, present_cost};
+use super::super::meter::Meter;
 use super::super::{first_repeat, has_member, repeat_cost, Engine, Scope};
 use super::Found;
 use crate::json::path::Location;
@@ -28,7 +30,7 @@ impl Engine<'_> {
         out: &mut Found<'_>,
     ) -> bool {
         let mut fail = Fail { at, out, ok: true };
-        if self.meter.spend(k.equality.steps(value)) {
+        if !k.flags.costly || charge_equality(k, value, self.meter) {
             any_value(k, value, &mut fail);
         }
         match value {
@@ -46,7 +48,7 @@ impl Engine<'_> {
                 let steps = (k.required.len() as u64)
                     .saturating_add(present_cost(&k.dependent_required, members));
                 if meter.spend(steps) {
-                    object(k, members, &mut fail, &|n| meter.spend(n));
+                    object(k, members, &mut fail, meter);
                 }
             }
             _ => {}
@@ -117,6 +119,7 @@ impl Fail<'_, '_, '_, '_> {
 }
 
 /// The assertions on any value: `type`, `enum`, `const`.
+#[inline]
 fn any_value(k: &Keywords, value: &Value, fail: &mut Fail<'_, '_, '_, '_>) {
     if !k.type_matches(value) {
         fail.fail(message::wrong_type(&k.types, value));
@@ -154,13 +157,8 @@ fn string(k: &Keywords, s: &str, value: &Value, fail: &mut Fail<'_, '_, '_, '_>)
 }
 
 /// The object assertions: `required`, `minProperties`, `maxProperties`,
-/// `dependentRequired` (the names each present entry needs charged with `spend`).
-fn object(
-    k: &Keywords,
-    members: &Object,
-    fail: &mut Fail<'_, '_, '_, '_>,
-    spend: &dyn Fn(u64) -> bool,
-) {
+/// `dependentRequired` (the names each present entry needs charged to `meter`).
+fn object(k: &Keywords, members: &Object, fail: &mut Fail<'_, '_, '_, '_>, meter: &Meter) {
     for name in &k.required {
         if !has_member(members, name) {
             fail.fail(message::missing(name));
@@ -178,7 +176,7 @@ fn object(
         }
     }
     each_present(&k.dependent_required, members, |name, needs| {
-        if spend(needs.len() as u64) {
+        if meter.spend(needs.len() as u64) {
             for need in needs {
                 if !has_member(members, need) {
                     fail.fail(message::missing_dependent(need, name));

@@ -3,6 +3,7 @@
 //! to the rest.
 
 use super::super::check::children;
+use super::super::in_place::in_place_steps;
 use super::super::marks::Marks;
 use super::super::members::{each_present, present_cost};
 use super::super::{Engine, Scope};
@@ -125,6 +126,12 @@ impl Engine<'_> {
         marks: &mut Marks,
     ) -> bool {
         let deeper = depth + 1;
+        let steps = in_place_steps(k)
+            .saturating_add(k.any_of.len() as u64)
+            .saturating_add(k.one_of.len() as u64);
+        if !self.meter.spend(steps) {
+            return false;
+        }
         let take = |engine: &mut Self, schema: NodeId, marks: &mut Marks| {
             let mut own = Marks::default();
             let valid = engine.check(schema, value, scope, deeper, Some(&mut own));
