@@ -865,7 +865,9 @@ agentloop_result agentloop_agent_new(const uint8_t *task_ptr,
  *
  * `INVALID_UTF8`; `INVALID_JSON` / `NO_CANONICAL_FORM` for the schema text;
  * `NOT_PROVIDER_SAFE` for a name or root schema providers refuse, `SCHEMA_REFUSED` for
- * a schema that is refused (`agentloop_tool_explain` gives the sentence for both);
+ * a schema that is refused, or that would bring the compiled schemas of the agent's
+ * tools together past their budget of 64 MiB (`agentloop_tool_explain` gives the
+ * sentence for the others);
  * `INVALID_ARGUMENT` for a duplicate name or a limit too large; `INVALID_STATE` after
  * the first `agentloop_agent_poll`. Every failure leaves the agent unchanged. The
  * inputs are copied. NULL `agent` is `NULL_PARAMETER`. Not thread-safe for one agent.
@@ -2238,8 +2240,11 @@ const char *agentloop_result_str(uint32_t result);
  * `AGENTLOOP_RESULT_INVALID_JSON` / `NO_CANONICAL_FORM` when the document is not
  * acceptable JSON; `AGENTLOOP_RESULT_SCHEMA_REFUSED` when the validator cannot honour
  * it (a reference to another document, a pattern with look-around, an unknown
- * `$schema`, a keyword of another draft) or its draft's meta-schema refuses it
- * (`agentloop_schema_explain` says why). What is read and refused: docs/schemas.md. On success the caller owns `*out` (free it with `agentloop_schema_free`); on
+ * `$schema`, a keyword of another draft), its draft's meta-schema refuses it, or its
+ * compiled form (its subschemas and the automata of its patterns) would take more than
+ * its budget of 16 MiB (`agentloop_schema_explain` says why). What a live schema holds
+ * is bounded by that budget; validating with it takes at most 2^24 steps of work, past
+ * which an instance is not valid (one violation: `validation stopped`). What is read and refused: docs/schemas.md. On success the caller owns `*out` (free it with `agentloop_schema_free`); on
  * failure `*out` is not written. NULL `out`, or NULL `ptr` with `len > 0`, is
  * `NULL_PARAMETER`. Thread-safe.
  *

@@ -29,8 +29,11 @@ fn parse(bytes: &[u8]) -> Outcome<json::Value> {
 /// `AGENTLOOP_RESULT_INVALID_JSON` / `NO_CANONICAL_FORM` when the document is not
 /// acceptable JSON; `AGENTLOOP_RESULT_SCHEMA_REFUSED` when the validator cannot honour
 /// it (a reference to another document, a pattern with look-around, an unknown
-/// `$schema`, a keyword of another draft) or its draft's meta-schema refuses it
-/// (`agentloop_schema_explain` says why). What is read and refused: docs/schemas.md. On success the caller owns `*out` (free it with `agentloop_schema_free`); on
+/// `$schema`, a keyword of another draft), its draft's meta-schema refuses it, or its
+/// compiled form (its subschemas and the automata of its patterns) would take more than
+/// its budget of 16 MiB (`agentloop_schema_explain` says why). What a live schema holds
+/// is bounded by that budget; validating with it takes at most 2^24 steps of work, past
+/// which an instance is not valid (one violation: `validation stopped`). What is read and refused: docs/schemas.md. On success the caller owns `*out` (free it with `agentloop_schema_free`); on
 /// failure `*out` is not written. NULL `out`, or NULL `ptr` with `len > 0`, is
 /// `NULL_PARAMETER`. Thread-safe.
 ///

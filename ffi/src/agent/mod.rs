@@ -330,7 +330,9 @@ pub unsafe extern "C" fn agentloop_agent_new(
 ///
 /// `INVALID_UTF8`; `INVALID_JSON` / `NO_CANONICAL_FORM` for the schema text;
 /// `NOT_PROVIDER_SAFE` for a name or root schema providers refuse, `SCHEMA_REFUSED` for
-/// a schema that is refused (`agentloop_tool_explain` gives the sentence for both);
+/// a schema that is refused, or that would bring the compiled schemas of the agent's
+/// tools together past their budget of 64 MiB (`agentloop_tool_explain` gives the
+/// sentence for the others);
 /// `INVALID_ARGUMENT` for a duplicate name or a limit too large; `INVALID_STATE` after
 /// the first `agentloop_agent_poll`. Every failure leaves the agent unchanged. The
 /// inputs are copied. NULL `agent` is `NULL_PARAMETER`. Not thread-safe for one agent.
