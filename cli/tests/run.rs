@@ -425,6 +425,59 @@ fn a_key_echoed_by_the_provider_is_redacted() {
     }
 }
 
+/// The red team's case: a 164-character key echoed where the provider's text is cut —
+/// 127 characters into it at the 1000-character cut of a JSON message, 95 at the
+/// 200-character cut of a body that is not JSON — left that much of the key in the
+/// `stop` record and the output. No run of 8 of its characters is left now.
+#[test]
+fn a_long_key_echoed_where_the_text_is_cut_leaves_no_part_of_it() {
+    let key = concat!(
+        "sk-ant-api03-",
+        "HvIimtLOIodwaNNJZK19ImMMBaPEGa5Us0IL57ghsuqzRnO6rcIMA7xSorQFhi",
+        "66RuHka4KMXECbw1zfXKYzQ19Y4gqqLOLTxlMvsia8BOMD69UWrsw5ZGf03Juf",
+        "hNiyckbKqaPd36SdOP9CAbarjQc",
+    );
+    assert_eq!(key.len(), 164);
+    let leaks = |text: &str| {
+        key.as_bytes()
+            .windows(8)
+            .any(|run| text.contains(std::str::from_utf8(run).unwrap()))
+    };
+    let message = format!("{}{key}", "x".repeat(1000 - 127));
+    let page = format!("Unauthorized: {}{key} end", "y".repeat(105 - 14));
+    let scratch = Scratch::new("long-key-echoed");
+    for provider in [OpenAi, Anthropic] {
+        let json = match provider {
+            OpenAi => canned::openai::error_body(&message, "invalid_request_error", None),
+            Anthropic => canned::anthropic::error_body("authentication_error", &message),
+        };
+        for (i, body) in [json, page.clone()].into_iter().enumerate() {
+            let out = format!("{}-{i}.jsonl", provider.name());
+            let server = Server::start([Exchange::new(401, body)]).unwrap();
+            let args = run_args(provider, &server, &out, &[]);
+            let run = agentloop(
+                scratch.dir(),
+                &strs(&args),
+                &[(provider.key_variable(), key)],
+            );
+            assert_eq!(run.code, 4, "{}", run.stderr);
+            let bytes = scratch.read(&out);
+            let error = member(&last_payload(&bytes), "error")
+                .as_str()
+                .unwrap()
+                .to_string();
+            assert!(error.contains("[redacted]"), "{error}");
+            for text in [
+                String::from_utf8_lossy(&bytes).into_owned(),
+                run.stdout,
+                run.stderr,
+            ] {
+                assert!(!leaks(&text), "part of the key leaked: {text}");
+            }
+        }
+    }
+}
+
 /// Ctrl-C while the model's answer is awaited: the turn is abandoned, the run stops
 /// with `cancelled` (exit 130) and a sound transcript; `--resume` finishes it, the
 /// model shown the conversation as it was.

@@ -316,7 +316,7 @@ pub unsafe extern "C" fn agentloop_reply_parse(
             let status = provider::status(status)?;
             // SAFETY: the caller's contract for the body bytes.
             let body = unsafe { input(body_ptr, body_len) }.map_err(bare)?;
-            Ok(provider.parse(status, body))
+            Ok(provider.parse(status, body, None))
         };
         let answer = match read() {
             Ok(answer) => answer,
@@ -439,7 +439,7 @@ mod tests {
         ] {
             let mut reply = agentloop_reply::new(&[], &[]);
             parse(&mut reply, number, exchange.status, &exchange.body);
-            let expected = provider.parse(exchange.status, &exchange.body);
+            let expected = provider.parse(exchange.status, &exchange.body, None);
             if let Ok(reply) = &expected {
                 assert!(reply.provider.model.is_some() && reply.provider.input_tokens.is_some());
                 assert!(reply.output_tokens.is_some());

@@ -108,7 +108,7 @@ impl Model for Reference {
             .unwrap();
         self.bodies.push(body);
         let (status, body) = self.answers.pop_front().expect("an answer left");
-        self.provider.parse(status, &body)
+        self.provider.parse(status, &body, None)
     }
 }
 
@@ -535,7 +535,9 @@ fn a_tool_call_then_a_text_answer_runs_to_no_tool_calls_as_the_rust_codec_does()
 fn an_error_answer_ends_the_run_with_model_error_and_the_codecs_sentence() {
     for provider in [OPENAI, ANTHROPIC] {
         let (status, body) = error(provider);
-        let sentence = core_provider(provider).parse(status, &body).unwrap_err();
+        let sentence = core_provider(provider)
+            .parse(status, &body, None)
+            .unwrap_err();
         // The sentences docs/c-api.md shows.
         let shown = match provider {
             OPENAI => "the provider answered HTTP 429 (requests, rate_limit_exceeded): Rate limit reached for ",
@@ -803,7 +805,7 @@ fn the_agent_refuses_bad_numbers_options_nulls_and_the_wrong_state_with_codes() 
     assert_eq!(
         error,
         Provider::OpenAi
-            .parse(200, b"\xff\x00 not json")
+            .parse(200, b"\xff\x00 not json", None)
             .unwrap_err()
             .message()
     );

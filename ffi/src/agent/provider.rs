@@ -155,7 +155,7 @@ pub unsafe extern "C" fn agentloop_agent_feed_response(
         // SAFETY: the caller's contract for the body bytes.
         let body = unsafe { input(body_ptr, body_len) }?;
         agent.conversation()?;
-        let answer: Result<_, ModelError> = provider.parse(status, body);
+        let answer: Result<_, ModelError> = provider.parse(status, body, None);
         agent.feed_reply(answer)
     })
 }

@@ -218,9 +218,11 @@ pub fn messages(messages: &[Message]) -> Value {
 }
 
 /// The response (HTTP status and body) as a reply, or the error it reports (see the
-/// module docs). Never panics, whatever the bytes.
-pub fn parse(status: u16, body: &[u8]) -> Result<Reply, ModelError> {
-    let root = common::response(status, body, "content")?;
+/// module docs), with `secret` — the API key the request was sent with, if any —
+/// redacted from the error's sentence ([`crate::redact::bounded`]). Never panics,
+/// whatever the bytes.
+pub fn parse(status: u16, body: &[u8], secret: Option<&str>) -> Result<Reply, ModelError> {
+    let root = common::response(status, body, "content", secret)?;
     let root = Reader::root(status, &root);
     let mut text = String::new();
     let mut tool_calls = Vec::new();

@@ -422,7 +422,7 @@ impl Model for Canned {
             .map_err(|e| ModelError::new(format!("{e}")))?;
         self.requests.push(text(body));
         let (status, body) = self.answers.pop_front().expect("an answer left");
-        self.provider.parse(status, body.as_bytes())
+        self.provider.parse(status, body.as_bytes(), None)
     }
 }
 
@@ -851,6 +851,9 @@ fn the_provider_picks_the_codec() {
     );
     let body =
         br#"{"content":[{"type":"text","text":"a"}],"choices":[{"message":{"content":"b"}}]}"#;
-    assert_eq!(Provider::Anthropic.parse(200, body).unwrap().text, "a");
-    assert_eq!(Provider::OpenAi.parse(200, body).unwrap().text, "b");
+    assert_eq!(
+        Provider::Anthropic.parse(200, body, None).unwrap().text,
+        "a"
+    );
+    assert_eq!(Provider::OpenAi.parse(200, body, None).unwrap().text, "b");
 }
