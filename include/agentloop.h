@@ -1175,25 +1175,34 @@ agentloop_result agentloop_agent_request_error(const struct agentloop_agent *age
  *   (invalid_request_error, invalid_api_key): Incorrect API key provided`) in the
  *   `stop` record, as `agentloop_agent_feed_model_error` does.
  *
+ * `(secret_ptr, secret_len)` is the API key the request was sent with (UTF-8; length
+ * 0: none, for a server that takes no key). A provider may echo the key in an error
+ * body: the sentence has it redacted before the provider's text is cut to its bound —
+ * the whole key, and any run of 8 of its characters left by a cut (the key is not
+ * kept). Without it, an echoed key reaches the transcript.
+ *
  * Either way the answer was taken: `OK`; poll again (and take the records). To retry
  * an answer worth retrying (408, 409, 429, 5xx, Anthropic's 529 overloaded), post the
  * request again instead of feeding it.
  *
  * Refusals, each leaving the agent unchanged and still waiting: `INVALID_ARGUMENT`
  * for a provider number this library does not know or a status outside 100..999 (0:
- * no answer was received); `INVALID_STATE` when the last poll did not ask for a model
- * reply. NULL `agent` (or a NULL body with a non-zero length) is `NULL_PARAMETER`. The
- * body is not kept. Not thread-safe for one agent.
+ * no answer was received); `INVALID_UTF8` for a secret that is not UTF-8;
+ * `INVALID_STATE` when the last poll did not ask for a model reply. NULL `agent` (or
+ * a NULL body or secret with a non-zero length) is `NULL_PARAMETER`. The body is not
+ * kept. Not thread-safe for one agent.
  *
  * # Safety
  * `agent` must be a live agent from this library; `body_ptr` must point to `body_len`
- * readable bytes.
+ * readable bytes, `secret_ptr` to `secret_len`.
  */
 agentloop_result agentloop_agent_feed_response(struct agentloop_agent *agent,
                                                uint32_t provider,
                                                uint32_t status,
                                                const uint8_t *body_ptr,
-                                               size_t body_len);
+                                               size_t body_len,
+                                               const uint8_t *secret_ptr,
+                                               size_t secret_len);
 
 /**
  * Appends the agent's next pending record to `chain` and writes its canonical line
@@ -2069,25 +2078,34 @@ agentloop_result agentloop_reply_request(struct agentloop_reply *reply,
  *   the provider's message, e.g. `the provider answered HTTP 429 (rate_limit_error):
  *   …`; when the callback returns, the run stops with `model_error` and that sentence.
  *
+ * `(secret_ptr, secret_len)` is the API key the request was sent with (UTF-8; length
+ * 0: none, for a server that takes no key). A provider may echo the key in an error
+ * body: the sentence has it redacted before the provider's text is cut to its bound —
+ * the whole key, and any run of 8 of its characters left by a cut (the key is not
+ * kept). Without it, an echoed key reaches the transcript.
+ *
  * Either way the answer was taken: `OK`. To retry an answer worth retrying (408, 409,
  * 429, 5xx, Anthropic's 529 overloaded), post again and parse the new answer: it
  * replaces the old one.
  *
  * Refused, ending the run with `model_error` as the other `agentloop_reply_*` inputs
  * do: `INVALID_ARGUMENT` for a provider number this library does not know or a status
- * outside 100..999 (0: no answer was received); `NULL_PARAMETER` for a NULL body with
- * a non-zero length. NULL `reply` is `NULL_PARAMETER`. The body is not kept. Call it
- * only from the model callback that was given `reply`.
+ * outside 100..999 (0: no answer was received); `INVALID_UTF8` for a secret that is
+ * not UTF-8; `NULL_PARAMETER` for a NULL body or secret with a non-zero length. NULL
+ * `reply` is `NULL_PARAMETER`. The body is not kept. Call it only from the model
+ * callback that was given `reply`.
  *
  * # Safety
  * `reply` must be the reply handed to the running model callback; `body_ptr` must
- * point to `body_len` readable bytes.
+ * point to `body_len` readable bytes, `secret_ptr` to `secret_len`.
  */
 agentloop_result agentloop_reply_parse(struct agentloop_reply *reply,
                                        uint32_t provider,
                                        uint32_t status,
                                        const uint8_t *body_ptr,
-                                       size_t body_len);
+                                       size_t body_len,
+                                       const uint8_t *secret_ptr,
+                                       size_t secret_len);
 
 /**
  * Sets what the provider reported besides text, calls and output tokens, for a host

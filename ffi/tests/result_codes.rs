@@ -2439,22 +2439,32 @@ fn agents(m: &mut Matrix) {
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_feed_response(null_mut(), 1, 200, e.0, 1),
+            agentloop_agent_feed_response(null_mut(), 1, 200, e.0, 1, null(), 0),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_feed_response(agent.0, 1, 200, null(), 1),
+            agentloop_agent_feed_response(agent.0, 1, 200, null(), 1, null(), 0),
         );
         m.hit(
             n,
             R::InvalidArgument,
-            agentloop_agent_feed_response(agent.0, 99, 200, e.0, 1),
+            agentloop_agent_feed_response(agent.0, 99, 200, e.0, 1, null(), 0),
         );
         m.hit(
             n,
             R::InvalidArgument,
-            agentloop_agent_feed_response(agent.0, 1, 0, e.0, 1),
+            agentloop_agent_feed_response(agent.0, 1, 0, e.0, 1, null(), 0),
+        );
+        m.hit(
+            n,
+            R::NullParameter,
+            agentloop_agent_feed_response(agent.0, 1, 200, e.0, 1, null(), 1),
+        );
+        m.hit(
+            n,
+            R::InvalidUtf8,
+            agentloop_agent_feed_response(agent.0, 1, 200, e.0, 1, BAD_UTF8.as_ptr(), 1),
         );
         let n = "agentloop_agent_request";
         let mut buf = [0u8; 1];
@@ -2574,7 +2584,7 @@ fn agents(m: &mut Matrix) {
         m.hit(
             "agentloop_agent_feed_response",
             R::InvalidState,
-            agentloop_agent_feed_response(agent.0, 1, 200, b"{}".as_ptr(), 2),
+            agentloop_agent_feed_response(agent.0, 1, 200, b"{}".as_ptr(), 2, null(), 0),
         );
         let mut len = 0;
         m.hit(
@@ -3191,22 +3201,32 @@ unsafe extern "C" fn model(
         note(
             n,
             R::NullParameter,
-            agentloop_reply_parse(null_mut(), 1, 200, b"{}".as_ptr(), 2),
+            agentloop_reply_parse(null_mut(), 1, 200, b"{}".as_ptr(), 2, null(), 0),
         );
         note(
             n,
             R::NullParameter,
-            agentloop_reply_parse(reply, 1, 200, null(), 1),
+            agentloop_reply_parse(reply, 1, 200, null(), 1, null(), 0),
         );
         note(
             n,
             R::InvalidArgument,
-            agentloop_reply_parse(reply, 99, 200, b"{}".as_ptr(), 2),
+            agentloop_reply_parse(reply, 99, 200, b"{}".as_ptr(), 2, null(), 0),
         );
         note(
             n,
             R::InvalidArgument,
-            agentloop_reply_parse(reply, 1, 0, b"{}".as_ptr(), 2),
+            agentloop_reply_parse(reply, 1, 0, b"{}".as_ptr(), 2, null(), 0),
+        );
+        note(
+            n,
+            R::NullParameter,
+            agentloop_reply_parse(reply, 1, 200, b"{}".as_ptr(), 2, null(), 1),
+        );
+        note(
+            n,
+            R::InvalidUtf8,
+            agentloop_reply_parse(reply, 1, 200, b"{}".as_ptr(), 2, BAD_UTF8.as_ptr(), 1),
         );
         let n = "agentloop_reply_set_provider_json";
         note(
