@@ -478,6 +478,60 @@ fn a_long_key_echoed_where_the_text_is_cut_leaves_no_part_of_it() {
     }
 }
 
+/// Claude may answer `"\n\n"` before a `tool_use`; sending that text back made the
+/// API refuse the next request (400 `text content blocks must contain non-whitespace
+/// text`), so the run died on its next turn. The text is recorded as said and left out
+/// of the requests, as empty text is; the run ends as the model chose.
+#[test]
+fn white_space_text_before_a_call_is_recorded_but_not_sent_back() {
+    let scratch = Scratch::new("white-space-text");
+    let server = Server::start([
+        canned::anthropic::tool_use(Some("\n\n"), &[("add", r#"{"a":2,"b":40}"#)]),
+        Anthropic.answer("42."),
+    ])
+    .unwrap();
+    let args = run_args(Anthropic, &server, "t.jsonl", &[]);
+    let run = agentloop(scratch.dir(), &strs(&args), &[("ANTHROPIC_API_KEY", KEY)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bytes = scratch.read("t.jsonl");
+    assert_eq!(
+        kinds(&bytes),
+        ["task", "assistant", "tool", "assistant", "stop"]
+    );
+    let turn = &records(&bytes)[1];
+    assert_eq!(
+        member(member(turn, "payload"), "text").as_str(),
+        Some("\n\n")
+    );
+    assert_verifies_as_a_loop(&scratch, "t.jsonl");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    for message in sent_messages(&requests[1]) {
+        let Value::Array(blocks) = member(&message, "content") else {
+            panic!("{message:?}")
+        };
+        assert!(!blocks.is_empty());
+        for block in blocks {
+            if member(block, "type").as_str() == Some("text") {
+                let text = member(block, "text").as_str().unwrap();
+                assert!(!text.trim().is_empty(), "a white-space text block was sent");
+            }
+        }
+    }
+    // The export is what was sent, white space left out the same way.
+    let export = agentloop(
+        scratch.dir(),
+        &["export", "--format", "anthropic", "t.jsonl"],
+        &[],
+    );
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    assert!(
+        !export.stdout.contains(r#""text":"\n\n""#),
+        "{}",
+        export.stdout
+    );
+}
+
 /// Ctrl-C while the model's answer is awaited: the turn is abandoned, the run stops
 /// with `cancelled` (exit 130) and a sound transcript; `--resume` finishes it, the
 /// model shown the conversation as it was.
