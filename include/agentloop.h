@@ -830,7 +830,8 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * Creates an agent for the task `(task_ptr, task_len)` (UTF-8, may be empty) with
+ * Creates an agent for the task `(task_ptr, task_len)` (UTF-8, with a character other
+ * than white space) with
  * `budgets` (NULL: no limits) whose first record — the `task` — will have
  * `seq = first_seq` (0 for a new chain; the chain's next seq when continuing one,
  * since call ids derive from seqs), and writes it to `*out`.
@@ -840,7 +841,8 @@ extern "C" {
  * freezes the manifest.
  *
  * `INVALID_UTF8` for a task or sentinel that is not UTF-8; `INVALID_ARGUMENT` for a
- * limit or `first_seq` above 2^53 − 1. On success the caller owns `*out` (free it with
+ * task that is empty or only white space (Unicode's White_Space: it asks the model
+ * nothing, and Anthropic refuses it), or a limit or `first_seq` above 2^53 − 1. On success the caller owns `*out` (free it with
  * `agentloop_agent_free`); on failure `*out` is not written. The task and sentinel are
  * copied. Thread-safe.
  *
@@ -1628,7 +1630,8 @@ agentloop_result agentloop_chain_count(const struct agentloop_chain *chain,
 void agentloop_chain_free(struct agentloop_chain *chain);
 
 /**
- * Runs the loop to its end with callbacks: the task `(task_ptr, task_len)` (UTF-8),
+ * Runs the loop to its end with callbacks: the task `(task_ptr, task_len)` (UTF-8,
+ * with a character other than white space),
  * `budgets` (NULL: no limits), the model callback `model` with `model_userdata`, the
  * `tools_len` tools at `tools` (NULL only when `tools_len` is 0), the cancel callback
  * `cancel` (NULL: never cancelled) with `cancel_userdata`, and each record line —
@@ -1643,8 +1646,9 @@ void agentloop_chain_free(struct agentloop_chain *chain);
  * (`INVALID_UTF8`, `INVALID_JSON`, `NOT_PROVIDER_SAFE` for a name outside
  * `^[a-zA-Z0-9_-]{1,64}$` or a root schema without `"type": "object"`,
  * `SCHEMA_REFUSED`, `INVALID_ARGUMENT` for a duplicate name or a limit above
- * 2^53 − 1; `agentloop_tool_explain` says why a name or schema is refused); budgets as
- * by `agentloop_agent_new`.
+ * 2^53 − 1; `agentloop_tool_explain` says why a name or schema is refused); the task
+ * and the budgets as by `agentloop_agent_new` (`INVALID_UTF8` for a task that is not
+ * UTF-8, `INVALID_ARGUMENT` for one that is empty or only white space).
  * During the run: `CALLBACK_REFUSED` when `record` returned non-zero (the transcript
  * ends before that record); `RECORD_TOO_LONG` when a record's line would pass the
  * 16 MiB line limit (the transcript ends before it). `*out_outcome` is written only
@@ -1688,8 +1692,8 @@ agentloop_result agentloop_driver_run(const uint8_t *task_ptr,
  * anything runs, as by `agentloop_driver_run`: NULL `writer`, `model`, `out_outcome`
  * or a tool's callback is `NULL_PARAMETER`; a task or tool text that is not UTF-8
  * `INVALID_UTF8`; a tool's schema text `INVALID_JSON`, a name or root schema providers
- * refuse `NOT_PROVIDER_SAFE`, a schema refused `SCHEMA_REFUSED`, a duplicate name or
- * a limit above 2^53 − 1 `INVALID_ARGUMENT`. During the run: `RECORD_TOO_LONG` when a
+ * refuse `NOT_PROVIDER_SAFE`, a schema refused `SCHEMA_REFUSED`, a task that is empty
+ * or only white space, a duplicate name or a limit above 2^53 − 1 `INVALID_ARGUMENT`. During the run: `RECORD_TOO_LONG` when a
  * record's line would pass the line limit (the file ends before it). Not thread-safe
  * for one writer.
  *

@@ -478,6 +478,51 @@ fn a_long_key_echoed_where_the_text_is_cut_leaves_no_part_of_it() {
     }
 }
 
+/// A task that is empty or only white space asks nothing (and Anthropic refuses it):
+/// refused before anything is written or asked, for `--task` and `--task-file`,
+/// whatever the provider.
+#[test]
+fn a_blank_task_is_refused_before_anything_is_written() {
+    let scratch = Scratch::new("blank-task");
+    scratch.write("blank.txt", " \n\t\u{3000}\n");
+    let server = Server::start([]).unwrap();
+    for provider in [OpenAi, Anthropic] {
+        for (flag, value, name) in [
+            ("--task", "", "--task"),
+            ("--task", "   ", "--task"),
+            ("--task", "\n\n", "--task"),
+            ("--task-file", "blank.txt", "blank.txt"),
+        ] {
+            let run = agentloop(
+                scratch.dir(),
+                &[
+                    "run",
+                    flag,
+                    value,
+                    "--model",
+                    &provider.model(),
+                    "--base-url",
+                    &format!("{}/v1", server.url()),
+                    "--out",
+                    "t.jsonl",
+                ],
+                &[(provider.key_variable(), KEY)],
+            );
+            assert_eq!(run.code, 2, "{flag} {value:?}: {}", run.stderr);
+            assert_eq!(
+                run.stderr,
+                format!(
+                    "agentloop: {name}: the task is empty or only white space: it asks the \
+                     model nothing (and Anthropic refuses text without a character other than \
+                     white space); nothing was run\n"
+                )
+            );
+            assert!(!scratch.path("t.jsonl").exists());
+        }
+    }
+    assert_eq!(server.requests().len(), 0, "a refused run asked the model");
+}
+
 /// Claude may answer `"\n\n"` before a `tool_use`; sending that text back made the
 /// API refuse the next request (400 `text content blocks must contain non-whitespace
 /// text`), so the run died on its next turn. The text is recorded as said and left out

@@ -111,7 +111,8 @@ impl Message {
 /// [`char::is_whitespace`] holds (Unicode's `White_Space`: space, tab, the line
 /// breaks, U+00A0, U+3000, …; not U+200B, which Unicode does not count as white
 /// space). Anthropic refuses a text block that is blank ("text content blocks must
-/// contain non-whitespace text"), so its codec leaves such text out.
+/// contain non-whitespace text"), so its codec leaves such text out; a blank task asks
+/// nothing, so a run refuses one ([`crate::agent::check_task`]).
 ///
 /// ```
 /// use agentloop_core::model::is_blank;

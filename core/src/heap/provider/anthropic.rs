@@ -28,7 +28,8 @@
 //! thinking refuse a prefill outright). The codec adds no message the transcript does
 //! not hold, so to go on after such a stop, start a new run with a task that asks for
 //! more. A task that is empty or only white space is refused too: Anthropic takes no
-//! text without a character other than white space.
+//! text without a character other than white space (`agentloop run` and the C ABI
+//! refuse such a task before a run starts: [`crate::agent::check_task`]).
 //!
 //! # The response
 //!
