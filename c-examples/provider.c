@@ -11,9 +11,9 @@
  * BASE_URL/chat/completions is asked) or https://api.anthropic.com/v1
  * (BASE_URL/messages). The API key is read from OPENAI_API_KEY or ANTHROPIC_API_KEY
  * when set, sent in its header and never printed (nor recorded: it is given to
- * agentloop_reply_parse, which redacts it from a provider's error that echoes it). Records are appended to FILE
- * (created if absent). Exit 0 when the run ended with no_tool_calls and FILE verifies;
- * 1 otherwise; 2 on bad usage.
+ * agentloop_reply_parse, which redacts it from a provider's error that echoes it).
+ * Records are appended to FILE (created if absent). Exit 0 when the run ended with
+ * no_tool_calls and FILE verifies; 1 otherwise; 2 on bad usage.
  */
 #include <curl/curl.h>
 #include <stdio.h>

@@ -842,9 +842,9 @@ extern "C" {
  *
  * `INVALID_UTF8` for a task or sentinel that is not UTF-8; `INVALID_ARGUMENT` for a
  * task that is empty or only white space (Unicode's White_Space: it asks the model
- * nothing, and Anthropic refuses it), or a limit or `first_seq` above 2^53 − 1. On success the caller owns `*out` (free it with
- * `agentloop_agent_free`); on failure `*out` is not written. The task and sentinel are
- * copied. Thread-safe.
+ * nothing, and Anthropic refuses it), or a limit or `first_seq` above 2^53 − 1. On
+ * success the caller owns `*out` (free it with `agentloop_agent_free`); on failure
+ * `*out` is not written. The task and sentinel are copied. Thread-safe.
  *
  * # Safety
  * `task_ptr` must point to `task_len` readable bytes; `budgets` must be NULL or an
@@ -1693,9 +1693,9 @@ agentloop_result agentloop_driver_run(const uint8_t *task_ptr,
  * or a tool's callback is `NULL_PARAMETER`; a task or tool text that is not UTF-8
  * `INVALID_UTF8`; a tool's schema text `INVALID_JSON`, a name or root schema providers
  * refuse `NOT_PROVIDER_SAFE`, a schema refused `SCHEMA_REFUSED`, a task that is empty
- * or only white space, a duplicate name or a limit above 2^53 − 1 `INVALID_ARGUMENT`. During the run: `RECORD_TOO_LONG` when a
- * record's line would pass the line limit (the file ends before it). Not thread-safe
- * for one writer.
+ * or only white space, a duplicate name or a limit above 2^53 − 1 `INVALID_ARGUMENT`.
+ * During the run: `RECORD_TOO_LONG` when a record's line would pass the line limit
+ * (the file ends before it). Not thread-safe for one writer.
  *
  * # Safety
  * `writer` must be a live writer from this library; the rest as `agentloop_driver_run`.

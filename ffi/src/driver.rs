@@ -412,9 +412,9 @@ pub unsafe extern "C" fn agentloop_driver_run(
 /// or a tool's callback is `NULL_PARAMETER`; a task or tool text that is not UTF-8
 /// `INVALID_UTF8`; a tool's schema text `INVALID_JSON`, a name or root schema providers
 /// refuse `NOT_PROVIDER_SAFE`, a schema refused `SCHEMA_REFUSED`, a task that is empty
-/// or only white space, a duplicate name or a limit above 2^53 − 1 `INVALID_ARGUMENT`. During the run: `RECORD_TOO_LONG` when a
-/// record's line would pass the line limit (the file ends before it). Not thread-safe
-/// for one writer.
+/// or only white space, a duplicate name or a limit above 2^53 − 1 `INVALID_ARGUMENT`.
+/// During the run: `RECORD_TOO_LONG` when a record's line would pass the line limit
+/// (the file ends before it). Not thread-safe for one writer.
 ///
 /// # Safety
 /// `writer` must be a live writer from this library; the rest as `agentloop_driver_run`.

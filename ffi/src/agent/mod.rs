@@ -279,9 +279,9 @@ pub(crate) fn canonical(value: &Value) -> Outcome<Vec<u8>> {
 ///
 /// `INVALID_UTF8` for a task or sentinel that is not UTF-8; `INVALID_ARGUMENT` for a
 /// task that is empty or only white space (Unicode's White_Space: it asks the model
-/// nothing, and Anthropic refuses it), or a limit or `first_seq` above 2^53 − 1. On success the caller owns `*out` (free it with
-/// `agentloop_agent_free`); on failure `*out` is not written. The task and sentinel are
-/// copied. Thread-safe.
+/// nothing, and Anthropic refuses it), or a limit or `first_seq` above 2^53 − 1. On
+/// success the caller owns `*out` (free it with `agentloop_agent_free`); on failure
+/// `*out` is not written. The task and sentinel are copied. Thread-safe.
 ///
 /// # Safety
 /// `task_ptr` must point to `task_len` readable bytes; `budgets` must be NULL or an

@@ -53,9 +53,9 @@ pub fn openai_messages(records: &[Value]) -> Result<Value, HistoryError> {
 /// that was not run. A text block is left out when its text is empty or only white
 /// space ([`is_blank`](crate::model::is_blank); a blank task too), and a message left
 /// with no blocks is left out altogether (the API refuses text without a character
-/// other than white space, and empty content). Arguments that are not an object (a model may send
-/// any JSON) are wrapped as `{"arguments": <value>}`, since `input` must be an object;
-/// a call name outside `^[a-zA-Z0-9_-]{1,64}$` is written as
+/// other than white space, and empty content). Arguments that are not an object (a
+/// model may send any JSON) are wrapped as `{"arguments": <value>}`, since `input` must
+/// be an object; a call name outside `^[a-zA-Z0-9_-]{1,64}$` is written as
 /// [`provider_safe_name`](crate::tools::provider_safe_name) maps it. Messages
 /// alternate between `user` and `assistant`: two of the same role in a row (a turn
 /// after a `resume`, say) are merged into one. A history is a record of what was said,
