@@ -801,6 +801,109 @@ fn refusals_say_what_was_wrong_and_run_nothing() {
     assert_eq!(server.requests().len(), 0, "a refused run asked the model");
 }
 
+/// A `--base-url` with a user and password (`http://agent:PASSWORD@host/v1`): sent as
+/// HTTP Basic authorization (beside Anthropic's key), and never shown — not in the
+/// start line, the `--json` start event, an error sentence or the transcript; beside an
+/// OpenAI key, which takes the same header, it is refused.
+#[test]
+fn a_password_in_the_base_url_is_sent_as_basic_auth_and_never_shown() {
+    const PASSWORD: &str = "pw-9d1e0c";
+    let scratch = Scratch::new("userinfo");
+    let key = [(Anthropic.key_variable(), KEY)];
+    for (out, json) in [("t.jsonl", false), ("j.jsonl", true)] {
+        let server = Server::start([Anthropic.answer("hi")]).unwrap();
+        let base = server
+            .url()
+            .replace("://", &format!("://agent:{PASSWORD}@"));
+        let mut args = vec![
+            "run".to_string(),
+            "--task".into(),
+            "t".into(),
+            "--model".into(),
+            Anthropic.model(),
+            "--base-url".into(),
+            format!("{base}/v1"),
+            "--out".into(),
+            out.into(),
+        ];
+        if json {
+            args.push("--json".into());
+        }
+        let run = agentloop(scratch.dir(), &strs(&args), &key);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let shown = format!("{}/v1/messages", server.url());
+        if json {
+            let start = &json_lines(&run.stdout)[0];
+            assert_eq!(member(start, "url").as_str(), Some(shown.as_str()));
+        } else {
+            let first = run.stderr.lines().next().unwrap();
+            assert!(
+                first.starts_with(&format!("run: {} at {shown}; ", Anthropic.model())),
+                "{first}"
+            );
+        }
+        for text in [&run.stdout, &run.stderr] {
+            assert!(!text.contains(PASSWORD), "{text}");
+        }
+        assert!(!String::from_utf8_lossy(&scratch.read(out)).contains(PASSWORD));
+        let requests = server.requests();
+        assert_eq!(
+            requests[0].header("authorization"),
+            Some("Basic YWdlbnQ6cHctOWQxZTBj"),
+            "agent:{PASSWORD} in base64"
+        );
+        assert_eq!(requests[0].header("x-api-key"), Some(KEY));
+    }
+
+    // A URL refused for what it is: named without its user and password.
+    let refused = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &format!("http://agent:{PASSWORD}@127.0.0.1:9/v1?x=1"),
+            "--out",
+            "new.jsonl",
+        ],
+        &[],
+    );
+    assert_eq!(refused.code, 2);
+    assert_eq!(
+        refused.stderr,
+        "agentloop: --base-url: the base URL \"http://127.0.0.1:9/v1?x=1\" has a query (the \
+         endpoint's path is added after it)\n"
+    );
+    // Beside an OpenAI key: refused, without the password.
+    let refused = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &format!("http://agent:{PASSWORD}@127.0.0.1:9/v1"),
+            "--out",
+            "new.jsonl",
+        ],
+        &[(OpenAi.key_variable(), KEY)],
+    );
+    assert_eq!(refused.code, 2);
+    assert_eq!(
+        refused.stderr,
+        "agentloop: --base-url: the base URL \"http://127.0.0.1:9/v1\" has a user and password, \
+         sent as HTTP Basic authorization, and the OpenAI key goes in the same Authorization \
+         header: give one of them (send no key, or take the user and password out of the \
+         URL); --api-key-env '' sends no key; nothing was run\n"
+    );
+    assert!(!scratch.path("new.jsonl").exists());
+}
+
 /// `export`: a transcript that does not verify is refused (exit 1); one that is not a
 /// run of the loop names the record (exit 2).
 #[test]

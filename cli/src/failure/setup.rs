@@ -121,6 +121,10 @@ impl fmt::Display for SetupFailure {
                 "the API key variable {variable} is not set, or is empty: set it, name another \
                  with --api-key-env VAR, or send no key with --api-key-env ''; nothing was run"
             ),
+            SetupFailure::Model(error @ BuildError::UserinfoAndKey(_)) => write!(
+                f,
+                "--base-url: {error}; --api-key-env '' sends no key; nothing was run"
+            ),
             SetupFailure::Model(error) => write!(f, "--base-url: {error}"),
             SetupFailure::OutNotEmpty { name, len } => write!(
                 f,
