@@ -7,6 +7,7 @@ use agentloop_core::agent::BudgetError;
 use agentloop_http::BuildError;
 
 use crate::diag::plural;
+use crate::tools_map::MapDifference;
 
 /// Failures setting up `agentloop run` and `agentloop tools`: the task, budgets, keys,
 /// MCP servers, the output file.
@@ -66,10 +67,12 @@ pub enum SetupFailure {
         /// What went wrong.
         reason: String,
     },
-    /// `run --resume`: the tools are named otherwise than the run recorded.
+    /// `run --resume`: the tools differ from those the run recorded.
     ToolsMapDiffers {
         /// The map's file.
         name: String,
+        /// The first difference.
+        difference: MapDifference,
     },
 }
 
@@ -149,11 +152,11 @@ impl fmt::Display for SetupFailure {
             SetupFailure::ToolsMap { name, reason } => {
                 write!(f, "{name}: {reason}; nothing was run")
             }
-            SetupFailure::ToolsMapDiffers { name } => write!(
+            SetupFailure::ToolsMapDiffers { name, difference } => write!(
                 f,
-                "{name}: the tools are offered under other names, or from other servers, than \
-                 when the run began (the file records how they were named): give the same \
-                 --demo-tools and --mcp servers, in the same order; nothing was run"
+                "{name}: the tools differ from those the run began with (the file records \
+                 them): {difference}; give the same --demo-tools and --mcp servers, in the \
+                 same order; nothing was run"
             ),
         }
     }

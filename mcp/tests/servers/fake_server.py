@@ -2,7 +2,8 @@
 exercise (pagination, every content type, garbage, a line too long, a server that
 exits, server-to-client requests, odd names and schemas). Standard library only.
 
-Options (argv):
+Options (argv; and the environment variable FAKE_MCP_SCHEMA: every tool's default
+inputSchema, as JSON, instead of {"type": "object"}):
   --version V        answer `initialize` with protocol version V (default: the client's)
   --no-init          never answer `initialize` (read stdin until it closes)
   --banner           write a line that is not JSON before answering `initialize`
@@ -43,7 +44,9 @@ OBJECT = {"type": "object"}
 HELLO = base64.b64encode(b"hello").decode()
 
 
-def tool(name, schema=OBJECT, **extra):
+def tool(name, schema=None, **extra):
+    if schema is None:
+        schema = json.loads(os.environ.get("FAKE_MCP_SCHEMA", json.dumps(OBJECT)))
     entry = {"name": name, "description": "the " + name + " tool", "inputSchema": schema}
     entry.update(extra)
     return entry

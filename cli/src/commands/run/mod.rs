@@ -34,7 +34,7 @@ use crate::diag::plural;
 use crate::exit::Exit;
 use crate::failure::{AnchorFailure, Failure, RunFailure, SetupFailure};
 use crate::input::same_file;
-use crate::{keys, lock_wait, signals, toolset};
+use crate::{keys, lock_wait, signals, tools_map, toolset};
 use progress::{End, Progress, Start};
 use remote::Remote;
 
@@ -188,9 +188,8 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
             (plan, Some(records), offered)
         }
     };
-    if !servers.is_empty() {
-        keep_tools_map(path, toolset::map(&args.tools, &servers, &offered))?;
-    }
+    let map = tools_map::map(&args.tools, &servers, &offered);
+    tools_map::keep(path, &map, !servers.is_empty())?;
     drop(servers);
     Ok(Opened {
         name,
@@ -346,38 +345,6 @@ fn mcp_log_path(out: &Path) -> PathBuf {
     let mut name = out.as_os_str().to_owned();
     name.push(".mcp.log");
     PathBuf::from(name)
-}
-
-/// Writes how the tools were named to `FILE.tools.json` (atomically), or, when the
-/// file is there (a resumed run), checks that they are named as it says.
-fn keep_tools_map(out: &Path, map: Value) -> Result<(), Failure> {
-    let path = toolset::map_path(out);
-    let name = path.display().to_string();
-    let fail = |reason: String| {
-        Failure::Setup(SetupFailure::ToolsMap {
-            name: name.clone(),
-            reason,
-        })
-    };
-    match fs::read(&path) {
-        Ok(bytes) => {
-            let recorded = agentloop_core::json::parse(&bytes)
-                .map_err(|e| fail(format!("it is not JSON: {e}")))?;
-            let tools = |v: &Value| v.as_object().and_then(|o| o.get("tools")).cloned();
-            if tools(&recorded).is_none() {
-                return Err(fail(String::from("it has no \"tools\" member")));
-            }
-            if tools(&recorded) != tools(&map) {
-                return Err(Failure::Setup(SetupFailure::ToolsMapDiffers { name }));
-            }
-            Ok(())
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            write_atomically(&path, &toolset::line(&map))
-                .map_err(|e| fail(format!("cannot write it: {e}")))
-        }
-        Err(e) => Err(fail(format!("cannot read it: {e}"))),
-    }
 }
 
 /// Refuses a `--checkpoint` that is the transcript itself: the rename would replace it.
