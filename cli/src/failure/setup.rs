@@ -60,6 +60,15 @@ pub enum SetupFailure {
         /// What went wrong.
         error: String,
     },
+    /// `run`: two files the run names are one file, and the run writes one of them.
+    OneFileTwice {
+        /// The first, as the sentence names it (`--out t.jsonl`).
+        first: String,
+        /// The second, likewise.
+        second: String,
+        /// Whether the run reads the second (it writes the first).
+        read: bool,
+    },
     /// `run`: the tool map (`FILE.tools.json`) could not be read or written.
     ToolsMap {
         /// The map's file.
@@ -148,6 +157,24 @@ impl fmt::Display for SetupFailure {
                 f,
                 "MCP server {index} (--mcp {}): {error}",
                 crate::record_line::quoted(command)
+            ),
+            SetupFailure::OneFileTwice {
+                first,
+                second,
+                read: false,
+            } => write!(
+                f,
+                "{first} and {second} are one file: the run writes each for its own purpose, \
+                 and one would spoil the other; give each its own path; nothing was run"
+            ),
+            SetupFailure::OneFileTwice {
+                first,
+                second,
+                read: true,
+            } => write!(
+                f,
+                "{first} is {second}, which the run reads: writing it would destroy it; give \
+                 another path; nothing was run"
             ),
             SetupFailure::ToolsMap { name, reason } => {
                 write!(f, "{name}: {reason}; nothing was run")

@@ -3,13 +3,14 @@
 //! verified from disk (chain and loop audit), the stop reason and head printed, and the
 //! checkpoint written if asked.
 
+mod outputs;
 mod progress;
 mod remote;
 mod setup;
 
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -33,7 +34,6 @@ use crate::atomic::write_atomically;
 use crate::diag::plural;
 use crate::exit::Exit;
 use crate::failure::{AnchorFailure, Failure, RunFailure, SetupFailure};
-use crate::input::same_file;
 use crate::{keys, lock_wait, signals, tools_map, toolset};
 use progress::{End, Progress, Start};
 use remote::Remote;
@@ -134,12 +134,10 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
     if path.as_os_str() == "-" {
         return Err(Failure::Setup(SetupFailure::RunToStdin));
     }
+    outputs::refuse_one_file_twice(args)?;
     let task = setup::given_task(args)?;
     let model = setup::http_model(args)?;
     let signer = args.sign_key.as_deref().map(keys::signer).transpose()?;
-    if let Some(checkpoint) = &args.checkpoint {
-        refuse_checkpoint_on_out(checkpoint, path)?;
-    }
     let held = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     if held > 0 && !args.resume {
         return Err(Failure::Setup(SetupFailure::OutNotEmpty {
@@ -147,7 +145,7 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
             len: held,
         }));
     }
-    let mcp_options = toolset::options(&args.tools, Some(mcp_log_path(path)))?;
+    let mcp_options = toolset::options(&args.tools, Some(outputs::mcp_log_path(path)))?;
     let servers = toolset::spawn(&args.tools, &mcp_options)?;
     // A new run's tools are settled before the file is opened, so that a refused
     // limit creates nothing; a resumed run's limits are its task record's.
@@ -338,28 +336,6 @@ impl Drop for Notice {
     fn drop(&mut self) {
         self.done.store(true, Ordering::SeqCst);
     }
-}
-
-/// `FILE.mcp.log`: where the MCP servers' stderr goes unless `--mcp-log` says.
-fn mcp_log_path(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_owned();
-    name.push(".mcp.log");
-    PathBuf::from(name)
-}
-
-/// Refuses a `--checkpoint` that is the transcript itself: the rename would replace it.
-fn refuse_checkpoint_on_out(checkpoint: &Path, out: &Path) -> Result<(), Failure> {
-    let same = match (fs::metadata(checkpoint), fs::metadata(out)) {
-        (Ok(a), Ok(b)) => same_file(&a, &b),
-        _ => checkpoint == out,
-    };
-    if same {
-        return Err(Failure::Anchor(AnchorFailure::OutIsInput {
-            out: format!("{} (--checkpoint)", checkpoint.display()),
-            input: out.display().to_string(),
-        }));
-    }
-    Ok(())
 }
 
 /// The records of the transcript the writer opened (and verified), read back for
