@@ -944,3 +944,80 @@ fn resume_refuses_tools_that_differ_from_the_map_in_anything() {
         refused.stderr
     );
 }
+
+/// Whether process `pid` is gone: no such process, or one that has exited and waits
+/// to be reaped (a zombie, as an orphan is where nothing reaps orphans).
+fn gone(pid: u32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // `PID (COMM) STATE …`: the state follows the last ')'.
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        Err(_) => true,
+    }
+}
+
+/// A second Ctrl-C while an MCP tool runs ends the server's process group before the
+/// process exits: the server, in the middle of the call, and the process it started
+/// for it (the fake server's `family` tool starts `sleep` and waits) are gone, not
+/// left running with init as their parent. Only the wait for them is bounded.
+#[test]
+fn a_second_sigint_ends_the_mcp_server_in_a_call_and_what_it_started() {
+    let Some(fake) = fake_server() else { return };
+    let scratch = Scratch::new("sigint-family");
+    let pids = scratch.path("pids");
+    let call = format!(r#"{{"path":{}}}"#, quote(pids.to_str().unwrap()));
+    let server = Server::start([calls(OpenAi, &[("family", &call)])]).unwrap();
+    let url = format!("{}/v1", server.url());
+    let family = format!("{fake} --tools family");
+    let mut child = command(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &url,
+            "--mcp",
+            &family,
+            "--out",
+            "t.jsonl",
+        ],
+        &[],
+    )
+    .spawn()
+    .unwrap();
+    let lines = stderr_lines(&mut child);
+    while !pids.exists() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the run ended ({status}) before the tool started its child");
+        }
+        thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let text = fs::read_to_string(&pids).unwrap();
+    let family: Vec<u32> = text.split(' ').map(|p| p.parse().unwrap()).collect();
+    assert!(family.iter().all(|&pid| !gone(pid)), "{family:?}");
+    interrupt(&child);
+    let mut seen = Vec::new();
+    wait_for_line(&lines, "agentloop: interrupted: ", &mut seen);
+    interrupt(&child);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{seen:#?}");
+    for _ in 0..1000 {
+        if family.iter().all(|&pid| gone(pid)) {
+            break;
+        }
+        thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let left: Vec<u32> = family.iter().copied().filter(|&pid| !gone(pid)).collect();
+    for pid in &left {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    assert!(left.is_empty(), "left running: {left:?} of {family:?}");
+    assert_eq!(kinds(&scratch.read("t.jsonl")), ["task", "assistant"]);
+}

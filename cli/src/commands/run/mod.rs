@@ -28,6 +28,7 @@ use agentloop_core::sink::SinkError;
 use agentloop_core::tlog::report_checkpoint;
 use agentloop_core::verify::{self, Options, Report};
 use agentloop_http::HttpModel;
+use agentloop_mcp::{end_process_groups, McpServer, ProcessGroup};
 
 use crate::args::RunArgs;
 use crate::atomic::write_atomically;
@@ -49,6 +50,14 @@ struct Opened {
     /// The records already in the file (a resumed run), or `None` for a new run.
     records: Option<Vec<Value>>,
     offered: toolset::Offered,
+    servers: Servers,
+}
+
+/// The MCP servers' process groups, which a second Ctrl-C ends before the process
+/// exits, and how long they get between SIGTERM and SIGKILL.
+struct Servers {
+    groups: Vec<ProcessGroup>,
+    grace: Duration,
 }
 
 /// Runs the loop; see the module docs and `agentloop run --help`.
@@ -61,6 +70,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         plan,
         records,
         offered,
+        servers,
     } = open(args)?;
     let mut toolbox = offered.toolbox;
     let manifest = toolbox.manifest().clone();
@@ -86,7 +96,9 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         .map(|t| (t.name.clone(), t.server, t.mcp_name.clone()))
         .collect();
     let mut remote = Remote::start(model).map_err(|e| Failure::Run(RunFailure::ModelThread(e)))?;
-    let cancel = signals::cancel_on_sigint();
+    let signals::Interrupts { cancel, ending } = signals::cancel_on_sigint(Box::new(move || {
+        end_process_groups(&servers.groups, servers.grace)
+    }));
     let _notice = Notice::start(Arc::clone(&cancel));
 
     let mut progress = Progress::new(out, args.json, plan.budgets.clone());
@@ -103,6 +115,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         writer: &mut writer,
         name: &name,
         progress: &mut progress,
+        ending,
         failure: None,
     };
     let io = Io {
@@ -147,6 +160,7 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
     }
     let mcp_options = toolset::options(&args.tools, Some(outputs::mcp_log_path(path)))?;
     let servers = toolset::spawn(&args.tools, &mcp_options)?;
+    let groups = servers.iter().map(McpServer::process_group).collect();
     // A new run's tools are settled before the file is opened, so that a refused
     // limit creates nothing; a resumed run's limits are its task record's.
     let new = if held == 0 {
@@ -197,6 +211,10 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
         plan,
         records,
         offered,
+        servers: Servers {
+            groups,
+            grace: mcp_options.shutdown_grace,
+        },
     })
 }
 
@@ -369,6 +387,8 @@ struct Sink<'a, 'p, 'o> {
     writer: &'a mut Writer,
     name: &'a str,
     progress: &'p mut Progress<'o>,
+    /// A second Ctrl-C: no record is written once it has come.
+    ending: signals::Ending,
     failure: Option<Failure>,
 }
 
@@ -394,6 +414,7 @@ impl Sink<'_, '_, '_> {
 
 impl OnRecord for Sink<'_, '_, '_> {
     fn on_record(&mut self, record: &Record, line: &[u8], counts: Counts) -> Result<(), SinkError> {
+        self.ending.hold();
         let shown = match self.writer.append_line(line) {
             Ok(appended) => self.progress.record(record, &appended, counts),
             Err(error) => Err(Failure::Run(RunFailure::RunWrite {
