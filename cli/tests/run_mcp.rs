@@ -217,11 +217,24 @@ fn a_run_on_the_filesystem_server_verifies_exports_what_was_sent_and_reruns_iden
 
         // The tools map says where each tool came from.
         let map = json::parse(&scratch.read("first.jsonl.tools.json")).unwrap();
-        let tools = canonical(member(&map, "tools"));
-        assert!(
-            tools.contains(r#"{"idempotent":false,"mcp_name":"write_file","name":"write_file","server":0,"source":"mcp"}"#),
-            "{tools}"
-        );
+        let Value::Array(tools) = member(&map, "tools") else {
+            panic!("{map:?}")
+        };
+        let write = tools
+            .iter()
+            .find(|t| member(t, "name").as_str() == Some("write_file"))
+            .unwrap();
+        for (key, value) in [
+            ("idempotent", "false"),
+            ("mcp_name", r#""write_file""#),
+            ("server", "0"),
+            ("source", r#""mcp""#),
+        ] {
+            assert_eq!(canonical(member(write, key)), value, "{key}");
+        }
+        // As offered: its description and schema too.
+        assert!(member(write, "description").as_str().is_some());
+        assert!(canonical(member(write, "schema")).contains(r#""path""#));
         assert_eq!(canonical(member(&map, "skipped")), "[]");
 
         // Again, in the same place: the same bytes.
