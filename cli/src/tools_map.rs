@@ -111,9 +111,13 @@ pub fn tools_value(offered: &Offered) -> Value {
 }
 
 /// Checks `map` (the tools this run offers) against `FILE.tools.json` when the file is
-/// there (a resumed run); when it is not, writes it (atomically) if `write` (the run
-/// has MCP servers).
-pub fn keep(out: &Path, map: &Value, write: bool) -> Result<(), Failure> {
+/// there and the run has MCP servers (`servers`) or is `resumed` (a resumed run without
+/// its servers is checked too); when it is not there, writes it (atomically) if the run
+/// has MCP servers.
+pub fn keep(out: &Path, map: &Value, servers: bool, resumed: bool) -> Result<(), Failure> {
+    if !(servers || resumed) {
+        return Ok(());
+    }
     let path = map_path(out);
     let name = path.display().to_string();
     let fail = |reason: String| {
@@ -140,7 +144,7 @@ pub fn keep(out: &Path, map: &Value, write: bool) -> Result<(), Failure> {
                 None => Ok(()),
             }
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => match write {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => match servers {
             true => write_atomically(&path, &line(map))
                 .map_err(|e| fail(format!("cannot write it: {e}"))),
             false => Ok(()),

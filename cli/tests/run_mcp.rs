@@ -956,6 +956,10 @@ fn resume_refuses_tools_that_differ_from_the_map_in_anything() {
         "{}",
         refused.stderr
     );
+    // A new run without servers is not held to a map left from another run.
+    fs::rename(scratch.path("t.jsonl"), scratch.path("old.jsonl")).unwrap();
+    let began = run(&[], false, &[]);
+    assert_eq!(began.code, 0, "{}", began.stderr);
 }
 
 /// Whether process `pid` is gone: no such process, or one that has exited and waits

@@ -201,7 +201,7 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
         }
     };
     let map = tools_map::map(&args.tools, &servers, &offered);
-    tools_map::keep(path, &map, !servers.is_empty())?;
+    tools_map::keep(path, &map, !servers.is_empty(), records.is_some())?;
     drop(servers);
     Ok(Opened {
         name,
