@@ -22,6 +22,7 @@ mod record_line;
 mod report_json;
 mod report_text;
 mod signals;
+mod tools_map;
 mod toolset;
 
 use std::io::{self, BufWriter, Write};
