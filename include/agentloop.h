@@ -36,7 +36,9 @@
  *   draft-07, and what is refused) is defined in docs/schemas.md;
  * - a NULL pointer where a function needs one (an object, an output, a byte input
  *   with a length above 0) is AGENTLOOP_RESULT_NULL_PARAMETER, for every function
- *   with a pointer parameter, whether or not its comment repeats it; each comment
+ *   with a pointer parameter, whether or not its comment repeats it; NULL is checked
+ *   before the object's state, so a call wrong both ways (a NULL input to an agent
+ *   not waiting for it) gets NULL_PARAMETER, not INVALID_STATE. Each comment
  *   names every other code the function returns (ffi/tests/result_codes.rs calls each
  *   function with each and fails on a code named but not returned, or returned but
  *   not named);

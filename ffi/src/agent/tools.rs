@@ -166,7 +166,6 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_result(
     boundary(|| {
         // SAFETY: the caller promises a live agent used by no other thread.
         let agent = unsafe { handle_mut(agent) }?;
-        agent.call()?;
         // SAFETY: the caller's contract for the byte input.
         let value = tool_value(unsafe { input(ptr, len) }?)?;
         agent.feed_tool(Ok(value))
@@ -257,7 +256,6 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_result_for(
     boundary(|| {
         // SAFETY: the caller promises a live agent used by no other thread.
         let agent = unsafe { handle_mut(agent) }?;
-        agent.waiting()?;
         // SAFETY: the caller's contract for the byte inputs.
         let id = unsafe { text(id_ptr, id_len) }?;
         // SAFETY: the caller's contract for the byte inputs.
@@ -287,7 +285,6 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_error_for(
     boundary(|| {
         // SAFETY: the caller promises a live agent used by no other thread.
         let agent = unsafe { handle_mut(agent) }?;
-        agent.waiting()?;
         // SAFETY: the caller's contract for the byte inputs.
         let id = unsafe { text(id_ptr, id_len) }?;
         // SAFETY: the caller's contract for the byte inputs.
