@@ -255,11 +255,48 @@ pub fn difference(recorded: &Value, now: &Value) -> Option<MapDifference> {
         });
     }
     for (index, name) in recorded_names.iter().enumerate() {
-        if let Some((path, a, b)) = first_difference(tools.get(index), tools_now.get(index)) {
+        let now = tools_now
+            .get(index)
+            .map(|tool| as_recorded(&tools[index], tool));
+        if let Some((path, a, b)) = first_difference(tools.get(index), now.as_ref()) {
             return Some(value(Place::Tool(name.clone()), path, a, b));
         }
     }
-    first_difference(Some(recorded), Some(now)).map(|(path, a, b)| value(Place::Map, path, a, b))
+    let (rest, rest_now) = (without_lists(recorded), without_lists(now));
+    first_difference(Some(&rest), Some(&rest_now)).map(|(path, a, b)| value(Place::Map, path, a, b))
+}
+
+/// The map without `servers` and `tools`, which `difference` compares first.
+fn without_lists(map: &Value) -> Value {
+    match map {
+        Value::Object(members) => Value::Object(without(members, &["servers", "tools"])),
+        other => other.clone(),
+    }
+}
+
+fn without(members: &Object, keys: &[&str]) -> Object {
+    let mut kept = Object::new();
+    for (key, member) in members.iter() {
+        if !keys.contains(&key) {
+            kept.insert(key, member.clone());
+        }
+    }
+    kept
+}
+
+/// This run's `tool` as a map of the recorded one's version holds it: a map written
+/// before descriptions and schemas were recorded (neither member in `recorded`) is
+/// compared on the rest (server, name on it, order), which it does record.
+fn as_recorded(recorded: &Value, tool: &Value) -> Value {
+    let old = recorded
+        .as_object()
+        .is_some_and(|o| !o.contains_key("description") && !o.contains_key("schema"));
+    match (old, tool) {
+        (true, Value::Object(members)) => {
+            Value::Object(without(members, &["description", "schema"]))
+        }
+        _ => tool.clone(),
+    }
 }
 
 fn value(place: Place, path: String, a: Option<&Value>, b: Option<&Value>) -> MapDifference {
@@ -390,10 +427,27 @@ mod tests {
             said(&MAP.replace(r#""skipped":[]"#, r#""skipped":[1]"#)),
             "the map differs at .skipped[0]: recorded nothing, this run 1"
         );
-        // A map written before descriptions were recorded.
-        let old = MAP.replace(r#""description":"d","#, "");
+        // A map written before descriptions and schemas were recorded is held to what
+        // it records: servers, names, order; a tool that lost only one of the two
+        // members is a difference.
+        let old = MAP
+            .replace(r#""description":"d","#, "")
+            .replace(r#","schema":{"type":"object"}"#, "")
+            .replace(
+                r#","schema":{"properties":{"a b":{"type":"string"}},"type":"object"}"#,
+                "",
+            );
+        assert!(!old.contains("schema"), "{old}");
+        assert_eq!(difference(&json(&old), &recorded), None);
         assert_eq!(
-            difference(&json(&old), &recorded).unwrap().to_string(),
+            difference(&json(&old), &json(&swapped))
+                .unwrap()
+                .to_string(),
+            r#"MCP server 0 differs at .command[0]: recorded "a", this run "b""#
+        );
+        let half = MAP.replacen(r#""description":"d","#, "", 1);
+        assert_eq!(
+            difference(&json(&half), &recorded).unwrap().to_string(),
             r#"the tool "echo-0" differs at .description: recorded nothing, this run "d""#
         );
     }
