@@ -22,6 +22,7 @@ mod record_line;
 mod report_json;
 mod report_text;
 mod signals;
+mod terminal;
 mod toolset;
 
 use std::io::{self, BufWriter, Write};
@@ -36,8 +37,14 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            // Usage errors exit 2; --help and --version exit 0.
-            let _ = e.print();
+            // Usage errors exit 2; --help and --version exit 0. An error quotes the
+            // command line, so it is escaped as any outside text.
+            let text = terminal::escape_lines(&e.render().to_string());
+            let _ = if e.use_stderr() {
+                io::stderr().lock().write_all(text.as_bytes())
+            } else {
+                io::stdout().lock().write_all(text.as_bytes())
+            };
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };

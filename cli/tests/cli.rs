@@ -713,3 +713,86 @@ fn usage_help_and_version() {
     assert_eq!(code(&["verify", "--help"]), 0);
     assert_eq!(code(&["--version"]), 0);
 }
+
+/// A file name with an escape sequence and one with a right-to-left override: every
+/// command that prints a name shows the control characters as escapes, on stdout and
+/// on stderr — never raw.
+#[test]
+fn file_names_are_printed_with_controls_escaped() {
+    let s = Scratch::new("escaped_names");
+    let raw = [
+        "t\u{1b}[2J\u{1b}]0;owned\u{7}.jsonl",
+        "t\u{202e}lnosj.jsonl",
+    ];
+    let shown = [
+        r"t\u001b[2J\u001b]0;owned\u0007.jsonl",
+        r"t\u202elnosj.jsonl",
+    ];
+    // A run of the loop, for `verify --loop`.
+    assert_eq!(s.run(&["demo"]).code, 0);
+    let run = s.read("demo-answer.jsonl");
+    for (raw, shown) in raw.iter().zip(shown) {
+        s.write(raw, &run);
+        let outputs = [
+            s.run(&["verify", raw]),
+            s.run(&["verify", "--loop", raw]),
+            s.run(&["repair", raw]),
+        ];
+        for run in &outputs {
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            assert!(
+                run.stdout.starts_with(&format!("{shown}: ")),
+                "{}",
+                run.stdout
+            );
+        }
+        let missing = format!("missing-{raw}");
+        let run = s.run(&["verify", &missing]);
+        assert!(
+            run.stdout.starts_with(&format!("missing-{shown}: ")),
+            "{}",
+            run.stdout
+        );
+        assert!(
+            run.stderr
+                .starts_with(&format!("agentloop: missing-{shown}: ")),
+            "{}",
+            run.stderr
+        );
+        s.write(raw, tampered_chain());
+        let run = s.run(&["show", raw]);
+        assert!(
+            run.stderr.contains(&format!("agentloop: {shown} line 3: ")),
+            "{}",
+            run.stderr
+        );
+        for run in outputs.iter().chain([&run]) {
+            for bytes in [&run.raw_stdout, &run.raw_stderr] {
+                let text = String::from_utf8_lossy(bytes);
+                assert!(!text.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{text:?}");
+            }
+        }
+    }
+}
+
+/// `show`: record content with an override, DEL and C1 controls is escaped too (JSON
+/// quoting leaves those raw).
+#[test]
+fn show_escapes_bidi_and_c1_controls_in_records() {
+    let s = Scratch::new("show_bidi");
+    let run = s.run(&[
+        "append",
+        "t.jsonl",
+        "--kind",
+        "tool",
+        "--payload",
+        "{\"name\":\"ad\u{202e}d\",\"ok\":false,\"error\":\"x\u{7f}\u{9b}31m\u{2066}y\"}",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = s.run(&["show", "t.jsonl"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "seq=0 tool \"ad\\u202ed\" ok=False error=\"x\\u007f\\u009b31m\\u2066y\"\n"
+    );
+}

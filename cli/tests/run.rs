@@ -904,3 +904,46 @@ fn the_readme_run_example_prints_what_the_readme_shows() {
         "the README's output differs from:\n{block}"
     );
 }
+
+/// Model text, a tool name and the output file's name with bidi controls: the start
+/// line, the progress lines and `show` print them as escapes, never raw (the
+/// transcript keeps what the model said).
+#[test]
+fn bidi_controls_from_the_model_are_escaped_in_progress_and_show() {
+    let scratch = Scratch::new("bidi-progress");
+    let server = Server::start([
+        canned::anthropic::tool_use(Some("look\u{202e} here"), &[("ad\u{202e}d", "{}")]),
+        Anthropic.answer("fin\u{2067}al\u{1b}[2J"),
+    ])
+    .unwrap();
+    let out = "t\u{202e}lnosj.jsonl";
+    let args = run_args(Anthropic, &server, out, &[]);
+    let run = agentloop(scratch.dir(), &strs(&args), &[("ANTHROPIC_API_KEY", KEY)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let show = agentloop(scratch.dir(), &["show", out], &[]);
+    assert_eq!(show.code, 0, "{}", show.stderr);
+    for text in [&run.stdout, &run.stderr, &show.stdout, &show.stderr] {
+        assert!(
+            !text.contains(['\u{202e}', '\u{2067}', '\u{1b}']),
+            "{text:?}"
+        );
+    }
+    for expected in [
+        r"t\u202elnosj.jsonl (new)",
+        r#"calls "ad\u202ed""#,
+        r#"failed: "no tool named 'ad\u202ed'"#,
+        r#"answer "fin\u2067al\u001b[2J""#,
+    ] {
+        assert!(run.stderr.contains(expected), "{expected}: {}", run.stderr);
+    }
+    for expected in [r#"text="look\u202e here""#, r#"add\u202ed"#] {
+        let expected = expected.replace("add", "ad");
+        assert!(
+            show.stdout.contains(&expected),
+            "{expected}: {}",
+            show.stdout
+        );
+    }
+    let bytes = String::from_utf8(scratch.read(out)).unwrap();
+    assert!(bytes.contains("look\u{202e} here"), "{bytes}");
+}

@@ -8,7 +8,7 @@ use agentloop_core::durable::{self, LockWait, WriterOptions};
 use agentloop_core::verify::Options;
 use agentloop_core::Anchor;
 
-use super::emit;
+use super::say_line;
 use crate::args::RepairArgs;
 use crate::diag::plural;
 use crate::exit::Exit;
@@ -44,18 +44,18 @@ pub fn run(args: &RepairArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let records = plural(repaired.count, "complete record");
     let sentence = match &repaired.removed {
         None => format!(
-            "{name}: nothing to repair: no torn tail; {records}, head {}\n",
+            "{name}: nothing to repair: no torn tail; {records}, head {}",
             repaired.head
         ),
         Some(removed) => format!(
             "{name}: repaired: removed the torn tail, {} at offset {} (moved to {}); \
-             {records} remain, head {}\n",
+             {records} remain, head {}",
             plural(removed.len, "byte"),
             removed.offset,
             removed.side_file.display(),
             repaired.head
         ),
     };
-    emit(out, sentence.as_bytes())?;
+    say_line(out, &sentence)?;
     Ok(Exit::Held)
 }

@@ -4,10 +4,9 @@
 use std::io::Write;
 
 use agentloop_core::driver;
-use agentloop_core::quote::escape_controls;
 use agentloop_core::verify::Options;
 
-use super::emit;
+use super::say_line;
 use crate::args::ReplayArgs;
 use crate::exit::Exit;
 use crate::failure::Failure;
@@ -42,8 +41,7 @@ pub fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         ),
         Some(d) => format!("{name}: line {}: {d}", d.index + 1),
     };
-    emit(out, escape_controls(&line).as_bytes())?;
-    emit(out, b"\n")?;
+    say_line(out, &line)?;
     Ok(if replayed.same() {
         Exit::Held
     } else {

@@ -3,11 +3,10 @@
 use std::io::{self, Write};
 
 use agentloop_core::json;
-use agentloop_core::quote::escape_controls;
 use agentloop_core::verify::{for_each_line, LineEvent, Options, Verifier};
 use agentloop_core::Anchor;
 
-use super::{emit, flush};
+use super::{flush, say_line};
 use crate::args::ShowArgs;
 use crate::diag;
 use crate::exit::Exit;
@@ -68,10 +67,9 @@ pub fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
                         )
                     }
                 };
-                // JSON escaping in the line leaves DEL and C1 controls as they are.
-                emit(out, escape_controls(&shown).as_bytes())
-                    .and_then(|()| emit(out, b"\n"))
-                    .map_err(Stopped::Out)
+                // JSON escaping in the line leaves DEL, C1 and bidi controls as they
+                // are: the terminal rule escapes them.
+                say_line(out, &shown).map_err(Stopped::Out)
             });
             match read {
                 Ok(()) => {}

@@ -13,7 +13,7 @@ use agentloop_core::tlog::{leaves_of, read_checkpoint, CheckpointText, Checkpoin
 use agentloop_core::verify::{self, Checkpoint, Options, Parallel, Report};
 use agentloop_core::Anchor;
 
-use super::{emit, flush};
+use super::{emit, flush, say_line};
 use crate::args::VerifyArgs;
 use crate::exit::Exit;
 use crate::failure::{AnchorFailure, Failure};
@@ -173,8 +173,7 @@ fn say(
             report_text::say_faults(&name, report);
             report_text::faults_line(&name, report)
         };
-        emit(out, verdict.as_bytes())?;
-        emit(out, b"\n")?;
+        say_line(out, &verdict)?;
     }
     flush(out)
 }
