@@ -182,9 +182,16 @@ impl Failure {
             WriteError::Open(reason) => Failure::Writing(WriteFailure::Open { name, reason }),
             WriteError::Lock(reason) => Failure::Writing(WriteFailure::Lock { name, reason }),
             WriteError::Locked => Failure::Writing(WriteFailure::Locked { name }),
-            WriteError::TornTail { offset, len } => {
-                Failure::Writing(WriteFailure::TornTail { name, offset, len })
-            }
+            WriteError::TornTail {
+                offset,
+                len,
+                complete,
+            } => Failure::Writing(WriteFailure::TornTail {
+                name,
+                offset,
+                len,
+                complete,
+            }),
             WriteError::DoesNotVerify(report) => {
                 Failure::does_not_verify(&name, &report, consequence)
             }

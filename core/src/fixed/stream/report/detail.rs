@@ -127,6 +127,13 @@ pub enum Detail {
         /// Bytes after the last `\n`.
         len: u64,
     },
+    /// `torn_tail` whose bytes, given a `\n`, are a record with no fault of its own
+    /// that continues the chain: only the newline is missing (a repair adds it rather
+    /// than moving the line aside).
+    UnterminatedRecord {
+        /// Bytes after the last `\n`.
+        len: u64,
+    },
     /// `truncated`.
     Truncated {
         /// Records the checkpoint covers.
@@ -224,6 +231,10 @@ impl fmt::Display for Detail {
             Detail::TornTail { len } => write!(
                 f,
                 "the last line ({len} bytes) has no terminating newline: the last append did not finish"
+            ),
+            Detail::UnterminatedRecord { len } => write!(
+                f,
+                "the last line ({len} bytes) is a complete, valid record that continues the chain, missing only its terminating newline"
             ),
             Detail::Truncated { .. }
             | Detail::HeadMismatch { .. }
