@@ -27,7 +27,7 @@ use crate::sink::CompareSink;
 use crate::stream::engine::{At, Engine, Facts, Faults};
 use crate::stream::Detail as Check;
 use crate::stream::{
-    name_start, Found, JsonType, LineChecker, NumberProblem, Place, Sealed, Syntax,
+    name_start, Departure, Found, JsonType, LineChecker, NumberProblem, Place, Sealed, Syntax,
 };
 
 /// Default cap on the faults kept in a report (the SPEC asks for at least 10,000).
@@ -396,7 +396,9 @@ fn parse_detail(e: &ParseError) -> Check {
     Check::Syntax { column, error }
 }
 
-/// Where `line` first differs from the canonical encoding of what it parsed to.
+/// Where `line` first differs from the canonical encoding of what it parsed to. A
+/// carriage return there (a CRLF line ending, most often) is named, as the streaming
+/// lexer names it: only white space can be a raw `\r` in a line that parsed.
 fn not_canonical_detail(value: &Value, line: &[u8]) -> Check {
     let mut canonical = Vec::new();
     let _ = write_value(value, &mut canonical);
@@ -405,8 +407,15 @@ fn not_canonical_detail(value: &Value, line: &[u8]) -> Check {
         .zip(line)
         .position(|(a, b)| a != b)
         .unwrap_or(canonical.len().min(line.len()));
+    let column = at as u64 + 1;
+    if line.get(at) == Some(&b'\r') {
+        return Check::NotCanonical {
+            column,
+            departure: Departure::CarriageReturn,
+        };
+    }
     Check::CanonicalDiffers {
-        column: at as u64 + 1,
+        column,
         len: line.len() as u64,
         canonical: canonical.len() as u64,
     }

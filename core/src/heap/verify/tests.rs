@@ -638,3 +638,34 @@ fn a_torn_tail_that_is_a_whole_record_says_so() {
     let detail = report.faults.last().unwrap().detail.to_string();
     assert_eq!(detail, plain.replace("{len}", &len.to_string()));
 }
+
+/// A CRLF line ending is named: both verifiers say "carriage return" at its column
+/// (the kind stays `not_canonical`).
+#[cfg(feature = "std")]
+#[test]
+fn a_crlf_line_ending_is_named_a_carriage_return() {
+    let (bytes, _) = chain_bytes(2);
+    let crlf: Vec<u8> = String::from_utf8(bytes.clone())
+        .unwrap()
+        .replace('\n', "\r\n")
+        .into_bytes();
+    let report = every_front_end(&crlf, &Options::default());
+    assert_eq!(
+        kinds(&report),
+        [(Some(0), "not_canonical"), (Some(1), "not_canonical")]
+    );
+    let len = lines(&bytes)[0].len();
+    assert_eq!(
+        report.faults[0].detail.to_string(),
+        alloc::format!(
+            "the line is not in canonical (RFC 8785) form: a carriage return (white space; \
+             CRLF line endings leave one before each newline) at column {}",
+            len + 1
+        )
+    );
+    let lenient = Options {
+        lenient: true,
+        ..Options::default()
+    };
+    assert!(verify_bytes(&crlf, &lenient).ok());
+}

@@ -20,7 +20,10 @@ use crate::stream::lexer::{Departure, JsonType, Limit, NumberProblem, Syntax};
 /// bytes. A few variants come from one verifier only: [`Detail::NotCanonical`],
 /// [`Detail::Limit`] from the streaming one (it stops at the first byte that departs
 /// from canonical form and has fixed limits), [`Detail::CanonicalDiffers`] from the
-/// allocating one (it compares the line with the canonical encoding of what it parsed).
+/// allocating one (it compares the line with the canonical encoding of what it parsed)
+/// — except that where that first difference is a carriage return, the allocating one
+/// names it as the streaming one does ([`Detail::NotCanonical`] with
+/// [`Departure::CarriageReturn`]), so a CRLF line has one sentence in both.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Detail {
