@@ -17,6 +17,7 @@ mod exit;
 mod failure;
 mod input;
 mod keys;
+mod lines;
 mod lock_wait;
 mod record_line;
 mod report_json;

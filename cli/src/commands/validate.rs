@@ -56,10 +56,9 @@ fn quote(text: &str) -> String {
 
 /// Reads and strictly parses one JSON document.
 fn read_json(source: Source<'_>) -> Result<Value, Failure> {
-    let input = source.read_all().map_err(|reason| Failure::Unreadable {
-        name: source.name(),
-        reason,
-    })?;
+    let input = source
+        .read_document()
+        .map_err(|error| Failure::reading(source.name(), error))?;
     json::parse(&input).map_err(|e| {
         let (line, column) = e.line_column(&input);
         Failure::ValidateJson {

@@ -23,11 +23,8 @@ pub fn run(args: &VerifyProofArgs, out: &mut dyn Write) -> Result<Exit, Failure>
     let source = Source::from_arg(&args.proof);
     let name = source.name();
     let bytes = source
-        .read_at_most(PROOF_LIMIT)
-        .map_err(|reason| Failure::Unreadable {
-            name: name.clone(),
-            reason,
-        })?;
+        .read_bounded(PROOF_LIMIT)
+        .map_err(|error| Failure::reading(name.clone(), error))?;
     let proof = ProofText::parse(&bytes).map_err(|error| {
         Failure::Anchor(AnchorFailure::ProofMalformed {
             name: name.clone(),
