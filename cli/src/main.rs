@@ -25,6 +25,7 @@ mod report_json;
 mod report_text;
 mod signals;
 mod terminal;
+mod tools_map;
 mod toolset;
 mod usage;
 

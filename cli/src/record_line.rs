@@ -174,7 +174,7 @@ pub(crate) fn bare(text: &str) -> String {
 }
 
 /// A value's canonical JSON text, cut.
-fn json_text(value: &Value) -> String {
+pub(crate) fn json_text(value: &Value) -> String {
     match jcs::to_vec(value) {
         Ok(bytes) => cut(&String::from_utf8_lossy(&bytes)),
         Err(e) => format!("<{e}>"),

@@ -339,9 +339,11 @@ impl Run {
 /// 2^53 − 1; `agentloop_tool_explain` says why a name or schema is refused); budgets as
 /// by `agentloop_agent_new`.
 /// During the run: `CALLBACK_REFUSED` when `record` returned non-zero (the transcript
-/// ends before that record); `RECORD_TOO_LONG` when a record's line would pass the
-/// 16 MiB line limit (the transcript ends before it). `*out_outcome` is written only
-/// on success.
+/// ends before that record); `RECORD_TOO_LONG` when the task is too long for the
+/// `task` record's line (16 MiB; nothing is written). A reply or a tool result too
+/// large for one record is not an error: the run stops with `model_error`, or the
+/// result is recorded as `ok:false`, saying so. `*out_outcome` is written only on
+/// success.
 ///
 /// Every callback is called on this thread, before this function returns, and never
 /// after. Callbacks must not unwind (C++ exceptions) through the library. Thread-safe
@@ -409,9 +411,9 @@ pub unsafe extern "C" fn agentloop_driver_run(
 /// or a tool's callback is `NULL_PARAMETER`; a task or tool text that is not UTF-8
 /// `INVALID_UTF8`; a tool's schema text `INVALID_JSON`, a name or root schema providers
 /// refuse `NOT_PROVIDER_SAFE`, a schema refused `SCHEMA_REFUSED`, a duplicate name or
-/// a limit above 2^53 − 1 `INVALID_ARGUMENT`. During the run: `RECORD_TOO_LONG` when a
-/// record's line would pass the line limit (the file ends before it). Not thread-safe
-/// for one writer.
+/// a limit above 2^53 − 1 `INVALID_ARGUMENT`. During the run: `RECORD_TOO_LONG` when
+/// the task is too long for the `task` record's line (nothing is written), as for
+/// `agentloop_driver_run`. Not thread-safe for one writer.
 ///
 /// # Safety
 /// `writer` must be a live writer from this library; the rest as `agentloop_driver_run`.
