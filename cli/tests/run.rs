@@ -1177,3 +1177,48 @@ fn bidi_controls_from_the_model_are_escaped_in_progress_and_show() {
     let bytes = String::from_utf8(scratch.read(out)).unwrap();
     assert!(bytes.contains("look\u{202e} here"), "{bytes}");
 }
+
+/// `FILE.tools.json` is a whole document like any other: a resumed run reads it to the
+/// 16 MiB bound and refuses it past that, before anything runs — here one without end
+/// (`/dev/zero`), under an address-space cap the old reader, which grew until memory
+/// ran out, would pass.
+#[test]
+fn a_tools_map_without_end_is_refused_at_the_bound() {
+    let scratch = Scratch::new("tools-map-bound");
+    let server = Server::start([OpenAi.answer("42")]).unwrap();
+    let args = run_args(OpenAi, &server, "t.jsonl", &[]);
+    let run = agentloop(scratch.dir(), &strs(&args), &[("OPENAI_API_KEY", KEY)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let before = scratch.read("t.jsonl");
+    std::os::unix::fs::symlink("/dev/zero", scratch.path("t.jsonl.tools.json")).unwrap();
+    let url = format!("{}/v1", server.url());
+    let resume = [
+        "run",
+        "--resume",
+        "--out",
+        "t.jsonl",
+        "--model",
+        "openai:test-model",
+        "--base-url",
+        &url,
+        "--demo-tools",
+    ];
+    let output = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 262144 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_agentloop"))
+        .args(resume)
+        .current_dir(scratch.dir())
+        .env("OPENAI_API_KEY", KEY)
+        .output()
+        .unwrap();
+    let run = finished(output);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "agentloop: t.jsonl.tools.json: cannot read it: it is longer than the limit of \
+         16777216 bytes (16 MiB); nothing was run\n"
+    );
+    assert_eq!(scratch.read("t.jsonl"), before);
+    assert_eq!(server.requests().len(), 1);
+}
