@@ -2728,11 +2728,15 @@ void agentloop_writer_free(struct agentloop_writer *writer);
  * is incomplete and every complete record before it verifies with `options` (NULL
  * means the defaults), the incomplete bytes are copied to the new side file
  * `<path>.torn-<offset>` and synced, then the file is cut to `offset` (its last
- * complete record) and synced — all under the file's lock (waiting for it).
+ * complete record) and synced — all under the file's lock (waiting for it). A last
+ * line that is a whole record with no fault, continuing the chain, and lacks only its
+ * newline is kept instead: the newline is appended and synced.
  *
  * On `AGENTLOOP_RESULT_OK`, `*out_offset` is where the torn line started and
- * `*out_removed` how many bytes were moved aside; `*out_removed` 0 means there was
- * no torn tail and nothing changed (`*out_offset` is then the file's length).
+ * `*out_removed` how many bytes were moved aside. `*out_removed` 0 means nothing was
+ * removed: either there was no torn tail and nothing changed (`*out_offset` is then
+ * the file's length), or the last line was kept and its newline added (`*out_offset`
+ * is then where that line starts, less than the file's length).
  * Refusals change nothing: complete records with faults are `DOES_NOT_VERIFY`; an
  * existing side file is `SIDE_FILE_EXISTS` (evidence is never overwritten); a file
  * that cannot be opened, read or written is `IO` — a repair that fails while writing

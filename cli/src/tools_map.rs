@@ -14,6 +14,7 @@ use agentloop_mcp::McpServer;
 use crate::args::ToolsArgs;
 use crate::atomic::write_atomically;
 use crate::failure::{Failure, SetupFailure};
+use crate::input::{ReadError, Source};
 use crate::record_line::{json_text, quoted};
 use crate::toolset::{line, Offered};
 
@@ -126,7 +127,8 @@ pub fn keep(out: &Path, map: &Value, servers: bool, resumed: bool) -> Result<(),
             reason,
         })
     };
-    match std::fs::read(&path) {
+    // A whole document, read as any other: to the bound, and refused past it.
+    match Source::Path(&path).read_document() {
         Ok(bytes) => {
             let recorded = agentloop_core::json::parse(&bytes)
                 .map_err(|e| fail(format!("it is not JSON: {e}")))?;
@@ -144,7 +146,7 @@ pub fn keep(out: &Path, map: &Value, servers: bool, resumed: bool) -> Result<(),
                 None => Ok(()),
             }
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => match servers {
+        Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => match servers {
             true => write_atomically(&path, &line(map))
                 .map_err(|e| fail(format!("cannot write it: {e}"))),
             false => Ok(()),

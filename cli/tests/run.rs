@@ -1134,3 +1134,91 @@ fn the_readme_run_example_prints_what_the_readme_shows() {
         "the README's output differs from:\n{block}"
     );
 }
+
+/// Model text, a tool name and the output file's name with bidi controls: the start
+/// line, the progress lines and `show` print them as escapes, never raw (the
+/// transcript keeps what the model said).
+#[test]
+fn bidi_controls_from_the_model_are_escaped_in_progress_and_show() {
+    let scratch = Scratch::new("bidi-progress");
+    let server = Server::start([
+        canned::anthropic::tool_use(Some("look\u{202e} here"), &[("ad\u{202e}d", "{}")]),
+        Anthropic.answer("fin\u{2067}al\u{1b}[2J"),
+    ])
+    .unwrap();
+    let out = "t\u{202e}lnosj.jsonl";
+    let args = run_args(Anthropic, &server, out, &[]);
+    let run = agentloop(scratch.dir(), &strs(&args), &[("ANTHROPIC_API_KEY", KEY)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let show = agentloop(scratch.dir(), &["show", out], &[]);
+    assert_eq!(show.code, 0, "{}", show.stderr);
+    for text in [&run.stdout, &run.stderr, &show.stdout, &show.stderr] {
+        assert!(
+            !text.contains(['\u{202e}', '\u{2067}', '\u{1b}']),
+            "{text:?}"
+        );
+    }
+    for expected in [
+        r"t\u202elnosj.jsonl (new)",
+        r#"calls "ad\u202ed""#,
+        r#"failed: "no tool named 'ad\u202ed'"#,
+        r#"answer "fin\u2067al\u001b[2J""#,
+    ] {
+        assert!(run.stderr.contains(expected), "{expected}: {}", run.stderr);
+    }
+    for expected in [r#"text="look\u202e here""#, r#"add\u202ed"#] {
+        let expected = expected.replace("add", "ad");
+        assert!(
+            show.stdout.contains(&expected),
+            "{expected}: {}",
+            show.stdout
+        );
+    }
+    let bytes = String::from_utf8(scratch.read(out)).unwrap();
+    assert!(bytes.contains("look\u{202e} here"), "{bytes}");
+}
+
+/// `FILE.tools.json` is a whole document like any other: a resumed run reads it to the
+/// 16 MiB bound and refuses it past that, before anything runs — here one without end
+/// (`/dev/zero`), under an address-space cap the old reader, which grew until memory
+/// ran out, would pass.
+#[test]
+fn a_tools_map_without_end_is_refused_at_the_bound() {
+    let scratch = Scratch::new("tools-map-bound");
+    let server = Server::start([OpenAi.answer("42")]).unwrap();
+    let args = run_args(OpenAi, &server, "t.jsonl", &[]);
+    let run = agentloop(scratch.dir(), &strs(&args), &[("OPENAI_API_KEY", KEY)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let before = scratch.read("t.jsonl");
+    std::os::unix::fs::symlink("/dev/zero", scratch.path("t.jsonl.tools.json")).unwrap();
+    let url = format!("{}/v1", server.url());
+    let resume = [
+        "run",
+        "--resume",
+        "--out",
+        "t.jsonl",
+        "--model",
+        "openai:test-model",
+        "--base-url",
+        &url,
+        "--demo-tools",
+    ];
+    let output = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 262144 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_agentloop"))
+        .args(resume)
+        .current_dir(scratch.dir())
+        .env("OPENAI_API_KEY", KEY)
+        .output()
+        .unwrap();
+    let run = finished(output);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "agentloop: t.jsonl.tools.json: cannot read it: it is longer than the limit of \
+         16777216 bytes (16 MiB); nothing was run\n"
+    );
+    assert_eq!(scratch.read("t.jsonl"), before);
+    assert_eq!(server.requests().len(), 1);
+}

@@ -39,10 +39,9 @@ pub fn given_task(args: &RunArgs) -> Result<Option<String>, Failure> {
     };
     let source = Source::from_arg(path);
     let name = source.name();
-    let bytes = source.read_all().map_err(|reason| Failure::Unreadable {
-        name: name.clone(),
-        reason,
-    })?;
+    let bytes = source
+        .read_document()
+        .map_err(|error| Failure::reading(name.clone(), error))?;
     String::from_utf8(bytes).map(Some).map_err(|e| {
         Failure::Setup(SetupFailure::TaskNotUtf8 {
             name,
