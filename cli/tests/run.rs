@@ -953,6 +953,236 @@ fn refusals_say_what_was_wrong_and_run_nothing() {
     assert_eq!(server.requests().len(), 0, "a refused run asked the model");
 }
 
+/// The names of the files in `scratch`, sorted.
+fn files(scratch: &Scratch) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(scratch.dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Two files of a run that are one file — by any name: the same, a hard link, a
+/// symbolic link, dangling or not — are refused before anything starts (exit 2,
+/// naming both): nothing written (the transcript the same bytes, or still absent), no
+/// MCP server started (its command, `touch started`, would leave a file).
+#[test]
+fn two_files_of_a_run_that_are_one_file_are_refused_before_anything_starts() {
+    let scratch = Scratch::new("one-file-twice");
+    let server = Server::start([]).unwrap();
+    let url = format!("{}/v1", server.url());
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "--model", "openai:m", "--base-url", &url];
+        if !extra.contains(&"--task-file") {
+            args.extend(["--task", "t"]);
+        }
+        args.extend(extra);
+        agentloop(scratch.dir(), &args, &[])
+    };
+    let refused = |extra: &[&str], says: &str| {
+        let before = files(&scratch);
+        let transcript = std::fs::read(scratch.path("t.jsonl")).ok();
+        let refused = run(extra);
+        assert_eq!(refused.code, 2, "{extra:?}: {}", refused.stderr);
+        assert_eq!(refused.stderr, format!("agentloop: {says}\n"), "{extra:?}");
+        assert_eq!(files(&scratch), before, "{extra:?}");
+        assert_eq!(std::fs::read(scratch.path("t.jsonl")).ok(), transcript);
+    };
+    let mcp = ["--mcp", "touch started"];
+    let both = "are one file: the run writes each for its own purpose, and one would spoil the \
+                other; give each its own path; nothing was run";
+
+    // A new run: the transcript is yet to be created.
+    refused(
+        &[&mcp[..], &["--out", "t.jsonl", "--mcp-log", "./t.jsonl"]].concat(),
+        &format!("--out t.jsonl and --mcp-log ./t.jsonl {both}"),
+    );
+    refused(
+        &[
+            &mcp[..],
+            &["--out", "t.jsonl", "--mcp-log", "t.jsonl.tools.json"],
+        ]
+        .concat(),
+        &format!("t.jsonl.tools.json (--out's tool map) and --mcp-log t.jsonl.tools.json {both}"),
+    );
+    std::os::unix::fs::symlink("t.jsonl.tools.json", scratch.path("map-link")).unwrap();
+    refused(
+        &[&mcp[..], &["--out", "t.jsonl", "--mcp-log", "map-link"]].concat(),
+        &format!("t.jsonl.tools.json (--out's tool map) and --mcp-log map-link {both}"),
+    );
+    refused(
+        &["--out", "t.jsonl", "--checkpoint", "./t.jsonl"],
+        &format!("--out t.jsonl and --checkpoint ./t.jsonl {both}"),
+    );
+
+    // A transcript to resume, and names for it.
+    scratch.write("t.jsonl", common::spec_chain());
+    std::fs::hard_link(scratch.path("t.jsonl"), scratch.path("hard.jsonl")).unwrap();
+    std::os::unix::fs::symlink("t.jsonl", scratch.path("soft.jsonl")).unwrap();
+    for log in ["t.jsonl", "hard.jsonl", "soft.jsonl"] {
+        refused(
+            &[
+                &mcp[..],
+                &["--resume", "--out", "t.jsonl", "--mcp-log", log],
+            ]
+            .concat(),
+            &format!("--out t.jsonl and --mcp-log {log} {both}"),
+        );
+    }
+    // The MCP servers' log by default, named as the checkpoint.
+    refused(
+        &[
+            &mcp[..],
+            &[
+                "--out",
+                "t.jsonl",
+                "--resume",
+                "--checkpoint",
+                "t.jsonl.mcp.log",
+            ],
+        ]
+        .concat(),
+        &format!(
+            "t.jsonl.mcp.log (the MCP servers' log by default) and --checkpoint t.jsonl.mcp.log \
+             {both}"
+        ),
+    );
+
+    // What the run reads is not written over.
+    scratch.write("task.txt", "the task");
+    let task = ["--task-file", "task.txt"];
+    refused(
+        &[
+            &mcp[..],
+            &task,
+            &["--out", "new.jsonl", "--mcp-log", "task.txt"],
+        ]
+        .concat(),
+        "--mcp-log task.txt is --task-file task.txt, which the run reads: writing it would \
+         destroy it; give another path; nothing was run",
+    );
+    assert_eq!(scratch.read("task.txt"), b"the task");
+    scratch.write("k.key", "not a key");
+    refused(
+        &[
+            "--out",
+            "new.jsonl",
+            "--checkpoint",
+            "k.key",
+            "--sign-key",
+            "./k.key",
+        ],
+        "--checkpoint k.key is --sign-key ./k.key, which the run reads: writing it would \
+         destroy it; give another path; nothing was run",
+    );
+    assert!(!scratch.path("started").exists());
+    assert_eq!(server.requests().len(), 0, "a refused run asked the model");
+}
+
+/// A `--base-url` with a user and password (`http://agent:PASSWORD@host/v1`): sent as
+/// HTTP Basic authorization (beside Anthropic's key), and never shown — not in the
+/// start line, the `--json` start event, an error sentence or the transcript; beside an
+/// OpenAI key, which takes the same header, it is refused.
+#[test]
+fn a_password_in_the_base_url_is_sent_as_basic_auth_and_never_shown() {
+    const PASSWORD: &str = "pw-9d1e0c";
+    let scratch = Scratch::new("userinfo");
+    let key = [(Anthropic.key_variable(), KEY)];
+    for (out, json) in [("t.jsonl", false), ("j.jsonl", true)] {
+        let server = Server::start([Anthropic.answer("hi")]).unwrap();
+        let base = server
+            .url()
+            .replace("://", &format!("://agent:{PASSWORD}@"));
+        let mut args = vec![
+            "run".to_string(),
+            "--task".into(),
+            "t".into(),
+            "--model".into(),
+            Anthropic.model(),
+            "--base-url".into(),
+            format!("{base}/v1"),
+            "--out".into(),
+            out.into(),
+        ];
+        if json {
+            args.push("--json".into());
+        }
+        let run = agentloop(scratch.dir(), &strs(&args), &key);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let shown = format!("{}/v1/messages", server.url());
+        if json {
+            let start = &json_lines(&run.stdout)[0];
+            assert_eq!(member(start, "url").as_str(), Some(shown.as_str()));
+        } else {
+            let first = run.stderr.lines().next().unwrap();
+            assert!(
+                first.starts_with(&format!("run: {} at {shown}; ", Anthropic.model())),
+                "{first}"
+            );
+        }
+        for text in [&run.stdout, &run.stderr] {
+            assert!(!text.contains(PASSWORD), "{text}");
+        }
+        assert!(!String::from_utf8_lossy(&scratch.read(out)).contains(PASSWORD));
+        let requests = server.requests();
+        assert_eq!(
+            requests[0].header("authorization"),
+            Some("Basic YWdlbnQ6cHctOWQxZTBj"),
+            "agent:{PASSWORD} in base64"
+        );
+        assert_eq!(requests[0].header("x-api-key"), Some(KEY));
+    }
+
+    // A URL refused for what it is: named without its user and password.
+    let refused = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &format!("http://agent:{PASSWORD}@127.0.0.1:9/v1?x=1"),
+            "--out",
+            "new.jsonl",
+        ],
+        &[],
+    );
+    assert_eq!(refused.code, 2);
+    assert_eq!(
+        refused.stderr,
+        "agentloop: --base-url: the base URL \"http://127.0.0.1:9/v1?x=1\" has a query (the \
+         endpoint's path is added after it)\n"
+    );
+    // Beside an OpenAI key: refused, without the password.
+    let refused = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &format!("http://agent:{PASSWORD}@127.0.0.1:9/v1"),
+            "--out",
+            "new.jsonl",
+        ],
+        &[(OpenAi.key_variable(), KEY)],
+    );
+    assert_eq!(refused.code, 2);
+    assert_eq!(
+        refused.stderr,
+        "agentloop: --base-url: the base URL \"http://127.0.0.1:9/v1\" has a user and password, \
+         sent as HTTP Basic authorization, and the OpenAI key goes in the same Authorization \
+         header: give one of them (send no key, or take the user and password out of the \
+         URL); --api-key-env '' sends no key; nothing was run\n"
+    );
+    assert!(!scratch.path("new.jsonl").exists());
+}
+
 /// `export`: a transcript that does not verify is refused (exit 1); one that is not a
 /// run of the loop names the record (exit 2).
 #[test]
@@ -1055,4 +1285,92 @@ fn the_readme_run_example_prints_what_the_readme_shows() {
         readme.contains(&block),
         "the README's output differs from:\n{block}"
     );
+}
+
+/// Model text, a tool name and the output file's name with bidi controls: the start
+/// line, the progress lines and `show` print them as escapes, never raw (the
+/// transcript keeps what the model said).
+#[test]
+fn bidi_controls_from_the_model_are_escaped_in_progress_and_show() {
+    let scratch = Scratch::new("bidi-progress");
+    let server = Server::start([
+        canned::anthropic::tool_use(Some("look\u{202e} here"), &[("ad\u{202e}d", "{}")]),
+        Anthropic.answer("fin\u{2067}al\u{1b}[2J"),
+    ])
+    .unwrap();
+    let out = "t\u{202e}lnosj.jsonl";
+    let args = run_args(Anthropic, &server, out, &[]);
+    let run = agentloop(scratch.dir(), &strs(&args), &[("ANTHROPIC_API_KEY", KEY)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let show = agentloop(scratch.dir(), &["show", out], &[]);
+    assert_eq!(show.code, 0, "{}", show.stderr);
+    for text in [&run.stdout, &run.stderr, &show.stdout, &show.stderr] {
+        assert!(
+            !text.contains(['\u{202e}', '\u{2067}', '\u{1b}']),
+            "{text:?}"
+        );
+    }
+    for expected in [
+        r"t\u202elnosj.jsonl (new)",
+        r#"calls "ad\u202ed""#,
+        r#"failed: "no tool named 'ad\u202ed'"#,
+        r#"answer "fin\u2067al\u001b[2J""#,
+    ] {
+        assert!(run.stderr.contains(expected), "{expected}: {}", run.stderr);
+    }
+    for expected in [r#"text="look\u202e here""#, r#"add\u202ed"#] {
+        let expected = expected.replace("add", "ad");
+        assert!(
+            show.stdout.contains(&expected),
+            "{expected}: {}",
+            show.stdout
+        );
+    }
+    let bytes = String::from_utf8(scratch.read(out)).unwrap();
+    assert!(bytes.contains("look\u{202e} here"), "{bytes}");
+}
+
+/// `FILE.tools.json` is a whole document like any other: a resumed run reads it to the
+/// 16 MiB bound and refuses it past that, before anything runs — here one without end
+/// (`/dev/zero`), under an address-space cap the old reader, which grew until memory
+/// ran out, would pass.
+#[test]
+fn a_tools_map_without_end_is_refused_at_the_bound() {
+    let scratch = Scratch::new("tools-map-bound");
+    let server = Server::start([OpenAi.answer("42")]).unwrap();
+    let args = run_args(OpenAi, &server, "t.jsonl", &[]);
+    let run = agentloop(scratch.dir(), &strs(&args), &[("OPENAI_API_KEY", KEY)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let before = scratch.read("t.jsonl");
+    std::os::unix::fs::symlink("/dev/zero", scratch.path("t.jsonl.tools.json")).unwrap();
+    let url = format!("{}/v1", server.url());
+    let resume = [
+        "run",
+        "--resume",
+        "--out",
+        "t.jsonl",
+        "--model",
+        "openai:test-model",
+        "--base-url",
+        &url,
+        "--demo-tools",
+    ];
+    let output = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 262144 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_agentloop"))
+        .args(resume)
+        .current_dir(scratch.dir())
+        .env("OPENAI_API_KEY", KEY)
+        .output()
+        .unwrap();
+    let run = finished(output);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "agentloop: t.jsonl.tools.json: cannot read it: it is longer than the limit of \
+         16777216 bytes (16 MiB); nothing was run\n"
+    );
+    assert_eq!(scratch.read("t.jsonl"), before);
+    assert_eq!(server.requests().len(), 1);
 }

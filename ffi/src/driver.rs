@@ -323,12 +323,12 @@ impl Run {
 }
 
 /// Runs the loop to its end with callbacks: the task `(task_ptr, task_len)` (UTF-8,
-/// with a character other than white space),
-/// `budgets` (NULL: no limits), the model callback `model` with `model_userdata`, the
-/// `tools_len` tools at `tools` (NULL only when `tools_len` is 0), the cancel callback
-/// `cancel` (NULL: never cancelled) with `cancel_userdata`, and each record line —
-/// a new chain from seq 0 — handed to `record` with `record_userdata` before the run
-/// goes on. On success the outcome is written to `*out_outcome`.
+/// with a character other than white space), `budgets` (NULL: no limits), the model
+/// callback `model` with `model_userdata`, the `tools_len` tools at `tools` (NULL only
+/// when `tools_len` is 0), the cancel callback `cancel` (NULL: never cancelled) with
+/// `cancel_userdata`, and each record line — a new chain from seq 0 — handed to
+/// `record` with `record_userdata` before the run goes on. On success the outcome is
+/// written to `*out_outcome`.
 ///
 /// The model's and tools' failures are not errors: they are recorded (see
 /// `agentloop_reply` and `agentloop_tool_result`), and the run stops or goes on as the
@@ -342,9 +342,11 @@ impl Run {
 /// and the budgets as by `agentloop_agent_new` (`INVALID_UTF8` for a task that is not
 /// UTF-8, `INVALID_ARGUMENT` for one that is empty or only white space).
 /// During the run: `CALLBACK_REFUSED` when `record` returned non-zero (the transcript
-/// ends before that record); `RECORD_TOO_LONG` when a record's line would pass the
-/// 16 MiB line limit (the transcript ends before it). `*out_outcome` is written only
-/// on success.
+/// ends before that record); `RECORD_TOO_LONG` when the task is too long for the
+/// `task` record's line (16 MiB; nothing is written). A reply or a tool result too
+/// large for one record is not an error: the run stops with `model_error`, or the
+/// result is recorded as `ok:false`, saying so. `*out_outcome` is written only on
+/// success.
 ///
 /// Every callback is called on this thread, before this function returns, and never
 /// after. Callbacks must not unwind (C++ exceptions) through the library. Thread-safe
@@ -413,8 +415,9 @@ pub unsafe extern "C" fn agentloop_driver_run(
 /// `INVALID_UTF8`; a tool's schema text `INVALID_JSON`, a name or root schema providers
 /// refuse `NOT_PROVIDER_SAFE`, a schema refused `SCHEMA_REFUSED`, a task that is empty
 /// or only white space, a duplicate name or a limit above 2^53 − 1 `INVALID_ARGUMENT`.
-/// During the run: `RECORD_TOO_LONG` when a record's line would pass the line limit
-/// (the file ends before it). Not thread-safe for one writer.
+/// During the run: `RECORD_TOO_LONG` when the task is too long for the `task` record's
+/// line (nothing is written), as for `agentloop_driver_run`. Not thread-safe for one
+/// writer.
 ///
 /// # Safety
 /// `writer` must be a live writer from this library; the rest as `agentloop_driver_run`.

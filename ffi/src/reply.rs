@@ -254,17 +254,11 @@ pub unsafe extern "C" fn agentloop_reply_request(
         let reply = unsafe { handle_mut(reply) }?;
         let built = || -> Result<(), Refusal> {
             need(out_len).map_err(bare)?;
-            let provider = provider::provider(provider)?;
             // SAFETY: the caller's contract for the options bytes.
-            let body = unsafe {
-                provider::request(
-                    provider,
-                    &reply.messages,
-                    &reply.manifest,
-                    options_ptr,
-                    options_len,
-                )
-            }?;
+            let options = unsafe { input(options_ptr, options_len) }.map_err(bare)?;
+            let provider = provider::provider(provider)?;
+            let options = provider::options(options)?;
+            let body = provider::request(provider, &reply.messages, &reply.manifest, &options)?;
             // SAFETY: the caller's contract for the output buffer and out_len.
             unsafe { write_out(&body, out_buf, out_cap, out_len) }.map_err(bare)
         };

@@ -57,7 +57,10 @@ pub unsafe extern "C" fn agentloop_agent_request(
         let agent = unsafe { handle_mut(agent) }?;
         let built = || -> Result<(), Refusal> {
             need(out_len).map_err(bare)?;
+            // SAFETY: the caller's contract for the options bytes.
+            let options = unsafe { input(options_ptr, options_len) }.map_err(bare)?;
             let provider = provider::provider(provider)?;
+            let options = provider::options(options)?;
             let (messages, manifest) = agent.conversation().map_err(|code| {
                 (
                     code,
@@ -66,10 +69,7 @@ pub unsafe extern "C" fn agentloop_agent_request(
                     ),
                 )
             })?;
-            // SAFETY: the caller's contract for the options bytes.
-            let body = unsafe {
-                provider::request(provider, messages, manifest, options_ptr, options_len)
-            }?;
+            let body = provider::request(provider, messages, manifest, &options)?;
             // SAFETY: the caller's contract for the output buffer and out_len.
             unsafe { write_out(&body, out_buf, out_cap, out_len) }.map_err(bare)
         };

@@ -53,10 +53,9 @@ fn read_task(args: &RunArgs) -> Result<Option<String>, Failure> {
     };
     let source = Source::from_arg(path);
     let name = source.name();
-    let bytes = source.read_all().map_err(|reason| Failure::Unreadable {
-        name: name.clone(),
-        reason,
-    })?;
+    let bytes = source
+        .read_document()
+        .map_err(|error| Failure::reading(name.clone(), error))?;
     String::from_utf8(bytes).map(Some).map_err(|e| {
         Failure::Setup(SetupFailure::TaskNotUtf8 {
             name,
@@ -263,11 +262,11 @@ pub fn default_base_url(provider: Provider) -> &'static str {
 /// Whether `base_url` names this machine (`localhost`, `127.x.x.x`, `[::1]`): a local
 /// server, which needs no key.
 pub fn is_loopback(base_url: &str) -> bool {
-    let Some((_, rest)) = base_url.split_once("://") else {
+    let shown = agentloop_http::without_userinfo(base_url);
+    let Some((_, rest)) = shown.split_once("://") else {
         return false;
     };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host_port = authority.rsplit('@').next().unwrap_or("");
+    let host_port = rest.split(['/', '?', '#']).next().unwrap_or("");
     let host = if let Some(v6) = host_port.strip_prefix('[') {
         v6.split(']').next().unwrap_or("")
     } else {
