@@ -2876,8 +2876,10 @@ fn null_before_state(m: &mut Matrix) {
         let n = "agentloop_agent_feed_model_error";
         m.null_first(n, "ptr", agentloop_agent_feed_model_error(a, null(), 1));
         let n = "agentloop_agent_feed_response";
-        let r = agentloop_agent_feed_response(a, 1, 200, null(), 1);
+        let r = agentloop_agent_feed_response(a, 1, 200, null(), 1, null(), 0);
         m.null_first(n, "body_ptr", r);
+        let r = agentloop_agent_feed_response(a, 1, 200, e, 1, null(), 1);
+        m.null_first(n, "secret_ptr", r);
         let n = "agentloop_agent_request";
         let r = agentloop_agent_request(a, 1, null(), 1, b, 1, l);
         m.null_first(n, "options_ptr", r);
