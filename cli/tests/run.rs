@@ -425,6 +425,158 @@ fn a_key_echoed_by_the_provider_is_redacted() {
     }
 }
 
+/// The red team's case: a 164-character key echoed where the provider's text is cut —
+/// 127 characters into it at the 1000-character cut of a JSON message, 95 at the
+/// 200-character cut of a body that is not JSON — left that much of the key in the
+/// `stop` record and the output. No run of 8 of its characters is left now.
+#[test]
+fn a_long_key_echoed_where_the_text_is_cut_leaves_no_part_of_it() {
+    let key = concat!(
+        "sk-ant-api03-",
+        "HvIimtLOIodwaNNJZK19ImMMBaPEGa5Us0IL57ghsuqzRnO6rcIMA7xSorQFhi",
+        "66RuHka4KMXECbw1zfXKYzQ19Y4gqqLOLTxlMvsia8BOMD69UWrsw5ZGf03Juf",
+        "hNiyckbKqaPd36SdOP9CAbarjQc",
+    );
+    assert_eq!(key.len(), 164);
+    let leaks = |text: &str| {
+        key.as_bytes()
+            .windows(8)
+            .any(|run| text.contains(std::str::from_utf8(run).unwrap()))
+    };
+    let message = format!("{}{key}", "x".repeat(1000 - 127));
+    let page = format!("Unauthorized: {}{key} end", "y".repeat(105 - 14));
+    let scratch = Scratch::new("long-key-echoed");
+    for provider in [OpenAi, Anthropic] {
+        let json = match provider {
+            OpenAi => canned::openai::error_body(&message, "invalid_request_error", None),
+            Anthropic => canned::anthropic::error_body("authentication_error", &message),
+        };
+        for (i, body) in [json, page.clone()].into_iter().enumerate() {
+            let out = format!("{}-{i}.jsonl", provider.name());
+            let server = Server::start([Exchange::new(401, body)]).unwrap();
+            let args = run_args(provider, &server, &out, &[]);
+            let run = agentloop(
+                scratch.dir(),
+                &strs(&args),
+                &[(provider.key_variable(), key)],
+            );
+            assert_eq!(run.code, 4, "{}", run.stderr);
+            let bytes = scratch.read(&out);
+            let error = member(&last_payload(&bytes), "error")
+                .as_str()
+                .unwrap()
+                .to_string();
+            assert!(error.contains("[redacted]"), "{error}");
+            for text in [
+                String::from_utf8_lossy(&bytes).into_owned(),
+                run.stdout,
+                run.stderr,
+            ] {
+                assert!(!leaks(&text), "part of the key leaked: {text}");
+            }
+        }
+    }
+}
+
+/// A task that is empty or only white space asks nothing (and Anthropic refuses it):
+/// refused before anything is written or asked, for `--task` and `--task-file`,
+/// whatever the provider.
+#[test]
+fn a_blank_task_is_refused_before_anything_is_written() {
+    let scratch = Scratch::new("blank-task");
+    scratch.write("blank.txt", " \n\t\u{3000}\n");
+    let server = Server::start([]).unwrap();
+    for provider in [OpenAi, Anthropic] {
+        for (flag, value, name) in [
+            ("--task", "", "--task"),
+            ("--task", "   ", "--task"),
+            ("--task", "\n\n", "--task"),
+            ("--task-file", "blank.txt", "blank.txt"),
+        ] {
+            let run = agentloop(
+                scratch.dir(),
+                &[
+                    "run",
+                    flag,
+                    value,
+                    "--model",
+                    &provider.model(),
+                    "--base-url",
+                    &format!("{}/v1", server.url()),
+                    "--out",
+                    "t.jsonl",
+                ],
+                &[(provider.key_variable(), KEY)],
+            );
+            assert_eq!(run.code, 2, "{flag} {value:?}: {}", run.stderr);
+            assert_eq!(
+                run.stderr,
+                format!(
+                    "agentloop: {name}: the task is empty or only white space: it asks the \
+                     model nothing (and Anthropic refuses text without a character other than \
+                     white space); nothing was run\n"
+                )
+            );
+            assert!(!scratch.path("t.jsonl").exists());
+        }
+    }
+    assert_eq!(server.requests().len(), 0, "a refused run asked the model");
+}
+
+/// Claude may answer `"\n\n"` before a `tool_use`; sending that text back made the
+/// API refuse the next request (400 `text content blocks must contain non-whitespace
+/// text`), so the run died on its next turn. The text is recorded as said and left out
+/// of the requests, as empty text is; the run ends as the model chose.
+#[test]
+fn white_space_text_before_a_call_is_recorded_but_not_sent_back() {
+    let scratch = Scratch::new("white-space-text");
+    let server = Server::start([
+        canned::anthropic::tool_use(Some("\n\n"), &[("add", r#"{"a":2,"b":40}"#)]),
+        Anthropic.answer("42."),
+    ])
+    .unwrap();
+    let args = run_args(Anthropic, &server, "t.jsonl", &[]);
+    let run = agentloop(scratch.dir(), &strs(&args), &[("ANTHROPIC_API_KEY", KEY)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bytes = scratch.read("t.jsonl");
+    assert_eq!(
+        kinds(&bytes),
+        ["task", "assistant", "tool", "assistant", "stop"]
+    );
+    let turn = &records(&bytes)[1];
+    assert_eq!(
+        member(member(turn, "payload"), "text").as_str(),
+        Some("\n\n")
+    );
+    assert_verifies_as_a_loop(&scratch, "t.jsonl");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    for message in sent_messages(&requests[1]) {
+        let Value::Array(blocks) = member(&message, "content") else {
+            panic!("{message:?}")
+        };
+        assert!(!blocks.is_empty());
+        for block in blocks {
+            if member(block, "type").as_str() == Some("text") {
+                let text = member(block, "text").as_str().unwrap();
+                assert!(!text.trim().is_empty(), "a white-space text block was sent");
+            }
+        }
+    }
+    // The export is what was sent, white space left out the same way.
+    let export = agentloop(
+        scratch.dir(),
+        &["export", "--format", "anthropic", "t.jsonl"],
+        &[],
+    );
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    assert!(
+        !export.stdout.contains(r#""text":"\n\n""#),
+        "{}",
+        export.stdout
+    );
+}
+
 /// Ctrl-C while the model's answer is awaited: the turn is abandoned, the run stops
 /// with `cancelled` (exit 130) and a sound transcript; `--resume` finishes it, the
 /// model shown the conversation as it was.

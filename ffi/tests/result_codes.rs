@@ -2468,22 +2468,32 @@ fn agents(m: &mut Matrix) {
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_feed_response(null_mut(), 1, 200, e.0, 1),
+            agentloop_agent_feed_response(null_mut(), 1, 200, e.0, 1, null(), 0),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_feed_response(agent.0, 1, 200, null(), 1),
+            agentloop_agent_feed_response(agent.0, 1, 200, null(), 1, null(), 0),
         );
         m.hit(
             n,
             R::InvalidArgument,
-            agentloop_agent_feed_response(agent.0, 99, 200, e.0, 1),
+            agentloop_agent_feed_response(agent.0, 99, 200, e.0, 1, null(), 0),
         );
         m.hit(
             n,
             R::InvalidArgument,
-            agentloop_agent_feed_response(agent.0, 1, 0, e.0, 1),
+            agentloop_agent_feed_response(agent.0, 1, 0, e.0, 1, null(), 0),
+        );
+        m.hit(
+            n,
+            R::NullParameter,
+            agentloop_agent_feed_response(agent.0, 1, 200, e.0, 1, null(), 1),
+        );
+        m.hit(
+            n,
+            R::InvalidUtf8,
+            agentloop_agent_feed_response(agent.0, 1, 200, e.0, 1, BAD_UTF8.as_ptr(), 1),
         );
         let n = "agentloop_agent_request";
         let mut buf = [0u8; 1];
@@ -2603,7 +2613,7 @@ fn agents(m: &mut Matrix) {
         m.hit(
             "agentloop_agent_feed_response",
             R::InvalidState,
-            agentloop_agent_feed_response(agent.0, 1, 200, b"{}".as_ptr(), 2),
+            agentloop_agent_feed_response(agent.0, 1, 200, b"{}".as_ptr(), 2, null(), 0),
         );
         let mut len = 0;
         m.hit(
@@ -2866,8 +2876,10 @@ fn null_before_state(m: &mut Matrix) {
         let n = "agentloop_agent_feed_model_error";
         m.null_first(n, "ptr", agentloop_agent_feed_model_error(a, null(), 1));
         let n = "agentloop_agent_feed_response";
-        let r = agentloop_agent_feed_response(a, 1, 200, null(), 1);
+        let r = agentloop_agent_feed_response(a, 1, 200, null(), 1, null(), 0);
         m.null_first(n, "body_ptr", r);
+        let r = agentloop_agent_feed_response(a, 1, 200, e, 1, null(), 1);
+        m.null_first(n, "secret_ptr", r);
         let n = "agentloop_agent_request";
         let r = agentloop_agent_request(a, 1, null(), 1, b, 1, l);
         m.null_first(n, "options_ptr", r);
@@ -3352,22 +3364,32 @@ unsafe extern "C" fn model(
         note(
             n,
             R::NullParameter,
-            agentloop_reply_parse(null_mut(), 1, 200, b"{}".as_ptr(), 2),
+            agentloop_reply_parse(null_mut(), 1, 200, b"{}".as_ptr(), 2, null(), 0),
         );
         note(
             n,
             R::NullParameter,
-            agentloop_reply_parse(reply, 1, 200, null(), 1),
+            agentloop_reply_parse(reply, 1, 200, null(), 1, null(), 0),
         );
         note(
             n,
             R::InvalidArgument,
-            agentloop_reply_parse(reply, 99, 200, b"{}".as_ptr(), 2),
+            agentloop_reply_parse(reply, 99, 200, b"{}".as_ptr(), 2, null(), 0),
         );
         note(
             n,
             R::InvalidArgument,
-            agentloop_reply_parse(reply, 1, 0, b"{}".as_ptr(), 2),
+            agentloop_reply_parse(reply, 1, 0, b"{}".as_ptr(), 2, null(), 0),
+        );
+        note(
+            n,
+            R::NullParameter,
+            agentloop_reply_parse(reply, 1, 200, b"{}".as_ptr(), 2, null(), 1),
+        );
+        note(
+            n,
+            R::InvalidUtf8,
+            agentloop_reply_parse(reply, 1, 200, b"{}".as_ptr(), 2, BAD_UTF8.as_ptr(), 1),
         );
         let n = "agentloop_reply_set_provider_json";
         note(

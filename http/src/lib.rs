@@ -36,11 +36,13 @@
 //! # The key
 //! The key is read from the environment when a call is made and goes into the request
 //! header alone: it is not kept in the model, not shown by its `Debug`, and never
-//! put in an error sentence — if a provider echoes it in an error body, the sentence
-//! has `[redacted]` in its place. This crate logs nothing. ureq (the HTTP client)
-//! logs through the `log` crate: at `debug` it redacts the headers, but at `trace` its
-//! `ureq_proto` target dumps the bytes it writes, key header included; a program that
-//! installs a logger should keep `ureq_proto` below `trace`.
+//! put in an error sentence — if a provider echoes it in an error body, the codec
+//! redacts it before it cuts the quoted text to its bound, and the sentence has
+//! `[redacted]` in its place, as it has for any run of 8 characters of the key that a
+//! provider echoed in part ([`agentloop_core::redact`]). This crate logs nothing. ureq
+//! (the HTTP client) logs through the `log` crate: at `debug` it redacts the headers,
+//! but at `trace` its `ureq_proto` target dumps the bytes it writes, key header
+//! included; a program that installs a logger should keep `ureq_proto` below `trace`.
 //!
 //! # Timeouts, size, retries
 //! [`HttpConfig`] sets them. A try is retried when the provider answers 408, 409,
@@ -361,7 +363,7 @@ impl HttpModel {
             .read_to_vec()
             .map_err(|e| fail(e, true))?;
         self.provider
-            .parse(status, &bytes)
+            .parse(status, &bytes, key)
             .map_err(|error| Failure::Provider {
                 error,
                 retry_after,

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use agentloop_core::agent::BudgetError;
+use agentloop_core::agent::{BudgetError, TaskError};
 use agentloop_http::BuildError;
 
 use crate::diag::plural;
@@ -21,6 +21,13 @@ pub enum SetupFailure {
         name: String,
         /// Where its first byte that is not UTF-8 is.
         offset: usize,
+    },
+    /// `run`: the task is refused (empty or only white space).
+    BadTask {
+        /// Where it came from: `--task`, or the task file as named on the command line.
+        name: String,
+        /// Why it was refused.
+        error: TaskError,
     },
     /// `run`: `--tool-limit` names one tool twice.
     ToolLimitTwice(String),
@@ -96,6 +103,9 @@ impl fmt::Display for SetupFailure {
                 "{name}: the task is not UTF-8 text (byte {offset} starts no character); \
                  nothing was run"
             ),
+            SetupFailure::BadTask { name, error } => {
+                write!(f, "{name}: {error}; nothing was run")
+            }
             SetupFailure::ToolLimitTwice(tool) => write!(
                 f,
                 "--tool-limit names the tool {} twice: give each tool one limit",

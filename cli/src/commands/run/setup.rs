@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use agentloop_core::agent::{recorded_budgets, Budgets};
+use agentloop_core::agent::{check_task, recorded_budgets, Budgets};
 use agentloop_core::json::Value;
 use agentloop_core::provider::{Provider, RequestOptions};
 use agentloop_http::{HttpConfig, HttpModel, ANTHROPIC_BASE_URL, OPENAI_BASE_URL};
@@ -29,8 +29,22 @@ pub struct Plan {
     pub limits: BTreeMap<String, u64>,
 }
 
-/// The task given by `--task` or `--task-file`, if either was.
+/// The task given by `--task` or `--task-file`, if either was; one that is empty or
+/// only white space is refused ([`check_task`]), naming where it came from.
 pub fn given_task(args: &RunArgs) -> Result<Option<String>, Failure> {
+    let task = read_task(args)?;
+    if let Some(Err(error)) = task.as_deref().map(check_task) {
+        let name = match &args.task_file {
+            Some(path) if args.task.is_none() => Source::from_arg(path).name(),
+            _ => String::from("--task"),
+        };
+        return Err(Failure::Setup(SetupFailure::BadTask { name, error }));
+    }
+    Ok(task)
+}
+
+/// The text of `--task` or `--task-file`, if either was given.
+fn read_task(args: &RunArgs) -> Result<Option<String>, Failure> {
     if let Some(task) = &args.task {
         return Ok(Some(task.clone()));
     }

@@ -90,6 +90,7 @@ mod need;
 mod records;
 pub(crate) mod resume;
 mod steps;
+mod task;
 #[cfg(test)]
 mod tests;
 
@@ -100,6 +101,7 @@ pub use follow::Difference;
 pub use need::{BatchNeed, FeedError, Need};
 pub use records::Record;
 pub use resume::{recorded_budgets, ResumeError};
+pub use task::{check_task, TaskError};
 
 use alloc::string::String;
 use alloc::vec::Vec;
