@@ -51,7 +51,9 @@ pub const MIN_RUN: usize = 8;
 /// first `max_chars` characters, marked. The result has at most `max_chars` characters
 /// and the `…`, plus 2 for each run of step 3 (a run of 8 becomes `[redacted]`).
 /// Control characters are kept: escape them for a terminal after this, never before
-/// (an escaped secret would no longer match).
+/// (an escaped secret would no longer match), then pass the escaped text through
+/// [`hide_runs`]: an escape writes digits and letters (`\u0010`) that, with the
+/// characters beside them, may complete a run of the secret.
 pub fn bounded(text: &str, secret: Option<&str>, max_chars: usize) -> String {
     let secret = secret.filter(|s| !s.is_empty());
     let (kept, cut) = whole_then_cut(text, secret, max_chars);
@@ -90,6 +92,24 @@ fn whole_then_cut(text: &str, secret: Option<&str>, max_chars: usize) -> (String
         out.push_str(REDACTED);
         room -= REDACTED.len();
         rest = &rest[after..];
+    }
+}
+
+/// Step 3 of [`bounded`] alone, for text that changed after it (escaped for a
+/// sentence): each run of [`MIN_RUN`] or more characters of `text` that is also a run
+/// of `secret` replaced with one [`REDACTED`]. Without a secret, `text` unchanged.
+///
+/// ```
+/// use agentloop_core::redact::hide_runs;
+///
+/// // `\u0010` then `1234567`: the escape's last `0` completes `01234567`.
+/// let escaped = "x\\u00101234567 y";
+/// assert_eq!(hide_runs(escaped, Some("sk-0123456789")), "x\\u001[redacted] y");
+/// ```
+pub fn hide_runs(text: &str, secret: Option<&str>) -> String {
+    match secret.filter(|s| !s.is_empty()) {
+        Some(secret) => without_runs(String::from(text), secret),
+        None => String::from(text),
     }
 }
 

@@ -297,8 +297,15 @@ fn string<'a>(object: &'a Object, key: &str) -> Option<&'a str> {
 /// `text` for a sentence: `secret` redacted, cut after [`MAX_QUOTED_CHARS`] characters
 /// (marked `…`), control characters escaped.
 fn quote(text: &str, secret: Option<&str>) -> String {
-    let bounded = redact::bounded(text, secret, MAX_QUOTED_CHARS);
-    escape_controls(&bounded).into_owned()
+    shown(text, secret, MAX_QUOTED_CHARS)
+}
+
+/// `text` redacted and cut ([`redact::bounded`]), its control characters escaped, and
+/// any run of `secret` the escapes completed (`\u0010` before `1234567`) hidden too:
+/// the sentence, as shown, holds no run of the secret.
+fn shown(text: &str, secret: Option<&str>, max_chars: usize) -> String {
+    let bounded = redact::bounded(text, secret, max_chars);
+    redact::hide_runs(&escape_controls(&bounded), secret)
 }
 
 /// The start of a body for a sentence: its first [`MAX_EXCERPT_CHARS`] characters
@@ -317,8 +324,7 @@ fn excerpt(body: &[u8], secret: Option<&str>) -> String {
         .saturating_add(secret_len);
     let head = body.get(..head_len).unwrap_or(body);
     let text = String::from_utf8_lossy(head);
-    let bounded = redact::bounded(&text, secret, MAX_EXCERPT_CHARS);
-    escape_controls(&bounded).into_owned()
+    shown(&text, secret, MAX_EXCERPT_CHARS)
 }
 
 /// A value as a sentence names it: `a string`, `an object`, `the number -1`, `null`.

@@ -133,3 +133,30 @@ fn a_body_of_nothing_but_keys_is_cut_and_marked() {
         "{said}"
     );
 }
+
+/// The fuzzer's find: a control character before part of the key. Escaped as
+/// `\u0010`, its last `0` and the 7 characters after it made 8 of the key's — a run
+/// no step before the escaping could see.
+#[test]
+fn an_escape_does_not_complete_a_run_of_the_key() {
+    let secret = "sk-fuzz-0123456789abcdefghij";
+    for provider in [Provider::OpenAi, Provider::Anthropic] {
+        for body in [
+            String::from("Unauthorized: \u{10}1234567 end"),
+            String::from(r#"{"error":{"message":"bad \u00101234567 key"}}"#),
+        ] {
+            let error = provider
+                .parse(401, body.as_bytes(), Some(secret))
+                .unwrap_err();
+            let sentence = error.message();
+            assert!(sentence.contains(REDACTED), "{sentence}");
+            assert!(
+                !secret
+                    .as_bytes()
+                    .windows(MIN_RUN)
+                    .any(|run| sentence.contains(core::str::from_utf8(run).unwrap())),
+                "{sentence}"
+            );
+        }
+    }
+}
