@@ -49,26 +49,19 @@ fn lib_dir() -> PathBuf {
     );
 }
 
-/// Whether the tests run in CI (`CI` set to anything but empty, `0` or `false`).
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "FALSE" | "False"))
-}
-
 /// Whether every tool is there; reports a skip for the first missing one, or fails
 /// when `CI` is set.
 fn have_all(tools: &[&str]) -> bool {
-    for tool in tools {
-        let there = Command::new(tool)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !there {
-            assert!(!in_ci(), "{tool} is required when CI is set");
-            eprintln!("SKIPPED: {tool} is not installed");
-            return false;
+    match tools
+        .iter()
+        .find(|tool| !agentloop_tests::have_program(tool))
+    {
+        Some(tool) => {
+            agentloop_tests::skip_or_fail(&format!("{tool} is not installed"));
+            false
         }
+        None => true,
     }
-    true
 }
 
 fn run(command: &mut Command) -> Output {
