@@ -933,9 +933,16 @@ fn the_pkg_config_file_gives_the_link_lines() {
     assert_eq!(field("Libs:"), "-L${libdir} -lagentloop");
     assert_eq!(field("Cflags:"), "-I${includedir}");
     assert_eq!(field("Version:"), env!("CARGO_PKG_VERSION"));
+    let static_pc = std::fs::read_to_string(root().join("c-examples/agentloop-static.pc")).unwrap();
+    assert!(
+        static_pc
+            .lines()
+            .any(|l| l == format!("Libs: ${{libdir}}/libagentloop.a {NATIVE_STATIC_LIBS}")),
+        "agentloop-static.pc must link the archive with {NATIVE_STATIC_LIBS}:\n{static_pc}"
+    );
     if !have("pkg-config") {
         agentloop_tests::skip_or_fail(
-            "pkg-config is not installed: only the file's content was checked",
+            "pkg-config is not installed: only the files' content was checked",
         );
         return;
     }

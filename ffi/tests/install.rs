@@ -102,15 +102,45 @@ impl Drop for Scratch {
 }
 
 /// `make -f <root>/Makefile <args>` run in `cwd` (where a relative path would land),
-/// installing the libraries in `lib`.
+/// installing the libraries in `lib`, with neither `PKG_CONFIG_PATH` nor
+/// `LD_LIBRARY_PATH` set.
 fn make(cwd: &Path, lib: &Path, args: &[String]) -> Output {
-    run(Command::new("make")
-        .arg("-f")
+    make_under(cwd, lib, args, &[])
+}
+
+/// [`make`] with the variables `env` set.
+fn make_under(cwd: &Path, lib: &Path, args: &[String], env: &[(&str, &Path)]) -> Output {
+    let mut cmd = Command::new("make");
+    cmd.arg("-f")
         .arg(root().join("Makefile"))
         .current_dir(cwd)
         .arg(format!("ARTIFACTS={}", lib.display()))
         .arg("CARGO=false")
-        .args(args))
+        .args(args)
+        .env_remove("PKG_CONFIG_PATH")
+        .env_remove("LD_LIBRARY_PATH");
+    for (key, value) in env {
+        cmd.env(key, value);
+    }
+    run(&mut cmd)
+}
+
+/// The lines `make install` printed about where pkg-config and the loader look
+/// (ffi/install-hint.sh), each trimmed.
+fn hints(out: &Output) -> Vec<String> {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut said = Vec::new();
+    let mut after_hint = false;
+    for line in stdout.lines() {
+        if line.starts_with("make install: ") {
+            after_hint = true;
+        } else if !(after_hint && line.starts_with("  ")) {
+            after_hint = false;
+            continue;
+        }
+        said.push(line.trim().to_owned());
+    }
+    said
 }
 
 /// The SONAME `readelf -d` finds in `library`.
@@ -187,15 +217,17 @@ fn installed_files(soname: &str, libdir: &str) -> Vec<String> {
         format!("{libdir}/{soname}"),
         format!("{libdir}/{}", real_name(soname)),
         format!("{libdir}/pkgconfig/agentloop.pc"),
+        format!("{libdir}/pkgconfig/agentloop-static.pc"),
     ];
     files.sort();
     files
 }
 
-/// ffi/agentloop.pc.in as the installed copy must read: prefix, libdir and includedir
-/// given (libdir and includedir relative to `${prefix}`), the package's version.
-fn expected_pc(prefix: &str, libdir: &str) -> String {
-    let template = std::fs::read_to_string(root().join("ffi/agentloop.pc.in")).unwrap();
+/// ffi/`<name>`.in (agentloop.pc or agentloop-static.pc) as the installed copy must
+/// read: prefix, libdir and includedir given (libdir and includedir relative to
+/// `${prefix}`), the package's version.
+fn expected_pc(name: &str, prefix: &str, libdir: &str) -> String {
+    let template = std::fs::read_to_string(root().join("ffi").join(format!("{name}.in"))).unwrap();
     template
         .replace("@PREFIX@", prefix)
         .replace("@LIBDIR@", libdir)
@@ -243,15 +275,15 @@ int main() {
 }
 "#;
 
-/// Compiles [`PROGRAM`] in `dir` with the flags `pkg-config <pkg_config_args> agentloop`
-/// gives and nothing else, under the environment `env`; returns the program's path.
+/// Compiles [`PROGRAM`] in `dir` with the flags `pkg-config <pkg_config_args>` (the
+/// options and the package) gives and nothing else, under the environment `env`; returns the program's path.
 fn build_with_pkg_config(dir: &Path, pkg_config_args: &str, env: &[(&str, &Path)]) -> PathBuf {
     build_with(dir, ("cc -std=c11", "app.c", PROGRAM), pkg_config_args, env)
 }
 
 /// Compiles `source` (its file name and text) in `dir` with `compiler` (a command and
 /// its standard), the warning flags of the examples and the flags of `pkg-config
-/// <pkg_config_args> agentloop`; returns the program's path.
+/// <pkg_config_args>`; returns the program's path.
 fn build_with(
     dir: &Path,
     (compiler, name, text): (&str, &str, &str),
@@ -265,7 +297,7 @@ fn build_with(
     cmd.arg("-c")
         .arg(format!(
             "{compiler} -Wall -Wextra -Wpedantic -Werror {name} -o {} \
-             $(pkg-config {pkg_config_args} agentloop)",
+             $(pkg-config {pkg_config_args})",
             program.display()
         ))
         .current_dir(dir)
@@ -278,23 +310,22 @@ fn build_with(
     expect_status(
         &out,
         0,
-        &format!("{compiler} {name} $(pkg-config {pkg_config_args} agentloop)"),
+        &format!("{compiler} {name} $(pkg-config {pkg_config_args})"),
     );
     program
 }
 
-/// `pkg-config <args> agentloop` under `env`, its output trimmed.
+/// `pkg-config <args>` (the options and the package) under `env`, its output trimmed.
 fn pkg_config(args: &[&str], env: &[(&str, &Path)]) -> String {
     let mut cmd = Command::new("pkg-config");
     cmd.args(args)
-        .arg("agentloop")
         .env_remove("PKG_CONFIG_LIBDIR")
         .env_remove("PKG_CONFIG_SYSROOT_DIR");
     for (key, value) in env {
         cmd.env(key, value);
     }
     let out = run(&mut cmd);
-    expect_status(&out, 0, &format!("pkg-config {args:?} agentloop"));
+    expect_status(&out, 0, &format!("pkg-config {args:?}"));
     String::from_utf8(out.stdout).unwrap().trim().to_owned()
 }
 
@@ -373,23 +404,25 @@ fn make_install_into_a_prefix_builds_and_runs_a_program_with_pkg_config() {
         "the installed archive is the built one"
     );
     check_shared(&prefix.join("lib"), &built, &soname);
-    let pc = std::fs::read_to_string(prefix.join("lib/pkgconfig/agentloop.pc")).unwrap();
-    assert_eq!(
-        pc,
-        expected_pc(&prefix.display().to_string(), "${prefix}/lib")
-    );
+    for name in ["agentloop.pc", "agentloop-static.pc"] {
+        let pc = std::fs::read_to_string(prefix.join("lib/pkgconfig").join(name)).unwrap();
+        assert_eq!(
+            pc,
+            expected_pc(name, &prefix.display().to_string(), "${prefix}/lib")
+        );
+    }
 
     let pkgconfig_dir = prefix.join("lib/pkgconfig");
     let env = [("PKG_CONFIG_PATH", pkgconfig_dir.as_path())];
     assert_eq!(
-        pkg_config(&["--cflags", "--libs"], &env),
+        pkg_config(&["--cflags", "--libs", "agentloop"], &env),
         format!(
             "-I{} -L{} -lagentloop",
             prefix.join("include").display(),
             prefix.join("lib").display()
         )
     );
-    let program = build_with_pkg_config(&scratch.0, "--cflags --libs", &env);
+    let program = build_with_pkg_config(&scratch.0, "--cflags --libs agentloop", &env);
     assert!(
         needed(&program).contains(&soname),
         "the program needs {soname}: {:?}",
@@ -407,7 +440,7 @@ fn make_install_into_a_prefix_builds_and_runs_a_program_with_pkg_config() {
     let cpp = build_with(
         &scratch.0,
         ("c++ -std=c++17", "app_cpp.cpp", CPP_PROGRAM),
-        "--cflags --libs",
+        "--cflags --libs agentloop",
         &env,
     );
     let out = run(Command::new(&cpp).env("LD_LIBRARY_PATH", prefix.join("lib")));
@@ -472,8 +505,15 @@ fn make_install_stages_under_destdir_with_another_libdir() {
         .collect();
     assert_eq!(files_under(&stage), expected);
     check_shared(&staged.join("lib64"), &built, &soname);
-    let pc = std::fs::read_to_string(staged.join("lib64/pkgconfig/agentloop.pc")).unwrap();
-    assert_eq!(pc, expected_pc(&prefix, "${prefix}/lib64"));
+    for name in ["agentloop.pc", "agentloop-static.pc"] {
+        let pc = std::fs::read_to_string(staged.join("lib64/pkgconfig").join(name)).unwrap();
+        assert_eq!(pc, expected_pc(name, &prefix, "${prefix}/lib64"));
+    }
+    assert_eq!(
+        hints(&out),
+        Vec::<String>::new(),
+        "a staged install says nothing of the loader or pkg-config"
+    );
 
     let pkgconfig_dir = staged.join("lib64/pkgconfig");
     let env = [
@@ -481,14 +521,14 @@ fn make_install_stages_under_destdir_with_another_libdir() {
         ("PKG_CONFIG_SYSROOT_DIR", stage.as_path()),
     ];
     assert_eq!(
-        pkg_config(&["--cflags", "--libs"], &env),
+        pkg_config(&["--cflags", "--libs", "agentloop"], &env),
         format!(
             "-I{} -L{} -lagentloop",
             staged.join("include").display(),
             staged.join("lib64").display()
         )
     );
-    let program = build_with_pkg_config(&scratch.0, "--cflags --libs", &env);
+    let program = build_with_pkg_config(&scratch.0, "--cflags --libs agentloop", &env);
     let out = run(Command::new(&program).env("LD_LIBRARY_PATH", staged.join("lib64")));
     expect_status(&out, 0, "the program linked against the staged copy");
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected_output());
@@ -498,7 +538,7 @@ fn make_install_stages_under_destdir_with_another_libdir() {
     assert_eq!(files_under(&stage), Vec::<String>::new());
 }
 
-/// `make install-static`: the header, libagentloop.a and agentloop.pc only; `pkg-config
+/// `make install-static`: the header, libagentloop.a and its two .pc files only; `pkg-config
 /// --static --libs` gives the archive's link line (Libs.private, the native-static-libs
 /// line); the program built with it needs no libagentloop at run time and runs with no
 /// loader path. `make uninstall` removes the three files.
@@ -523,21 +563,36 @@ fn make_install_static_links_a_program_with_pkg_config_static() {
             "include/agentloop.h",
             "include/agentloop.hpp",
             "lib/libagentloop.a",
+            "lib/pkgconfig/agentloop-static.pc",
             "lib/pkgconfig/agentloop.pc"
         ]
     );
-
+    // A static library needs no loader path: only pkg-config's is said.
     let pkgconfig_dir = prefix.join("lib/pkgconfig");
+    assert_eq!(
+        hints(&out),
+        [
+            format!(
+                "make install: pkg-config does not search {}; to build against this install:",
+                pkgconfig_dir.display()
+            ),
+            format!(
+                "export PKG_CONFIG_PATH={}${{PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}}",
+                pkgconfig_dir.display()
+            ),
+        ]
+    );
+
     let env = [("PKG_CONFIG_PATH", pkgconfig_dir.as_path())];
     assert_eq!(
-        pkg_config(&["--static", "--libs"], &env),
+        pkg_config(&["--static", "--libs", "agentloop"], &env),
         format!(
             "-L{} -lagentloop {}",
             prefix.join("lib").display(),
             native_static_libs()
         )
     );
-    let program = build_with_pkg_config(&scratch.0, "--static --cflags --libs", &env);
+    let program = build_with_pkg_config(&scratch.0, "--static --cflags --libs agentloop", &env);
     let needs = needed(&program);
     assert!(
         !needs.iter().any(|n| n.starts_with("libagentloop")),
@@ -556,34 +611,166 @@ fn make_install_static_links_a_program_with_pkg_config_static() {
     assert_eq!(files_under(&prefix), Vec::<String>::new());
 }
 
-/// c-examples/agentloop.pc is ffi/agentloop.pc.in rendered for the source checkout, as
-/// `make pc-in-place` writes it: one template, two copies that cannot drift.
+/// With both libraries installed (`make install`), `pkg-config --libs agentloop-static`
+/// names the archive itself: the program needs no libagentloop at run time and runs with
+/// no loader path. (`pkg-config --static --libs agentloop` gives `-lagentloop`, which the
+/// linker takes as libagentloop.so when both are there.)
 #[test]
-fn the_in_place_pkg_config_file_is_the_template_rendered() {
+fn agentloop_static_links_the_archive_when_the_shared_library_is_installed_too() {
+    if !have_all(&["make", "pkg-config", "cc", "readelf"]) {
+        return;
+    }
+    let lib = lib_dir();
+    let scratch = Scratch::new("static-beside-shared");
+    let prefix = scratch.0.join("prefix");
+    let prefix_arg = format!("PREFIX={}", prefix.display());
+    let out = make(&scratch.0, &lib, &["install".into(), prefix_arg.clone()]);
+    expect_status(&out, 0, "make install");
+    let pkgconfig_dir = prefix.join("lib/pkgconfig");
+    let env = [("PKG_CONFIG_PATH", pkgconfig_dir.as_path())];
+    assert_eq!(
+        pkg_config(&["--libs", "agentloop-static"], &env),
+        format!(
+            "{} {}",
+            prefix.join("lib/libagentloop.a").display(),
+            native_static_libs()
+        )
+    );
+    let program = build_with_pkg_config(&scratch.0, "--cflags --libs agentloop-static", &env);
+    let needs = needed(&program);
+    assert!(
+        !needs.iter().any(|n| n.starts_with("libagentloop")),
+        "linked with agentloop-static, yet needs {needs:?}"
+    );
+    let out = run(Command::new(&program).env_remove("LD_LIBRARY_PATH"));
+    expect_status(&out, 0, "the program linked with agentloop-static");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected_output());
+
+    let out = make(&scratch.0, &lib, &["uninstall".into(), prefix_arg]);
+    expect_status(&out, 0, "make uninstall");
+    assert_eq!(files_under(&prefix), Vec::<String>::new());
+}
+
+/// `make install` to a prefix neither pkg-config nor the loader searches ends by saying
+/// what to set, with the install's own paths; a shell that runs just the lines given
+/// builds and runs a program, and so does a program linked with the rpath given. Where
+/// both already look, nothing is said.
+#[test]
+fn make_install_says_what_to_set_for_a_prefix_nothing_searches() {
+    if !have_all(&["make", "pkg-config", "cc", "readelf"]) {
+        return;
+    }
+    let lib = lib_dir();
+    let scratch = Scratch::new("hint");
+    let prefix = scratch.0.join("prefix");
+    let (libdir, pkgconfig_dir) = (prefix.join("lib"), prefix.join("lib/pkgconfig"));
+    let prefix_arg = format!("PREFIX={}", prefix.display());
+    let out = make(&scratch.0, &lib, &["install".into(), prefix_arg.clone()]);
+    expect_status(&out, 0, "make install");
+    let said = hints(&out);
+    let (pc, lib_shown) = (pkgconfig_dir.display(), libdir.display());
+    assert_eq!(
+        said,
+        [
+            format!(
+                "make install: pkg-config does not search {pc}; to build against this install:"
+            ),
+            format!("export PKG_CONFIG_PATH={pc}${{PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}}"),
+            format!(
+                "make install: the loader does not search {lib_shown}; to run programs linked \
+                 with libagentloop.so:"
+            ),
+            format!("export LD_LIBRARY_PATH={lib_shown}${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"),
+            format!("(or link them with -Wl,-rpath,{lib_shown})"),
+        ]
+    );
+    std::fs::write(scratch.0.join("app.c"), PROGRAM).unwrap();
+    let exports: Vec<&str> = said
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.starts_with("export "))
+        .collect();
+    let rpath = said[4]
+        .trim_start_matches("(or link them with ")
+        .trim_end_matches(')');
+    for script in [
+        format!(
+            "{}\ncc -std=c11 app.c -o app $(pkg-config --cflags --libs agentloop) && ./app",
+            exports.join("\n")
+        ),
+        format!(
+            "{}\ncc -std=c11 app.c -o app $(pkg-config --cflags --libs agentloop) {rpath} && ./app",
+            exports[0]
+        ),
+    ] {
+        let out = run(Command::new("sh")
+            .arg("-c")
+            .arg(&script)
+            .current_dir(&scratch.0)
+            .env_remove("PKG_CONFIG_PATH")
+            .env_remove("PKG_CONFIG_LIBDIR")
+            .env_remove("PKG_CONFIG_SYSROOT_DIR")
+            .env_remove("LD_LIBRARY_PATH"));
+        expect_status(&out, 0, &script);
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected_output());
+    }
+    let env = [
+        ("PKG_CONFIG_PATH", pkgconfig_dir.as_path()),
+        ("LD_LIBRARY_PATH", libdir.as_path()),
+    ];
+    let out = make_under(
+        &scratch.0,
+        &lib,
+        &["install".into(), prefix_arg.clone()],
+        &env,
+    );
+    expect_status(&out, 0, "make install where both look");
+    assert_eq!(hints(&out), Vec::<String>::new());
+    let out = make(&scratch.0, &lib, &["uninstall".into(), prefix_arg]);
+    expect_status(&out, 0, "make uninstall");
+}
+
+/// c-examples/agentloop.pc and agentloop-static.pc are ffi/agentloop.pc.in and
+/// ffi/agentloop-static.pc.in rendered for the source checkout, as `make pc-in-place`
+/// writes them: one template each, two copies that cannot drift.
+#[test]
+fn the_in_place_pkg_config_files_are_the_templates_rendered() {
     if !have_all(&["make"]) {
         return;
     }
     let scratch = Scratch::new("in-place");
-    let rendered = scratch.0.join("agentloop.pc");
+    let rendered = |name: &str| scratch.0.join(name);
     let out = run(Command::new("make")
         .arg("-C")
         .arg(root())
         .arg("pc-in-place")
-        .arg(format!("IN_PLACE_PC={}", rendered.display())));
+        .arg(format!(
+            "IN_PLACE_PC={}",
+            rendered("agentloop.pc").display()
+        ))
+        .arg(format!(
+            "IN_PLACE_STATIC_PC={}",
+            rendered("agentloop-static.pc").display()
+        )));
     expect_status(&out, 0, "make pc-in-place");
-    assert_eq!(
-        std::fs::read_to_string(&rendered).unwrap(),
-        std::fs::read_to_string(root().join("c-examples/agentloop.pc")).unwrap(),
-        "c-examples/agentloop.pc differs from ffi/agentloop.pc.in: run `make pc-in-place`"
-    );
-    let pc = std::fs::read_to_string(&rendered).unwrap();
-    for line in [
-        "prefix=${pcfiledir}/..",
-        "libdir=${prefix}/target/release",
-        "includedir=${prefix}/include",
-        &format!("Version: {}", env!("CARGO_PKG_VERSION")),
-    ] {
-        assert!(pc.lines().any(|l| l == line), "no line {line}:\n{pc}");
+    for name in ["agentloop.pc", "agentloop-static.pc"] {
+        let pc = std::fs::read_to_string(rendered(name)).unwrap();
+        assert_eq!(
+            pc,
+            std::fs::read_to_string(root().join("c-examples").join(name)).unwrap(),
+            "c-examples/{name} differs from ffi/{name}.in: run `make pc-in-place`"
+        );
+        for line in [
+            "prefix=${pcfiledir}/..",
+            "libdir=${prefix}/target/release",
+            "includedir=${prefix}/include",
+            &format!("Version: {}", env!("CARGO_PKG_VERSION")),
+        ] {
+            assert!(
+                pc.lines().any(|l| l == line),
+                "{name}: no line {line}:\n{pc}"
+            );
+        }
     }
 }
 
@@ -665,6 +852,69 @@ fn the_examples_makefile_installs_the_library_under_its_soname() {
     expect_status(&out, 0, "append-dynamic");
 }
 
+/// `make -C c-examples` on a machine without libcurl's headers (`HAVE_LIBCURL=no` stands
+/// for one) builds every other example, static and dynamic, and says it left provider.c
+/// out; left to itself, the Makefile decides by whether `#include <curl/curl.h>` compiles.
+#[test]
+fn the_examples_makefile_leaves_provider_c_out_without_libcurl_and_says_so() {
+    if !have_all(&["make", "cc", "c++", "readelf"]) {
+        return;
+    }
+    let lib = lib_dir();
+    let scratch = Scratch::new("no-libcurl");
+    let make_examples = |args: &[&str]| {
+        run(Command::new("make")
+            .arg("-C")
+            .arg(root().join("c-examples"))
+            .arg(format!("LIBDIR={}", lib.display()))
+            .arg(format!("BUILD={}", scratch.0.display()))
+            .args(args))
+    };
+    let sentence = "provider.c skipped: libcurl's development files (curl/curl.h) were not found";
+    let out = make_examples(&["HAVE_LIBCURL=no", "all"]);
+    expect_status(&out, 0, "make -C c-examples HAVE_LIBCURL=no");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(sentence),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let programs: Vec<String> = files_under(&scratch.0)
+        .into_iter()
+        .filter(|f| f.ends_with("-static") || f.ends_with("-dynamic"))
+        .collect();
+    let mut expected: Vec<String> = [
+        "append",
+        "verify",
+        "cpp_example",
+        "loop",
+        "stress",
+        "proof",
+        "at_most_once",
+        "batch",
+    ]
+    .iter()
+    .flat_map(|p| [format!("{p}-static"), format!("{p}-dynamic")])
+    .collect();
+    expected.sort();
+    assert_eq!(programs, expected);
+
+    let header_compiles = run(Command::new("sh").arg("-c").arg(
+        "printf '#include <curl/curl.h>\\n' \
+         | cc $(pkg-config --cflags libcurl 2>/dev/null) -E -x c - >/dev/null 2>&1",
+    ))
+    .status
+    .success();
+    let dry = make_examples(&["-n", "all"]);
+    expect_status(&dry, 0, "make -n -C c-examples");
+    let planned = String::from_utf8_lossy(&dry.stdout);
+    assert_eq!(
+        planned.contains(" provider.c "),
+        header_compiles,
+        "{planned}"
+    );
+    assert_eq!(planned.contains(sentence), !header_compiles, "{planned}");
+}
+
 /// The guide's "Build and link" section names the SONAME the library carries, and says
 /// how to install.
 #[test]
@@ -683,6 +933,9 @@ fn the_guide_names_the_soname_and_the_install_step() {
         "DESTDIR".to_owned(),
         "make uninstall".to_owned(),
         "pkg-config --static".to_owned(),
+        "agentloop-static".to_owned(),
+        "export PKG_CONFIG_PATH=".to_owned(),
+        "export LD_LIBRARY_PATH=".to_owned(),
     ] {
         assert!(
             section.contains(&needle),
