@@ -37,9 +37,9 @@
  * - a NULL pointer where a function needs one (an object, an output, a byte input
  *   with a length above 0) is AGENTLOOP_RESULT_NULL_PARAMETER, for every function
  *   with a pointer parameter, whether or not its comment repeats it; each comment
- *   names every other code the function returns (ffi/tests/result_codes.rs calls each
- *   function with each and fails on a code named but not returned, or returned but
- *   not named);
+ *   names every other code the function returns (ffi/tests/ffi/result_codes.rs calls
+ *   each function with each and fails on a code named but not returned, or returned
+ *   but not named);
  * - a panic inside the library is caught and returned as AGENTLOOP_RESULT_PANIC;
  * - there is no global state: objects on different threads never interfere.
  */

@@ -2,7 +2,7 @@
 //! every checkpoint finding, proofs through `prove` and `verify-proof`, and the atomic
 //! `--out`.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

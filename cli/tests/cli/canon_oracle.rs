@@ -2,7 +2,7 @@
 //! non-canonical documents (unicode keys, control characters, random doubles) must come
 //! out exactly as node's `JSON.stringify` with UTF-16 key order writes them.
 
-mod common;
+use crate::common;
 
 use agentloop_tests::{
     ecmascript_canonical, have_program, random_document, skip_or_fail, write_noisy, XorShift,

@@ -1,7 +1,7 @@
 //! End-to-end tests of the `agentloop` binary: exit statuses, output formats, stdin,
 //! the SPEC section 5 vectors, and concurrent appends under the lock.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::Write;

@@ -1,7 +1,7 @@
 //! End-to-end tests of `agentloop demo`: the three transcripts, their claims, atomic
 //! replacement on a rerun, and the exit statuses.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

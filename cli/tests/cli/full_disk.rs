@@ -2,7 +2,7 @@
 //! fails rather than skips when `CI` is set): a clear sentence, exit 2, and a file that
 //! still verifies with every record that fit.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -2,7 +2,7 @@
 //! --jsonl`, `prove` and `verify-proof`) take every line `verify` takes: a record line
 //! nests one level deeper than its payload (SPEC section 1).
 
-mod common;
+use crate::common;
 
 use agentloop_core::chain::Chain;
 use agentloop_core::json::{self, MAX_DEPTH};

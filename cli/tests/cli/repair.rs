@@ -1,7 +1,7 @@
 //! `agentloop repair` (moves a torn tail aside, says exactly what it removed, refuses
 //! anything else) and `--no-wait` on a held lock.
 
-mod common;
+use crate::common;
 
 use std::fs::{self, File};
 

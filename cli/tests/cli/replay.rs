@@ -2,7 +2,7 @@
 //! whose tool result was changed (and re-chained, so it verifies) is named at the
 //! changed record; what cannot be replayed is refused with exit 2.
 
-mod common;
+use crate::common;
 
 use agentloop_core::chain::Chain;
 use agentloop_core::demo;

@@ -4,7 +4,7 @@
 //! again; retries, a model that keeps failing, Ctrl-C and `--resume`, refusals, and an
 //! API key that never reaches a transcript or a message.
 
-mod common;
+use crate::common;
 
 use agentloop_core::json::{self, Value};
 use agentloop_standin::{canned, Exchange, Server};

@@ -5,7 +5,7 @@
 //! finishes either; renamed and skipped tools, the tools map. Tests skip with a
 //! message when `node`, the server or `python3` is missing, and fail instead in CI.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};

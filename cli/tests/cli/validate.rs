@@ -2,7 +2,7 @@
 //! 2 refused schema, unreadable or non-I-JSON input, both files on stdin), the output
 //! on stdout and stderr, and `-` for standard input.
 
-mod common;
+use crate::common;
 
 use common::{assert_fails, Run, Scratch};
 

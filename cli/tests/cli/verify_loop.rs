@@ -2,7 +2,7 @@
 //! that were tampered with and re-chained (so the chain itself verifies) are reported
 //! as `loop_malformed` at the right record.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

@@ -1,7 +1,7 @@
 //! The commands that write (`append`, `repair`, `checkpoint --out`) refuse what would
 //! leave a file no verifier reads, and say so.
 
-mod common;
+use crate::common;
 
 use agentloop_core::verify::MAX_LINE_BYTES;
 use common::*;

@@ -7,7 +7,7 @@ use core::ptr::{null, null_mut};
 
 use agentloop::*;
 
-mod common;
+use crate::common;
 use common::{query, root, waiting_agent, Agent};
 
 /// The functions whose byte output can be empty, as the header and the guide name them.

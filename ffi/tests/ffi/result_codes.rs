@@ -25,7 +25,7 @@ use std::process::Command;
 
 use agentloop::*;
 
-mod common;
+use crate::common;
 use common::{declared_functions, new_agent, parameters, root, waiting_agent, Agent};
 
 use agentloop_result as R;
@@ -3824,10 +3824,16 @@ fn under_a_file_size_limit(dir: &Dir) -> Vec<(String, u32)> {
     fs::write(&p, transcript(120)).unwrap();
     assert!(fs::metadata(&p).unwrap().len() > 8192);
     let exe = std::env::current_exe().unwrap();
+    // The test's name as the harness knows it: its path below the crate (`result_codes::…`).
+    let child = module_path!()
+        .split_once("::")
+        .map_or(String::new(), |(_, module)| format!("{module}::"))
+        + "child_under_a_file_size_limit";
     let out = Command::new("sh")
         .arg("-c")
-        .arg("trap '' XFSZ; ulimit -f 8 && exec \"$0\" --exact child_under_a_file_size_limit --nocapture --test-threads 1")
+        .arg("trap '' XFSZ; ulimit -f 8 && exec \"$0\" --exact \"$1\" --nocapture --test-threads 1")
         .arg(&exe)
+        .arg(&child)
         .env("AGENTLOOP_RESULT_CODES_FSIZE", &path)
         .output()
         .unwrap();

@@ -1,7 +1,7 @@
 //! What reaches the provider: the method, path, headers and the codec's exact body;
 //! the key in its header and nowhere else; nothing sent when there is nothing to send.
 
-mod common;
+use crate::common;
 
 use agentloop_core::model::Model;
 use agentloop_core::provider::{Provider, RequestOptions};

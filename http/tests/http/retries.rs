@@ -1,7 +1,7 @@
 //! The retry policy against the stand-in: which answers are tried again, the waits
 //! (recorded, never slept), and the sentence after the last try.
 
-mod common;
+use crate::common;
 
 use agentloop_core::model::Model;
 use agentloop_core::provider::Provider;

@@ -3,7 +3,7 @@
 //! byte-identical when the run is made again; a run whose model calls all fail
 //! records the sentence in its `stop`.
 
-mod common;
+use crate::common;
 
 use agentloop_core::agent::{Budgets, StopReason};
 use agentloop_core::audit::verify_loop_bytes;

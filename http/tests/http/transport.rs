@@ -3,7 +3,7 @@
 //! JSON. Real time passes in the timeout tests (a few hundred milliseconds); nothing
 //! asserts on durations.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The client against a small fake server (tests/servers/fake_server.py): the cases
 //! the real servers do not exercise.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;

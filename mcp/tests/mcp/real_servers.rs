@@ -10,7 +10,7 @@
 //! Each test skips with a message when `node`, `python3` or the package is missing,
 //! and fails instead when `CI` is set.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;

@@ -10,11 +10,7 @@ use agentloop_core::json::{self, ParseErrorKind, Value, MAX_DEPTH};
 use agentloop_core::stream::{self, StreamOptions, StreamVerifier};
 use agentloop_core::verify::{self, FaultKind, Options};
 
-mod counting;
-use counting::{peak_of, Counting};
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
+use crate::counting::peak_of;
 
 /// The documented bound on the strict parser's heap: at most this many bytes per input
 /// byte at its peak, plus [`SLACK`]. The worst shape is an array of one-digit numbers:

@@ -1,15 +1,13 @@
-//! The allocation budget, measured with a counting global allocator (this test binary
-//! only): the no-alloc layer (`stream::StreamVerifier` push/finish, `stream::ChainState`
-//! append, `stream::check_canonical`, `stream::LineChecker`) makes **zero** heap
-//! allocations; the allocating
-//! `chain::Chain::append` makes zero per record once its line buffer has grown (reused
-//! writer); `verify::Verifier::push_line` allocations per record are reported.
+//! The allocation budget, measured with the counting global allocator of this test
+//! binary (`counting`): the no-alloc layer (`stream::StreamVerifier` push/finish,
+//! `stream::ChainState` append, `stream::check_canonical`, `stream::LineChecker`) makes
+//! **zero** heap allocations; the allocating `chain::Chain::append` makes zero per
+//! record once its line buffer has grown (reused writer); `verify::Verifier::push_line`
+//! allocations per record are reported.
 //!
-//! Run `cargo test -p agentloop-tests --test stream_no_alloc -- --nocapture` to see the
-//! figures.
+//! Run `cargo test -p agentloop-tests --test memory stream_no_alloc -- --nocapture` to see
+//! the figures.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::fmt::Write as _;
 
 use agentloop_core::chain::Chain;
@@ -19,55 +17,7 @@ use agentloop_core::stream::{
 };
 use agentloop_core::verify::{Options, Verifier};
 
-/// Counts allocations (and reallocations) made by the current thread.
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-fn count_one() {
-    // `try_with`: no panic while a thread's locals are being torn down.
-    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator, which upholds the
-// GlobalAlloc contract; the thread-local counter (const-initialised, no destructor)
-// is bookkeeping only and never allocates.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        // SAFETY: forwarded with the caller's layout, as GlobalAlloc::alloc requires.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count_one();
-        // SAFETY: `ptr` came from this allocator (so from System) with `layout`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from this allocator (so from System) with `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// Heap allocations the current thread makes while running `f`.
-fn allocations<T>(f: impl FnOnce() -> T) -> (u64, T) {
-    let before = ALLOCATIONS.with(Cell::get);
-    let out = f();
-    (ALLOCATIONS.with(Cell::get) - before, out)
-}
+use crate::counting::allocations_of as allocations;
 
 /// A `fmt::Write` into a fixed buffer: formatting details without the heap.
 struct Fixed {

@@ -6,11 +6,7 @@ use std::io::{BufReader, Read};
 use agentloop_core::chain::Chain;
 use agentloop_core::verify::{verify_reader, Options};
 
-mod counting;
-use counting::{peak_of, Counting};
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
+use crate::counting::peak_of;
 
 /// A transcript of `n` records produced on the fly, so the input itself is never held.
 struct Generated {

@@ -1,5 +1,5 @@
 //! Docs that match the tree: every file of this repository that README.md or a
-//! `docs/*.md` names in code spans or links (`ffi/tests/c_examples.rs`,
+//! `docs/*.md` names in code spans or links (`ffi/tests/ffi/c_examples.rs`,
 //! `../c-examples/proof.c`, …) exists. A path is read relative to the repository root,
 //! or to the document's folder when it starts with `../`.
 
@@ -107,13 +107,13 @@ fn every_path_the_docs_name_exists() {
 #[test]
 fn the_scan_reads_paths_as_written() {
     assert_eq!(
-        named_paths("see `ffi/tests/c_examples.rs`, [proof](../c-examples/proof.c)."),
-        ["ffi/tests/c_examples.rs", "../c-examples/proof.c"]
+        named_paths("see `ffi/tests/ffi/c_examples.rs`, [proof](../c-examples/proof.c)."),
+        ["ffi/tests/ffi/c_examples.rs", "../c-examples/proof.c"]
     );
     // Not a repository path: another root, no known ending, inside a longer word.
     assert!(named_paths("src/lib.rs, core/src, x-core/a.rs, https://h/core/a.rs").is_empty());
     let doc = repo().join("docs/c-api.md");
     assert!(exists(&doc, "../c-examples/proof.c"));
-    assert!(exists(&doc, "ffi/tests/c_examples.rs"));
+    assert!(exists(&doc, "ffi/tests/ffi/c_examples.rs"));
     assert!(!exists(&doc, "tests/c_examples.rs"));
 }

@@ -10,7 +10,7 @@ use agentloop_tests::{skip_or_fail, skips_dir, skips_summary};
 const CHILD: &str = "AGENTLOOP_TESTS_SKIPS_CHILD";
 
 /// What the child skips for.
-const REASON: &str = "frobnicate is not installed (a tool tests/tests/skips.rs made up)";
+const REASON: &str = "frobnicate is not installed (a tool tests/tests/suite/skips.rs made up)";
 
 /// Skips for a made-up tool in the child process; does nothing in any other run.
 #[test]

@@ -1,15 +1,12 @@
-//! Plumbing shared by the CLI integration tests (each test file does `mod common;`):
-//! running the `agentloop` binary in a scratch directory, reading its JSON reports, and
-//! the SPEC section 5 chain.
-
-// Each test binary compiles its own copy of this module and uses a different subset of
-// it; what one binary leaves unused would otherwise warn as dead code.
-#![allow(dead_code)]
+//! Plumbing shared by the CLI integration tests (each test module does `use
+//! crate::common;`): running the `agentloop` binary in a scratch directory, reading its
+//! JSON reports, and the SPEC section 5 chain.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use agentloop_core::json::{self, Value};
 
@@ -49,12 +46,15 @@ pub fn sample_path() -> PathBuf {
 pub struct Scratch(PathBuf);
 
 impl Scratch {
-    /// A fresh, empty directory named after the test binary, `test` and this process.
+    /// A fresh, empty directory named after the test binary, `test`, this process and
+    /// a count, so two tests that give the same `test` never share one.
     pub fn new(test: &str) -> Scratch {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
         let dir = std::env::temp_dir().join(format!(
-            "agentloop-{}-{test}-{}",
+            "agentloop-{}-{test}-{}-{}",
             env!("CARGO_CRATE_NAME"),
-            std::process::id()
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
         ));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();

@@ -1,8 +1,6 @@
 //! What the HTTP model tests share: the test key, a conversation, models pointed at
 //! a stand-in with recorded (never real) waits.
 
-#![allow(dead_code)] // each test file uses its own part
-
 use std::sync::Once;
 use std::time::Duration;
 

@@ -1,5 +1,4 @@
 //! What the MCP tests share: finding the servers, short timeouts, a FIFO, a kill.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

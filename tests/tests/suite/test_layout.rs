@@ -1,0 +1,80 @@
+//! Each crate's integration tests are one test binary: a folder `<crate>/tests/<name>/`
+//! whose `main.rs` declares each file beside it as a module (one link of the core for
+//! them all). A file put in such a folder without its `mod` line would never be compiled
+//! nor run, and nothing else would say so: this test does.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::Path;
+
+use agentloop_tests::workspace_root;
+
+/// The modules `main.rs` declares with `mod NAME;` (with or without `pub`).
+fn declared(main: &str) -> BTreeSet<String> {
+    main.lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let rest = line.strip_prefix("pub ").unwrap_or(line);
+            let name = rest.strip_prefix("mod ")?.strip_suffix(';')?;
+            Some(name.trim().to_owned())
+        })
+        .collect()
+}
+
+/// The modules the folder `dir` holds: each `NAME.rs` but `main.rs`, and each folder
+/// with a `mod.rs`.
+fn modules_in(dir: &Path) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() && path.join("mod.rs").is_file() {
+            found.insert(name);
+        } else if let Some(stem) = name.strip_suffix(".rs") {
+            if stem != "main" {
+                found.insert(stem.to_owned());
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_file_of_a_test_binary_folder_is_one_of_its_modules() {
+    let root = workspace_root();
+    let mut binaries = Vec::new();
+    for member in fs::read_dir(&root).unwrap() {
+        let Ok(folders) = fs::read_dir(member.unwrap().path().join("tests")) else {
+            continue;
+        };
+        for folder in folders {
+            let folder = folder.unwrap().path();
+            let Ok(main) = fs::read_to_string(folder.join("main.rs")) else {
+                continue;
+            };
+            let missing: Vec<String> = modules_in(&folder)
+                .difference(&declared(&main))
+                .cloned()
+                .collect();
+            let shown = folder.strip_prefix(&root).unwrap().display().to_string();
+            assert!(
+                missing.is_empty(),
+                "{shown}/main.rs does not declare {missing:?}: add `mod NAME;` for each, or \
+                 its tests are never compiled"
+            );
+            binaries.push(shown);
+        }
+    }
+    binaries.sort();
+    assert_eq!(
+        binaries,
+        [
+            "cli/tests/cli",
+            "ffi/tests/ffi",
+            "http/tests/http",
+            "mcp/tests/mcp",
+            "tests/tests/memory",
+            "tests/tests/suite"
+        ]
+    );
+}
