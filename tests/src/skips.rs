@@ -8,12 +8,12 @@
 //! run, `<target>/skipped-tests/<id>.txt` (`<id>`: the process id of the `cargo test`
 //! that runs every test binary of one invocation), which the `summary` test binary of
 //! this package — the last test binary `cargo test --workspace` runs, before the
-//! doc-tests — prints ([`say_the_skips_of_this_run`]). In CI ([`in_ci`]) a skip is a
-//! failure instead.
+//! doc-tests — prints ([`say_the_skips_of_this_run`]) and keeps in
+//! `<target>/skipped-tests/last-run.txt`. In CI ([`in_ci`]) a skip is a failure instead.
 
 use std::fs;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::in_ci;
 
@@ -100,26 +100,36 @@ pub fn skips_summary(skips: &[String]) -> String {
     text
 }
 
-/// Prints this run's skips on the terminal, past the test harness's capture, then
-/// removes its list and the lists of other runs whose `cargo test` is not running (as
-/// `/proc` tells; where there is no `/proc`, every other list).
+/// Prints this run's skips on the terminal, past the test harness's capture, and keeps
+/// the same text in `<target>/skipped-tests/last-run.txt` (the doc-tests print after it,
+/// so it may scroll away); then removes the run's list ([`forget_finished_runs`]).
 pub fn say_the_skips_of_this_run() {
-    let skips = skips_of_this_run();
-    let _ = std::io::stderr().write_all(format!("\n{}\n", skips_summary(&skips)).as_bytes());
-    let Some(dir) = skips_dir() else {
-        return;
-    };
-    let Ok(entries) = fs::read_dir(&dir) else {
+    let mut text = skips_summary(&skips_of_this_run());
+    if let Some(dir) = skips_dir() {
+        let kept = dir.join("last-run.txt");
+        if fs::create_dir_all(&dir).is_ok() && fs::write(&kept, &text).is_ok() {
+            text.push_str(&format!("(this list is kept in {})\n", kept.display()));
+        }
+    }
+    let _ = std::io::stderr().write_all(format!("\n{text}\n").as_bytes());
+    forget_finished_runs();
+}
+
+/// Removes this run's list of skips and those of other runs whose `cargo test` is not
+/// running any more (as `/proc` tells; where there is no `/proc`, every other list).
+fn forget_finished_runs() {
+    let Some(entries) = skips_dir().and_then(|dir| fs::read_dir(dir).ok()) else {
         return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(id) = name.strip_suffix(".txt") else {
+        let Some(id) = name
+            .strip_suffix(".txt")
+            .and_then(|id| id.parse::<u32>().ok())
+        else {
             continue;
         };
-        let running = id != run_id().to_string()
-            && id != "0"
-            && std::path::Path::new("/proc").join(id).exists();
+        let running = id != run_id() && id != 0 && Path::new("/proc").join(id.to_string()).exists();
         if !running {
             let _ = fs::remove_file(entry.path());
         }
