@@ -10,9 +10,10 @@
  * BASE_URL is where the API lives, e.g. https://api.openai.com/v1 (then
  * BASE_URL/chat/completions is asked) or https://api.anthropic.com/v1
  * (BASE_URL/messages). The API key is read from OPENAI_API_KEY or ANTHROPIC_API_KEY
- * when set, sent in its header and never printed. Records are appended to FILE
- * (created if absent). Exit 0 when the run ended with no_tool_calls and FILE verifies;
- * 1 otherwise; 2 on bad usage.
+ * when set, sent in its header and never printed (nor recorded: it is given to
+ * agentloop_reply_parse, which redacts it from a provider's error that echoes it).
+ * Records are appended to FILE (created if absent). Exit 0 when the run ended with
+ * no_tool_calls and FILE verifies; 1 otherwise; 2 on bad usage.
  */
 #include <curl/curl.h>
 #include <stdio.h>
@@ -62,6 +63,7 @@ static size_t collect(char *data, size_t size, size_t n, void *userdata) {
 typedef struct {
     CURL *curl;
     uint32_t provider;
+    const char *key; /* NULL: none */
     char options[512];
     buffer request, response;
 } host;
@@ -95,9 +97,11 @@ static void model(void *userdata, const uint8_t *messages, size_t messages_len,
     }
     long status = 0;
     curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &status);
-    /* A reply, or the provider's error as the run's model_error: the library reads it. */
+    /* A reply, or the provider's error as the run's model_error: the library reads it,
+     * with the key redacted from the error should the provider echo it. */
     r = agentloop_reply_parse(reply, h->provider, (uint32_t)status, h->response.data,
-                              h->response.len);
+                              h->response.len, (const uint8_t *)h->key,
+                              h->key == NULL ? 0 : strlen(h->key));
     if (r != AGENTLOOP_RESULT_OK) {
         fprintf(stderr, "provider: parse: %s\n", agentloop_result_str(r));
     }
@@ -135,7 +139,8 @@ int main(int argc, char **argv) {
     }
     const char *model_name = argc == 5 ? argv[4] : openai ? "gpt-4.1" : "claude-sonnet-4-0";
     const char *key = getenv(openai ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY");
-    host h = {.provider = openai ? AGENTLOOP_PROVIDER_OPENAI : AGENTLOOP_PROVIDER_ANTHROPIC};
+    host h = {.provider = openai ? AGENTLOOP_PROVIDER_OPENAI : AGENTLOOP_PROVIDER_ANTHROPIC,
+              .key = key};
     char url[2048], auth[1024];
     const char *path = openai ? "/chat/completions" : "/messages";
     const char *scheme = openai ? "Authorization: Bearer " : "x-api-key: ";

@@ -801,10 +801,15 @@ static void op_agent(const uint8_t *in, size_t len) {
         const char *b = BODIES[below(2)];
         uint32_t status = one_in(8) ? (uint32_t)next_u64() : STATUSES[below(6)];
         bool random_body = one_in(2);
+        /* The key to redact: none, a part of the input, or garbage. */
+        size_t secret_len = one_in(2) ? 0 : (len < 12 ? len : 12);
         expect(agentloop_agent_feed_response(a, (uint32_t)below(4), status,
                                              random_body ? maybe_null(in) : (const uint8_t *)b,
-                                             random_body ? len : strlen(b)),
-               needs_agent | BIT(AGENTLOOP_RESULT_INVALID_ARGUMENT), "agent_feed_response");
+                                             random_body ? len : strlen(b), maybe_null(in),
+                                             secret_len),
+               needs_agent | BIT(AGENTLOOP_RESULT_INVALID_ARGUMENT) |
+                   BIT(AGENTLOOP_RESULT_INVALID_UTF8),
+               "agent_feed_response");
         break;
     }
     default:

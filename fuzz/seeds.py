@@ -153,6 +153,10 @@ def record_lines():
     ]
 
 
+# The secret fuzz_targets/provider_parse.rs parses with.
+FUZZ_SECRET = b"sk-fuzz-0123456789abcdefghij"
+
+
 def provider_bodies():
     """(status byte, body) seeds of fuzz_targets/provider_parse.rs: response bodies in
     the providers' documented shapes (a call, text with usage, errors of each shape,
@@ -179,6 +183,10 @@ def provider_bodies():
         (10, b'{"object":"error","message":"m","type":"BadRequestError","code":400}'),
         (11, b"<html>\r\n<head><title>502 Bad Gateway</title></head></html>"),
         (0, b'{"error":"model not found"}'),
+        # The key of fuzz_targets/provider_parse.rs echoed where the quote is cut
+        # (1000 characters of a message, 200 of a body that is not JSON).
+        (3, b'{"error":{"message":"' + b"x" * 990 + FUZZ_SECRET + b'","type":"invalid_request_error"}}'),
+        (3, b"Unauthorized: " + b"y" * 180 + FUZZ_SECRET + b" end"),
     ]
 
 

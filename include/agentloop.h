@@ -36,7 +36,9 @@
  *   draft-07, and what is refused) is defined in docs/schemas.md;
  * - a NULL pointer where a function needs one (an object, an output, a byte input
  *   with a length above 0) is AGENTLOOP_RESULT_NULL_PARAMETER, for every function
- *   with a pointer parameter, whether or not its comment repeats it; each comment
+ *   with a pointer parameter, whether or not its comment repeats it; NULL is checked
+ *   before the object's state, so a call wrong both ways (a NULL input to an agent
+ *   not waiting for it) gets NULL_PARAMETER, not INVALID_STATE. Each comment
  *   names every other code the function returns (ffi/tests/ffi/result_codes.rs calls
  *   each function with each and fails on a code named but not returned, or returned
  *   but not named);
@@ -830,7 +832,8 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * Creates an agent for the task `(task_ptr, task_len)` (UTF-8, may be empty) with
+ * Creates an agent for the task `(task_ptr, task_len)` (UTF-8, with a character other
+ * than white space) with
  * `budgets` (NULL: no limits) whose first record — the `task` — will have
  * `seq = first_seq` (0 for a new chain; the chain's next seq when continuing one,
  * since call ids derive from seqs), and writes it to `*out`.
@@ -840,9 +843,10 @@ extern "C" {
  * freezes the manifest.
  *
  * `INVALID_UTF8` for a task or sentinel that is not UTF-8; `INVALID_ARGUMENT` for a
- * limit or `first_seq` above 2^53 − 1. On success the caller owns `*out` (free it with
- * `agentloop_agent_free`); on failure `*out` is not written. The task and sentinel are
- * copied. Thread-safe.
+ * task that is empty or only white space (Unicode's White_Space: it asks the model
+ * nothing, and Anthropic refuses it), or a limit or `first_seq` above 2^53 − 1. On
+ * success the caller owns `*out` (free it with `agentloop_agent_free`); on failure
+ * `*out` is not written. The task and sentinel are copied. Thread-safe.
  *
  * # Safety
  * `task_ptr` must point to `task_len` readable bytes; `budgets` must be NULL or an
@@ -950,8 +954,10 @@ agentloop_result agentloop_agent_manifest_json(const struct agentloop_agent *age
  * `INVALID_STATE` when the last poll did not ask for a reply; `INVALID_UTF8`;
  * `INVALID_JSON` / `NO_CANONICAL_FORM` for the calls text; `INVALID_ARGUMENT` when it
  * is not an array of objects with exactly `name` (a string) and `arguments`.
- * A reply the loop cannot record (tokens above 2^53 − 1) is accepted and stops the
- * run with `model_error`, as in the Rust loop. Poll again afterwards. The inputs are
+ * A reply the loop cannot record (tokens above 2^53 − 1, or an `assistant` record
+ * longer than the 16 MiB line limit: "the model's reply is too large for one record
+ * (N bytes, the limit is 16777216)") is accepted and stops the run with
+ * `model_error`, as in the Rust loop. Poll again afterwards. The inputs are
  * copied. NULL `agent` is `NULL_PARAMETER`. Not thread-safe for one agent.
  *
  * # Safety
@@ -1175,25 +1181,34 @@ agentloop_result agentloop_agent_request_error(const struct agentloop_agent *age
  *   (invalid_request_error, invalid_api_key): Incorrect API key provided`) in the
  *   `stop` record, as `agentloop_agent_feed_model_error` does.
  *
+ * `(secret_ptr, secret_len)` is the API key the request was sent with (UTF-8; length
+ * 0: none, for a server that takes no key). A provider may echo the key in an error
+ * body: the sentence has it redacted before the provider's text is cut to its bound —
+ * the whole key, and any run of 8 of its characters left by a cut (the key is not
+ * kept). Without it, an echoed key reaches the transcript.
+ *
  * Either way the answer was taken: `OK`; poll again (and take the records). To retry
  * an answer worth retrying (408, 409, 429, 5xx, Anthropic's 529 overloaded), post the
  * request again instead of feeding it.
  *
  * Refusals, each leaving the agent unchanged and still waiting: `INVALID_ARGUMENT`
  * for a provider number this library does not know or a status outside 100..999 (0:
- * no answer was received); `INVALID_STATE` when the last poll did not ask for a model
- * reply. NULL `agent` (or a NULL body with a non-zero length) is `NULL_PARAMETER`. The
- * body is not kept. Not thread-safe for one agent.
+ * no answer was received); `INVALID_UTF8` for a secret that is not UTF-8;
+ * `INVALID_STATE` when the last poll did not ask for a model reply. NULL `agent` (or
+ * a NULL body or secret with a non-zero length) is `NULL_PARAMETER`. The body is not
+ * kept. Not thread-safe for one agent.
  *
  * # Safety
  * `agent` must be a live agent from this library; `body_ptr` must point to `body_len`
- * readable bytes.
+ * readable bytes, `secret_ptr` to `secret_len`.
  */
 agentloop_result agentloop_agent_feed_response(struct agentloop_agent *agent,
                                                uint32_t provider,
                                                uint32_t status,
                                                const uint8_t *body_ptr,
-                                               size_t body_len);
+                                               size_t body_len,
+                                               const uint8_t *secret_ptr,
+                                               size_t secret_len);
 
 /**
  * Appends the agent's next pending record to `chain` and writes its canonical line
@@ -1396,7 +1411,9 @@ agentloop_result agentloop_agent_call_arguments(const struct agentloop_agent *ag
  * is recorded with `"ok":true`. As in the Rust loop, a value the record cannot hold
  * is recorded as `"ok":false` with the loop's sentence and the call counts as run:
  * a number with no canonical encoding (`1e400`: "tool 'x' returned a value with no
- * canonical encoding") or nesting too deep; that is still `OK`.
+ * canonical encoding"), nesting too deep, or a `tool` record longer than the 16 MiB
+ * line limit ("the result of tool 'x' is too large for one record (N bytes, the limit
+ * is 16777216)"); that is still `OK`.
  *
  * Refusals, each leaving the agent unchanged and still waiting for this result:
  * `INVALID_STATE` when the last poll did not ask for a tool result; `INVALID_JSON`
@@ -1619,12 +1636,13 @@ agentloop_result agentloop_chain_count(const struct agentloop_chain *chain,
 void agentloop_chain_free(struct agentloop_chain *chain);
 
 /**
- * Runs the loop to its end with callbacks: the task `(task_ptr, task_len)` (UTF-8),
- * `budgets` (NULL: no limits), the model callback `model` with `model_userdata`, the
- * `tools_len` tools at `tools` (NULL only when `tools_len` is 0), the cancel callback
- * `cancel` (NULL: never cancelled) with `cancel_userdata`, and each record line —
- * a new chain from seq 0 — handed to `record` with `record_userdata` before the run
- * goes on. On success the outcome is written to `*out_outcome`.
+ * Runs the loop to its end with callbacks: the task `(task_ptr, task_len)` (UTF-8,
+ * with a character other than white space), `budgets` (NULL: no limits), the model
+ * callback `model` with `model_userdata`, the `tools_len` tools at `tools` (NULL only
+ * when `tools_len` is 0), the cancel callback `cancel` (NULL: never cancelled) with
+ * `cancel_userdata`, and each record line — a new chain from seq 0 — handed to
+ * `record` with `record_userdata` before the run goes on. On success the outcome is
+ * written to `*out_outcome`.
  *
  * The model's and tools' failures are not errors: they are recorded (see
  * `agentloop_reply` and `agentloop_tool_result`), and the run stops or goes on as the
@@ -1634,12 +1652,15 @@ void agentloop_chain_free(struct agentloop_chain *chain);
  * (`INVALID_UTF8`, `INVALID_JSON`, `NOT_PROVIDER_SAFE` for a name outside
  * `^[a-zA-Z0-9_-]{1,64}$` or a root schema without `"type": "object"`,
  * `SCHEMA_REFUSED`, `INVALID_ARGUMENT` for a duplicate name or a limit above
- * 2^53 − 1; `agentloop_tool_explain` says why a name or schema is refused); budgets as
- * by `agentloop_agent_new`.
+ * 2^53 − 1; `agentloop_tool_explain` says why a name or schema is refused); the task
+ * and the budgets as by `agentloop_agent_new` (`INVALID_UTF8` for a task that is not
+ * UTF-8, `INVALID_ARGUMENT` for one that is empty or only white space).
  * During the run: `CALLBACK_REFUSED` when `record` returned non-zero (the transcript
- * ends before that record); `RECORD_TOO_LONG` when a record's line would pass the
- * 16 MiB line limit (the transcript ends before it). `*out_outcome` is written only
- * on success.
+ * ends before that record); `RECORD_TOO_LONG` when the task is too long for the
+ * `task` record's line (16 MiB; nothing is written). A reply or a tool result too
+ * large for one record is not an error: the run stops with `model_error`, or the
+ * result is recorded as `ok:false`, saying so. `*out_outcome` is written only on
+ * success.
  *
  * Every callback is called on this thread, before this function returns, and never
  * after. Callbacks must not unwind (C++ exceptions) through the library. Thread-safe
@@ -1679,10 +1700,11 @@ agentloop_result agentloop_driver_run(const uint8_t *task_ptr,
  * anything runs, as by `agentloop_driver_run`: NULL `writer`, `model`, `out_outcome`
  * or a tool's callback is `NULL_PARAMETER`; a task or tool text that is not UTF-8
  * `INVALID_UTF8`; a tool's schema text `INVALID_JSON`, a name or root schema providers
- * refuse `NOT_PROVIDER_SAFE`, a schema refused `SCHEMA_REFUSED`, a duplicate name or
- * a limit above 2^53 − 1 `INVALID_ARGUMENT`. During the run: `RECORD_TOO_LONG` when a
- * record's line would pass the line limit (the file ends before it). Not thread-safe
- * for one writer.
+ * refuse `NOT_PROVIDER_SAFE`, a schema refused `SCHEMA_REFUSED`, a task that is empty
+ * or only white space, a duplicate name or a limit above 2^53 − 1 `INVALID_ARGUMENT`.
+ * During the run: `RECORD_TOO_LONG` when the task is too long for the `task` record's
+ * line (nothing is written), as for `agentloop_driver_run`. Not thread-safe for one
+ * writer.
  *
  * # Safety
  * `writer` must be a live writer from this library; the rest as `agentloop_driver_run`.
@@ -2069,25 +2091,34 @@ agentloop_result agentloop_reply_request(struct agentloop_reply *reply,
  *   the provider's message, e.g. `the provider answered HTTP 429 (rate_limit_error):
  *   …`; when the callback returns, the run stops with `model_error` and that sentence.
  *
+ * `(secret_ptr, secret_len)` is the API key the request was sent with (UTF-8; length
+ * 0: none, for a server that takes no key). A provider may echo the key in an error
+ * body: the sentence has it redacted before the provider's text is cut to its bound —
+ * the whole key, and any run of 8 of its characters left by a cut (the key is not
+ * kept). Without it, an echoed key reaches the transcript.
+ *
  * Either way the answer was taken: `OK`. To retry an answer worth retrying (408, 409,
  * 429, 5xx, Anthropic's 529 overloaded), post again and parse the new answer: it
  * replaces the old one.
  *
  * Refused, ending the run with `model_error` as the other `agentloop_reply_*` inputs
  * do: `INVALID_ARGUMENT` for a provider number this library does not know or a status
- * outside 100..999 (0: no answer was received); `NULL_PARAMETER` for a NULL body with
- * a non-zero length. NULL `reply` is `NULL_PARAMETER`. The body is not kept. Call it
- * only from the model callback that was given `reply`.
+ * outside 100..999 (0: no answer was received); `INVALID_UTF8` for a secret that is
+ * not UTF-8; `NULL_PARAMETER` for a NULL body or secret with a non-zero length. NULL
+ * `reply` is `NULL_PARAMETER`. The body is not kept. Call it only from the model
+ * callback that was given `reply`.
  *
  * # Safety
  * `reply` must be the reply handed to the running model callback; `body_ptr` must
- * point to `body_len` readable bytes.
+ * point to `body_len` readable bytes, `secret_ptr` to `secret_len`.
  */
 agentloop_result agentloop_reply_parse(struct agentloop_reply *reply,
                                        uint32_t provider,
                                        uint32_t status,
                                        const uint8_t *body_ptr,
-                                       size_t body_len);
+                                       size_t body_len,
+                                       const uint8_t *secret_ptr,
+                                       size_t secret_len);
 
 /**
  * Sets what the provider reported besides text, calls and output tokens, for a host
@@ -2720,11 +2751,15 @@ void agentloop_writer_free(struct agentloop_writer *writer);
  * is incomplete and every complete record before it verifies with `options` (NULL
  * means the defaults), the incomplete bytes are copied to the new side file
  * `<path>.torn-<offset>` and synced, then the file is cut to `offset` (its last
- * complete record) and synced — all under the file's lock (waiting for it).
+ * complete record) and synced — all under the file's lock (waiting for it). A last
+ * line that is a whole record with no fault, continuing the chain, and lacks only its
+ * newline is kept instead: the newline is appended and synced.
  *
  * On `AGENTLOOP_RESULT_OK`, `*out_offset` is where the torn line started and
- * `*out_removed` how many bytes were moved aside; `*out_removed` 0 means there was
- * no torn tail and nothing changed (`*out_offset` is then the file's length).
+ * `*out_removed` how many bytes were moved aside. `*out_removed` 0 means nothing was
+ * removed: either there was no torn tail and nothing changed (`*out_offset` is then
+ * the file's length), or the last line was kept and its newline added (`*out_offset`
+ * is then where that line starts, less than the file's length).
  * Refusals change nothing: complete records with faults are `DOES_NOT_VERIFY`; an
  * existing side file is `SIDE_FILE_EXISTS` (evidence is never overwritten); a file
  * that cannot be opened, read or written is `IO` — a repair that fails while writing

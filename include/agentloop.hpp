@@ -896,9 +896,12 @@ class agent {
     std::string request_error() const {
         return out("agentloop_agent_request_error", agentloop_agent_request_error);
     }
-    /// agentloop_agent_feed_response: the provider's answer, `status` 100..999.
-    void feed_response(agentloop_provider provider, uint32_t status, std::string_view body) {
-        detail::check(agentloop_agent_feed_response(h_.get(), provider, status, detail::ptr(body), body.size()),
+    /// agentloop_agent_feed_response: the provider's answer, `status` 100..999; `secret`
+    /// is the API key the request was sent with (redacted from an error; empty: none).
+    void feed_response(agentloop_provider provider, uint32_t status, std::string_view body,
+                       std::string_view secret = {}) {
+        detail::check(agentloop_agent_feed_response(h_.get(), provider, status, detail::ptr(body), body.size(),
+                                                    detail::ptr(secret), secret.size()),
                       "agentloop_agent_feed_response");
     }
 
@@ -994,9 +997,12 @@ class reply {
             return agentloop_reply_request(c_, provider, detail::ptr(options), options.size(), b, cap, len);
         });
     }
-    /// agentloop_reply_parse: fills the reply from the provider's answer.
-    void parse(agentloop_provider provider, uint32_t status, std::string_view body) {
-        detail::check(agentloop_reply_parse(c_, provider, status, detail::ptr(body), body.size()),
+    /// agentloop_reply_parse: fills the reply from the provider's answer; `secret` is the
+    /// API key the request was sent with (redacted from an error; empty: none).
+    void parse(agentloop_provider provider, uint32_t status, std::string_view body,
+               std::string_view secret = {}) {
+        detail::check(agentloop_reply_parse(c_, provider, status, detail::ptr(body), body.size(),
+                                            detail::ptr(secret), secret.size()),
                       "agentloop_reply_parse");
     }
     /// agentloop_reply_set_provider_json.

@@ -3,17 +3,19 @@
 use std::fmt::Display;
 use std::io::{self, Write};
 
-use agentloop_core::quote::escape_controls;
 use agentloop_core::verify::Fault;
 
-/// Writes `agentloop: <sentence>` and a newline to standard error, its control
-/// characters escaped (a sentence may quote a record or a file name: neither may start
-/// a line of its own or send a terminal escape). A failure to write to standard error
-/// is ignored: there is nowhere left to report it.
+use crate::terminal;
+
+/// Writes `agentloop: <sentence>` and a newline to standard error, escaped by the one
+/// rule of [`terminal`] (a sentence may quote a record, a file name or a server's
+/// words: none may start a line of its own, send a terminal escape or reorder the
+/// line). A failure to write to standard error is ignored: there is nowhere left to
+/// report it.
 pub fn say(sentence: impl Display) {
     let sentence = sentence.to_string();
     let mut err = io::stderr().lock();
-    let _ = writeln!(err, "agentloop: {}", escape_controls(&sentence));
+    let _ = writeln!(err, "agentloop: {}", terminal::escape(&sentence));
 }
 
 /// One fault as a sentence about `name`: `FILE line L: KIND: DETAIL`, `FILE record I:

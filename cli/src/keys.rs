@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use agentloop_core::note::{key_lines, KeyError, SignerKey, VerifierKey};
 
 use crate::failure::{AnchorFailure, Failure};
-use crate::input::Source;
+use crate::input::{size, ReadError, Source};
 
 /// The longest key file read.
 const KEY_FILE_LIMIT: u64 = 1 << 16;
@@ -14,19 +14,19 @@ const KEY_FILE_LIMIT: u64 = 1 << 16;
 fn read_key_file(path: &Path) -> Result<(String, String), Failure> {
     let source = Source::from_arg(path);
     let name = source.name();
-    let bytes = source.read_at_most(KEY_FILE_LIMIT + 1).map_err(|reason| {
-        Failure::Anchor(AnchorFailure::KeyUnreadable {
-            name: name.clone(),
-            reason,
+    let bytes = source.read_bounded(KEY_FILE_LIMIT).map_err(|error| {
+        Failure::Anchor(match error {
+            ReadError::Io(reason) => AnchorFailure::KeyUnreadable {
+                name: name.clone(),
+                reason,
+            },
+            ReadError::TooLarge { limit } => AnchorFailure::KeyMalformed {
+                name: name.clone(),
+                line: None,
+                error: format!("the key file is longer than the limit of {}", size(limit)),
+            },
         })
     })?;
-    if bytes.len() as u64 > KEY_FILE_LIMIT {
-        return Err(Failure::Anchor(AnchorFailure::KeyMalformed {
-            name,
-            line: None,
-            error: String::from("the key file is longer than 64 KiB"),
-        }));
-    }
     let text = String::from_utf8(bytes).map_err(|_| {
         Failure::Anchor(AnchorFailure::KeyMalformed {
             name: name.clone(),

@@ -1,5 +1,6 @@
-//! `agentloop`: verify, canonicalise, append to and inspect hash-chained JSONL
-//! transcripts (SPEC section 6).
+//! `agentloop`: run a budgeted agent tool loop against a model, writing a hash-chained
+//! JSONL transcript; verify, canonicalise, append to and inspect such transcripts (SPEC
+//! section 6).
 //!
 //! Exit status: 0 the claim held, 1 a graded fault, 2 could not grade; errors go to
 //! stderr as one sentence, `agentloop: <file> line <n>: <what was wrong>`. A standard
@@ -17,13 +18,18 @@ mod exit;
 mod failure;
 mod input;
 mod keys;
+mod lines;
 mod lock_wait;
 mod record_line;
 mod report_json;
 mod report_text;
 mod signals;
+mod terminal;
+mod tools_map;
 mod toolset;
+mod usage;
 
+use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
@@ -33,13 +39,11 @@ use crate::args::Cli;
 
 fn main() -> ExitCode {
     signals::init();
-    let cli = match Cli::try_parse() {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(e) => {
-            // Usage errors exit 2; --help and --version exit 0.
-            let _ = e.print();
-            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
-        }
+        // Usage errors exit 2; --help and --version exit 0.
+        Err(e) => return ExitCode::from(usage::explain(e, args.get(1..).unwrap_or_default())),
     };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());

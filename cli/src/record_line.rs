@@ -1,9 +1,12 @@
 //! `show`'s line for one record: `seq=<seq> <kind> <summary>`.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use agentloop_core::jcs;
 use agentloop_core::json::{Object, Value};
+
+use crate::terminal;
 
 /// The most characters of one string or JSON text shown before it is cut with `...`.
 pub const SHOWN_CHARS: usize = 120;
@@ -154,13 +157,15 @@ pub(crate) fn quoted(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// A name shown bare when it is plain (no white space, control characters or quotes),
-/// quoted otherwise; cut either way.
+/// A name shown bare when it is plain (no white space, quotes, backslashes, nor
+/// anything the terminal rule escapes), quoted otherwise; cut either way. So an escape
+/// shown in a name is always inside quotes.
 pub(crate) fn bare(text: &str) -> String {
     let plain = !text.is_empty()
         && !text
             .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || c == '"' || c == '\\');
+            .any(|c| c.is_whitespace() || c == '"' || c == '\\')
+        && matches!(terminal::escape(text), Cow::Borrowed(_));
     if plain {
         cut(text)
     } else {
@@ -169,7 +174,7 @@ pub(crate) fn bare(text: &str) -> String {
 }
 
 /// A value's canonical JSON text, cut.
-fn json_text(value: &Value) -> String {
+pub(crate) fn json_text(value: &Value) -> String {
     match jcs::to_vec(value) {
         Ok(bytes) => cut(&String::from_utf8_lossy(&bytes)),
         Err(e) => format!("<{e}>"),

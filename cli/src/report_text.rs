@@ -1,6 +1,6 @@
 //! Human-readable verification results: a verdict line per input, a sentence per fault.
 
-use agentloop_core::verify::Report;
+use agentloop_core::verify::{FaultKind, Report};
 
 use crate::diag::{self, fault_sentence, plural};
 
@@ -21,9 +21,26 @@ pub fn ok_line(name: &str, report: &Report) -> String {
 }
 
 /// The verdict on a transcript with faults:
-/// `FILE: N faults in C records[ (M not listed)]`.
+/// `FILE: N faults in C records[ (M not listed)]`; for one that could not be read (to
+/// its end), `FILE: not verified: <why>[ (and N faults in the C records read)]`.
 pub fn faults_line(name: &str, report: &Report) -> String {
     let total = (report.faults.len() as u64).saturating_add(report.faults_omitted);
+    let unreadable = report
+        .faults
+        .iter()
+        .find(|f| f.kind == FaultKind::Unreadable);
+    if let Some(fault) = unreadable {
+        let mut line = format!("{name}: not verified: {}", fault.detail);
+        let others = total - 1;
+        if others > 0 {
+            line.push_str(&format!(
+                " (and {} in the {} read)",
+                plural(others, "fault"),
+                plural(report.count, "record")
+            ));
+        }
+        return line;
+    }
     let mut line = format!(
         "{name}: {} in {}",
         plural(total, "fault"),
@@ -49,6 +66,7 @@ pub fn say_faults(name: &str, report: &Report) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agentloop_core::verify::{Detail, Fault};
     use agentloop_core::Hash;
 
     #[test]
@@ -71,6 +89,17 @@ mod tests {
         assert_eq!(
             faults_line("t", &report),
             "t: 2 faults in 1 record (2 not listed: the list stops at 0)"
+        );
+        report.faults.push(Fault {
+            index: None,
+            line: None,
+            kind: FaultKind::Unreadable,
+            detail: Detail::Text(String::from("reading failed after 1 complete lines: EIO")),
+        });
+        assert_eq!(
+            faults_line("t", &report),
+            "t: not verified: reading failed after 1 complete lines: EIO (and 2 faults in the \
+             1 record read)"
         );
     }
 }

@@ -1,15 +1,14 @@
 //! The tools `run` offers and `tools` prints: the demo tools, then each `--mcp`
-//! server's (`agentloop_mcp`), named as docs/mcp.md says; and the record of how they
-//! were named (`FILE.tools.json`, next to a run's transcript).
+//! server's (`agentloop_mcp`), named as docs/mcp.md says (`tools_map` records how).
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use agentloop_core::demo;
 use agentloop_core::jcs;
-use agentloop_core::json::{Object, Value};
+use agentloop_core::json::Value;
 use agentloop_core::tools::Toolbox;
 use agentloop_mcp::{register_tools, McpOptions, McpServer, Registration, Stderr};
 
@@ -121,98 +120,6 @@ pub fn offer(
     })
 }
 
-/// `FILE.tools.json` for the transcript `out`.
-pub fn map_path(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_owned();
-    name.push(".tools.json");
-    PathBuf::from(name)
-}
-
-fn object(members: Vec<(&str, Value)>) -> Value {
-    let mut object = Object::new();
-    for (key, value) in members {
-        object.insert(key, value);
-    }
-    Value::Object(object)
-}
-
-/// How the tools were offered: `{"servers", "tools", "skipped"}` (docs/cli.md), the
-/// content of `FILE.tools.json`.
-pub fn map(args: &ToolsArgs, servers: &[McpServer], offered: &Offered) -> Value {
-    let servers = servers
-        .iter()
-        .zip(&args.mcp)
-        .map(|(server, command)| {
-            let words = command
-                .words
-                .iter()
-                .map(|w| Value::from(w.as_str()))
-                .collect();
-            let mut members = vec![
-                ("command", Value::Array(words)),
-                ("protocol_version", Value::from(server.protocol_version())),
-            ];
-            if let Some(info) = server.server_info() {
-                members.push(("server_info", Value::Object(info.clone())));
-            }
-            object(members)
-        })
-        .collect();
-    Value::Object({
-        let mut map = Object::new();
-        map.insert("servers", Value::Array(servers));
-        map.insert("tools", tools_value(offered));
-        map.insert(
-            "skipped",
-            Value::Array(
-                offered
-                    .registration
-                    .skipped
-                    .iter()
-                    .map(|s| {
-                        object(vec![
-                            ("server", Value::Number(s.server as f64)),
-                            ("mcp_name", Value::from(s.mcp_name.as_str())),
-                            ("reason", Value::from(s.reason.as_str())),
-                        ])
-                    })
-                    .collect(),
-            ),
-        );
-        map
-    })
-}
-
-/// Each tool offered, in the toolbox's order: `{"name", "source": "demo"}` or
-/// `{"name", "source": "mcp", "server", "mcp_name", "idempotent"}`.
-pub fn tools_value(offered: &Offered) -> Value {
-    let by_name: BTreeMap<&str, &agentloop_mcp::RegisteredTool> = offered
-        .registration
-        .tools
-        .iter()
-        .map(|t| (t.name.as_str(), t))
-        .collect();
-    let tools = offered
-        .toolbox
-        .manifest()
-        .names()
-        .map(|name| match by_name.get(name) {
-            Some(tool) => object(vec![
-                ("name", Value::from(name)),
-                ("source", Value::from("mcp")),
-                ("server", Value::Number(tool.server as f64)),
-                ("mcp_name", Value::from(tool.mcp_name.as_str())),
-                ("idempotent", Value::Bool(tool.idempotent)),
-            ]),
-            None => object(vec![
-                ("name", Value::from(name)),
-                ("source", Value::from("demo")),
-            ]),
-        })
-        .collect();
-    Value::Array(tools)
-}
-
 /// The canonical text of a value and a newline.
 pub fn line(value: &Value) -> Vec<u8> {
     // The values here hold strings, integers and booleans: always encodable.
@@ -224,14 +131,6 @@ pub fn line(value: &Value) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_map_sits_next_to_the_transcript() {
-        assert_eq!(
-            map_path(Path::new("runs/t.jsonl")),
-            PathBuf::from("runs/t.jsonl.tools.json")
-        );
-    }
 
     #[test]
     fn demo_tools_are_offered_first_with_their_limits_and_a_stray_limit_is_refused() {
@@ -249,11 +148,6 @@ mod tests {
         let offered = offer(&args, &[], &limits).unwrap();
         assert_eq!(offered.toolbox.manifest().limit("add"), Some(2));
         assert_eq!(offered.toolbox.manifest().limit("echo"), None);
-        assert_eq!(
-            String::from_utf8(line(&tools_value(&offered))).unwrap(),
-            "[{\"name\":\"add\",\"source\":\"demo\"},{\"name\":\"echo\",\"source\":\"demo\"},\
-             {\"name\":\"fail\",\"source\":\"demo\"},{\"name\":\"greet\",\"source\":\"demo\"}]\n"
-        );
         let stray = BTreeMap::from([(String::from("read_file"), 1)]);
         let refused = offer(&args, &[], &stray).err().unwrap();
         assert!(

@@ -58,8 +58,8 @@ use fixed::{checkpoint, fault_kind, scan};
 
 #[cfg(feature = "alloc")]
 pub use heap::{
-    agent, audit, chain, driver, export, json, model, note, provider, quote, schema, tlog, tools,
-    vocabulary,
+    agent, audit, chain, driver, export, json, model, note, provider, quote, redact, schema, tlog,
+    tools, vocabulary,
 };
 
 #[cfg(feature = "demo")]

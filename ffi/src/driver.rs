@@ -3,7 +3,7 @@
 
 use core::ffi::c_void;
 
-use agentloop_core::agent::Outcome as RunOutcome;
+use agentloop_core::agent::{check_task, Outcome as RunOutcome};
 use agentloop_core::chain::{AppendError, Chain};
 use agentloop_core::driver::{self, RunError};
 use agentloop_core::export::{native_messages, native_tools};
@@ -251,6 +251,7 @@ unsafe fn read_run(
     let model = model.ok_or(agentloop_result::NullParameter)?;
     // SAFETY: the caller's contract for the byte input.
     let task = String::from(unsafe { text(task_ptr, task_len) }?);
+    check_task(&task).map_err(|_| agentloop_result::InvalidArgument)?;
     // SAFETY: the caller promises NULL or an initialised struct.
     let budgets = unsafe { read_budgets(budgets) }?;
     let tools: &[agentloop_tool] = if tools_len == 0 {
@@ -321,12 +322,13 @@ impl Run {
     }
 }
 
-/// Runs the loop to its end with callbacks: the task `(task_ptr, task_len)` (UTF-8),
-/// `budgets` (NULL: no limits), the model callback `model` with `model_userdata`, the
-/// `tools_len` tools at `tools` (NULL only when `tools_len` is 0), the cancel callback
-/// `cancel` (NULL: never cancelled) with `cancel_userdata`, and each record line —
-/// a new chain from seq 0 — handed to `record` with `record_userdata` before the run
-/// goes on. On success the outcome is written to `*out_outcome`.
+/// Runs the loop to its end with callbacks: the task `(task_ptr, task_len)` (UTF-8,
+/// with a character other than white space), `budgets` (NULL: no limits), the model
+/// callback `model` with `model_userdata`, the `tools_len` tools at `tools` (NULL only
+/// when `tools_len` is 0), the cancel callback `cancel` (NULL: never cancelled) with
+/// `cancel_userdata`, and each record line — a new chain from seq 0 — handed to
+/// `record` with `record_userdata` before the run goes on. On success the outcome is
+/// written to `*out_outcome`.
 ///
 /// The model's and tools' failures are not errors: they are recorded (see
 /// `agentloop_reply` and `agentloop_tool_result`), and the run stops or goes on as the
@@ -336,12 +338,15 @@ impl Run {
 /// (`INVALID_UTF8`, `INVALID_JSON`, `NOT_PROVIDER_SAFE` for a name outside
 /// `^[a-zA-Z0-9_-]{1,64}$` or a root schema without `"type": "object"`,
 /// `SCHEMA_REFUSED`, `INVALID_ARGUMENT` for a duplicate name or a limit above
-/// 2^53 − 1; `agentloop_tool_explain` says why a name or schema is refused); budgets as
-/// by `agentloop_agent_new`.
+/// 2^53 − 1; `agentloop_tool_explain` says why a name or schema is refused); the task
+/// and the budgets as by `agentloop_agent_new` (`INVALID_UTF8` for a task that is not
+/// UTF-8, `INVALID_ARGUMENT` for one that is empty or only white space).
 /// During the run: `CALLBACK_REFUSED` when `record` returned non-zero (the transcript
-/// ends before that record); `RECORD_TOO_LONG` when a record's line would pass the
-/// 16 MiB line limit (the transcript ends before it). `*out_outcome` is written only
-/// on success.
+/// ends before that record); `RECORD_TOO_LONG` when the task is too long for the
+/// `task` record's line (16 MiB; nothing is written). A reply or a tool result too
+/// large for one record is not an error: the run stops with `model_error`, or the
+/// result is recorded as `ok:false`, saying so. `*out_outcome` is written only on
+/// success.
 ///
 /// Every callback is called on this thread, before this function returns, and never
 /// after. Callbacks must not unwind (C++ exceptions) through the library. Thread-safe
@@ -408,10 +413,11 @@ pub unsafe extern "C" fn agentloop_driver_run(
 /// anything runs, as by `agentloop_driver_run`: NULL `writer`, `model`, `out_outcome`
 /// or a tool's callback is `NULL_PARAMETER`; a task or tool text that is not UTF-8
 /// `INVALID_UTF8`; a tool's schema text `INVALID_JSON`, a name or root schema providers
-/// refuse `NOT_PROVIDER_SAFE`, a schema refused `SCHEMA_REFUSED`, a duplicate name or
-/// a limit above 2^53 − 1 `INVALID_ARGUMENT`. During the run: `RECORD_TOO_LONG` when a
-/// record's line would pass the line limit (the file ends before it). Not thread-safe
-/// for one writer.
+/// refuse `NOT_PROVIDER_SAFE`, a schema refused `SCHEMA_REFUSED`, a task that is empty
+/// or only white space, a duplicate name or a limit above 2^53 − 1 `INVALID_ARGUMENT`.
+/// During the run: `RECORD_TOO_LONG` when the task is too long for the `task` record's
+/// line (nothing is written), as for `agentloop_driver_run`. Not thread-safe for one
+/// writer.
 ///
 /// # Safety
 /// `writer` must be a live writer from this library; the rest as `agentloop_driver_run`.

@@ -10,7 +10,6 @@ use agentloop_core::model::Message;
 use agentloop_core::provider::{Provider, RequestOptions};
 use agentloop_core::tools::ToolSpec;
 
-use crate::bytes::input;
 use crate::json::parse_error;
 use crate::result::{agentloop_result, Outcome};
 
@@ -63,13 +62,9 @@ pub(crate) fn status(code: u32) -> Result<u16, Refusal> {
     }
 }
 
-/// The request options `(ptr, len)`: a JSON object `RequestOptions::from_json` takes.
-///
-/// # Safety
-/// `ptr` must point to `len` readable bytes (NULL only with `len == 0`).
-unsafe fn options(ptr: *const u8, len: usize) -> Result<RequestOptions, Refusal> {
-    // SAFETY: forwarded from this function's contract.
-    let bytes = unsafe { input(ptr, len) }.map_err(bare)?;
+/// The request options: the JSON object `bytes`, as `RequestOptions::from_json` takes
+/// it.
+pub(crate) fn options(bytes: &[u8]) -> Result<RequestOptions, Refusal> {
     let value = json::parse(bytes).map_err(|error| {
         (
             parse_error(error),
@@ -80,21 +75,15 @@ unsafe fn options(ptr: *const u8, len: usize) -> Result<RequestOptions, Refusal>
         .map_err(|error| (agentloop_result::RequestRefused, error.to_string()))
 }
 
-/// The request body for `messages` and `manifest` with the options `(ptr, len)`.
-///
-/// # Safety
-/// As [`options`].
-pub(crate) unsafe fn request(
+/// The request body for `messages` and `manifest` with `options`.
+pub(crate) fn request(
     provider: Provider,
     messages: &[Message],
     manifest: &[ToolSpec],
-    options_ptr: *const u8,
-    options_len: usize,
+    options: &RequestOptions,
 ) -> Result<Vec<u8>, Refusal> {
-    // SAFETY: forwarded from this function's contract.
-    let options = unsafe { options(options_ptr, options_len) }?;
     provider
-        .request(messages, manifest, &options)
+        .request(messages, manifest, options)
         .map_err(|error| (agentloop_result::RequestRefused, error.to_string()))
 }
 

@@ -6,7 +6,7 @@ use agentloop_core::tools::ToolSpec;
 
 use crate::agent::tool_value;
 use crate::boundary::boundary;
-use crate::bytes::{handle_mut, input, need, text, write_out};
+use crate::bytes::{handle_mut, input, need, opt_text, text, write_out};
 use crate::json::parse_error;
 use crate::provider::{self, bare, note, Refusal};
 use crate::result::{agentloop_result, Outcome};
@@ -254,17 +254,11 @@ pub unsafe extern "C" fn agentloop_reply_request(
         let reply = unsafe { handle_mut(reply) }?;
         let built = || -> Result<(), Refusal> {
             need(out_len).map_err(bare)?;
-            let provider = provider::provider(provider)?;
             // SAFETY: the caller's contract for the options bytes.
-            let body = unsafe {
-                provider::request(
-                    provider,
-                    &reply.messages,
-                    &reply.manifest,
-                    options_ptr,
-                    options_len,
-                )
-            }?;
+            let options = unsafe { input(options_ptr, options_len) }.map_err(bare)?;
+            let provider = provider::provider(provider)?;
+            let options = provider::options(options)?;
+            let body = provider::request(provider, &reply.messages, &reply.manifest, &options)?;
             // SAFETY: the caller's contract for the output buffer and out_len.
             unsafe { write_out(&body, out_buf, out_cap, out_len) }.map_err(bare)
         };
@@ -287,19 +281,26 @@ pub unsafe extern "C" fn agentloop_reply_request(
 ///   the provider's message, e.g. `the provider answered HTTP 429 (rate_limit_error):
 ///   …`; when the callback returns, the run stops with `model_error` and that sentence.
 ///
+/// `(secret_ptr, secret_len)` is the API key the request was sent with (UTF-8; length
+/// 0: none, for a server that takes no key). A provider may echo the key in an error
+/// body: the sentence has it redacted before the provider's text is cut to its bound —
+/// the whole key, and any run of 8 of its characters left by a cut (the key is not
+/// kept). Without it, an echoed key reaches the transcript.
+///
 /// Either way the answer was taken: `OK`. To retry an answer worth retrying (408, 409,
 /// 429, 5xx, Anthropic's 529 overloaded), post again and parse the new answer: it
 /// replaces the old one.
 ///
 /// Refused, ending the run with `model_error` as the other `agentloop_reply_*` inputs
 /// do: `INVALID_ARGUMENT` for a provider number this library does not know or a status
-/// outside 100..999 (0: no answer was received); `NULL_PARAMETER` for a NULL body with
-/// a non-zero length. NULL `reply` is `NULL_PARAMETER`. The body is not kept. Call it
-/// only from the model callback that was given `reply`.
+/// outside 100..999 (0: no answer was received); `INVALID_UTF8` for a secret that is
+/// not UTF-8; `NULL_PARAMETER` for a NULL body or secret with a non-zero length. NULL
+/// `reply` is `NULL_PARAMETER`. The body is not kept. Call it only from the model
+/// callback that was given `reply`.
 ///
 /// # Safety
 /// `reply` must be the reply handed to the running model callback; `body_ptr` must
-/// point to `body_len` readable bytes.
+/// point to `body_len` readable bytes, `secret_ptr` to `secret_len`.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_reply_parse(
     reply: *mut agentloop_reply,
@@ -307,6 +308,8 @@ pub unsafe extern "C" fn agentloop_reply_parse(
     status: u32,
     body_ptr: *const u8,
     body_len: usize,
+    secret_ptr: *const u8,
+    secret_len: usize,
 ) -> agentloop_result {
     boundary(|| {
         // SAFETY: the caller promises the live reply of the running callback.
@@ -316,7 +319,9 @@ pub unsafe extern "C" fn agentloop_reply_parse(
             let status = provider::status(status)?;
             // SAFETY: the caller's contract for the body bytes.
             let body = unsafe { input(body_ptr, body_len) }.map_err(bare)?;
-            Ok(provider.parse(status, body))
+            // SAFETY: the caller's contract for the secret bytes.
+            let secret = unsafe { opt_text(secret_ptr, secret_len) }.map_err(bare)?;
+            Ok(provider.parse(status, body, secret))
         };
         let answer = match read() {
             Ok(answer) => answer,
@@ -416,7 +421,15 @@ mod tests {
     fn parse(reply: &mut agentloop_reply, provider: u32, status: u16, body: &[u8]) {
         // SAFETY: a live reply and a valid body.
         let code = unsafe {
-            agentloop_reply_parse(reply, provider, status.into(), body.as_ptr(), body.len())
+            agentloop_reply_parse(
+                reply,
+                provider,
+                status.into(),
+                body.as_ptr(),
+                body.len(),
+                core::ptr::null(),
+                0,
+            )
         };
         assert_eq!(code, agentloop_result::Ok);
     }
@@ -439,7 +452,7 @@ mod tests {
         ] {
             let mut reply = agentloop_reply::new(&[], &[]);
             parse(&mut reply, number, exchange.status, &exchange.body);
-            let expected = provider.parse(exchange.status, &exchange.body);
+            let expected = provider.parse(exchange.status, &exchange.body, None);
             if let Ok(reply) = &expected {
                 assert!(reply.provider.model.is_some() && reply.provider.input_tokens.is_some());
                 assert!(reply.output_tokens.is_some());

@@ -74,8 +74,8 @@ impl agentloop_verifier {
         }
         let mut verifier = core::mem::replace(&mut self.verifier, Verifier::new(self.options));
         match self.overflow.take() {
-            Some(len) => verifier.push_torn_tail(len),
-            None if !self.line.is_empty() => verifier.push_torn_tail(self.line.len()),
+            Some(len) => verifier.push_long_torn_tail(len),
+            None if !self.line.is_empty() => verifier.push_torn_tail(&self.line),
             None => {}
         }
         self.line = Vec::new();

@@ -5,7 +5,7 @@
 use std::num::NonZeroU32;
 
 use agentloop_core::durable::{
-    self, LockWait, RepairError, SyncPolicy, WriteError, Writer, WriterOptions,
+    self, LockWait, RepairError, SyncPolicy, TailRepair, WriteError, Writer, WriterOptions,
 };
 
 use crate::boundary::boundary;
@@ -357,11 +357,15 @@ pub unsafe extern "C" fn agentloop_writer_free(writer: *mut agentloop_writer) {
 /// is incomplete and every complete record before it verifies with `options` (NULL
 /// means the defaults), the incomplete bytes are copied to the new side file
 /// `<path>.torn-<offset>` and synced, then the file is cut to `offset` (its last
-/// complete record) and synced — all under the file's lock (waiting for it).
+/// complete record) and synced — all under the file's lock (waiting for it). A last
+/// line that is a whole record with no fault, continuing the chain, and lacks only its
+/// newline is kept instead: the newline is appended and synced.
 ///
 /// On `AGENTLOOP_RESULT_OK`, `*out_offset` is where the torn line started and
-/// `*out_removed` how many bytes were moved aside; `*out_removed` 0 means there was
-/// no torn tail and nothing changed (`*out_offset` is then the file's length).
+/// `*out_removed` how many bytes were moved aside. `*out_removed` 0 means nothing was
+/// removed: either there was no torn tail and nothing changed (`*out_offset` is then
+/// the file's length), or the last line was kept and its newline added (`*out_offset`
+/// is then where that line starts, less than the file's length).
 /// Refusals change nothing: complete records with faults are `DOES_NOT_VERIFY`; an
 /// existing side file is `SIDE_FILE_EXISTS` (evidence is never overwritten); a file
 /// that cannot be opened, read or written is `IO` — a repair that fails while writing
@@ -399,9 +403,10 @@ pub unsafe extern "C" fn agentloop_transcript_repair(
             RepairError::Locked => agentloop_result::Locked,
             _ => agentloop_result::Io,
         })?;
-        let (offset, removed) = match repaired.removed {
-            Some(removed) => (removed.offset, removed.len),
-            None => (
+        let (offset, removed) = match repaired.tail {
+            TailRepair::Removed(removed) => (removed.offset, removed.len),
+            TailRepair::Completed { offset, .. } => (offset, 0),
+            TailRepair::Untouched => (
                 std::fs::metadata(path)
                     .map_err(|_| agentloop_result::Io)?
                     .len(),

@@ -35,7 +35,8 @@ use libfuzzer_sys::fuzz_target;
 enum Event {
     Line(Vec<u8>),
     TooLong(usize),
-    TornTail(usize),
+    TornTail(Vec<u8>),
+    LongTornTail(usize),
 }
 
 impl From<LineEvent<'_>> for Event {
@@ -43,7 +44,8 @@ impl From<LineEvent<'_>> for Event {
         match event {
             LineEvent::Line(line) => Event::Line(line.to_vec()),
             LineEvent::TooLong(len) => Event::TooLong(len),
-            LineEvent::TornTail(len) => Event::TornTail(len),
+            LineEvent::TornTail(tail) => Event::TornTail(tail.to_vec()),
+            LineEvent::LongTornTail(len) => Event::LongTornTail(len),
         }
     }
 }
@@ -123,7 +125,7 @@ fuzz_target!(|data: &[u8]| {
                 assert!(!all_kept || kinds == [FaultKind::BadJson], "{kinds:?}");
                 continue;
             }
-            Event::TornTail(_) => continue,
+            Event::TornTail(_) | Event::LongTornTail(_) => continue,
         };
         match json::parse_record_line(line) {
             Err(e) if e.kind.is_unserialisable() => {

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use agentloop_core::model::ModelError;
 use agentloop_core::provider::RequestError;
+use agentloop_core::redact;
 
 use crate::config::GiveUp;
 
@@ -190,13 +191,12 @@ impl fmt::Display for CallError {
 
 impl CallError {
     /// The error the loop records: the sentence with the key (when given and not
-    /// empty) replaced by `[redacted]` wherever it appears (a provider may echo it),
-    /// and the provider's status when the last try had one.
+    /// empty) redacted — whole, and any run of 8 of its characters — wherever it
+    /// appears, and the provider's status when the last try had one. The codec has
+    /// redacted what it quoted of the provider's body before cutting it; this covers
+    /// the rest of the sentence (the HTTP client's words), whole.
     pub(crate) fn into_model_error(self, key: Option<&str>) -> ModelError {
-        let mut sentence = self.to_string();
-        if let Some(key) = key.filter(|k| !k.is_empty()) {
-            sentence = sentence.replace(key, "[redacted]");
-        }
+        let sentence = redact::bounded(&self.to_string(), key, usize::MAX);
         let error = ModelError::new(sentence);
         match self {
             CallError::Failed { last, .. } => match last.status() {
@@ -293,6 +293,17 @@ mod tests {
             .into_model_error(Some(""))
             .message()
             .contains("sk-secret-1"));
+        // Part of a key, 8 characters or more, wherever the sentence holds it.
+        let key = "sk-proj-0123456789abcdefghijklmnop";
+        let error = CallError::Failed {
+            tries: 1,
+            give_up: GiveUp::NotRetryable,
+            last: Failure::Other(format!("bad header value {}…", &key[..20])),
+        };
+        assert_eq!(
+            error.into_model_error(Some(key)).message(),
+            "the model call failed after 1 try (not retried); the last: the request failed: bad header value [redacted]…"
+        );
     }
 
     #[test]

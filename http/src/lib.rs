@@ -24,6 +24,11 @@
 //! API key read from the environment variable the caller names, at each call: OpenAI
 //! `Authorization: Bearer <key>`, Anthropic `x-api-key: <key>` (and always
 //! `anthropic-version: 2023-06-01`). No variable named: no key header (local servers).
+//! A base URL with a userinfo (`https://user:password@host/v1`) sends it as HTTP Basic
+//! authorization (`Authorization: Basic …`, as curl does) — with Anthropic beside the
+//! `x-api-key`; with an OpenAI key, which takes the same header, it is refused
+//! ([`BuildError::UserinfoAndKey`]) — and is never shown: [`HttpModel::url`], its
+//! `Debug` and every error sentence give the URL [`without_userinfo`].
 //! Redirects are not followed (a redirect would carry the key elsewhere): a `3xx` is
 //! an answer the codec reports as an error. Proxies are taken from the environment
 //! (`HTTPS_PROXY`, `ALL_PROXY`, `NO_PROXY`) as ureq does.
@@ -31,11 +36,13 @@
 //! # The key
 //! The key is read from the environment when a call is made and goes into the request
 //! header alone: it is not kept in the model, not shown by its `Debug`, and never
-//! put in an error sentence — if a provider echoes it in an error body, the sentence
-//! has `[redacted]` in its place. This crate logs nothing. ureq (the HTTP client)
-//! logs through the `log` crate: at `debug` it redacts the headers, but at `trace` its
-//! `ureq_proto` target dumps the bytes it writes, key header included; a program that
-//! installs a logger should keep `ureq_proto` below `trace`.
+//! put in an error sentence — if a provider echoes it in an error body, the codec
+//! redacts it before it cuts the quoted text to its bound, and the sentence has
+//! `[redacted]` in its place, as it has for any run of 8 characters of the key that a
+//! provider echoed in part ([`agentloop_core::redact`]). This crate logs nothing. ureq
+//! (the HTTP client) logs through the `log` crate: at `debug` it redacts the headers,
+//! but at `trace` its `ureq_proto` target dumps the bytes it writes, key header
+//! included; a program that installs a logger should keep `ureq_proto` below `trace`.
 //!
 //! # Timeouts, size, retries
 //! [`HttpConfig`] sets them. A try is retried when the provider answers 408, 409,
@@ -69,9 +76,11 @@
 mod config;
 mod failure;
 mod sleep;
+mod url;
 
 pub use config::HttpConfig;
 pub use sleep::{RecordedSleep, Sleep, ThreadSleep};
+pub use url::without_userinfo;
 
 use std::fmt;
 
@@ -96,8 +105,12 @@ const USER_AGENT: &str = concat!("agentloop/", env!("CARGO_PKG_VERSION"));
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BuildError {
-    /// The base URL is not an `http://` or `https://` URL with a host: the URL and why.
+    /// The base URL is not an `http://` or `https://` URL with a host: the URL (without
+    /// its userinfo) and why.
     BadUrl(String, String),
+    /// The base URL has a userinfo (sent as HTTP Basic authorization) and an OpenAI key
+    /// is to be sent too, in the same `Authorization` header: the URL without it.
+    UserinfoAndKey(String),
     /// The API key variable's name is empty or has `=` or NUL in it.
     BadKeyVariable(String),
     /// `max_tries` is 0.
@@ -108,6 +121,12 @@ impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BuildError::BadUrl(url, why) => write!(f, "the base URL {url:?} {why}"),
+            BuildError::UserinfoAndKey(url) => write!(
+                f,
+                "the base URL {url:?} has a user and password, sent as HTTP Basic \
+                 authorization, and the OpenAI key goes in the same Authorization header: \
+                 give one of them (send no key, or take the user and password out of the URL)"
+            ),
             BuildError::BadKeyVariable(name) => write!(
                 f,
                 "{name:?} cannot name an environment variable (empty, or has '=' or NUL)"
@@ -123,6 +142,9 @@ impl std::error::Error for BuildError {}
 /// how it retries and what it records).
 pub struct HttpModel {
     provider: Provider,
+    /// Where requests are posted, userinfo included.
+    target: String,
+    /// The same without its userinfo: what is shown.
     url: String,
     options: RequestOptions,
     key_variable: Option<String>,
@@ -132,8 +154,8 @@ pub struct HttpModel {
 }
 
 impl fmt::Debug for HttpModel {
-    /// The provider, URL, options, the key variable's name (never the key) and the
-    /// configuration.
+    /// The provider, URL (without its userinfo), options, the key variable's name
+    /// (never the key) and the configuration.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HttpModel")
             .field("provider", &self.provider)
@@ -206,7 +228,8 @@ impl HttpModel {
             Provider::Anthropic => "/messages",
         };
         let url = format!("{}{endpoint}", base_url.trim_end_matches('/'));
-        let bad = |why: &str| BuildError::BadUrl(base_url.to_string(), why.to_string());
+        let shown = without_userinfo(base_url);
+        let bad = |why: &str| BuildError::BadUrl(shown.to_string(), why.to_string());
         if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
             return Err(bad("does not start with http:// or https://"));
         }
@@ -219,6 +242,9 @@ impl HttpModel {
         if uri.query().is_some() {
             return Err(bad("has a query (the endpoint's path is added after it)"));
         }
+        if provider == Provider::OpenAi && key_variable.is_some() && url::userinfo(&url).is_some() {
+            return Err(BuildError::UserinfoAndKey(shown.into_owned()));
+        }
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .max_redirects(0)
@@ -230,7 +256,8 @@ impl HttpModel {
             .into();
         Ok(HttpModel {
             provider,
-            url,
+            url: without_userinfo(&url).into_owned(),
+            target: url,
             options,
             key_variable: key_variable.map(str::to_string),
             config,
@@ -251,7 +278,8 @@ impl HttpModel {
         self.provider
     }
 
-    /// The URL requests are posted to.
+    /// The URL requests are posted to, without its userinfo (which is sent as HTTP
+    /// Basic authorization, never shown).
     pub fn url(&self) -> &str {
         &self.url
     }
@@ -298,7 +326,7 @@ impl HttpModel {
         };
         let mut request = self
             .agent
-            .post(&self.url)
+            .post(&self.target)
             .header("content-type", "application/json");
         match (self.provider, key) {
             (Provider::OpenAi, Some(key)) => {
@@ -335,7 +363,7 @@ impl HttpModel {
             .read_to_vec()
             .map_err(|e| fail(e, true))?;
         self.provider
-            .parse(status, &bytes)
+            .parse(status, &bytes, key)
             .map_err(|error| Failure::Provider {
                 error,
                 retry_after,

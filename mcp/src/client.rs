@@ -9,7 +9,7 @@ use agentloop_core::json::{Object, Value};
 
 use crate::content::{self, ToolOutput};
 use crate::error::McpError;
-use crate::transport::{members, Connection};
+use crate::transport::{members, Connection, ProcessGroup};
 use crate::{McpOptions, PROTOCOL_VERSIONS};
 
 /// A running MCP server, spoken to over its standard input and output. Cheap to clone:
@@ -148,6 +148,14 @@ impl McpServer {
     /// The server process's id (for logs and tests; never recorded).
     pub fn process_id(&self) -> u32 {
         self.inner.connection.pid()
+    }
+
+    /// The server's process group (its own, on Unix: the server and every process it
+    /// starts), for ending it from another thread — a Ctrl-C handler — with
+    /// [`end_process_groups`](crate::end_process_groups), while this handle and its
+    /// tools are busy in a call. It does not keep the server running.
+    pub fn process_group(&self) -> ProcessGroup {
+        self.inner.connection.process_group()
     }
 
     /// `None` while the server runs; `Some(status)` once its output ended (the status

@@ -189,23 +189,10 @@ fn map_item(item: &Value, inline: bool) -> Result<Value, String> {
     Ok(Value::Object(out))
 }
 
-/// `text` cut so that its JSON string encoding (RFC 8785 escapes, without the quotes)
-/// is at most about `max` bytes: the first characters that fit, then
-/// `… (cut: N bytes in all)`.
-pub(crate) fn cut(text: &str, max: usize) -> String {
-    let mut size = 0usize;
-    for (at, c) in text.char_indices() {
-        size += match c {
-            '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 2,
-            c if u32::from(c) < 0x20 => 6,
-            c => c.len_utf8(),
-        };
-        if size > max {
-            return format!("{}… (cut: {} bytes in all)", &text[..at], text.len());
-        }
-    }
-    String::from(text)
-}
+// `text` cut so that its JSON string encoding (RFC 8785 escapes, without the quotes)
+// is at most `max` bytes: the first characters that fit, then `… (cut: N bytes in
+// all)` — core's rule, shared with the loop's own cuts.
+pub(crate) use agentloop_core::quote::cut_to_fit as cut;
 
 #[cfg(test)]
 mod tests {

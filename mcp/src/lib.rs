@@ -64,7 +64,7 @@ pub use error::{Garbage, McpError};
 pub use register::{
     register_tools, McpTool, RegisterToolsError, RegisteredTool, Registration, SkippedTool,
 };
-pub use transport::INHERITED_ENV;
+pub use transport::{end_process_groups, ProcessGroup, INHERITED_ENV};
 
 /// The protocol versions this client speaks, newest first: it asks for the first in
 /// `initialize` and accepts a server that answers with any of them.

@@ -23,7 +23,8 @@ Over several inputs, the worst (2 > 1 > 0). A FILE of '-' reads standard input, 
 can be read once: '-' given for two inputs is bad usage. When the reader of standard
 output goes away (| head), the command ends quietly by SIGPIPE, as cat does.";
 
-/// agentloop: verify, canonicalise, append to and inspect hash-chained JSONL transcripts.
+/// agentloop: run a budgeted agent tool loop against a model, writing a hash-chained
+/// JSONL transcript; verify, canonicalise, append to and inspect such transcripts.
 #[derive(Debug, Parser)]
 #[command(name = "agentloop", version, after_help = EXIT_CODES)]
 pub struct Cli {

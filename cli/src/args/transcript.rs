@@ -162,13 +162,23 @@ pub struct ShowArgs {
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Prints 'INSTANCE_FILE: valid', or one violation per line ('$.a: expected type integer,
-got string'; paths start at '$') and a one-sentence summary on stderr. Schemas may use
-type, enum, const, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength,
-maxLength, minItems, maxItems, required, properties, additionalProperties, items, anyOf,
-$ref (within the document) and $defs, plus annotations; any other keyword is refused.
-Exit status: 0 valid; 1 invalid; 2 the schema was refused (the sentence names the
-pointer and the keyword), a file could not be read or is not I-JSON, or bad usage
-(both files '-').")]
+got string'; paths start at '$') and a one-sentence summary on stderr.
+
+The schema is JSON Schema draft 2020-12, or 2019-09 or draft-07 when its $schema names
+them, each with its own meaning: the whole validation language — every assertion
+(type, enum, const, multipleOf, the bounds, pattern, uniqueItems, required,
+dependentRequired, ...) and applicator (allOf, anyOf, oneOf, not, if/then/else,
+prefixItems, items, contains, properties, patternProperties, additionalProperties,
+propertyNames, dependentSchemas, unevaluatedItems, unevaluatedProperties), true and
+false schemas, and $ref, $anchor and $dynamicRef within the document. format and the
+other annotations are not asserted; a member no draft knows is an annotation too, and
+a note on stderr names it. Refused, naming the pointer and the keyword: another
+$schema, a keyword of another draft, a schema its draft's meta-schema refuses, a
+reference out of the document, a pattern with no linear-time meaning (look-around,
+back-references). docs/schemas.md has it all. Each file is read up to 16 MiB.
+
+Exit status: 0 valid; 1 invalid; 2 the schema was refused, a file could not be read,
+is longer than 16 MiB or is not I-JSON, or bad usage (both files '-').")]
 pub struct ValidateArgs {
     /// The schema, a JSON document ('-' reads standard input).
     #[arg(value_name = "SCHEMA_FILE")]

@@ -55,7 +55,7 @@ fn read_payload(args: &AppendArgs, file: &str) -> Result<Value, Failure> {
         (Some(text), _) => (String::from("--payload"), text.as_encoded_bytes().to_vec()),
         (None, Some(path)) => {
             let source = Source::from_arg(path);
-            let bytes = source.read_all().map_err(|reason| {
+            let bytes = source.read_document().map_err(|reason| {
                 Failure::Input(InputFailure::PayloadUnreadable {
                     name: source.name(),
                     reason,

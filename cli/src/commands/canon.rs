@@ -1,6 +1,6 @@
 //! `agentloop canon`: the RFC 8785 canonical bytes of a JSON document, or of each line.
 
-use std::io::{BufRead, Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use agentloop_core::verify::MAX_LINE_BYTES;
@@ -11,6 +11,7 @@ use crate::args::CanonArgs;
 use crate::exit::Exit;
 use crate::failure::{Failure, InputFailure};
 use crate::input::Source;
+use crate::lines::{Line, LineError, Lines};
 
 /// Canonicalises the input (standard input when no FILE is given).
 pub fn run(args: &CanonArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
@@ -22,12 +23,12 @@ pub fn run(args: &CanonArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     }
 }
 
-/// One document: its canonical bytes, with no trailing newline.
+/// One document: its canonical bytes, with no trailing newline. A document longer
+/// than `input::DOCUMENT_LIMIT` is refused without being read further.
 fn canon_document(source: Source<'_>, out: &mut dyn Write) -> Result<Exit, Failure> {
-    let input = source.read_all().map_err(|reason| Failure::Unreadable {
-        name: source.name(),
-        reason,
-    })?;
+    let input = source
+        .read_document()
+        .map_err(|error| Failure::reading(source.name(), error))?;
     let value = json::parse(&input).map_err(|e| {
         let (line, column) = e.line_column(&input);
         Failure::Input(InputFailure::Json {
@@ -55,42 +56,25 @@ fn canon_lines(source: Source<'_>, out: &mut dyn Write) -> Result<Exit, Failure>
         name: source.name(),
         reason,
     };
-    let mut reader = source.open().map_err(unreadable)?;
-    let mut line = Vec::new();
+    let mut lines = Lines::new(source.open().map_err(unreadable)?, MAX_LINE_BYTES);
     let mut canonical = Vec::new();
-    let mut line_no = 0usize;
     loop {
-        line.clear();
-        // At most the limit (the buffer never grows past it), then its newline.
-        let read = (&mut reader)
-            .take(MAX_LINE_BYTES as u64)
-            .read_until(b'\n', &mut line);
-        if read.map_err(unreadable)? == 0 {
-            break;
-        }
-        line_no += 1;
-        let content = match line.strip_suffix(b"\n") {
-            Some(content) => content,
-            None if line.len() < MAX_LINE_BYTES => &line, // the last line, no newline
-            None => match reader.fill_buf().map_err(unreadable)?.first() {
-                None => &line, // exactly the limit, and the last line
-                Some(b'\n') => {
-                    reader.consume(1);
-                    &line
-                }
-                Some(_) => {
-                    return Err(Failure::Input(InputFailure::LineTooLong {
-                        name: source.name(),
-                        line: line_no,
-                        limit: MAX_LINE_BYTES,
-                    }))
-                }
-            },
+        let content = match lines.next_line() {
+            Ok(None) => break,
+            Ok(Some(Line::Complete(content) | Line::Unterminated(content))) => content,
+            Err(LineError::Read(reason)) => return Err(unreadable(reason)),
+            Err(LineError::TooLong(line)) => {
+                return Err(Failure::Input(InputFailure::LineTooLong {
+                    name: source.name(),
+                    line,
+                    limit: MAX_LINE_BYTES,
+                }))
+            }
         };
         let value = json::parse_record_line(content).map_err(|e| {
             Failure::Input(InputFailure::Json {
                 name: source.name(),
-                line: line_no,
+                line: lines.number(),
                 column: e.offset + 1,
                 kind: e.kind,
             })
@@ -104,7 +88,7 @@ fn canon_lines(source: Source<'_>, out: &mut dyn Write) -> Result<Exit, Failure>
         emit(out, &canonical)?;
         // Flush whenever the next line is not already buffered, so output keeps up
         // with a slow producer without a write per line on a fast one.
-        if reader.buffer().is_empty() {
+        if !lines.buffered() {
             flush(out)?;
         }
     }

@@ -8,7 +8,7 @@ use std::path::Path;
 use agentloop_core::demo::{self, Scenario};
 use agentloop_core::verify::{self, Options};
 
-use super::emit;
+use super::say_line;
 use crate::args::DemoArgs;
 use crate::atomic::write_atomically;
 use crate::exit::Exit;
@@ -36,26 +36,26 @@ pub fn run(args: &DemoArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let width = rows.iter().map(|r| r.file.len()).max().unwrap_or(0);
     for row in &rows {
         let line = if row.held {
-            format!("ok      {:width$}  {}\n", row.file, row.what)
+            format!("ok      {:width$}  {}", row.file, row.what)
         } else {
             format!(
-                "FAILED  {:width$}  {} (found: {})\n",
+                "FAILED  {:width$}  {} (found: {})",
                 row.file, row.what, row.found
             )
         };
-        emit(out, line.as_bytes())?;
+        say_line(out, &line)?;
     }
     let failed = rows.iter().filter(|r| !r.held).count();
     let summary = if failed == 0 {
-        format!("all {} claims held, in {}\n", rows.len(), dir.display())
+        format!("all {} claims held, in {}", rows.len(), dir.display())
     } else {
         format!(
-            "{failed} of {} claims FAILED, in {}\n",
+            "{failed} of {} claims FAILED, in {}",
             rows.len(),
             dir.display()
         )
     };
-    emit(out, summary.as_bytes())?;
+    say_line(out, &summary)?;
     Ok(if failed == 0 { Exit::Held } else { Exit::Fault })
 }
 

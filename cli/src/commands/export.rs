@@ -5,13 +5,14 @@ use std::io::Write;
 
 use agentloop_core::export::{self, parse_records};
 use agentloop_core::provider::Provider;
-use agentloop_core::verify::{self, Options};
+use agentloop_core::verify::Options;
 
 use super::emit;
 use crate::args::ExportArgs;
 use crate::exit::Exit;
 use crate::failure::{Failure, RunFailure};
 use crate::input::Source;
+use crate::lines::{read_transcript, Transcript};
 use crate::report_json::to_line;
 
 /// Verifies the file, reads its records back as the loop's conversation and prints it
@@ -19,12 +20,8 @@ use crate::report_json::to_line;
 pub fn run(args: &ExportArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let source = Source::from_arg(&args.file);
     let name = source.name();
-    let bytes = source.read_all().map_err(|reason| Failure::Unreadable {
-        name: name.clone(),
-        reason,
-    })?;
     // The bytes read are the bytes verified (standard input cannot be read twice).
-    let report = verify::verify_bytes(&bytes, &Options::default());
+    let Transcript { bytes, report } = read_transcript(source, &Options::default())?;
     if !report.ok() {
         return Err(Failure::does_not_verify(
             &name,

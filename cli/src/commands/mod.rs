@@ -21,6 +21,7 @@ use std::io::Write;
 use crate::args::Command;
 use crate::exit::Exit;
 use crate::failure::Failure;
+use crate::terminal;
 
 /// Runs `command`, writing its output to `out`. Standard input named by more than one
 /// argument is refused first: it can be read only once.
@@ -51,6 +52,14 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<Exit, Failure> {
 /// Writes `bytes` to standard output.
 fn emit(out: &mut dyn Write, bytes: &[u8]) -> Result<(), Failure> {
     out.write_all(bytes).map_err(Failure::Stdout)
+}
+
+/// Writes one line of text for a person to standard output: `line` escaped by the
+/// one rule of [`terminal`] (it may hold file names and record content), then a
+/// newline.
+fn say_line(out: &mut dyn Write, line: &str) -> Result<(), Failure> {
+    emit(out, terminal::escape(line).as_bytes())?;
+    emit(out, b"\n")
 }
 
 /// Pushes what was written so far out of the buffer.

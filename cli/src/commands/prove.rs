@@ -18,6 +18,7 @@ use crate::exit::Exit;
 use crate::failure::{AnchorFailure, Failure};
 use crate::input::Source;
 use crate::keys;
+use crate::lines::{read_transcript, Transcript};
 
 /// Verifies the file, then prints the proof asked for.
 pub fn run(args: &ProveArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
@@ -28,15 +29,11 @@ pub fn run(args: &ProveArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     };
     let source = Source::from_arg(&args.file);
     let name = source.name();
-    let bytes = source.read_all().map_err(|reason| Failure::Unreadable {
-        name: name.clone(),
-        reason,
-    })?;
     let options = Options {
         anchor: args.anchor.unwrap_or(Anchor::GENESIS),
         ..Options::default()
     };
-    let report = verify::verify_bytes(&bytes, &options);
+    let Transcript { bytes, report } = read_transcript(source, &options)?;
     if !report.ok() {
         return Err(Failure::does_not_verify(
             &name,

@@ -4,25 +4,21 @@
 use std::io::Write;
 
 use agentloop_core::driver;
-use agentloop_core::quote::escape_controls;
 use agentloop_core::verify::Options;
 
-use super::emit;
+use super::say_line;
 use crate::args::ReplayArgs;
 use crate::exit::Exit;
 use crate::failure::Failure;
 use crate::input::Source;
+use crate::lines::{read_transcript, Transcript};
 
 /// Verifies the file, replays it, prints one line: the same, or the first difference.
 pub fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let source = Source::from_arg(&args.file);
     let name = source.name();
-    let bytes = source.read_all().map_err(|reason| Failure::Unreadable {
-        name: name.clone(),
-        reason,
-    })?;
     // The bytes read are the bytes verified (standard input cannot be read twice).
-    let report = agentloop_core::verify::verify_bytes(&bytes, &Options::default());
+    let Transcript { bytes, report } = read_transcript(source, &Options::default())?;
     if !report.ok() {
         return Err(Failure::does_not_verify(
             &name,
@@ -42,8 +38,7 @@ pub fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         ),
         Some(d) => format!("{name}: line {}: {d}", d.index + 1),
     };
-    emit(out, escape_controls(&line).as_bytes())?;
-    emit(out, b"\n")?;
+    say_line(out, &line)?;
     Ok(if replayed.same() {
         Exit::Held
     } else {

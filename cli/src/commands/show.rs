@@ -3,11 +3,10 @@
 use std::io::{self, Write};
 
 use agentloop_core::json;
-use agentloop_core::quote::escape_controls;
 use agentloop_core::verify::{for_each_line, LineEvent, Options, Verifier};
 use agentloop_core::Anchor;
 
-use super::{emit, flush};
+use super::{flush, say_line};
 use crate::args::ShowArgs;
 use crate::diag;
 use crate::exit::Exit;
@@ -61,17 +60,23 @@ pub fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
                             "line {line_no}: the line is {len} bytes long, more than the limit of {limit} bytes"
                         )
                     }
-                    LineEvent::TornTail(_) => {
+                    LineEvent::TornTail(tail) => {
                         problems = true;
-                        format!(
-                            "line {line_no}: the last line has no terminating newline (a torn append)"
-                        )
+                        match show_line(tail) {
+                            Ok(record) => {
+                                format!("{record} (line {line_no} has no terminating newline)")
+                            }
+                            Err(_) => torn(line_no),
+                        }
+                    }
+                    LineEvent::LongTornTail(_) => {
+                        problems = true;
+                        torn(line_no)
                     }
                 };
-                // JSON escaping in the line leaves DEL and C1 controls as they are.
-                emit(out, escape_controls(&shown).as_bytes())
-                    .and_then(|()| emit(out, b"\n"))
-                    .map_err(Stopped::Out)
+                // JSON escaping in the line leaves DEL, C1 and bidi controls as they
+                // are: the terminal rule escapes them.
+                say_line(out, &shown).map_err(Stopped::Out)
             });
             match read {
                 Ok(()) => {}
@@ -91,6 +96,11 @@ pub fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     }
     let shown = if problems { Exit::Fault } else { Exit::Held };
     Ok(shown.max(Exit::of_report(&report)))
+}
+
+/// The line for a last line with no terminating newline that is not a record.
+fn torn(line_no: u64) -> String {
+    format!("line {line_no}: the last line has no terminating newline (a torn append)")
 }
 
 /// The line for one complete input line, or what keeps it from being shown.

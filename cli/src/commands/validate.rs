@@ -5,7 +5,7 @@ use std::io::Write;
 use agentloop_core::json::{self, Value};
 use agentloop_core::schema::Schema;
 
-use super::emit;
+use super::say_line;
 use crate::args::ValidateArgs;
 use crate::exit::Exit;
 use crate::failure::Failure;
@@ -34,19 +34,14 @@ pub fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let instance = read_json(instance_source)?;
     let violations = schema.validate(&instance, "$");
     if violations.is_empty() {
-        emit(
-            out,
-            format!("{}: valid\n", instance_source.name()).as_bytes(),
-        )?;
+        say_line(out, &format!("{}: valid", instance_source.name()))?;
         return Ok(Exit::Held);
     }
-    // Paths and messages never hold a raw newline: one violation is one line.
-    let mut text = String::new();
+    // Paths and messages never hold a raw newline: one violation is one line. They
+    // quote the instance's keys and values, so they are escaped as any outside text.
     for violation in &violations {
-        text.push_str(&violation.to_string());
-        text.push('\n');
+        say_line(out, &violation.to_string())?;
     }
-    emit(out, text.as_bytes())?;
     Err(Failure::Invalid {
         instance: instance_source.name(),
         schema: schema_source.name(),
@@ -61,10 +56,9 @@ fn quote(text: &str) -> String {
 
 /// Reads and strictly parses one JSON document.
 fn read_json(source: Source<'_>) -> Result<Value, Failure> {
-    let input = source.read_all().map_err(|reason| Failure::Unreadable {
-        name: source.name(),
-        reason,
-    })?;
+    let input = source
+        .read_document()
+        .map_err(|error| Failure::reading(source.name(), error))?;
     json::parse(&input).map_err(|e| {
         let (line, column) = e.line_column(&input);
         Failure::ValidateJson {

@@ -13,11 +13,11 @@ use agentloop_core::tlog::{leaves_of, read_checkpoint, CheckpointText, Checkpoin
 use agentloop_core::verify::{self, Checkpoint, Options, Parallel, Report};
 use agentloop_core::Anchor;
 
-use super::{emit, flush};
+use super::{emit, flush, say_line};
 use crate::args::VerifyArgs;
 use crate::exit::Exit;
 use crate::failure::{AnchorFailure, Failure};
-use crate::input::Source;
+use crate::input::{ReadError, Source};
 use crate::keys;
 use crate::{report_json, report_text};
 
@@ -173,8 +173,7 @@ fn say(
             report_text::say_faults(&name, report);
             report_text::faults_line(&name, report)
         };
-        emit(out, verdict.as_bytes())?;
-        emit(out, b"\n")?;
+        say_line(out, &verdict)?;
     }
     flush(out)
 }
@@ -209,20 +208,18 @@ fn verify_loop_source(source: Source<'_>, options: &Options) -> Report {
 /// unreadable or malformed is a failure (exit 2).
 pub fn read_checkpoint_text(path: &Path) -> Result<(String, CheckpointText, String), Failure> {
     let source = Source::from_arg(path);
-    let text = source
-        .read_at_most(CHECKPOINT_LIMIT + 1)
-        .map_err(|reason| {
-            Failure::Anchor(AnchorFailure::CheckpointUnreadable {
+    let text = source.read_bounded(CHECKPOINT_LIMIT).map_err(|error| {
+        Failure::Anchor(match error {
+            ReadError::Io(reason) => AnchorFailure::CheckpointUnreadable {
                 name: source.name(),
                 reason,
-            })
-        })?;
-    if text.len() as u64 > CHECKPOINT_LIMIT {
-        return Err(Failure::Anchor(AnchorFailure::CheckpointTooLarge {
-            name: source.name(),
-            limit: CHECKPOINT_LIMIT,
-        }));
-    }
+            },
+            ReadError::TooLarge { limit } => AnchorFailure::CheckpointTooLarge {
+                name: source.name(),
+                limit,
+            },
+        })
+    })?;
     let parsed = read_checkpoint(&text).map_err(|error| {
         Failure::Anchor(AnchorFailure::CheckpointMalformed {
             name: source.name(),

@@ -6,7 +6,7 @@ use agentloop_core::tlog::{
     check_consistency, check_inclusion_anchored, read_checkpoint, CheckpointText, ProofText,
 };
 
-use super::emit;
+use super::say_line;
 use super::verify::read_checkpoint_text;
 use crate::args::VerifyProofArgs;
 use crate::exit::Exit;
@@ -23,11 +23,8 @@ pub fn run(args: &VerifyProofArgs, out: &mut dyn Write) -> Result<Exit, Failure>
     let source = Source::from_arg(&args.proof);
     let name = source.name();
     let bytes = source
-        .read_at_most(PROOF_LIMIT)
-        .map_err(|reason| Failure::Unreadable {
-            name: name.clone(),
-            reason,
-        })?;
+        .read_bounded(PROOF_LIMIT)
+        .map_err(|error| Failure::reading(name.clone(), error))?;
     let proof = ProofText::parse(&bytes).map_err(|error| {
         Failure::Anchor(AnchorFailure::ProofMalformed {
             name: name.clone(),
@@ -68,14 +65,14 @@ pub fn run(args: &VerifyProofArgs, out: &mut dyn Write) -> Result<Exit, Failure>
     };
     match outcome {
         Ok(what) => {
-            emit(out, format!("{name}: holds: {what}\n").as_bytes())?;
+            say_line(out, &format!("{name}: holds: {what}"))?;
             Ok(Exit::Held)
         }
         Err(problems) => {
             for p in &problems {
-                emit(
+                say_line(
                     out,
-                    format!("{name}: does not hold: {}: {}\n", p.kind, p.detail).as_bytes(),
+                    &format!("{name}: does not hold: {}: {}", p.kind, p.detail),
                 )?;
             }
             Ok(Exit::Fault)

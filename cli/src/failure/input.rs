@@ -2,12 +2,12 @@
 //! payload.
 
 use std::fmt;
-use std::io;
 
 use agentloop_core::json::ParseErrorKind;
 
 use super::parse_verdict;
 use crate::exit::Exit;
+use crate::input::ReadError;
 
 /// Failures about the JSON a command was given to append: not JSON, too long, not a
 /// payload.
@@ -24,7 +24,8 @@ pub enum InputFailure {
         /// What was wrong.
         kind: ParseErrorKind,
     },
-    /// `canon --jsonl`: a line is longer than the line limit (it is not read further).
+    /// `canon --jsonl`, or a transcript `prove`, `export` or `replay` reads whole: a
+    /// line is longer than the line limit (it is not read further).
     LineTooLong {
         /// The input, as named on the command line.
         name: String,
@@ -46,23 +47,33 @@ pub enum InputFailure {
         /// What was wrong.
         kind: ParseErrorKind,
     },
-    /// `append`: the payload file could not be read.
+    /// `append`: the payload file could not be read, or is longer than a whole
+    /// document may be (no record could hold it).
     PayloadUnreadable {
         /// The payload file, as named on the command line.
         name: String,
         /// Why.
-        reason: io::Error,
+        reason: ReadError,
     },
 }
 
 impl InputFailure {
-    /// The exit status: a fault in the input, except an input that cannot be read.
+    /// The exit status: a fault in the input (a payload too long for a record
+    /// included, as `append` refuses any record too long), except an input that cannot
+    /// be read.
     pub fn exit(&self) -> Exit {
         match self {
             InputFailure::Json { .. }
             | InputFailure::LineTooLong { .. }
-            | InputFailure::Payload { .. } => Exit::Fault,
-            InputFailure::PayloadUnreadable { .. } => Exit::CannotGrade,
+            | InputFailure::Payload { .. }
+            | InputFailure::PayloadUnreadable {
+                reason: ReadError::TooLarge { .. },
+                ..
+            } => Exit::Fault,
+            InputFailure::PayloadUnreadable {
+                reason: ReadError::Io(_),
+                ..
+            } => Exit::CannotGrade,
         }
     }
 }
@@ -97,7 +108,10 @@ impl fmt::Display for InputFailure {
                 parse_verdict(*kind)
             ),
             InputFailure::PayloadUnreadable { name, reason } => {
-                write!(f, "{name}: cannot read the payload: {reason}")
+                write!(
+                    f,
+                    "{name}: cannot read the payload: {reason}; nothing was appended"
+                )
             }
         }
     }

@@ -16,6 +16,7 @@ use agentloop_core::verify::{Fault, Report};
 
 use crate::diag::{fault_sentence, plural};
 use crate::exit::Exit;
+use crate::input::ReadError;
 
 mod anchor;
 mod input;
@@ -41,6 +42,14 @@ pub enum Failure {
         name: String,
         /// Why.
         reason: io::Error,
+    },
+    /// An input is longer than the most read of it (`input::DOCUMENT_LIMIT` for a
+    /// whole document): it was not read further.
+    TooLarge {
+        /// The input, as named on the command line.
+        name: String,
+        /// The limit, in bytes.
+        limit: u64,
     },
     /// The transcript does not verify, so the command refused to act on it.
     DoesNotVerify {
@@ -163,6 +172,14 @@ impl From<RunFailure> for Failure {
 }
 
 impl Failure {
+    /// The failure to read the input `name` whole.
+    pub fn reading(name: String, error: ReadError) -> Failure {
+        match error {
+            ReadError::Io(reason) => Failure::Unreadable { name, reason },
+            ReadError::TooLarge { limit } => Failure::TooLarge { name, limit },
+        }
+    }
+
     /// The refusal to act on a transcript that does not verify, naming its first fault.
     pub fn does_not_verify(name: &str, report: &Report, consequence: &'static str) -> Failure {
         Failure::DoesNotVerify {
@@ -182,9 +199,16 @@ impl Failure {
             WriteError::Open(reason) => Failure::Writing(WriteFailure::Open { name, reason }),
             WriteError::Lock(reason) => Failure::Writing(WriteFailure::Lock { name, reason }),
             WriteError::Locked => Failure::Writing(WriteFailure::Locked { name }),
-            WriteError::TornTail { offset, len } => {
-                Failure::Writing(WriteFailure::TornTail { name, offset, len })
-            }
+            WriteError::TornTail {
+                offset,
+                len,
+                complete,
+            } => Failure::Writing(WriteFailure::TornTail {
+                name,
+                offset,
+                len,
+                complete,
+            }),
             WriteError::DoesNotVerify(report) => {
                 Failure::does_not_verify(&name, &report, consequence)
             }
@@ -215,6 +239,7 @@ impl Failure {
             | Failure::SchemaRefused { .. }
             | Failure::Stdout(_)
             | Failure::Unreadable { .. }
+            | Failure::TooLarge { .. }
             | Failure::Replay { .. }
             | Failure::DemoTools(_)
             | Failure::DemoWrite { .. }
@@ -255,6 +280,11 @@ impl fmt::Display for Failure {
         match self {
             Failure::Stdout(e) => write!(f, "cannot write to standard output: {e}"),
             Failure::Unreadable { name, reason } => write!(f, "{name}: cannot read it: {reason}"),
+            Failure::TooLarge { name, limit } => write!(
+                f,
+                "{name}: cannot read it: {}; it was not read further",
+                ReadError::TooLarge { limit: *limit }
+            ),
             Failure::DoesNotVerify {
                 name,
                 first,

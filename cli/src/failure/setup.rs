@@ -3,10 +3,11 @@
 
 use std::fmt;
 
-use agentloop_core::agent::BudgetError;
+use agentloop_core::agent::{BudgetError, TaskError};
 use agentloop_http::BuildError;
 
 use crate::diag::plural;
+use crate::tools_map::MapDifference;
 
 /// Failures setting up `agentloop run` and `agentloop tools`: the task, budgets, keys,
 /// MCP servers, the output file.
@@ -20,6 +21,13 @@ pub enum SetupFailure {
         name: String,
         /// Where its first byte that is not UTF-8 is.
         offset: usize,
+    },
+    /// `run`: the task is refused (empty or only white space).
+    BadTask {
+        /// Where it came from: `--task`, or the task file as named on the command line.
+        name: String,
+        /// Why it was refused.
+        error: TaskError,
     },
     /// `run`: `--tool-limit` names one tool twice.
     ToolLimitTwice(String),
@@ -59,6 +67,15 @@ pub enum SetupFailure {
         /// What went wrong.
         error: String,
     },
+    /// `run`: two files the run names are one file, and the run writes one of them.
+    OneFileTwice {
+        /// The first, as the sentence names it (`--out t.jsonl`).
+        first: String,
+        /// The second, likewise.
+        second: String,
+        /// Whether the run reads the second (it writes the first).
+        read: bool,
+    },
     /// `run`: the tool map (`FILE.tools.json`) could not be read or written.
     ToolsMap {
         /// The map's file.
@@ -66,10 +83,12 @@ pub enum SetupFailure {
         /// What went wrong.
         reason: String,
     },
-    /// `run --resume`: the tools are named otherwise than the run recorded.
+    /// `run --resume`: the tools differ from those the run recorded.
     ToolsMapDiffers {
         /// The map's file.
         name: String,
+        /// The first difference.
+        difference: MapDifference,
     },
 }
 
@@ -84,6 +103,9 @@ impl fmt::Display for SetupFailure {
                 "{name}: the task is not UTF-8 text (byte {offset} starts no character); \
                  nothing was run"
             ),
+            SetupFailure::BadTask { name, error } => {
+                write!(f, "{name}: {error}; nothing was run")
+            }
             SetupFailure::ToolLimitTwice(tool) => write!(
                 f,
                 "--tool-limit names the tool {} twice: give each tool one limit",
@@ -121,6 +143,10 @@ impl fmt::Display for SetupFailure {
                 "the API key variable {variable} is not set, or is empty: set it, name another \
                  with --api-key-env VAR, or send no key with --api-key-env ''; nothing was run"
             ),
+            SetupFailure::Model(error @ BuildError::UserinfoAndKey(_)) => write!(
+                f,
+                "--base-url: {error}; --api-key-env '' sends no key; nothing was run"
+            ),
             SetupFailure::Model(error) => write!(f, "--base-url: {error}"),
             SetupFailure::OutNotEmpty { name, len } => write!(
                 f,
@@ -142,14 +168,32 @@ impl fmt::Display for SetupFailure {
                 "MCP server {index} (--mcp {}): {error}",
                 crate::record_line::quoted(command)
             ),
+            SetupFailure::OneFileTwice {
+                first,
+                second,
+                read: false,
+            } => write!(
+                f,
+                "{first} and {second} are one file: the run writes each for its own purpose, \
+                 and one would spoil the other; give each its own path; nothing was run"
+            ),
+            SetupFailure::OneFileTwice {
+                first,
+                second,
+                read: true,
+            } => write!(
+                f,
+                "{first} is {second}, which the run reads: writing it would destroy it; give \
+                 another path; nothing was run"
+            ),
             SetupFailure::ToolsMap { name, reason } => {
                 write!(f, "{name}: {reason}; nothing was run")
             }
-            SetupFailure::ToolsMapDiffers { name } => write!(
+            SetupFailure::ToolsMapDiffers { name, difference } => write!(
                 f,
-                "{name}: the tools are offered under other names, or from other servers, than \
-                 when the run began (the file records how they were named): give the same \
-                 --demo-tools and --mcp servers, in the same order; nothing was run"
+                "{name}: the tools differ from those the run began with (the file records \
+                 them): {difference}; give the same --demo-tools and --mcp servers, in the \
+                 same order; nothing was run"
             ),
         }
     }

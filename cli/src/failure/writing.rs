@@ -54,6 +54,8 @@ pub enum WriteFailure {
         offset: u64,
         /// Its length in bytes.
         len: u64,
+        /// The line is a whole record lacking only its newline.
+        complete: bool,
     },
     /// `append`: another writer holds the lock, and `--no-wait` was given.
     Locked {
@@ -137,11 +139,28 @@ impl fmt::Display for WriteFailure {
                  previous length failed too: {again}",
                 size_hint(reason)
             ),
-            WriteFailure::TornTail { name, offset, len } => write!(
+            WriteFailure::TornTail {
+                name,
+                offset,
+                len,
+                complete: false,
+            } => write!(
                 f,
                 "{name}: torn_tail: the file ends in an incomplete line ({} at offset \
                  {offset}): an earlier append did not finish; nothing was appended \
                  (`agentloop repair {name}` moves that line to a side file)",
+                plural(*len, "byte")
+            ),
+            WriteFailure::TornTail {
+                name,
+                offset,
+                len,
+                complete: true,
+            } => write!(
+                f,
+                "{name}: torn_tail: the file's last line ({} at offset {offset}) is a \
+                 complete, valid record missing only its newline; nothing was appended \
+                 (`agentloop repair {name}` adds the newline)",
                 plural(*len, "byte")
             ),
             WriteFailure::Locked { name } => write!(

@@ -713,3 +713,168 @@ fn usage_help_and_version() {
     assert_eq!(code(&["verify", "--help"]), 0);
     assert_eq!(code(&["--version"]), 0);
 }
+
+/// A file name with an escape sequence and one with a right-to-left override: every
+/// command that prints a name shows the control characters as escapes, on stdout and
+/// on stderr — never raw.
+#[test]
+fn file_names_are_printed_with_controls_escaped() {
+    let s = Scratch::new("escaped_names");
+    let raw = [
+        "t\u{1b}[2J\u{1b}]0;owned\u{7}.jsonl",
+        "t\u{202e}lnosj.jsonl",
+    ];
+    let shown = [
+        r"t\u001b[2J\u001b]0;owned\u0007.jsonl",
+        r"t\u202elnosj.jsonl",
+    ];
+    // A run of the loop, for `verify --loop`.
+    assert_eq!(s.run(&["demo"]).code, 0);
+    let run = s.read("demo-answer.jsonl");
+    for (raw, shown) in raw.iter().zip(shown) {
+        s.write(raw, &run);
+        let outputs = [
+            s.run(&["verify", raw]),
+            s.run(&["verify", "--loop", raw]),
+            s.run(&["repair", raw]),
+        ];
+        for run in &outputs {
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            assert!(
+                run.stdout.starts_with(&format!("{shown}: ")),
+                "{}",
+                run.stdout
+            );
+        }
+        let missing = format!("missing-{raw}");
+        let run = s.run(&["verify", &missing]);
+        assert!(
+            run.stdout.starts_with(&format!("missing-{shown}: ")),
+            "{}",
+            run.stdout
+        );
+        assert!(
+            run.stderr
+                .starts_with(&format!("agentloop: missing-{shown}: ")),
+            "{}",
+            run.stderr
+        );
+        s.write(raw, tampered_chain());
+        let run = s.run(&["show", raw]);
+        assert!(
+            run.stderr.contains(&format!("agentloop: {shown} line 3: ")),
+            "{}",
+            run.stderr
+        );
+        for run in outputs.iter().chain([&run]) {
+            for bytes in [&run.raw_stdout, &run.raw_stderr] {
+                let text = String::from_utf8_lossy(bytes);
+                assert!(!text.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{text:?}");
+            }
+        }
+    }
+}
+
+/// `show`: record content with an override, DEL and C1 controls is escaped too (JSON
+/// quoting leaves those raw).
+#[test]
+fn show_escapes_bidi_and_c1_controls_in_records() {
+    let s = Scratch::new("show_bidi");
+    let run = s.run(&[
+        "append",
+        "t.jsonl",
+        "--kind",
+        "tool",
+        "--payload",
+        "{\"name\":\"ad\u{202e}d\",\"ok\":false,\"error\":\"x\u{7f}\u{9b}31m\u{2066}y\"}",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = s.run(&["show", "t.jsonl"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "seq=0 tool \"ad\\u202ed\" ok=False error=\"x\\u007f\\u009b31m\\u2066y\"\n"
+    );
+}
+
+/// The words the command says about itself and its inputs: the tagline names running
+/// the loop; `validate --help` describes the whole draft 2020-12 language; a misspelt
+/// command or an option given without its first word gets a suggestion; a file that
+/// cannot be read is said to be not verified (not "1 fault in 0 records"); a CRLF line
+/// ending is named.
+#[test]
+fn help_suggestions_and_verdicts_say_what_is_so() {
+    let s = Scratch::new("words");
+    let run = s.run(&["--help"]);
+    assert!(
+        run.stdout.starts_with(
+            "agentloop: run a budgeted agent tool loop against a model, writing a \
+             hash-chained JSONL transcript; verify"
+        ),
+        "{}",
+        run.stdout
+    );
+    let run = s.run(&["validate", "--help"]);
+    assert_eq!(run.code, 0);
+    for words in [
+        "draft 2020-12",
+        "the whole validation language",
+        "unevaluatedProperties",
+        "$dynamicRef",
+        "format and the\nother annotations are not asserted",
+    ] {
+        assert!(run.stdout.contains(words), "{words}: {}", run.stdout);
+    }
+    assert!(
+        !run.stdout.contains("any other keyword is refused"),
+        "{}",
+        run.stdout
+    );
+
+    let run = s.run(&["verfy", "t.jsonl"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("tip: some similar subcommands exist: 'verify-proof', 'verify'"),
+        "{}",
+        run.stderr
+    );
+    for steps in ["--steps", "--steps=3"] {
+        let run = s.run(&["run", steps, "3", "--model", "openai:m", "--out", "t.jsonl"]);
+        assert_eq!(run.code, 2);
+        assert!(
+            run.stderr
+                .contains("tip: a similar argument exists: '--max-steps'"),
+            "{}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("--system"), "{}", run.stderr);
+    }
+    let run = s.run(&["run", "--max-step", "3"]);
+    assert!(run.stderr.contains("'--max-steps'"), "{}", run.stderr);
+
+    let run = s.run(&["verify", "missing.jsonl"]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stdout,
+        "missing.jsonl: not verified: cannot open missing.jsonl: No such file or directory \
+         (os error 2)\n"
+    );
+
+    s.write("crlf.jsonl", spec_chain().replace('\n', "\r\n"));
+    let run = s.run(&["verify", "crlf.jsonl"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (1, "crlf.jsonl: 3 faults in 3 records\n")
+    );
+    assert!(
+        run.stderr.starts_with(&format!(
+            "agentloop: crlf.jsonl line 1: not_canonical: the line is not in canonical (RFC \
+             8785) form: a carriage return (white space; CRLF line endings leave one before \
+             each newline) at column {}\n",
+            LINE0.len() + 1
+        )),
+        "{}",
+        run.stderr
+    );
+}

@@ -1,6 +1,7 @@
 //! Commands that read a transcript line by line outside `verify` (`show`, `canon
 //! --jsonl`, `prove` and `verify-proof`) take every line `verify` takes: a record line
-//! nests one level deeper than its payload (SPEC section 1).
+//! nests one level deeper than its payload (SPEC section 1). Every input is read to a
+//! bound: a line to the line limit, a whole document to the same 16 MiB.
 
 use crate::common;
 
@@ -305,4 +306,104 @@ fn a_line_at_the_limit_is_still_read() {
         1,
         &format!("agentloop: two.jsonl line 1: the line is longer than the limit of {LIMIT} bytes"),
     );
+}
+
+/// Runs `agentloop ARGS` under the address-space cap, with an empty standard input.
+fn capped_no_input(args: &[&str]) -> (i32, String, String) {
+    let nothing = Feed::Long {
+        before: Vec::new(),
+        len: 0,
+        after: Vec::new(),
+    };
+    capped(args, nothing)
+}
+
+/// Every command that reads a whole document, given one without end (`/dev/zero`, or
+/// an endless standard input): refused after the 16 MiB bound with a sentence naming
+/// the input and the bound, within the address-space cap (the old reader grew until
+/// it failed to allocate), and nothing written.
+#[test]
+fn a_whole_document_is_read_to_the_bound_and_refused_past_it() {
+    let s = Scratch::new("document-bound");
+    let schema = s.write("schema.json", "{}");
+    let (schema, out) = (schema.to_str().unwrap(), s.path("t.jsonl"));
+    let out = out.to_str().unwrap();
+    let too_large = |name: &str| {
+        format!(
+            "agentloop: {name}: cannot read it: it is longer than the limit of {LIMIT} bytes \
+             (16 MiB); it was not read further\n"
+        )
+    };
+    let cases: [(&[&str], i32, String); 5] = [
+        (&["canon", "/dev/zero"], 2, too_large("/dev/zero")),
+        (
+            &["validate", "/dev/zero", schema],
+            2,
+            too_large("/dev/zero"),
+        ),
+        (
+            &["validate", schema, "/dev/zero"],
+            2,
+            too_large("/dev/zero"),
+        ),
+        (
+            &[
+                "run",
+                "--task-file",
+                "/dev/zero",
+                "--model",
+                "openai:m",
+                "--out",
+                out,
+            ],
+            2,
+            too_large("/dev/zero"),
+        ),
+        (
+            &["append", out, "--kind", "k", "--payload-file", "/dev/zero"],
+            1,
+            format!(
+                "agentloop: /dev/zero: cannot read the payload: it is longer than the limit \
+                 of {LIMIT} bytes (16 MiB); nothing was appended\n"
+            ),
+        ),
+    ];
+    for (args, code, sentence) in cases {
+        let (found, stdout, stderr) = capped_no_input(args);
+        assert_eq!((found, stdout.as_str()), (code, ""), "{args:?}: {stderr}");
+        assert_eq!(stderr, sentence, "{args:?}");
+        assert!(!s.path("t.jsonl").exists(), "{args:?}");
+    }
+    let (code, stdout, stderr) = capped(&["canon", "-"], Feed::Endless);
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    assert_eq!(stderr, too_large("<stdin>"));
+    // A proof has a bound of its own (a record line in base64, and more), past the
+    // cap: refused there too, rather than cut and misread.
+    let run = s.run(&["verify-proof", "/dev/zero"]);
+    assert_fails(
+        &run,
+        2,
+        "agentloop: /dev/zero: cannot read it: it is longer than the limit of 33554432 \
+         bytes (32 MiB); it was not read further",
+    );
+}
+
+/// `prove`, `export` and `replay` hold a transcript whole, read line by line: a line
+/// without end is refused at the line limit, naming it, within the cap.
+#[test]
+fn a_transcript_held_whole_is_read_line_by_line_to_the_limit() {
+    let too_long = |name: &str| {
+        format!("agentloop: {name} line 1: the line is longer than the limit of {LIMIT} bytes\n")
+    };
+    for args in [
+        &["prove", "--index", "0", "/dev/zero"][..],
+        &["export", "--format", "openai", "/dev/zero"],
+        &["replay", "/dev/zero"],
+    ] {
+        let (code, stdout, stderr) = capped_no_input(args);
+        assert_eq!((code, stdout.as_str()), (1, ""), "{args:?}: {stderr}");
+        assert_eq!(stderr, too_long("/dev/zero"), "{args:?}");
+    }
+    let (code, _, stderr) = capped(&["export", "--format", "anthropic", "-"], Feed::Endless);
+    assert_eq!((code, stderr), (1, too_long("<stdin>")));
 }

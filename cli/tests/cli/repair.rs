@@ -142,3 +142,63 @@ fn no_wait_fails_at_once_on_a_held_lock() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+/// A last line that is a whole record of the chain lacking only its newline: `verify`
+/// still calls it a `torn_tail` (SPEC section 3) and says what it is; `append` refuses
+/// and says what `repair` will do; `repair` keeps the record and adds the newline,
+/// saying so; then it verifies with the record counted.
+#[test]
+fn repair_keeps_a_whole_record_lacking_only_its_newline_and_adds_it() {
+    let s = Scratch::new("repair_unterminated");
+    let unterminated = format!("{LINE0}\n{LINE1}\n{LINE2}");
+    s.write("t.jsonl", &unterminated);
+    let offset = LINE0.len() + LINE1.len() + 2;
+    let len = LINE2.len();
+    let run = s.run(&["verify", "t.jsonl"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout, "t.jsonl: 1 fault in 2 records\n");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "agentloop: t.jsonl line 3: torn_tail: the last line ({len} bytes) is a complete, \
+             valid record that continues the chain, missing only its terminating newline\n"
+        )
+    );
+    let run = s.run(&["append", "t.jsonl", "--kind", "note", "--payload", "{}"]);
+    assert_fails(
+        &run,
+        1,
+        &format!(
+            "agentloop: t.jsonl: torn_tail: the file's last line ({len} bytes at offset \
+             {offset}) is a complete, valid record missing only its newline; nothing was \
+             appended (`agentloop repair t.jsonl` adds the newline)\n"
+        ),
+    );
+    let run = s.run(&["show", "t.jsonl"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.ends_with(
+            "seq=2 tool add ok=True value={\"sum\":42} (line 3 has no terminating newline)\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    let run = s.run(&["repair", "t.jsonl"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "t.jsonl: repaired: the last line ({len} bytes at offset {offset}) is a complete, \
+             valid record missing only its newline: kept it and added the newline; 3 complete \
+             records, head {HEAD2}\n"
+        )
+    );
+    assert_eq!(run.stderr, "");
+    assert_eq!(s.read("t.jsonl"), spec_chain().as_bytes());
+    assert!(!s.path(&format!("t.jsonl.torn-{offset}")).exists());
+    let run = s.run(&["verify", "t.jsonl"]);
+    assert_eq!(
+        run.stdout,
+        format!("t.jsonl: ok, 3 records, head {HEAD2}\n")
+    );
+}

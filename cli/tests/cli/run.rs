@@ -425,6 +425,158 @@ fn a_key_echoed_by_the_provider_is_redacted() {
     }
 }
 
+/// The red team's case: a 164-character key echoed where the provider's text is cut —
+/// 127 characters into it at the 1000-character cut of a JSON message, 95 at the
+/// 200-character cut of a body that is not JSON — left that much of the key in the
+/// `stop` record and the output. No run of 8 of its characters is left now.
+#[test]
+fn a_long_key_echoed_where_the_text_is_cut_leaves_no_part_of_it() {
+    let key = concat!(
+        "sk-ant-api03-",
+        "HvIimtLOIodwaNNJZK19ImMMBaPEGa5Us0IL57ghsuqzRnO6rcIMA7xSorQFhi",
+        "66RuHka4KMXECbw1zfXKYzQ19Y4gqqLOLTxlMvsia8BOMD69UWrsw5ZGf03Juf",
+        "hNiyckbKqaPd36SdOP9CAbarjQc",
+    );
+    assert_eq!(key.len(), 164);
+    let leaks = |text: &str| {
+        key.as_bytes()
+            .windows(8)
+            .any(|run| text.contains(std::str::from_utf8(run).unwrap()))
+    };
+    let message = format!("{}{key}", "x".repeat(1000 - 127));
+    let page = format!("Unauthorized: {}{key} end", "y".repeat(105 - 14));
+    let scratch = Scratch::new("long-key-echoed");
+    for provider in [OpenAi, Anthropic] {
+        let json = match provider {
+            OpenAi => canned::openai::error_body(&message, "invalid_request_error", None),
+            Anthropic => canned::anthropic::error_body("authentication_error", &message),
+        };
+        for (i, body) in [json, page.clone()].into_iter().enumerate() {
+            let out = format!("{}-{i}.jsonl", provider.name());
+            let server = Server::start([Exchange::new(401, body)]).unwrap();
+            let args = run_args(provider, &server, &out, &[]);
+            let run = agentloop(
+                scratch.dir(),
+                &strs(&args),
+                &[(provider.key_variable(), key)],
+            );
+            assert_eq!(run.code, 4, "{}", run.stderr);
+            let bytes = scratch.read(&out);
+            let error = member(&last_payload(&bytes), "error")
+                .as_str()
+                .unwrap()
+                .to_string();
+            assert!(error.contains("[redacted]"), "{error}");
+            for text in [
+                String::from_utf8_lossy(&bytes).into_owned(),
+                run.stdout,
+                run.stderr,
+            ] {
+                assert!(!leaks(&text), "part of the key leaked: {text}");
+            }
+        }
+    }
+}
+
+/// A task that is empty or only white space asks nothing (and Anthropic refuses it):
+/// refused before anything is written or asked, for `--task` and `--task-file`,
+/// whatever the provider.
+#[test]
+fn a_blank_task_is_refused_before_anything_is_written() {
+    let scratch = Scratch::new("blank-task");
+    scratch.write("blank.txt", " \n\t\u{3000}\n");
+    let server = Server::start([]).unwrap();
+    for provider in [OpenAi, Anthropic] {
+        for (flag, value, name) in [
+            ("--task", "", "--task"),
+            ("--task", "   ", "--task"),
+            ("--task", "\n\n", "--task"),
+            ("--task-file", "blank.txt", "blank.txt"),
+        ] {
+            let run = agentloop(
+                scratch.dir(),
+                &[
+                    "run",
+                    flag,
+                    value,
+                    "--model",
+                    &provider.model(),
+                    "--base-url",
+                    &format!("{}/v1", server.url()),
+                    "--out",
+                    "t.jsonl",
+                ],
+                &[(provider.key_variable(), KEY)],
+            );
+            assert_eq!(run.code, 2, "{flag} {value:?}: {}", run.stderr);
+            assert_eq!(
+                run.stderr,
+                format!(
+                    "agentloop: {name}: the task is empty or only white space: it asks the \
+                     model nothing (and Anthropic refuses text without a character other than \
+                     white space); nothing was run\n"
+                )
+            );
+            assert!(!scratch.path("t.jsonl").exists());
+        }
+    }
+    assert_eq!(server.requests().len(), 0, "a refused run asked the model");
+}
+
+/// Claude may answer `"\n\n"` before a `tool_use`; sending that text back made the
+/// API refuse the next request (400 `text content blocks must contain non-whitespace
+/// text`), so the run died on its next turn. The text is recorded as said and left out
+/// of the requests, as empty text is; the run ends as the model chose.
+#[test]
+fn white_space_text_before_a_call_is_recorded_but_not_sent_back() {
+    let scratch = Scratch::new("white-space-text");
+    let server = Server::start([
+        canned::anthropic::tool_use(Some("\n\n"), &[("add", r#"{"a":2,"b":40}"#)]),
+        Anthropic.answer("42."),
+    ])
+    .unwrap();
+    let args = run_args(Anthropic, &server, "t.jsonl", &[]);
+    let run = agentloop(scratch.dir(), &strs(&args), &[("ANTHROPIC_API_KEY", KEY)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bytes = scratch.read("t.jsonl");
+    assert_eq!(
+        kinds(&bytes),
+        ["task", "assistant", "tool", "assistant", "stop"]
+    );
+    let turn = &records(&bytes)[1];
+    assert_eq!(
+        member(member(turn, "payload"), "text").as_str(),
+        Some("\n\n")
+    );
+    assert_verifies_as_a_loop(&scratch, "t.jsonl");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    for message in sent_messages(&requests[1]) {
+        let Value::Array(blocks) = member(&message, "content") else {
+            panic!("{message:?}")
+        };
+        assert!(!blocks.is_empty());
+        for block in blocks {
+            if member(block, "type").as_str() == Some("text") {
+                let text = member(block, "text").as_str().unwrap();
+                assert!(!text.trim().is_empty(), "a white-space text block was sent");
+            }
+        }
+    }
+    // The export is what was sent, white space left out the same way.
+    let export = agentloop(
+        scratch.dir(),
+        &["export", "--format", "anthropic", "t.jsonl"],
+        &[],
+    );
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    assert!(
+        !export.stdout.contains(r#""text":"\n\n""#),
+        "{}",
+        export.stdout
+    );
+}
+
 /// Ctrl-C while the model's answer is awaited: the turn is abandoned, the run stops
 /// with `cancelled` (exit 130) and a sound transcript; `--resume` finishes it, the
 /// model shown the conversation as it was.
@@ -801,6 +953,236 @@ fn refusals_say_what_was_wrong_and_run_nothing() {
     assert_eq!(server.requests().len(), 0, "a refused run asked the model");
 }
 
+/// The names of the files in `scratch`, sorted.
+fn files(scratch: &Scratch) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(scratch.dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Two files of a run that are one file — by any name: the same, a hard link, a
+/// symbolic link, dangling or not — are refused before anything starts (exit 2,
+/// naming both): nothing written (the transcript the same bytes, or still absent), no
+/// MCP server started (its command, `touch started`, would leave a file).
+#[test]
+fn two_files_of_a_run_that_are_one_file_are_refused_before_anything_starts() {
+    let scratch = Scratch::new("one-file-twice");
+    let server = Server::start([]).unwrap();
+    let url = format!("{}/v1", server.url());
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "--model", "openai:m", "--base-url", &url];
+        if !extra.contains(&"--task-file") {
+            args.extend(["--task", "t"]);
+        }
+        args.extend(extra);
+        agentloop(scratch.dir(), &args, &[])
+    };
+    let refused = |extra: &[&str], says: &str| {
+        let before = files(&scratch);
+        let transcript = std::fs::read(scratch.path("t.jsonl")).ok();
+        let refused = run(extra);
+        assert_eq!(refused.code, 2, "{extra:?}: {}", refused.stderr);
+        assert_eq!(refused.stderr, format!("agentloop: {says}\n"), "{extra:?}");
+        assert_eq!(files(&scratch), before, "{extra:?}");
+        assert_eq!(std::fs::read(scratch.path("t.jsonl")).ok(), transcript);
+    };
+    let mcp = ["--mcp", "touch started"];
+    let both = "are one file: the run writes each for its own purpose, and one would spoil the \
+                other; give each its own path; nothing was run";
+
+    // A new run: the transcript is yet to be created.
+    refused(
+        &[&mcp[..], &["--out", "t.jsonl", "--mcp-log", "./t.jsonl"]].concat(),
+        &format!("--out t.jsonl and --mcp-log ./t.jsonl {both}"),
+    );
+    refused(
+        &[
+            &mcp[..],
+            &["--out", "t.jsonl", "--mcp-log", "t.jsonl.tools.json"],
+        ]
+        .concat(),
+        &format!("t.jsonl.tools.json (--out's tool map) and --mcp-log t.jsonl.tools.json {both}"),
+    );
+    std::os::unix::fs::symlink("t.jsonl.tools.json", scratch.path("map-link")).unwrap();
+    refused(
+        &[&mcp[..], &["--out", "t.jsonl", "--mcp-log", "map-link"]].concat(),
+        &format!("t.jsonl.tools.json (--out's tool map) and --mcp-log map-link {both}"),
+    );
+    refused(
+        &["--out", "t.jsonl", "--checkpoint", "./t.jsonl"],
+        &format!("--out t.jsonl and --checkpoint ./t.jsonl {both}"),
+    );
+
+    // A transcript to resume, and names for it.
+    scratch.write("t.jsonl", common::spec_chain());
+    std::fs::hard_link(scratch.path("t.jsonl"), scratch.path("hard.jsonl")).unwrap();
+    std::os::unix::fs::symlink("t.jsonl", scratch.path("soft.jsonl")).unwrap();
+    for log in ["t.jsonl", "hard.jsonl", "soft.jsonl"] {
+        refused(
+            &[
+                &mcp[..],
+                &["--resume", "--out", "t.jsonl", "--mcp-log", log],
+            ]
+            .concat(),
+            &format!("--out t.jsonl and --mcp-log {log} {both}"),
+        );
+    }
+    // The MCP servers' log by default, named as the checkpoint.
+    refused(
+        &[
+            &mcp[..],
+            &[
+                "--out",
+                "t.jsonl",
+                "--resume",
+                "--checkpoint",
+                "t.jsonl.mcp.log",
+            ],
+        ]
+        .concat(),
+        &format!(
+            "t.jsonl.mcp.log (the MCP servers' log by default) and --checkpoint t.jsonl.mcp.log \
+             {both}"
+        ),
+    );
+
+    // What the run reads is not written over.
+    scratch.write("task.txt", "the task");
+    let task = ["--task-file", "task.txt"];
+    refused(
+        &[
+            &mcp[..],
+            &task,
+            &["--out", "new.jsonl", "--mcp-log", "task.txt"],
+        ]
+        .concat(),
+        "--mcp-log task.txt is --task-file task.txt, which the run reads: writing it would \
+         destroy it; give another path; nothing was run",
+    );
+    assert_eq!(scratch.read("task.txt"), b"the task");
+    scratch.write("k.key", "not a key");
+    refused(
+        &[
+            "--out",
+            "new.jsonl",
+            "--checkpoint",
+            "k.key",
+            "--sign-key",
+            "./k.key",
+        ],
+        "--checkpoint k.key is --sign-key ./k.key, which the run reads: writing it would \
+         destroy it; give another path; nothing was run",
+    );
+    assert!(!scratch.path("started").exists());
+    assert_eq!(server.requests().len(), 0, "a refused run asked the model");
+}
+
+/// A `--base-url` with a user and password (`http://agent:PASSWORD@host/v1`): sent as
+/// HTTP Basic authorization (beside Anthropic's key), and never shown — not in the
+/// start line, the `--json` start event, an error sentence or the transcript; beside an
+/// OpenAI key, which takes the same header, it is refused.
+#[test]
+fn a_password_in_the_base_url_is_sent_as_basic_auth_and_never_shown() {
+    const PASSWORD: &str = "pw-9d1e0c";
+    let scratch = Scratch::new("userinfo");
+    let key = [(Anthropic.key_variable(), KEY)];
+    for (out, json) in [("t.jsonl", false), ("j.jsonl", true)] {
+        let server = Server::start([Anthropic.answer("hi")]).unwrap();
+        let base = server
+            .url()
+            .replace("://", &format!("://agent:{PASSWORD}@"));
+        let mut args = vec![
+            "run".to_string(),
+            "--task".into(),
+            "t".into(),
+            "--model".into(),
+            Anthropic.model(),
+            "--base-url".into(),
+            format!("{base}/v1"),
+            "--out".into(),
+            out.into(),
+        ];
+        if json {
+            args.push("--json".into());
+        }
+        let run = agentloop(scratch.dir(), &strs(&args), &key);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let shown = format!("{}/v1/messages", server.url());
+        if json {
+            let start = &json_lines(&run.stdout)[0];
+            assert_eq!(member(start, "url").as_str(), Some(shown.as_str()));
+        } else {
+            let first = run.stderr.lines().next().unwrap();
+            assert!(
+                first.starts_with(&format!("run: {} at {shown}; ", Anthropic.model())),
+                "{first}"
+            );
+        }
+        for text in [&run.stdout, &run.stderr] {
+            assert!(!text.contains(PASSWORD), "{text}");
+        }
+        assert!(!String::from_utf8_lossy(&scratch.read(out)).contains(PASSWORD));
+        let requests = server.requests();
+        assert_eq!(
+            requests[0].header("authorization"),
+            Some("Basic YWdlbnQ6cHctOWQxZTBj"),
+            "agent:{PASSWORD} in base64"
+        );
+        assert_eq!(requests[0].header("x-api-key"), Some(KEY));
+    }
+
+    // A URL refused for what it is: named without its user and password.
+    let refused = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &format!("http://agent:{PASSWORD}@127.0.0.1:9/v1?x=1"),
+            "--out",
+            "new.jsonl",
+        ],
+        &[],
+    );
+    assert_eq!(refused.code, 2);
+    assert_eq!(
+        refused.stderr,
+        "agentloop: --base-url: the base URL \"http://127.0.0.1:9/v1?x=1\" has a query (the \
+         endpoint's path is added after it)\n"
+    );
+    // Beside an OpenAI key: refused, without the password.
+    let refused = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &format!("http://agent:{PASSWORD}@127.0.0.1:9/v1"),
+            "--out",
+            "new.jsonl",
+        ],
+        &[(OpenAi.key_variable(), KEY)],
+    );
+    assert_eq!(refused.code, 2);
+    assert_eq!(
+        refused.stderr,
+        "agentloop: --base-url: the base URL \"http://127.0.0.1:9/v1\" has a user and password, \
+         sent as HTTP Basic authorization, and the OpenAI key goes in the same Authorization \
+         header: give one of them (send no key, or take the user and password out of the \
+         URL); --api-key-env '' sends no key; nothing was run\n"
+    );
+    assert!(!scratch.path("new.jsonl").exists());
+}
+
 /// `export`: a transcript that does not verify is refused (exit 1); one that is not a
 /// run of the loop names the record (exit 2).
 #[test]
@@ -903,4 +1285,92 @@ fn the_readme_run_example_prints_what_the_readme_shows() {
         readme.contains(&block),
         "the README's output differs from:\n{block}"
     );
+}
+
+/// Model text, a tool name and the output file's name with bidi controls: the start
+/// line, the progress lines and `show` print them as escapes, never raw (the
+/// transcript keeps what the model said).
+#[test]
+fn bidi_controls_from_the_model_are_escaped_in_progress_and_show() {
+    let scratch = Scratch::new("bidi-progress");
+    let server = Server::start([
+        canned::anthropic::tool_use(Some("look\u{202e} here"), &[("ad\u{202e}d", "{}")]),
+        Anthropic.answer("fin\u{2067}al\u{1b}[2J"),
+    ])
+    .unwrap();
+    let out = "t\u{202e}lnosj.jsonl";
+    let args = run_args(Anthropic, &server, out, &[]);
+    let run = agentloop(scratch.dir(), &strs(&args), &[("ANTHROPIC_API_KEY", KEY)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let show = agentloop(scratch.dir(), &["show", out], &[]);
+    assert_eq!(show.code, 0, "{}", show.stderr);
+    for text in [&run.stdout, &run.stderr, &show.stdout, &show.stderr] {
+        assert!(
+            !text.contains(['\u{202e}', '\u{2067}', '\u{1b}']),
+            "{text:?}"
+        );
+    }
+    for expected in [
+        r"t\u202elnosj.jsonl (new)",
+        r#"calls "ad\u202ed""#,
+        r#"failed: "no tool named 'ad\u202ed'"#,
+        r#"answer "fin\u2067al\u001b[2J""#,
+    ] {
+        assert!(run.stderr.contains(expected), "{expected}: {}", run.stderr);
+    }
+    for expected in [r#"text="look\u202e here""#, r#"add\u202ed"#] {
+        let expected = expected.replace("add", "ad");
+        assert!(
+            show.stdout.contains(&expected),
+            "{expected}: {}",
+            show.stdout
+        );
+    }
+    let bytes = String::from_utf8(scratch.read(out)).unwrap();
+    assert!(bytes.contains("look\u{202e} here"), "{bytes}");
+}
+
+/// `FILE.tools.json` is a whole document like any other: a resumed run reads it to the
+/// 16 MiB bound and refuses it past that, before anything runs — here one without end
+/// (`/dev/zero`), under an address-space cap the old reader, which grew until memory
+/// ran out, would pass.
+#[test]
+fn a_tools_map_without_end_is_refused_at_the_bound() {
+    let scratch = Scratch::new("tools-map-bound");
+    let server = Server::start([OpenAi.answer("42")]).unwrap();
+    let args = run_args(OpenAi, &server, "t.jsonl", &[]);
+    let run = agentloop(scratch.dir(), &strs(&args), &[("OPENAI_API_KEY", KEY)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let before = scratch.read("t.jsonl");
+    std::os::unix::fs::symlink("/dev/zero", scratch.path("t.jsonl.tools.json")).unwrap();
+    let url = format!("{}/v1", server.url());
+    let resume = [
+        "run",
+        "--resume",
+        "--out",
+        "t.jsonl",
+        "--model",
+        "openai:test-model",
+        "--base-url",
+        &url,
+        "--demo-tools",
+    ];
+    let output = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 262144 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_agentloop"))
+        .args(resume)
+        .current_dir(scratch.dir())
+        .env("OPENAI_API_KEY", KEY)
+        .output()
+        .unwrap();
+    let run = finished(output);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "agentloop: t.jsonl.tools.json: cannot read it: it is longer than the limit of \
+         16777216 bytes (16 MiB); nothing was run\n"
+    );
+    assert_eq!(scratch.read("t.jsonl"), before);
+    assert_eq!(server.requests().len(), 1);
 }

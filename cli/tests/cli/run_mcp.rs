@@ -217,11 +217,24 @@ fn a_run_on_the_filesystem_server_verifies_exports_what_was_sent_and_reruns_iden
 
         // The tools map says where each tool came from.
         let map = json::parse(&scratch.read("first.jsonl.tools.json")).unwrap();
-        let tools = canonical(member(&map, "tools"));
-        assert!(
-            tools.contains(r#"{"idempotent":false,"mcp_name":"write_file","name":"write_file","server":0,"source":"mcp"}"#),
-            "{tools}"
-        );
+        let Value::Array(tools) = member(&map, "tools") else {
+            panic!("{map:?}")
+        };
+        let write = tools
+            .iter()
+            .find(|t| member(t, "name").as_str() == Some("write_file"))
+            .unwrap();
+        for (key, value) in [
+            ("idempotent", "false"),
+            ("mcp_name", r#""write_file""#),
+            ("server", "0"),
+            ("source", r#""mcp""#),
+        ] {
+            assert_eq!(canonical(member(write, key)), value, "{key}");
+        }
+        // As offered: its description and schema too.
+        assert!(member(write, "description").as_str().is_some());
+        assert!(canonical(member(write, "schema")).contains(r#""path""#));
         assert_eq!(canonical(member(&map, "skipped")), "[]");
 
         // Again, in the same place: the same bytes.
@@ -524,7 +537,8 @@ fn renamed_and_skipped_tools_are_said_and_recorded_and_resume_holds_to_the_names
 
     let map = json::parse(&scratch.read("t.jsonl.tools.json")).unwrap();
     let tools = canonical(member(&map, "tools"));
-    assert!(tools.starts_with(r#"[{"name":"add","source":"demo"},{"name":"echo","source":"demo"},{"idempotent":false,"mcp_name":"echo","name":"echo-0","server":0,"source":"mcp"},"#), "{tools}");
+    assert!(tools.starts_with(r#"[{"description":"Adds two integers a and b; returns {\"sum\": a + b}.","name":"add","schema":"#), "{tools}");
+    assert!(tools.contains(r#"{"description":"the echo tool","idempotent":false,"mcp_name":"echo","name":"echo-0","schema":{"type":"object"},"server":0,"source":"mcp"}"#), "{tools}");
     let skipped = canonical(member(&map, "skipped"));
     assert!(
         skipped.contains(
@@ -565,7 +579,7 @@ fn renamed_and_skipped_tools_are_said_and_recorded_and_resume_holds_to_the_names
     // With a second server, the names are not those the run began with: refused.
     let refused = resume(&["--demo-tools", "--mcp", &names, "--mcp", &names]);
     assert_eq!(refused.code, 2, "{}", refused.stderr);
-    assert!(refused.stderr.contains("agentloop: t.jsonl.tools.json: the tools are offered under other names, or from other servers, than when the run began"), "{}", refused.stderr);
+    assert!(refused.stderr.contains("agentloop: t.jsonl.tools.json: the tools differ from those the run began with (the file records them): MCP server 1 differs: recorded nothing, this run {\"command\":[\"python3\","), "{}", refused.stderr);
     assert_eq!(scratch.read("t.jsonl"), before);
     // The same tools: the run goes on.
     drop(server);
@@ -842,4 +856,185 @@ fn calls_to_different_mcp_servers_run_together() {
         String::from_utf8_lossy(&eight),
         String::from_utf8_lossy(&two)
     );
+}
+
+/// `--resume` holds the tools to all of what `FILE.tools.json` records, not only their
+/// names: the same two servers in the other order (each tool keeps its name, but a
+/// recorded call would run on the other server), the same tool names from another
+/// program, or a tool whose schema changed, are refused (exit 2, saying what differs)
+/// with nothing appended; the same tools go on.
+#[test]
+fn resume_refuses_tools_that_differ_from_the_map_in_anything() {
+    let Some(fake) = fake_server() else { return };
+    let scratch = Scratch::new("map-whole");
+    // Another program that lists the same tools.
+    let script = workspace_root().join("mcp/tests/servers/fake_server.py");
+    fs::copy(&script, scratch.path("other.py")).unwrap();
+    let one = format!("{fake} --tools pipe");
+    let two = format!(
+        "python3 '{}' --tools pipe",
+        scratch.path("other.py").display()
+    );
+    let run = |servers: &[&str], resume: bool, env: &[(&str, &str)]| {
+        let server = Server::start([OpenAi.answer("done")]).unwrap();
+        let url = format!("{}/v1", server.url());
+        let mut args = vec!["run", "--model", "openai:m", "--base-url", &url];
+        args.extend(match resume {
+            true => &["--resume", "--mcp-env", "FAKE_MCP_SCHEMA"][..],
+            false => &["--task", "t", "--max-steps", "3"][..],
+        });
+        for server in servers {
+            args.extend(["--mcp", server]);
+        }
+        args.extend(["--out", "t.jsonl"]);
+        agentloop(scratch.dir(), &args, env)
+    };
+    let object = [("FAKE_MCP_SCHEMA", r#"{"type":"object"}"#)];
+    let began = run(&[&one, &two], false, &[]);
+    assert_eq!(began.code, 0, "{}", began.stderr);
+    let (transcript, map) = (scratch.read("t.jsonl"), scratch.read("t.jsonl.tools.json"));
+    let differs = "agentloop: t.jsonl.tools.json: the tools differ from those the run began \
+                   with (the file records them): ";
+    let remedy = "; give the same --demo-tools and --mcp servers, in the same order; nothing \
+                  was run\n";
+    let path = |p: &Path| quote(p.to_str().unwrap());
+    for (servers, env, says) in [
+        (
+            [&two, &one],
+            &object,
+            format!(
+                "MCP server 0 differs at .command[1]: recorded {}, this run {}",
+                path(&script),
+                path(&scratch.path("other.py"))
+            ),
+        ),
+        (
+            [&two, &two],
+            &object,
+            format!(
+                "MCP server 0 differs at .command[1]: recorded {}, this run {}",
+                path(&script),
+                path(&scratch.path("other.py"))
+            ),
+        ),
+        (
+            [&one, &two],
+            &[(
+                "FAKE_MCP_SCHEMA",
+                r#"{"type":"object","properties":{"x":{"type":"string"}}}"#,
+            )],
+            String::from(
+                "the tool \"block\" differs at .schema.properties: recorded nothing, this \
+                 run {\"x\":{\"type\":\"string\"}}",
+            ),
+        ),
+    ] {
+        let refused = run(&servers.map(String::as_str), true, env);
+        assert_eq!(refused.code, 2, "{servers:?}: {}", refused.stderr);
+        assert_eq!(
+            refused.stderr,
+            format!("{differs}{says}{remedy}"),
+            "{servers:?}"
+        );
+        assert_eq!(scratch.read("t.jsonl"), transcript);
+        assert_eq!(scratch.read("t.jsonl.tools.json"), map);
+    }
+    // The same tools: the run goes on.
+    let resumed = run(&[&one, &two], true, &object);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    assert_eq!(
+        kinds(&scratch.read("t.jsonl")),
+        ["task", "assistant", "stop", "resume", "assistant", "stop"]
+    );
+    // Without the servers, the map still holds.
+    let refused = run(&[], true, &object);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.starts_with(&format!(
+            "{differs}MCP server 0 differs: recorded {{\"command\":[\"python3\","
+        )),
+        "{}",
+        refused.stderr
+    );
+    // A new run without servers is not held to a map left from another run.
+    fs::rename(scratch.path("t.jsonl"), scratch.path("old.jsonl")).unwrap();
+    let began = run(&[], false, &[]);
+    assert_eq!(began.code, 0, "{}", began.stderr);
+}
+
+/// Whether process `pid` is gone: no such process, or one that has exited and waits
+/// to be reaped (a zombie, as an orphan is where nothing reaps orphans).
+fn gone(pid: u32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // `PID (COMM) STATE …`: the state follows the last ')'.
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        Err(_) => true,
+    }
+}
+
+/// A second Ctrl-C while an MCP tool runs ends the server's process group before the
+/// process exits: the server, in the middle of the call, and the process it started
+/// for it (the fake server's `family` tool starts `sleep` and waits) are gone, not
+/// left running with init as their parent. Only the wait for them is bounded.
+#[test]
+fn a_second_sigint_ends_the_mcp_server_in_a_call_and_what_it_started() {
+    let Some(fake) = fake_server() else { return };
+    let scratch = Scratch::new("sigint-family");
+    let pids = scratch.path("pids");
+    let call = format!(r#"{{"path":{}}}"#, quote(pids.to_str().unwrap()));
+    let server = Server::start([calls(OpenAi, &[("family", &call)])]).unwrap();
+    let url = format!("{}/v1", server.url());
+    let family = format!("{fake} --tools family");
+    let mut child = command(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &url,
+            "--mcp",
+            &family,
+            "--out",
+            "t.jsonl",
+        ],
+        &[],
+    )
+    .spawn()
+    .unwrap();
+    let lines = stderr_lines(&mut child);
+    while !pids.exists() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the run ended ({status}) before the tool started its child");
+        }
+        thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let text = fs::read_to_string(&pids).unwrap();
+    let family: Vec<u32> = text.split(' ').map(|p| p.parse().unwrap()).collect();
+    assert!(family.iter().all(|&pid| !gone(pid)), "{family:?}");
+    interrupt(&child);
+    let mut seen = Vec::new();
+    wait_for_line(&lines, "agentloop: interrupted: ", &mut seen);
+    interrupt(&child);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{seen:#?}");
+    for _ in 0..1000 {
+        if family.iter().all(|&pid| gone(pid)) {
+            break;
+        }
+        thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let left: Vec<u32> = family.iter().copied().filter(|&pid| !gone(pid)).collect();
+    for pid in &left {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    assert!(left.is_empty(), "left running: {left:?} of {family:?}");
+    assert_eq!(kinds(&scratch.read("t.jsonl")), ["task", "assistant"]);
 }

@@ -10,10 +10,11 @@ use common::*;
 fn append_refuses_a_record_past_the_line_limit_and_writes_nothing() {
     let s = Scratch::new("too_long");
     s.write("t.jsonl", spec_chain());
-    // A 16 MiB string: with the record around it, the line passes 16 MiB.
+    // A payload file just within the 16 MiB a whole document may have: with the record
+    // around it, the line passes 16 MiB.
     s.write(
         "big.json",
-        format!("{{\"pad\":\"{}\"}}", "z".repeat(MAX_LINE_BYTES)),
+        format!("{{\"pad\":\"{}\"}}", "z".repeat(MAX_LINE_BYTES - 10)),
     );
     let run = s.run(&[
         "append",

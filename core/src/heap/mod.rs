@@ -18,6 +18,7 @@ pub mod provider;
 pub mod quote;
 pub(crate) mod record_sink;
 pub(crate) mod record_value;
+pub mod redact;
 pub mod schema;
 pub mod tlog;
 pub mod tools;

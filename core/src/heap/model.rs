@@ -107,6 +107,22 @@ impl Message {
     }
 }
 
+/// Whether `text` is blank: empty, or nothing but white space — characters for which
+/// [`char::is_whitespace`] holds (Unicode's `White_Space`: space, tab, the line
+/// breaks, U+00A0, U+3000, …; not U+200B, which Unicode does not count as white
+/// space). Anthropic refuses a text block that is blank ("text content blocks must
+/// contain non-whitespace text"), so its codec leaves such text out; a blank task asks
+/// nothing, so a run refuses one ([`crate::agent::check_task`]).
+///
+/// ```
+/// use agentloop_core::model::is_blank;
+/// assert!(is_blank("") && is_blank("\n\n") && is_blank(" \t\u{3000}"));
+/// assert!(!is_blank(" a ") && !is_blank("\u{200b}"));
+/// ```
+pub fn is_blank(text: &str) -> bool {
+    text.chars().all(char::is_whitespace)
+}
+
 /// What a provider reported about a turn besides its text, calls and output tokens.
 /// Every member is optional: a scripted model or a C callback reports nothing, and
 /// providers leave members out. The loop records what is present in the `assistant`

@@ -1,10 +1,14 @@
 //! Text from a record, quoted in a sentence a terminal will show: control characters
 //! are written as JSON escapes, so a record string can neither start a line of its own
-//! (a forged `agentloop: …` message) nor send a terminal escape sequence.
+//! (a forged `agentloop: …` message) nor send a terminal escape sequence
+//! ([`escape_controls`]); and a sentence cut to fit a record ([`cut_to_fit`]).
 
 use alloc::borrow::Cow;
 use alloc::string::String;
 use core::fmt::Write;
+
+use crate::jcs::write_str;
+use crate::sink::CountingSink;
 
 /// `text` with every control character (U+0000–U+001F, U+007F, U+0080–U+009F) and the
 /// line and paragraph separators (U+2028, U+2029) written as JSON writes them: `\n`,
@@ -40,6 +44,43 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` cut so that its JSON string encoding (RFC 8785 escapes, without the quotes)
+/// is at most `max` bytes: the first characters that fit, then
+/// `… (cut: N bytes in all)`, N the length of `text` in UTF-8 (the note is not counted
+/// in `max`). `text` itself when it fits. For a sentence that goes into a record whose
+/// line must stay within a limit.
+///
+/// ```
+/// use agentloop_core::quote::cut_to_fit;
+/// assert_eq!(cut_to_fit("abcd", 3), "abc… (cut: 4 bytes in all)");
+/// // A newline takes two bytes as JSON, a control character six.
+/// assert_eq!(cut_to_fit("a\nb", 3), "a\n… (cut: 3 bytes in all)");
+/// assert_eq!(cut_to_fit("\u{1}", 5), "… (cut: 1 bytes in all)");
+/// assert_eq!(cut_to_fit("abc", 3), "abc");
+/// ```
+pub fn cut_to_fit(text: &str, max: usize) -> String {
+    let mut size = 0usize;
+    let mut utf8 = [0u8; 4];
+    for (at, c) in text.char_indices() {
+        let mut counter = CountingSink::default();
+        // A counter is never full.
+        let _ = write_str(c.encode_utf8(&mut utf8), &mut counter);
+        // The character's escape, without the two quotes around it.
+        size = size.saturating_add(counter.count.saturating_sub(2));
+        if size > max {
+            let mut cut = String::from(&text[..at]);
+            cut.push_str(&cut_note(text.len()));
+            return cut;
+        }
+    }
+    String::from(text)
+}
+
+/// What [`cut_to_fit`] writes after the characters kept of a text `len` bytes long.
+pub(crate) fn cut_note(len: usize) -> String {
+    alloc::format!("… (cut: {len} bytes in all)")
+}
+
 fn needs_escape(c: char) -> bool {
     c.is_control() || c == '\u{2028}' || c == '\u{2029}'
 }
@@ -47,6 +88,21 @@ fn needs_escape(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cut_counts_each_character_as_json_writes_it() {
+        assert_eq!(cut_to_fit("", 0), "");
+        assert_eq!(cut_to_fit("é", 1), "… (cut: 2 bytes in all)");
+        assert_eq!(cut_to_fit("é", 2), "é");
+        assert_eq!(cut_to_fit("a\"b", 3), "a\"… (cut: 3 bytes in all)");
+        assert_eq!(cut_to_fit("a\"b", 2), "a… (cut: 3 bytes in all)");
+        // DEL is not escaped by JSON, U+001F is.
+        assert_eq!(
+            cut_to_fit("\u{7f}\u{1f}", 6),
+            "\u{7f}… (cut: 2 bytes in all)"
+        );
+        assert_eq!(cut_to_fit("\u{7f}\u{1f}", 7), "\u{7f}\u{1f}");
+    }
 
     #[test]
     fn controls_and_separators_are_escaped_and_nothing_else() {

@@ -72,8 +72,10 @@ enum Piece {
     Lines { buf: Vec<u8>, lines: Vec<Line> },
     /// A complete line longer than the limit, by its length.
     TooLong(usize),
-    /// The input ended with this many bytes and no `\n`.
-    TornTail(usize),
+    /// The input ended with these bytes, within the limit, and no `\n`.
+    TornTail(Vec<u8>),
+    /// The input ended with this many bytes, more than the limit, and no `\n`.
+    LongTornTail(usize),
     /// Reading failed.
     Failed(std::io::Error),
 }
@@ -140,7 +142,8 @@ fn link(verifier: &mut Verifier, pieces: &Receiver<(u64, Piece)>, pool: &Sender<
                     let _ = pool.send(buf);
                 }
                 Piece::TooLong(len) => verifier.push_long_line(len),
-                Piece::TornTail(len) => verifier.push_torn_tail(len),
+                Piece::TornTail(tail) => verifier.push_torn_tail(&tail),
+                Piece::LongTornTail(len) => verifier.push_long_torn_tail(len),
                 Piece::Failed(e) => verifier.push_unreadable(std::format!(
                     "reading failed after {} complete lines: {e}",
                     verifier.count()
@@ -236,13 +239,16 @@ impl<R: Read> Reading<R> {
             }
         }
         match overflow {
-            Some(len) => self.piece(Piece::TornTail(len)),
+            Some(len) => self.piece(Piece::LongTornTail(len)),
             None => {
                 if !self.send_lines(&mut buf, &mut filled) {
                     return;
                 }
-                if filled > 0 {
-                    self.piece(Piece::TornTail(filled));
+                if filled > self.max_line {
+                    self.piece(Piece::LongTornTail(filled));
+                } else if filled > 0 {
+                    buf.truncate(filled);
+                    self.piece(Piece::TornTail(buf));
                 }
             }
         }

@@ -28,7 +28,7 @@ pub use tools::*;
 
 use std::collections::VecDeque;
 
-use agentloop_core::agent::{Agent, BatchNeed, Budgets, FeedError, Need, Record};
+use agentloop_core::agent::{check_task, Agent, BatchNeed, Budgets, FeedError, Need, Record};
 use agentloop_core::jcs;
 use agentloop_core::json::{self, Value};
 use agentloop_core::model::{Message, ModelError, Reply, ToolCall};
@@ -267,7 +267,8 @@ pub(crate) fn canonical(value: &Value) -> Outcome<Vec<u8>> {
     jcs::to_vec(value).map_err(|_| agentloop_result::NoCanonicalForm)
 }
 
-/// Creates an agent for the task `(task_ptr, task_len)` (UTF-8, may be empty) with
+/// Creates an agent for the task `(task_ptr, task_len)` (UTF-8, with a character other
+/// than white space) with
 /// `budgets` (NULL: no limits) whose first record — the `task` — will have
 /// `seq = first_seq` (0 for a new chain; the chain's next seq when continuing one,
 /// since call ids derive from seqs), and writes it to `*out`.
@@ -277,9 +278,10 @@ pub(crate) fn canonical(value: &Value) -> Outcome<Vec<u8>> {
 /// freezes the manifest.
 ///
 /// `INVALID_UTF8` for a task or sentinel that is not UTF-8; `INVALID_ARGUMENT` for a
-/// limit or `first_seq` above 2^53 − 1. On success the caller owns `*out` (free it with
-/// `agentloop_agent_free`); on failure `*out` is not written. The task and sentinel are
-/// copied. Thread-safe.
+/// task that is empty or only white space (Unicode's White_Space: it asks the model
+/// nothing, and Anthropic refuses it), or a limit or `first_seq` above 2^53 − 1. On
+/// success the caller owns `*out` (free it with `agentloop_agent_free`); on failure
+/// `*out` is not written. The task and sentinel are copied. Thread-safe.
 ///
 /// # Safety
 /// `task_ptr` must point to `task_len` readable bytes; `budgets` must be NULL or an
@@ -296,6 +298,7 @@ pub unsafe extern "C" fn agentloop_agent_new(
         need(out)?;
         // SAFETY: the caller's contract for the byte input.
         let task = unsafe { text(task_ptr, task_len) }?;
+        check_task(task).map_err(|_| agentloop_result::InvalidArgument)?;
         // SAFETY: the caller promises NULL or an initialised struct.
         let budgets = unsafe { read_budgets(budgets) }?;
         if first_seq > agentloop_core::anchor::MAX_SEQ {

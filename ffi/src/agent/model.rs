@@ -106,8 +106,10 @@ pub unsafe extern "C" fn agentloop_agent_manifest_json(
 /// `INVALID_STATE` when the last poll did not ask for a reply; `INVALID_UTF8`;
 /// `INVALID_JSON` / `NO_CANONICAL_FORM` for the calls text; `INVALID_ARGUMENT` when it
 /// is not an array of objects with exactly `name` (a string) and `arguments`.
-/// A reply the loop cannot record (tokens above 2^53 − 1) is accepted and stops the
-/// run with `model_error`, as in the Rust loop. Poll again afterwards. The inputs are
+/// A reply the loop cannot record (tokens above 2^53 − 1, or an `assistant` record
+/// longer than the 16 MiB line limit: "the model's reply is too large for one record
+/// (N bytes, the limit is 16777216)") is accepted and stops the run with
+/// `model_error`, as in the Rust loop. Poll again afterwards. The inputs are
 /// copied. NULL `agent` is `NULL_PARAMETER`. Not thread-safe for one agent.
 ///
 /// # Safety

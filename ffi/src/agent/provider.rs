@@ -6,7 +6,7 @@ use agentloop_core::model::ModelError;
 
 use crate::agent::agentloop_agent;
 use crate::boundary::boundary;
-use crate::bytes::{handle, handle_mut, input, need, write_out};
+use crate::bytes::{handle, handle_mut, input, need, opt_text, write_out};
 use crate::provider::{self, bare, note, Refusal};
 use crate::result::agentloop_result;
 
@@ -57,7 +57,10 @@ pub unsafe extern "C" fn agentloop_agent_request(
         let agent = unsafe { handle_mut(agent) }?;
         let built = || -> Result<(), Refusal> {
             need(out_len).map_err(bare)?;
+            // SAFETY: the caller's contract for the options bytes.
+            let options = unsafe { input(options_ptr, options_len) }.map_err(bare)?;
             let provider = provider::provider(provider)?;
+            let options = provider::options(options)?;
             let (messages, manifest) = agent.conversation().map_err(|code| {
                 (
                     code,
@@ -66,10 +69,7 @@ pub unsafe extern "C" fn agentloop_agent_request(
                     ),
                 )
             })?;
-            // SAFETY: the caller's contract for the options bytes.
-            let body = unsafe {
-                provider::request(provider, messages, manifest, options_ptr, options_len)
-            }?;
+            let body = provider::request(provider, messages, manifest, &options)?;
             // SAFETY: the caller's contract for the output buffer and out_len.
             unsafe { write_out(&body, out_buf, out_cap, out_len) }.map_err(bare)
         };
@@ -126,19 +126,26 @@ pub unsafe extern "C" fn agentloop_agent_request_error(
 ///   (invalid_request_error, invalid_api_key): Incorrect API key provided`) in the
 ///   `stop` record, as `agentloop_agent_feed_model_error` does.
 ///
+/// `(secret_ptr, secret_len)` is the API key the request was sent with (UTF-8; length
+/// 0: none, for a server that takes no key). A provider may echo the key in an error
+/// body: the sentence has it redacted before the provider's text is cut to its bound —
+/// the whole key, and any run of 8 of its characters left by a cut (the key is not
+/// kept). Without it, an echoed key reaches the transcript.
+///
 /// Either way the answer was taken: `OK`; poll again (and take the records). To retry
 /// an answer worth retrying (408, 409, 429, 5xx, Anthropic's 529 overloaded), post the
 /// request again instead of feeding it.
 ///
 /// Refusals, each leaving the agent unchanged and still waiting: `INVALID_ARGUMENT`
 /// for a provider number this library does not know or a status outside 100..999 (0:
-/// no answer was received); `INVALID_STATE` when the last poll did not ask for a model
-/// reply. NULL `agent` (or a NULL body with a non-zero length) is `NULL_PARAMETER`. The
-/// body is not kept. Not thread-safe for one agent.
+/// no answer was received); `INVALID_UTF8` for a secret that is not UTF-8;
+/// `INVALID_STATE` when the last poll did not ask for a model reply. NULL `agent` (or
+/// a NULL body or secret with a non-zero length) is `NULL_PARAMETER`. The body is not
+/// kept. Not thread-safe for one agent.
 ///
 /// # Safety
 /// `agent` must be a live agent from this library; `body_ptr` must point to `body_len`
-/// readable bytes.
+/// readable bytes, `secret_ptr` to `secret_len`.
 #[no_mangle]
 pub unsafe extern "C" fn agentloop_agent_feed_response(
     agent: *mut agentloop_agent,
@@ -146,6 +153,8 @@ pub unsafe extern "C" fn agentloop_agent_feed_response(
     status: u32,
     body_ptr: *const u8,
     body_len: usize,
+    secret_ptr: *const u8,
+    secret_len: usize,
 ) -> agentloop_result {
     boundary(|| {
         // SAFETY: the caller promises a live agent used by no other thread.
@@ -154,8 +163,10 @@ pub unsafe extern "C" fn agentloop_agent_feed_response(
         let status = provider::status(status).map_err(|(code, _)| code)?;
         // SAFETY: the caller's contract for the body bytes.
         let body = unsafe { input(body_ptr, body_len) }?;
+        // SAFETY: the caller's contract for the secret bytes.
+        let secret = unsafe { opt_text(secret_ptr, secret_len) }?;
         agent.conversation()?;
-        let answer: Result<_, ModelError> = provider.parse(status, body);
+        let answer: Result<_, ModelError> = provider.parse(status, body, secret);
         agent.feed_reply(answer)
     })
 }

@@ -144,7 +144,9 @@ pub unsafe extern "C" fn agentloop_agent_call_arguments(
 /// is recorded with `"ok":true`. As in the Rust loop, a value the record cannot hold
 /// is recorded as `"ok":false` with the loop's sentence and the call counts as run:
 /// a number with no canonical encoding (`1e400`: "tool 'x' returned a value with no
-/// canonical encoding") or nesting too deep; that is still `OK`.
+/// canonical encoding"), nesting too deep, or a `tool` record longer than the 16 MiB
+/// line limit ("the result of tool 'x' is too large for one record (N bytes, the limit
+/// is 16777216)"); that is still `OK`.
 ///
 /// Refusals, each leaving the agent unchanged and still waiting for this result:
 /// `INVALID_STATE` when the last poll did not ask for a tool result; `INVALID_JSON`
@@ -164,7 +166,6 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_result(
     boundary(|| {
         // SAFETY: the caller promises a live agent used by no other thread.
         let agent = unsafe { handle_mut(agent) }?;
-        agent.call()?;
         // SAFETY: the caller's contract for the byte input.
         let value = tool_value(unsafe { input(ptr, len) }?)?;
         agent.feed_tool(Ok(value))
@@ -255,7 +256,6 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_result_for(
     boundary(|| {
         // SAFETY: the caller promises a live agent used by no other thread.
         let agent = unsafe { handle_mut(agent) }?;
-        agent.waiting()?;
         // SAFETY: the caller's contract for the byte inputs.
         let id = unsafe { text(id_ptr, id_len) }?;
         // SAFETY: the caller's contract for the byte inputs.
@@ -285,7 +285,6 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_error_for(
     boundary(|| {
         // SAFETY: the caller promises a live agent used by no other thread.
         let agent = unsafe { handle_mut(agent) }?;
-        agent.waiting()?;
         // SAFETY: the caller's contract for the byte inputs.
         let id = unsafe { text(id_ptr, id_len) }?;
         // SAFETY: the caller's contract for the byte inputs.

@@ -790,6 +790,28 @@ fn budgets_from_c_are_checked() {
     );
 }
 
+/// A task that is empty or only white space asks nothing (and Anthropic refuses it):
+/// refused when the agent is made, so no `task` record is ever written.
+#[test]
+fn a_blank_task_is_refused_when_the_agent_is_made() {
+    for task in ["", " ", "\n\n", "\t\r\n", "\u{3000}\u{a0}"] {
+        let mut out = null_mut();
+        // SAFETY: valid inputs and out pointer.
+        let r = unsafe { agentloop_agent_new(task.as_ptr(), task.len(), null(), 0, &mut out) };
+        assert_eq!(r, agentloop_result::InvalidArgument, "{task:?}");
+        assert!(out.is_null());
+    }
+    // NULL with length 0 is the empty task.
+    let mut out = null_mut();
+    // SAFETY: NULL with length 0 is allowed; a valid out pointer.
+    let r = unsafe { agentloop_agent_new(null(), 0, null(), 0, &mut out) };
+    assert_eq!(r, agentloop_result::InvalidArgument);
+    assert!(out.is_null());
+    // Text around white space is a task.
+    let a = agent(" t\n", None);
+    assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
+}
+
 #[test]
 fn records_need_a_chain_at_their_seq_and_small_buffers_take_nothing() {
     let a = agent("t", None);

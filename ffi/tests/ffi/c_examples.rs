@@ -1052,7 +1052,7 @@ mod provider_example {
             let body = self.provider.request(messages, manifest, &self.options);
             self.bodies.push(body.unwrap());
             let answer = self.answers.pop_front().expect("an answer left");
-            self.provider.parse(answer.status, &answer.body)
+            self.provider.parse(answer.status, &answer.body, None)
         }
     }
 

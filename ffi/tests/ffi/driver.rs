@@ -299,6 +299,41 @@ fn the_driver_reproduces_demo_recover() {
     );
 }
 
+/// A task that is empty or only white space asks nothing (and Anthropic refuses it):
+/// refused before anything runs, no record written, the model never called.
+#[test]
+fn a_blank_task_is_refused_before_running() {
+    for task in ["", "  ", "\n\t", "\u{2028}"] {
+        let mut m = model(vec![]);
+        let mut lines: Vec<u8> = Vec::new();
+        let mut outcome = agentloop_outcome {
+            reason: 99,
+            ..Default::default()
+        };
+        // SAFETY: valid inputs, callbacks and userdata that outlive the call.
+        let r = unsafe {
+            agentloop_driver_run(
+                task.as_ptr(),
+                task.len(),
+                null(),
+                Some(model_cb),
+                (&mut m as *mut Model).cast(),
+                null(),
+                0,
+                None,
+                null_mut(),
+                Some(collect_cb),
+                (&mut lines as *mut Vec<u8>).cast(),
+                &mut outcome,
+            )
+        };
+        assert_eq!(r, agentloop_result::InvalidArgument, "{task:?}");
+        assert!(lines.is_empty());
+        assert_eq!(outcome.reason, 99, "the outcome is written only on success");
+        assert_eq!(m.next, 0, "the model was asked");
+    }
+}
+
 #[test]
 fn null_callbacks_and_bad_tools_are_refused_before_running() {
     let task = "t";

@@ -108,7 +108,7 @@ impl Model for Reference {
             .unwrap();
         self.bodies.push(body);
         let (status, body) = self.answers.pop_front().expect("an answer left");
-        self.provider.parse(status, &body)
+        self.provider.parse(status, &body, None)
     }
 }
 
@@ -249,8 +249,29 @@ fn request_error(agent: &CAgent) -> String {
 }
 
 fn feed_response(agent: &CAgent, provider: u32, status: u32, body: &[u8]) -> agentloop_result {
-    // SAFETY: a live agent and a valid body.
-    unsafe { agentloop_agent_feed_response(agent.0, provider, status, body.as_ptr(), body.len()) }
+    feed_response_with(agent, provider, status, body, "")
+}
+
+/// As [`feed_response`], with the key the request was sent with ("": none).
+fn feed_response_with(
+    agent: &CAgent,
+    provider: u32,
+    status: u32,
+    body: &[u8],
+    secret: &str,
+) -> agentloop_result {
+    // SAFETY: a live agent, a valid body and secret.
+    unsafe {
+        agentloop_agent_feed_response(
+            agent.0,
+            provider,
+            status,
+            body.as_ptr(),
+            body.len(),
+            secret.as_ptr(),
+            secret.len(),
+        )
+    }
 }
 
 /// Takes every pending record into `chain`, appending the lines to `out`.
@@ -353,6 +374,8 @@ enum Twist {
     Status(u32),
     /// Parses the answer twice: first the error, then the scripted answer.
     RetryAfterError,
+    /// Parses the answer with this key as the secret to redact.
+    Secret(&'static str),
 }
 
 struct Host {
@@ -400,10 +423,22 @@ unsafe extern "C" fn model_cb(
         }
     }
     let (status, body) = host.answers.pop_front().expect("an answer left");
+    let secret = match host.twist {
+        Twist::Secret(secret) => secret,
+        _ => "",
+    };
     let mut parse = |status: u32, body: &[u8]| {
-        // SAFETY: the reply of this callback and a valid body.
+        // SAFETY: the reply of this callback, a valid body and secret.
         let code = unsafe {
-            agentloop_reply_parse(reply, host.provider, status, body.as_ptr(), body.len())
+            agentloop_reply_parse(
+                reply,
+                host.provider,
+                status,
+                body.as_ptr(),
+                body.len(),
+                secret.as_ptr(),
+                secret.len(),
+            )
         };
         host.codes.push(code);
     };
@@ -535,7 +570,9 @@ fn a_tool_call_then_a_text_answer_runs_to_no_tool_calls_as_the_rust_codec_does()
 fn an_error_answer_ends_the_run_with_model_error_and_the_codecs_sentence() {
     for provider in [OPENAI, ANTHROPIC] {
         let (status, body) = error(provider);
-        let sentence = core_provider(provider).parse(status, &body).unwrap_err();
+        let sentence = core_provider(provider)
+            .parse(status, &body, None)
+            .unwrap_err();
         // The sentences docs/c-api.md shows.
         let shown = match provider {
             OPENAI => "the provider answered HTTP 429 (requests, rate_limit_exceeded): Rate limit reached for ",
@@ -562,6 +599,59 @@ fn an_error_answer_ends_the_run_with_model_error_and_the_codecs_sentence() {
                 "{codes:?}"
             );
         }
+    }
+}
+
+/// A provider that echoes the key where its text is cut (a 164-character key, the
+/// 1000-character cut of a message 127 characters into it): given the key with the
+/// answer, both C paths redact it before the cut, so no run of 8 of its characters
+/// reaches the `stop` record. Without it the library cannot know the key.
+#[test]
+fn a_key_given_with_the_answer_is_redacted_before_the_text_is_cut() {
+    const KEY: &str = concat!(
+        "sk-ant-api03-",
+        "HvIimtLOIodwaNNJZK19ImMMBaPEGa5Us0IL57ghsuqzRnO6rcIMA7xSorQFhi",
+        "66RuHka4KMXECbw1zfXKYzQ19Y4gqqLOLTxlMvsia8BOMD69UWrsw5ZGf03Juf",
+        "hNiyckbKqaPd36SdOP9CAbarjQc",
+    );
+    let leaks = |text: &str| {
+        KEY.as_bytes()
+            .windows(8)
+            .any(|run| text.contains(std::str::from_utf8(run).unwrap()))
+    };
+    let message = format!("{}{KEY}", "x".repeat(1000 - 127));
+    for provider in [OPENAI, ANTHROPIC] {
+        let body = match provider {
+            OPENAI => canned::openai::error_body(&message, "invalid_request_error", None),
+            _ => canned::anthropic::error_body("authentication_error", &message),
+        }
+        .into_bytes();
+        let redacted = core_provider(provider)
+            .parse(401, &body, Some(KEY))
+            .unwrap_err();
+        assert!(redacted.message().ends_with("[redacted]"), "{redacted}");
+        assert!(!leaks(redacted.message()), "{redacted}");
+        // The poll API.
+        let agent = c_agent();
+        assert_eq!(poll(&agent), 1);
+        assert_eq!(
+            feed_response_with(&agent, provider, 401, &body, KEY),
+            agentloop_result::Ok
+        );
+        assert_eq!(poll(&agent), 3);
+        // SAFETY: a live agent, a buffer of cap bytes (or NULL).
+        let error =
+            fetch(|buf, cap, len| unsafe { agentloop_agent_stop_error(agent.0, buf, cap, len) })
+                .unwrap();
+        assert_eq!(error, redacted.message());
+        // The callback driver.
+        let (run, codes) = callback_run(provider, &[(401, body.clone())], Twist::Secret(KEY));
+        assert_eq!(run.error, redacted.message());
+        assert!(!leaks(&run.transcript));
+        assert_eq!(codes, [agentloop_result::Ok]);
+        // No key given: the error holds what the provider said, cut.
+        let (run, _) = callback_run(provider, &[(401, body)], Twist::None);
+        assert!(leaks(&run.error));
     }
 }
 
@@ -737,11 +827,11 @@ fn the_agent_refuses_bad_numbers_options_nulls_and_the_wrong_state_with_codes() 
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_agent_feed_response(null_mut(), OPENAI, 200, null(), 0),
+            agentloop_agent_feed_response(null_mut(), OPENAI, 200, null(), 0, null(), 0),
             agentloop_result::NullParameter
         );
         assert_eq!(
-            agentloop_agent_feed_response(agent.0, OPENAI, 200, null(), 3),
+            agentloop_agent_feed_response(agent.0, OPENAI, 200, null(), 3, null(), 0),
             agentloop_result::NullParameter
         );
     }
@@ -803,7 +893,7 @@ fn the_agent_refuses_bad_numbers_options_nulls_and_the_wrong_state_with_codes() 
     assert_eq!(
         error,
         Provider::OpenAi
-            .parse(200, b"\xff\x00 not json")
+            .parse(200, b"\xff\x00 not json", None)
             .unwrap_err()
             .message()
     );

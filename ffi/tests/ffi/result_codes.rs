@@ -79,10 +79,30 @@ const UNREACHABLE: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// What the cases produced, `(function, code)`, and the cases that got another code
-/// than they expected (reported together at the end).
+/// Pointer parameters of functions with a state that may be NULL (an output not
+/// wanted, a default), so no NULL of theirs is refused and the NULL-before-state rule
+/// has nothing to hold there. A caller buffer (`out_buf`) may be NULL too: that is the
+/// size query.
+const MAY_BE_NULL: &[(&str, &str)] = &[
+    ("agentloop_agent_outcome", "out_reason"),
+    ("agentloop_agent_outcome", "out_steps"),
+    ("agentloop_agent_outcome", "out_tokens"),
+    ("agentloop_agent_outcome", "out_unrun_calls"),
+    ("agentloop_agent_outcome", "out_tool_calls"),
+    ("agentloop_agent_resume", "prev0"),
+    ("agentloop_agent_resume", "out_next_seq"),
+    ("agentloop_agent_resume", "out_head"),
+];
+
+/// What the cases produced, `(function, code)`, the cases that got another code than
+/// they expected (reported together at the end), and the `(function, parameter)` pairs
+/// given NULL while the function's object was in a state that refuses the call.
 #[derive(Default)]
-struct Matrix(BTreeSet<(String, u32)>, Vec<String>);
+struct Matrix(
+    BTreeSet<(String, u32)>,
+    Vec<String>,
+    BTreeSet<(String, String)>,
+);
 
 impl Matrix {
     /// Checks that `function` returned `expected`, and records what it returned.
@@ -96,6 +116,15 @@ impl Matrix {
             ));
         }
         self.0.insert((function.to_string(), got as u32));
+    }
+
+    /// Checks that `function`, given NULL for `parameter` while its object is in a
+    /// state that refuses the call, returns `NULL_PARAMETER` — the header's rule: NULL
+    /// is checked before the state — and records the pair.
+    #[track_caller]
+    fn null_first(&mut self, function: &str, parameter: &str, got: agentloop_result) {
+        self.hit(function, R::NullParameter, got);
+        self.2.insert((function.to_string(), parameter.to_string()));
     }
 }
 
@@ -2439,22 +2468,32 @@ fn agents(m: &mut Matrix) {
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_feed_response(null_mut(), 1, 200, e.0, 1),
+            agentloop_agent_feed_response(null_mut(), 1, 200, e.0, 1, null(), 0),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_feed_response(agent.0, 1, 200, null(), 1),
+            agentloop_agent_feed_response(agent.0, 1, 200, null(), 1, null(), 0),
         );
         m.hit(
             n,
             R::InvalidArgument,
-            agentloop_agent_feed_response(agent.0, 99, 200, e.0, 1),
+            agentloop_agent_feed_response(agent.0, 99, 200, e.0, 1, null(), 0),
         );
         m.hit(
             n,
             R::InvalidArgument,
-            agentloop_agent_feed_response(agent.0, 1, 0, e.0, 1),
+            agentloop_agent_feed_response(agent.0, 1, 0, e.0, 1, null(), 0),
+        );
+        m.hit(
+            n,
+            R::NullParameter,
+            agentloop_agent_feed_response(agent.0, 1, 200, e.0, 1, null(), 1),
+        );
+        m.hit(
+            n,
+            R::InvalidUtf8,
+            agentloop_agent_feed_response(agent.0, 1, 200, e.0, 1, BAD_UTF8.as_ptr(), 1),
         );
         let n = "agentloop_agent_request";
         let mut buf = [0u8; 1];
@@ -2574,7 +2613,7 @@ fn agents(m: &mut Matrix) {
         m.hit(
             "agentloop_agent_feed_response",
             R::InvalidState,
-            agentloop_agent_feed_response(agent.0, 1, 200, b"{}".as_ptr(), 2),
+            agentloop_agent_feed_response(agent.0, 1, 200, b"{}".as_ptr(), 2, null(), 0),
         );
         let mut len = 0;
         m.hit(
@@ -2753,6 +2792,140 @@ fn agents(m: &mut Matrix) {
 
     records(m);
     resuming(m);
+}
+
+/// NULL before state: every function whose object has a state that can refuse the call
+/// is given NULL for each pointer it needs while its object is in such a state, and
+/// must say `NULL_PARAMETER` (the header's rule), not `INVALID_STATE`.
+/// [`every_documented_result_code_is_produced`] checks that no such pointer is left
+/// out.
+fn null_before_state(m: &mut Matrix) {
+    let e = b"e".as_ptr();
+    let options = br#"{"model":"m"}"#;
+    let mut buf = [0u8; 1];
+    let mut len = 0usize;
+    let (b, l) = (buf.as_mut_ptr(), &mut len as *mut usize);
+
+    // Not polled yet: no conversation, no outcome.
+    let fresh = new_agent();
+    let getters: [(&str, Getter); 2] = [
+        (
+            "agentloop_agent_messages_json",
+            agentloop_agent_messages_json,
+        ),
+        ("agentloop_agent_stop_error", agentloop_agent_stop_error),
+    ];
+    // Waiting for a model reply: no call to run, no batch, nothing to set up.
+    let replying = echo_agent();
+    // Waiting for a tool result: no reply asked for.
+    let running = echo_agent();
+    assert_eq!(
+        ask_calls(&running, 1, false),
+        agentloop_need::ToolResult as u32
+    );
+    // SAFETY (this block): live objects, and NULL on purpose for one pointer a call.
+    unsafe {
+        for (n, f) in getters {
+            m.null_first(n, "out_len", f(fresh.0, b, 1, null_mut()));
+        }
+        for (n, f) in CALL_GETTERS.into_iter().chain([(
+            "agentloop_agent_take_calls",
+            agentloop_agent_take_calls as Getter,
+        )]) {
+            m.null_first(n, "out_len", f(replying.0, b, 1, null_mut()));
+        }
+        let a = replying.0;
+        let n = "agentloop_agent_add_tool";
+        let s = (br#"{"type":"object"}"#.as_ptr(), 17);
+        let add = |name: *const u8, desc: *const u8, schema: *const u8| {
+            agentloop_agent_add_tool(a, name, 1, desc, 1, schema, s.1, 0)
+        };
+        m.null_first(n, "name_ptr", add(null(), e, s.0));
+        m.null_first(n, "description_ptr", add(e, null(), s.0));
+        m.null_first(n, "schema_ptr", add(e, e, null()));
+        let n = "agentloop_agent_set_idempotent";
+        m.null_first(n, "name_ptr", agentloop_agent_set_idempotent(a, null(), 1));
+        let n = "agentloop_agent_resume";
+        let r = agentloop_agent_resume(a, null(), null(), 1, null_mut(), null_mut());
+        m.null_first(n, "transcript_ptr", r);
+        let n = "agentloop_agent_feed_tool_result";
+        m.null_first(n, "ptr", agentloop_agent_feed_tool_result(a, null(), 1));
+        let n = "agentloop_agent_feed_tool_error";
+        m.null_first(n, "ptr", agentloop_agent_feed_tool_error(a, null(), 1));
+        for (n, f) in [
+            (
+                "agentloop_agent_feed_tool_result_for",
+                agentloop_agent_feed_tool_result_for as unsafe extern "C" fn(_, _, _, _, _) -> _,
+            ),
+            (
+                "agentloop_agent_feed_tool_error_for",
+                agentloop_agent_feed_tool_error_for,
+            ),
+        ] {
+            m.null_first(n, "id_ptr", f(a, null(), 1, b"1".as_ptr(), 1));
+            m.null_first(n, "ptr", f(a, e, 1, null(), 1));
+        }
+
+        let a = running.0;
+        let n = "agentloop_agent_feed_reply";
+        let feed = |text: *const u8, calls: *const u8| {
+            agentloop_agent_feed_reply(a, text, 1, calls, 2, false, 0)
+        };
+        m.null_first(n, "text_ptr", feed(null(), b"[]".as_ptr()));
+        m.null_first(n, "calls_ptr", feed(e, null()));
+        let n = "agentloop_agent_feed_model_error";
+        m.null_first(n, "ptr", agentloop_agent_feed_model_error(a, null(), 1));
+        let n = "agentloop_agent_feed_response";
+        let r = agentloop_agent_feed_response(a, 1, 200, null(), 1, null(), 0);
+        m.null_first(n, "body_ptr", r);
+        let r = agentloop_agent_feed_response(a, 1, 200, e, 1, null(), 1);
+        m.null_first(n, "secret_ptr", r);
+        let n = "agentloop_agent_request";
+        let r = agentloop_agent_request(a, 1, null(), 1, b, 1, l);
+        m.null_first(n, "options_ptr", r);
+        let r = agentloop_agent_request(a, 1, options.as_ptr(), 13, b, 1, null_mut());
+        m.null_first(n, "out_len", r);
+
+        // A finished verifier refuses pushes.
+        let (mut v, mut report) = (null_mut(), null_mut());
+        assert_eq!(agentloop_verifier_new(null(), &mut v), R::Ok);
+        assert_eq!(agentloop_verifier_finish(v, &mut report), R::Ok);
+        agentloop_report_free(report);
+        let n = "agentloop_verifier_push";
+        m.null_first(n, "ptr", agentloop_verifier_push(v, null(), 1));
+        agentloop_verifier_free(v);
+    }
+}
+
+/// The pointers [`null_before_state`] must cover: every one a function that documents
+/// `INVALID_STATE` needs, but its object (the first parameter), a caller buffer and
+/// those in [`MAY_BE_NULL`] — unless its `INVALID_STATE` is [`UNREACHABLE`].
+fn needs_null_before_state() -> Vec<(String, String)> {
+    let header = fs::read_to_string(root().join("include/agentloop.h")).unwrap();
+    let stateful: Vec<String> = documented()
+        .into_iter()
+        .filter(|(name, codes)| {
+            codes.contains("INVALID_STATE")
+                && !UNREACHABLE
+                    .iter()
+                    .any(|(n, c, _)| n == name && *c == "INVALID_STATE")
+        })
+        .map(|(name, _)| name)
+        .collect();
+    let mut needed = Vec::new();
+    for f in declared_functions(&header) {
+        if !stateful.contains(&f.name) {
+            continue;
+        }
+        for (ty, param) in parameters(&f.params).into_iter().skip(1) {
+            let optional =
+                param == "out_buf" || MAY_BE_NULL.iter().any(|(n, p)| *n == f.name && *p == param);
+            if ty.contains('*') && !optional {
+                needed.push((f.name.clone(), param));
+            }
+        }
+    }
+    needed
 }
 
 fn records(m: &mut Matrix) {
@@ -3191,22 +3364,32 @@ unsafe extern "C" fn model(
         note(
             n,
             R::NullParameter,
-            agentloop_reply_parse(null_mut(), 1, 200, b"{}".as_ptr(), 2),
+            agentloop_reply_parse(null_mut(), 1, 200, b"{}".as_ptr(), 2, null(), 0),
         );
         note(
             n,
             R::NullParameter,
-            agentloop_reply_parse(reply, 1, 200, null(), 1),
+            agentloop_reply_parse(reply, 1, 200, null(), 1, null(), 0),
         );
         note(
             n,
             R::InvalidArgument,
-            agentloop_reply_parse(reply, 99, 200, b"{}".as_ptr(), 2),
+            agentloop_reply_parse(reply, 99, 200, b"{}".as_ptr(), 2, null(), 0),
         );
         note(
             n,
             R::InvalidArgument,
-            agentloop_reply_parse(reply, 1, 0, b"{}".as_ptr(), 2),
+            agentloop_reply_parse(reply, 1, 0, b"{}".as_ptr(), 2, null(), 0),
+        );
+        note(
+            n,
+            R::NullParameter,
+            agentloop_reply_parse(reply, 1, 200, b"{}".as_ptr(), 2, null(), 1),
+        );
+        note(
+            n,
+            R::InvalidUtf8,
+            agentloop_reply_parse(reply, 1, 200, b"{}".as_ptr(), 2, BAD_UTF8.as_ptr(), 1),
         );
         let n = "agentloop_reply_set_provider_json";
         note(
@@ -3870,6 +4053,7 @@ fn every_documented_result_code_is_produced() {
     proofs(&mut m);
     schemas(&mut m);
     agents(&mut m);
+    null_before_state(&mut m);
     driving(&mut m, &dir);
     for (name, code) in under_a_file_size_limit(&dir) {
         assert_eq!(code, R::Io as u32, "{name} under a file-size limit");
@@ -3930,6 +4114,24 @@ fn every_documented_result_code_is_produced() {
             "{name} {code} is listed as unreachable but not documented"
         );
     }
+    // NULL before state: every pointer a function with a state needs was given NULL in
+    // a state that refuses the call.
+    let needed = needs_null_before_state();
+    assert!(needed.len() >= 20, "found only {} pointers", needed.len());
+    let left_out: Vec<String> = needed
+        .iter()
+        .filter(|pair| !m.2.contains(*pair))
+        .map(|(f, p)| format!("{f} {p}"))
+        .collect();
+    assert!(
+        left_out.is_empty(),
+        "never given NULL in a state that refuses the call (null_before_state):
+  {}",
+        left_out.join(
+            "
+  "
+        )
+    );
     // Every function that returns a result is in the matrix.
     for (name, _) in &documented {
         assert!(

@@ -403,3 +403,43 @@ fn repair_refusals_change_nothing() {
         );
     }
 }
+
+/// A last line that is a whole record lacking only its newline: the same repair as
+/// the CLI's — kept, the newline added — told by `*out_removed` 0 with `*out_offset`
+/// where the kept line starts (less than the file's length, which a file with nothing
+/// to repair reports).
+#[test]
+fn repair_adds_the_newline_a_whole_last_record_lacks() {
+    let dir = Dir::new("repair-newline");
+    let (path, c_path) = dir.file("t.jsonl");
+    let (r, w) = open(&c_path, None);
+    assert_eq!(r, agentloop_result::Ok);
+    assert_eq!(append(w, "1"), agentloop_result::Ok);
+    assert_eq!(append(w, "2"), agentloop_result::Ok);
+    // SAFETY: a live writer, freed once.
+    unsafe { agentloop_writer_free(w) };
+    let whole = fs::read(&path).unwrap();
+    let offset_of_last = whole[..whole.len() - 1]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .unwrap() as u64
+        + 1;
+    fs::write(&path, &whole[..whole.len() - 1]).unwrap();
+    let (r, w) = open(&c_path, None);
+    assert_eq!((r, w), (agentloop_result::TornTail, null_mut()));
+    let (mut offset, mut removed) = (7u64, 7u64);
+    // SAFETY: valid pointers.
+    let r = unsafe {
+        agentloop_transcript_repair(
+            c_path.as_ptr(),
+            c_path.len(),
+            null(),
+            &mut offset,
+            &mut removed,
+        )
+    };
+    assert_eq!(r, agentloop_result::Ok);
+    assert_eq!((offset, removed), (offset_of_last, 0));
+    assert_eq!(fs::read(&path).unwrap(), whole);
+    assert_eq!(verified(&path), 2);
+}

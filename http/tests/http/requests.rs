@@ -7,7 +7,10 @@ use agentloop_core::model::Model;
 use agentloop_core::provider::{Provider, RequestOptions};
 use agentloop_http::{HttpModel, RecordedSleep};
 use agentloop_standin::{canned, Exchange, Request, Server};
-use common::{config, conversation, manifest, model, options, KEY, KEY_VARIABLE, UNSET_VARIABLE};
+use common::{
+    config, conversation, leaks, manifest, model, options, set_key, KEY, KEY_VARIABLE, LONG_KEY,
+    LONG_KEY_VARIABLE, UNSET_VARIABLE,
+};
 
 fn only_request(server: &Server) -> Request {
     let requests = server.requests();
@@ -174,6 +177,49 @@ fn the_key_is_in_no_error_and_no_debug_print() {
         only_request(&server).header("authorization"),
         Some(format!("Bearer {KEY}").as_str())
     );
+}
+
+/// The red team's case, through the HTTP path: a 164-character key echoed where the
+/// codec cuts the provider's text — the 1000-character cut of a message fell 127
+/// characters into it, the 200-character cut of a body that is not JSON 95 — left
+/// that much of the key in the error. It is redacted before the cut: no run of 8 of
+/// its characters is left, for either provider and every shape of error.
+#[test]
+fn a_long_key_echoed_where_the_text_is_cut_leaves_no_part_of_it() {
+    set_key();
+    assert_eq!(LONG_KEY.len(), 164);
+    let message = format!("{}{LONG_KEY}", "x".repeat(1000 - 127));
+    let page = format!("Unauthorized: {}{LONG_KEY} end", "y".repeat(105 - 14));
+    for provider in [Provider::OpenAi, Provider::Anthropic] {
+        let bodies = [
+            canned::openai::error_body(&message, "invalid_request_error", Some("invalid_api_key")),
+            canned::anthropic::error_body("authentication_error", &message),
+            page.clone(),
+        ];
+        for body in bodies {
+            let server = Server::start([Exchange::new(401, body.clone())]).unwrap();
+            let mut model = HttpModel::with_config(
+                provider,
+                &format!("{}/v1", server.url()),
+                options(provider),
+                Some(LONG_KEY_VARIABLE),
+                config(),
+            )
+            .unwrap();
+            let error = model.reply(&conversation(), &manifest()).unwrap_err();
+            let sentence = error.message();
+            assert!(!leaks(sentence, LONG_KEY), "{provider}: {sentence}");
+            assert!(sentence.contains("[redacted]"), "{provider}: {sentence}");
+            assert!(!format!("{error:?}").contains(&LONG_KEY[..8]));
+            assert_eq!(error.status(), Some(401));
+            // The key did go out, in its header.
+            let (header, value) = match provider {
+                Provider::OpenAi => ("authorization", format!("Bearer {LONG_KEY}")),
+                Provider::Anthropic => ("x-api-key", LONG_KEY.to_string()),
+            };
+            assert_eq!(only_request(&server).header(header), Some(value.as_str()));
+        }
+    }
 }
 
 #[test]

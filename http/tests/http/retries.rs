@@ -12,7 +12,7 @@ use common::{config, conversation, manifest, model, secs};
 /// The codec's sentence for an answer: what the HTTP model reports as "the last".
 fn codec_sentence(provider: Provider, exchange: &Exchange) -> String {
     provider
-        .parse(exchange.status, &exchange.body)
+        .parse(exchange.status, &exchange.body, None)
         .unwrap_err()
         .message()
         .to_string()

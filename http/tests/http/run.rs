@@ -128,7 +128,7 @@ fn a_run_whose_model_calls_all_fail_records_the_last_failure_in_its_stop() {
     let (transcript, outcome, requests, waits) =
         run(Provider::Anthropic, vec![overloaded.clone(); 4]);
     let codec = Provider::Anthropic
-        .parse(529, &overloaded.body)
+        .parse(529, &overloaded.body, None)
         .unwrap_err();
     let sentence = format!(
         "the model call failed after 4 tries (the most allowed); the last: {}",

@@ -165,7 +165,7 @@ fn a_body_that_is_not_json_is_not_retried() {
     let (mut model, sleep) = model(Provider::OpenAi, &server, config());
     let error = model.reply(&conversation(), &manifest()).unwrap_err();
     let codec = Provider::OpenAi
-        .parse(200, &malformed.body)
+        .parse(200, &malformed.body, None)
         .unwrap_err()
         .message()
         .to_string();
@@ -188,7 +188,9 @@ fn a_gateway_page_is_tried_again_and_reported_as_the_codec_reads_it() {
     };
     let (mut model, sleep) = model(Provider::Anthropic, &server, config);
     let error = model.reply(&conversation(), &manifest()).unwrap_err();
-    let codec = Provider::Anthropic.parse(502, &page.body).unwrap_err();
+    let codec = Provider::Anthropic
+        .parse(502, &page.body, None)
+        .unwrap_err();
     assert_eq!(
         error.message(),
         format!(

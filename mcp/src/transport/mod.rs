@@ -21,7 +21,7 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -35,7 +35,10 @@ use crate::error::McpError;
 use crate::{McpOptions, Stderr};
 
 mod pipes;
+mod process;
 use pipes::*;
+use process::Process;
+pub use process::{end_process_groups, ProcessGroup};
 
 /// How many messages may wait to be written to the server.
 pub(crate) const QUEUE: usize = 256;
@@ -98,7 +101,7 @@ struct Waiters {
 /// What the reader thread shares with the requests.
 struct Shared {
     waiters: Mutex<Waiters>,
-    child: Mutex<Child>,
+    process: Mutex<Process>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -132,7 +135,7 @@ impl Shared {
     fn exit_status(&self, grace: Duration) -> Option<ExitStatus> {
         let mut waited = Duration::ZERO;
         loop {
-            if let Ok(Some(status)) = lock(&self.child).try_wait() {
+            if let Some(status) = lock(&self.process).try_wait() {
                 return Some(status);
             }
             if waited >= grace {
@@ -206,7 +209,7 @@ impl Connection {
         };
         let shared = Arc::new(Shared {
             waiters: Mutex::new(Waiters::default()),
-            child: Mutex::new(child),
+            process: Mutex::new(Process::new(child)),
         });
         let (out, queue) = mpsc::sync_channel(QUEUE);
         let mut connection = Connection {
@@ -239,6 +242,11 @@ impl Connection {
     /// The process id.
     pub(crate) fn pid(&self) -> u32 {
         self.pid
+    }
+
+    /// The process's group, to end from elsewhere.
+    pub(crate) fn process_group(&self) -> ProcessGroup {
+        ProcessGroup::of(&self.shared)
     }
 
     /// The exit status if the connection is dead (`Some(None)`: dead, status unknown).
@@ -374,15 +382,11 @@ impl Drop for Connection {
         let mut exited = self.shared.exit_status(self.grace).is_some();
         #[cfg(unix)]
         if !exited {
-            self.signal_group(rustix::process::Signal::TERM);
+            self.shared.terminate();
             exited = self.shared.exit_status(self.grace).is_some();
         }
         if !exited {
-            #[cfg(unix)]
-            self.signal_group(rustix::process::Signal::KILL);
-            let mut child = lock(&self.shared.child);
-            let _ = child.kill();
-            let _ = child.wait();
+            self.shared.kill();
         }
         // Again, in case the queue was full: with the process gone the writer drains it.
         let _ = self.out.try_send(Out::Close);
@@ -401,18 +405,6 @@ impl Drop for Connection {
             if handle.is_finished() {
                 let _ = handle.join();
             }
-        }
-    }
-}
-
-impl Connection {
-    /// Signals the server's process group (its id is the server's pid). Only called
-    /// while the server is not yet reaped, so the id still names its group.
-    #[cfg(unix)]
-    fn signal_group(&self, signal: rustix::process::Signal) {
-        let pid = i32::try_from(self.pid).ok().filter(|&pid| pid > 1);
-        if let Some(pid) = pid.and_then(rustix::process::Pid::from_raw) {
-            let _ = rustix::process::kill_process_group(pid, signal);
         }
     }
 }

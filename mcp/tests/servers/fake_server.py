@@ -2,13 +2,14 @@
 exercise (pagination, every content type, garbage, a line too long, a server that
 exits, server-to-client requests, odd names and schemas). Standard library only.
 
-Options (argv):
+Options (argv; and the environment variable FAKE_MCP_SCHEMA: every tool's default
+inputSchema, as JSON, instead of {"type": "object"}):
   --version V        answer `initialize` with protocol version V (default: the client's)
   --no-init          never answer `initialize` (read stdin until it closes)
   --banner           write a line that is not JSON before answering `initialize`
   --no-tools         declare no `tools` capability
-  --tools SET        `basic` (default), `names`, `pipe` (echo, block, write) or
-                     `many:N` (N tools t0000…)
+  --tools SET        `basic` (default), `names`, `pipe` (echo, block, write),
+                     `family` (family) or `many:N` (N tools t0000…)
   --page-size N      `tools/list` pages of N tools (default: all on one page)
   --endless          every `tools/list` page has a `nextCursor`
   --stderr TEXT      write TEXT to stderr at start
@@ -43,7 +44,9 @@ OBJECT = {"type": "object"}
 HELLO = base64.b64encode(b"hello").decode()
 
 
-def tool(name, schema=OBJECT, **extra):
+def tool(name, schema=None, **extra):
+    if schema is None:
+        schema = json.loads(os.environ.get("FAKE_MCP_SCHEMA", json.dumps(OBJECT)))
     entry = {"name": name, "description": "the " + name + " tool", "inputSchema": schema}
     entry.update(extra)
     return entry
@@ -72,6 +75,8 @@ def tool_set():
         ]
     if chosen == "pipe":
         return [tool(n) for n in ["echo", "block", "write"]]
+    if chosen == "family":
+        return [tool("family")]
     if chosen.startswith("many:"):
         return [tool("t%04d" % i) for i in range(int(chosen[5:]))]
     raise SystemExit("unknown tool set " + chosen)
@@ -138,6 +143,17 @@ def call(id, name, arguments):
         with open(arguments["path"], "w") as fifo:
             fifo.write(arguments["text"])
         result(id, text("wrote " + arguments["text"]))
+    elif name == "family":
+        # A child in the server's process group, then both ids in a file (renamed
+        # into place, so a reader sees it whole), then a wait that only a signal ends.
+        # (Imported here: the other tests' servers start as fast as before.)
+        import subprocess
+        child = subprocess.Popen(["sleep", "600"])
+        with open(arguments["path"] + ".tmp", "w") as f:
+            f.write("%d %d" % (os.getpid(), child.pid))
+        os.rename(arguments["path"] + ".tmp", arguments["path"])
+        time.sleep(600)
+        result(id, text("the family slept"))
     elif name == "exit":
         sys.exit(int(arguments["code"]))
     elif name == "ask":

@@ -22,6 +22,7 @@ fn every_public_error_type_is_an_error() {
         is_error::<agent::Difference>(),
         is_error::<agent::FeedError>(),
         is_error::<agent::ResumeError>(),
+        is_error::<agent::TaskError>(),
         is_error::<anchor::AnchorError>(),
         is_error::<chain::AppendError>(),
         is_error::<chain::AppendSerializeError>(),
@@ -60,7 +61,7 @@ fn every_public_error_type_is_an_error() {
         is_error::<tools::TypedToolError>(),
         is_error::<verify::CheckpointError>(),
     ];
-    assert_eq!(names.len(), 41);
+    assert_eq!(names.len(), 42);
 }
 
 /// `parse_records` used to give `(usize, ParseError)`, which `?` could not box.

@@ -31,7 +31,7 @@ fn run(mut verifier: Verifier, bytes: &[u8]) -> Report {
         rest = &rest[nl + 1..];
     }
     if !rest.is_empty() {
-        verifier.push_torn_tail(rest.len());
+        verifier.push_torn_tail(rest);
     }
     verifier.finish()
 }

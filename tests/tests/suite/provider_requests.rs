@@ -9,7 +9,9 @@
 //! body is also checked here against the pairing rules both APIs enforce at run time,
 //! which no type can express: every call answered exactly once, in the message right
 //! after it, before the next turn; Anthropic roles alternate, starting with `user`;
-//! results come first in their user message; no empty text block.
+//! results come first in their user message; no text block without a character other
+//! than white space (Anthropic: "text content blocks must contain non-whitespace
+//! text"), such as the `"\n\n"` Claude may say before a call.
 //!
 //! Negative controls: bodies broken on purpose (a made-up role, an undeclared member, a
 //! tool block of the wrong type) must be refused by the oracle, so a lenient oracle
@@ -228,6 +230,22 @@ fn cases() -> Vec<Case> {
     );
     transcripts.push(("made-up-name".into(), made_up));
 
+    // White space before a call, as Claude may answer ("\n\n" then a tool_use), and a
+    // turn of white space alone at the end.
+    let white_space = run(
+        "white-space",
+        "add 2 and 40",
+        Budgets::default(),
+        vec![
+            Reply::new("\n\n").with_call("add", args(2.0, 40.0)),
+            Reply::new(" \n"),
+        ],
+        plain(),
+        None,
+        &mut cases,
+    );
+    transcripts.push(("white-space".into(), white_space));
+
     // The exports: the same codecs over records, sent with the plain options.
     for (label, transcript) in &transcripts {
         let records = export::parse_records(transcript).expect("the transcript parses");
@@ -312,7 +330,8 @@ fn openai_pairing(body: &Value) -> Result<(), String> {
 
 /// The pairing rules of Anthropic Messages: roles alternate starting with `user`; the
 /// user message after an assistant message with `tool_use` blocks starts with exactly
-/// one `tool_result` per block, in order; no text block is empty; ids are unique.
+/// one `tool_result` per block, in order; no text block is empty or only white space
+/// (the API refuses it at run time, which its types do not say); ids are unique.
 fn anthropic_pairing(body: &Value) -> Result<(), String> {
     let messages = members(body, "messages");
     let mut owed: Vec<String> = Vec::new();
@@ -332,8 +351,10 @@ fn anthropic_pairing(body: &Value) -> Result<(), String> {
         let mut results_done = false;
         for (j, block) in blocks.iter().enumerate() {
             let kind = str_of(block, "type").unwrap_or_default();
-            if kind == "text" && str_of(block, "text").is_none_or(str::is_empty) {
-                return Err(format!("message {i} block {j}: an empty text block"));
+            if kind == "text" && str_of(block, "text").is_none_or(|t| t.trim().is_empty()) {
+                return Err(format!(
+                    "message {i} block {j}: an empty or white-space text block"
+                ));
             }
             if kind == "tool_use" {
                 let id = str_of(block, "id").unwrap_or_default().to_string();
@@ -486,11 +507,12 @@ fn negative_controls(cases: &[Case]) -> Vec<Case> {
 #[test]
 fn request_bodies_satisfy_the_providers_sdk_types_and_pairing_rules() {
     let cases = cases();
-    // Three demos (2 + 5 + 4 turns), cancelled (1), resumed (1), made-up (2): 15 turns,
-    // two providers each; then 6 transcripts exported to each provider.
+    // Three demos (2 + 5 + 4 turns), cancelled (1), resumed (1), made-up (2), white
+    // space (2): 17 turns, two providers each; then 7 transcripts exported to each
+    // provider.
     assert_eq!(
         cases.len(),
-        15 * 2 + 6 * 2,
+        17 * 2 + 7 * 2,
         "the corpus is what this test says"
     );
     for case in &cases {
@@ -565,9 +587,12 @@ fn the_pairing_checks_catch_what_they_claim() {
     assert!(anthropic_pairing(&late_result)
         .unwrap_err()
         .contains("after other content"));
-    let empty_text =
-        text_json(r#"{"messages":[{"role":"user","content":[{"type":"text","text":""}]}]}"#);
-    assert!(anthropic_pairing(&empty_text)
-        .unwrap_err()
-        .contains("empty text"));
+    for text in ["", "\\n\\n", " \\t"] {
+        let blank = text_json(&format!(
+            r#"{{"messages":[{{"role":"user","content":[{{"type":"text","text":"{text}"}}]}}]}}"#
+        ));
+        assert!(anthropic_pairing(&blank)
+            .unwrap_err()
+            .contains("empty or white-space text"));
+    }
 }

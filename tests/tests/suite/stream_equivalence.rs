@@ -9,7 +9,7 @@ use agentloop_core::hash::Hash;
 use agentloop_core::jcs;
 use agentloop_core::json::{Object, Value};
 use agentloop_core::stream::{self, StreamOptions, StreamReport, StreamVerifier};
-use agentloop_core::stream::{check_canonical, MAX_DEPTH};
+use agentloop_core::stream::{check_canonical, Departure, MAX_DEPTH};
 use agentloop_core::verify::{self, FaultKind, Options, Report};
 use agentloop_tests::{
     canonical, encode_record, forge_chain, json_value, parse_record, record_kind, seal, transcript,
@@ -90,8 +90,9 @@ fn chunk_sizes() -> impl Strategy<Value = Vec<usize>> {
 /// documented differences apply (`core/src/stream/mod.rs`), which are checked as such:
 /// - a line it stops on as not canonical (`Detail::NotCanonical`, the first departing
 ///   byte) has that one fault; the allocating verifier reports `not_canonical` for it
-///   too (where the line differs from its canonical encoding, `CanonicalDiffers`),
-///   along with whatever else it finds in the line's content;
+///   too (where the line differs from its canonical encoding, `CanonicalDiffers`, or
+///   the same `NotCanonical` when that is a carriage return, which both name), along
+///   with whatever else it finds in the line's content;
 /// - the record after such a line: its `prev` is not checked by the stream verifier
 ///   (the hash is unknown), so a `prev_mismatch` there is the allocating verifier's only;
 /// - with such a line, the head (if it is the last line) and the root are unknown to
@@ -117,16 +118,37 @@ fn assert_same(stream: &StreamReport, alloc: &Report, what: &str) {
             1,
             "{what}: one fault for a line stopped on: {here:?}"
         );
+        let carriage_return = |f: &&verify::Fault| {
+            matches!(
+                f.detail.check(),
+                Some(stream::Detail::NotCanonical {
+                    departure: Departure::CarriageReturn,
+                    ..
+                })
+            )
+        };
         assert!(
             alloc.faults.iter().any(|f| f.index == Some(i)
                 && f.kind == FaultKind::NotCanonical
-                && matches!(
+                && (matches!(
                     f.detail.check(),
                     Some(stream::Detail::CanonicalDiffers { .. })
-                )),
+                ) || carriage_return(&f))),
             "{what}: the allocating verifier calls line {i} not canonical: {:?}",
             alloc.faults
         );
+        if let Some(f) = alloc
+            .faults
+            .iter()
+            .filter(|f| f.index == Some(i))
+            .find(carriage_return)
+        {
+            assert_eq!(
+                f.detail.check(),
+                Some(&here[0].detail),
+                "{what}: both name it"
+            );
+        }
     }
     let compared = |f: &verify::Fault| match f.index {
         Some(i) if departed.contains(&i) => false,

@@ -3,13 +3,14 @@
 //! verified from disk (chain and loop audit), the stop reason and head printed, and the
 //! checkpoint written if asked.
 
+mod outputs;
 mod progress;
 mod remote;
 mod setup;
 
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -27,14 +28,14 @@ use agentloop_core::sink::SinkError;
 use agentloop_core::tlog::report_checkpoint;
 use agentloop_core::verify::{self, Options, Report};
 use agentloop_http::HttpModel;
+use agentloop_mcp::{end_process_groups, McpServer, ProcessGroup};
 
 use crate::args::RunArgs;
 use crate::atomic::write_atomically;
 use crate::diag::plural;
 use crate::exit::Exit;
 use crate::failure::{AnchorFailure, Failure, RunFailure, SetupFailure};
-use crate::input::same_file;
-use crate::{keys, lock_wait, signals, toolset};
+use crate::{keys, lock_wait, signals, tools_map, toolset};
 use progress::{End, Progress, Start};
 use remote::Remote;
 
@@ -49,6 +50,14 @@ struct Opened {
     /// The records already in the file (a resumed run), or `None` for a new run.
     records: Option<Vec<Value>>,
     offered: toolset::Offered,
+    servers: Servers,
+}
+
+/// The MCP servers' process groups, which a second Ctrl-C ends before the process
+/// exits, and how long they get between SIGTERM and SIGKILL.
+struct Servers {
+    groups: Vec<ProcessGroup>,
+    grace: Duration,
 }
 
 /// Runs the loop; see the module docs and `agentloop run --help`.
@@ -61,6 +70,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         plan,
         records,
         offered,
+        servers,
     } = open(args)?;
     let mut toolbox = offered.toolbox;
     let manifest = toolbox.manifest().clone();
@@ -86,7 +96,9 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         .map(|t| (t.name.clone(), t.server, t.mcp_name.clone()))
         .collect();
     let mut remote = Remote::start(model).map_err(|e| Failure::Run(RunFailure::ModelThread(e)))?;
-    let cancel = signals::cancel_on_sigint();
+    let signals::Interrupts { cancel, ending } = signals::cancel_on_sigint(Box::new(move || {
+        end_process_groups(&servers.groups, servers.grace)
+    }));
     let _notice = Notice::start(Arc::clone(&cancel));
 
     let mut progress = Progress::new(out, args.json, plan.budgets.clone());
@@ -103,6 +115,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         writer: &mut writer,
         name: &name,
         progress: &mut progress,
+        ending,
         failure: None,
     };
     let io = Io {
@@ -134,12 +147,10 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
     if path.as_os_str() == "-" {
         return Err(Failure::Setup(SetupFailure::RunToStdin));
     }
+    outputs::refuse_one_file_twice(args)?;
     let task = setup::given_task(args)?;
     let model = setup::http_model(args)?;
     let signer = args.sign_key.as_deref().map(keys::signer).transpose()?;
-    if let Some(checkpoint) = &args.checkpoint {
-        refuse_checkpoint_on_out(checkpoint, path)?;
-    }
     let held = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     if held > 0 && !args.resume {
         return Err(Failure::Setup(SetupFailure::OutNotEmpty {
@@ -147,8 +158,9 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
             len: held,
         }));
     }
-    let mcp_options = toolset::options(&args.tools, Some(mcp_log_path(path)))?;
+    let mcp_options = toolset::options(&args.tools, Some(outputs::mcp_log_path(path)))?;
     let servers = toolset::spawn(&args.tools, &mcp_options)?;
+    let groups = servers.iter().map(McpServer::process_group).collect();
     // A new run's tools are settled before the file is opened, so that a refused
     // limit creates nothing; a resumed run's limits are its task record's.
     let new = if held == 0 {
@@ -188,9 +200,8 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
             (plan, Some(records), offered)
         }
     };
-    if !servers.is_empty() {
-        keep_tools_map(path, toolset::map(&args.tools, &servers, &offered))?;
-    }
+    let map = tools_map::map(&args.tools, &servers, &offered);
+    tools_map::keep(path, &map, !servers.is_empty(), records.is_some())?;
     drop(servers);
     Ok(Opened {
         name,
@@ -200,6 +211,10 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
         plan,
         records,
         offered,
+        servers: Servers {
+            groups,
+            grace: mcp_options.shutdown_grace,
+        },
     })
 }
 
@@ -341,60 +356,6 @@ impl Drop for Notice {
     }
 }
 
-/// `FILE.mcp.log`: where the MCP servers' stderr goes unless `--mcp-log` says.
-fn mcp_log_path(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_owned();
-    name.push(".mcp.log");
-    PathBuf::from(name)
-}
-
-/// Writes how the tools were named to `FILE.tools.json` (atomically), or, when the
-/// file is there (a resumed run), checks that they are named as it says.
-fn keep_tools_map(out: &Path, map: Value) -> Result<(), Failure> {
-    let path = toolset::map_path(out);
-    let name = path.display().to_string();
-    let fail = |reason: String| {
-        Failure::Setup(SetupFailure::ToolsMap {
-            name: name.clone(),
-            reason,
-        })
-    };
-    match fs::read(&path) {
-        Ok(bytes) => {
-            let recorded = agentloop_core::json::parse(&bytes)
-                .map_err(|e| fail(format!("it is not JSON: {e}")))?;
-            let tools = |v: &Value| v.as_object().and_then(|o| o.get("tools")).cloned();
-            if tools(&recorded).is_none() {
-                return Err(fail(String::from("it has no \"tools\" member")));
-            }
-            if tools(&recorded) != tools(&map) {
-                return Err(Failure::Setup(SetupFailure::ToolsMapDiffers { name }));
-            }
-            Ok(())
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            write_atomically(&path, &toolset::line(&map))
-                .map_err(|e| fail(format!("cannot write it: {e}")))
-        }
-        Err(e) => Err(fail(format!("cannot read it: {e}"))),
-    }
-}
-
-/// Refuses a `--checkpoint` that is the transcript itself: the rename would replace it.
-fn refuse_checkpoint_on_out(checkpoint: &Path, out: &Path) -> Result<(), Failure> {
-    let same = match (fs::metadata(checkpoint), fs::metadata(out)) {
-        (Ok(a), Ok(b)) => same_file(&a, &b),
-        _ => checkpoint == out,
-    };
-    if same {
-        return Err(Failure::Anchor(AnchorFailure::OutIsInput {
-            out: format!("{} (--checkpoint)", checkpoint.display()),
-            input: out.display().to_string(),
-        }));
-    }
-    Ok(())
-}
-
 /// The records of the transcript the writer opened (and verified), read back for
 /// resuming: verified again as read, and refused if they are not what the writer
 /// verified (another writer appended in between).
@@ -426,6 +387,8 @@ struct Sink<'a, 'p, 'o> {
     writer: &'a mut Writer,
     name: &'a str,
     progress: &'p mut Progress<'o>,
+    /// A second Ctrl-C: no record is written once it has come.
+    ending: signals::Ending,
     failure: Option<Failure>,
 }
 
@@ -451,6 +414,7 @@ impl Sink<'_, '_, '_> {
 
 impl OnRecord for Sink<'_, '_, '_> {
     fn on_record(&mut self, record: &Record, line: &[u8], counts: Counts) -> Result<(), SinkError> {
+        self.ending.hold();
         let shown = match self.writer.append_line(line) {
             Ok(appended) => self.progress.record(record, &appended, counts),
             Err(error) => Err(Failure::Run(RunFailure::RunWrite {

@@ -7,12 +7,12 @@ use agentloop_core::agent::{Budgets, Record, RecordKind};
 use agentloop_core::driver::Counts;
 use agentloop_core::durable::Appended;
 use agentloop_core::json::{Object, Value};
-use agentloop_core::quote::escape_controls;
 
 use crate::diag::plural;
 use crate::failure::Failure;
 use crate::record_line::{bare, quoted};
 use crate::report_json::to_line;
+use crate::terminal;
 
 /// How the run began, for the first line or event.
 pub struct Start<'a> {
@@ -93,21 +93,11 @@ impl<'o> Progress<'o> {
             emit(self.out, &end_event(end))
         } else {
             self.out
-                .write_all(escape_controls_lines(text).as_bytes())
+                .write_all(terminal::escape_lines(text).as_bytes())
                 .and_then(|()| self.out.flush())
                 .map_err(Failure::Stdout)
         }
     }
-}
-
-/// `text` with the control characters of each line escaped, its newlines kept.
-fn escape_controls_lines(text: &str) -> String {
-    text.split_inclusive('\n')
-        .map(|line| match line.strip_suffix('\n') {
-            Some(line) => format!("{}\n", escape_controls(line)),
-            None => escape_controls(line).into_owned(),
-        })
-        .collect()
 }
 
 /// Writes one event line and pushes it out, so a reader sees it as the run goes.
@@ -121,10 +111,11 @@ fn emit(out: &mut dyn Write, event: &Value) -> Result<(), Failure> {
         .map_err(Failure::Stdout)
 }
 
-/// Writes a progress line to stderr, control characters escaped; a failure to write
-/// there is ignored (there is nowhere to report it).
+/// Writes a progress line to stderr, escaped by the one rule of [`terminal`] (it shows
+/// model text and tool names); a failure to write there is ignored (there is nowhere
+/// to report it).
 fn say(line: &str) {
-    let _ = writeln!(io::stderr().lock(), "{}", escape_controls(line));
+    let _ = writeln!(io::stderr().lock(), "{}", terminal::escape(line));
 }
 
 fn count(n: u64) -> Value {

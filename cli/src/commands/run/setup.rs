@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use agentloop_core::agent::{recorded_budgets, Budgets};
+use agentloop_core::agent::{check_task, recorded_budgets, Budgets};
 use agentloop_core::json::Value;
 use agentloop_core::provider::{Provider, RequestOptions};
 use agentloop_http::{HttpConfig, HttpModel, ANTHROPIC_BASE_URL, OPENAI_BASE_URL};
@@ -29,8 +29,22 @@ pub struct Plan {
     pub limits: BTreeMap<String, u64>,
 }
 
-/// The task given by `--task` or `--task-file`, if either was.
+/// The task given by `--task` or `--task-file`, if either was; one that is empty or
+/// only white space is refused ([`check_task`]), naming where it came from.
 pub fn given_task(args: &RunArgs) -> Result<Option<String>, Failure> {
+    let task = read_task(args)?;
+    if let Some(Err(error)) = task.as_deref().map(check_task) {
+        let name = match &args.task_file {
+            Some(path) if args.task.is_none() => Source::from_arg(path).name(),
+            _ => String::from("--task"),
+        };
+        return Err(Failure::Setup(SetupFailure::BadTask { name, error }));
+    }
+    Ok(task)
+}
+
+/// The text of `--task` or `--task-file`, if either was given.
+fn read_task(args: &RunArgs) -> Result<Option<String>, Failure> {
     if let Some(task) = &args.task {
         return Ok(Some(task.clone()));
     }
@@ -39,10 +53,9 @@ pub fn given_task(args: &RunArgs) -> Result<Option<String>, Failure> {
     };
     let source = Source::from_arg(path);
     let name = source.name();
-    let bytes = source.read_all().map_err(|reason| Failure::Unreadable {
-        name: name.clone(),
-        reason,
-    })?;
+    let bytes = source
+        .read_document()
+        .map_err(|error| Failure::reading(name.clone(), error))?;
     String::from_utf8(bytes).map(Some).map_err(|e| {
         Failure::Setup(SetupFailure::TaskNotUtf8 {
             name,
@@ -249,11 +262,11 @@ pub fn default_base_url(provider: Provider) -> &'static str {
 /// Whether `base_url` names this machine (`localhost`, `127.x.x.x`, `[::1]`): a local
 /// server, which needs no key.
 pub fn is_loopback(base_url: &str) -> bool {
-    let Some((_, rest)) = base_url.split_once("://") else {
+    let shown = agentloop_http::without_userinfo(base_url);
+    let Some((_, rest)) = shown.split_once("://") else {
         return false;
     };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host_port = authority.rsplit('@').next().unwrap_or("");
+    let host_port = rest.split(['/', '?', '#']).next().unwrap_or("");
     let host = if let Some(v6) = host_port.strip_prefix('[') {
         v6.split(']').next().unwrap_or("")
     } else {

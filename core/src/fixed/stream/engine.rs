@@ -239,13 +239,24 @@ impl Engine {
         self.done(Some(sealed.stored));
     }
 
-    /// The input ended with `len` bytes and no `\n`: a torn last append (not counted).
-    pub(crate) fn torn_tail(&mut self, faults: &mut impl Faults, len: u64) {
+    /// The input ended with `len` bytes and no `\n`: a torn last append (not counted);
+    /// `complete` when those bytes, given a `\n`, would be a record with no fault.
+    pub(crate) fn torn_tail(&mut self, faults: &mut impl Faults, len: u64, complete: bool) {
         let at = At {
             index: self.count,
             line: Some(self.count + 1),
         };
-        self.fault(faults, at, FaultKind::TornTail, Detail::TornTail { len });
+        let detail = if complete {
+            Detail::UnterminatedRecord { len }
+        } else {
+            Detail::TornTail { len }
+        };
+        self.fault(faults, at, FaultKind::TornTail, detail);
+    }
+
+    /// Faults found but not kept (past the cap).
+    pub(crate) fn faults_omitted(&self) -> u64 {
+        self.faults_omitted
     }
 
     /// Applies the checkpoint, if any: its fault is put in its place, whatever the cap.

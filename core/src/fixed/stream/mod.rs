@@ -204,11 +204,14 @@ impl StreamVerifier {
         }
     }
 
-    /// Ends the input: a last line without `\n` is a `torn_tail`; then the checkpoint,
-    /// if any, is applied and the report returned.
+    /// Ends the input: a last line without `\n` is a `torn_tail` (whose detail says
+    /// when the line, given its `\n`, would be a record with no fault); then the
+    /// checkpoint, if any, is applied and the report returned.
     pub fn finish(mut self) -> StreamReport {
         if self.line_len > 0 {
-            self.engine.torn_tail(&mut self.faults, self.line_len);
+            let complete = self.clone().ends_clean();
+            self.engine
+                .torn_tail(&mut self.faults, self.line_len, complete);
         }
         // The list keeps one slot beyond MAX_FAULTS for a checkpoint's fault.
         let end = self.engine.finish(&mut self.faults);
@@ -221,6 +224,15 @@ impl StreamVerifier {
             faults_omitted: end.faults_omitted,
             beyond_checkpoint: end.beyond_checkpoint,
         }
+    }
+
+    /// Whether the line being read, ended by a `\n` now, finds no fault: the torn
+    /// tail's judgement, on a copy of the verifier.
+    fn ends_clean(mut self) -> bool {
+        let found = |v: &StreamVerifier| v.faults.len() as u64 + v.engine.faults_omitted();
+        let before = found(&self);
+        self.push(b"\n");
+        found(&self) == before
     }
 
     /// A `\n`: judges the line just read and gets ready for the next.

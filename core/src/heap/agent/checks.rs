@@ -10,7 +10,7 @@ use super::records::{recordable, Unrecordable, MAX_ARGUMENTS_DEPTH, MAX_VALUE_DE
 use crate::anchor::MAX_SEQ;
 use crate::json::Value;
 use crate::model::{Reply, ToolCall};
-use crate::tools::{Manifest, ToolError};
+use crate::tools::{Manifest, ShownName, ToolError};
 
 /// At most this many schema violations are spelled out in one `error` sentence; the
 /// rest are counted (`; and 3 more`), so one bad call cannot make a huge record.
@@ -21,7 +21,8 @@ pub(crate) fn reply(reply: &Reply) -> Result<u64, String> {
     for (index, (name, arguments)) in reply.tool_calls.iter().enumerate() {
         if let Err(problem) = recordable(arguments, MAX_ARGUMENTS_DEPTH) {
             return Err(format!(
-                "the model's reply cannot be recorded: the arguments of call {index} ('{name}') {}",
+                "the model's reply cannot be recorded: the arguments of call {index} ('{}') {}",
+                ShownName(name),
                 unrecordable(problem)
             ));
         }

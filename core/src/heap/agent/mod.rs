@@ -35,6 +35,14 @@
 //! counts the calls it ran (whatever they returned); the tool-call budget counts every
 //! `tool` record, refusals included.
 //!
+//! Every record fits on one line a verifier reads ([`crate::verify::MAX_LINE_BYTES`],
+//! 16 MiB), so a run always ends with its `stop` record: a reply whose `assistant`
+//! record would be longer is not recorded and stops the run with `model_error` ("the
+//! model's reply is too large for one record (N bytes, the limit is L)"); a result
+//! whose `tool` record would be longer is recorded as `ok:false` ("the result of tool
+//! 'x' is too large for one record (N bytes, the limit is L)") and the run goes on; a
+//! `stop` record's error sentence too long for its line is cut, saying so.
+//!
 //! A turn's calls can also be taken all at once, to run them together:
 //! [`Agent::poll_batch_with`] asks the host's cancellation once before the batch, then
 //! decides every call of the turn up front exactly as the one-at-a-time path would
@@ -76,11 +84,13 @@ mod batch;
 use batch::Batch;
 mod budget;
 mod checks;
+mod fit;
 pub(crate) mod follow;
 mod need;
 mod records;
 pub(crate) mod resume;
 mod steps;
+mod task;
 #[cfg(test)]
 mod tests;
 
@@ -91,6 +101,7 @@ pub use follow::Difference;
 pub use need::{BatchNeed, FeedError, Need};
 pub use records::Record;
 pub use resume::{recorded_budgets, ResumeError};
+pub use task::{check_task, TaskError};
 
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -19,7 +19,9 @@ pub struct Record {
     pub seq: u64,
     /// Its kind.
     pub kind: RecordKind,
-    /// Its payload; always has a canonical encoding.
+    /// Its payload; always has a canonical encoding. The line of every record the loop
+    /// makes but the `task` (whose text is the host's) keeps to the verifier's line
+    /// limit ([`crate::verify::MAX_LINE_BYTES`]).
     pub payload: Value,
 }
 

@@ -5,7 +5,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{checks, records, Agent, Outcome, Record, State, Turn};
+use super::{checks, fit, records, Agent, Outcome, Record, State, Turn};
 use crate::json::Value;
 use crate::model::{Message, Reply, ToolCall};
 use crate::vocabulary::{call_id, result_lost_sentence, RecordKind, StopReason};
@@ -85,14 +85,9 @@ impl Agent {
 
     /// Records a turn, then checks the sentinel, `no_tool_calls` and `token_budget`
     /// (`max_tokens`, then `max_total_tokens`: either one over its limit).
+    /// A turn whose record would pass the line limit is not recorded: the run stops
+    /// with `model_error` ([`fit::turn`]).
     pub(super) fn record_turn(&mut self, reply: Reply, tokens: u64) {
-        self.steps += 1;
-        self.tokens = self.tokens.saturating_add(tokens);
-        let input = reply.provider.input_tokens.unwrap_or(0);
-        self.total_tokens = self
-            .total_tokens
-            .saturating_add(tokens)
-            .saturating_add(input);
         let seq = self.next_seq;
         let calls: Vec<ToolCall> = reply
             .tool_calls
@@ -105,6 +100,16 @@ impl Agent {
             })
             .collect();
         let payload = records::assistant(&reply.text, &calls, tokens, &reply.provider);
+        if let Err(sentence) = fit::turn(seq, &payload, &calls) {
+            return self.model_error(sentence);
+        }
+        self.steps += 1;
+        self.tokens = self.tokens.saturating_add(tokens);
+        let input = reply.provider.input_tokens.unwrap_or(0);
+        self.total_tokens = self
+            .total_tokens
+            .saturating_add(tokens)
+            .saturating_add(input);
         self.push_record(RecordKind::Assistant, payload);
         let sentinel = match &self.budgets.stop_sentinel {
             Some(sentinel) => reply.text.contains(sentinel.as_str()),
@@ -138,10 +143,11 @@ impl Agent {
         self.finish(StopReason::ModelError, 0, Some(sentence));
     }
 
-    /// Writes the `tool` record for `call` and shows the result to the model.
+    /// Writes the `tool` record for `call` and shows the result to the model: as
+    /// `ok:false` saying so when the result is too large for one record ([`fit::tool`]).
     pub(super) fn record_tool(&mut self, call: &ToolCall, result: Result<Value, String>) {
         self.tool_calls += 1;
-        let payload = records::tool(call, &result);
+        let (payload, result) = fit::tool(self.next_seq, call, result);
         self.push_record(RecordKind::Tool, payload);
         self.messages.push(Message::Tool {
             call_id: call.id.clone(),
@@ -182,9 +188,10 @@ impl Agent {
         self.state = State::BeforeTurn;
     }
 
-    /// Writes the `stop` record; the run is over.
+    /// Writes the `stop` record; the run is over. An `error` sentence too long for the
+    /// record is cut to fit ([`fit::stop_error`]), in the outcome as in the record.
     pub(super) fn finish(&mut self, reason: StopReason, unrun_calls: u64, error: Option<String>) {
-        let outcome = Outcome {
+        let mut outcome = Outcome {
             reason,
             steps: self.steps,
             tokens: self.tokens,
@@ -192,7 +199,14 @@ impl Agent {
             tool_calls: self.tool_calls,
             error,
         };
-        self.push_record(RecordKind::Stop, records::stop(&outcome));
+        let mut payload = records::stop(&outcome);
+        if let Some(error) = &outcome.error {
+            if let Some(cut) = fit::stop_error(self.next_seq, &payload, error) {
+                outcome.error = Some(cut);
+                payload = records::stop(&outcome);
+            }
+        }
+        self.push_record(RecordKind::Stop, payload);
         self.in_flight.clear();
         self.state = State::Done(outcome);
     }

@@ -28,7 +28,7 @@ pub fn verify_loop_reader<R: BufRead>(reader: R, options: &Options) -> Report {
                 verifier.push_long_line(len);
                 audit.push_unreadable();
             }
-            LineEvent::TornTail(len) => verifier.push_torn_tail(len),
+            LineEvent::TornTail(_) | LineEvent::LongTornTail(_) => verifier.push_event(event),
         }
         Ok::<(), std::io::Error>(())
     });

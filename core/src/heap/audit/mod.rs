@@ -350,7 +350,7 @@ pub fn verify_loop_bytes(bytes: &[u8], options: &Options) -> Report {
         LineEvent::Line(line) => audit.push_line(line),
         LineEvent::TooLong(_) => audit.push_unreadable(),
         // The verifier reports a torn tail; the audit never sees that record.
-        LineEvent::TornTail(_) => {}
+        LineEvent::TornTail(_) | LineEvent::LongTornTail(_) => {}
     });
     merge(report, audit.finish(), options.max_faults)
 }

@@ -357,3 +357,76 @@ fn a_cancellation_during_a_batch_stops_it_as_one_at_a_time_does() {
         }
     }
 }
+
+/// Records too large for one line ([`verify::MAX_LINE_BYTES`]) end a run the same way
+/// whatever `parallel` is: two results too large become `ok:false` records, a reply too
+/// large stops the run with `model_error`. The transcript passes the loop audit; a
+/// replay runs the tool again with no difference; a resume follows the records and
+/// goes on after the `stop`.
+#[test]
+fn records_too_large_for_a_line_end_the_run_the_same_whatever_parallel_is() {
+    let big = || Value::from("b".repeat(verify::MAX_LINE_BYTES).as_str());
+    let tools = || {
+        let mut tools = Toolbox::new();
+        let spec = ToolSpec::new("big", "a large result", j(r#"{"type":"object"}"#));
+        tools
+            .register(crate::tools::FnTool::new(spec, move |_: &Value| Ok(big())))
+            .unwrap();
+        tools
+    };
+    let replies = || {
+        let mut arguments = crate::json::Object::new();
+        arguments.insert("s", big());
+        vec![
+            Reply::new("two")
+                .with_call("big", j("{}"))
+                .with_call("big", j("{}")),
+            Reply::new("").with_call("big", Value::Object(arguments)),
+        ]
+    };
+    let mut first: Option<Vec<u8>> = None;
+    for parallel in [1, 8] {
+        let mut transcript = Vec::new();
+        let outcome = run_with(
+            "t",
+            Budgets::default(),
+            &mut Scripted::new(replies()),
+            &mut tools(),
+            &mut || false,
+            &mut transcript,
+            RunOptions { parallel },
+        )
+        .unwrap();
+        assert_eq!(
+            (outcome.reason, outcome.steps, outcome.tool_calls),
+            (StopReason::ModelError, 1, 2)
+        );
+        let error = outcome.error.unwrap();
+        assert!(
+            error.starts_with("the model's reply is too large for one record ("),
+            "{error}"
+        );
+        match &first {
+            Some(bytes) => assert!(*bytes == transcript, "parallel {parallel}"),
+            None => first = Some(transcript),
+        }
+    }
+    let transcript = first.unwrap();
+    let report = verify_loop_bytes(&transcript, &verify::Options::default());
+    assert!(report.ok(), "{:?}", report.faults);
+    let replayed = replay(&transcript, &mut tools()).unwrap();
+    assert_eq!(replayed.difference, None);
+    let mut resumed = transcript.clone();
+    let outcome = resume(
+        &transcript,
+        Budgets::default(),
+        &mut Scripted::new([Reply::new("done")]),
+        &mut tools(),
+        &mut || false,
+        &mut resumed,
+    )
+    .unwrap();
+    assert_eq!(outcome.reason, StopReason::NoToolCalls);
+    let report = verify_loop_bytes(&resumed, &verify::Options::default());
+    assert!(report.ok(), "{:?}", report.faults);
+}

@@ -50,11 +50,12 @@ pub fn openai_messages(records: &[Value]) -> Result<Value, HistoryError> {
 ///
 /// All results of one turn go into the one `user` message that follows it, in call
 /// order; `is_error` is present (and `true`) only for an `ok:false` result or a call
-/// that was not run. A text block is left out when its text is empty (an empty task
-/// too), and a message left with no blocks is left out altogether (the API refuses
-/// empty text and empty content). Arguments that are not an object (a model may send
-/// any JSON) are wrapped as `{"arguments": <value>}`, since `input` must be an object;
-/// a call name outside `^[a-zA-Z0-9_-]{1,64}$` is written as
+/// that was not run. A text block is left out when its text is empty or only white
+/// space ([`is_blank`](crate::model::is_blank); a blank task too), and a message left
+/// with no blocks is left out altogether (the API refuses text without a character
+/// other than white space, and empty content). Arguments that are not an object (a
+/// model may send any JSON) are wrapped as `{"arguments": <value>}`, since `input` must
+/// be an object; a call name outside `^[a-zA-Z0-9_-]{1,64}$` is written as
 /// [`provider_safe_name`](crate::tools::provider_safe_name) maps it. Messages
 /// alternate between `user` and `assistant`: two of the same role in a row (a turn
 /// after a `resume`, say) are merged into one. A history is a record of what was said,

@@ -154,8 +154,9 @@ fn id_pattern(id: &str) -> bool {
 }
 
 /// Anthropic Messages: roles are user and assistant only, strictly alternating, the
-/// first a user message; content is a non-empty array of blocks; text blocks are
-/// non-empty; `tool_use` (assistant only) has an id matching `^[a-zA-Z0-9_-]+$`, a
+/// first a user message; content is a non-empty array of blocks; text blocks hold a
+/// character other than white space (the API refuses "text content blocks must contain
+/// non-whitespace text"); `tool_use` (assistant only) has an id matching `^[a-zA-Z0-9_-]+$`, a
 /// name matching `^[a-zA-Z0-9_-]{1,64}$` and an object `input`; an assistant message with `tool_use` blocks must be
 /// followed by one user message whose content starts with exactly one `tool_result`
 /// per `tool_use` id (here also in call order), before any other block; a
@@ -202,9 +203,10 @@ pub(crate) fn check_anthropic(history: &Value) -> Result<(), String> {
                 "text" => {
                     if get_str(b, "text")
                         .map_err(|e| format!("message {i}: {e}"))?
+                        .trim()
                         .is_empty()
                     {
-                        return Err(format!("message {i}: empty text block"));
+                        return Err(format!("message {i}: empty or white-space text block"));
                     }
                     results_done = true;
                 }

@@ -27,7 +27,9 @@
 //! would record the continuation as a new turn of its own (models with extended
 //! thinking refuse a prefill outright). The codec adds no message the transcript does
 //! not hold, so to go on after such a stop, start a new run with a task that asks for
-//! more. An empty task is refused too: Anthropic takes no empty text.
+//! more. A task that is empty or only white space is refused too: Anthropic takes no
+//! text without a character other than white space (`agentloop run` and the C ABI
+//! refuse such a task before a run starts: [`crate::agent::check_task`]).
 //!
 //! # The response
 //!
@@ -60,7 +62,7 @@ use super::anthropic_tools;
 use super::common::{self, object, result_text, Reader};
 use super::{RequestError, RequestOptions};
 use crate::json::{Object, Value};
-use crate::model::{Message, ModelError, ProviderReport, Reply};
+use crate::model::{is_blank, Message, ModelError, ProviderReport, Reply};
 use crate::tools::{provider_safe_name, ToolSpec};
 
 /// The members of the body the codec writes itself.
@@ -71,8 +73,8 @@ const RESERVED: [&str; 5] = ["max_tokens", "messages", "model", "system", "tools
 /// Refused, in this order: an empty model ([`RequestError::NoModel`]), a
 /// `max_output_tokens` of 0 or past 2^53 − 1, no `max_output_tokens`, a reserved member
 /// in `extra`, a NaN in `extra`, a conversation [`super::check_conversation`] refuses,
-/// an empty task, a conversation that ends with an assistant message, a NaN in the
-/// manifest.
+/// a task that is empty or only white space, a conversation that ends with an assistant
+/// message, a NaN in the manifest.
 pub fn request(
     messages: &[Message],
     manifest: &[ToolSpec],
@@ -88,7 +90,7 @@ pub fn request(
     if roles.0 != Some("user") {
         return Err(RequestError::BadConversation {
             index: 0,
-            what: "the task is empty, and Anthropic takes no empty text",
+            what: "the task is empty or only white space, and Anthropic takes no such text",
         });
     }
     if roles.1 != Some("user") {
@@ -142,8 +144,10 @@ fn text_block(text: &str) -> Value {
 /// All results of one turn go into the one `user` message that follows it, in call
 /// order, before anything else in it; `is_error` is present (and `true`) only for an
 /// `Err` result (an `ok:false` sentence, or a call that was not run). A text block is
-/// left out when its text is empty, and a message left with no blocks is left out
-/// altogether (the API refuses empty text and empty content). Arguments that are not
+/// left out when its text is empty or only white space ([`is_blank`]: Claude may
+/// answer `"\n\n"` before a `tool_use`), and a message left with no blocks is left out
+/// altogether (the API refuses text without a character other than white space, and
+/// empty content). Arguments that are not
 /// an object (a model may send any JSON) are wrapped as `{"arguments": <value>}`, since
 /// `input` must be an object. Ids are the loop's (`call_<seq>_<i>`); a call name outside
 /// `^[a-zA-Z0-9_-]{1,64}$` is written as [`provider_safe_name`] maps it. Messages
@@ -164,7 +168,7 @@ pub fn messages(messages: &[Message]) -> Value {
     for message in messages {
         match message {
             Message::User { text } => {
-                let blocks = if text.is_empty() {
+                let blocks = if is_blank(text) {
                     Vec::new()
                 } else {
                     alloc::vec![text_block(text)]
@@ -173,7 +177,7 @@ pub fn messages(messages: &[Message]) -> Value {
             }
             Message::Assistant { text, tool_calls } => {
                 let mut content = Vec::with_capacity(tool_calls.len() + 1);
-                if !text.is_empty() {
+                if !is_blank(text) {
                     content.push(text_block(text));
                 }
                 for call in tool_calls {
@@ -218,9 +222,11 @@ pub fn messages(messages: &[Message]) -> Value {
 }
 
 /// The response (HTTP status and body) as a reply, or the error it reports (see the
-/// module docs). Never panics, whatever the bytes.
-pub fn parse(status: u16, body: &[u8]) -> Result<Reply, ModelError> {
-    let root = common::response(status, body, "content")?;
+/// module docs), with `secret` — the API key the request was sent with, if any —
+/// redacted from the error's sentence ([`crate::redact::bounded`]). Never panics,
+/// whatever the bytes.
+pub fn parse(status: u16, body: &[u8], secret: Option<&str>) -> Result<Reply, ModelError> {
+    let root = common::response(status, body, "content", secret)?;
     let root = Reader::root(status, &root);
     let mut text = String::new();
     let mut tool_calls = Vec::new();

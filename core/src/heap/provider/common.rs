@@ -1,7 +1,6 @@
 //! What both codecs share: the checks on the options and the conversation, the body
 //! assembly, and reading a response's envelope, numbers and error bodies.
 
-use alloc::borrow::Cow;
 use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
@@ -13,10 +12,12 @@ use crate::jcs::{to_vec, write_value};
 use crate::json::{parse, Object, Value};
 use crate::model::{Message, ModelError, ToolCall};
 use crate::quote::escape_controls;
+use crate::redact;
 use crate::sink::CountingSink;
 
 /// At most this many characters of a provider's error message (or type) are quoted in
-/// a sentence; the rest is cut, marked with `…`.
+/// a sentence; the rest is cut, marked with `…` (after the secret is redacted:
+/// [`redact::bounded`]).
 pub(super) const MAX_QUOTED_CHARS: usize = 1000;
 
 /// At most this many characters of a body that holds no readable error are quoted.
@@ -179,8 +180,14 @@ pub(super) fn count(n: u64) -> Value {
 
 /// The response as a JSON object: `main` names the member a successful body has
 /// (`choices`, `content`). A non-2xx status, or a 2xx body that holds an `error` and
-/// no `main`, is the error the body reports.
-pub(super) fn response(status: u16, body: &[u8], main: &str) -> Result<Object, ModelError> {
+/// no `main`, is the error the body reports, with `secret` redacted from what it
+/// quotes of the body.
+pub(super) fn response(
+    status: u16,
+    body: &[u8],
+    main: &str,
+    secret: Option<&str>,
+) -> Result<Object, ModelError> {
     if body.is_empty() {
         return Err(answered(
             status,
@@ -195,14 +202,14 @@ pub(super) fn response(status: u16, body: &[u8], main: &str) -> Result<Object, M
                 format!(
                     "the provider answered HTTP {status} with a body that is not JSON ({} bytes; {error}): \"{}\"",
                     body.len(),
-                    excerpt(body)
+                    excerpt(body, secret)
                 ),
             ))
         }
     };
     let success = (200..300).contains(&status);
     if !success {
-        return Err(error_body(status, body, &value));
+        return Err(error_body(status, body, &value, secret));
     }
     let Value::Object(object) = value else {
         return Err(malformed(
@@ -211,7 +218,7 @@ pub(super) fn response(status: u16, body: &[u8], main: &str) -> Result<Object, M
         ));
     };
     if !object.contains_key(main) && object.contains_key("error") {
-        return Err(error_body(status, body, &Value::Object(object)));
+        return Err(error_body(status, body, &Value::Object(object), secret));
     }
     Ok(object)
 }
@@ -232,8 +239,9 @@ pub(super) fn malformed(status: u16, what: String) -> ModelError {
 /// The sentence for an error body: the status, the provider's error type (and code),
 /// and its message. Understood shapes: `{"error":{"message","type","code"}}` (OpenAI,
 /// and Anthropic's `{"type":"error","error":{"type","message"}}`), `{"error":"…"}`
-/// (Ollama), and `{"message","type"}` at the top (vLLM).
-fn error_body(status: u16, body: &[u8], value: &Value) -> ModelError {
+/// (Ollama), and `{"message","type"}` at the top (vLLM). Each quoted text has `secret`
+/// redacted before it is cut.
+fn error_body(status: u16, body: &[u8], value: &Value, secret: Option<&str>) -> ModelError {
     let root = value.as_object();
     let (message, labels): (Option<&str>, [Option<&str>; 2]) =
         match root.and_then(|o| o.get("error")) {
@@ -266,18 +274,18 @@ fn error_body(status: u16, body: &[u8], value: &Value) -> ModelError {
             format!(
                 "the provider answered HTTP {status} with a JSON body that names no error ({} bytes): \"{}\"",
                 body.len(),
-                excerpt(body)
+                excerpt(body, secret)
             ),
         );
     }
     let mut sentence = format!("the provider answered HTTP {status}");
     if !labels.is_empty() {
-        let quoted: Vec<Cow<'_, str>> = labels.iter().map(|l| quote(l)).collect();
+        let quoted: Vec<String> = labels.iter().map(|l| quote(l, secret)).collect();
         sentence.push_str(&format!(" ({})", quoted.join(", ")));
     }
     if let Some(message) = message {
         sentence.push_str(": ");
-        sentence.push_str(&quote(message));
+        sentence.push_str(&quote(message, secret));
     }
     answered(status, sentence)
 }
@@ -286,33 +294,37 @@ fn string<'a>(object: &'a Object, key: &str) -> Option<&'a str> {
     object.get(key).and_then(Value::as_str)
 }
 
-/// `text` for a sentence: control characters escaped, cut after
-/// [`MAX_QUOTED_CHARS`] characters (marked `…`).
-fn quote(text: &str) -> Cow<'_, str> {
-    match text.char_indices().nth(MAX_QUOTED_CHARS) {
-        Some((end, _)) => {
-            let mut cut = escape_controls(&text[..end]).into_owned();
-            cut.push('…');
-            Cow::Owned(cut)
-        }
-        None => escape_controls(text),
-    }
+/// `text` for a sentence: `secret` redacted, cut after [`MAX_QUOTED_CHARS`] characters
+/// (marked `…`), control characters escaped.
+fn quote(text: &str, secret: Option<&str>) -> String {
+    shown(text, secret, MAX_QUOTED_CHARS)
+}
+
+/// `text` redacted and cut ([`redact::bounded`]), its control characters escaped, and
+/// any run of `secret` the escapes completed (`\u0010` before `1234567`) hidden too:
+/// the sentence, as shown, holds no run of the secret.
+fn shown(text: &str, secret: Option<&str>, max_chars: usize) -> String {
+    let bounded = redact::bounded(text, secret, max_chars);
+    redact::hide_runs(&escape_controls(&bounded), secret)
 }
 
 /// The start of a body for a sentence: its first [`MAX_EXCERPT_CHARS`] characters
-/// (bytes that are not UTF-8 shown as U+FFFD), control characters escaped, `…` when
-/// there is more.
-fn excerpt(body: &[u8]) -> String {
-    // Enough bytes for the characters shown, and one more to tell whether there is more.
-    let head = body.get(..(MAX_EXCERPT_CHARS + 1) * 4).unwrap_or(body);
+/// (bytes that are not UTF-8 shown as U+FFFD) with `secret` redacted, control
+/// characters escaped, `…` when there is more.
+///
+/// Only the head of the body is read: enough bytes for the characters shown and one
+/// more, however many whole secrets the head holds — a character takes at most 4
+/// bytes, a secret of `n` bytes becomes 10 characters — plus a secret's length, so that
+/// a secret in the last characters shown is whole in the head. A body longer than the
+/// head always gives more than [`MAX_EXCERPT_CHARS`] characters, so it is marked cut.
+fn excerpt(body: &[u8], secret: Option<&str>) -> String {
+    let secret_len = secret.map_or(0, str::len);
+    let head_len = (MAX_EXCERPT_CHARS + 1)
+        .saturating_mul(secret_len.max(4))
+        .saturating_add(secret_len);
+    let head = body.get(..head_len).unwrap_or(body);
     let text = String::from_utf8_lossy(head);
-    let mut shown: String = text.chars().take(MAX_EXCERPT_CHARS).collect();
-    let more = shown.len() < text.len() || head.len() < body.len();
-    shown = escape_controls(&shown).into_owned();
-    if more {
-        shown.push('…');
-    }
-    shown
+    shown(&text, secret, MAX_EXCERPT_CHARS)
 }
 
 /// A value as a sentence names it: `a string`, `an object`, `the number -1`, `null`.

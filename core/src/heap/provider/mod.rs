@@ -5,8 +5,8 @@
 //! One module per wire format: [`openai`] (OpenAI Chat Completions, which
 //! OpenAI-compatible servers also speak) and [`anthropic`] (Anthropic Messages). Each
 //! has `request(messages, manifest, options) -> body`, `messages(…)` (the conversation
-//! as the provider's `messages` array) and `parse(status, body) -> Result<Reply,
-//! ModelError>`; [`Provider`] picks one at run time. The transcript exports
+//! as the provider's `messages` array) and `parse(status, body, secret) ->
+//! Result<Reply, ModelError>`; [`Provider`] picks one at run time. The transcript exports
 //! ([`crate::export::openai_messages`], [`crate::export::anthropic_messages`]) read
 //! the records back into the same [`Message`]s and go through the same `messages`, so
 //! a live request and an export of its transcript write the conversation alike.
@@ -25,11 +25,11 @@
 //! );
 //! // … POST it; then the answer's status and body:
 //! let reply = Provider::Anthropic
-//!     .parse(200, br#"{"content":[{"type":"text","text":"42"}],"usage":{"input_tokens":12,"output_tokens":3}}"#)
+//!     .parse(200, br#"{"content":[{"type":"text","text":"42"}],"usage":{"input_tokens":12,"output_tokens":3}}"#, None)
 //!     .unwrap();
 //! assert_eq!((reply.text.as_str(), reply.output_tokens), ("42", Some(3)));
 //! let error = Provider::Anthropic
-//!     .parse(529, br#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#)
+//!     .parse(529, br#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#, None)
 //!     .unwrap_err();
 //! assert_eq!(error.message(), "the provider answered HTTP 529 (overloaded_error): Overloaded");
 //! assert!(error.is_retryable());
@@ -55,7 +55,11 @@
 //! estimate) and a [`crate::model::ProviderReport`] (model, response id, finish reason,
 //! input and cached input tokens). A non-2xx answer, or a body that is not what the
 //! provider documents, is a [`ModelError`] with the status
-//! ([`ModelError::is_retryable`] tells 429, 529 and 5xx apart from the rest).
+//! ([`ModelError::is_retryable`] tells 429, 529 and 5xx apart from the rest). Its
+//! sentence quotes the provider's message (at most 1000 characters) or the start of a
+//! body it cannot read (200), with the API key given to `parse` redacted first — the
+//! whole key, then any run of 8 of its characters the cut or the provider left
+//! ([`crate::redact`]).
 //!
 //! A third wire format (Gemini, say) is a module with the same three functions and a
 //! [`Provider`] variant; the shared checks and response reading are in a private
@@ -118,11 +122,19 @@ impl Provider {
     }
 
     /// The provider's answer (its HTTP status and body) as a reply, or the error it
-    /// reports. Never panics, whatever the bytes.
-    pub fn parse(self, status: u16, body: &[u8]) -> Result<Reply, ModelError> {
+    /// reports. `secret` is the API key the request was sent with, if any: a provider
+    /// may echo it in an error body, and every text quoted from the body has it
+    /// redacted before it is cut to its bound ([`crate::redact::bounded`]), so no run
+    /// of 8 of its characters reaches the sentence. Never panics, whatever the bytes.
+    pub fn parse(
+        self,
+        status: u16,
+        body: &[u8],
+        secret: Option<&str>,
+    ) -> Result<Reply, ModelError> {
         match self {
-            Provider::OpenAi => openai::parse(status, body),
-            Provider::Anthropic => anthropic::parse(status, body),
+            Provider::OpenAi => openai::parse(status, body, secret),
+            Provider::Anthropic => anthropic::parse(status, body, secret),
         }
     }
 

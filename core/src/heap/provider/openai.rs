@@ -185,9 +185,11 @@ pub fn messages(messages: &[Message], system: Option<&str>) -> Value {
 }
 
 /// The response (HTTP status and body) as a reply, or the error it reports (see the
-/// module docs). Never panics, whatever the bytes.
-pub fn parse(status: u16, body: &[u8]) -> Result<Reply, ModelError> {
-    let root = common::response(status, body, "choices")?;
+/// module docs), with `secret` — the API key the request was sent with, if any —
+/// redacted from the error's sentence ([`crate::redact::bounded`]). Never panics,
+/// whatever the bytes.
+pub fn parse(status: u16, body: &[u8], secret: Option<&str>) -> Result<Reply, ModelError> {
+    let root = common::response(status, body, "choices", secret)?;
     let root = Reader::root(status, &root);
     let choices = root.array("choices")?;
     let Some(first) = choices.first() else {

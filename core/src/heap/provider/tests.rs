@@ -1,9 +1,11 @@
 //! Tests of the provider codecs: responses ([`responses`]: real bodies → the exact reply
-//! or error sentence) and requests ([`requests`]: exact bodies, the pairing rules on
-//! the conversations the loop shows its model, refusals).
+//! or error sentence), requests ([`requests`]: exact bodies, the pairing rules on the
+//! conversations the loop shows its model, refusals) and an API key echoed in an error
+//! ([`secrets`]).
 
 mod requests;
 mod responses;
+mod secrets;
 
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -32,7 +32,7 @@ mod provider;
 #[cfg(feature = "schemars")]
 mod typed;
 
-use provider::ShownName;
+pub(crate) use provider::ShownName;
 pub use provider::{
     check_name, check_root, provider_safe_name, NameError, RootError, RootType, MAX_NAME_CHARS,
     NAME_PATTERN,

@@ -12,9 +12,11 @@ pub enum LineEvent<'a> {
     Line(&'a [u8]),
     /// A complete line of this many bytes, longer than the limit.
     TooLong(usize),
-    /// The input ended with this many bytes and no `\n` (a torn tail; a reader does
-    /// not keep its bytes when it is longer than the limit).
-    TornTail(usize),
+    /// The input ended with these bytes, within the limit, and no `\n` (a torn tail).
+    TornTail(&'a [u8]),
+    /// The input ended with this many bytes, more than the limit, and no `\n` (a torn
+    /// tail whose bytes a reader does not keep).
+    LongTornTail(usize),
 }
 
 /// Splits bytes held in memory into lines: a line longer than `max_line_bytes` (without
@@ -30,8 +32,10 @@ pub fn for_each_line_in(bytes: &[u8], max_line_bytes: usize, mut on: impl FnMut(
         }
         rest = &rest[nl + 1..];
     }
-    if !rest.is_empty() {
-        on(LineEvent::TornTail(rest.len()));
+    if rest.len() > max_line_bytes {
+        on(LineEvent::LongTornTail(rest.len()));
+    } else if !rest.is_empty() {
+        on(LineEvent::TornTail(rest));
     }
 }
 
@@ -89,8 +93,8 @@ pub fn for_each_line<R: std::io::BufRead, E: From<std::io::Error>>(
         }
     }
     match overflow {
-        Some(len) => on(LineEvent::TornTail(len)),
-        None if !line.is_empty() => on(LineEvent::TornTail(line.len())),
+        Some(len) => on(LineEvent::LongTornTail(len)),
+        None if !line.is_empty() => on(LineEvent::TornTail(&line)),
         None => Ok(()),
     }
 }
@@ -117,7 +121,23 @@ mod tests {
         for_each_line_in(input, 3, |e| all.push(std::format!("{e:?}")));
         assert_eq!(
             all,
-            ["Line([97])", "TooLong(6)", "Line([99])", "TornTail(1)"]
+            ["Line([97])", "TooLong(6)", "Line([99])", "TornTail([100])"]
+        );
+        let mut long = Vec::new();
+        for_each_line_in(b"a\nbbbb", 3, |e| long.push(std::format!("{e:?}")));
+        let reader = std::io::BufReader::with_capacity(2, &b"a\nbbbb"[..]);
+        let _ = for_each_line(reader, 3, |e| {
+            long.push(std::format!("{e:?}"));
+            Ok::<(), Stop>(())
+        });
+        assert_eq!(
+            long,
+            [
+                "Line([97])",
+                "LongTornTail(4)",
+                "Line([97])",
+                "LongTornTail(4)"
+            ]
         );
         for stop_after in 0..all.len() {
             let mut seen = Vec::new();

@@ -27,7 +27,7 @@ use crate::sink::CompareSink;
 use crate::stream::engine::{At, Engine, Facts, Faults};
 use crate::stream::Detail as Check;
 use crate::stream::{
-    name_start, Found, JsonType, LineChecker, NumberProblem, Place, Sealed, Syntax,
+    name_start, Departure, Found, JsonType, LineChecker, NumberProblem, Place, Sealed, Syntax,
 };
 
 /// Default cap on the faults kept in a report (the SPEC asks for at least 10,000).
@@ -184,7 +184,8 @@ impl Verifier {
         match event {
             LineEvent::Line(line) => self.push_line(line),
             LineEvent::TooLong(len) => self.push_long_line(len),
-            LineEvent::TornTail(len) => self.push_torn_tail(len),
+            LineEvent::TornTail(tail) => self.push_torn_tail(tail),
+            LineEvent::LongTornTail(len) => self.push_long_torn_tail(len),
         }
     }
 
@@ -194,9 +195,38 @@ impl Verifier {
         self.check(at, record, None, None);
     }
 
-    /// Reports that the input ended with `len` bytes and no `\n`: a torn last append.
-    pub fn push_torn_tail(&mut self, len: usize) {
-        self.engine.torn_tail(&mut self.faults, len as u64);
+    /// Reports that the input ended with `tail` and no `\n`: a torn last append. Its
+    /// detail says whether `tail`, given its `\n`, would be a record with no fault
+    /// that continues the chain (only the newline is missing).
+    pub fn push_torn_tail(&mut self, tail: &[u8]) {
+        let complete = self.ends_clean(tail);
+        self.engine
+            .torn_tail(&mut self.faults, tail.len() as u64, complete);
+    }
+
+    /// Reports that the input ended with `len` bytes and no `\n`, more than the line
+    /// limit (so not kept): a torn last append.
+    pub fn push_long_torn_tail(&mut self, len: usize) {
+        self.engine.torn_tail(&mut self.faults, len as u64, false);
+    }
+
+    /// Whether `line` would be checked without a fault: the torn tail's judgement, on
+    /// a copy of the chain's state.
+    fn ends_clean(&self, line: &[u8]) -> bool {
+        let mut probe = Verifier {
+            options: self.options,
+            engine: self.engine.clone(),
+            faults: Vec::new(),
+            fast: self.fast.clone(),
+        };
+        probe.push_line(line);
+        probe.faults.is_empty() && probe.engine.faults_omitted() == self.engine.faults_omitted()
+    }
+
+    /// Whether no fault has been found so far (a caller holding the input can stop
+    /// keeping it at the first fault).
+    pub fn is_clean(&self) -> bool {
+        self.faults.is_empty() && self.engine.faults_omitted() == 0
     }
 
     /// Reports that the input could not be read. Like checkpoint faults, it is kept
@@ -366,7 +396,9 @@ fn parse_detail(e: &ParseError) -> Check {
     Check::Syntax { column, error }
 }
 
-/// Where `line` first differs from the canonical encoding of what it parsed to.
+/// Where `line` first differs from the canonical encoding of what it parsed to. A
+/// carriage return there (a CRLF line ending, most often) is named, as the streaming
+/// lexer names it: only white space can be a raw `\r` in a line that parsed.
 fn not_canonical_detail(value: &Value, line: &[u8]) -> Check {
     let mut canonical = Vec::new();
     let _ = write_value(value, &mut canonical);
@@ -375,8 +407,15 @@ fn not_canonical_detail(value: &Value, line: &[u8]) -> Check {
         .zip(line)
         .position(|(a, b)| a != b)
         .unwrap_or(canonical.len().min(line.len()));
+    let column = at as u64 + 1;
+    if line.get(at) == Some(&b'\r') {
+        return Check::NotCanonical {
+            column,
+            departure: Departure::CarriageReturn,
+        };
+    }
     Check::CanonicalDiffers {
-        column: at as u64 + 1,
+        column,
         len: line.len() as u64,
         canonical: canonical.len() as u64,
     }

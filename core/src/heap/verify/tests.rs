@@ -545,3 +545,127 @@ fn the_report_carries_the_merkle_root_and_a_rewritten_prefix_is_head_mismatch() 
     };
     assert!(verify_bytes(&bytes, &right).ok());
 }
+
+/// The report of `bytes` from every front end: in memory, a reader in small and large
+/// chunks, the parallel reader, and (its faults) the streaming verifier; all agree.
+#[cfg(feature = "std")]
+fn every_front_end(bytes: &[u8], options: &Options) -> Report {
+    use crate::stream::{StreamOptions, StreamVerifier};
+    use crate::verify::{verify_reader_parallel, Parallel};
+    let expected = verify_bytes(bytes, options);
+    for capacity in [1, 7, 4096] {
+        let reader = std::io::BufReader::with_capacity(capacity, bytes);
+        assert_eq!(
+            verify_reader(reader, options),
+            expected,
+            "capacity {capacity}"
+        );
+    }
+    for chunk_bytes in [1, 64, 1 << 20] {
+        let parallel = Parallel {
+            threads: 2,
+            chunk_bytes,
+            from_bytes: 0,
+        };
+        let report = verify_reader_parallel(bytes, options, &parallel);
+        assert_eq!(report, expected, "chunk {chunk_bytes}");
+    }
+    let mut stream = StreamVerifier::new(StreamOptions {
+        anchor: options.anchor,
+        checkpoint: options.checkpoint,
+        max_line_bytes: options.max_line_bytes as u64,
+    });
+    for chunk in bytes.chunks(5) {
+        stream.push(chunk);
+    }
+    let streamed: Vec<String> = stream
+        .finish()
+        .faults
+        .iter()
+        .map(|f| f.to_string())
+        .collect();
+    let allocated: Vec<String> = expected.faults.iter().map(|f| f.to_string()).collect();
+    assert_eq!(streamed, allocated);
+    expected
+}
+
+/// A last line that is a whole record continuing the chain, lacking only its newline,
+/// is still a `torn_tail` (SPEC section 3), whose detail says so; any other last line
+/// without a newline — cut short, a record that does not chain or hash, one over the
+/// line limit — is the plain torn tail.
+#[cfg(feature = "std")]
+#[test]
+fn a_torn_tail_that_is_a_whole_record_says_so() {
+    let (bytes, _) = chain_bytes(3);
+    let whole = &bytes[..bytes.len() - 1];
+    let report = every_front_end(whole, &Options::default());
+    assert_eq!(kinds(&report), [(Some(2), "torn_tail")]);
+    assert_eq!(report.count, 2);
+    let len = lines(&bytes)[2].len();
+    assert_eq!(
+        report.faults[0].detail.to_string(),
+        alloc::format!(
+            "the last line ({len} bytes) is a complete, valid record that continues the chain, \
+             missing only its terminating newline"
+        )
+    );
+    let plain = alloc::format!(
+        "the last line ({}) has no terminating newline: the last append did not finish",
+        "{len} bytes"
+    );
+    let mut l = lines(&bytes);
+    let (last, unchained) = (l.pop().unwrap(), l.remove(1));
+    let cut = &bytes[..bytes.len() - 2];
+    let mut other_prev = join(&l);
+    other_prev.extend_from_slice(last.as_bytes());
+    let mut rehashed = join(&l[..1]);
+    rehashed.extend_from_slice(unchained.replace("\"i\":1", "\"i\":7").as_bytes());
+    for (tail, len) in [
+        (cut, len - 1),
+        (&other_prev[..], len),
+        (&rehashed[..], unchained.len()),
+    ] {
+        let report = every_front_end(tail, &Options::default());
+        assert_eq!(report.faults.last().unwrap().kind, FaultKind::TornTail);
+        let detail = report.faults.last().unwrap().detail.to_string();
+        assert_eq!(detail, plain.replace("{len}", &len.to_string()));
+    }
+    let short = Options {
+        max_line_bytes: len - 1,
+        ..Options::default()
+    };
+    let report = every_front_end(whole, &short);
+    let detail = report.faults.last().unwrap().detail.to_string();
+    assert_eq!(detail, plain.replace("{len}", &len.to_string()));
+}
+
+/// A CRLF line ending is named: both verifiers say "carriage return" at its column
+/// (the kind stays `not_canonical`).
+#[cfg(feature = "std")]
+#[test]
+fn a_crlf_line_ending_is_named_a_carriage_return() {
+    let (bytes, _) = chain_bytes(2);
+    let crlf: Vec<u8> = String::from_utf8(bytes.clone())
+        .unwrap()
+        .replace('\n', "\r\n")
+        .into_bytes();
+    let report = every_front_end(&crlf, &Options::default());
+    assert_eq!(
+        kinds(&report),
+        [(Some(0), "not_canonical"), (Some(1), "not_canonical")]
+    );
+    let len = lines(&bytes)[0].len();
+    assert_eq!(
+        report.faults[0].detail.to_string(),
+        alloc::format!(
+            "the line is not in canonical (RFC 8785) form: a carriage return (white space; \
+             CRLF line endings leave one before each newline) at column {}",
+            len + 1
+        )
+    );
+    let lenient = Options {
+        lenient: true,
+        ..Options::default()
+    };
+    assert!(verify_bytes(&crlf, &lenient).ok());
+}

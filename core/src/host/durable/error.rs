@@ -22,12 +22,16 @@ pub enum WriteError {
     /// Taking or releasing the lock failed.
     Lock(io::Error),
     /// The file ends in an incomplete line (`torn_tail`): an earlier append did not
-    /// finish. Nothing is appended until [`super::repair`] moves those bytes aside.
+    /// finish. Nothing is appended until [`super::repair`] moves those bytes aside (or
+    /// adds the newline, when they are a whole record lacking only that).
     TornTail {
         /// Where the incomplete line starts: the length of the complete records.
         offset: u64,
         /// How many bytes the incomplete line has.
         len: u64,
+        /// The line is a record with no fault that continues the chain, lacking only
+        /// its newline.
+        complete: bool,
     },
     /// The file (on open), or the bytes another writer appended since this writer's
     /// last append, do not verify; the report says where and why.
@@ -72,10 +76,24 @@ impl fmt::Display for WriteError {
                 f.write_str("another writer holds the transcript's lock (not waiting, as asked)")
             }
             WriteError::Lock(e) => write!(f, "cannot take or release the transcript's lock: {e}"),
-            WriteError::TornTail { offset, len } => write!(
+            WriteError::TornTail {
+                offset,
+                len,
+                complete: false,
+            } => write!(
                 f,
                 "torn_tail: the transcript ends in an incomplete line ({len} bytes at offset \
                  {offset}); nothing is appended until it is repaired (agentloop repair)"
+            ),
+            WriteError::TornTail {
+                offset,
+                len,
+                complete: true,
+            } => write!(
+                f,
+                "torn_tail: the transcript's last line ({len} bytes at offset {offset}) is a \
+                 complete, valid record missing only its newline; nothing is appended until \
+                 it is repaired (agentloop repair adds the newline)"
             ),
             WriteError::DoesNotVerify(report) => match report.faults.first() {
                 Some(fault) => write!(f, "the transcript does not verify: {fault}"),
@@ -153,6 +171,16 @@ pub enum RepairError {
         /// Why removing the side file failed.
         remove: io::Error,
     },
+    /// The last line is a whole record lacking only its newline, and adding the
+    /// newline failed: `written` false, before anything was written (nothing changed);
+    /// `written` true, syncing the transcript after the newline was written (after a
+    /// crash the line may lack it again, and a repair adds it again).
+    Newline {
+        /// Why.
+        error: io::Error,
+        /// Whether the newline was written before the failure.
+        written: bool,
+    },
     /// The torn bytes were moved to `side_file` and the transcript was cut to `offset`,
     /// but syncing the cut failed: after a crash the torn tail may be back (the next
     /// repair then refuses until `side_file` is moved away).
@@ -203,6 +231,22 @@ impl fmt::Display for RepairError {
                  removed ({remove}): remove it before repairing again",
                 side_file.display()
             ),
+            RepairError::Newline {
+                error,
+                written: false,
+            } => write!(
+                f,
+                "the last line is a complete, valid record missing only its newline, and \
+                 adding the newline failed: {error}; nothing was changed"
+            ),
+            RepairError::Newline {
+                error,
+                written: true,
+            } => write!(
+                f,
+                "the newline was added after the last record, but syncing the transcript \
+                 failed: {error}; after a crash the record may lack it again (repair again)"
+            ),
             RepairError::CutNotSynced {
                 side_file,
                 offset,
@@ -224,6 +268,7 @@ impl std::error::Error for RepairError {
         match self {
             RepairError::Open(e)
             | RepairError::Write(e)
+            | RepairError::Newline { error: e, .. }
             | RepairError::SideFileLeft { error: e, .. }
             | RepairError::CutNotSynced { error: e, .. } => Some(e),
             _ => None,

@@ -26,7 +26,8 @@
 //! - **Torn tails.** Opening a file whose last line is incomplete is refused
 //!   ([`WriteError::TornTail`]); [`repair()`] — an explicit call, or `agentloop repair`
 //!   — moves the torn bytes to a side file and cuts the file back to its last complete
-//!   record. Nothing else ever truncates or rewrites a transcript.
+//!   record, or, when the last line is a whole record lacking only its newline, adds
+//!   the newline. Nothing else ever truncates or rewrites a transcript.
 //!
 //! ```
 //! use agentloop_core::durable::{Writer, WriterOptions};
@@ -55,10 +56,9 @@ mod tests;
 
 pub use error::{RepairError, WriteError};
 pub use options::{LockWait, LockWatch, SyncPolicy, WriterOptions};
-pub use repair::{repair, Removed, Repaired};
+pub use repair::{repair, Removed, Repaired, TailRepair};
 
 use core::cmp::Ordering;
-use std::boxed::Box;
 use std::fs::File;
 use std::path::Path;
 
@@ -73,7 +73,7 @@ pub(crate) use files::sync_parent;
 use lock::LockGuard;
 use options::SyncCounter;
 use rollback::{write_line, Failed, Io};
-use tail::verify_range;
+use tail::{one_record, verify_range};
 
 /// A record the writer appended: its `seq` and its `hash` (the file's new head).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -215,18 +215,7 @@ impl Writer {
             return Err(too_long);
         }
         let before = next_of(&s.chain);
-        let check = verify::Options {
-            anchor: before,
-            checkpoint: None,
-            ..s.options.verify
-        };
-        let report = verify::verify_bytes(line, &check);
-        // A report with no fault and one record is exactly one complete line: a last
-        // line without its newline is a torn_tail fault, an empty line bad_json.
-        if !report.ok() || report.count != 1 {
-            return Err(WriteError::Diverged(Box::new(report)));
-        }
-        let head = report.head.unwrap_or(before.prev0);
+        let head = one_record(line, before, &s.options.verify).map_err(WriteError::Diverged)?;
         let result = write_line(&self.file, line, s.len, &mut s.counter, s.io);
         if result.is_ok() {
             s.chain = Chain::from_anchor(Anchor {

@@ -1,16 +1,20 @@
 //! Repair: the one operation that removes bytes from a transcript, and only a torn
-//! tail — an incomplete last line left by an append that did not finish.
+//! tail — an incomplete last line left by an append that did not finish; or, when that
+//! line is a whole record that lacks only its newline, adds the newline.
 
 use std::ffi::OsString;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::string::ToString;
+use std::vec::Vec;
 
 use super::lock::LockGuard;
-use super::tail::{complete_len, verify_range};
+use super::tail::{complete_len, one_record, verify_range};
 use super::{sync_parent, RepairError, WriteError, WriterOptions};
+use crate::anchor::Anchor;
 use crate::hash::Hash;
+use crate::verify::Options;
 
 /// What [`repair`] found and did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,8 +23,28 @@ pub struct Repaired {
     pub count: u64,
     /// The file's head: the hash of its last record (the anchor's `prev0` if empty).
     pub head: Hash,
-    /// The torn tail it removed, or `None` when the file had none (nothing changed).
-    pub removed: Option<Removed>,
+    /// What it did to the file's last line.
+    pub tail: TailRepair,
+}
+
+/// What [`repair`] did to a transcript's last line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TailRepair {
+    /// The file ended with a newline (or was empty): nothing changed.
+    Untouched,
+    /// The incomplete last line was moved to a side file and the file cut back to its
+    /// last complete record.
+    Removed(Removed),
+    /// The last line was a whole record with no fault that continues the chain,
+    /// lacking only its newline (the verifier's `torn_tail` says so): the newline was
+    /// appended and synced, and the record is counted in [`Repaired::count`] (its hash
+    /// is [`Repaired::head`]). Nothing was removed.
+    Completed {
+        /// Where the record's line starts.
+        offset: u64,
+        /// Its length in bytes, without the newline added.
+        len: u64,
+    },
 }
 
 /// A torn tail [`repair`] moved out of a transcript.
@@ -44,8 +68,10 @@ pub(crate) struct RepairIo {
     pub(crate) sync: fn(&File) -> io::Result<()>,
     /// Cuts the transcript to a length.
     pub(crate) cut: fn(&File, u64) -> io::Result<()>,
-    /// Syncs the transcript after the cut.
+    /// Syncs the transcript after the cut, or after the newline was added.
     pub(crate) sync_cut: fn(&File) -> io::Result<()>,
+    /// Writes the missing newline at the end of the transcript (of this length).
+    pub(crate) end_line: fn(&File, u64) -> io::Result<()>,
 }
 
 impl RepairIo {
@@ -54,17 +80,27 @@ impl RepairIo {
         sync: File::sync_all,
         cut: File::set_len,
         sync_cut: File::sync_all,
+        end_line: |file, len| {
+            let mut writer = file;
+            writer.seek(SeekFrom::Start(len))?;
+            writer.write_all(b"\n")
+        },
     };
 }
 
 /// Repairs a torn tail: if the file's last line is incomplete and every complete line
 /// before it verifies (with `options.verify`), copies the incomplete bytes to the new
 /// side file `FILE.torn-OFFSET`, syncs it, then cuts the file to `OFFSET` (its last
-/// complete record) and syncs it. All of it under the file's lock (`options.lock`).
+/// complete record) and syncs it ([`TailRepair::Removed`]). All of it under the file's
+/// lock (`options.lock`).
 ///
-/// A file without a torn tail that verifies is left as it is (`removed: None`). A file
-/// whose complete records have faults is refused ([`RepairError::DoesNotVerify`]), as is
-/// an existing side file ([`RepairError::SideFileExists`]): nothing is changed then.
+/// A last line that is a whole record with no fault, continuing the chain, and lacks
+/// only its newline is kept: the newline is appended and synced
+/// ([`TailRepair::Completed`]; [`RepairError::Newline`] if that fails).
+///
+/// A file without a torn tail that verifies is left as it is ([`TailRepair::Untouched`]).
+/// A file whose complete records have faults is refused ([`RepairError::DoesNotVerify`]),
+/// as is an existing side file ([`RepairError::SideFileExists`]): nothing is changed then.
 ///
 /// A repair that fails before the cut (writing or syncing the side file, or the cut
 /// itself: a full disk, a file-size limit) removes the side file it created, so the
@@ -103,7 +139,29 @@ pub(crate) fn repair_with(
         return Ok(Repaired {
             count: range.count,
             head: range.head,
-            removed: None,
+            tail: TailRepair::Untouched,
+        });
+    }
+    let next = Anchor {
+        seq0: anchor.seq0.saturating_add(range.count),
+        prev0: range.head,
+    };
+    if let Some(head) = unterminated_record(&file, (offset, len), next, &options.verify)? {
+        (io.end_line)(&file, len).map_err(|error| RepairError::Newline {
+            error,
+            written: false,
+        })?;
+        (io.sync_cut)(&file).map_err(|error| RepairError::Newline {
+            error,
+            written: true,
+        })?;
+        return Ok(Repaired {
+            count: range.count + 1,
+            head,
+            tail: TailRepair::Completed {
+                offset,
+                len: len - offset,
+            },
         });
     }
     let side_file = side_file_name(path, offset);
@@ -124,12 +182,34 @@ pub(crate) fn repair_with(
     Ok(Repaired {
         count: range.count,
         head: range.head,
-        removed: Some(Removed {
+        tail: TailRepair::Removed(Removed {
             offset,
             len: len - offset,
             side_file,
         }),
     })
+}
+
+/// The hash of the incomplete last line `[offset, len)` when, given its newline, it is
+/// a record with no fault that continues the chain at `next` (`None` otherwise, and
+/// for a line longer than the line limit, which is not read).
+fn unterminated_record(
+    file: &File,
+    (offset, len): (u64, u64),
+    next: Anchor,
+    options: &Options,
+) -> Result<Option<Hash>, RepairError> {
+    if len - offset > options.max_line_bytes as u64 {
+        return Ok(None);
+    }
+    let mut line = Vec::new();
+    let mut reader = file;
+    reader
+        .seek(SeekFrom::Start(offset))
+        .and_then(|_| reader.take(len - offset).read_to_end(&mut line))
+        .map_err(RepairError::Open)?;
+    line.push(b'\n');
+    Ok(one_record(&line, next, options).ok())
 }
 
 /// `FILE.torn-OFFSET`, beside the transcript.

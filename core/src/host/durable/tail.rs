@@ -7,7 +7,8 @@ use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use super::WriteError;
 use crate::anchor::Anchor;
 use crate::hash::Hash;
-use crate::verify::{self, FaultKind, Options, Report};
+use crate::stream::Detail as Check;
+use crate::verify::{self, Detail, FaultKind, Options, Report};
 
 /// The length of the file's complete lines: the offset just past the last `\n` before
 /// `len` (0 when there is none). Reads backwards from `len`, so a torn tail costs a
@@ -41,8 +42,8 @@ pub(crate) struct Range {
 /// Verifies the bytes `[from, to)` of `file` as a transcript continuing `anchor`.
 ///
 /// A range whose only fault is an incomplete last line is [`WriteError::TornTail`]
-/// (with the torn line's offset in the file); any other fault is
-/// [`WriteError::DoesNotVerify`].
+/// (with the torn line's offset in the file, and whether the verifier found it a whole
+/// record lacking only its newline); any other fault is [`WriteError::DoesNotVerify`].
 pub(crate) fn verify_range(
     file: &File,
     from: u64,
@@ -67,12 +68,40 @@ pub(crate) fn verify_range(
     }
     if only_torn_tail(&report) {
         let offset = complete_len(file, to).map_err(WriteError::Open)?.max(from);
+        let complete = matches!(
+            report.faults[0].detail,
+            Detail::Check(Check::UnterminatedRecord { .. })
+        );
         return Err(WriteError::TornTail {
             offset,
             len: to - offset,
+            complete,
         });
     }
     Err(WriteError::DoesNotVerify(Box::new(report)))
+}
+
+/// The hash of `line` when it is exactly one record line (ending in `\n`) with no
+/// fault, continuing the chain at `anchor`; else the report that says why not. The
+/// judgement of a line built elsewhere ([`super::Writer::append_line`]) and of a last
+/// line that lacks only its newline ([`super::repair`]).
+pub(crate) fn one_record(
+    line: &[u8],
+    anchor: Anchor,
+    options: &Options,
+) -> Result<Hash, Box<Report>> {
+    let check = Options {
+        anchor,
+        checkpoint: None,
+        ..*options
+    };
+    let report = verify::verify_bytes(line, &check);
+    // A report with no fault and one record is exactly one complete line: a last line
+    // without its newline is a torn_tail fault, an empty line bad_json.
+    if !report.ok() || report.count != 1 {
+        return Err(Box::new(report));
+    }
+    Ok(report.head.unwrap_or(anchor.prev0))
 }
 
 /// Whether the report's one fault is a torn tail.

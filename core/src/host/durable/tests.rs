@@ -36,6 +36,14 @@ impl Drop for Scratch {
     }
 }
 
+/// What a repair moved aside (it must have).
+fn removed(repaired: Repaired) -> Removed {
+    match repaired.tail {
+        TailRepair::Removed(removed) => removed,
+        other => panic!("{other:?}"),
+    }
+}
+
 fn verified(path: &Path) -> u64 {
     let report = verify_file(path, &Options::default());
     assert!(report.ok(), "{:?}", report.faults);
@@ -280,7 +288,11 @@ fn growth_that_does_not_verify_is_refused_and_left_alone() {
     let mut raw = OpenOptions::new().append(true).open(&path).unwrap();
     raw.write_all(b"{\"hash\":\"12").unwrap();
     match w.append("x", &note(1)) {
-        Err(WriteError::TornTail { offset, len: torn }) => assert_eq!((offset, torn), (len, 11)),
+        Err(WriteError::TornTail {
+            offset,
+            len: torn,
+            complete: false,
+        }) => assert_eq!((offset, torn), (len, 11)),
         other => panic!("{other:?}"),
     }
 }
@@ -480,7 +492,10 @@ fn a_torn_tail_is_refused_until_repaired() {
     let (path, torn, complete) = torn_file(&s);
     match Writer::open(&path, WriterOptions::default()) {
         Err(e @ WriteError::TornTail { .. }) => {
-            assert!(matches!(e, WriteError::TornTail { offset, len: 12 } if offset == complete));
+            assert!(matches!(
+                e,
+                WriteError::TornTail { offset, len: 12, complete: false } if offset == complete
+            ));
             assert!(format!("{e}").starts_with("torn_tail: "));
         }
         other => panic!("{other:?}"),
@@ -488,7 +503,7 @@ fn a_torn_tail_is_refused_until_repaired() {
     assert_eq!(fs::read(&path).unwrap(), torn);
 
     let repaired = repair(&path, &WriterOptions::default()).unwrap();
-    let removed = repaired.removed.clone().unwrap();
+    let removed = removed(repaired.clone());
     assert_eq!((removed.offset, removed.len), (complete, 12));
     let mut side = String::from(path.to_str().unwrap());
     side.push_str(&format!(".torn-{complete}"));
@@ -500,8 +515,8 @@ fn a_torn_tail_is_refused_until_repaired() {
     // Nothing more to repair; the writer opens and continues.
     let again = repair(&path, &WriterOptions::default()).unwrap();
     assert_eq!(
-        (again.count, again.head, again.removed),
-        (2, repaired.head, None)
+        (again.count, again.head, again.tail),
+        (2, repaired.head, TailRepair::Untouched)
     );
     let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
     assert_eq!(w.append("x", &note(2)).unwrap().seq, 2);
@@ -551,9 +566,9 @@ fn a_file_with_no_complete_line_repairs_to_empty() {
     let path = s.path("t.jsonl");
     fs::write(&path, b"{\"ha").unwrap();
     let repaired = repair(&path, &WriterOptions::default()).unwrap();
-    assert_eq!(repaired.removed.unwrap().offset, 0);
-    assert_eq!(fs::metadata(&path).unwrap().len(), 0);
     assert_eq!(repaired.head, Hash::ZERO);
+    assert_eq!(removed(repaired).offset, 0);
+    assert_eq!(fs::metadata(&path).unwrap().len(), 0);
 }
 
 #[test]
@@ -564,7 +579,11 @@ fn errors_read_as_sentences() {
             "another writer holds the transcript's lock (not waiting, as asked)",
         ),
         (
-            WriteError::TornTail { offset: 10, len: 3 },
+            WriteError::TornTail {
+                offset: 10,
+                len: 3,
+                complete: false,
+            },
             "torn_tail: the transcript ends in an incomplete line (3 bytes at offset 10); \
              nothing is appended until it is repaired (agentloop repair)",
         ),
@@ -786,12 +805,10 @@ fn a_torn_tail_longer_than_one_read_block_is_found_and_moved_whole() {
     drop(raw);
     assert!(matches!(
         Writer::open(&path, WriterOptions::default()),
-        Err(WriteError::TornTail { offset, len }) if offset == complete && len == tail_len
+        Err(WriteError::TornTail { offset, len, complete: false })
+            if offset == complete && len == tail_len
     ));
-    let removed = repair(&path, &WriterOptions::default())
-        .unwrap()
-        .removed
-        .unwrap();
+    let removed = removed(repair(&path, &WriterOptions::default()).unwrap());
     assert_eq!((removed.offset, removed.len), (complete, tail_len));
     assert_eq!(fs::metadata(&removed.side_file).unwrap().len(), tail_len);
     assert_eq!(verified(&path), 2);
@@ -842,7 +859,7 @@ fn a_repair_that_fails_removes_its_side_file_so_the_next_one_can_run() {
         assert!(!Path::new(&side).exists(), "the side file was left");
     }
     // So the next repair (with a disk that has room) does its work.
-    let removed = repair(&path, &options).unwrap().removed.unwrap();
+    let removed = removed(repair(&path, &options).unwrap());
     assert_eq!(fs::read(&removed.side_file).unwrap(), b"{\"hash\":\"abc");
     assert_eq!(verified(&path), 2);
 }
@@ -938,4 +955,114 @@ fn a_watched_wait_for_the_lock_is_told_when_it_starts_and_ends() {
     other.unlock().unwrap();
     assert_eq!(repairing.join().unwrap(), 2);
     assert_eq!(told(), (2, 2));
+}
+
+/// Two records, then a third whole record of the same chain without its newline: the
+/// file, its bytes, the offset of the last line and the whole transcript's bytes.
+fn unterminated_file(s: &Scratch) -> (PathBuf, Vec<u8>, u64, Vec<u8>) {
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    w.append("x", &note(0)).unwrap();
+    w.append("x", &note(1)).unwrap();
+    let complete = w.len();
+    let mut chain = Chain::from_anchor(w.next());
+    drop(w);
+    let line = chain.append("x", &note(2)).unwrap().to_vec();
+    let mut raw = OpenOptions::new().append(true).open(&path).unwrap();
+    raw.write_all(&line[..line.len() - 1]).unwrap();
+    let mut whole = fs::read(&path).unwrap();
+    let unterminated = whole.clone();
+    whole.push(b'\n');
+    (path, unterminated, complete, whole)
+}
+
+#[test]
+fn a_whole_record_lacking_only_its_newline_is_kept_and_completed() {
+    let s = Scratch::new("unterminated");
+    let (path, unterminated, complete, whole) = unterminated_file(&s);
+    let len = unterminated.len() as u64 - complete;
+    match Writer::open(&path, WriterOptions::default()) {
+        Err(e @ WriteError::TornTail { complete: true, .. }) => {
+            assert!(
+                matches!(e, WriteError::TornTail { offset, len: l, .. } if offset == complete && l == len)
+            );
+            assert!(format!("{e}").contains("missing only its newline"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let repaired = repair(&path, &WriterOptions::default()).unwrap();
+    assert_eq!(
+        repaired.tail,
+        TailRepair::Completed {
+            offset: complete,
+            len
+        }
+    );
+    assert_eq!(repaired.count, 3);
+    assert_eq!(fs::read(&path).unwrap(), whole);
+    let report = verify_file(&path, &Options::default());
+    assert!(report.ok(), "{:?}", report.faults);
+    assert_eq!(report.head, Some(repaired.head));
+    let side = format!("{}.torn-{complete}", path.display());
+    assert!(!Path::new(&side).exists());
+    let again = repair(&path, &WriterOptions::default()).unwrap();
+    assert_eq!((again.count, again.tail), (3, TailRepair::Untouched));
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    assert_eq!(w.append("x", &note(3)).unwrap().seq, 3);
+}
+
+#[test]
+fn a_whole_record_that_does_not_continue_the_chain_is_moved_aside() {
+    let s = Scratch::new("unterminated-other");
+    let (path, unterminated, complete, _) = unterminated_file(&s);
+    // The same record, a step out of its chain: anchored one seq further.
+    let anchor = Anchor {
+        seq0: 9,
+        ..Anchor::GENESIS
+    };
+    let line = Chain::from_anchor(anchor)
+        .append("x", &note(2))
+        .unwrap()
+        .to_vec();
+    let mut other = unterminated[..complete as usize].to_vec();
+    other.extend_from_slice(&line[..line.len() - 1]);
+    fs::write(&path, &other).unwrap();
+    let removed = removed(repair(&path, &WriterOptions::default()).unwrap());
+    assert_eq!(removed.offset, complete);
+    assert_eq!(
+        fs::read(&removed.side_file).unwrap(),
+        &line[..line.len() - 1]
+    );
+}
+
+fn failing_end_line(_: &File, _: u64) -> io::Result<()> {
+    Err(io::Error::from(io::ErrorKind::StorageFull))
+}
+
+#[test]
+fn a_newline_that_cannot_be_added_says_so() {
+    let s = Scratch::new("unterminated-fails");
+    let (path, unterminated, _, _) = unterminated_file(&s);
+    let io = RepairIo {
+        end_line: failing_end_line,
+        ..RepairIo::REAL
+    };
+    match repair::repair_with(&path, &WriterOptions::default(), io) {
+        Err(e @ RepairError::Newline { written: false, .. }) => {
+            assert!(format!("{e}").ends_with("; nothing was changed"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(fs::read(&path).unwrap(), unterminated);
+    let io = RepairIo {
+        sync_cut: failing_sync,
+        ..RepairIo::REAL
+    };
+    match repair::repair_with(&path, &WriterOptions::default(), io) {
+        Err(e @ RepairError::Newline { written: true, .. }) => {
+            assert!(format!("{e}").contains("repair again"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(verified(&path), 3);
 }

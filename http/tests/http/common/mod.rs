@@ -17,12 +17,30 @@ pub const KEY_VARIABLE: &str = "AGENTLOOP_HTTP_TEST_KEY";
 pub const KEY: &str = "sk-test-Zq7Vx2Lm9Rt4Wk8Pa3";
 /// A variable no test sets.
 pub const UNSET_VARIABLE: &str = "AGENTLOOP_HTTP_TEST_KEY_NEVER_SET";
+/// A key as long as Anthropic's (164 characters), in its own variable.
+pub const LONG_KEY_VARIABLE: &str = "AGENTLOOP_HTTP_TEST_LONG_KEY";
+pub const LONG_KEY: &str = concat!(
+    "sk-ant-api03-",
+    "HvIimtLOIodwaNNJZK19ImMMBaPEGa5Us0IL57ghsuqzRnO6rcIMA7xSorQFhi",
+    "66RuHka4KMXECbw1zfXKYzQ19Y4gqqLOLTxlMvsia8BOMD69UWrsw5ZGf03Juf",
+    "hNiyckbKqaPd36SdOP9CAbarjQc",
+);
 
-/// Sets the key variable, once per test process (before any model reads it; nothing
-/// in these tests reads the environment through libc while it is set).
+/// Sets the key variables, once per test process (before any model reads them;
+/// nothing in these tests reads the environment through libc while they are set).
 pub fn set_key() {
     static ONCE: Once = Once::new();
-    ONCE.call_once(|| std::env::set_var(KEY_VARIABLE, KEY));
+    ONCE.call_once(|| {
+        std::env::set_var(KEY_VARIABLE, KEY);
+        std::env::set_var(LONG_KEY_VARIABLE, LONG_KEY);
+    });
+}
+
+/// Whether `text` holds 8 consecutive characters of `key`.
+pub fn leaks(text: &str, key: &str) -> bool {
+    key.as_bytes()
+        .windows(8)
+        .any(|run| text.contains(std::str::from_utf8(run).unwrap()))
 }
 
 pub fn secs(s: f64) -> Duration {

@@ -66,6 +66,9 @@ impl fmt::Display for Syntax {
 pub enum Departure {
     /// White space between tokens.
     WhiteSpace,
+    /// A carriage return between tokens: white space, named for the CRLF line endings
+    /// that leave one at the end of every line.
+    CarriageReturn,
     /// An escape canonical form does not use (`\/`, `\u00e9`, `\u001F`, `\u000a`).
     Escape,
     /// A key that does not sort after the one before it (UTF-16 order).
@@ -78,6 +81,9 @@ impl fmt::Display for Departure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Departure::WhiteSpace => "white space between tokens",
+            Departure::CarriageReturn => {
+                "a carriage return (white space; CRLF line endings leave one before each newline)"
+            }
             Departure::Escape => "an escape canonical form does not use",
             Departure::KeyOrder => "a key out of canonical (UTF-16) order",
             Departure::NumberSpelling => "a number not in its canonical spelling",

@@ -156,7 +156,7 @@ impl Lexer {
                 _ => Err(unexpected(b)),
             },
             State::After => self.after(b, obs),
-            State::End if whitespace(b) => Err(Stop::NotCanonical(Departure::WhiteSpace)),
+            State::End if whitespace(b) => Err(white_space(b)),
             State::End => Err(Stop::Bad(Syntax::TrailingCharacters)),
             State::Str {
                 key,
@@ -330,10 +330,19 @@ pub(super) fn string(key: bool) -> State {
 
 fn unexpected(b: u8) -> Stop {
     if whitespace(b) {
-        Stop::NotCanonical(Departure::WhiteSpace)
+        white_space(b)
     } else {
         Stop::Bad(Syntax::UnexpectedByte(b))
     }
+}
+
+/// The departure of the white space byte `b`: a carriage return is named.
+fn white_space(b: u8) -> Stop {
+    Stop::NotCanonical(if b == b'\r' {
+        Departure::CarriageReturn
+    } else {
+        Departure::WhiteSpace
+    })
 }
 
 fn whitespace(b: u8) -> bool {

@@ -20,7 +20,10 @@ use crate::stream::lexer::{Departure, JsonType, Limit, NumberProblem, Syntax};
 /// bytes. A few variants come from one verifier only: [`Detail::NotCanonical`],
 /// [`Detail::Limit`] from the streaming one (it stops at the first byte that departs
 /// from canonical form and has fixed limits), [`Detail::CanonicalDiffers`] from the
-/// allocating one (it compares the line with the canonical encoding of what it parsed).
+/// allocating one (it compares the line with the canonical encoding of what it parsed)
+/// — except that where that first difference is a carriage return, the allocating one
+/// names it as the streaming one does ([`Detail::NotCanonical`] with
+/// [`Departure::CarriageReturn`]), so a CRLF line has one sentence in both.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Detail {
@@ -127,6 +130,13 @@ pub enum Detail {
         /// Bytes after the last `\n`.
         len: u64,
     },
+    /// `torn_tail` whose bytes, given a `\n`, are a record with no fault of its own
+    /// that continues the chain: only the newline is missing (a repair adds it rather
+    /// than moving the line aside).
+    UnterminatedRecord {
+        /// Bytes after the last `\n`.
+        len: u64,
+    },
     /// `truncated`.
     Truncated {
         /// Records the checkpoint covers.
@@ -224,6 +234,10 @@ impl fmt::Display for Detail {
             Detail::TornTail { len } => write!(
                 f,
                 "the last line ({len} bytes) has no terminating newline: the last append did not finish"
+            ),
+            Detail::UnterminatedRecord { len } => write!(
+                f,
+                "the last line ({len} bytes) is a complete, valid record that continues the chain, missing only its terminating newline"
             ),
             Detail::Truncated { .. }
             | Detail::HeadMismatch { .. }

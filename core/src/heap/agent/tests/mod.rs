@@ -7,6 +7,7 @@ mod follow;
 mod machine;
 mod order;
 mod resume;
+mod sizes;
 mod stops;
 #[cfg(feature = "serde")]
 mod typed;

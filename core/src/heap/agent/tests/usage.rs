@@ -350,30 +350,26 @@ fn a_resumed_run_counts_the_input_tokens_recorded_before() {
     assert_eq!((agent.tokens(), agent.total_tokens()), (5, 35));
 }
 
+/// A provider report that makes the `assistant` record too long for a line is the
+/// turn's `model_error`, as a text that long is: no `assistant` record, and the run
+/// ends with its `stop` record.
 #[test]
-fn a_report_too_long_for_a_record_line_is_refused_like_a_long_text() {
-    use crate::chain::AppendError;
-    use crate::driver::RunError;
+fn a_report_too_long_for_a_record_line_is_a_model_error_like_a_long_text() {
     use crate::verify::MAX_LINE_BYTES;
     let long = ProviderReport {
         model: Some("m".repeat(MAX_LINE_BYTES)),
         ..ProviderReport::default()
     };
-    let mut out = Vec::new();
-    let err = driver::run(
-        "t",
+    let r = run(
         Budgets::default(),
-        &mut Scripted::new([Reply::new("x").with_provider(long)]),
+        vec![Reply::new("x").with_provider(long)],
         &mut demo_tools(),
-        &mut || false,
-        &mut out,
-    )
-    .unwrap_err();
-    assert!(
-        matches!(err, RunError::Append(AppendError::LineTooLong { max, .. }) if max == MAX_LINE_BYTES),
-        "{err:?}"
     );
-    // Only the task record was written; it verifies.
-    assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 1);
-    assert!(verify::verify_bytes(&out, &Options::default()).ok());
+    assert_eq!(r.kinds(), ["task", "stop"]);
+    assert_eq!(r.outcome.reason, StopReason::ModelError);
+    let error = text(r.stop(), "error");
+    assert!(
+        error.starts_with("the model's reply is too large for one record ("),
+        "{error}"
+    );
 }

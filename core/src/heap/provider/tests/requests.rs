@@ -422,7 +422,7 @@ impl Model for Canned {
             .map_err(|e| ModelError::new(format!("{e}")))?;
         self.requests.push(text(body));
         let (status, body) = self.answers.pop_front().expect("an answer left");
-        self.provider.parse(status, body.as_bytes())
+        self.provider.parse(status, body.as_bytes(), None)
     }
 }
 
@@ -795,32 +795,93 @@ fn conversations_that_break_the_pairing_rules_are_refused() {
 }
 
 #[test]
-fn an_empty_task_is_no_empty_text_block() {
-    let conversation = [user(""), assistant("hello", &[])];
+fn a_blank_task_is_no_text_block_and_anthropic_refuses_it() {
     let mut options = RequestOptions::new("m");
     options.max_output_tokens = Some(1);
+    let refused = Err(RequestError::BadConversation {
+        index: 0,
+        what: "the task is empty or only white space, and Anthropic takes no such text",
+    });
+    for task in ["", " ", "\n\n", "\t \r\n", "\u{a0}\u{3000}\u{2028}"] {
+        let conversation = [user(task), assistant("hello", &[])];
+        assert_eq!(
+            anthropic::request(&conversation[..1], &[], &options),
+            refused,
+            "{task:?}"
+        );
+        assert_eq!(anthropic::request(&conversation, &[], &options), refused);
+        // The history leaves the blank block out; OpenAI takes the user message as is.
+        assert_eq!(
+            text(crate::jcs::to_vec(&anthropic::messages(&conversation)).unwrap()),
+            r#"[{"content":[{"text":"hello","type":"text"}],"role":"assistant"}]"#
+        );
+        assert_eq!(
+            text(openai::request(&conversation[..1], &[], &options).unwrap()),
+            format!(
+                r#"{{"max_completion_tokens":1,"messages":[{{"content":{},"role":"user"}}],"model":"m"}}"#,
+                text(crate::jcs::to_vec(&Value::from(task)).unwrap())
+            )
+        );
+    }
+    // A character Unicode does not count as white space is text.
+    assert!(anthropic::request(&[user("\u{200b}")], &[], &options).is_ok());
+}
+
+/// Claude may answer `"\n\n"` before a `tool_use`: the next request must not send that
+/// text back, as the API refuses a text block with no character other than white space
+/// ("text content blocks must contain non-whitespace text"). Left out as empty text is;
+/// OpenAI takes such content, and gets it as it was said.
+#[test]
+fn white_space_text_is_left_out_of_anthropic_requests_as_empty_text_is() {
+    let add = json(r#"{"a":2,"b":40}"#);
+    let conversation = [
+        user("add 2 and 40"),
+        assistant("\n\n", &[("call_1_0", "add", add.clone())]),
+        tool("call_1_0", "add", Ok(json(r#"{"sum":42}"#))),
+    ];
+    let mut options = RequestOptions::new("m");
+    options.max_output_tokens = Some(1);
+    let body = anthropic::request(&conversation, &[], &options).unwrap();
     assert_eq!(
-        anthropic::request(&conversation[..1], &[], &options),
-        Err(RequestError::BadConversation {
-            index: 0,
-            what: "the task is empty, and Anthropic takes no empty text",
-        })
+        text(body),
+        concat!(
+            r#"{"max_tokens":1,"messages":["#,
+            r#"{"content":[{"text":"add 2 and 40","type":"text"}],"role":"user"},"#,
+            r#"{"content":[{"id":"call_1_0","input":{"a":2,"b":40},"name":"add","type":"tool_use"}],"role":"assistant"},"#,
+            r#"{"content":[{"content":"{\"sum\":42}","tool_use_id":"call_1_0","type":"tool_result"}],"role":"user"}],"#,
+            r#""model":"m"}"#
+        )
     );
-    assert_eq!(
-        anthropic::request(&conversation, &[], &options),
-        Err(RequestError::BadConversation {
-            index: 0,
-            what: "the task is empty, and Anthropic takes no empty text",
-        })
+    let history = anthropic::messages(&conversation);
+    check_anthropic(&history).unwrap();
+    let openai_body = text(openai::request(&conversation, &[], &options).unwrap());
+    assert!(
+        openai_body.contains(r#"{"content":"\n\n","role":"assistant","tool_calls":"#),
+        "{openai_body}"
     );
-    // The history leaves the empty block out; OpenAI takes an empty user message.
+    // Every kind of white space, and a turn of white space with no calls: as for "".
+    for blank in [
+        " ",
+        "\t",
+        "\r\n",
+        "\u{85}\u{a0}\u{1680}\u{2000}\u{200a}\u{2029}\u{202f}\u{205f}\u{3000}",
+    ] {
+        for calls in [&[("call_1_0", "add", add.clone())][..], &[]] {
+            let with = |text: &str| {
+                let mut turn = alloc::vec![user("t"), assistant(text, calls)];
+                if !calls.is_empty() {
+                    turn.push(tool("call_1_0", "add", Ok(Value::Null)));
+                }
+                anthropic::messages(&turn)
+            };
+            assert_eq!(with(blank), with(""), "{blank:?}");
+        }
+    }
+    // Text around white space is kept whole, white space and all.
+    let kept = anthropic::messages(&[user(" t "), assistant("\n\nok\n", &[])]);
     assert_eq!(
-        text(crate::jcs::to_vec(&anthropic::messages(&conversation)).unwrap()),
-        r#"[{"content":[{"text":"hello","type":"text"}],"role":"assistant"}]"#
-    );
-    assert_eq!(
-        text(openai::request(&conversation[..1], &[], &options).unwrap()),
-        r#"{"max_completion_tokens":1,"messages":[{"content":"","role":"user"}],"model":"m"}"#
+        text(crate::jcs::to_vec(&kept).unwrap()),
+        r#"[{"content":[{"text":" t ","type":"text"}],"role":"user"},{"content":[{"text":"\n\nok\n","type":"text"}],"role":"assistant"}]"#
     );
 }
 
@@ -851,6 +912,9 @@ fn the_provider_picks_the_codec() {
     );
     let body =
         br#"{"content":[{"type":"text","text":"a"}],"choices":[{"message":{"content":"b"}}]}"#;
-    assert_eq!(Provider::Anthropic.parse(200, body).unwrap().text, "a");
-    assert_eq!(Provider::OpenAi.parse(200, body).unwrap().text, "b");
+    assert_eq!(
+        Provider::Anthropic.parse(200, body, None).unwrap().text,
+        "a"
+    );
+    assert_eq!(Provider::OpenAi.parse(200, body, None).unwrap().text, "b");
 }

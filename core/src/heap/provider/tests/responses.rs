@@ -16,7 +16,7 @@ type Case = (&'static str, u16, String, Result<Reply, String>);
 
 fn check(provider: Provider, cases: Vec<Case>) {
     for (label, status, body, want) in cases {
-        let got = provider.parse(status, body.as_bytes());
+        let got = provider.parse(status, body.as_bytes(), None);
         match want {
             Ok(reply) => assert_eq!(got, Ok(reply), "{provider} {label}"),
             Err(sentence) => {
@@ -743,10 +743,10 @@ fn anthropic_bodies() {
 fn error_statuses_are_kept_for_the_retry_policy() {
     let retryable = |status: u16, body: &str| -> [bool; 2] {
         [
-            openai::parse(status, body.as_bytes())
+            openai::parse(status, body.as_bytes(), None)
                 .unwrap_err()
                 .is_retryable(),
-            anthropic::parse(status, body.as_bytes())
+            anthropic::parse(status, body.as_bytes(), None)
                 .unwrap_err()
                 .is_retryable(),
         ]
@@ -766,7 +766,7 @@ fn error_statuses_are_kept_for_the_retry_policy() {
 fn error_sentences_escape_controls_and_stay_short() {
     // A provider's message with a forged line and a terminal escape.
     let forged = r#"{"error":{"message":"bad\nagentloop: FORGED\u001b[31m","type":"x\ty"}}"#;
-    let error = openai::parse(400, forged.as_bytes()).unwrap_err();
+    let error = openai::parse(400, forged.as_bytes(), None).unwrap_err();
     assert_eq!(
         error.message(),
         r"the provider answered HTTP 400 (x\ty): bad\nagentloop: FORGED\u001b[31m"
@@ -774,7 +774,7 @@ fn error_sentences_escape_controls_and_stay_short() {
     // A long message is cut after 1000 characters, marked.
     let long = "é".repeat(5000);
     let body = format!(r#"{{"type":"error","error":{{"type":"api_error","message":"{long}"}}}}"#);
-    let error = anthropic::parse(500, body.as_bytes()).unwrap_err();
+    let error = anthropic::parse(500, body.as_bytes(), None).unwrap_err();
     assert_eq!(
         error.message(),
         format!(
@@ -784,7 +784,7 @@ fn error_sentences_escape_controls_and_stay_short() {
     );
     // A long body that is not JSON: its byte count, and an excerpt of 200 characters.
     let page = format!("<!DOCTYPE html>\n{}", "x".repeat(10_000));
-    let error = openai::parse(502, page.as_bytes()).unwrap_err();
+    let error = openai::parse(502, page.as_bytes(), None).unwrap_err();
     assert_eq!(
         error.message(),
         format!(
@@ -793,14 +793,14 @@ fn error_sentences_escape_controls_and_stay_short() {
         )
     );
     // Bytes that are not UTF-8, with control bytes.
-    let error = anthropic::parse(502, b"\xff\xfe\x1b[2J\x00").unwrap_err();
+    let error = anthropic::parse(502, b"\xff\xfe\x1b[2J\x00", None).unwrap_err();
     assert_eq!(
         error.message(),
         "the provider answered HTTP 502 with a body that is not JSON (7 bytes; invalid UTF-8 at byte 0): \"\u{fffd}\u{fffd}\\u001b[2J\\u0000\""
     );
     // An excerpt exactly 200 characters long is not marked as cut.
     let exact = "y".repeat(200);
-    let error = openai::parse(503, exact.as_bytes()).unwrap_err();
+    let error = openai::parse(503, exact.as_bytes(), None).unwrap_err();
     assert!(
         error.message().ends_with(&format!("\"{exact}\"")),
         "{}",
@@ -833,12 +833,12 @@ fn every_cut_of_a_body_is_read_without_a_panic() {
         let bytes = body.as_bytes();
         for cut in 0..bytes.len() {
             for provider in [Provider::OpenAi, Provider::Anthropic] {
-                let result: Result<Reply, ModelError> = provider.parse(200, &bytes[..cut]);
+                let result: Result<Reply, ModelError> = provider.parse(200, &bytes[..cut], None);
                 let error = result.expect_err("a cut body is not JSON");
                 assert_eq!(error.status(), Some(200));
                 let mut changed = bytes.to_vec();
                 changed[cut] = b'}';
-                if let Err(error) = provider.parse(201, &changed) {
+                if let Err(error) = provider.parse(201, &changed, None) {
                     assert_eq!(error.status(), Some(201));
                 }
                 read += 2;
