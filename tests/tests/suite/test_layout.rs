@@ -78,3 +78,39 @@ fn every_file_of_a_test_binary_folder_is_one_of_its_modules() {
         ]
     );
 }
+
+/// The integration-test files that are test binaries of their own, each for a reason:
+/// `.ci/run` names `header`; `summary` runs last; `binary` and `gen_transcript` are their
+/// crates' only test files.
+const ALONE: [&str; 4] = [
+    "benches/tests/gen_transcript.rs",
+    "ffi/tests/header.rs",
+    "standin/tests/binary.rs",
+    "tests/tests/summary.rs",
+];
+
+/// A file put straight in a crate's `tests/` is a test binary of its own, linking the
+/// core once more: a new test file (one merged from a branch that started before the
+/// folders, say) goes into its crate's folder instead, unless it is one of [`ALONE`].
+#[test]
+fn no_test_file_is_a_binary_of_its_own_but_those_that_must_be() {
+    let root = workspace_root();
+    let mut alone = Vec::new();
+    for member in fs::read_dir(&root).unwrap() {
+        let Ok(files) = fs::read_dir(member.unwrap().path().join("tests")) else {
+            continue;
+        };
+        for file in files {
+            let file = file.unwrap().path();
+            if file.is_file() && file.extension().is_some_and(|e| e == "rs") {
+                alone.push(file.strip_prefix(&root).unwrap().display().to_string());
+            }
+        }
+    }
+    alone.sort();
+    assert_eq!(
+        alone, ALONE,
+        "a test file straight in a crate's tests/ folder: move it into the crate's folder \
+         target (docs/architecture.md, \"A test\") and declare it in that main.rs"
+    );
+}
