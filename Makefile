@@ -1,7 +1,8 @@
 # Builds libagentloop and installs it as a C library: the header (and agentloop.hpp, the
 # C++ wrapper beside it), the shared library
 # (libagentloop.so.<N>.<MINOR>.<PATCH>, its SONAME link libagentloop.so.<N> and the
-# development link libagentloop.so), the static library and agentloop.pc for pkg-config.
+# development link libagentloop.so), the static library, and agentloop.pc and
+# agentloop-static.pc for pkg-config.
 #
 #   make                                  cargo build --release -p agentloop-ffi
 #   make install PREFIX=/usr/local        then `ldconfig` when PREFIX is a system one
@@ -9,12 +10,14 @@
 #   make uninstall PREFIX=/usr/local      the same PREFIX, LIBDIR, DESTDIR … as install
 #
 # install-shared and install-static install one kind of library (each with the header
-# and agentloop.pc). The install targets run cargo only when a library is missing: build
-# as yourself, install as root. pc-in-place regenerates c-examples/agentloop.pc.
+# and its .pc file). The install targets run cargo only when a library is missing: build
+# as yourself, install as root. Installed (not staged under DESTDIR) where pkg-config or
+# the loader does not look, they say what to set (ffi/install-hint.sh). pc-in-place
+# regenerates c-examples/agentloop.pc and c-examples/agentloop-static.pc.
 #
 # Where things come from, so nothing is said twice: the SONAME is read from the built
 # libagentloop.so (ffi/build.rs sets it), MINOR and PATCH from the package version in
-# Cargo.toml, and agentloop.pc from ffi/agentloop.pc.in. ELF platforms (Linux, the
+# Cargo.toml, and the .pc files from ffi/*.pc.in. ELF platforms (Linux, the
 # BSDs) only. Why a Makefile rather than cargo-c: docs/c-api.md, "Build and link".
 
 ROOT       := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
@@ -39,7 +42,9 @@ STATIC := $(ARTIFACTS)/libagentloop.a
 HEADER := $(ROOT)/include/agentloop.h
 HEADER_CPP := $(ROOT)/include/agentloop.hpp
 PC_IN  := $(ROOT)/ffi/agentloop.pc.in
+PC_STATIC_IN := $(ROOT)/ffi/agentloop-static.pc.in
 IN_PLACE_PC ?= $(ROOT)/c-examples/agentloop.pc
+IN_PLACE_STATIC_PC ?= $(ROOT)/c-examples/agentloop-static.pc
 
 # The version of the workspace's packages (agentloop-ffi inherits it).
 VERSION := $(shell sed -n '/^\[workspace\.package\]/,/^\[/s/^version *= *"\([^"]*\)".*/\1/p' '$(ROOT)/Cargo.toml')
@@ -48,13 +53,23 @@ PATCH    = $(word 3,$(subst ., ,$(VERSION)))
 
 # A directory as agentloop.pc gives it: under ${prefix} when it is under PREFIX.
 pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
-# agentloop.pc for prefix $(1), libdir $(2) and includedir $(3), with the comment line
-# $(4) saying which copy it is, to standard output.
+# The template $(5) (agentloop.pc.in or agentloop-static.pc.in) for prefix $(1), libdir
+# $(2) and includedir $(3), with the comment line $(4) saying which copy it is, to
+# standard output.
 render_pc = sed -e 's|@PREFIX@|$(1)|g' -e 's|@LIBDIR@|$(2)|g' -e 's|@INCLUDEDIR@|$(3)|g' \
-	-e 's|@VERSION@|$(VERSION)|g' -e 's|@WHICH@|$(4)|g' '$(PC_IN)'
+	-e 's|@VERSION@|$(VERSION)|g' -e 's|@WHICH@|$(4)|g' '$(5)'
+# Writes the template $(1) for the install's paths to $(2) in PKGCONFIGDIR.
+install_pc_file = $(INSTALL) -d "$(DESTDIR)$(PKGCONFIGDIR)" && \
+	$(call render_pc,$(PREFIX),$(call pc_dir,$(LIBDIR)),$(call pc_dir,$(INCLUDEDIR)),Installed by `make install`.,$(1)) \
+	  > "$(DESTDIR)$(PKGCONFIGDIR)/$(2).tmp" && \
+	mv -f "$(DESTDIR)$(PKGCONFIGDIR)/$(2).tmp" "$(DESTDIR)$(PKGCONFIGDIR)/$(2)"
+# What to set to build (and, for $(1) = shared, run) against LIBDIR when pkg-config or
+# the loader does not look there; nothing when staged under DESTDIR.
+install_hint = sh '$(ROOT)/ffi/install-hint.sh' $(1) '$(DESTDIR)' '$(LIBDIR)' '$(PKGCONFIGDIR)'
 
 .PHONY: all build install install-shared install-static install-header install-pc \
-	uninstall check-install-paths check-version pc-in-place
+	install-static-pc shared-files static-files uninstall check-install-paths \
+	check-version pc-in-place
 
 all: build
 
@@ -65,7 +80,14 @@ build:
 $(SHARED) $(STATIC):
 	$(CARGO) build $(CARGOFLAGS) -p agentloop-ffi --profile $(if $(filter debug,$(PROFILE)),dev,$(PROFILE))
 
-install: install-shared install-static
+install: shared-files static-files
+	@$(call install_hint,shared)
+
+install-shared: shared-files
+	@$(call install_hint,shared)
+
+install-static: static-files
+	@$(call install_hint,static)
 
 # The paths go into shell words and sed expressions unquoted by anything but "…" and
 # '…': refuse the characters that would change their meaning, and relative paths,
@@ -94,18 +116,18 @@ install-header: check-install-paths
 	$(INSTALL) -m 644 '$(HEADER_CPP)' "$(DESTDIR)$(INCLUDEDIR)/agentloop.hpp"
 
 install-pc: check-install-paths check-version
-	$(INSTALL) -d "$(DESTDIR)$(PKGCONFIGDIR)"
-	$(call render_pc,$(PREFIX),$(call pc_dir,$(LIBDIR)),$(call pc_dir,$(INCLUDEDIR)),Installed by `make install`.) \
-	  > "$(DESTDIR)$(PKGCONFIGDIR)/agentloop.pc.tmp"
-	mv -f "$(DESTDIR)$(PKGCONFIGDIR)/agentloop.pc.tmp" "$(DESTDIR)$(PKGCONFIGDIR)/agentloop.pc"
+	$(call install_pc_file,$(PC_IN),agentloop.pc)
 
-install-static: $(STATIC) install-header install-pc
+install-static-pc: check-install-paths check-version
+	$(call install_pc_file,$(PC_STATIC_IN),agentloop-static.pc)
+
+static-files: $(STATIC) install-header install-pc install-static-pc
 	$(INSTALL) -d "$(DESTDIR)$(LIBDIR)"
 	$(INSTALL) -m 644 '$(STATIC)' "$(DESTDIR)$(LIBDIR)/libagentloop.a"
 
 # The file under its full version, the SONAME link the loader follows and the
 # development link the linker's -lagentloop finds.
-install-shared: $(SHARED) install-header install-pc
+shared-files: $(SHARED) install-header install-pc
 	@set -e; \
 	soname=$$(LC_ALL=C $(READELF) -d '$(SHARED)' | sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p'); \
 	if ! printf '%s\n' "$$soname" | grep -Eqx 'libagentloop\.so\.[0-9]+'; then \
@@ -135,10 +157,12 @@ uninstall: check-install-paths
 	fi; \
 	rm -f "$$lib/libagentloop.so" "$$lib/libagentloop.a" \
 	  "$(DESTDIR)$(INCLUDEDIR)/agentloop.h" "$(DESTDIR)$(INCLUDEDIR)/agentloop.hpp" \
-	  "$(DESTDIR)$(PKGCONFIGDIR)/agentloop.pc"
+	  "$(DESTDIR)$(PKGCONFIGDIR)/agentloop.pc" "$(DESTDIR)$(PKGCONFIGDIR)/agentloop-static.pc"
 
-# c-examples/agentloop.pc: the library in place in a source checkout (the release build).
+# c-examples/agentloop.pc and agentloop-static.pc: the library in place in a source
+# checkout (the release build).
+in_place_pc = $(call render_pc,$${pcfiledir}/..,$${prefix}/target/release,$${prefix}/include,This copy describes the release build in place (PKG_CONFIG_PATH=c-examples).,$(1)) \
+	  > '$(2).tmp' && mv -f '$(2).tmp' '$(2)'
 pc-in-place: check-version
-	$(call render_pc,$${pcfiledir}/..,$${prefix}/target/release,$${prefix}/include,This copy describes the release build in place (PKG_CONFIG_PATH=c-examples).) \
-	  > '$(IN_PLACE_PC).tmp'
-	mv -f '$(IN_PLACE_PC).tmp' '$(IN_PLACE_PC)'
+	$(call in_place_pc,$(PC_IN),$(IN_PLACE_PC))
+	$(call in_place_pc,$(PC_STATIC_IN),$(IN_PLACE_STATIC_PC))

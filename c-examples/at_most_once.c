@@ -17,7 +17,7 @@
  *       that FILE verifies.
  *
  * Exit 0 when the mode did what it says (crash exits 3, from inside the tool); the
- * test (ffi/tests/c_examples.rs) counts COUNTER's bytes: `t` ran exactly once.
+ * test (ffi/tests/ffi/c_examples.rs) counts COUNTER's bytes: `t` ran exactly once.
  */
 #include <stdio.h>
 #include <stdlib.h>

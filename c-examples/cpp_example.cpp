@@ -11,7 +11,7 @@
 // verifier's reports of a good and a tampered transcript (fault kind, index, line,
 // detail), streaming in any chunking, proofs, schemas, a provider request, resume, and
 // that each bad input throws agentloop::error with the right code (and, where the C
-// API gives one, the library's sentence). ffi/tests/c_examples.rs compares the files
+// API gives one, the library's sentence). ffi/tests/ffi/c_examples.rs compares the files
 // with what Rust writes. Exit 0 when every check held, 1 when one failed.
 #include <cstdint>
 #include <cstdio>

@@ -5,7 +5,7 @@
  * order (and never used again). Every result must be a documented code for the call
  * that returned it and never AGENTLOOP_RESULT_PANIC; every size query must keep its
  * protocol. Run under AddressSanitizer/UndefinedBehaviorSanitizer and valgrind by
- * ffi/tests/c_examples.rs, where any out-of-bounds access, use of uninitialised memory
+ * ffi/tests/ffi/c_examples.rs, where any out-of-bounds access, use of uninitialised memory
  * or leak is a failure.
  *
  * Deterministic: a seeded xorshift PRNG, no clock.

@@ -39,9 +39,9 @@
  *   with a pointer parameter, whether or not its comment repeats it; NULL is checked
  *   before the object's state, so a call wrong both ways (a NULL input to an agent
  *   not waiting for it) gets NULL_PARAMETER, not INVALID_STATE. Each comment
- *   names every other code the function returns (ffi/tests/result_codes.rs calls each
- *   function with each and fails on a code named but not returned, or returned but
- *   not named);
+ *   names every other code the function returns (ffi/tests/ffi/result_codes.rs calls
+ *   each function with each and fails on a code named but not returned, or returned
+ *   but not named);
  * - a panic inside the library is caught and returned as AGENTLOOP_RESULT_PANIC;
  * - there is no global state: objects on different threads never interfere.
  */

@@ -4,7 +4,7 @@
 //! quadratic before (each name compared with every earlier one and every property, each
 //! item with every member, each violation with every earlier one of its value).
 //!
-//! `cargo bench -p agentloop-benches --bench schema_large`
+//! `cargo bench -p agentloop-benches --features bench --bench schema_large`
 
 use agentloop_core::json::{self, Value};
 use agentloop_core::schema::Schema;

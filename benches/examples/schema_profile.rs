@@ -2,7 +2,7 @@
 //! are repeatable on a loaded machine where wall times are not:
 //!
 //! ```text
-//! cargo build --release -p agentloop-benches --example schema_profile
+//! cargo build --release -p agentloop-benches --example schema_profile --features bench
 //! valgrind --tool=callgrind target/release/examples/schema_profile CASE VERDICT ENTRY N
 //! ```
 //!

@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! agentloop-standin [--exit-when-done] [--lifetime SECONDS] SCRIPT.json REQUESTS_DIR
+//! agentloop-standin --help
 //! ```
 //!
 //! Prints `http://127.0.0.1:PORT` as its first line on stdout (flushed), then answers
@@ -14,6 +15,8 @@
 //! `--exit-when-done` was given and the lifetime ended first; 2 on bad usage or an
 //! unreadable script.
 
+use std::ffi::OsString;
+use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,6 +27,33 @@ use agentloop_standin::{script, Server};
 const USAGE: &str =
     "usage: agentloop-standin [--exit-when-done] [--lifetime SECONDS] SCRIPT.json REQUESTS_DIR";
 
+/// What `--help` prints after [`USAGE`].
+const HELP: &str = "\
+Serves the exchanges of SCRIPT.json on loopback, one per request, as the OpenAI and
+Anthropic HTTP APIs would answer, and writes each request it gets to REQUESTS_DIR
+(NNNN.head and NNNN.body). Its first line on stdout is its URL, http://127.0.0.1:PORT.
+
+SCRIPT.json is a JSON array of exchanges, each with any of: status (200 when absent),
+headers (an object of strings), one of body (a string), json (any JSON) or body_hex,
+delay_ms and cut_after (send that many bytes of the body, then close). Example:
+docs/examples/standin-add.json.
+
+Options:
+  --exit-when-done    exit once every exchange has been answered
+  --lifetime SECONDS  stop after SECONDS (300 by default: a forgotten server ends)
+  -h, --help          print this help and exit
+
+Exit status: 0; 1 when --exit-when-done was given and the lifetime ended first;
+2 on bad usage or an unreadable script.";
+
+/// What the command line asks for.
+enum Request {
+    /// `--help`: print the usage and what the program does.
+    Help,
+    /// Serve a script.
+    Serve(Args),
+}
+
 struct Args {
     exit_when_done: bool,
     lifetime: Duration,
@@ -31,44 +61,78 @@ struct Args {
     requests: PathBuf,
 }
 
-fn parse_args() -> Result<Args, String> {
+/// Why the command line was refused.
+enum UsageError {
+    /// `--lifetime` was the last argument.
+    LifetimeMissing,
+    /// `--lifetime` was followed by something other than a positive integer.
+    LifetimeNotPositive(OsString),
+    /// An option this program does not have.
+    UnknownOption(String),
+    /// Not exactly two paths (the script and the requests folder).
+    PathCount(usize),
+}
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UsageError::LifetimeMissing => f.write_str("--lifetime needs a number of seconds"),
+            UsageError::LifetimeNotPositive(value) => {
+                write!(f, "--lifetime {value:?} is not a positive integer")
+            }
+            UsageError::UnknownOption(flag) => write!(f, "unknown option {flag}"),
+            UsageError::PathCount(n) => {
+                write!(f, "expected SCRIPT.json and REQUESTS_DIR, got {n} paths")
+            }
+        }
+    }
+}
+
+fn parse_args(mut args: impl Iterator<Item = OsString>) -> Result<Request, UsageError> {
     let mut exit_when_done = false;
     let mut lifetime = Duration::from_secs(300);
     let mut paths = Vec::new();
-    let mut args = std::env::args_os().skip(1);
     while let Some(arg) = args.next() {
         match arg.to_str() {
+            Some("-h" | "--help") => return Ok(Request::Help),
             Some("--exit-when-done") => exit_when_done = true,
             Some("--lifetime") => {
-                let value = args.next().ok_or("--lifetime needs a number of seconds")?;
+                let value = args.next().ok_or(UsageError::LifetimeMissing)?;
                 let seconds: u64 = value
                     .to_str()
                     .and_then(|s| s.parse().ok())
                     .filter(|&s| s > 0)
-                    .ok_or_else(|| format!("--lifetime {value:?} is not a positive integer"))?;
+                    .ok_or(UsageError::LifetimeNotPositive(value))?;
                 lifetime = Duration::from_secs(seconds);
             }
-            Some(flag) if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
+            Some(flag) if flag.starts_with("--") => {
+                return Err(UsageError::UnknownOption(flag.to_owned()))
+            }
             _ => paths.push(PathBuf::from(arg)),
         }
     }
-    let [script, requests] = <[PathBuf; 2]>::try_from(paths).map_err(|paths| {
-        format!(
-            "expected SCRIPT.json and REQUESTS_DIR, got {} paths",
-            paths.len()
-        )
-    })?;
-    Ok(Args {
+    let [script, requests] =
+        <[PathBuf; 2]>::try_from(paths).map_err(|paths| UsageError::PathCount(paths.len()))?;
+    Ok(Request::Serve(Args {
         exit_when_done,
         lifetime,
         script,
         requests,
-    })
+    }))
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args() {
-        Ok(args) => args,
+    let args = match parse_args(std::env::args_os().skip(1)) {
+        Ok(Request::Serve(args)) => args,
+        Ok(Request::Help) => {
+            return match writeln!(std::io::stdout(), "{USAGE}\n\n{HELP}") {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("agentloop-standin: cannot write the help to stdout: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         Err(e) => {
             eprintln!("agentloop-standin: {e}\n{USAGE}");
             return ExitCode::from(2);

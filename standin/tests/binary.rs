@@ -132,3 +132,35 @@ fn bad_usage_and_a_bad_script_exit_2_saying_why() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn help_prints_the_usage_and_what_it_does_and_exits_0() {
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["--lifetime", "5", "--help", "a", "b"],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_agentloop-standin"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert!(
+            stdout.starts_with(
+                "usage: agentloop-standin [--exit-when-done] [--lifetime SECONDS] \
+                 SCRIPT.json REQUESTS_DIR\n"
+            ),
+            "{args:?}: {stdout}"
+        );
+        for says in [
+            "--exit-when-done",
+            "--lifetime SECONDS",
+            "REQUESTS_DIR",
+            "Exit status",
+        ] {
+            assert!(stdout.contains(says), "{args:?}: no {says} in {stdout}");
+        }
+        assert!(output.stderr.is_empty(), "{args:?}");
+    }
+}

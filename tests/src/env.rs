@@ -28,18 +28,12 @@ pub fn vectors_dir() -> PathBuf {
 }
 
 /// Whether the tests run in CI (`CI` set to anything but empty, `0` or `false`), where a
-/// missing outside resource is a failure rather than a skip.
+/// missing outside resource is a failure rather than a skip ([`crate::skip_or_fail`]).
 pub fn in_ci() -> bool {
     match std::env::var("CI") {
         Ok(v) => !matches!(v.trim(), "" | "0" | "false" | "FALSE" | "False"),
         Err(_) => false,
     }
-}
-
-/// Reports a skipped test on stderr, or panics with the same message when [`in_ci`].
-pub fn skip_or_fail(message: &str) {
-    assert!(!in_ci(), "{message} (CI is set, so this is a failure)");
-    eprintln!("{message}");
 }
 
 /// Whether `program` can be started (it answers `--version`).

@@ -1,7 +1,8 @@
 //! Shared helpers for the cross-crate tests of agentloop.
 //!
 //! - where the public vectors live ([`vectors_dir`]) and how a test that needs an outside
-//!   resource is skipped locally but fails in CI ([`skip_or_fail`]);
+//!   resource is skipped locally, said on the terminal and in the run's summary, but
+//!   fails in CI ([`skip_or_fail`]);
 //! - scratch directories that clean up after themselves ([`TempDir`]);
 //! - SHA-256 straight from `sha2` ([`sha256`]), so forged records are hashed without the
 //!   core's record encoder;
@@ -21,6 +22,7 @@ mod noisy;
 mod oracle;
 mod records;
 mod scratch;
+mod skips;
 mod strategies;
 
 pub use env::*;
@@ -29,6 +31,7 @@ pub use noisy::*;
 pub use oracle::*;
 pub use records::*;
 pub use scratch::*;
+pub use skips::*;
 pub use strategies::*;
 
 #[cfg(test)]

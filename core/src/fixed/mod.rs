@@ -1,6 +1,6 @@
 //! The fixed-size layer: everything here runs with no allocator, on the stack and in
 //! the caller's buffers. No file of this folder has a `cfg` other than `cfg(test)`,
-//! nor names `alloc` or `std` outside its tests (`tests/tests/module_cycles.rs` holds it).
+//! nor names `alloc` or `std` outside its tests (`tests/tests/suite/module_cycles.rs` holds it).
 
 pub mod anchor;
 pub(crate) mod checkpoint;

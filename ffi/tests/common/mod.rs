@@ -1,6 +1,7 @@
-//! Helpers shared by the tests that call the exports (`empty_outputs.rs`,
-//! `result_codes.rs`) and the tests that read the header (`header.rs`,
-//! `empty_outputs.rs`, `result_codes.rs`). Each test binary uses a part of it.
+//! Helpers shared by the tests that call the exports (`ffi/empty_outputs.rs`,
+//! `ffi/result_codes.rs`) and the tests that read the header (`header.rs`,
+//! `ffi/empty_outputs.rs`, `ffi/result_codes.rs`). Each test binary (`ffi`, `header`)
+//! uses a part of it.
 #![allow(dead_code)]
 
 use core::ptr::{null, null_mut};

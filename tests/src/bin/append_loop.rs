@@ -1,5 +1,5 @@
 //! `append_loop FILE COUNT TAG SYNC [BIG]`: the writer process of the fault-injection
-//! tests (`tests/tests/durability.rs`). Opens FILE with the durable writer and appends
+//! tests (`tests/tests/suite/durability.rs`). Opens FILE with the durable writer and appends
 //! COUNT records `{"tag":TAG,"i":i,"pad":…}`, printing `SEQ HEAD` on stdout (flushed)
 //! as each append returns. SYNC is `always`, `every:N` or `close`. With BIG = `big`,
 //! every tenth record carries a 1 MiB pad so a kill can land inside its write.

@@ -11,7 +11,7 @@
 //! `Combining_Mark` (an underscored alias regex-syntax keeps only in its loose form), less
 //! `Changes_When_NFKC_Casefolded` / `CWKCF`, which regex-syntax has no table for.
 //! `pattern/tests.rs` checks that each resolves in regex-syntax; the differential test
-//! `tests/tests/pattern_oracle.rs` compares a sample with node.
+//! `tests/tests/suite/pattern_oracle.rs` compares a sample with node.
 //! Sorted by the first column (binary search).
 
 mod script;

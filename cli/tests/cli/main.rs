@@ -1,0 +1,20 @@
+//! The integration tests of the `agentloop` command, one module per file, as one test
+//! binary: `cargo test -p agentloop-cli --test cli`, `-- run::` one file's. [`common`]
+//! runs the binary in scratch folders.
+
+mod common;
+
+mod anchors;
+mod canon_oracle;
+mod cli;
+mod demo;
+mod full_disk;
+mod record_lines;
+mod repair;
+mod replay;
+mod run;
+mod run_mcp;
+mod run_sizes;
+mod validate;
+mod verify_loop;
+mod writes;

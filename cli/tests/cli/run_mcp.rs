@@ -1,0 +1,1040 @@
+//! `agentloop run --mcp` and `agentloop tools`: the reference filesystem server (npm)
+//! driven by a scripted model through the stand-in provider, end to end for both
+//! providers; Ctrl-C while an MCP tool runs (a fake server's tool that blocks on a
+//! FIFO): the first lets it finish, the second ends the run at once, and `--resume`
+//! finishes either; renamed and skipped tools, the tools map. Tests skip with a
+//! message when `node`, the server or `python3` is missing, and fail instead in CI.
+
+use crate::common;
+
+use std::collections::BTreeMap;
+use std::fs::{self, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::Child;
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+
+use agentloop_core::json::{self, Value};
+use agentloop_standin::{canned, Exchange, Server};
+use agentloop_tests::{have_program, skip_or_fail, workspace_root};
+use common::runs::*;
+use common::{member, Run, Scratch};
+
+/// Where `.ci/run` installs the MCP servers (`$AGENTLOOP_MCP_SERVERS`, a relative path
+/// from the workspace root; else `<workspace>/target/mcp-servers`).
+fn servers_dir() -> PathBuf {
+    match std::env::var_os("AGENTLOOP_MCP_SERVERS") {
+        Some(dir) if !dir.is_empty() => workspace_root().join(dir),
+        _ => workspace_root().join("target").join("mcp-servers"),
+    }
+}
+
+/// The filesystem server's entry point, or `None` after reporting the skip.
+fn filesystem_server() -> Option<PathBuf> {
+    if !have_program("node") {
+        skip_or_fail("skipped: node is not installed (the MCP filesystem server runs on it)");
+        return None;
+    }
+    let entry = servers_dir()
+        .join("npm/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+    if !entry.is_file() {
+        skip_or_fail(&format!(
+            "skipped: {} is missing; install it as .ci/run does: npm install --prefix {} \
+             @modelcontextprotocol/server-filesystem@2026.8.31",
+            entry.display(),
+            servers_dir().join("npm").display()
+        ));
+        return None;
+    }
+    Some(entry)
+}
+
+/// `python3` with the fake server's script, or `None` after reporting the skip.
+fn fake_server() -> Option<String> {
+    if !have_program("python3") {
+        skip_or_fail("skipped: python3 is not installed (the fake MCP server is a Python script)");
+        return None;
+    }
+    let script = workspace_root().join("mcp/tests/servers/fake_server.py");
+    Some(format!("python3 '{}'", script.display()))
+}
+
+/// A JSON string literal.
+fn quote(text: &str) -> String {
+    canonical(&Value::from(text))
+}
+
+/// A turn calling `calls` (name, arguments as JSON text) in the provider's shape.
+fn calls(provider: Provider, calls: &[(&str, &str)]) -> Exchange {
+    match provider {
+        OpenAi => canned::openai::tool_calls(calls),
+        Anthropic => canned::anthropic::tool_use(None, calls),
+    }
+}
+
+/// The `tool` records' payloads, as canonical JSON.
+fn tool_payloads(bytes: &[u8]) -> Vec<String> {
+    records(bytes)
+        .iter()
+        .filter(|r| member(r, "kind").as_str() == Some("tool"))
+        .map(|r| canonical(member(r, "payload")))
+        .collect()
+}
+
+/// A run on the filesystem server rooted at `root`, the transcript `out` in `dir`:
+/// write a file, read it back, list the folder, read a missing file, answer.
+fn filesystem_run(
+    provider: Provider,
+    entry: &Path,
+    dir: &Path,
+    root: &Path,
+    out: &str,
+) -> (Run, Vec<agentloop_standin::Request>) {
+    let _ = fs::remove_file(root.join("out.txt"));
+    let file = root.join("out.txt");
+    let path = |p: &Path| format!(r#"{{"path":{}}}"#, quote(p.to_str().unwrap()));
+    let write = format!(
+        r#"{{"content":"forty-two","path":{}}}"#,
+        quote(file.to_str().unwrap())
+    );
+    let server = Server::start([
+        calls(provider, &[("write_file", &write)]),
+        calls(
+            provider,
+            &[
+                ("read_text_file", &path(&file)),
+                ("list_directory", &path(root)),
+                ("read_text_file", &path(&root.join("gone.txt"))),
+            ],
+        ),
+        provider.answer("The file holds forty-two."),
+    ])
+    .unwrap();
+    let mcp = format!("node '{}' '{}'", entry.display(), root.display());
+    let url = format!("{}/v1", server.url());
+    let run = agentloop(
+        dir,
+        &[
+            "run",
+            "--task",
+            "write 42 to a file and read it back",
+            "--model",
+            &provider.model(),
+            "--base-url",
+            &url,
+            "--mcp",
+            &mcp,
+            "--out",
+            out,
+        ],
+        &[],
+    );
+    (run, server.requests())
+}
+
+/// The acceptance run: the stand-in scripted to call the filesystem server's tools —
+/// write a file, read it back, list the folder, ask for a missing file — for both
+/// providers: a transcript that verifies and passes the loop audit, each result as the
+/// server gave it (the missing file as `ok:false` with the server's message), an export
+/// equal to what the last request sent, valid in the provider's shape, and the same
+/// bytes when the run is made again in the same place.
+#[test]
+fn a_run_on_the_filesystem_server_verifies_exports_what_was_sent_and_reruns_identically() {
+    let Some(entry) = filesystem_server() else {
+        return;
+    };
+    for provider in [OpenAi, Anthropic] {
+        let scratch = Scratch::new(&format!("fs-{}", provider.name()));
+        let root = scratch.dir().join("root");
+        fs::create_dir_all(&root).unwrap();
+        // The server resolves symbolic links: name the folder as it will.
+        let root = root.canonicalize().unwrap();
+        let (first, requests) =
+            filesystem_run(provider, &entry, scratch.dir(), &root, "first.jsonl");
+        assert_eq!(first.code, 0, "{provider:?}: {}", first.stderr);
+        let bytes = scratch.read("first.jsonl");
+        assert_eq!(
+            kinds(&bytes),
+            [
+                "task",
+                "assistant",
+                "tool",
+                "assistant",
+                "tool",
+                "tool",
+                "tool",
+                "assistant",
+                "stop"
+            ]
+        );
+        assert_verifies_as_a_loop(&scratch, "first.jsonl");
+        let tools = tool_payloads(&bytes);
+        assert!(
+            tools[0].contains(r#""name":"write_file","ok":true"#),
+            "{}",
+            tools[0]
+        );
+        assert!(
+            tools[1].contains(r#""value":{"content":[{"text":"forty-two","type":"text"}]"#),
+            "{}",
+            tools[1]
+        );
+        assert!(tools[2].contains("[FILE] out.txt"), "{}", tools[2]);
+        let gone = root.join("gone.txt");
+        assert!(
+            tools[3].contains(&format!(
+                r#""error":"tool 'read_text_file' failed: the server reported an error: ENOENT: no such file or directory, open '{}'""#,
+                gone.display()
+            )),
+            "{}",
+            tools[3]
+        );
+        assert_eq!(
+            fs::read_to_string(root.join("out.txt")).unwrap(),
+            "forty-two"
+        );
+
+        // The export is what the last request sent, then the answer.
+        let export = agentloop(
+            scratch.dir(),
+            &["export", "--format", provider.name(), "first.jsonl"],
+            &[],
+        );
+        assert_eq!(export.code, 0, "{}", export.stderr);
+        let Value::Array(mut history) = json::parse(export.stdout.trim_end().as_bytes()).unwrap()
+        else {
+            panic!("{}", export.stdout)
+        };
+        history.pop();
+        assert_eq!(
+            canonical(&Value::Array(history)),
+            canonical(&Value::Array(sent_messages(requests.last().unwrap())))
+        );
+        // Every request offered the server's tools under their own names.
+        let offered = json::parse(&requests[0].body).unwrap();
+        assert!(canonical(member(&offered, "tools")).contains(r#""read_text_file""#));
+
+        // The tools map says where each tool came from.
+        let map = json::parse(&scratch.read("first.jsonl.tools.json")).unwrap();
+        let Value::Array(tools) = member(&map, "tools") else {
+            panic!("{map:?}")
+        };
+        let write = tools
+            .iter()
+            .find(|t| member(t, "name").as_str() == Some("write_file"))
+            .unwrap();
+        for (key, value) in [
+            ("idempotent", "false"),
+            ("mcp_name", r#""write_file""#),
+            ("server", "0"),
+            ("source", r#""mcp""#),
+        ] {
+            assert_eq!(canonical(member(write, key)), value, "{key}");
+        }
+        // As offered: its description and schema too.
+        assert!(member(write, "description").as_str().is_some());
+        assert!(canonical(member(write, "schema")).contains(r#""path""#));
+        assert_eq!(canonical(member(&map, "skipped")), "[]");
+
+        // Again, in the same place: the same bytes.
+        let (second, _) = filesystem_run(provider, &entry, scratch.dir(), &root, "second.jsonl");
+        assert_eq!(second.code, 0, "{}", second.stderr);
+        assert_eq!(
+            String::from_utf8_lossy(&scratch.read("second.jsonl")),
+            String::from_utf8_lossy(&bytes)
+        );
+    }
+}
+
+/// The lines of a child's stderr, as they come.
+fn stderr_lines(child: &mut Child) -> Receiver<String> {
+    let stderr = child.stderr.take().unwrap();
+    let (send, receive) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receive
+}
+
+/// Waits for a line of `lines` starting with `prefix`, keeping those read in `seen`;
+/// fails if the child's stderr ends first.
+fn wait_for_line(lines: &Receiver<String>, prefix: &str, seen: &mut Vec<String>) {
+    loop {
+        let line = lines.recv().unwrap_or_else(|_| {
+            panic!("stderr ended before a line starting {prefix:?}: {seen:#?}")
+        });
+        let found = line.starts_with(prefix);
+        seen.push(line);
+        if found {
+            return;
+        }
+    }
+}
+
+/// Opens the FIFO at `path` for writing: returns once the server has opened it for
+/// reading, i.e. once the tool call is running. Fails if the child ends first.
+fn open_fifo_when_read(path: &Path, child: &mut Child) -> fs::File {
+    let (send, receive) = mpsc::channel();
+    let fifo = path.to_path_buf();
+    thread::spawn(move || {
+        let _ = send.send(OpenOptions::new().write(true).open(fifo));
+    });
+    loop {
+        if let Ok(opened) = receive.try_recv() {
+            return opened.unwrap();
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the run ended ({status}) before the tool opened its FIFO");
+        }
+        thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// A run whose model calls the fake server's `block` tool (see [`block_call`]), started
+/// in the background with its stderr piped.
+fn blocking_run(scratch: &Scratch, fake: &str, server: &Server) -> Child {
+    let url = format!("{}/v1", server.url());
+    let mut command = command(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "wait for the pipe",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &url,
+            "--mcp",
+            fake,
+            "--mcp-timeout",
+            "30",
+            "--out",
+            "t.jsonl",
+        ],
+        &[],
+    );
+    command.spawn().unwrap()
+}
+
+/// The answer that calls `block` on the FIFO.
+fn block_call(fifo: &Path) -> Exchange {
+    calls(
+        OpenAi,
+        &[(
+            "block",
+            &format!(r#"{{"path":{}}}"#, quote(fifo.to_str().unwrap())),
+        )],
+    )
+}
+
+/// Ctrl-C while an MCP tool runs: the notice is said, the tool is let finish and its
+/// result recorded, then the run stops as `cancelled` (exit 130); `--resume` finishes
+/// the run.
+#[test]
+fn sigint_during_a_tool_call_lets_it_finish_then_cancels_and_resume_finishes() {
+    let Some(fake) = fake_server() else { return };
+    let scratch = Scratch::new("sigint-tool");
+    let fifo = scratch.path("pipe");
+    mkfifo(&fifo);
+    let server = Server::start([block_call(&fifo)]).unwrap();
+    let mut child = blocking_run(&scratch, &fake, &server);
+    let lines = stderr_lines(&mut child);
+    let mut writer = open_fifo_when_read(&fifo, &mut child);
+    interrupt(&child);
+    let mut seen = Vec::new();
+    wait_for_line(&lines, "agentloop: interrupted: ", &mut seen);
+    // Only now does the tool get its input and return.
+    writer.write_all(b"data").unwrap();
+    drop(writer);
+    let status = child.wait().unwrap();
+    seen.extend(lines.iter());
+    assert_eq!(status.code(), Some(130), "{seen:#?}");
+    let bytes = scratch.read("t.jsonl");
+    assert_eq!(kinds(&bytes), ["task", "assistant", "tool", "stop"]);
+    assert!(
+        tool_payloads(&bytes)[0]
+            .contains(r#""ok":true,"value":{"content":[{"text":"read data","type":"text"}]}"#),
+        "{:?}",
+        tool_payloads(&bytes)
+    );
+    assert_eq!(
+        member(&last_payload(&bytes), "reason").as_str(),
+        Some("cancelled")
+    );
+    assert_verifies_as_a_loop(&scratch, "t.jsonl");
+    drop(server);
+
+    let server = Server::start([OpenAi.answer("done")]).unwrap();
+    let url = format!("{}/v1", server.url());
+    let resume = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--resume",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &url,
+            "--mcp",
+            &fake,
+            "--out",
+            "t.jsonl",
+        ],
+        &[],
+    );
+    assert_eq!(resume.code, 0, "{}", resume.stderr);
+    assert_eq!(
+        kinds(&scratch.read("t.jsonl")),
+        [
+            "task",
+            "assistant",
+            "tool",
+            "stop",
+            "resume",
+            "assistant",
+            "stop"
+        ]
+    );
+    assert_verifies_as_a_loop(&scratch, "t.jsonl");
+}
+
+/// A second Ctrl-C while the MCP tool still runs ends the process at once (exit 130,
+/// no record for the call, no stop); `--resume` records the call as result lost — an
+/// MCP tool is not idempotent, it may have taken effect — and the run goes on. (Were
+/// the second Ctrl-C not to end it, the tool would time out after 30 s and the run
+/// would write its failure and a stop, which the test refuses.)
+#[test]
+fn a_second_sigint_during_a_tool_call_ends_at_once_and_resume_records_the_result_lost() {
+    let Some(fake) = fake_server() else { return };
+    let scratch = Scratch::new("sigint-tool-twice");
+    let fifo = scratch.path("pipe");
+    mkfifo(&fifo);
+    let server = Server::start([block_call(&fifo)]).unwrap();
+    let mut child = blocking_run(&scratch, &fake, &server);
+    let lines = stderr_lines(&mut child);
+    let writer = open_fifo_when_read(&fifo, &mut child);
+    interrupt(&child);
+    let mut seen = Vec::new();
+    wait_for_line(&lines, "agentloop: interrupted: ", &mut seen);
+    interrupt(&child);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{seen:#?}");
+    // The tool is still blocked: only the process's end stopped the run.
+    drop(writer);
+    let bytes = scratch.read("t.jsonl");
+    assert_eq!(kinds(&bytes), ["task", "assistant"]);
+    drop(server);
+
+    let server = Server::start([OpenAi.answer("it may have run")]).unwrap();
+    let url = format!("{}/v1", server.url());
+    let resume = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--resume",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &url,
+            "--mcp",
+            &fake,
+            "--out",
+            "t.jsonl",
+        ],
+        &[],
+    );
+    assert_eq!(resume.code, 0, "{}", resume.stderr);
+    let bytes = scratch.read("t.jsonl");
+    assert_eq!(
+        kinds(&bytes),
+        ["task", "assistant", "tool", "assistant", "stop"]
+    );
+    assert!(
+        tool_payloads(&bytes)[0]
+            .contains("result lost: the run was interrupted while tool 'block' was running"),
+        "{:?}",
+        tool_payloads(&bytes)
+    );
+    assert_verifies_as_a_loop(&scratch, "t.jsonl");
+}
+
+/// Tools whose names clash or that providers would refuse are renamed, the others
+/// skipped with a warning; the start line says which is which, the tools map records
+/// it, and a resumed run must offer the tools under the same names.
+#[test]
+fn renamed_and_skipped_tools_are_said_and_recorded_and_resume_holds_to_the_names() {
+    let Some(fake) = fake_server() else { return };
+    let scratch = Scratch::new("names");
+    let names = format!("{fake} --tools names");
+    let server = Server::start([
+        calls(OpenAi, &[("echo-0", r#"{"x":1}"#)]),
+        OpenAi.answer("ok"),
+    ])
+    .unwrap();
+    let url = format!("{}/v1", server.url());
+    let run = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &url,
+            "--demo-tools",
+            "--mcp",
+            &names,
+            "--tool-limit",
+            "echo-0=1",
+            "--out",
+            "t.jsonl",
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let first = run.stderr.lines().find(|l| l.starts_with("run: ")).unwrap();
+    assert!(first.contains("tools add, echo, echo-0 (MCP server 0's \"echo\"), fail, fs_read-4074bc02575511e2 (MCP server 0's \"fs.read\"), greet, idem, ro, titled, "), "{first}");
+    for skipped in ["look_ahead", "no_schema", "string_root", "dup"] {
+        assert!(
+            run.stderr.contains(&format!(
+                "agentloop: warning: MCP server 0: tool '{skipped}' skipped: "
+            )),
+            "{skipped}: {}",
+            run.stderr
+        );
+    }
+    // The call went to the server's `echo`, under the name the model was offered.
+    let payloads = tool_payloads(&scratch.read("t.jsonl"));
+    assert!(
+        payloads[0].contains(r#""name":"echo-0","ok":true"#),
+        "{payloads:?}"
+    );
+    assert!(
+        payloads[0].contains(r#""structuredContent":{"x":1}"#),
+        "{payloads:?}"
+    );
+    // The limit was recorded under that name.
+    let task = member(&records(&scratch.read("t.jsonl"))[0], "payload").clone();
+    assert_eq!(
+        canonical(member(member(&task, "budgets"), "tool_limits")),
+        r#"{"echo-0":1}"#
+    );
+
+    let map = json::parse(&scratch.read("t.jsonl.tools.json")).unwrap();
+    let tools = canonical(member(&map, "tools"));
+    assert!(tools.starts_with(r#"[{"description":"Adds two integers a and b; returns {\"sum\": a + b}.","name":"add","schema":"#), "{tools}");
+    assert!(tools.contains(r#"{"description":"the echo tool","idempotent":false,"mcp_name":"echo","name":"echo-0","schema":{"type":"object"},"server":0,"source":"mcp"}"#), "{tools}");
+    let skipped = canonical(member(&map, "skipped"));
+    assert!(
+        skipped.contains(
+            r#"{"mcp_name":"no_schema","reason":"the server gave no inputSchema","server":0}"#
+        ),
+        "{skipped}"
+    );
+    let Value::Array(servers) = member(&map, "servers") else {
+        panic!("{map:?}")
+    };
+    let command = canonical(member(&servers[0], "command"));
+    assert!(
+        command.starts_with(r#"["python3",""#)
+            && command.ends_with(r#"fake_server.py","--tools","names"]"#),
+        "{command}"
+    );
+
+    // Resumed without the demo tools, the server's echo would be `echo`, and the
+    // recorded limit names no tool: refused.
+    let before = scratch.read("t.jsonl");
+    let resume = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--resume",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &url,
+            "--out",
+            "t.jsonl",
+        ];
+        args.extend(extra);
+        agentloop(scratch.dir(), &args, &[])
+    };
+    let refused = resume(&["--mcp", &names]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("agentloop: a limit is set for the tool \"echo-0\" (by --tool-limit, or a resumed run's task record), but no tool of that name is offered; the tools are echo, fs_read-"), "{}", refused.stderr);
+    // With a second server, the names are not those the run began with: refused.
+    let refused = resume(&["--demo-tools", "--mcp", &names, "--mcp", &names]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("agentloop: t.jsonl.tools.json: the tools differ from those the run began with (the file records them): MCP server 1 differs: recorded nothing, this run {\"command\":[\"python3\","), "{}", refused.stderr);
+    assert_eq!(scratch.read("t.jsonl"), before);
+    // The same tools: the run goes on.
+    drop(server);
+    let server = Server::start([OpenAi.answer("again")]).unwrap();
+    let url = format!("{}/v1", server.url());
+    let resumed = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--resume",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &url,
+            "--demo-tools",
+            "--mcp",
+            &names,
+            "--out",
+            "t.jsonl",
+        ],
+        &[],
+    );
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    assert_verifies_as_a_loop(&scratch, "t.jsonl");
+}
+
+/// `tools` prints the manifest a run with the same flags offers, in each format, as the
+/// library builds it from the same registration.
+#[test]
+fn tools_prints_the_manifest_a_run_offers() {
+    let Some(fake) = fake_server() else { return };
+    let scratch = Scratch::new("tools");
+    let names = format!("{fake} --tools names");
+    // The same registration, made here with the library.
+    let script = workspace_root().join("mcp/tests/servers/fake_server.py");
+    let server = agentloop_mcp::McpServer::spawn(
+        "python3",
+        &[script.to_str().unwrap(), "--tools", "names"],
+        &agentloop_mcp::McpOptions::default(),
+    )
+    .unwrap();
+    let mut toolbox = agentloop_core::demo::toolbox().unwrap();
+    agentloop_mcp::register_tools(&[server], &mut toolbox, &BTreeMap::new()).unwrap();
+    let specs = toolbox.manifest().specs();
+    for (format, expected) in [
+        ("openai", agentloop_core::export::openai_tools(specs)),
+        ("anthropic", agentloop_core::export::anthropic_tools(specs)),
+        ("mcp", agentloop_core::export::mcp_tools(specs)),
+    ] {
+        let run = agentloop(
+            scratch.dir(),
+            &["tools", "--format", format, "--demo-tools", "--mcp", &names],
+            &[],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(
+            run.stdout,
+            format!("{}\n", canonical(&expected)),
+            "{format}"
+        );
+        assert!(run.stderr.contains("agentloop: warning: MCP server 0: tool 'no_schema' skipped: the server gave no inputSchema"), "{}", run.stderr);
+    }
+    // A server that cannot be started: exit 2, naming it.
+    let run = agentloop(
+        scratch.dir(),
+        &[
+            "tools",
+            "--format",
+            "mcp",
+            "--mcp",
+            "agentloop-no-such-program x",
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "agentloop: MCP server 0 (--mcp \"agentloop-no-such-program x\"): could not start the MCP server 'agentloop-no-such-program': No such file or directory (os error 2)\n"
+    );
+    // A run with the same server refuses before it creates its transcript.
+    let run = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--mcp",
+            "agentloop-no-such-program",
+            "--out",
+            "t.jsonl",
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 2);
+    assert!(!scratch.path("t.jsonl").exists());
+}
+
+/// The README's MCP example: its command line is shown, and its script drives the
+/// filesystem server through a run that writes, reads back, lists and fails on the
+/// missing file (the script's folder moved to a scratch one).
+#[test]
+fn the_readme_mcp_example_runs_its_script_on_the_filesystem_server() {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let shown = "target/debug/agentloop run --model openai:gpt-4.1-mini --base-url \"$(cat url-fs.txt)/v1\" \\\n    --mcp 'npx -y @modelcontextprotocol/server-filesystem@2026.8.31 /tmp/agentloop-example' \\\n    --task \"write 42 to a file and read it back\" --out run-fs.jsonl";
+    assert!(
+        readme.contains(shown),
+        "the README no longer shows: {shown}"
+    );
+    assert!(readme.contains("target/debug/agentloop-standin --exit-when-done docs/examples/standin-filesystem.json requests-fs/ > url-fs.txt &"));
+    let Some(entry) = filesystem_server() else {
+        return;
+    };
+    let scratch = Scratch::new("readme-fs");
+    let root = scratch.dir().join("agentloop-example");
+    fs::create_dir_all(&root).unwrap();
+    let root = root.canonicalize().unwrap();
+    let script = fs::read_to_string(workspace_root().join("docs/examples/standin-filesystem.json"))
+        .unwrap()
+        .replace("/tmp/agentloop-example", root.to_str().unwrap());
+    let server = Server::start(agentloop_standin::script::parse(&script).unwrap()).unwrap();
+    let url = format!("{}/v1", server.url());
+    let mcp = format!("node '{}' '{}'", entry.display(), root.display());
+    let run = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--model",
+            "openai:gpt-4.1-mini",
+            "--base-url",
+            &url,
+            "--mcp",
+            &mcp,
+            "--task",
+            "write 42 to a file and read it back",
+            "--out",
+            "run-fs.jsonl",
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bytes = scratch.read("run-fs.jsonl");
+    let oks: Vec<bool> = tool_payloads(&bytes)
+        .iter()
+        .map(|p| p.contains(r#""ok":true"#))
+        .collect();
+    assert_eq!(oks, [true, true, true, false]);
+    assert!(run.stderr.contains("seq 6 turn 2: read_text_file failed: \"tool 'read_text_file' failed: the server reported an error: ENOENT: no such file or directory"), "{}", run.stderr);
+    assert!(scratch.path("run-fs.jsonl.mcp.log").exists());
+    assert!(scratch.path("run-fs.jsonl.tools.json").exists());
+    assert_verifies_as_a_loop(&scratch, "run-fs.jsonl");
+}
+
+/// `agentloop run` on two MCP servers and the demo tools, `--parallel N`, the model
+/// scripted by `turns`; the run's transcript.
+fn parallel_run(scratch: &Scratch, fake: &str, turns: Vec<Exchange>, parallel: &str) -> Vec<u8> {
+    let server = Server::start(turns).unwrap();
+    let url = format!("{}/v1", server.url());
+    let pipe = format!("{fake} --tools pipe");
+    let out = format!("parallel-{parallel}.jsonl");
+    let run = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &url,
+            "--demo-tools",
+            "--mcp",
+            &pipe,
+            "--mcp",
+            &pipe,
+            "--mcp-timeout",
+            "30",
+            "--parallel",
+            parallel,
+            "--out",
+            &out,
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 0, "--parallel {parallel}: {}", run.stderr);
+    assert_verifies_as_a_loop(scratch, &out);
+    scratch.read(&out)
+}
+
+/// A turn of calls to two MCP servers (their `echo` renamed `echo-0` and `echo-1`:
+/// the demo tools' `echo` keeps the name) and a demo tool, one at a time and
+/// together: the same bytes.
+#[test]
+fn a_turn_of_mcp_calls_writes_the_same_bytes_whatever_parallel_is() {
+    let Some(fake) = fake_server() else { return };
+    let scratch = Scratch::new("mcp-parallel-same");
+    let turns = || {
+        vec![
+            calls(
+                OpenAi,
+                &[
+                    ("echo-0", r#"{"n":0}"#),
+                    ("echo-1", r#"{"n":1}"#),
+                    ("add", r#"{"a":2,"b":40}"#),
+                    ("echo-0", r#"{"n":3}"#),
+                    ("echo-1", r#"{"n":4}"#),
+                ],
+            ),
+            OpenAi.answer("done"),
+        ]
+    };
+    let one = parallel_run(&scratch, &fake, turns(), "1");
+    let payloads = tool_payloads(&one);
+    assert_eq!(payloads.len(), 5, "{payloads:?}");
+    for (n, payload) in payloads.iter().enumerate() {
+        assert!(payload.contains(r#""ok":true"#), "{payload}");
+        if n != 2 {
+            assert!(
+                payload.contains(&format!(r#""structuredContent":{{"n":{n}}}"#)),
+                "{payload}"
+            );
+        }
+    }
+    for parallel in ["2", "8"] {
+        let together = parallel_run(&scratch, &fake, turns(), parallel);
+        assert_eq!(
+            String::from_utf8_lossy(&together),
+            String::from_utf8_lossy(&one),
+            "--parallel {parallel}"
+        );
+    }
+}
+
+/// The calls of a turn to different MCP servers run together: the first (`block`, on
+/// server 0) waits on a FIFO that the second (`write-1`, on server 1) writes. One at a
+/// time the first would wait for its timeout and the second never start; with
+/// `--parallel 2` and 8 both succeed, and the transcripts are the same bytes. No
+/// clock: the FIFO's open is the only wait.
+#[test]
+fn calls_to_different_mcp_servers_run_together() {
+    let Some(fake) = fake_server() else { return };
+    let scratch = Scratch::new("mcp-parallel-together");
+    let fifo = scratch.path("pipe");
+    mkfifo(&fifo);
+    let path = quote(fifo.to_str().unwrap());
+    let turns = || {
+        vec![
+            calls(
+                OpenAi,
+                &[
+                    ("block", &format!(r#"{{"path":{path}}}"#)),
+                    ("write-1", &format!(r#"{{"path":{path},"text":"met"}}"#)),
+                ],
+            ),
+            OpenAi.answer("done"),
+        ]
+    };
+    let two = parallel_run(&scratch, &fake, turns(), "2");
+    let payloads = tool_payloads(&two);
+    assert_eq!(payloads.len(), 2, "{payloads:?}");
+    assert!(
+        payloads[0].contains(r#""ok":true"#) && payloads[0].contains("read met"),
+        "{payloads:?}"
+    );
+    assert!(
+        payloads[1].contains(r#""ok":true"#) && payloads[1].contains("wrote met"),
+        "{payloads:?}"
+    );
+    let eight = parallel_run(&scratch, &fake, turns(), "8");
+    assert_eq!(
+        String::from_utf8_lossy(&eight),
+        String::from_utf8_lossy(&two)
+    );
+}
+
+/// `--resume` holds the tools to all of what `FILE.tools.json` records, not only their
+/// names: the same two servers in the other order (each tool keeps its name, but a
+/// recorded call would run on the other server), the same tool names from another
+/// program, or a tool whose schema changed, are refused (exit 2, saying what differs)
+/// with nothing appended; the same tools go on.
+#[test]
+fn resume_refuses_tools_that_differ_from_the_map_in_anything() {
+    let Some(fake) = fake_server() else { return };
+    let scratch = Scratch::new("map-whole");
+    // Another program that lists the same tools.
+    let script = workspace_root().join("mcp/tests/servers/fake_server.py");
+    fs::copy(&script, scratch.path("other.py")).unwrap();
+    let one = format!("{fake} --tools pipe");
+    let two = format!(
+        "python3 '{}' --tools pipe",
+        scratch.path("other.py").display()
+    );
+    let run = |servers: &[&str], resume: bool, env: &[(&str, &str)]| {
+        let server = Server::start([OpenAi.answer("done")]).unwrap();
+        let url = format!("{}/v1", server.url());
+        let mut args = vec!["run", "--model", "openai:m", "--base-url", &url];
+        args.extend(match resume {
+            true => &["--resume", "--mcp-env", "FAKE_MCP_SCHEMA"][..],
+            false => &["--task", "t", "--max-steps", "3"][..],
+        });
+        for server in servers {
+            args.extend(["--mcp", server]);
+        }
+        args.extend(["--out", "t.jsonl"]);
+        agentloop(scratch.dir(), &args, env)
+    };
+    let object = [("FAKE_MCP_SCHEMA", r#"{"type":"object"}"#)];
+    let began = run(&[&one, &two], false, &[]);
+    assert_eq!(began.code, 0, "{}", began.stderr);
+    let (transcript, map) = (scratch.read("t.jsonl"), scratch.read("t.jsonl.tools.json"));
+    let differs = "agentloop: t.jsonl.tools.json: the tools differ from those the run began \
+                   with (the file records them): ";
+    let remedy = "; give the same --demo-tools and --mcp servers, in the same order; nothing \
+                  was run\n";
+    let path = |p: &Path| quote(p.to_str().unwrap());
+    for (servers, env, says) in [
+        (
+            [&two, &one],
+            &object,
+            format!(
+                "MCP server 0 differs at .command[1]: recorded {}, this run {}",
+                path(&script),
+                path(&scratch.path("other.py"))
+            ),
+        ),
+        (
+            [&two, &two],
+            &object,
+            format!(
+                "MCP server 0 differs at .command[1]: recorded {}, this run {}",
+                path(&script),
+                path(&scratch.path("other.py"))
+            ),
+        ),
+        (
+            [&one, &two],
+            &[(
+                "FAKE_MCP_SCHEMA",
+                r#"{"type":"object","properties":{"x":{"type":"string"}}}"#,
+            )],
+            String::from(
+                "the tool \"block\" differs at .schema.properties: recorded nothing, this \
+                 run {\"x\":{\"type\":\"string\"}}",
+            ),
+        ),
+    ] {
+        let refused = run(&servers.map(String::as_str), true, env);
+        assert_eq!(refused.code, 2, "{servers:?}: {}", refused.stderr);
+        assert_eq!(
+            refused.stderr,
+            format!("{differs}{says}{remedy}"),
+            "{servers:?}"
+        );
+        assert_eq!(scratch.read("t.jsonl"), transcript);
+        assert_eq!(scratch.read("t.jsonl.tools.json"), map);
+    }
+    // The same tools: the run goes on.
+    let resumed = run(&[&one, &two], true, &object);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    assert_eq!(
+        kinds(&scratch.read("t.jsonl")),
+        ["task", "assistant", "stop", "resume", "assistant", "stop"]
+    );
+    // Without the servers, the map still holds.
+    let refused = run(&[], true, &object);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.starts_with(&format!(
+            "{differs}MCP server 0 differs: recorded {{\"command\":[\"python3\","
+        )),
+        "{}",
+        refused.stderr
+    );
+    // A new run without servers is not held to a map left from another run.
+    fs::rename(scratch.path("t.jsonl"), scratch.path("old.jsonl")).unwrap();
+    let began = run(&[], false, &[]);
+    assert_eq!(began.code, 0, "{}", began.stderr);
+}
+
+/// Whether process `pid` is gone: no such process, or one that has exited and waits
+/// to be reaped (a zombie, as an orphan is where nothing reaps orphans).
+fn gone(pid: u32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // `PID (COMM) STATE …`: the state follows the last ')'.
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        Err(_) => true,
+    }
+}
+
+/// A second Ctrl-C while an MCP tool runs ends the server's process group before the
+/// process exits: the server, in the middle of the call, and the process it started
+/// for it (the fake server's `family` tool starts `sleep` and waits) are gone, not
+/// left running with init as their parent. Only the wait for them is bounded.
+#[test]
+fn a_second_sigint_ends_the_mcp_server_in_a_call_and_what_it_started() {
+    let Some(fake) = fake_server() else { return };
+    let scratch = Scratch::new("sigint-family");
+    let pids = scratch.path("pids");
+    let call = format!(r#"{{"path":{}}}"#, quote(pids.to_str().unwrap()));
+    let server = Server::start([calls(OpenAi, &[("family", &call)])]).unwrap();
+    let url = format!("{}/v1", server.url());
+    let family = format!("{fake} --tools family");
+    let mut child = command(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &url,
+            "--mcp",
+            &family,
+            "--out",
+            "t.jsonl",
+        ],
+        &[],
+    )
+    .spawn()
+    .unwrap();
+    let lines = stderr_lines(&mut child);
+    while !pids.exists() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the run ended ({status}) before the tool started its child");
+        }
+        thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let text = fs::read_to_string(&pids).unwrap();
+    let family: Vec<u32> = text.split(' ').map(|p| p.parse().unwrap()).collect();
+    assert!(family.iter().all(|&pid| !gone(pid)), "{family:?}");
+    interrupt(&child);
+    let mut seen = Vec::new();
+    wait_for_line(&lines, "agentloop: interrupted: ", &mut seen);
+    interrupt(&child);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{seen:#?}");
+    for _ in 0..1000 {
+        if family.iter().all(|&pid| gone(pid)) {
+            break;
+        }
+        thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let left: Vec<u32> = family.iter().copied().filter(|&pid| !gone(pid)).collect();
+    for pid in &left {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    assert!(left.is_empty(), "left running: {left:?} of {family:?}");
+    assert_eq!(kinds(&scratch.read("t.jsonl")), ["task", "assistant"]);
+}

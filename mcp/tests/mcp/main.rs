@@ -1,0 +1,7 @@
+//! The tests of the MCP client, one module per file, as one test binary: `cargo test -p
+//! agentloop-mcp --test mcp`, `-- real_servers::` one file's.
+
+mod common;
+
+mod fake_server;
+mod real_servers;
