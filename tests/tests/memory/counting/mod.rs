@@ -2,7 +2,7 @@
 //! binary (`main.rs`): [`peak_of`] measures the heap a closure holds at its peak
 //! (`streaming_memory.rs`, `limits.rs`), [`allocations_of`] how many allocations it
 //! makes (`stream_no_alloc.rs`), [`allocated_by`] how many bytes it allocates in all
-(`limits.rs`).
+//! (`limits.rs`).
 //!
 //! The counts are per thread, so tests running in parallel (and the test harness's own
 //! thread) do not disturb one another's measurements.
