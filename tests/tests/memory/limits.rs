@@ -488,8 +488,8 @@ fn every_dense_schema_of_a_megabyte_compiles_or_is_refused_in_bounded_memory() {
 
 #[test]
 fn violations_quote_a_long_value_without_writing_it_whole() {
-    use agentloop_core::schema::Schema;
     use crate::counting::allocated_by;
+    use agentloop_core::schema::Schema;
     // Each violation quotes the `const` (cut at 100 bytes): it was written whole each
     // time, 500 KB a violation.
     let schema = format!(r#"{{"items":{{"const":"{}"}}}}"#, "x".repeat(500_000));
@@ -510,8 +510,8 @@ fn violations_quote_a_long_value_without_writing_it_whole() {
 
 #[test]
 fn compiling_many_references_allocates_in_proportion_to_the_schema() {
-    use agentloop_core::schema::Schema;
     use crate::counting::allocated_by;
+    use agentloop_core::schema::Schema;
     // Each reference searched the whole document for its own place (for a sentence it
     // only needs when refused): 5,000 references × a 250 KB document.
     let n = 5_000;
