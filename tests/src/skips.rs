@@ -102,7 +102,7 @@ pub fn skips_summary(skips: &[String]) -> String {
 
 /// Prints this run's skips on the terminal, past the test harness's capture, and keeps
 /// the same text in `<target>/skipped-tests/last-run.txt` (the doc-tests print after it,
-/// so it may scroll away); then removes the run's list ([`forget_finished_runs`]).
+/// so it may scroll away); then removes the run's list (`forget_finished_runs`).
 pub fn say_the_skips_of_this_run() {
     let mut text = skips_summary(&skips_of_this_run());
     if let Some(dir) = skips_dir() {
