@@ -118,6 +118,10 @@ pub(crate) fn append_error(error: AppendError) -> agentloop_result {
         AppendError::LineTooLong { .. } => agentloop_result::RecordTooLong,
         // Not reached: a payload given as JSON text is parsed at most 128 deep.
         AppendError::TooDeep { .. } => agentloop_result::InvalidJson,
+        // Not reached by a chain, which writes a parsed value into its own buffer.
+        AppendError::NotCanonical(_) => agentloop_result::InvalidJson,
+        AppendError::BufferFull { .. } => agentloop_result::InsufficientSize,
+        _ => agentloop_result::InvalidArgument,
     }
 }
 

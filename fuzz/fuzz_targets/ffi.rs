@@ -359,6 +359,9 @@ fn chain(small: usize, data: &[u8]) {
                 Err(AppendError::PayloadJson(e)) => Err(parse_result(e)),
                 Err(AppendError::LineTooLong { .. }) => Err(R::RecordTooLong),
                 Err(AppendError::TooDeep { .. }) => Err(R::InvalidJson),
+                Err(AppendError::NotCanonical(_)) => Err(R::InvalidJson),
+                Err(AppendError::BufferFull { .. }) => Err(R::InsufficientSize),
+                Err(_) => Err(R::InvalidArgument),
             },
         };
         match expected {

@@ -9,6 +9,7 @@ pub mod hash;
 pub mod jcs;
 pub mod merkle;
 pub mod number;
+pub(crate) mod parse_error;
 pub mod record;
 pub(crate) mod scan;
 pub mod sink;

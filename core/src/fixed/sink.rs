@@ -67,6 +67,21 @@ impl<'a> SliceSink<'a> {
     pub fn written(&self) -> &[u8] {
         &self.buf[..self.len]
     }
+
+    /// The bytes written so far, to patch in place.
+    pub(crate) fn written_mut(&mut self) -> &mut [u8] {
+        &mut self.buf[..self.len]
+    }
+
+    /// The buffer's size.
+    pub(crate) fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Starts again from the start of the buffer.
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
 }
 
 impl ByteSink for SliceSink<'_> {

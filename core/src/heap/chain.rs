@@ -1,69 +1,42 @@
-//! Appending records: the writer's side of the hash chain.
+//! Appending records: the writer's side of the hash chain, in memory.
+//!
+//! A [`Chain`] is the fixed-size layer's [`ChainState`] (the one append rule: line
+//! assembly and hashing, `stream::append`) with the Merkle range of its records and a
+//! reusable line buffer; a `json::Value` is a [`CanonicalPayload`] encoded as it is
+//! written.
 
 use alloc::vec::Vec;
+#[cfg(feature = "serde")]
 use core::fmt;
 
-use sha2::{Digest, Sha256};
-
-use crate::anchor::{Anchor, MAX_SEQ};
+use crate::anchor::Anchor;
 use crate::hash::Hash;
-use crate::jcs::EncodeError;
-use crate::json::{self, ParseError, Value, MAX_DEPTH};
+use crate::jcs::{write_value, EncodeError};
+use crate::json::{self, Value, MAX_DEPTH};
 use crate::merkle::{record_leaf, CompactRange};
-use crate::record::{write_body, LINE_PREFIX};
+use crate::sink::ByteSink;
+use crate::stream::{CanonicalPayload, ChainState};
 use crate::verify::MAX_LINE_BYTES;
 
-/// Why a record could not be appended. The chain is unchanged after any of them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AppendError {
-    /// `kind` must be a non-empty string.
-    EmptyKind,
-    /// The next `seq` would pass 2^53 − 1.
-    SeqExhausted,
-    /// The payload holds a NaN or infinite number, which has no canonical encoding.
-    Payload(EncodeError),
-    /// The payload given as JSON text is not I-JSON or has no canonical encoding.
-    PayloadJson(ParseError),
-    /// The payload nests arrays and objects more than `max` levels deep
-    /// ([`crate::json::MAX_DEPTH`], 128, as the strict parser reads them): a verifier
-    /// would refuse the line as `bad_json`. Only a value built by hand can.
-    TooDeep {
-        /// The limit.
-        max: usize,
-    },
-    /// The record's line would be longer than the line limit (`max` bytes without its
-    /// newline: [`crate::verify::MAX_LINE_BYTES`], 16 MiB, for a [`Chain`]; a writer
-    /// may keep to a lower one): a verifier would refuse it as `bad_json`.
-    LineTooLong {
-        /// The line's length in bytes, without its newline.
-        len: usize,
-        /// The limit.
-        max: usize,
-    },
-}
+/// Why a record could not be appended: the one append error of every writer
+/// (`stream::AppendError`). The chain is unchanged after any of them.
+pub use crate::stream::AppendError;
 
-impl fmt::Display for AppendError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AppendError::EmptyKind => f.write_str("a record's kind must be a non-empty string"),
-            AppendError::SeqExhausted => f.write_str("the chain has reached seq 2^53-1"),
-            AppendError::Payload(e) => write!(f, "the payload cannot be encoded: {e}"),
-            AppendError::PayloadJson(e) => write!(f, "the payload is not acceptable JSON: {e}"),
-            AppendError::TooDeep { max } => write!(
-                f,
-                "the payload nests arrays and objects more than {max} levels deep: a verifier \
-                 would refuse it"
-            ),
-            AppendError::LineTooLong { len, max } => write!(
-                f,
-                "the record's line would be {len} bytes, past the line limit of {max} bytes: \
-                 a verifier would refuse it"
-            ),
+/// A value is written in its canonical encoding as it is hashed; a value nested past
+/// [`MAX_DEPTH`] (only one built by hand can be) is refused as
+/// [`AppendError::TooDeep`], a NaN or infinity as [`AppendError::Payload`].
+impl CanonicalPayload for Value {
+    fn check(&self) -> Result<Option<usize>, AppendError> {
+        if self.deeper_than(MAX_DEPTH) {
+            return Err(AppendError::TooDeep { max: MAX_DEPTH });
         }
+        Ok(None)
+    }
+
+    fn write_canonical<S: ByteSink + ?Sized>(&self, out: &mut S) -> Result<(), EncodeError> {
+        write_value(self, out)
     }
 }
-
-impl core::error::Error for AppendError {}
 
 /// Why [`Chain::append_serialize`] appended nothing (feature `serde`).
 #[cfg(feature = "serde")]
@@ -101,9 +74,7 @@ impl core::error::Error for AppendSerializeError {}
 /// ```
 #[derive(Debug, Clone)]
 pub struct Chain {
-    anchor: Anchor,
-    next_seq: u64,
-    head: Hash,
+    state: ChainState,
     /// The Merkle tree of the records appended since the anchor (O(log n) state).
     tree: CompactRange,
     line: Vec<u8>,
@@ -125,9 +96,7 @@ impl Chain {
     /// another transcript, or a file already holding records (its next seq and head).
     pub fn from_anchor(anchor: Anchor) -> Self {
         Chain {
-            anchor,
-            next_seq: anchor.seq0,
-            head: anchor.prev0,
+            state: ChainState::from_anchor(anchor),
             tree: CompactRange::new(),
             line: Vec::new(),
         }
@@ -141,43 +110,31 @@ impl Chain {
     /// The line borrows the chain's buffer, which is reused by the next append, so a
     /// long-running writer allocates only when a record is longer than any before it.
     pub fn append(&mut self, kind: &str, payload: &Value) -> Result<&[u8], AppendError> {
-        if kind.is_empty() {
-            return Err(AppendError::EmptyKind);
+        self.append_within(kind, payload, MAX_LINE_BYTES)
+    }
+
+    /// [`Chain::append`] with a line limit of `max` bytes (without the newline), for a
+    /// writer that keeps to a lower limit than a verifier's default.
+    pub(crate) fn append_within(
+        &mut self,
+        kind: &str,
+        payload: &Value,
+        max: usize,
+    ) -> Result<&[u8], AppendError> {
+        match self.state.append_to(&mut self.line, kind, payload, max) {
+            Ok(hash) => {
+                // At most 2^53 records: the range never fills.
+                let _ = self.tree.push(record_leaf(&hash));
+                Ok(&self.line)
+            }
+            Err(error) => {
+                if matches!(error, AppendError::LineTooLong { .. }) {
+                    // Not kept for the next line: it is larger than any line should need.
+                    self.line = Vec::new();
+                }
+                Err(error)
+            }
         }
-        if self.next_seq > MAX_SEQ {
-            return Err(AppendError::SeqExhausted);
-        }
-        if payload.deeper_than(MAX_DEPTH) {
-            return Err(AppendError::TooDeep { max: MAX_DEPTH });
-        }
-        let line = &mut self.line;
-        line.clear();
-        line.extend_from_slice(LINE_PREFIX);
-        let hex_at = line.len();
-        line.extend_from_slice(&[b'0'; 64]);
-        line.extend_from_slice(b"\",");
-        let body_at = line.len();
-        write_body(kind, payload, &self.head, self.next_seq, line).map_err(AppendError::Payload)?;
-        if line.len() > MAX_LINE_BYTES {
-            let len = line.len();
-            // Not kept for the next line: it is larger than any line should need.
-            *line = Vec::new();
-            return Err(AppendError::LineTooLong {
-                len,
-                max: MAX_LINE_BYTES,
-            });
-        }
-        let mut hasher = Sha256::new();
-        hasher.update(b"{");
-        hasher.update(&line[body_at..]);
-        let hash = Hash(hasher.finalize().into());
-        line[hex_at..hex_at + 64].copy_from_slice(&hash.to_hex());
-        line.push(b'\n');
-        self.head = hash;
-        // At most 2^53 records: the range never fills.
-        let _ = self.tree.push(record_leaf(&hash));
-        self.next_seq += 1;
-        Ok(&self.line)
     }
 
     /// Parses `payload_json` strictly and appends it (see [`Chain::append`]).
@@ -213,7 +170,7 @@ impl Chain {
 
     /// The `hash` of the last record, or `prev0` before the first.
     pub fn head(&self) -> Hash {
-        self.head
+        self.state.head()
     }
 
     /// The RFC 6962 Merkle root of the records this chain appended since its anchor
@@ -227,23 +184,29 @@ impl Chain {
 
     /// How many records this chain has appended since its anchor.
     pub fn count(&self) -> u64 {
-        self.next_seq - self.anchor.seq0
+        self.state.count()
     }
 
     /// The `seq` the next record will carry.
     pub fn next_seq(&self) -> u64 {
-        self.next_seq
+        self.state.next_seq()
     }
 
     /// Where this chain started.
     pub fn anchor(&self) -> Anchor {
-        self.anchor
+        self.state.anchor()
+    }
+
+    /// Where the next record continues: its `seq` and its `prev` (the head).
+    pub fn next(&self) -> Anchor {
+        self.state.next()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::anchor::MAX_SEQ;
 
     const SPEC_CHAIN: &str = concat!(
         r#"{"hash":"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949","kind":"task","payload":{"task":"add 2 and 40"},"prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":0}"#,

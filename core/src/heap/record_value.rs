@@ -4,9 +4,10 @@
 use sha2::{Digest, Sha256};
 
 use crate::hash::Hash;
-use crate::jcs::{write_str, write_u64, write_value, EncodeError};
+use crate::jcs::EncodeError;
 use crate::json::Value;
 use crate::sink::ByteSink;
+use crate::stream::append::write_fields;
 
 /// Writes the hashed form of a record, `{"kind":…,"payload":…,"prev":"…","seq":…}`
 /// minus its opening `{` (so it can follow either `{` or `{"hash":"…",`).
@@ -17,16 +18,7 @@ pub fn write_body<S: ByteSink + ?Sized>(
     seq: u64,
     out: &mut S,
 ) -> Result<(), EncodeError> {
-    out.write(b"\"kind\":")?;
-    write_str(kind, out)?;
-    out.write(b",\"payload\":")?;
-    write_value(payload, out)?;
-    out.write(b",\"prev\":\"")?;
-    out.write(&prev.to_hex())?;
-    out.write(b"\",\"seq\":")?;
-    write_u64(seq, out)?;
-    out.write(b"}")?;
-    Ok(())
+    write_fields(out, kind, payload, prev, seq)
 }
 
 /// The `hash` of a record: SHA-256 of its canonical encoding without `hash`.

@@ -1,5 +1,7 @@
-//! Appending without an allocator: a record line written into the caller's buffer from
-//! payload bytes that are already canonical (checked, not trusted).
+//! The one record writer's rule, without an allocator: a record line assembled from
+//! a kind, a payload that writes its canonical bytes ([`CanonicalPayload`]: checked
+//! bytes here, a `json::Value` with `alloc`), the head and the next `seq`; and the
+//! chain's state ([`ChainState`]) that `chain::Chain` keeps too.
 
 use core::fmt;
 
@@ -8,13 +10,16 @@ use sha2::{Digest, Sha256};
 use super::lexer::{check_canonical, CheckError, MAX_DEPTH};
 use super::MAX_LINE_BYTES;
 use crate::anchor::{Anchor, MAX_SEQ};
+use crate::fixed::parse_error::ParseError;
 use crate::hash::Hash;
-use crate::jcs::{write_str, write_u64};
+use crate::jcs::{write_str, write_u64, EncodeError};
 use crate::record::LINE_PREFIX;
 use crate::sink::{ByteSink, CountingSink, SliceSink};
 
-/// Why a record was not written. Nothing is appended after any of them.
+/// Why a record was not appended. Nothing is appended after any of them, and the
+/// chain is unchanged. One type for every writer (`stream`, `chain`, `durable`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AppendError {
     /// `kind` must be a non-empty string.
     EmptyKind,
@@ -23,16 +28,30 @@ pub enum AppendError {
     /// The payload bytes are not the canonical encoding of a JSON value (or are not
     /// JSON, have a number with no canonical form, or go past a checker limit).
     NotCanonical(CheckError),
+    /// The payload holds a NaN or infinite number, which has no canonical encoding.
+    Payload(EncodeError),
+    /// The payload given as JSON text is not I-JSON or has no canonical encoding.
+    PayloadJson(ParseError),
+    /// The payload nests arrays and objects more than `max` levels deep (128, as the
+    /// strict parser reads them): a verifier would refuse the line as `bad_json`. Only
+    /// a value built by hand can.
+    TooDeep {
+        /// The limit.
+        max: usize,
+    },
     /// The buffer is too small: the line needs `needed` bytes, `\n` included.
     BufferFull {
         /// The line's length.
         needed: usize,
     },
-    /// The line would be longer than [`MAX_LINE_BYTES`] (16 MiB, without its newline):
-    /// a verifier would refuse it as `bad_json`, so no buffer would do.
+    /// The record's line would be longer than the line limit (`max` bytes without its
+    /// newline: [`MAX_LINE_BYTES`], 16 MiB, unless a writer keeps to a lower one): a
+    /// verifier would refuse it as `bad_json`, so no buffer would do.
     LineTooLong {
         /// The line's length in bytes, without its newline.
         len: usize,
+        /// The limit.
+        max: usize,
     },
 }
 
@@ -42,22 +61,77 @@ impl fmt::Display for AppendError {
             AppendError::EmptyKind => f.write_str("a record's kind must be a non-empty string"),
             AppendError::SeqExhausted => f.write_str("the chain has reached seq 2^53-1"),
             AppendError::NotCanonical(e) => write!(f, "the payload is {e}"),
+            AppendError::Payload(e) => write!(f, "the payload cannot be encoded: {e}"),
+            AppendError::PayloadJson(e) => write!(f, "the payload is not acceptable JSON: {e}"),
+            AppendError::TooDeep { max } => write!(
+                f,
+                "the payload nests arrays and objects more than {max} levels deep: a verifier \
+                 would refuse it"
+            ),
             AppendError::BufferFull { needed } => {
                 write!(
                     f,
                     "the output buffer is too small: the record needs {needed} bytes"
                 )
             }
-            AppendError::LineTooLong { len } => write!(
+            AppendError::LineTooLong { len, max } => write!(
                 f,
-                "the record's line would be {len} bytes, past the line limit of \
-                 {MAX_LINE_BYTES} bytes: a verifier would refuse it"
+                "the record's line would be {len} bytes, past the line limit of {max} bytes: \
+                 a verifier would refuse it"
             ),
         }
     }
 }
 
 impl core::error::Error for AppendError {}
+
+/// A record's payload: writes its canonical bytes (RFC 8785) to a [`ByteSink`].
+///
+/// Implemented for bytes (checked to be canonical before anything is written) and, with
+/// `alloc`, for `json::Value` (encoded as it is written).
+pub trait CanonicalPayload {
+    /// Refuses a payload no verifier would read back; else its canonical length in
+    /// bytes, when known without encoding it.
+    fn check(&self) -> Result<Option<usize>, AppendError>;
+
+    /// Writes the canonical bytes (after [`CanonicalPayload::check`] took them).
+    fn write_canonical<S: ByteSink + ?Sized>(&self, out: &mut S) -> Result<(), EncodeError>;
+}
+
+/// Bytes that must already be the canonical encoding of a JSON value nested at most
+/// [`MAX_DEPTH`] deep: checked, not trusted.
+impl CanonicalPayload for [u8] {
+    fn check(&self) -> Result<Option<usize>, AppendError> {
+        check_canonical(self, MAX_DEPTH).map_err(AppendError::NotCanonical)?;
+        Ok(Some(self.len()))
+    }
+
+    fn write_canonical<S: ByteSink + ?Sized>(&self, out: &mut S) -> Result<(), EncodeError> {
+        out.write(self).map_err(|_| EncodeError::BufferFull)
+    }
+}
+
+/// Where a line is assembled: a caller's buffer ([`SliceSink`]) or, with `alloc`, a
+/// growing `Vec`.
+pub(crate) trait LineBuf: ByteSink {
+    /// Empties the buffer for a line of `needed` bytes (when known); `false` if it
+    /// cannot hold them.
+    fn start(&mut self, needed: Option<usize>) -> bool;
+
+    /// The bytes written since [`LineBuf::start`].
+    fn line_mut(&mut self) -> &mut [u8];
+}
+
+impl LineBuf for SliceSink<'_> {
+    fn start(&mut self, needed: Option<usize>) -> bool {
+        self.clear();
+        needed.is_none_or(|needed| needed <= self.capacity())
+    }
+
+    fn line_mut(&mut self) -> &mut [u8] {
+        self.written_mut()
+    }
+}
 
 /// Fixed parts of a line around the kind, the payload and the seq.
 const FIXED: usize = LINE_PREFIX.len() + 64 + 2 // {"hash":"…",
@@ -66,6 +140,119 @@ const FIXED: usize = LINE_PREFIX.len() + 64 + 2 // {"hash":"…",
     + b",\"prev\":\"".len() + 64
     + b"\",\"seq\":".len()
     + 2; // }\n
+
+/// The length of a record's line, `\n` included, around a payload of `payload` bytes.
+fn line_len(kind: &str, payload: usize, seq: u64) -> usize {
+    let mut kind_len = CountingSink::default();
+    let _ = write_str(kind, &mut kind_len);
+    let mut seq_len = CountingSink::default();
+    let _ = write_u64(seq, &mut seq_len);
+    FIXED
+        .saturating_add(kind_len.count)
+        .saturating_add(payload)
+        .saturating_add(seq_len.count)
+}
+
+/// The one line assembly: writes the record `{hash, kind, payload, prev, seq}` as a
+/// canonical line ending in `\n` into `out`, hashing its body once; returns its hash.
+/// A line longer than `max` bytes without its newline is refused, before anything is
+/// written when the payload's length is known.
+pub(crate) fn assemble<P, B>(
+    out: &mut B,
+    kind: &str,
+    payload: &P,
+    prev: &Hash,
+    seq: u64,
+    max: usize,
+) -> Result<Hash, AppendError>
+where
+    P: CanonicalPayload + ?Sized,
+    B: LineBuf + ?Sized,
+{
+    if kind.is_empty() {
+        return Err(AppendError::EmptyKind);
+    }
+    if seq > MAX_SEQ {
+        return Err(AppendError::SeqExhausted);
+    }
+    let needed = payload.check()?.map(|len| line_len(kind, len, seq));
+    if let Some(len) = needed.map(|needed| needed - 1).filter(|&len| len > max) {
+        return Err(AppendError::LineTooLong { len, max });
+    }
+    let full = |needed: Option<usize>| {
+        let needed = needed.unwrap_or_else(|| {
+            let mut count = CountingSink::default();
+            let _ = payload.write_canonical(&mut count);
+            line_len(kind, count.count, seq)
+        });
+        AppendError::BufferFull { needed }
+    };
+    if !out.start(needed) {
+        return Err(full(needed));
+    }
+    write_body(out, kind, payload, prev, seq).map_err(|e| match e {
+        EncodeError::BufferFull => full(needed),
+        other => AppendError::Payload(other),
+    })?;
+    let line = out.line_mut();
+    let len = line.len();
+    if len > max {
+        return Err(AppendError::LineTooLong { len, max });
+    }
+    let body_at = LINE_PREFIX.len() + 64 + 2;
+    let mut hasher = Sha256::new();
+    hasher.update(b"{");
+    hasher.update(line.get(body_at..).unwrap_or_default());
+    let hash = Hash(hasher.finalize().into());
+    if let Some(hex) = line.get_mut(LINE_PREFIX.len()..LINE_PREFIX.len() + 64) {
+        hex.copy_from_slice(&hash.to_hex());
+    }
+    out.write(b"\n").map_err(|_| full(needed))?;
+    Ok(hash)
+}
+
+/// The line up to its closing `}`, with 64 zeros where the hash goes.
+fn write_body<P, B>(
+    out: &mut B,
+    kind: &str,
+    payload: &P,
+    prev: &Hash,
+    seq: u64,
+) -> Result<(), EncodeError>
+where
+    P: CanonicalPayload + ?Sized,
+    B: ByteSink + ?Sized,
+{
+    out.write(LINE_PREFIX)?;
+    out.write(&[b'0'; 64])?;
+    out.write(b"\",")?;
+    write_fields(out, kind, payload, prev, seq)
+}
+
+/// The hashed form of a record, `{"kind":…,"payload":…,"prev":"…","seq":…}`, minus its
+/// opening `{` (so it can follow either `{` or `{"hash":"…",`).
+pub(crate) fn write_fields<P, S>(
+    out: &mut S,
+    kind: &str,
+    payload: &P,
+    prev: &Hash,
+    seq: u64,
+) -> Result<(), EncodeError>
+where
+    P: CanonicalPayload + ?Sized,
+    S: ByteSink + ?Sized,
+{
+    out.write(b"\"kind\":")?;
+    write_str(kind, out)?;
+    out.write(b",\"payload\":")?;
+    payload.write_canonical(out)?;
+    out.write(b",\"prev\":\"")?;
+    out.write(&prev.to_hex())?;
+    out.write(b"\",\"seq\":")?;
+    write_u64(seq, out)?;
+    out.write(b"}")?;
+    Ok(())
+}
 
 /// Writes the record `{hash, kind, payload, prev, seq}` as a canonical line ending in
 /// `\n` at the start of `buf`; returns its length and its hash.
@@ -83,58 +270,13 @@ pub fn write_record(
     prev: &Hash,
     seq: u64,
 ) -> Result<(usize, Hash), AppendError> {
-    if kind.is_empty() {
-        return Err(AppendError::EmptyKind);
-    }
-    if seq > MAX_SEQ {
-        return Err(AppendError::SeqExhausted);
-    }
-    check_canonical(payload, MAX_DEPTH).map_err(AppendError::NotCanonical)?;
-    let mut kind_len = CountingSink::default();
-    let _ = write_str(kind, &mut kind_len);
-    let mut seq_len = CountingSink::default();
-    let _ = write_u64(seq, &mut seq_len);
-    let needed = FIXED
-        .saturating_add(kind_len.count)
-        .saturating_add(payload.len())
-        .saturating_add(seq_len.count);
-    let len = needed.saturating_sub(1);
-    if len as u64 > MAX_LINE_BYTES {
-        return Err(AppendError::LineTooLong { len });
-    }
-    if buf.len() < needed {
-        return Err(AppendError::BufferFull { needed });
-    }
-    let full = AppendError::BufferFull { needed };
-    let body_at = LINE_PREFIX.len() + 64 + 2;
     let mut out = SliceSink::new(buf);
-    let mut body = || -> Result<(), crate::sink::BufferFull> {
-        out.write(LINE_PREFIX)?;
-        out.write(&[b'0'; 64])?;
-        out.write(b"\",\"kind\":")?;
-        write_str(kind, &mut out)?;
-        out.write(b",\"payload\":")?;
-        out.write(payload)?;
-        out.write(b",\"prev\":\"")?;
-        out.write(&prev.to_hex())?;
-        out.write(b"\",\"seq\":")?;
-        write_u64(seq, &mut out)?;
-        out.write(b"}")
-    };
-    body().map_err(|_| full)?;
-    let end = out.len();
-    let mut hasher = Sha256::new();
-    hasher.update(b"{");
-    hasher.update(buf.get(body_at..end).ok_or(full)?);
-    let hash = Hash(hasher.finalize().into());
-    buf.get_mut(LINE_PREFIX.len()..LINE_PREFIX.len() + 64)
-        .ok_or(full)?
-        .copy_from_slice(&hash.to_hex());
-    *buf.get_mut(end).ok_or(full)? = b'\n';
-    Ok((end + 1, hash))
+    let hash = assemble(&mut out, kind, payload, prev, seq, MAX_LINE_BYTES as usize)?;
+    Ok((out.len(), hash))
 }
 
-/// The writer's side of a chain without an allocator: the head and the next `seq`.
+/// The writer's side of a chain: the anchor, the next `seq` and the head. The one
+/// append rule: `chain::Chain` is this state with a Merkle range and a line buffer.
 ///
 /// ```
 /// use agentloop_core::stream::ChainState;
@@ -182,10 +324,28 @@ impl ChainState {
         kind: &str,
         payload: &[u8],
     ) -> Result<usize, AppendError> {
-        let (len, hash) = write_record(buf, kind, payload, &self.head, self.next_seq)?;
+        let mut out = SliceSink::new(buf);
+        self.append_to(&mut out, kind, payload, MAX_LINE_BYTES as usize)?;
+        Ok(out.len())
+    }
+
+    /// Assembles the next record into `out` and advances the chain; returns its hash.
+    /// On error the chain is unchanged.
+    pub(crate) fn append_to<P, B>(
+        &mut self,
+        out: &mut B,
+        kind: &str,
+        payload: &P,
+        max: usize,
+    ) -> Result<Hash, AppendError>
+    where
+        P: CanonicalPayload + ?Sized,
+        B: LineBuf + ?Sized,
+    {
+        let hash = assemble(out, kind, payload, &self.head, self.next_seq, max)?;
         self.head = hash;
         self.next_seq += 1;
-        Ok(len)
+        Ok(hash)
     }
 
     /// The `hash` of the last record, or `prev0` before the first.
@@ -206,5 +366,13 @@ impl ChainState {
     /// Where this chain started.
     pub fn anchor(&self) -> Anchor {
         self.anchor
+    }
+
+    /// Where the next record continues: its `seq` and its `prev` (the head).
+    pub fn next(&self) -> Anchor {
+        Anchor {
+            seq0: self.next_seq,
+            prev0: self.head,
+        }
     }
 }

@@ -94,10 +94,10 @@ pub use report::{
 pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
 
-mod append;
+pub(crate) mod append;
 mod buf;
 pub(crate) mod engine;
-pub use append::{write_record, AppendError, ChainState};
+pub use append::{write_record, AppendError, CanonicalPayload, ChainState};
 
 use crate::anchor::Anchor;
 use crate::checkpoint::Verdict;

@@ -161,17 +161,29 @@ fn write_record_refuses_a_line_past_the_limit_before_the_buffer_size() {
         let mut buf = vec![0u8; cap];
         assert_eq!(
             write_record(&mut buf, "k", &payload(fits + 1), &prev, 0),
-            Err(AppendError::LineTooLong { len: limit + 1 })
+            Err(AppendError::LineTooLong {
+                len: limit + 1,
+                max: limit
+            })
         );
     }
     let mut state = ChainState::new();
     assert_eq!(
         state.append(&mut buf, "k", &payload(fits + 1)),
-        Err(AppendError::LineTooLong { len: limit + 1 })
+        Err(AppendError::LineTooLong {
+            len: limit + 1,
+            max: limit
+        })
     );
     assert_eq!(state, ChainState::new());
     assert_eq!(
-        format!("{}", AppendError::LineTooLong { len: limit + 1 }),
+        format!(
+            "{}",
+            AppendError::LineTooLong {
+                len: limit + 1,
+                max: limit
+            }
+        ),
         "the record's line would be 16777217 bytes, past the line limit of 16777216 \
          bytes: a verifier would refuse it"
     );
@@ -235,7 +247,7 @@ fn write_record_refusals() {
         AppendError::EmptyKind,
         AppendError::SeqExhausted,
         AppendError::BufferFull { needed: 3 },
-        AppendError::LineTooLong { len: 3 },
+        AppendError::LineTooLong { len: 3, max: 2 },
     ] {
         assert!(!format!("{e}").is_empty());
     }

@@ -3,9 +3,8 @@
 
 use super::Value;
 
-mod error;
 mod parser;
-pub use error::{ParseError, ParseErrorKind};
+pub use crate::fixed::parse_error::{ParseError, ParseErrorKind};
 use parser::*;
 
 /// The deepest nesting a payload may have: the outermost array or object is depth 1.

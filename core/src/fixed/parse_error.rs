@@ -1,4 +1,6 @@
-//! Why input is not strict I-JSON: [`ParseError`] with its kind and byte offset.
+//! Why input is not strict I-JSON: `ParseError` with its kind and byte offset (the
+//! strict parser is `json`'s; the error is here so a record writer's error can carry it
+//! without an allocator). Public as part of `json`.
 
 use core::fmt;
 
