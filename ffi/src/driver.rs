@@ -4,7 +4,7 @@
 use core::ffi::c_void;
 
 use agentloop_core::agent::{check_task, Outcome as RunOutcome};
-use agentloop_core::chain::{AppendError, Chain};
+use agentloop_core::chain::{AppendError, Chain, Log};
 use agentloop_core::driver::{self, RunError};
 use agentloop_core::export::{native_messages, native_tools};
 use agentloop_core::json::{self, Value};
@@ -286,11 +286,20 @@ unsafe fn read_run(
     })
 }
 
+/// Takes no line: the log (a file's writer) keeps them.
+struct Discard;
+
+impl RecordSink for Discard {
+    fn record(&mut self, _: &[u8]) -> Result<(), SinkError> {
+        Ok(())
+    }
+}
+
 impl Run {
-    /// Runs to the end on `chain`, the lines going to `sink`.
+    /// Runs to the end on `log`, the lines going to `sink` too.
     fn run_on(
         mut self,
-        chain: &mut Chain,
+        log: &mut dyn Log,
         sink: &mut dyn RecordSink,
     ) -> Outcome<agentloop_outcome> {
         let (cancel, userdata) = (self.cancel, self.cancel_userdata);
@@ -301,7 +310,7 @@ impl Run {
             None => false,
         };
         let outcome = driver::run_on(
-            chain,
+            log,
             &self.task,
             self.budgets,
             &mut self.model,
@@ -455,8 +464,8 @@ pub unsafe extern "C" fn agentloop_driver_run_to_writer(
                 cancel_userdata,
             )
         }?;
-        let mut chain = Chain::from_anchor(writer.next());
-        let outcome = run.run_on(&mut chain, writer).map_err(|result| {
+        // The writer is the log: each record is built, hashed and appended once.
+        let outcome = run.run_on(writer, &mut Discard).map_err(|result| {
             match (result, writer.last_error()) {
                 // The writer refused a record: say why rather than "callback refused".
                 (agentloop_result::CallbackRefused | agentloop_result::Io, Some(error)) => {

@@ -102,9 +102,10 @@ pub(crate) fn write_error(error: &WriteError) -> agentloop_result {
     match error {
         WriteError::Locked => agentloop_result::Locked,
         WriteError::TornTail { .. } => agentloop_result::TornTail,
-        WriteError::DoesNotVerify(_) | WriteError::Shrank { .. } | WriteError::Diverged(_) => {
-            agentloop_result::DoesNotVerify
-        }
+        WriteError::DoesNotVerify(_)
+        | WriteError::Shrank { .. }
+        | WriteError::Diverged(_)
+        | WriteError::Interleaved { .. } => agentloop_result::DoesNotVerify,
         WriteError::Record(e) => append_error(*e),
         WriteError::Broken => agentloop_result::InvalidState,
         _ => agentloop_result::Io,

@@ -22,6 +22,8 @@ use crate::verify::MAX_LINE_BYTES;
 /// (`stream::AppendError`). The chain is unchanged after any of them.
 pub use crate::stream::AppendError;
 
+pub use super::record_log::{Log, LogError, Logged};
+
 /// A value is written in its canonical encoding as it is hashed; a value nested past
 /// [`MAX_DEPTH`] (only one built by hand can be) is refused as
 /// [`AppendError::TooDeep`], a NaN or infinity as [`AppendError::Payload`].
@@ -110,7 +112,7 @@ impl Chain {
     /// The line borrows the chain's buffer, which is reused by the next append, so a
     /// long-running writer allocates only when a record is longer than any before it.
     pub fn append(&mut self, kind: &str, payload: &Value) -> Result<&[u8], AppendError> {
-        self.append_within(kind, payload, MAX_LINE_BYTES)
+        Ok(self.append_within(kind, payload, MAX_LINE_BYTES)?.line)
     }
 
     /// [`Chain::append`] with a line limit of `max` bytes (without the newline), for a
@@ -120,12 +122,17 @@ impl Chain {
         kind: &str,
         payload: &Value,
         max: usize,
-    ) -> Result<&[u8], AppendError> {
+    ) -> Result<Logged<'_>, AppendError> {
+        let seq = self.state.next_seq();
         match self.state.append_to(&mut self.line, kind, payload, max) {
             Ok(hash) => {
                 // At most 2^53 records: the range never fills.
                 let _ = self.tree.push(record_leaf(&hash));
-                Ok(&self.line)
+                Ok(Logged {
+                    line: self.line(),
+                    seq,
+                    hash,
+                })
             }
             Err(error) => {
                 if matches!(error, AppendError::LineTooLong { .. }) {
@@ -200,6 +207,24 @@ impl Chain {
     /// Where the next record continues: its `seq` and its `prev` (the head).
     pub fn next(&self) -> Anchor {
         self.state.next()
+    }
+
+    /// The line of the last append (what the buffer holds after a refused one is not a
+    /// line).
+    pub(crate) fn line(&self) -> &[u8] {
+        &self.line
+    }
+}
+
+/// In memory: the line is the chain's buffer, until the next append.
+impl Log for Chain {
+    fn append(&mut self, kind: &str, payload: &Value) -> Result<Logged<'_>, LogError> {
+        self.append_within(kind, payload, MAX_LINE_BYTES)
+            .map_err(LogError::Append)
+    }
+
+    fn next(&self) -> Anchor {
+        Chain::next(self)
     }
 }
 

@@ -16,6 +16,7 @@ pub mod model;
 pub mod note;
 pub mod provider;
 pub mod quote;
+pub(crate) mod record_log;
 pub(crate) mod record_sink;
 pub(crate) mod record_value;
 pub mod redact;

@@ -17,10 +17,11 @@ use std::thread;
 use std::time::Duration;
 
 use agentloop_core::agent::{Agent, Outcome, Record, StopReason};
+use agentloop_core::anchor::Anchor;
 use agentloop_core::audit;
-use agentloop_core::chain::Chain;
+use agentloop_core::chain::{Log, LogError, Logged};
 use agentloop_core::driver::{self, Counts, Io, OnRecord, RunError, RunOptions};
-use agentloop_core::durable::{Writer, WriterOptions};
+use agentloop_core::durable::{Appended, WriteError, Writer, WriterOptions};
 use agentloop_core::export::parse_records;
 use agentloop_core::json::Value;
 use agentloop_core::note::SignerKey;
@@ -86,8 +87,6 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
             })?
         }
     };
-    let mut chain = Chain::from_anchor(writer.next());
-
     let url = model.url().to_owned();
     let tools: Vec<String> = toolbox.manifest().names().map(str::to_owned).collect();
     let renamed: Vec<(String, usize, String)> = offered
@@ -111,24 +110,29 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         records: writer.count(),
         budgets: &plan.budgets,
     })?;
-    let mut sink = Sink {
+    let mut log = RunLog {
         writer: &mut writer,
-        name: &name,
-        progress: &mut progress,
+        seq: 0,
         ending,
+    };
+    let mut shown = Shown {
+        progress: &mut progress,
         failure: None,
     };
     let io = Io {
-        chain: &mut chain,
+        log: &mut log,
         model: &mut remote,
         toolbox: &mut toolbox,
         cancel: &mut || cancel.load(Ordering::SeqCst),
-        records: &mut sink,
+        records: &mut shown,
     };
     let options = RunOptions {
         parallel: args.parallel,
     };
-    let outcome = driver::drive(&mut agent, io, options).map_err(|error| sink.failure(error))?;
+    let outcome = driver::drive(&mut agent, io, options).map_err(|error| {
+        let failed = log.writer.take_last_error();
+        run_failure(&name, error, log.seq, failed, shown.failure)
+    })?;
     writer.close().map_err(|error| {
         Failure::Run(RunFailure::RunClose {
             name: name.clone(),
@@ -380,54 +384,85 @@ fn read_back(path: &Path, name: &str, writer: &Writer) -> Result<Vec<Value>, Fai
     })
 }
 
-/// Each record: appended through the durable writer, then shown. The failure that
-/// stopped the run is kept for [`Sink::failure`] (the driver hears only that the
-/// record was refused).
-struct Sink<'a, 'p, 'o> {
+/// The run's log: the durable writer, which builds, hashes and appends each record
+/// (under its lock, at the run's next `seq`), once a second Ctrl-C is not ending the
+/// process. The writer keeps why a record was not written, for [`run_failure`] (the
+/// driver hears only that it was not).
+struct RunLog<'a> {
     writer: &'a mut Writer,
-    name: &'a str,
-    progress: &'p mut Progress<'o>,
     /// A second Ctrl-C: no record is written once it has come.
     ending: signals::Ending,
+    /// The seq of the last record given to the writer (the one that failed, if one
+    /// did; the writer keeps why, [`Writer::last_error`]).
+    seq: u64,
+}
+
+impl Log for RunLog<'_> {
+    fn append(&mut self, kind: &str, payload: &Value) -> Result<Logged<'_>, LogError> {
+        self.ending.hold();
+        self.seq = self.writer.next().seq0;
+        Log::append(&mut *self.writer, kind, payload)
+    }
+
+    fn next(&self) -> Anchor {
+        self.writer.next()
+    }
+}
+
+/// Each record, once written: shown. A failure to show it is kept for [`run_failure`].
+struct Shown<'p, 'o> {
+    progress: &'p mut Progress<'o>,
     failure: Option<Failure>,
 }
 
-impl Sink<'_, '_, '_> {
-    /// The failure a driver's error stands for: the one kept when a record could not
-    /// be written or shown; else a record the chain refused (the next one), or a
-    /// driver's bug.
-    fn failure(&mut self, error: RunError) -> Failure {
-        if let Some(failure) = self.failure.take() {
-            return failure;
-        }
-        let (seq, why) = match error {
-            RunError::Append(e) => (Some(self.writer.next().seq0), e.to_string()),
-            other => (None, other.to_string()),
+impl OnRecord for Shown<'_, '_> {
+    fn on_record(
+        &mut self,
+        record: &Record,
+        logged: &Logged<'_>,
+        counts: Counts,
+    ) -> Result<(), SinkError> {
+        let appended = Appended {
+            seq: logged.seq,
+            head: logged.hash,
         };
-        Failure::Run(RunFailure::RunRefused {
-            name: self.name.to_owned(),
-            seq,
-            why,
-        })
+        self.progress
+            .record(record, &appended, counts)
+            .map_err(|failure| {
+                self.failure = Some(failure);
+                SinkError::Refused
+            })
     }
 }
 
-impl OnRecord for Sink<'_, '_, '_> {
-    fn on_record(&mut self, record: &Record, line: &[u8], counts: Counts) -> Result<(), SinkError> {
-        self.ending.hold();
-        let shown = match self.writer.append_line(line) {
-            Ok(appended) => self.progress.record(record, &appended, counts),
-            Err(error) => Err(Failure::Run(RunFailure::RunWrite {
-                name: self.name.to_owned(),
-                seq: record.seq,
-                error,
-            })),
-        };
-        shown.map_err(|failure| {
-            self.failure = Some(failure);
-            SinkError::Refused
-        })
+/// The failure a driver's error stands for: a record that could not be shown or
+/// written (as kept); else a record the chain refused, or a driver's bug.
+fn run_failure(
+    name: &str,
+    error: RunError,
+    seq: u64,
+    failed: Option<WriteError>,
+    shown: Option<Failure>,
+) -> Failure {
+    if let Some(failure) = shown {
+        return failure;
     }
+    let (seq, why) = match (error, failed) {
+        (RunError::Sink(_), Some(error)) => {
+            return Failure::Run(RunFailure::RunWrite {
+                name: name.to_owned(),
+                seq,
+                error,
+            })
+        }
+        (RunError::Append(e), _) => (Some(seq), e.to_string()),
+        (other, _) => (None, other.to_string()),
+    };
+    Failure::Run(RunFailure::RunRefused {
+        name: name.to_owned(),
+        seq,
+        why,
+    })
 }
 
 #[cfg(test)]

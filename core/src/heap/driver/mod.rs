@@ -1,5 +1,7 @@
 //! A blocking driver: runs an [`Agent`] against a [`Model`] and a [`Toolbox`],
-//! appending each record to a [`Chain`] and handing the line to a [`RecordSink`].
+//! appending each record to a [`Log`] (an in-memory [`Chain`], or a file's durable
+//! writer), which builds and hashes its line once, and handing the line to an
+//! [`OnRecord`] (every [`RecordSink`] is one).
 //!
 //! ```
 //! use agentloop_core::agent::{Budgets, StopReason};
@@ -71,7 +73,7 @@ use alloc::vec::Vec;
 use crate::agent::{
     Agent, BatchNeed, BudgetError, Budgets, FeedError, Need, Outcome, Record, RecordKind,
 };
-use crate::chain::{AppendError, Chain};
+use crate::chain::{AppendError, Chain, Log, LogError, Logged};
 use crate::model::{Answer, Model, ToolCall};
 use crate::sink::{RecordSink, SinkError};
 use crate::tools::Toolbox;
@@ -173,7 +175,7 @@ pub fn run_with(
 /// a batch of calls starts; the records of a batch follow their results in call order.
 #[allow(clippy::too_many_arguments)]
 pub fn run_on_with(
-    chain: &mut Chain,
+    log: &mut dyn Log,
     task: &str,
     budgets: Budgets,
     model: &mut dyn Model,
@@ -183,11 +185,11 @@ pub fn run_on_with(
     options: RunOptions,
 ) -> Result<Outcome, RunError> {
     let manifest = toolbox.manifest().clone();
-    let mut agent = Agent::with_first_seq(chain.next_seq(), task, budgets, manifest)
+    let mut agent = Agent::with_first_seq(log.next().seq0, task, budgets, manifest)
         .map_err(RunError::Budgets)?;
     let mut sink = sink;
     let io = Io {
-        chain,
+        log,
         model,
         toolbox,
         cancel,
@@ -209,28 +211,34 @@ pub struct Counts {
     pub tool_calls: u64,
 }
 
-/// Where [`drive`] puts each record: the record, its chained line and the run's counts
-/// as of it — to append it somewhere and show progress. Every [`RecordSink`] is one
-/// (it takes the line).
+/// What [`drive`] tells of each record once the log appended it: the record, as
+/// logged (its line, `seq` and hash) and the run's counts as of it — to keep the line
+/// somewhere else too and show progress. Every [`RecordSink`] is one (it takes the
+/// line).
 pub trait OnRecord {
-    /// Takes `record`, chained as `line` (canonical JSON, `\n` included), with the
-    /// counts as of it. Called in transcript order, each record before the model, a
-    /// tool or `cancel` is called again. An error stops the run ([`RunError::Sink`]):
-    /// the transcript ends before this line.
-    fn on_record(&mut self, record: &Record, line: &[u8], counts: Counts) -> Result<(), SinkError>;
+    /// Takes `record`, appended as `logged` (its canonical line, `\n` included), with
+    /// the counts as of it. Called in transcript order, each record before the model,
+    /// a tool or `cancel` is called again. An error stops the run
+    /// ([`RunError::Sink`]).
+    fn on_record(
+        &mut self,
+        record: &Record,
+        logged: &Logged<'_>,
+        counts: Counts,
+    ) -> Result<(), SinkError>;
 }
 
 impl<S: RecordSink + ?Sized> OnRecord for S {
-    fn on_record(&mut self, _: &Record, line: &[u8], _: Counts) -> Result<(), SinkError> {
-        self.record(line)
+    fn on_record(&mut self, _: &Record, logged: &Logged<'_>, _: Counts) -> Result<(), SinkError> {
+        self.record(logged.line)
     }
 }
 
 /// What [`drive`] calls out to.
 pub struct Io<'a> {
-    /// The chain the records continue: its next `seq` is the agent's
-    /// ([`Agent::next_seq`]), its head the last record's hash.
-    pub chain: &'a mut Chain,
+    /// The log the records continue, which builds and hashes each line: its next `seq`
+    /// is the agent's ([`Agent::next_seq`]), its head the last record's hash.
+    pub log: &'a mut dyn Log,
     /// The model, asked for each turn with [`Model::reply_unless_cancelled`].
     pub model: &'a mut dyn Model,
     /// The tools; the agent's manifest must be this toolbox's.
@@ -245,7 +253,7 @@ pub struct Io<'a> {
 impl fmt::Debug for Io<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Io")
-            .field("chain", &self.chain)
+            .field("next", &self.log.next())
             .field("toolbox", &self.toolbox)
             .finish_non_exhaustive()
     }
@@ -253,7 +261,7 @@ impl fmt::Debug for Io<'_> {
 
 /// Runs `agent` — new ([`Agent::with_first_seq`]) or resumed ([`Agent::resume`]) — to
 /// its end: writes its pending records, then answers each need, running the calls of
-/// a turn as `options` say. Each record is appended to `io.chain` and handed to
+/// a turn as `options` say. Each record is appended to `io.log` and handed to
 /// `io.records` before the model, a tool or `cancel` is called again (with
 /// `parallel` above 1: before a batch of calls starts; the records of a batch follow
 /// their results, in call order). A turn the model abandons
@@ -289,14 +297,15 @@ pub fn drive(agent: &mut Agent, mut io: Io<'_>, options: RunOptions) -> Result<O
     }
 }
 
-/// Runs `task` to its end, continuing `chain`: each record is appended to it and its
-/// line handed to `sink` before the run goes on — before the model, a tool or `cancel`
-/// is called again, so a sink that makes each line durable has every record before a
-/// tool's call on disk while the tool runs. `cancel` is asked at every check
+/// Runs `task` to its end, continuing `log` (a [`Chain`], or a file's durable writer):
+/// each record is appended to it and its line handed to `sink` before the run goes on
+/// — before the model, a tool or `cancel` is called again, so a log (or sink) that
+/// makes each line durable has every record before a tool's call on disk while the
+/// tool runs. `cancel` is asked at every check
 /// point (before each turn and before each call); answering `true` stops the run with
 /// `cancelled`.
 pub fn run_on(
-    chain: &mut Chain,
+    log: &mut dyn Log,
     task: &str,
     budgets: Budgets,
     model: &mut dyn Model,
@@ -305,7 +314,7 @@ pub fn run_on(
     sink: &mut dyn RecordSink,
 ) -> Result<Outcome, RunError> {
     run_on_with(
-        chain,
+        log,
         task,
         budgets,
         model,
@@ -371,12 +380,15 @@ fn write_records(agent: &mut Agent, io: &mut Io<'_>) -> Result<(), RunError> {
             total_tokens: agent.total_tokens(),
             tool_calls: agent.tool_calls().saturating_sub(later_tools),
         };
-        let line = io
-            .chain
+        let logged = io
+            .log
             .append(record.kind.as_str(), &record.payload)
-            .map_err(RunError::Append)?;
+            .map_err(|e| match e {
+                LogError::Append(e) => RunError::Append(e),
+                LogError::Sink(e) => RunError::Sink(e),
+            })?;
         io.records
-            .on_record(record, line, counts)
+            .on_record(record, &logged, counts)
             .map_err(RunError::Sink)?;
     }
     Ok(())

@@ -144,7 +144,7 @@ pub fn resume_anchored_with(
     let mut agent = Agent::resume(budgets, manifest, &records).map_err(ResumeRunError::Resume)?;
     let mut sink = sink;
     let io = Io {
-        chain: &mut chain,
+        log: &mut chain,
         model,
         toolbox,
         cancel,

@@ -49,8 +49,14 @@ struct Kept {
 }
 
 impl OnRecord for Kept {
-    fn on_record(&mut self, record: &Record, line: &[u8], counts: Counts) -> Result<(), SinkError> {
-        self.bytes.extend_from_slice(line);
+    fn on_record(
+        &mut self,
+        record: &Record,
+        logged: &Logged<'_>,
+        counts: Counts,
+    ) -> Result<(), SinkError> {
+        assert_eq!(logged.seq, record.seq);
+        self.bytes.extend_from_slice(logged.line);
         self.seen
             .push((record.seq, record.kind.as_str().to_string(), counts));
         Ok(())
@@ -89,7 +95,7 @@ fn each_record_is_handed_over_with_its_line_and_the_counts_as_of_it() {
         let outcome = drive(
             &mut agent,
             Io {
-                chain: &mut Chain::new(),
+                log: &mut Chain::new(),
                 model: &mut Scripted::new(replies()),
                 toolbox: &mut tools,
                 cancel: &mut || false,
@@ -127,7 +133,12 @@ fn each_record_is_handed_over_with_its_line_and_the_counts_as_of_it() {
 fn a_record_that_is_refused_stops_the_run_before_anything_else_is_called() {
     struct Refuses(usize);
     impl OnRecord for Refuses {
-        fn on_record(&mut self, record: &Record, _: &[u8], _: Counts) -> Result<(), SinkError> {
+        fn on_record(
+            &mut self,
+            record: &Record,
+            _: &Logged<'_>,
+            _: Counts,
+        ) -> Result<(), SinkError> {
             self.0 += 1;
             match record.seq {
                 2 => Err(SinkError::Refused),
@@ -152,7 +163,7 @@ fn a_record_that_is_refused_stops_the_run_before_anything_else_is_called() {
         let error = drive(
             &mut agent,
             Io {
-                chain: &mut Chain::new(),
+                log: &mut Chain::new(),
                 model: &mut Scripted::new([
                     Reply::new("").with_call("add", j("{}")),
                     Reply::new("").with_call("add", j("{}")),

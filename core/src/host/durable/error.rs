@@ -51,6 +51,15 @@ pub enum WriteError {
     /// file's chain (wrong `seq` or `prev`, or not a canonical record): the caller's
     /// chain is behind the file, usually because another writer appended in between.
     Diverged(Box<Report>),
+    /// Another writer appended to the file since this writer's last append, so a record
+    /// appended as the next of a run (the writer as a `chain::Log`) would not follow
+    /// the run's own records: it was not written (a run's records are never split).
+    Interleaved {
+        /// The `seq` the record was to have.
+        seq: u64,
+        /// The file's next `seq` now.
+        next: u64,
+    },
     /// Writing the line (or syncing it) failed; the file was cut back to its length
     /// before this append, so it holds none of the line.
     Write(io::Error),
@@ -105,6 +114,12 @@ impl fmt::Display for WriteError {
                  after this writer's last append: it was cut by someone else"
             ),
             WriteError::Record(e) => write!(f, "{e}"),
+            WriteError::Interleaved { seq, next } => write!(
+                f,
+                "another writer appended to the transcript in between: its next record is seq \
+                 {next}, not {seq}, so the record was not written (a run's records are never \
+                 split)"
+            ),
             WriteError::Diverged(report) => match report.faults.first() {
                 Some(fault) => write!(
                     f,

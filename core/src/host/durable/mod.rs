@@ -63,7 +63,7 @@ use std::fs::File;
 use std::path::Path;
 
 use crate::anchor::Anchor;
-use crate::chain::{AppendError, Chain};
+use crate::chain::{AppendError, Chain, Log, LogError, Logged};
 use crate::hash::Hash;
 use crate::json::{self, Value};
 use crate::sink::{RecordSink, SinkError};
@@ -87,7 +87,8 @@ pub struct Appended {
 /// Appends records to a transcript file: verified when opened, one write per record,
 /// a lock per append, synced by policy, failed writes cut back. See the module docs.
 ///
-/// Also a [`RecordSink`], so the loop's driver can write a run through it.
+/// Also a [`Log`], so the loop's driver appends a run's records through it (each line
+/// built and hashed once, here), and a [`RecordSink`] for lines built elsewhere.
 pub struct Writer {
     file: File,
     state: State,
@@ -105,7 +106,7 @@ struct State {
     chain: Chain,
     counter: SyncCounter,
     broken: bool,
-    /// The last error the [`RecordSink`] side swallowed into a [`SinkError`].
+    /// The last error the [`Log`] or [`RecordSink`] side swallowed into its error.
     last_error: Option<WriteError>,
     io: Io,
 }
@@ -176,18 +177,34 @@ impl Writer {
     /// [`AppendError::LineTooLong`]) writes nothing; a failed write or sync is cut back
     /// ([`WriteError::Write`]).
     pub fn append(&mut self, kind: &str, payload: &Value) -> Result<Appended, WriteError> {
+        self.append_at(kind, payload, None)
+    }
+
+    /// [`Writer::append`]; with `at`, only there: if other writers' records moved the
+    /// file's next record elsewhere, nothing is written ([`WriteError::Interleaved`]).
+    fn append_at(
+        &mut self,
+        kind: &str,
+        payload: &Value,
+        at: Option<Anchor>,
+    ) -> Result<Appended, WriteError> {
         let s = &mut self.state;
         s.usable()?;
         let _guard = LockGuard::take(&self.file, s.options.lock)?;
         s.take_in_growth(&self.file)?;
         let before = next_of(&s.chain);
-        let max = s.line_limit();
-        let line = s.chain.append(kind, payload).map_err(WriteError::Record)?;
-        if let Some(too_long) = too_long(line, max) {
-            s.chain = Chain::from_anchor(before);
-            return Err(too_long);
+        if let Some(at) = at.filter(|&at| at != before) {
+            return Err(WriteError::Interleaved {
+                seq: at.seq0,
+                next: before.seq0,
+            });
         }
-        let result = write_line(&self.file, line, s.len, &mut s.counter, s.io);
+        let max = s.line_limit();
+        let logged = s
+            .chain
+            .append_within(kind, payload, max)
+            .map_err(WriteError::Record)?;
+        let result = write_line(&self.file, logged.line, s.len, &mut s.counter, s.io);
         s.settle(result, before)
     }
 
@@ -296,10 +313,29 @@ impl Writer {
         self.state.counter.pending()
     }
 
-    /// The last error the [`RecordSink`] implementation turned into a [`SinkError`],
-    /// with everything it said.
+    /// The last error the [`Log`] or [`RecordSink`] implementation turned into its
+    /// error, with everything it said.
     pub fn last_error(&self) -> Option<&WriteError> {
         self.state.last_error.as_ref()
+    }
+
+    /// Takes [`Writer::last_error`] out of the writer.
+    pub fn take_last_error(&mut self) -> Option<WriteError> {
+        self.state.last_error.take()
+    }
+
+    /// Keeps `error` as [`Writer::last_error`] and says what it was in a
+    /// [`SinkError`]: a failed write is [`SinkError::Io`], any other refusal
+    /// [`SinkError::Refused`].
+    fn swallow(&mut self, error: WriteError) -> SinkError {
+        let sink_error = match &error {
+            WriteError::Write(e) | WriteError::WriteNotUndone { write: e, .. } => {
+                SinkError::Io(e.kind())
+            }
+            _ => SinkError::Refused,
+        };
+        self.state.last_error = Some(error);
+        sink_error
     }
 }
 
@@ -412,16 +448,38 @@ impl RecordSink for Writer {
                 self.state.last_error = None;
                 Ok(())
             }
-            Err(error) => {
-                let sink_error = match &error {
-                    WriteError::Write(e) | WriteError::WriteNotUndone { write: e, .. } => {
-                        SinkError::Io(e.kind())
-                    }
-                    _ => SinkError::Refused,
-                };
-                self.state.last_error = Some(error);
-                Err(sink_error)
-            }
+            Err(error) => Err(self.swallow(error)),
         }
+    }
+}
+
+/// The loop's driver appends a run through the writer: each record at the file's next
+/// `seq` as this writer last saw it ([`Log::next`]), built and hashed once, under the
+/// lock. If another writer appended in between, nothing is written
+/// ([`WriteError::Interleaved`]). A record refused as a chain refuses it is
+/// [`LogError::Append`]; a failed write [`LogError::Sink`] with [`SinkError::Io`], any
+/// other refusal [`SinkError::Refused`]; [`Writer::last_error`] has the full error.
+impl Log for Writer {
+    fn append(&mut self, kind: &str, payload: &Value) -> Result<Logged<'_>, LogError> {
+        let at = self.next();
+        match self.append_at(kind, payload, Some(at)) {
+            Ok(appended) => {
+                self.state.last_error = None;
+                Ok(Logged {
+                    line: self.state.chain.line(),
+                    seq: appended.seq,
+                    hash: appended.head,
+                })
+            }
+            Err(WriteError::Record(e)) => {
+                self.state.last_error = Some(WriteError::Record(e));
+                Err(LogError::Append(e))
+            }
+            Err(error) => Err(LogError::Sink(self.swallow(error))),
+        }
+    }
+
+    fn next(&self) -> Anchor {
+        Writer::next(self)
     }
 }
