@@ -95,6 +95,8 @@ pub(crate) fn one_record(
         checkpoint: None,
         ..*options
     };
+    #[cfg(test)]
+    LINES_CHECKED.with(|n| n.set(n.get() + 1));
     let report = verify::verify_bytes(line, &check);
     // A report with no fault and one record is exactly one complete line: a last line
     // without its newline is a torn_tail fault, an empty line bad_json.
@@ -109,4 +111,11 @@ pub(crate) fn only_torn_tail(report: &Report) -> bool {
     report.faults_omitted == 0
         && report.faults.len() == 1
         && report.faults[0].kind == FaultKind::TornTail
+}
+
+#[cfg(test)]
+std::thread_local! {
+    /// How many lines [`one_record`] judged on this thread: a writer that appends
+    /// records it builds itself judges none (they are built and hashed once).
+    pub(crate) static LINES_CHECKED: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
 }

@@ -632,6 +632,66 @@ fn the_loop_writes_a_run_through_the_writer() {
     assert_eq!(fs::read(&path).unwrap(), expected);
 }
 
+/// The writer as the run's log: the file holds the bytes an in-memory chain writes
+/// for the same run, the lines the driver hands on are the writer's own, and no
+/// line is judged again (each record is built and hashed once).
+#[test]
+fn the_writer_as_the_log_writes_each_record_once_and_the_bytes_a_chain_writes() {
+    use crate::{demo, driver, model::Scripted};
+    let s = Scratch::new("log");
+    let path = s.path("t.jsonl");
+    let scenario = demo::recover();
+    let (expected, _) = scenario.run().unwrap();
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    let mut model = Scripted::new(scenario.replies.iter().cloned());
+    let mut toolbox = demo::toolbox().unwrap();
+    let mut handed = Vec::new();
+    let checked = tail::LINES_CHECKED.with(|n| n.get());
+    driver::run_on(
+        &mut w,
+        scenario.task,
+        scenario.budgets.clone(),
+        &mut model,
+        &mut toolbox,
+        &mut || false,
+        &mut handed,
+    )
+    .unwrap();
+    assert_eq!(tail::LINES_CHECKED.with(|n| n.get()), checked);
+    assert_eq!(w.count(), 11);
+    w.close().unwrap();
+    assert_eq!(fs::read(&path).unwrap(), expected);
+    assert_eq!(handed, expected);
+}
+
+/// A record another writer's append moved is not written: the run stops there, its
+/// records not split, and the writer says why.
+#[test]
+fn the_writer_as_a_log_refuses_a_record_another_writer_moved() {
+    let s = Scratch::new("interleaved");
+    let path = s.path("t.jsonl");
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    Log::append(&mut w, "task", &note(0)).unwrap();
+    let mut other = Writer::open(&path, WriterOptions::default()).unwrap();
+    other.append("note", &note(1)).unwrap();
+    let len = fs::metadata(&path).unwrap().len();
+    assert_eq!(
+        Log::append(&mut w, "note", &note(2)).map(|l| l.seq),
+        Err(LogError::Sink(SinkError::Refused))
+    );
+    assert_eq!(fs::metadata(&path).unwrap().len(), len);
+    let error = w.take_last_error().unwrap();
+    assert!(matches!(error, WriteError::Interleaved { seq: 1, next: 2 }));
+    assert_eq!(
+        error.to_string(),
+        "another writer appended to the transcript in between: its next record is seq 2, \
+         not 1, so the record was not written (a run's records are never split)"
+    );
+    // As an appender of its own records, it follows the other writer.
+    assert_eq!(w.append("note", &note(2)).unwrap().seq, 2);
+    assert_eq!(verified(&path), 3);
+}
+
 static CLOSE_SYNCS: AtomicUsize = AtomicUsize::new(0);
 
 fn counted_close_sync(file: &File) -> io::Result<()> {
