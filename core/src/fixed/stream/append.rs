@@ -190,7 +190,11 @@ where
     if !out.start(needed) {
         return Err(full(needed));
     }
-    write_body(out, kind, payload, prev, seq).map_err(|e| match e {
+    // The hash goes where the 64 zeros are, once the rest is written and hashed.
+    for part in [LINE_PREFIX, &[b'0'; 64], b"\","] {
+        out.write(part).map_err(|_| full(needed))?;
+    }
+    write_fields(out, kind, payload, prev, seq).map_err(|e| match e {
         EncodeError::BufferFull => full(needed),
         other => AppendError::Payload(other),
     })?;
@@ -209,24 +213,6 @@ where
     }
     out.write(b"\n").map_err(|_| full(needed))?;
     Ok(hash)
-}
-
-/// The line up to its closing `}`, with 64 zeros where the hash goes.
-fn write_body<P, B>(
-    out: &mut B,
-    kind: &str,
-    payload: &P,
-    prev: &Hash,
-    seq: u64,
-) -> Result<(), EncodeError>
-where
-    P: CanonicalPayload + ?Sized,
-    B: ByteSink + ?Sized,
-{
-    out.write(LINE_PREFIX)?;
-    out.write(&[b'0'; 64])?;
-    out.write(b"\",")?;
-    write_fields(out, kind, payload, prev, seq)
 }
 
 /// The hashed form of a record, `{"kind":…,"payload":…,"prev":"…","seq":…}`, minus its
