@@ -41,8 +41,10 @@
 //! ```
 //!
 //! [`drive`] runs an [`Agent`] the host made — new or resumed — with what [`Io`]
-//! gives: each record goes to an [`OnRecord`] with its line and the run's [`Counts`]
-//! as of it (to append it and show progress), and each turn is asked for with
+//! gives: each record is appended to its [`Log`] (built and hashed there, once — a
+//! [`Chain`] in memory, or a file's `durable::Writer`), then goes to an [`OnRecord`]
+//! as logged, with the run's [`Counts`] as of it (to keep the line elsewhere and show
+//! progress), and each turn is asked for with
 //! [`Model::reply_unless_cancelled`], so a model that waits elsewhere (on its own
 //! thread, on the network) can abandon the turn when `cancel` says so and the run
 //! stops as cancelled at once. `agentloop run` is this driver.

@@ -19,7 +19,11 @@
 //! - **Growth.** Under the lock the writer compares the file's length with its length
 //!   after its own last append; if another writer appended in between, it verifies
 //!   only those new bytes (anchored at its last `(seq, head)`) and continues from their
-//!   head. A file that shrank, or new bytes that do not verify, are refused.
+//!   head. A file that shrank, or new bytes that do not verify, are refused. As a run's
+//!   [`Log`] it does not continue after them: the record is refused
+//!   ([`WriteError::Interleaved`]), so a run's records are never split.
+//! - **Built once.** The writer builds each record's line itself (the one append rule,
+//!   `stream::append`) and writes it; its own lines are not verified again.
 //! - **Rollback.** A write (or sync) that fails is undone by the writer, under the
 //!   lock, by cutting the file back to its length before that append: only its own
 //!   bytes go.
