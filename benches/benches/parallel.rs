@@ -1,4 +1,4 @@
-//! Parallel tool calls (issue 18): one turn of 8 calls to a shared tool that sleeps
+//! Parallel tool calls (issue 18): one turn of 8 calls to a concurrent tool that sleeps
 //! 100 ms, run by `driver::run_with` with `parallel: 8` and `parallel: 1`. The
 //! transcripts are the same bytes (checked here once, and by the core's tests); the
 //! time is what differs: about 100 ms against about 800 ms. Not a test: the figures
@@ -10,7 +10,7 @@ use agentloop_core::agent::Budgets;
 use agentloop_core::driver::{self, RunOptions};
 use agentloop_core::json::{parse, Value};
 use agentloop_core::model::{Reply, Scripted};
-use agentloop_core::tools::{SharedFnTool, ToolSpec, Toolbox};
+use agentloop_core::tools::{FnTool, ToolOptions, ToolSpec, Toolbox};
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 
 fn toolbox() -> Toolbox {
@@ -21,10 +21,13 @@ fn toolbox() -> Toolbox {
     );
     let mut tools = Toolbox::new();
     tools
-        .register_shared(SharedFnTool::new(spec, |arguments: &Value| {
-            std::thread::sleep(Duration::from_millis(100));
-            Ok(arguments.clone())
-        }))
+        .register(
+            FnTool::new(spec, |arguments: &Value| {
+                std::thread::sleep(Duration::from_millis(100));
+                Ok(arguments.clone())
+            }),
+            ToolOptions::new().concurrent(),
+        )
         .unwrap();
     tools
 }

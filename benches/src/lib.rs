@@ -12,7 +12,7 @@ use agentloop_core::chain::Chain;
 use agentloop_core::driver;
 use agentloop_core::json::{Object, Value};
 use agentloop_core::model::{Message, Model, ModelError, Reply};
-use agentloop_core::tools::{FnTool, ToolError, ToolSpec, Toolbox};
+use agentloop_core::tools::{FnTool, ToolError, ToolOptions, ToolSpec, Toolbox};
 
 /// A model that asks for the `noop` tool once every turn, forever: a run ends on its
 /// step budget, so `steps` turns make `2 * steps + 2` records.
@@ -32,9 +32,12 @@ pub fn toolbox() -> Toolbox {
     let spec = ToolSpec::new("noop", "Does nothing.", Value::Object(schema));
     let mut toolbox = Toolbox::new();
     toolbox
-        .register(FnTool::new(spec, |_: &Value| -> Result<Value, ToolError> {
-            Ok(Value::Null)
-        }))
+        .register(
+            FnTool::new(spec, |_: &Value| -> Result<Value, ToolError> {
+                Ok(Value::Null)
+            }),
+            ToolOptions::new(),
+        )
         .expect("the noop tool registers");
     toolbox
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use agentloop_core::demo;
 use agentloop_core::jcs;
 use agentloop_core::json::Value;
-use agentloop_core::tools::Toolbox;
+use agentloop_core::tools::{ToolOptions, Toolbox};
 use agentloop_mcp::{register_tools, McpOptions, McpServer, Registration, Stderr};
 
 use crate::args::ToolsArgs;
@@ -84,11 +84,11 @@ pub fn offer(
 ) -> Result<Offered, Failure> {
     let mut toolbox = Toolbox::new();
     if args.demo_tools {
-        // Shared, as the MCP tools are: a turn's calls to them run together.
-        for tool in demo::shared_tools() {
+        // Concurrent, as the MCP tools are: a turn's calls to them run together.
+        for tool in demo::all_tools() {
             let limit = limits.get(&tool.spec().name).copied();
             toolbox
-                .add_shared(tool, limit)
+                .register(tool, ToolOptions::new().limit(limit).concurrent())
                 .map_err(Failure::DemoTools)?;
         }
     }

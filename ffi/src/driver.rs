@@ -10,7 +10,7 @@ use agentloop_core::export::{native_messages, native_tools};
 use agentloop_core::json::{self, Value};
 use agentloop_core::model::{Message, Model, ModelError, Reply};
 use agentloop_core::sink::{RecordSink, SinkError};
-use agentloop_core::tools::{Tool, ToolError, ToolSpec, Toolbox};
+use agentloop_core::tools::{Tool, ToolError, ToolOptions, ToolSpec, Toolbox};
 
 use crate::agent::{agentloop_budgets, agentloop_stop, canonical, read_budgets};
 use crate::boundary::boundary;
@@ -151,19 +151,31 @@ impl Model for CModel {
     }
 }
 
-/// A tool callback as a [`Tool`].
+/// A tool callback as a [`Tool`]. It is registered without
+/// [`ToolOptions::concurrent`], so the driver calls it only on the thread that called
+/// `agentloop_driver_run`, one call at a time, as the C contract says.
 struct CTool {
     spec: ToolSpec,
     callback: unsafe extern "C" fn(*mut c_void, *const u8, usize, *mut agentloop_tool_result),
     userdata: *mut c_void,
 }
 
+// SAFETY: a CTool lives only in the toolbox `read_run` builds for one call of
+// `agentloop_driver_run(_to_writer)`, registered without `concurrent`: the driver calls
+// it (and reads its spec) on the calling thread only, and the toolbox is dropped before
+// that call returns; no CTool or its userdata is moved to or shared with another thread.
+// The trait asks `Send + Sync` because concurrent tools exist, not because this one is
+// ever used as one.
+unsafe impl Send for CTool {}
+// SAFETY: as for `Send` above: never used from a thread but the caller's.
+unsafe impl Sync for CTool {}
+
 impl Tool for CTool {
     fn spec(&self) -> ToolSpec {
         self.spec.clone()
     }
 
-    fn call(&mut self, arguments: &Value) -> Result<Value, ToolError> {
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
         let arguments = canonical(arguments)
             .map_err(|_| ToolError::new("the arguments have no canonical encoding"))?;
         let mut result = agentloop_tool_result::new();
@@ -270,7 +282,7 @@ unsafe fn read_run(
         // SAFETY: the caller's contract for each tool's byte inputs.
         let (c_tool, limit) = unsafe { read_tool(tool) }?;
         toolbox
-            .add(Box::new(c_tool), limit)
+            .register(c_tool, ToolOptions::new().limit(limit))
             .map_err(register_error)?;
     }
     Ok(Run {

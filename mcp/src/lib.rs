@@ -1,7 +1,7 @@
 //! MCP tools for agentloop: a client for [Model Context Protocol] servers over stdio,
-//! whose tools become agentloop shared tools
-//! ([`SharedTool`](agentloop_core::tools::SharedTool)s: the driver's parallel path runs
-//! a turn's calls to them together).
+//! whose tools become agentloop tools registered as concurrent
+//! ([`ToolOptions::concurrent`](agentloop_core::tools::ToolOptions::concurrent): the
+//! driver's parallel path runs a turn's calls to them together).
 //!
 //! ```no_run
 //! use std::collections::BTreeMap;

@@ -35,20 +35,19 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::sync::Arc;
 
 use agentloop_core::json::Value;
 use agentloop_core::tools::{
-    provider_safe_name, SharedTool, ToolError, ToolSpec, Toolbox, MAX_NAME_CHARS,
+    provider_safe_name, Tool, ToolError, ToolOptions, ToolSpec, Toolbox, MAX_NAME_CHARS,
 };
 
 use crate::client::{ListedTool, McpServer};
 use crate::content::cut;
 use crate::error::McpError;
 
-/// One MCP tool as an agentloop [`SharedTool`]: a call is a `tools/call` to its server.
-/// Calls may be made from several threads at once — the driver's parallel path runs a
-/// turn's calls together — each request waiting for its own answer (by JSON-RPC id)
+/// One MCP tool as an agentloop [`Tool`]: a call is a `tools/call` to its server.
+/// It is registered as concurrent ([`ToolOptions::concurrent`]): calls may be made from
+/// several threads at once — the driver's parallel path runs a turn's calls together — each request waiting for its own answer (by JSON-RPC id)
 /// on the server's one connection; the server answers them as it does.
 ///
 /// A call fails (the loop records `ok:false`) with:
@@ -78,7 +77,7 @@ impl McpTool {
     }
 }
 
-impl SharedTool for McpTool {
+impl Tool for McpTool {
     fn spec(&self) -> ToolSpec {
         self.spec.clone()
     }
@@ -233,7 +232,12 @@ pub fn register_tools(
                 spec: ToolSpec::new(name.clone(), description, schema),
                 idempotent,
             };
-            match toolbox.add_shared(Arc::new(mcp_tool), limits.get(&name).copied()) {
+            match toolbox.register(
+                mcp_tool,
+                ToolOptions::new()
+                    .limit(limits.get(&name).copied())
+                    .concurrent(),
+            ) {
                 Ok(()) => {
                     taken.insert(name.clone());
                     registration.tools.push(RegisteredTool {

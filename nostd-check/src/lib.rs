@@ -91,7 +91,7 @@ pub fn append_serialized() -> Option<usize> {
 #[cfg(feature = "schemars")]
 pub fn register_typed_tool() -> Option<usize> {
     extern crate alloc;
-    use agentloop_core::tools::{Toolbox, TypedTool};
+    use agentloop_core::tools::{ToolOptions, Toolbox, TypedTool};
     use alloc::collections::BTreeMap;
     use alloc::string::String;
     let tool = TypedTool::new("count", "Counts the members", |m: BTreeMap<String, f64>| {
@@ -99,7 +99,7 @@ pub fn register_typed_tool() -> Option<usize> {
     })
     .ok()?;
     let mut toolbox = Toolbox::new();
-    toolbox.register(tool).ok()?;
+    toolbox.register(tool, ToolOptions::new()).ok()?;
     Some(toolbox.manifest().len())
 }
 

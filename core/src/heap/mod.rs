@@ -21,6 +21,8 @@ pub(crate) mod record_sink;
 pub(crate) mod record_value;
 pub mod redact;
 pub mod schema;
+#[cfg(test)]
+pub(crate) mod test_cells;
 pub mod tlog;
 pub mod tools;
 pub mod verify;

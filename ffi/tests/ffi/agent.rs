@@ -985,7 +985,7 @@ fn drive_demo_with(
     replies: &[agentloop_core::model::Reply],
     drain: fn(&Agent, &Chain) -> String,
 ) -> String {
-    let mut tools = demo::toolbox().unwrap();
+    let tools = demo::toolbox().unwrap();
     let mut replies = replies.iter();
     let mut transcript = drain(a, c);
     loop {
@@ -1529,7 +1529,7 @@ fn drive_batched(
     replies: &[agentloop_core::model::Reply],
     order: fn(usize) -> Vec<usize>,
 ) -> String {
-    let mut tools = demo::toolbox().unwrap();
+    let tools = demo::toolbox().unwrap();
     let mut replies = replies.iter();
     let mut transcript = drain(a, c);
     loop {

@@ -237,7 +237,7 @@ fn batch_reference() -> Vec<u8> {
     use agentloop_core::driver::{self, RunOptions};
     use agentloop_core::json::{self, Value};
     use agentloop_core::model::{Reply, Scripted};
-    use agentloop_core::tools::{SharedFnTool, ToolError, ToolSpec, Toolbox};
+    use agentloop_core::tools::{FnTool, ToolError, ToolOptions, ToolSpec, Toolbox};
 
     let j = |text: &str| json::parse(text.as_bytes()).unwrap();
     let member = |v: &Value, key: &str| v.as_object().unwrap().get(key).cloned().unwrap();
@@ -250,18 +250,24 @@ fn batch_reference() -> Vec<u8> {
         ),
     );
     tools
-        .register_shared(SharedFnTool::new(add, move |a: &Value| {
-            let n = |key| member(a, key).as_f64().unwrap_or(f64::NAN);
-            let mut sum = agentloop_core::json::Object::new();
-            sum.insert("sum", Value::Number(n("a") + n("b")));
-            Ok(Value::Object(sum))
-        }))
+        .register(
+            FnTool::new(add, move |a: &Value| {
+                let n = |key| member(a, key).as_f64().unwrap_or(f64::NAN);
+                let mut sum = agentloop_core::json::Object::new();
+                sum.insert("sum", Value::Number(n("a") + n("b")));
+                Ok(Value::Object(sum))
+            }),
+            ToolOptions::new().concurrent(),
+        )
         .unwrap();
     let fail = ToolSpec::new("fail", "Always fails.", j(r#"{"type":"object"}"#));
     tools
-        .register_shared(SharedFnTool::new(fail, |_: &Value| {
-            Err(ToolError::new("the tool is broken on purpose"))
-        }))
+        .register(
+            FnTool::new(fail, |_: &Value| {
+                Err(ToolError::new("the tool is broken on purpose"))
+            }),
+            ToolOptions::new().concurrent(),
+        )
         .unwrap();
     let shout = ToolSpec::new(
         "shout",
@@ -269,15 +275,18 @@ fn batch_reference() -> Vec<u8> {
         j(r#"{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}"#),
     );
     tools
-        .register_shared(SharedFnTool::new(shout, move |a: &Value| {
-            let text = member(a, "text")
-                .as_str()
-                .unwrap_or_default()
-                .to_uppercase();
-            let mut out = agentloop_core::json::Object::new();
-            out.insert("text", Value::from(text.as_str()));
-            Ok(Value::Object(out))
-        }))
+        .register(
+            FnTool::new(shout, move |a: &Value| {
+                let text = member(a, "text")
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_uppercase();
+                let mut out = agentloop_core::json::Object::new();
+                out.insert("text", Value::from(text.as_str()));
+                Ok(Value::Object(out))
+            }),
+            ToolOptions::new().concurrent(),
+        )
         .unwrap();
     let turn = Reply::new("Six at once.")
         .with_call("add", j(r#"{"a":2,"b":40}"#))
@@ -307,7 +316,7 @@ fn cpp_reference() -> Vec<u8> {
     use agentloop_core::driver::{self, RunOptions};
     use agentloop_core::json::{self, Value};
     use agentloop_core::model::{Reply, Scripted};
-    use agentloop_core::tools::{SharedFnTool, ToolSpec, Toolbox};
+    use agentloop_core::tools::{FnTool, ToolOptions, ToolSpec, Toolbox};
 
     let j = |text: &str| json::parse(text.as_bytes()).unwrap();
     let mut tools = Toolbox::new();
@@ -317,7 +326,10 @@ fn cpp_reference() -> Vec<u8> {
         j(r#"{"type":"object","properties":{"say":{"type":"string"}},"required":["say"]}"#),
     );
     tools
-        .register_shared(SharedFnTool::new(echo, |a: &Value| Ok(a.clone())))
+        .register(
+            FnTool::new(echo, |a: &Value| Ok(a.clone())),
+            ToolOptions::new().concurrent(),
+        )
         .unwrap();
     let replies = [
         Reply::new("Echoing.").with_call("echo", j(r#"{"say":"hi"}"#)),
@@ -1008,7 +1020,7 @@ mod provider_example {
     use agentloop_core::json::{self, Value};
     use agentloop_core::model::{Message, Model, ModelError, Reply};
     use agentloop_core::provider::{Provider, RequestOptions};
-    use agentloop_core::tools::{FnTool, ToolError, ToolSpec, Toolbox};
+    use agentloop_core::tools::{FnTool, ToolError, ToolOptions, ToolSpec, Toolbox};
     use agentloop_standin::{canned, Exchange, Server};
 
     use super::{expect_status, run, wrapped};
@@ -1077,12 +1089,15 @@ mod provider_example {
         );
         let mut toolbox = Toolbox::new();
         toolbox
-            .register(FnTool::new(spec, |arguments: &Value| {
-                let object = arguments.as_object().unwrap();
-                let term = |k| object.get(k).and_then(Value::as_f64).unwrap();
-                let sum = format!("{{\"sum\":{}}}", term("a") + term("b"));
-                Ok::<_, ToolError>(json::parse(sum.as_bytes()).unwrap())
-            }))
+            .register(
+                FnTool::new(spec, |arguments: &Value| {
+                    let object = arguments.as_object().unwrap();
+                    let term = |k| object.get(k).and_then(Value::as_f64).unwrap();
+                    let sum = format!("{{\"sum\":{}}}", term("a") + term("b"));
+                    Ok::<_, ToolError>(json::parse(sum.as_bytes()).unwrap())
+                }),
+                ToolOptions::new(),
+            )
             .unwrap();
         let budgets = Budgets {
             max_steps: Some(8),

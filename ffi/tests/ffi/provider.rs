@@ -17,7 +17,7 @@ use agentloop_core::export::parse_records;
 use agentloop_core::json::{self, Value};
 use agentloop_core::model::{Message, Model, ModelError, Reply};
 use agentloop_core::provider::{Provider, RequestOptions};
-use agentloop_core::tools::{FnTool, Manifest, ToolError, ToolSpec, Toolbox};
+use agentloop_core::tools::{FnTool, Manifest, ToolError, ToolOptions, ToolSpec, Toolbox};
 use agentloop_standin::{canned, Exchange};
 
 const TASK: &str = "add 2 and 40";
@@ -132,10 +132,13 @@ fn reference(provider: u32, answers: &[Answer]) -> Run {
     };
     let mut toolbox = Toolbox::new();
     toolbox
-        .register(FnTool::new(add_spec(), |arguments: &Value| {
-            let bytes = agentloop_core::jcs::to_vec(arguments).unwrap();
-            Ok::<_, ToolError>(json::parse(&add(&bytes)).unwrap())
-        }))
+        .register(
+            FnTool::new(add_spec(), |arguments: &Value| {
+                let bytes = agentloop_core::jcs::to_vec(arguments).unwrap();
+                Ok::<_, ToolError>(json::parse(&add(&bytes)).unwrap())
+            }),
+            ToolOptions::new(),
+        )
         .unwrap();
     let mut transcript = Vec::new();
     let outcome = driver::run(

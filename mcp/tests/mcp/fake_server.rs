@@ -9,7 +9,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use agentloop_core::json::{Object, Value};
-use agentloop_core::tools::{provider_safe_name, FnTool, ToolSpec, Toolbox};
+use agentloop_core::tools::{provider_safe_name, FnTool, ToolOptions, ToolSpec, Toolbox};
 use agentloop_mcp::{
     register_tools, Garbage, McpError, McpOptions, McpServer, RegisterToolsError, Stderr,
 };
@@ -283,7 +283,7 @@ fn an_error_result_and_a_json_rpc_error_fail_the_call_with_the_servers_words() {
         }
     );
     // As tools: the sentences the loop records after "tool '<name>' failed: ".
-    let mut tools = toolbox(&server);
+    let tools = toolbox(&server);
     assert_eq!(
         tools
             .call("fail", &json(r#"{"why":"disk"}"#))
@@ -310,7 +310,7 @@ fn a_failure_sentence_is_cut_to_the_limit() {
         ..options()
     };
     let server = fake(python, &[], &options).unwrap();
-    let mut tools = toolbox(&server);
+    let tools = toolbox(&server);
     let why = "x".repeat(100);
     let error = tools
         .call("fail", &json(&format!(r#"{{"why":"{why}"}}"#)))
@@ -394,7 +394,7 @@ fn a_server_that_exits_mid_call_fails_it_and_every_later_call_at_once() {
         ..options()
     };
     let server = fake(python, &[], &options).unwrap();
-    let mut tools = toolbox(&server);
+    let tools = toolbox(&server);
     let sentence = "the MCP server exited (exit status: 3); it is not restarted, so every call \
                     to its tools fails";
     let error = tools.call("exit", &json(r#"{"code":3}"#)).unwrap_err();
@@ -422,7 +422,7 @@ fn a_server_killed_mid_call_fails_it_and_every_later_call_at_once() {
         ..options()
     };
     let server = fake(python, &[], &options).unwrap();
-    let mut tools = toolbox(&server);
+    let tools = toolbox(&server);
     let arguments = json(&format!(
         r#"{{"path":{}}}"#,
         text(&Value::from(fifo.to_str().unwrap()))
@@ -608,10 +608,13 @@ fn tools_are_named_safely_and_uniquely_and_refused_ones_are_skipped_with_the_rea
     let second = names_set(python, &trusted);
     let mut toolbox = Toolbox::new();
     toolbox
-        .register(FnTool::new(
-            ToolSpec::new("titled-1", "already here", json(r#"{"type":"object"}"#)),
-            |_: &Value| Ok(Value::Null),
-        ))
+        .register(
+            FnTool::new(
+                ToolSpec::new("titled-1", "already here", json(r#"{"type":"object"}"#)),
+                |_: &Value| Ok(Value::Null),
+            ),
+            ToolOptions::new(),
+        )
         .unwrap();
     let mut limits = BTreeMap::new();
     limits.insert(String::from("echo-1"), 2);
@@ -899,7 +902,6 @@ fn mcp_tools_are_shared_and_a_parallel_run_runs_them_with_the_turns_other_calls(
     use agentloop_core::agent::{Budgets, StopReason};
     use agentloop_core::driver::{self, RunOptions};
     use agentloop_core::model::{Reply, Scripted};
-    use agentloop_core::tools::SharedFnTool;
 
     let Some(python) = python() else { return };
     let dir = TempDir::new("mcp-parallel");
@@ -912,21 +914,24 @@ fn mcp_tools_are_shared_and_a_parallel_run_runs_them_with_the_turns_other_calls(
     };
     let server = fake(python, &[], &options).unwrap();
     let mut tools = toolbox(&server);
-    assert!(tools.shared("block").is_some() && tools.shared("echo").is_some());
+    assert!(tools.concurrent("block").is_some() && tools.concurrent("echo").is_some());
     let path = fifo.clone();
     let spec = ToolSpec::new("release", "writes the FIFO", json(r#"{"type":"object"}"#));
     tools
-        .register_shared(SharedFnTool::new(spec, move |_: &Value| {
-            // Opening for writing waits until `block` has opened it for reading.
-            let mut writer = OpenOptions::new()
-                .write(true)
-                .open(&path)
-                .map_err(|e| agentloop_core::tools::ToolError::new(e.to_string()))?;
-            writer
-                .write_all(b"released")
-                .map_err(|e| agentloop_core::tools::ToolError::new(e.to_string()))?;
-            Ok(Value::from("written"))
-        }))
+        .register(
+            FnTool::new(spec, move |_: &Value| {
+                // Opening for writing waits until `block` has opened it for reading.
+                let mut writer = OpenOptions::new()
+                    .write(true)
+                    .open(&path)
+                    .map_err(|e| agentloop_core::tools::ToolError::new(e.to_string()))?;
+                writer
+                    .write_all(b"released")
+                    .map_err(|e| agentloop_core::tools::ToolError::new(e.to_string()))?;
+                Ok(Value::from("written"))
+            }),
+            ToolOptions::new().concurrent(),
+        )
         .unwrap();
     let block = format!(
         r#"{{"path":{}}}"#,

@@ -145,7 +145,7 @@ fn filesystem_server_writes_reads_back_lists_and_fails_on_a_missing_file() {
     };
     let (_dir, root) = scratch("mcp-fs-calls");
     let server = filesystem(&entry, &root, &options());
-    let (mut tools, _) = register(&[server]);
+    let (tools, _) = register(&[server]);
     let file = root.join("notes.txt");
     let wrote = tools
         .call(
@@ -251,7 +251,7 @@ fn filesystem_server_killed_mid_call_fails_the_call_and_every_later_one_at_once(
         ..options()
     };
     let server = filesystem(&entry, &root, &options);
-    let (mut tools, _) = register(std::slice::from_ref(&server));
+    let (tools, _) = register(std::slice::from_ref(&server));
     let calling = server.clone();
     let arguments = path_arguments(&fifo, "");
     let running = std::thread::spawn(move || calling.call_tool("read_text_file", &arguments));
@@ -364,7 +364,7 @@ fn time_server_tools_are_registered_and_called_successfully_and_unsuccessfully()
     };
     let server = time(python, &trusting);
     assert_eq!(server.protocol_version(), "2025-11-25");
-    let (mut tools, registration) = register(std::slice::from_ref(&server));
+    let (tools, registration) = register(std::slice::from_ref(&server));
     assert_eq!(registration.skipped, []);
     let names: Vec<&str> = tools.manifest().names().collect();
     assert_eq!(names, ["convert_time", "get_current_time"]);
@@ -431,7 +431,7 @@ fn time_server_killed_fails_every_later_call_at_once() {
             ..options()
         },
     );
-    let (mut tools, _) = register(std::slice::from_ref(&server));
+    let (tools, _) = register(std::slice::from_ref(&server));
     kill(server.process_id());
     let sentence = "the MCP server exited (signal: 9 (SIGKILL)); it is not restarted, so every \
                     call to its tools fails";
@@ -454,7 +454,7 @@ fn both_real_servers_share_one_toolbox() {
         filesystem(&entry, &root, &options()),
         time(python, &options()),
     ];
-    let (mut tools, registration) = register(&servers);
+    let (tools, registration) = register(&servers);
     assert_eq!(registration.skipped, []);
     assert_eq!(registration.renamed().count(), 0);
     assert!(registration

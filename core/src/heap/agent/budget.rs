@@ -7,7 +7,7 @@ use crate::anchor::MAX_SEQ;
 use crate::vocabulary::StopReason;
 
 /// The limits a run works within. `None` means no limit; per-tool call limits are set
-/// when a tool is registered ([`crate::tools::Toolbox::register_limited`]).
+/// when a tool is registered ([`crate::tools::ToolOptions::limit`]).
 ///
 /// All limits must be at most 2^53 − 1 (so the `task` record states them exactly), and
 /// a sentinel must not be empty (every text contains the empty string).

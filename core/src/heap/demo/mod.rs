@@ -14,7 +14,7 @@ mod tests;
 mod tools;
 
 pub use claims::{check, Claim};
-pub use tools::{shared_tools, toolbox, Add, Echo, Fail, Greet};
+pub use tools::{all_tools, toolbox, Add, Echo, Fail, Greet};
 
 use alloc::string::String;
 use alloc::vec::Vec;

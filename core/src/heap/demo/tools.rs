@@ -6,47 +6,28 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use crate::json::{Object, Value};
-use crate::tools::{RegisterError, SharedTool, Tool, ToolError, ToolSpec, Toolbox};
+use crate::tools::{RegisterError, Tool, ToolError, ToolOptions, ToolSpec, Toolbox};
 
 /// The four demo tools, registered without limits. They have no state, so they are
-/// registered as shared tools ([`crate::tools::SharedTool`]): a parallel run runs
-/// their calls together.
+/// registered as concurrent ([`ToolOptions::concurrent`]): a parallel run runs their
+/// calls together.
 pub fn toolbox() -> Result<Toolbox, RegisterError> {
     let mut toolbox = Toolbox::new();
-    for tool in shared_tools() {
-        toolbox.add_shared(tool, None)?;
+    for tool in all_tools() {
+        toolbox.register(tool, ToolOptions::new().concurrent())?;
     }
     Ok(toolbox)
 }
 
-/// The four demo tools as shared tools (each call runs on a copy of its tool), in name
-/// order: for a host that registers them with limits of its own
-/// ([`Toolbox::add_shared`]).
-pub fn shared_tools() -> [Arc<dyn SharedTool>; 4] {
+/// The four demo tools, in name order: for a host that registers them with options of
+/// its own ([`Toolbox::register`]).
+pub fn all_tools() -> [Arc<dyn Tool>; 4] {
     [
-        Arc::new(Copied(Add)),
-        Arc::new(Copied(Echo)),
-        Arc::new(Copied(Fail)),
-        Arc::new(Copied(Greet)),
+        Arc::new(Add),
+        Arc::new(Echo),
+        Arc::new(Fail),
+        Arc::new(Greet),
     ]
-}
-
-/// A tool with no state, shared by threads: each call runs on a copy of it.
-struct Copied<T>(T);
-
-impl<T: Tool + Copy + Send + Sync> SharedTool for Copied<T> {
-    fn spec(&self) -> ToolSpec {
-        Tool::spec(&self.0)
-    }
-
-    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
-        let mut tool = self.0;
-        Tool::call(&mut tool, arguments)
-    }
-
-    fn idempotent(&self) -> bool {
-        Tool::idempotent(&self.0)
-    }
 }
 
 /// An object from members (built directly, so nothing here can fail to parse).
@@ -89,7 +70,7 @@ impl Tool for Add {
         )
     }
 
-    fn call(&mut self, arguments: &Value) -> Result<Value, ToolError> {
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
         // The schema has been checked; this guards a host that calls the tool directly.
         let number = |key: &str| {
             arguments
@@ -121,7 +102,7 @@ impl Tool for Echo {
         )
     }
 
-    fn call(&mut self, arguments: &Value) -> Result<Value, ToolError> {
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
         Ok(arguments.clone())
     }
 
@@ -144,7 +125,7 @@ impl Tool for Fail {
         )
     }
 
-    fn call(&mut self, _: &Value) -> Result<Value, ToolError> {
+    fn call(&self, _: &Value) -> Result<Value, ToolError> {
         Err(ToolError::new("the tool is broken on purpose"))
     }
 
@@ -167,7 +148,7 @@ impl Tool for Greet {
         )
     }
 
-    fn call(&mut self, arguments: &Value) -> Result<Value, ToolError> {
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
         let name = arguments
             .as_object()
             .and_then(|o| o.get("name"))
@@ -194,7 +175,7 @@ mod tests {
 
     #[test]
     fn tools_do_what_they_say() {
-        let mut tb = toolbox().unwrap();
+        let tb = toolbox().unwrap();
         let args = object([("a", Value::Number(2.0)), ("b", Value::Number(40.0))]);
         assert_eq!(text(&tb.call("add", &args).unwrap()), r#"{"sum":42}"#);
         let bad = object([("a", Value::from("2")), ("b", Value::Number(40.0))]);

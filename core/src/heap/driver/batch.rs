@@ -1,5 +1,5 @@
 //! The calls of one turn: started in call order, on worker threads (with `std`) for
-//! shared tools when `parallel` allows, each result fed as it comes in; and one call,
+//! concurrent tools when `parallel` allows, each result fed as it comes in; and one call,
 //! with a panic caught (with `std`).
 
 use super::{write_records, Io, RunError};
@@ -57,7 +57,7 @@ mod threaded {
     use crate::driver::{write_records, Io, RunError};
     use crate::json::Value;
     use crate::model::ToolCall;
-    use crate::tools::{SharedTool, ToolError};
+    use crate::tools::{Tool, ToolError};
 
     /// A finished call: its index in the batch and its result.
     type Done = (usize, Result<Value, ToolError>);
@@ -74,7 +74,7 @@ mod threaded {
         running: Vec<bool>,
     }
 
-    /// Runs the calls of a batch, started in call order: each call to a shared tool on
+    /// Runs the calls of a batch, started in call order: each call to a concurrent tool on
     /// a worker thread when one of the `parallel - 1` is free, else on this thread,
     /// like every call to another tool. `cancel` is asked before each call is started
     /// but the first (the batch's check point asked it just before); once it says
@@ -89,8 +89,10 @@ mod threaded {
         calls: &[ToolCall],
         parallel: usize,
     ) -> Result<(), RunError> {
-        let shared: Vec<Option<Arc<dyn SharedTool>>> =
-            calls.iter().map(|c| io.toolbox.shared(&c.name)).collect();
+        let shared: Vec<Option<Arc<dyn Tool>>> = calls
+            .iter()
+            .map(|c| io.toolbox.concurrent(&c.name))
+            .collect();
         let wanted = parallel
             .saturating_sub(1)
             .min(shared.iter().filter(|t| t.is_some()).count());
@@ -124,7 +126,7 @@ mod threaded {
         queue: &'scope Mutex<mpsc::Receiver<usize>>,
         done: mpsc::Sender<Done>,
         calls: &'scope [ToolCall],
-        shared: &'scope [Option<Arc<dyn SharedTool>>],
+        shared: &'scope [Option<Arc<dyn Tool>>],
     ) -> bool {
         let worker = move || loop {
             // Nothing panics while the lock is held.
@@ -154,7 +156,7 @@ mod threaded {
         agent: &mut Agent,
         io: &mut Io<'_>,
         calls: &[ToolCall],
-        shared: &[Option<Arc<dyn SharedTool>>],
+        shared: &[Option<Arc<dyn Tool>>],
         pool: &mut Pool,
     ) -> Result<(), RunError> {
         let mut cancelled = false;
@@ -214,29 +216,30 @@ mod threaded {
     }
 }
 
-/// Runs one call of a shared tool; a panic becomes the tool's failure.
+/// Runs one call of a concurrent tool; a panic becomes the tool's failure.
 #[cfg(feature = "std")]
-fn call_shared(tool: &dyn crate::tools::SharedTool, call: &ToolCall) -> Result<Value, ToolError> {
-    use std::panic::{catch_unwind, AssertUnwindSafe};
-    catch_unwind(AssertUnwindSafe(|| tool.call(&call.arguments)))
-        .unwrap_or_else(|payload| Err(ToolError::new(panic_sentence(payload.as_ref()))))
+fn call_shared(tool: &dyn crate::tools::Tool, call: &ToolCall) -> Result<Value, ToolError> {
+    caught(|| tool.call(&call.arguments))
 }
 
 /// Runs one call; with `std`, a panic becomes the tool's failure.
-pub(crate) fn call_tool(toolbox: &mut Toolbox, call: &ToolCall) -> Result<Value, ToolError> {
+pub(crate) fn call_tool(toolbox: &Toolbox, call: &ToolCall) -> Result<Value, ToolError> {
+    // A tool that panicked stays registered: whatever it does on a later call is
+    // recorded like any other result.
+    caught(|| toolbox.call(&call.name, &call.arguments))
+}
+
+/// Runs a tool's call; with `std`, a panic becomes the tool's failure.
+fn caught(run: impl FnOnce() -> Result<Value, ToolError>) -> Result<Value, ToolError> {
     #[cfg(feature = "std")]
     {
         use std::panic::{catch_unwind, AssertUnwindSafe};
-        // A tool that panicked stays registered: whatever it does on a later call is
-        // recorded like any other result.
-        catch_unwind(AssertUnwindSafe(|| {
-            toolbox.call(&call.name, &call.arguments)
-        }))
-        .unwrap_or_else(|payload| Err(ToolError::new(panic_sentence(payload.as_ref()))))
+        catch_unwind(AssertUnwindSafe(run))
+            .unwrap_or_else(|payload| Err(ToolError::new(panic_sentence(payload.as_ref()))))
     }
     #[cfg(not(feature = "std"))]
     {
-        toolbox.call(&call.name, &call.arguments)
+        run()
     }
 }
 

@@ -18,8 +18,8 @@
 //!
 //! With [`RunOptions::parallel`] above 1 ([`run_with`], [`resume_with`]), the calls of a
 //! turn are taken all at once ([`Agent::poll_batch_with`]) and started in call order,
-//! up to that many at once: a call to a shared tool ([`crate::tools::SharedTool`],
-//! [`Toolbox::register_shared`]) on a worker thread when one is free, any other on the
+//! up to that many at once: a call to a concurrent tool ([`crate::tools::ToolOptions::concurrent`])
+//! on a worker thread when one is free, any other on the
 //! driver's thread. Records are written in call order as the results come in, so the
 //! transcript is the same bytes as with `parallel: 1` (which is [`run`] exactly).
 //! `cancel` is asked before each call is started, as one at a time: once it says
@@ -114,7 +114,7 @@ pub struct RunOptions {
     /// time, `cancel` asked before each — exactly [`run`]. Above 1: the turn's calls
     /// are decided at once ([`Agent::poll_batch_with`]: `cancel` asked once before
     /// them) and started in call order, `cancel` asked again before each but the
-    /// first: a call to a shared tool ([`crate::tools::SharedTool`]) on one of up to
+    /// first: a call to a concurrent tool ([`crate::tools::ToolOptions::concurrent`]) on one of up to
     /// `parallel - 1` worker threads when one is free, any other call on the driver's
     /// thread. Records are written in call order as results come in, so the
     /// transcript is the same bytes. Once `cancel` says `true`, no other call starts:

@@ -2,6 +2,7 @@
 //! the run is cancelled while it is awaited.
 
 use super::*;
+use crate::tools::ToolOptions;
 use alloc::string::{String, ToString};
 use alloc::vec;
 
@@ -147,15 +148,18 @@ fn a_record_that_is_refused_stops_the_run_before_anything_else_is_called() {
         }
     }
     for parallel in [1, 8] {
-        let ran = alloc::rc::Rc::new(core::cell::Cell::new(0));
+        let ran = alloc::sync::Arc::new(crate::heap::test_cells::Cell::new(0));
         let mut tools = Toolbox::new();
         let spec = ToolSpec::new("add", "adds", j(r#"{"type":"object"}"#));
-        let counter = alloc::rc::Rc::clone(&ran);
+        let counter = alloc::sync::Arc::clone(&ran);
         tools
-            .register(crate::tools::FnTool::new(spec, move |_: &Value| {
-                counter.set(counter.get() + 1);
-                Ok(Value::Null)
-            }))
+            .register(
+                crate::tools::FnTool::new(spec, move |_: &Value| {
+                    counter.set(counter.get() + 1);
+                    Ok(Value::Null)
+                }),
+                ToolOptions::new(),
+            )
             .unwrap();
         let mut agent =
             Agent::with_first_seq(0, "t", Budgets::default(), tools.manifest().clone()).unwrap();
@@ -306,8 +310,6 @@ fn a_cancellation_during_a_batch_stops_it_as_one_at_a_time_does() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
 
-    use crate::tools::SharedFnTool;
-
     let reply = || {
         let mut reply = Reply::new("four at once");
         for n in 0..4 {
@@ -321,10 +323,13 @@ fn a_cancellation_during_a_batch_stops_it_as_one_at_a_time_does() {
         let mut tools = Toolbox::new();
         let spec = ToolSpec::new("count", "counts", j(r#"{"type":"object"}"#));
         tools
-            .register_shared(SharedFnTool::new(spec, move |a: &Value| {
-                counter.fetch_add(1, Ordering::SeqCst);
-                Ok(a.clone())
-            }))
+            .register(
+                crate::tools::FnTool::new(spec, move |a: &Value| {
+                    counter.fetch_add(1, Ordering::SeqCst);
+                    Ok(a.clone())
+                }),
+                ToolOptions::new().concurrent(),
+            )
             .unwrap();
         let mut asked = 0;
         let mut transcript = Vec::new();
@@ -381,7 +386,10 @@ fn records_too_large_for_a_line_end_the_run_the_same_whatever_parallel_is() {
         let mut tools = Toolbox::new();
         let spec = ToolSpec::new("big", "a large result", j(r#"{"type":"object"}"#));
         tools
-            .register(crate::tools::FnTool::new(spec, move |_: &Value| Ok(big())))
+            .register(
+                crate::tools::FnTool::new(spec, move |_: &Value| Ok(big())),
+                ToolOptions::new(),
+            )
             .unwrap();
         tools
     };

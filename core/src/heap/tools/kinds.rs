@@ -1,17 +1,28 @@
-//! The tool traits — one call at a time ([`Tool`]) or shared by threads ([`SharedTool`]) — and closures as tools.
+//! The one tool trait ([`Tool`]), closures as tools ([`FnTool`]), and how a tool is
+//! registered ([`ToolOptions`]).
 
+use alloc::boxed::Box;
+use alloc::sync::Arc;
 use core::fmt;
 
 use super::*;
 use crate::json::Value;
 
 /// A tool a model may call.
-pub trait Tool {
+///
+/// `call` takes `&self` and the tool is `Send + Sync`, so one trait serves a run one
+/// call at a time and a run that starts the calls of a turn together. Whether the
+/// driver may run a tool's calls on worker threads is not the tool's say but its
+/// registration's ([`ToolOptions::concurrent`]): a tool registered without it is
+/// called on the driver's thread only, one call at a time. A tool with state keeps
+/// it behind a lock or in atomics; a `FnMut` closure becomes a tool with
+/// [`FnTool::from_mut`] (feature `std`).
+pub trait Tool: Send + Sync {
     /// Its name, description and argument schema; read once, at registration.
     fn spec(&self) -> ToolSpec;
 
     /// Runs the tool. The loop calls it only with arguments that satisfy the schema.
-    fn call(&mut self, arguments: &Value) -> Result<Value, ToolError>;
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError>;
 
     /// Whether running it twice with the same arguments has the same effect as running
     /// it once (a lookup, a pure computation). Read once, at registration. When a run
@@ -24,80 +35,80 @@ pub trait Tool {
     }
 }
 
-/// A tool that can run several calls at once, from several threads: its `call` takes
-/// `&self`, and it is `Send + Sync`. Register it with [`Toolbox::register_shared`];
-/// the driver's parallel path ([`crate::driver::RunOptions::parallel`]) runs the calls
-/// of a turn to shared tools together, and the calls to other tools ([`Tool`]) one at
-/// a time on the driver's thread. Otherwise it is a [`Tool`] like any other.
-pub trait SharedTool: Send + Sync {
-    /// Its name, description and argument schema; read once, at registration.
-    fn spec(&self) -> ToolSpec;
+impl<T: Tool + ?Sized> Tool for Box<T> {
+    fn spec(&self) -> ToolSpec {
+        (**self).spec()
+    }
 
-    /// Runs the tool, maybe on several threads at once. The loop calls it only with
-    /// arguments that satisfy the schema.
-    fn call(&self, arguments: &Value) -> Result<Value, ToolError>;
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
+        (**self).call(arguments)
+    }
 
-    /// Whether it is idempotent, as [`Tool::idempotent`]. The default is `false`.
     fn idempotent(&self) -> bool {
-        false
+        (**self).idempotent()
     }
 }
 
-/// A [`SharedTool`] made of a spec and a closure that may run on several threads at
-/// once.
-pub struct SharedFnTool<F> {
-    pub(super) spec: ToolSpec,
-    pub(super) run: F,
-    pub(super) idempotent: bool,
-}
-
-impl<F> SharedFnTool<F>
-where
-    F: Fn(&Value) -> Result<Value, ToolError> + Send + Sync,
-{
-    /// A tool that presents `spec` and runs `run`; not idempotent.
-    pub fn new(spec: ToolSpec, run: F) -> Self {
-        SharedFnTool {
-            spec,
-            run,
-            idempotent: false,
-        }
+impl<T: Tool + ?Sized> Tool for Arc<T> {
+    fn spec(&self) -> ToolSpec {
+        (**self).spec()
     }
 
-    /// Declares the tool idempotent ([`Tool::idempotent`]).
-    pub fn idempotent(mut self) -> Self {
-        self.idempotent = true;
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
+        (**self).call(arguments)
+    }
+
+    fn idempotent(&self) -> bool {
+        (**self).idempotent()
+    }
+}
+
+/// How a tool is registered ([`Toolbox::register`]): its call limit, and whether its
+/// calls may run at the same time. The default: no limit, one call at a time on the
+/// driver's thread.
+///
+/// ```
+/// use agentloop_core::tools::ToolOptions;
+///
+/// let options = ToolOptions::new().limit(3).concurrent();
+/// assert_eq!((options.limit, options.concurrent), (Some(3), true));
+/// assert_eq!(ToolOptions::default(), ToolOptions::new());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct ToolOptions {
+    /// The most calls the loop runs per run; `None`: no limit. A call past it is
+    /// refused with an `ok:false` record ([`Manifest::register`]).
+    pub limit: Option<u64>,
+    /// Whether the driver may run several calls of the tool at once, on worker threads
+    /// (when the run allows it: [`crate::driver::RunOptions::parallel`]). `false` (the
+    /// default): its calls run on the driver's thread, one at a time, as for a tool
+    /// that is only safe there (a C callback, a handle bound to one thread). The
+    /// transcript is the same bytes either way.
+    pub concurrent: bool,
+}
+
+impl ToolOptions {
+    /// No limit, one call at a time.
+    pub fn new() -> ToolOptions {
+        ToolOptions::default()
+    }
+
+    /// At most `limit` calls per run (a count, or an `Option<u64>`: `None` is no limit).
+    pub fn limit(mut self, limit: impl Into<Option<u64>>) -> ToolOptions {
+        self.limit = limit.into();
+        self
+    }
+
+    /// Its calls may run at the same time, on worker threads.
+    pub fn concurrent(mut self) -> ToolOptions {
+        self.concurrent = true;
         self
     }
 }
 
-impl<F> fmt::Debug for SharedFnTool<F> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SharedFnTool")
-            .field("spec", &self.spec)
-            .field("idempotent", &self.idempotent)
-            .finish()
-    }
-}
-
-impl<F> SharedTool for SharedFnTool<F>
-where
-    F: Fn(&Value) -> Result<Value, ToolError> + Send + Sync,
-{
-    fn spec(&self) -> ToolSpec {
-        self.spec.clone()
-    }
-
-    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
-        (self.run)(arguments)
-    }
-
-    fn idempotent(&self) -> bool {
-        self.idempotent
-    }
-}
-
-/// A tool made of a spec and a closure.
+/// A [`Tool`] made of a spec and a closure (`Fn + Send + Sync`; a `FnMut` one with
+/// [`FnTool::from_mut`]).
 pub struct FnTool<F> {
     pub(super) spec: ToolSpec,
     pub(super) run: F,
@@ -106,7 +117,7 @@ pub struct FnTool<F> {
 
 impl<F> FnTool<F>
 where
-    F: FnMut(&Value) -> Result<Value, ToolError>,
+    F: Fn(&Value) -> Result<Value, ToolError> + Send + Sync,
 {
     /// A tool that presents `spec` and runs `run`; not idempotent.
     pub fn new(spec: ToolSpec, run: F) -> Self {
@@ -116,7 +127,38 @@ where
             idempotent: false,
         }
     }
+}
 
+/// The closure type [`FnTool::from_mut`] is named by (any `Fn` closure would do).
+#[cfg(feature = "std")]
+type Plain = fn(&Value) -> Result<Value, ToolError>;
+
+#[cfg(feature = "std")]
+impl FnTool<Plain> {
+    /// A tool that presents `spec` and runs a `FnMut` closure (feature `std`): the
+    /// closure is kept behind a `std::sync::Mutex`, so its calls run one at a time
+    /// even in a tool registered as concurrent. A call after one that panicked runs
+    /// the closure as the panic left it (the panic is the earlier call's recorded
+    /// failure). Without `std`, a tool with state implements [`Tool`] with atomics or
+    /// the platform's lock.
+    pub fn from_mut<M>(
+        spec: ToolSpec,
+        run: M,
+    ) -> FnTool<impl Fn(&Value) -> Result<Value, ToolError> + Send + Sync>
+    where
+        M: FnMut(&Value) -> Result<Value, ToolError> + Send,
+    {
+        let cell = std::sync::Mutex::new(run);
+        FnTool::new(spec, move |arguments: &Value| {
+            let mut run = cell
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            run(arguments)
+        })
+    }
+}
+
+impl<F> FnTool<F> {
     /// Declares the tool idempotent ([`Tool::idempotent`]).
     pub fn idempotent(mut self) -> Self {
         self.idempotent = true;
@@ -135,13 +177,13 @@ impl<F> fmt::Debug for FnTool<F> {
 
 impl<F> Tool for FnTool<F>
 where
-    F: FnMut(&Value) -> Result<Value, ToolError>,
+    F: Fn(&Value) -> Result<Value, ToolError> + Send + Sync,
 {
     fn spec(&self) -> ToolSpec {
         self.spec.clone()
     }
 
-    fn call(&mut self, arguments: &Value) -> Result<Value, ToolError> {
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
         (self.run)(arguments)
     }
 

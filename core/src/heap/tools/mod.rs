@@ -23,7 +23,7 @@ mod manifest;
 mod spec;
 mod toolbox;
 
-pub use kinds::{FnTool, SharedFnTool, SharedTool, Tool};
+pub use kinds::{FnTool, Tool, ToolOptions};
 pub use manifest::{Manifest, RegisterError, MAX_TOOLBOX_COMPILED_BYTES};
 pub use spec::{ToolError, ToolSpec};
 pub use toolbox::Toolbox;
@@ -109,19 +109,28 @@ mod tests {
     #[test]
     fn toolbox_runs_registered_tools() {
         let mut tb = Toolbox::new();
-        tb.register(FnTool::new(spec("echo"), |a: &Value| Ok(a.clone())))
-            .unwrap();
+        tb.register(
+            FnTool::new(spec("echo"), |a: &Value| Ok(a.clone())),
+            ToolOptions::new(),
+        )
+        .unwrap();
         assert_eq!(tb.call("echo", &Value::Bool(true)), Ok(Value::Bool(true)));
         let err = tb.call("nope", &Value::Null).unwrap_err();
         assert_eq!(err.message(), "no tool named 'nope' in this toolbox");
-        tb.register(FnTool::new(spec("pure"), |a: &Value| Ok(a.clone())).idempotent())
-            .unwrap();
+        tb.register(
+            FnTool::new(spec("pure"), |a: &Value| Ok(a.clone())).idempotent(),
+            ToolOptions::new(),
+        )
+        .unwrap();
         assert!(tb.manifest().idempotent("pure"));
         assert!(!tb.manifest().idempotent("echo"));
         let shown = alloc::format!("{tb:?}");
         assert!(shown.starts_with("Toolbox { manifest: "), "{shown}");
         assert!(shown.contains("\"pure\""), "{shown}");
-        let dup = tb.register(FnTool::new(spec("echo"), |a: &Value| Ok(a.clone())));
+        let dup = tb.register(
+            FnTool::new(spec("echo"), |a: &Value| Ok(a.clone())),
+            ToolOptions::new(),
+        );
         assert_eq!(
             alloc::format!("{}", dup.unwrap_err()),
             "a tool named 'echo' is already registered"
@@ -136,7 +145,7 @@ mod tests {
             spec("plain")
         }
 
-        fn call(&mut self, _: &Value) -> Result<Value, ToolError> {
+        fn call(&self, _: &Value) -> Result<Value, ToolError> {
             Ok(Value::Null)
         }
     }
@@ -144,7 +153,7 @@ mod tests {
     #[test]
     fn a_tool_is_run_at_most_once_unless_it_says_otherwise() {
         let mut tb = Toolbox::new();
-        tb.register(Plain).unwrap();
+        tb.register(Plain, ToolOptions::new()).unwrap();
         assert!(!tb.manifest().idempotent("plain"));
         let shown = alloc::format!(
             "{:?}",

@@ -23,7 +23,7 @@ fn the_tool_that_passes_the_budget_of_its_tool_set_is_refused_naming_it() {
     let mut i = 0;
     let error = loop {
         let tool = FnTool::new(heavy(i), |a: &Value| Ok(a.clone()));
-        match tools.register(tool) {
+        match tools.register(tool, ToolOptions::new()) {
             Ok(()) => i += 1,
             Err(error) => break error,
         }
@@ -58,7 +58,10 @@ fn the_tool_that_passes_the_budget_of_its_tool_set_is_refused_naming_it() {
     // The tools registered before it are kept and used; a light one still fits.
     let light = ToolSpec::new("light", "d", parse(br#"{"type":"object"}"#).unwrap());
     tools
-        .register(FnTool::new(light, |a: &Value| Ok(a.clone())))
+        .register(
+            FnTool::new(light, |a: &Value| Ok(a.clone())),
+            ToolOptions::new(),
+        )
         .unwrap();
     // Alone, the refused tool's schema compiles: only the tool set's budget is passed.
     assert!(heavy(i).check().is_ok());

@@ -19,9 +19,10 @@ fn refused(name: &str, schema: &str) -> String {
     assert!(m.is_empty());
     let mut tb = Toolbox::new();
     let same = tb
-        .register(FnTool::new(spec_with(name, schema), |a: &Value| {
-            Ok(a.clone())
-        }))
+        .register(
+            FnTool::new(spec_with(name, schema), |a: &Value| Ok(a.clone())),
+            ToolOptions::new(),
+        )
         .unwrap_err();
     assert_eq!(same, error, "Toolbox and Manifest refuse alike");
     assert!(tb.manifest().is_empty());

@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::{SharedTool, Tool, ToolError, ToolSpec};
+use super::{Tool, ToolError, ToolSpec};
 use crate::json::{from_value, to_value, SerializeError, Value};
 
 /// The JSON Schema `schemars` generates for `A` (draft 2020-12), as a [`Value`]:
@@ -76,12 +76,12 @@ impl core::error::Error for TypedToolError {}
 /// feature).
 ///
 /// It is a [`Tool`] (register it with [`Toolbox::register`](super::Toolbox::register));
-/// made with [`TypedTool::new_shared`] from a closure that is `Fn + Send + Sync`, it is
-/// a [`SharedTool`] too ([`Toolbox::register_shared`](super::Toolbox::register_shared):
-/// a parallel run may run its calls together).
+/// its closure is `Fn + Send + Sync`, so a tool registered as concurrent
+/// ([`ToolOptions::concurrent`](super::ToolOptions::concurrent)) may run its calls
+/// together. A closure with state keeps it behind a lock or in atomics.
 ///
 /// ```
-/// use agentloop_core::tools::{Toolbox, TypedTool};
+/// use agentloop_core::tools::{ToolOptions, Toolbox, TypedTool};
 /// use agentloop_core::json;
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct Add { a: f64, b: f64 }
@@ -89,7 +89,8 @@ impl core::error::Error for TypedToolError {}
 /// struct Sum { sum: f64 }
 ///
 /// let mut tools = Toolbox::new();
-/// tools.register(TypedTool::new("add", "Adds a and b", |x: Add| Ok(Sum { sum: x.a + x.b }))?)?;
+/// let add = TypedTool::new("add", "Adds a and b", |x: Add| Ok(Sum { sum: x.a + x.b }))?;
+/// tools.register(add, ToolOptions::new())?;
 /// let args = json::parse(br#"{"a":2,"b":40}"#)?;
 /// assert_eq!(tools.call("add", &args)?, json::parse(br#"{"sum":42}"#)?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -105,29 +106,11 @@ impl<A, O, F> TypedTool<A, O, F>
 where
     A: DeserializeOwned + JsonSchema,
     O: Serialize,
-    F: FnMut(A) -> Result<O, ToolError>,
+    F: Fn(A) -> Result<O, ToolError> + Send + Sync,
 {
     /// A tool named `name` that runs `run`, its argument schema generated from `A`; not
     /// idempotent. The spec is checked when the tool is registered.
     pub fn new(
-        name: impl Into<String>,
-        description: impl Into<String>,
-        run: F,
-    ) -> Result<Self, TypedToolError> {
-        Self::build(name, description, run)
-    }
-}
-
-impl<A, O, F> TypedTool<A, O, F>
-where
-    A: DeserializeOwned + JsonSchema,
-    O: Serialize,
-    F: Fn(A) -> Result<O, ToolError> + Send + Sync,
-{
-    /// Like [`TypedTool::new`], for a closure that may run on several threads at once:
-    /// the tool is a [`SharedTool`] too ([`Toolbox::register_shared`](super::Toolbox::register_shared)).
-    /// (A closure given to `new` is taken as `FnMut`, which a shared tool cannot be.)
-    pub fn new_shared(
         name: impl Into<String>,
         description: impl Into<String>,
         run: F,
@@ -185,26 +168,6 @@ fn arguments<A: DeserializeOwned>(arguments: &Value) -> Result<A, ToolError> {
 }
 
 impl<A, O, F> Tool for TypedTool<A, O, F>
-where
-    A: DeserializeOwned,
-    O: Serialize,
-    F: FnMut(A) -> Result<O, ToolError>,
-{
-    fn spec(&self) -> ToolSpec {
-        self.spec.clone()
-    }
-
-    fn call(&mut self, args: &Value) -> Result<Value, ToolError> {
-        let args = arguments(args)?;
-        super::output_value((self.run)(args))
-    }
-
-    fn idempotent(&self) -> bool {
-        self.idempotent
-    }
-}
-
-impl<A, O, F> SharedTool for TypedTool<A, O, F>
 where
     A: DeserializeOwned,
     O: Serialize,

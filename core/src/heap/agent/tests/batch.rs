@@ -2,12 +2,13 @@
 //! by id in any order: the same bytes as the one-at-a-time path, records in call order,
 //! and a crash at any record of a batched turn resumes with no effect twice.
 
+use crate::heap::test_cells::RefCell;
+use crate::tools::ToolOptions;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
-use core::cell::RefCell;
 
 use super::*;
 use crate::agent::{result_lost_sentence, Agent, BatchNeed, FeedError, Need, Record, StopReason};
@@ -18,7 +19,7 @@ use crate::model::{Message, Model, ToolCall};
 use crate::tools::ToolError;
 
 /// Invocations per `name(arguments)`, shared by the tools of a toolbox.
-type Invocations = Rc<RefCell<BTreeMap<String, u32>>>;
+type Invocations = Arc<RefCell<BTreeMap<String, u32>>>;
 
 /// A tool that counts its invocations by arguments, then runs `inner`.
 struct Counted {
@@ -32,7 +33,7 @@ impl Tool for Counted {
         self.inner.spec()
     }
 
-    fn call(&mut self, arguments: &Value) -> Result<Value, ToolError> {
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
         let key = key(&self.inner.spec().name, arguments);
         *self.seen.borrow_mut().entry(key).or_insert(0) += 1;
         self.inner.call(arguments)
@@ -67,7 +68,7 @@ fn send() -> Box<dyn Tool> {
 /// The demo tools (idempotent; `greet` limited to 1 run) and `send` (limited to 3),
 /// counting their invocations.
 fn toolbox() -> (Toolbox, Invocations) {
-    let seen: Invocations = Rc::default();
+    let seen: Invocations = Arc::default();
     let mut toolbox = Toolbox::new();
     let tools: [(Box<dyn Tool>, Option<u64>, bool); 5] = [
         (Box::new(crate::demo::Add), None, true),
@@ -82,7 +83,9 @@ fn toolbox() -> (Toolbox, Invocations) {
             seen: seen.clone(),
             idempotent,
         };
-        toolbox.add(Box::new(counted), limit).unwrap();
+        toolbox
+            .register(counted, ToolOptions::new().limit(limit))
+            .unwrap();
     }
     (toolbox, seen)
 }
@@ -731,7 +734,7 @@ mod threads {
     use super::*;
     use crate::driver::RunOptions;
     use crate::sink::{RecordSink, SinkError};
-    use crate::tools::SharedFnTool;
+
     use std::sync::{Arc, Condvar, Mutex};
 
     type Seen = Arc<Mutex<BTreeMap<String, u32>>>;
@@ -760,12 +763,14 @@ mod threads {
             let name = spec.name.clone();
             let tool = Mutex::new(tool);
             let seen = seen.clone();
-            let shared = SharedFnTool::new(spec, move |a: &Value| {
+            let shared = FnTool::new(spec, move |a: &Value| {
                 count(&seen, &name, a);
                 tool.lock().unwrap().call(a)
             })
             .idempotent();
-            toolbox.add_shared(Arc::new(shared), limit).unwrap();
+            toolbox
+                .register(shared, ToolOptions::new().limit(limit).concurrent())
+                .unwrap();
         }
         let inner = RefCell::new(send());
         let counter = seen.clone();
@@ -774,7 +779,7 @@ mod threads {
             count(&counter, "send", a);
             inner.borrow_mut().call(a)
         });
-        toolbox.register_limited(send, 3).unwrap();
+        toolbox.register(send, ToolOptions::new().limit(3)).unwrap();
         (toolbox, seen)
     }
 
@@ -832,13 +837,13 @@ mod threads {
     fn rendezvous(
         want: usize,
     ) -> (
-        SharedFnTool<impl Fn(&Value) -> Result<Value, ToolError>>,
+        FnTool<impl Fn(&Value) -> Result<Value, ToolError> + Send + Sync>,
         Inside,
     ) {
         let state = Arc::new((Mutex::new((0usize, 0usize)), Condvar::new()));
         let inside = state.clone();
         let spec = ToolSpec::new("meet", "waits for the others", j(r#"{"type":"object"}"#));
-        let tool = SharedFnTool::new(spec, move |_: &Value| {
+        let tool = FnTool::new(spec, move |_: &Value| {
             let (lock, arrived) = &*inside;
             let mut guard = lock.lock().unwrap();
             guard.0 += 1;
@@ -854,11 +859,13 @@ mod threads {
     }
 
     #[test]
-    fn the_calls_to_shared_tools_run_together_on_up_to_parallel_threads() {
+    fn the_calls_to_concurrent_tools_run_together_on_up_to_parallel_threads() {
         for (parallel, want) in [(4, 4), (3, 3), (1, 1)] {
             let (tool, state) = rendezvous(want);
             let mut tools = Toolbox::new();
-            tools.register_shared(tool).unwrap();
+            tools
+                .register(tool, ToolOptions::new().concurrent())
+                .unwrap();
             let mut reply = Reply::new("");
             for _ in 0..6 {
                 reply = reply.with_call("meet", j("{}"));
@@ -882,6 +889,53 @@ mod threads {
                 "task, assistant, 6 tools, assistant, stop"
             );
         }
+    }
+
+    /// A tool registered without `concurrent` (a C callback, a handle bound to one
+    /// thread) runs on the driver's thread, one call at a time, however parallel the
+    /// run; one registered with it runs on the workers.
+    #[test]
+    fn only_a_tool_registered_as_concurrent_leaves_the_drivers_thread() {
+        type Threads = Arc<Mutex<Vec<std::thread::ThreadId>>>;
+        let on = |threads: &Threads, name: &str| {
+            let threads = threads.clone();
+            let spec = ToolSpec::new(name, "notes its thread", j(r#"{"type":"object"}"#));
+            FnTool::new(spec, move |_: &Value| {
+                threads.lock().unwrap().push(std::thread::current().id());
+                Ok(Value::Null)
+            })
+        };
+        let (pinned, free): (Threads, Threads) = (Arc::default(), Arc::default());
+        let mut tools = Toolbox::new();
+        tools
+            .register(on(&pinned, "pinned"), ToolOptions::new())
+            .unwrap();
+        let options = ToolOptions::new().concurrent();
+        tools.register(on(&free, "free"), options).unwrap();
+        let mut reply = Reply::new("");
+        for _ in 0..4 {
+            reply = reply
+                .with_call("free", j("{}"))
+                .with_call("pinned", j("{}"));
+        }
+        let mut out = Vec::new();
+        driver::run_with(
+            "threads",
+            Budgets::default(),
+            &mut crate::model::Scripted::new([reply, Reply::new("done")]),
+            &mut tools,
+            &mut || false,
+            &mut out,
+            RunOptions { parallel: 8 },
+        )
+        .unwrap();
+        let here = std::thread::current().id();
+        let pinned = pinned.lock().unwrap();
+        assert_eq!(pinned.len(), 4);
+        assert!(pinned.iter().all(|t| *t == here), "{pinned:?}");
+        let free = free.lock().unwrap();
+        assert_eq!(free.len(), 4);
+        assert!(free.iter().all(|t| *t != here), "{free:?}");
     }
 
     /// A sink that takes `keep` lines, then refuses: the process died there.

@@ -1,5 +1,6 @@
 //! Each call's checks and their sentences; ids; token counting; tool results.
 
+use crate::tools::ToolOptions;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -72,10 +73,13 @@ fn a_panicking_tool_is_caught_and_recorded() {
     let mut tools = Toolbox::new();
     let spec = ToolSpec::new("boom", "panics", j(r#"{"type":"object"}"#));
     tools
-        .register(FnTool::new(
-            spec,
-            |_: &Value| -> Result<Value, crate::tools::ToolError> { panic!("kaboom") },
-        ))
+        .register(
+            FnTool::new(
+                spec,
+                |_: &Value| -> Result<Value, crate::tools::ToolError> { panic!("kaboom") },
+            ),
+            ToolOptions::new(),
+        )
         .unwrap();
     let r = run(
         Budgets::default(),
@@ -90,9 +94,9 @@ fn a_panicking_tool_is_caught_and_recorded() {
 fn per_tool_limit_refuses_the_call_and_the_loop_goes_on() {
     let (tool, runs) = counting("count");
     let mut tools = Toolbox::new();
-    tools.register_limited(tool, 2).unwrap();
+    tools.register(tool, ToolOptions::new().limit(2)).unwrap();
     let (once, once_runs) = counting("once");
-    tools.register_limited(once, 1).unwrap();
+    tools.register(once, ToolOptions::new().limit(1)).unwrap();
     let turn = Reply::new("")
         .with_call("count", j("{}"))
         .with_call("count", j("{}"))
@@ -122,7 +126,9 @@ fn per_tool_limit_refuses_the_call_and_the_loop_goes_on() {
 #[test]
 fn limit_comes_before_schema() {
     let mut tools = Toolbox::new();
-    tools.register_limited(crate::demo::Add, 1).unwrap();
+    tools
+        .register(crate::demo::Add, ToolOptions::new().limit(1))
+        .unwrap();
     let turn = Reply::new("")
         .with_call("add", j(r#"{"a":1,"b":2}"#))
         .with_call("add", j(r#"{"a":"bad"}"#));
@@ -138,7 +144,7 @@ fn limit_comes_before_schema() {
 fn unknown_comes_before_limit_and_a_refusal_does_not_use_up_the_limit() {
     let (tool, runs) = counting("count");
     let mut tools = Toolbox::new();
-    tools.register_limited(tool, 1).unwrap();
+    tools.register(tool, ToolOptions::new().limit(1)).unwrap();
     let turn = Reply::new("")
         .with_call("counts", j("{}"))
         .with_call("count", j("{}"));
@@ -243,7 +249,10 @@ fn returning(value: Value) -> Toolbox {
     let mut tools = Toolbox::new();
     let spec = ToolSpec::new("give", "returns a fixed value", j(r#"{"type":"object"}"#));
     tools
-        .register(FnTool::new(spec, move |_: &Value| Ok(value.clone())))
+        .register(
+            FnTool::new(spec, move |_: &Value| Ok(value.clone())),
+            ToolOptions::new(),
+        )
         .unwrap();
     tools
 }
@@ -325,7 +334,10 @@ fn several_violations_are_joined_and_odd_names_are_bracket_quoted() {
     let schema = j(r#"{"type":"object","properties":{"city":{"type":"string"}}}"#);
     let spec = ToolSpec::new("get-weather", "weather", schema);
     tools
-        .register(FnTool::new(spec, |_: &Value| Ok(Value::Null)))
+        .register(
+            FnTool::new(spec, |_: &Value| Ok(Value::Null)),
+            ToolOptions::new(),
+        )
         .unwrap();
     let r = run(
         Budgets::default(),
@@ -345,7 +357,10 @@ fn a_long_list_of_violations_is_cut() {
         j(r#"{"type":"object","properties":{"l":{"type":"array","items":{"type":"string"}}}}"#);
     let spec = ToolSpec::new("list", "strings", schema);
     tools
-        .register(FnTool::new(spec, |_: &Value| Ok(Value::Null)))
+        .register(
+            FnTool::new(spec, |_: &Value| Ok(Value::Null)),
+            ToolOptions::new(),
+        )
         .unwrap();
     let items: Vec<String> = (0..25).map(|i| alloc::format!("{i}")).collect();
     let r = run(
@@ -371,7 +386,10 @@ fn a_schema_outside_the_subset_is_refused_at_registration() {
     let schema = j(r#"{"type":"object","properties":{"a":{"type":"dict"}}}"#);
     let spec = ToolSpec::new("bad", "bad schema", schema);
     let err = tools
-        .register(FnTool::new(spec, |_: &Value| Ok(Value::Null)))
+        .register(
+            FnTool::new(spec, |_: &Value| Ok(Value::Null)),
+            ToolOptions::new(),
+        )
         .unwrap_err();
     assert!(matches!(err, crate::tools::RegisterError::Schema { ref tool, .. } if tool == "bad"));
     assert!(tools.manifest().is_empty());

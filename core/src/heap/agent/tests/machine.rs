@@ -1,6 +1,7 @@
 //! The state machine driven by hand: feeding out of turn, cancelling, the conversation
 //! a model is shown, determinism, and what the drivers refuse.
 
+use crate::tools::ToolOptions;
 use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -278,7 +279,9 @@ fn the_task_record_states_the_budgets_in_force() {
         stop_sentinel: Some("DONE".into()),
     };
     let mut tools = demo_tools();
-    tools.register_limited(counting("count").0, 3).unwrap();
+    tools
+        .register(counting("count").0, ToolOptions::new().limit(3))
+        .unwrap();
     let mut a = Agent::new("add 2 and 40", budgets, tools.manifest().clone()).unwrap();
     let task = a.take_records().remove(0);
     assert_eq!(

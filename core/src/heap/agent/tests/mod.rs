@@ -13,10 +13,10 @@ mod stops;
 mod typed;
 mod usage;
 
-use alloc::rc::Rc;
+use crate::heap::test_cells::Cell;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
-use core::cell::Cell;
 
 use super::{Budgets, Outcome};
 use crate::chain::Chain;
@@ -38,8 +38,8 @@ fn call(name: &str, arguments: &str) -> Reply {
 }
 
 /// A tool `name` accepting any object, counting its runs; returns `{"run": n}`.
-fn counting(name: &str) -> (impl Tool, Rc<Cell<u32>>) {
-    let runs = Rc::new(Cell::new(0u32));
+fn counting(name: &str) -> (impl Tool, Arc<Cell<u32>>) {
+    let runs = Arc::new(Cell::new(0u32));
     let seen = runs.clone();
     let spec = ToolSpec::new(name, "counts its runs", j(r#"{"type":"object"}"#));
     let tool = FnTool::new(spec, move |_: &Value| {

@@ -2,13 +2,14 @@
 //! out again — model, tool or cancellation hook — so a crash while a tool runs leaves
 //! on disk every record before that call, and a resume does not run the tool again.
 
+use crate::heap::test_cells::{Cell, RefCell};
+use crate::tools::ToolOptions;
 use alloc::boxed::Box;
 use alloc::format;
-use alloc::rc::Rc;
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
-use core::cell::{Cell, RefCell};
 
 use super::*;
 use crate::agent::StopReason;
@@ -17,7 +18,7 @@ use crate::sink::{RecordSink, SinkError};
 use crate::tools::ToolError;
 
 /// What the driver did, in order.
-type Log = Rc<RefCell<Vec<String>>>;
+type Log = Arc<RefCell<Vec<String>>>;
 
 /// A model that logs each call and answers from a script.
 struct LoggingModel {
@@ -69,9 +70,11 @@ fn logging_tool(name: &str, log: &Log) -> Box<dyn Tool> {
 
 #[test]
 fn every_record_reaches_the_sink_before_the_next_callback() {
-    let log: Log = Rc::default();
+    let log: Log = Arc::default();
     let mut tools = Toolbox::new();
-    tools.add(logging_tool("t", &log), None).unwrap();
+    tools
+        .register(logging_tool("t", &log), ToolOptions::new())
+        .unwrap();
     let mut model = LoggingModel {
         log: log.clone(),
         replies: vec![
@@ -140,7 +143,7 @@ struct Crash {
 
 /// A sink into a file that is cut off at the crash.
 struct CrashingSink {
-    crash: Rc<Crash>,
+    crash: Arc<Crash>,
     file: Vec<u8>,
 }
 
@@ -155,7 +158,7 @@ impl RecordSink for CrashingSink {
 }
 
 /// A tool with an effect outside the transcript: it counts its runs (not idempotent).
-fn effectful(runs: &Rc<Cell<u32>>, crash: Option<&Rc<Crash>>) -> Box<dyn Tool> {
+fn effectful(runs: &Arc<Cell<u32>>, crash: Option<&Arc<Crash>>) -> Box<dyn Tool> {
     let runs = runs.clone();
     let crash = crash.cloned();
     let spec = ToolSpec::new("t", "has an effect", j(r#"{"type":"object"}"#));
@@ -180,10 +183,12 @@ fn a_crash_while_a_tool_runs_then_resume_runs_it_at_most_once() {
             Reply::new("done"),
         ]
     };
-    let runs = Rc::new(Cell::new(0u32));
-    let crash = Rc::new(Crash::default());
+    let runs = Arc::new(Cell::new(0u32));
+    let crash = Arc::new(Crash::default());
     let mut tools = Toolbox::new();
-    tools.add(effectful(&runs, Some(&crash)), None).unwrap();
+    tools
+        .register(effectful(&runs, Some(&crash)), ToolOptions::new())
+        .unwrap();
     let mut sink = CrashingSink {
         crash: crash.clone(),
         file: Vec::new(),
@@ -215,7 +220,9 @@ fn a_crash_while_a_tool_runs_then_resume_runs_it_at_most_once() {
 
     // A new process resumes the file with the same (non-idempotent) tool.
     let mut tools = Toolbox::new();
-    tools.add(effectful(&runs, None), None).unwrap();
+    tools
+        .register(effectful(&runs, None), ToolOptions::new())
+        .unwrap();
     let mut file = sink.file.clone();
     let outcome = driver::resume(
         &sink.file,

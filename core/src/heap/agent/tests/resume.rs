@@ -3,6 +3,7 @@
 //! running (every call of the cut turn with no record yet), which get exactly one
 //! "result lost" record each and are not run again.
 
+use crate::tools::ToolOptions;
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::vec;
@@ -51,7 +52,7 @@ impl Model for ByTurn {
 /// A tool that counts every time it is run, with the idempotency the test gives it.
 struct Counted {
     inner: Box<dyn Tool>,
-    runs: Rc<Cell<u32>>,
+    runs: Arc<Cell<u32>>,
     idempotent: bool,
 }
 
@@ -60,7 +61,7 @@ impl Tool for Counted {
         self.inner.spec()
     }
 
-    fn call(&mut self, arguments: &Value) -> Result<Value, ToolError> {
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
         self.runs.set(self.runs.get() + 1);
         self.inner.call(arguments)
     }
@@ -95,8 +96,8 @@ struct Case {
 
 impl Case {
     /// The tools, each counting its runs into one counter, all with `idempotent`.
-    fn toolbox(&self, idempotent: bool) -> (Toolbox, Rc<Cell<u32>>) {
-        let runs = Rc::new(Cell::new(0));
+    fn toolbox(&self, idempotent: bool) -> (Toolbox, Arc<Cell<u32>>) {
+        let runs = Arc::new(Cell::new(0));
         let mut toolbox = Toolbox::new();
         let wrap = |inner: Box<dyn Tool>| Counted {
             inner,
@@ -104,7 +105,9 @@ impl Case {
             idempotent,
         };
         if self.invoice {
-            toolbox.register_limited(wrap(Box::new(send())), 3).unwrap();
+            toolbox
+                .register(wrap(Box::new(send())), ToolOptions::new().limit(3))
+                .unwrap();
         } else {
             let tools: [Box<dyn Tool>; 4] = [
                 Box::new(crate::demo::Add),
@@ -113,7 +116,7 @@ impl Case {
                 Box::new(crate::demo::Greet),
             ];
             for tool in tools {
-                toolbox.register(wrap(tool)).unwrap();
+                toolbox.register(wrap(tool), ToolOptions::new()).unwrap();
             }
         }
         (toolbox, runs)
@@ -185,7 +188,7 @@ fn cases() -> Vec<Case> {
 struct Lines {
     lines: Vec<Vec<u8>>,
     runs_at: Vec<u32>,
-    runs: Rc<Cell<u32>>,
+    runs: Arc<Cell<u32>>,
 }
 
 impl RecordSink for Lines {
@@ -672,7 +675,9 @@ fn a_transcript_that_is_not_this_runs_is_refused() {
     assert!(d.found.contains(r#""max_steps":9"#), "{d}");
     // Other tools: the refusal of `multiply` names the tools there are.
     let mut fewer = Toolbox::new();
-    fewer.register(crate::demo::Add).unwrap();
+    fewer
+        .register(crate::demo::Add, ToolOptions::new())
+        .unwrap();
     let Err(ResumeError::Diverged(d)) =
         Agent::resume(budgets.clone(), fewer.manifest().clone(), &records[..3])
     else {
@@ -731,7 +736,7 @@ fn a_transcript_that_is_not_this_runs_is_refused() {
 /// A tool that returns how many times it has run: not a function of its arguments.
 fn ticker(start: u32) -> impl Tool {
     let mut n = start;
-    FnTool::new(
+    FnTool::from_mut(
         Spec::new("tick", "counts", j(r#"{"type":"object"}"#)),
         move |_: &Value| {
             n += 1;
@@ -759,7 +764,9 @@ fn replay_of_the_demo_runs_finds_no_difference() {
     // Other call limits than the task record states: the task record differs.
     let (bytes, _) = crate::demo::answer().run().unwrap();
     let mut limited = Toolbox::new();
-    limited.register_limited(crate::demo::Add, 1).unwrap();
+    limited
+        .register(crate::demo::Add, ToolOptions::new().limit(1))
+        .unwrap();
     let d = driver::replay(&bytes, &mut limited)
         .unwrap()
         .difference
@@ -771,16 +778,16 @@ fn replay_of_the_demo_runs_finds_no_difference() {
 #[test]
 fn replay_names_the_first_record_a_nondeterministic_tool_changes() {
     let mut tools = Toolbox::new();
-    tools.register(ticker(0)).unwrap();
+    tools.register(ticker(0), ToolOptions::new()).unwrap();
     let replies = vec![call("tick", "{}"), call("tick", "{}"), Reply::new("done")];
     let r = run(Budgets::default(), replies, &mut tools);
     // The same tool, in the same state: the same records.
     let mut same = Toolbox::new();
-    same.register(ticker(0)).unwrap();
+    same.register(ticker(0), ToolOptions::new()).unwrap();
     assert!(driver::replay(&r.transcript, &mut same).unwrap().same());
     // One that has run once already: `{"n":2}` where `{"n":1}` was, at seq 2.
     let mut moved = Toolbox::new();
-    moved.register(ticker(1)).unwrap();
+    moved.register(ticker(1), ToolOptions::new()).unwrap();
     let report = driver::replay(&r.transcript, &mut moved).unwrap();
     let d = report.difference.unwrap();
     assert_eq!((d.index, d.seq), (2, Some(2)));

@@ -4,6 +4,7 @@
 //! those of the lines that would have been written, found from a small run of the same
 //! shape plus the bytes added.
 
+use crate::tools::ToolOptions;
 use alloc::format;
 use alloc::vec;
 
@@ -42,9 +43,12 @@ fn big(len: usize) -> Toolbox {
     let spec = ToolSpec::new("big", "a large result", j(r#"{"type":"object"}"#));
     let mut tools = Toolbox::new();
     tools
-        .register(FnTool::new(spec, move |_: &Value| {
-            Ok(Value::from("b".repeat(len).as_str()))
-        }))
+        .register(
+            FnTool::new(spec, move |_: &Value| {
+                Ok(Value::from("b".repeat(len).as_str()))
+            }),
+            ToolOptions::new(),
+        )
         .unwrap();
     tools
 }
@@ -229,9 +233,12 @@ fn a_tool_failure_too_long_for_one_record_is_recorded_as_too_large() {
     let spec = ToolSpec::new("loud", "fails at length", j(r#"{"type":"object"}"#));
     let mut tools = Toolbox::new();
     tools
-        .register(FnTool::new(spec, |_: &Value| {
-            Err(ToolError::new("x".repeat(MAX_LINE_BYTES)))
-        }))
+        .register(
+            FnTool::new(spec, |_: &Value| {
+                Err(ToolError::new("x".repeat(MAX_LINE_BYTES)))
+            }),
+            ToolOptions::new(),
+        )
         .unwrap();
     let r = run(
         Budgets::default(),

@@ -1,5 +1,6 @@
 //! Every stop reason, and every precedence rule between them.
 
+use crate::tools::ToolOptions;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -87,7 +88,7 @@ fn cancelled_before_a_turn() {
 fn cancelled_before_a_tool_call_leaves_the_rest_unrun() {
     let (tool, runs) = counting("count");
     let mut tools = Toolbox::new();
-    tools.register(tool).unwrap();
+    tools.register(tool, ToolOptions::new()).unwrap();
     // Check points: before the turn (1), before call 0 (2), before call 1 (3).
     let mut asked = 0;
     let mut cancel = || {
@@ -110,7 +111,7 @@ fn cancelled_before_a_tool_call_leaves_the_rest_unrun() {
 fn token_budget_records_the_turn_and_runs_none_of_its_calls() {
     let (tool, runs) = counting("count");
     let mut tools = Toolbox::new();
-    tools.register(tool).unwrap();
+    tools.register(tool, ToolOptions::new()).unwrap();
     let budgets = Budgets {
         max_tokens: Some(5),
         ..Budgets::default()
@@ -176,7 +177,7 @@ fn sentinel(word: &str) -> Budgets {
 fn sentinel_with_a_tool_call_stops_and_never_runs_the_tool() {
     let (tool, runs) = counting("count");
     let mut tools = Toolbox::new();
-    tools.register(tool).unwrap();
+    tools.register(tool, ToolOptions::new()).unwrap();
     let turn = Reply::new("all DONE here").with_call("count", j("{}"));
     let r = run(sentinel("DONE"), vec![turn], &mut tools);
     assert_eq!(r.kinds(), ["task", "assistant", "stop"]);
@@ -256,7 +257,7 @@ fn a_reply_that_cannot_be_recorded_is_a_model_error() {
 fn tool_budget_leaves_the_turns_remaining_calls_unrun() {
     let (tool, runs) = counting("count");
     let mut tools = Toolbox::new();
-    tools.register(tool).unwrap();
+    tools.register(tool, ToolOptions::new()).unwrap();
     let budgets = Budgets {
         max_tool_calls: Some(2),
         ..Budgets::default()
@@ -273,7 +274,7 @@ fn tool_budget_leaves_the_turns_remaining_calls_unrun() {
 fn refused_calls_count_against_the_tool_budget() {
     let (tool, runs) = counting("count");
     let mut tools = Toolbox::new();
-    tools.register_limited(tool, 1).unwrap();
+    tools.register(tool, ToolOptions::new().limit(1)).unwrap();
     let budgets = Budgets {
         max_tool_calls: Some(3),
         ..Budgets::default()

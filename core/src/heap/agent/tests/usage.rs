@@ -1,6 +1,7 @@
 //! What a reply records of its provider's report, and `max_total_tokens`: tokens in
 //! and out, summed over turns.
 
+use crate::tools::ToolOptions;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -204,7 +205,7 @@ fn three_turns(inputs: [Option<u64>; 2]) -> Vec<Reply> {
 fn counted(budgets: Budgets, replies: Vec<Reply>) -> (Run, u32) {
     let (tool, runs) = counting("count");
     let mut tools = Toolbox::new();
-    tools.register(tool).unwrap();
+    tools.register(tool, ToolOptions::new()).unwrap();
     let r = run(budgets, replies, &mut tools);
     loop_ok(&r.transcript);
     (r, runs.get())

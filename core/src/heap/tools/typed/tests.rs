@@ -2,6 +2,7 @@
 //! the provider rules), the loop checks calls against them, and arguments and results
 //! cross the type boundary without a silent change.
 
+use crate::tools::ToolOptions;
 use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
 use alloc::vec;
@@ -52,8 +53,8 @@ struct Report {
     days: u8,
 }
 
-fn forecast_tool() -> TypedTool<Forecast, Report, impl FnMut(Forecast) -> Result<Report, ToolError>>
-{
+fn forecast_tool(
+) -> TypedTool<Forecast, Report, impl Fn(Forecast) -> Result<Report, ToolError> + Send + Sync> {
     TypedTool::new("forecast", "The weather ahead", |f: Forecast| {
         Ok(Report {
             place: f.place.city,
@@ -88,14 +89,14 @@ fn a_generated_schema_passes_registration_as_generated() {
         compiled.ignored_keywords()
     );
     let mut tools = Toolbox::new();
-    tools.register(tool).unwrap();
+    tools.register(tool, ToolOptions::new()).unwrap();
     assert_eq!(tools.manifest().names().collect::<Vec<_>>(), ["forecast"]);
 }
 
 #[test]
 fn the_loop_checks_calls_against_the_generated_schema_before_the_tool_reads_them() {
     let mut tools = Toolbox::new();
-    tools.register(forecast_tool()).unwrap();
+    tools.register(forecast_tool(), ToolOptions::new()).unwrap();
     let replies = vec![
         Reply::new("")
             .with_call(
@@ -192,7 +193,10 @@ struct Big {
 fn arguments_that_do_not_fit_and_results_that_cannot_be_json_are_failures() {
     let mut tools = Toolbox::new();
     tools
-        .register(TypedTool::new("loose", "d", |l: Loose| Ok(l.n)).unwrap())
+        .register(
+            TypedTool::new("loose", "d", |l: Loose| Ok(l.n)).unwrap(),
+            ToolOptions::new(),
+        )
         .unwrap();
     tools
         .register(
@@ -202,6 +206,7 @@ fn arguments_that_do_not_fit_and_results_that_cannot_be_json_are_failures() {
                 })
             })
             .unwrap(),
+            ToolOptions::new(),
         )
         .unwrap();
     assert_eq!(
@@ -228,7 +233,9 @@ fn arguments_that_do_not_fit_and_results_that_cannot_be_json_are_failures() {
 fn an_enum_argument_type_is_refused_at_registration_naming_the_tool() {
     // A unit-only enum is a string schema; one with data a bare `oneOf`.
     let tool = TypedTool::new("pick", "d", |u: Unit| Ok(u == Unit::Celsius)).unwrap();
-    let error = Toolbox::new().register(tool).unwrap_err();
+    let error = Toolbox::new()
+        .register(tool, ToolOptions::new())
+        .unwrap_err();
     assert!(
         matches!(&error, RegisterError::Root { tool, error: RootError::Type(_) } if tool == "pick"),
         "{error:?}"
@@ -244,7 +251,9 @@ fn an_enum_argument_type_is_refused_at_registration_naming_the_tool() {
         })
     })
     .unwrap();
-    let error = Toolbox::new().register(tool).unwrap_err();
+    let error = Toolbox::new()
+        .register(tool, ToolOptions::new())
+        .unwrap_err();
     assert!(
         matches!(&error, RegisterError::Root { tool, error: RootError::NoType } if tool == "choose"),
         "{error:?}"
@@ -272,8 +281,8 @@ fn a_schema_with_a_bound_json_cannot_hold_is_refused_when_the_tool_is_made() {
 }
 
 #[test]
-fn a_shared_typed_tool_runs_in_a_parallel_run_and_declares_idempotence() {
-    let tool = TypedTool::new_shared("forecast", "d", |f: Forecast| {
+fn a_concurrent_typed_tool_runs_in_a_parallel_run_and_declares_idempotence() {
+    let tool = TypedTool::new("forecast", "d", |f: Forecast| {
         Ok(Report {
             place: f.place.city,
             days: f.days,
@@ -285,9 +294,11 @@ fn a_shared_typed_tool_runs_in_a_parallel_run_and_declares_idempotence() {
     assert!(shown.starts_with("TypedTool { spec: "), "{shown}");
     assert!(shown.ends_with("idempotent: true }"), "{shown}");
     let mut tools = Toolbox::new();
-    tools.register_shared(tool).unwrap();
+    tools
+        .register(tool, ToolOptions::new().concurrent())
+        .unwrap();
     assert!(tools.manifest().idempotent("forecast"));
-    assert!(tools.shared("forecast").is_some());
+    assert!(tools.concurrent("forecast").is_some());
     let args = j(r#"{"place":{"city":"Rome","country":"IT"},"unit":"fahrenheit","days":2}"#);
     assert_eq!(
         tools.call("forecast", &args),
