@@ -208,12 +208,10 @@ impl agentloop_agent {
     fn feed_tool_for(&mut self, id: &str, result: Result<Value, ToolError>) -> Outcome {
         self.waiting()?;
         let agent = self.running()?;
-        agent
-            .feed_tool_result_for(id, result)
-            .map_err(|e| match e {
-                FeedError::NoSuchCall => agentloop_result::InvalidArgument,
-                _ => agentloop_result::InvalidState,
-            })?;
+        agent.feed_tool_result(id, result).map_err(|e| match e {
+            FeedError::NoSuchCall => agentloop_result::InvalidArgument,
+            _ => agentloop_result::InvalidState,
+        })?;
         if agent.waiting_calls().is_empty() {
             self.asked = Asked::Nothing;
         }
@@ -243,11 +241,12 @@ impl agentloop_agent {
     }
 
     fn feed_tool(&mut self, result: Result<Value, ToolError>) -> Outcome {
-        if !matches!(self.asked, Asked::ToolResult(_)) {
+        let Asked::ToolResult(call) = &self.asked else {
             return Err(agentloop_result::InvalidState);
-        }
+        };
+        let id = call.id.clone();
         self.running()?
-            .feed_tool_result(result)
+            .feed_tool_result(&id, result)
             .map_err(|_| agentloop_result::InvalidState)?;
         self.asked = Asked::Nothing;
         self.collect();

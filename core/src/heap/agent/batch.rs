@@ -1,5 +1,5 @@
 //! Batches: the calls of a turn handed out together ([`Agent::poll_batch_with`]), their
-//! results fed by id in any order ([`Agent::feed_tool_result_for`]) and recorded in call
+//! results fed by id in any order ([`Agent::feed_tool_result`]) and recorded in call
 //! order, and what a cancellation keeps of them.
 
 use alloc::vec::Vec;
@@ -44,7 +44,7 @@ impl Agent {
 
     /// Like [`Agent::poll_with`], but the calls of a turn come all at once
     /// ([`BatchNeed::ToolResults`]), to be run in any order or together and fed back by
-    /// id with [`Agent::feed_tool_result_for`].
+    /// id with [`Agent::feed_tool_result`].
     ///
     /// Before the batch, `cancel` is asked once (not once per call); then every call of
     /// the turn is decided as the one-at-a-time path decides it, in call order:
@@ -105,7 +105,7 @@ impl Agent {
     /// Results may come in any order; the record of a call is written once the calls
     /// before it are recorded (take the records after every feed). Works for a call
     /// asked for one at a time ([`Need::ToolResult`]) too.
-    pub fn feed_tool_result_for(
+    pub fn feed_tool_result(
         &mut self,
         call_id: &str,
         result: Result<Value, ToolError>,
@@ -113,7 +113,7 @@ impl Agent {
         match &mut self.state {
             State::AwaitingTool(turn) => {
                 if turn.calls.get(turn.next).is_some_and(|c| c.id == call_id) {
-                    self.feed_tool_result(result)
+                    self.feed_result_with(|call| checks::result(&call.name, result))
                 } else {
                     Err(FeedError::NoSuchCall)
                 }

@@ -224,7 +224,7 @@ pub(crate) fn follow(
                     }
                     Tools::Run(run) => {
                         let result = run(&call);
-                        agent.feed_tool_result(result)
+                        agent.feed_tool_result(&call.id, result)
                     }
                 };
                 feed(fed, next, recorded)?;

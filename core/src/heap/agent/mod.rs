@@ -48,7 +48,7 @@
 //! decides every call of the turn up front exactly as the one-at-a-time path would
 //! (`tool_budget`, unknown tool, the tool's limit counting the earlier calls of the
 //! batch, schema), and hands out the calls that may run ([`BatchNeed::ToolResults`]).
-//! Results are fed by call id in any order ([`Agent::feed_tool_result_for`]); records
+//! Results are fed by call id in any order ([`Agent::feed_tool_result`]); records
 //! are written strictly in call order (a result for call 3 waits until calls 0–2 are
 //! recorded, refusals included), so the transcript is the same bytes either way.
 //!
@@ -71,9 +71,9 @@
 //! let ids: Vec<String> = calls.iter().map(|c| c.id.clone()).collect();
 //! assert_eq!(ids, ["call_1_0", "call_1_1"]);
 //! // The second result first: it waits for the first.
-//! agent.feed_tool_result_for(&ids[1], Ok(Value::from("b"))).unwrap();
+//! agent.feed_tool_result(&ids[1], Ok(Value::from("b"))).unwrap();
 //! assert!(agent.take_records().is_empty());
-//! agent.feed_tool_result_for(&ids[0], Ok(Value::from("a"))).unwrap();
+//! agent.feed_tool_result(&ids[0], Ok(Value::from("a"))).unwrap();
 //! let ids: Vec<String> = agent.take_records().iter()
 //!     .map(|r| r.payload.as_object().unwrap().get("id").unwrap().as_str().unwrap().into())
 //!     .collect();
@@ -283,41 +283,19 @@ impl Agent {
         Ok(())
     }
 
-    /// Feeds the result of the call asked for: a value, or the tool's failure.
-    pub fn feed_tool_result(&mut self, result: Result<Value, ToolError>) -> Result<(), FeedError> {
-        if let State::Batch(batch) = &self.state {
-            // Taken as a batch, fed one at a time: the call `poll` asked for.
-            let Some(id) = batch.waiting.first().map(|c| c.id.clone()) else {
-                return Err(FeedError::NotAwaitingToolResult);
-            };
-            return self.feed_tool_result_for(&id, result);
-        }
-        self.feed_result_with(|call| checks::result(&call.name, result))
-    }
-
-    /// Feeds the result of the call asked for as any `O: Serialize` (feature `serde`),
-    /// as [`Agent::feed_tool_result`] feeds a value: for a host that runs calls itself
-    /// with typed results ([`ToolCall::arguments_as`] reads the arguments). A result
-    /// that cannot be a JSON value (an inexact integer, NaN, … see
+    /// Feeds the result of the waiting call `call_id` as any `O: Serialize` (feature
+    /// `serde`), as [`Agent::feed_tool_result`] feeds a value: for a host that runs
+    /// calls itself with typed results ([`ToolCall::arguments_as`] reads the
+    /// arguments). A result that cannot be a JSON value (an inexact integer, NaN, … see
     /// [`crate::json::to_value`]) is fed as the tool's failure, saying why and where, so
     /// the record says what happened.
     #[cfg(feature = "serde")]
     pub fn feed_tool_output<O: serde::Serialize>(
         &mut self,
-        result: Result<O, ToolError>,
-    ) -> Result<(), FeedError> {
-        self.feed_tool_result(crate::tools::output_value(result))
-    }
-
-    /// Feeds the result of the waiting call `call_id` as any `O: Serialize`, as
-    /// [`Agent::feed_tool_output`] does for the call asked for.
-    #[cfg(feature = "serde")]
-    pub fn feed_tool_output_for<O: serde::Serialize>(
-        &mut self,
         call_id: &str,
         result: Result<O, ToolError>,
     ) -> Result<(), FeedError> {
-        self.feed_tool_result_for(call_id, crate::tools::output_value(result))
+        self.feed_tool_result(call_id, crate::tools::output_value(result))
     }
 
     /// Feeds the result of the call asked for, as `make` words it for the record.

@@ -20,7 +20,8 @@ pub enum Need<'a> {
         manifest: &'a [ToolSpec],
     },
     /// A tool result: run this call (its arguments passed the tool's schema) and feed
-    /// the answer to [`Agent::feed_tool_result`](crate::agent::Agent::feed_tool_result).
+    /// the answer to [`Agent::feed_tool_result`](crate::agent::Agent::feed_tool_result)
+    /// with its id.
     ToolResult {
         /// The call to run.
         call: ToolCall,
@@ -49,7 +50,7 @@ pub enum BatchNeed<'a> {
     },
     /// Tool results: run these calls (each passed every check; in call order), in any
     /// order or all together, and feed each answer to
-    /// [`Agent::feed_tool_result_for`](crate::agent::Agent::feed_tool_result_for) by its
+    /// [`Agent::feed_tool_result`](crate::agent::Agent::feed_tool_result) by its
     /// id. Polling again before every result is fed gives the calls still waiting for
     /// one.
     ToolResults {

@@ -15,9 +15,7 @@ fn feed_one(
     id: &str,
     result: Result<Value, ToolError>,
 ) -> Result<(), RunError> {
-    agent
-        .feed_tool_result_for(id, result)
-        .map_err(RunError::Feed)?;
+    agent.feed_tool_result(id, result).map_err(RunError::Feed)?;
     write_records(agent, io)
 }
 

@@ -348,7 +348,7 @@ fn drive_sequential(agent: &mut Agent, io: &mut Io<'_>) -> Result<Outcome, RunEr
             }
             Need::ToolResult { call } => {
                 let result = call_tool(io.toolbox, &call);
-                agent.feed_tool_result(result)
+                agent.feed_tool_result(&call.id, result)
             }
             // Written at the top of the loop, before the next poll.
             Need::TakeRecords => Ok(()),

@@ -213,7 +213,7 @@ fn drive_batched(
             .collect();
         for i in order(calls.len(), seed) {
             agent
-                .feed_tool_result_for(&calls[i].id, results[i].clone())
+                .feed_tool_result(&calls[i].id, results[i].clone())
                 .unwrap();
             write(agent, out)?;
         }
@@ -340,14 +340,10 @@ fn records_come_in_call_order_whatever_order_results_are_fed_in() {
     assert_eq!(asked, 1, "cancel is asked once before the batch");
     assert!(agent.take_records().is_empty());
     // Call 6 first: it waits for 0–5.
-    agent
-        .feed_tool_result_for("call_1_6", Ok(Value::Null))
-        .unwrap();
+    agent.feed_tool_result("call_1_6", Ok(Value::Null)).unwrap();
     assert!(agent.take_records().is_empty());
     // Call 2: still waits for 0.
-    agent
-        .feed_tool_result_for("call_1_2", Ok(Value::Null))
-        .unwrap();
+    agent.feed_tool_result("call_1_2", Ok(Value::Null)).unwrap();
     assert!(agent.take_records().is_empty());
     // Polling again gives the calls still waiting, and asks nothing.
     let BatchNeed::ToolResults { calls } = agent.poll_batch_with(&mut || {
@@ -362,9 +358,7 @@ fn records_come_in_call_order_whatever_order_results_are_fed_in() {
     let read: Vec<String> = agent.waiting_calls().iter().map(|c| c.id.clone()).collect();
     assert_eq!(read, waiting);
     // Call 0: 0, the refusal of 1, 2 and the refusal of 3; 4 is awaited.
-    agent
-        .feed_tool_result_for("call_1_0", Ok(Value::Null))
-        .unwrap();
+    agent.feed_tool_result("call_1_0", Ok(Value::Null)).unwrap();
     assert_eq!(
         ids(&agent.take_records()),
         ["call_1_0", "call_1_1", "call_1_2", "call_1_3"]
@@ -375,11 +369,11 @@ fn records_come_in_call_order_whatever_order_results_are_fed_in() {
         panic!()
     };
     assert_eq!(call.id, "call_1_4");
-    agent.feed_tool_result(Err(ToolError::new("no"))).unwrap();
-    assert_eq!(ids(&agent.take_records()), ["call_1_4"]);
     agent
-        .feed_tool_result_for("call_1_5", Ok(Value::Null))
+        .feed_tool_result(&call.id, Err(ToolError::new("no")))
         .unwrap();
+    assert_eq!(ids(&agent.take_records()), ["call_1_4"]);
+    agent.feed_tool_result("call_1_5", Ok(Value::Null)).unwrap();
     // 5, 6 (fed first) and the refusal of 7 (greet's limit, counting call 5).
     let last = agent.take_records();
     assert_eq!(ids(&last), ["call_1_5", "call_1_6", "call_1_7"]);
@@ -417,7 +411,7 @@ fn refusals_before_the_first_call_that_runs_are_written_before_it_is_handed_out(
 fn feeding_a_batch_out_of_turn_is_an_error_and_changes_nothing() {
     let mut agent = at_the_batch();
     assert_eq!(
-        agent.feed_tool_result_for("call_1_0", Ok(Value::Null)),
+        agent.feed_tool_result("call_1_0", Ok(Value::Null)),
         Err(FeedError::NotAwaitingToolResult),
         "before the poll that hands the calls out"
     );
@@ -425,15 +419,13 @@ fn feeding_a_batch_out_of_turn_is_an_error_and_changes_nothing() {
     // A refused call, an unknown id: not waiting.
     for id in ["call_1_1", "call_9_9", ""] {
         assert_eq!(
-            agent.feed_tool_result_for(id, Ok(Value::Null)),
+            agent.feed_tool_result(id, Ok(Value::Null)),
             Err(FeedError::NoSuchCall)
         );
     }
-    agent
-        .feed_tool_result_for("call_1_2", Ok(Value::Null))
-        .unwrap();
+    agent.feed_tool_result("call_1_2", Ok(Value::Null)).unwrap();
     assert_eq!(
-        agent.feed_tool_result_for("call_1_2", Ok(Value::Null)),
+        agent.feed_tool_result("call_1_2", Ok(Value::Null)),
         Err(FeedError::NoSuchCall),
         "fed twice"
     );
@@ -461,7 +453,7 @@ fn feeding_a_batch_out_of_turn_is_an_error_and_changes_nothing() {
         Some(&Value::Number(4.0))
     );
     assert_eq!(
-        agent.feed_tool_result_for("call_1_0", Ok(Value::Null)),
+        agent.feed_tool_result("call_1_0", Ok(Value::Null)),
         Err(FeedError::Finished)
     );
 }
@@ -498,7 +490,7 @@ fn a_cancellation_mid_batch_keeps_every_result_fed_and_loses_none_silently() {
     // Call 6 (the last handed out) ran and was fed; 0, 2, 4 and 5 were handed out and
     // are still running when the host cancels.
     agent
-        .feed_tool_result_for("call_1_6", Ok(Value::from("six")))
+        .feed_tool_result("call_1_6", Ok(Value::from("six")))
         .unwrap();
     agent.cancel();
     let all = agent.take_records();
@@ -549,9 +541,7 @@ fn a_cancellation_mid_batch_keeps_every_result_fed_and_loses_none_silently() {
 fn a_cancellation_mid_batch_with_only_the_first_calls_fed_abandons_the_rest() {
     let mut agent = at_the_batch();
     agent.poll_batch();
-    agent
-        .feed_tool_result_for("call_1_0", Ok(Value::Null))
-        .unwrap();
+    agent.feed_tool_result("call_1_0", Ok(Value::Null)).unwrap();
     assert_eq!(ids(&agent.take_records()), ["call_1_0", "call_1_1"]);
     agent.cancel();
     let records = agent.take_records();

@@ -61,7 +61,7 @@ fn one_call_run() -> Vec<Value> {
     let _ = a.poll();
     a.feed_reply(Ok(call("echo", r#"{"x":1}"#))).unwrap();
     assert!(matches!(a.poll(), Need::ToolResult { .. }));
-    a.feed_tool_result(Ok(j(r#"{"x":1}"#))).unwrap();
+    a.feed_tool_result("call_1_0", Ok(j(r#"{"x":1}"#))).unwrap();
     let _ = a.poll();
     a.feed_reply(Ok(Reply::new("done"))).unwrap();
     assert!(matches!(a.poll(), Need::Done(_)));

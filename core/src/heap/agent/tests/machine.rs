@@ -31,14 +31,14 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
         Err(FeedError::NotAwaitingReply)
     );
     assert_eq!(
-        a.feed_tool_result(Ok(Value::Null)),
+        a.feed_tool_result("call_1_0", Ok(Value::Null)),
         Err(FeedError::NotAwaitingToolResult)
     );
     assert!(matches!(a.poll(), Need::ModelReply { .. }));
     // Polling again without feeding asks for the same thing.
     assert!(matches!(a.poll(), Need::ModelReply { .. }));
     assert_eq!(
-        a.feed_tool_result(Ok(Value::Null)),
+        a.feed_tool_result("call_1_0", Ok(Value::Null)),
         Err(FeedError::NotAwaitingToolResult)
     );
     a.feed_reply(Ok(call("echo", r#"{"x":1}"#))).unwrap();
@@ -59,7 +59,12 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
         Err(FeedError::NotAwaitingReply)
     );
     assert!(matches!(a.poll(), Need::ToolResult { .. }));
-    a.feed_tool_result(Ok(j(r#"{"x":1}"#))).unwrap();
+    // A result is fed by the id of the call asked for; another id changes nothing.
+    assert_eq!(
+        a.feed_tool_result("call_1_1", Ok(Value::Null)),
+        Err(FeedError::NoSuchCall)
+    );
+    a.feed_tool_result("call_1_0", Ok(j(r#"{"x":1}"#))).unwrap();
     assert!(matches!(a.poll(), Need::ModelReply { .. }));
     a.feed_reply(Err(ModelError::new(""))).unwrap();
     let Need::Done(outcome) = a.poll() else {
@@ -72,7 +77,7 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
     );
     assert_eq!(a.feed_reply(Ok(Reply::new("x"))), Err(FeedError::Finished));
     assert_eq!(
-        a.feed_tool_result(Ok(Value::Null)),
+        a.feed_tool_result("call_1_0", Ok(Value::Null)),
         Err(FeedError::Finished)
     );
     assert!(matches!(a.poll(), Need::Done(_)));
@@ -147,7 +152,7 @@ fn cancel_abandons_an_outstanding_call() {
     assert_eq!(outcome.reason, StopReason::Cancelled);
     assert_eq!(outcome.unrun_calls, 2, "the abandoned call is unrun");
     assert_eq!(
-        a.feed_tool_result(Ok(Value::Null)),
+        a.feed_tool_result("call_1_0", Ok(Value::Null)),
         Err(FeedError::Finished)
     );
     let records = a.take_records();
@@ -228,7 +233,8 @@ fn the_model_sees_the_whole_conversation() {
         .unwrap();
     assert_eq!(a.poll(), Need::TakeRecords);
     assert!(matches!(a.poll(), Need::ToolResult { .. }));
-    a.feed_tool_result(Ok(j(r#"{"k":"v"}"#))).unwrap();
+    a.feed_tool_result("call_1_1", Ok(j(r#"{"k":"v"}"#)))
+        .unwrap();
     let Need::ModelReply { messages, .. } = a.poll() else {
         panic!("expected a reply request");
     };

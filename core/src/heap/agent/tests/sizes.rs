@@ -145,7 +145,7 @@ fn a_result_too_large_for_one_record_fed_by_id_is_recorded_and_shown_as_ok_false
     let id = calls[0].id.clone();
     agent.take_records();
     let value = Value::from("b".repeat(MAX_LINE_BYTES).as_str());
-    agent.feed_tool_result_for(&id, Ok(value)).unwrap();
+    agent.feed_tool_result(&id, Ok(value)).unwrap();
     let records = agent.take_records();
     assert_eq!(records.len(), 1);
     let payload = records[0].payload.as_object().unwrap();

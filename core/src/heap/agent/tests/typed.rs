@@ -72,7 +72,7 @@ fn a_host_runs_calls_with_typed_arguments_and_results() {
                     Ok(Sum { sum: f64::NAN })
                 };
                 fed += 1;
-                agent.feed_tool_output(result).unwrap();
+                agent.feed_tool_output(&call.id, result).unwrap();
             }
             Need::TakeRecords => {}
             Need::ModelReply { .. } => agent.feed_reply(Ok(Reply::new("42"))).unwrap(),
@@ -126,11 +126,11 @@ fn typed_results_are_fed_by_call_id_in_a_batch() {
     let calls = calls.to_vec();
     // Fed in reverse order; recorded in call order. The second fails by the host's word.
     agent
-        .feed_tool_output_for::<Sum>(&calls[1].id, Err(ToolError::new("busy")))
+        .feed_tool_output::<Sum>(&calls[1].id, Err(ToolError::new("busy")))
         .unwrap();
     let add: Add = calls[0].arguments_as().unwrap();
     agent
-        .feed_tool_output_for(&calls[0].id, Ok(Sum { sum: add.a + add.b }))
+        .feed_tool_output(&calls[0].id, Ok(Sum { sum: add.a + add.b }))
         .unwrap();
     records.extend(agent.take_records());
     let tools = tool_records(&records);

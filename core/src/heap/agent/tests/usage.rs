@@ -296,7 +296,7 @@ fn the_agent_counts_the_total_turn_by_turn() {
     a.feed_reply(Ok(first)).unwrap();
     assert_eq!((a.tokens(), a.total_tokens()), (2, 42));
     assert!(matches!(a.poll(), Need::ToolResult { .. }));
-    a.feed_tool_result(Ok(j("{}"))).unwrap();
+    a.feed_tool_result("call_1_0", Ok(j("{}"))).unwrap();
     assert!(matches!(a.poll(), Need::ModelReply { .. }));
     a.feed_reply(Ok(Reply::new("done").with_output_tokens(5)))
         .unwrap();
