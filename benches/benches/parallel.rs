@@ -40,7 +40,7 @@ fn run(parallel: usize, tools: &mut Toolbox, out: &mut Vec<u8>) {
     }
     let mut model = Scripted::new([turn, Reply::new("rested")]);
     out.clear();
-    driver::run_with(
+    driver::run(
         "nap eight times",
         Budgets::default(),
         &mut model,

@@ -50,8 +50,16 @@ pub fn run_steps(steps: u64, toolbox: &mut Toolbox, out: &mut Vec<u8>) -> Outcom
         max_steps: Some(steps),
         ..Budgets::default()
     };
-    driver::run("loop", budgets, &mut Looping, toolbox, &mut || false, out)
-        .expect("the benchmark run completes")
+    driver::run(
+        "loop",
+        budgets,
+        &mut Looping,
+        toolbox,
+        &mut || false,
+        out,
+        driver::RunOptions::default(),
+    )
+    .expect("the benchmark run completes")
 }
 
 /// A transcript of `count` small records (`{"i": n, "note": "..."}`), for append

@@ -3,7 +3,7 @@
 
 use core::ffi::c_void;
 
-use agentloop_core::agent::{check_task, Outcome as RunOutcome};
+use agentloop_core::agent::{check_task, Agent, Outcome as RunOutcome};
 use agentloop_core::chain::{AppendError, Chain, Log};
 use agentloop_core::driver::{self, RunError};
 use agentloop_core::export::{native_messages, native_tools};
@@ -321,24 +321,31 @@ impl Run {
             Some(callback) => unsafe { callback(userdata) },
             None => false,
         };
-        let outcome = driver::run_on(
+        let manifest = self.toolbox.manifest().clone();
+        let mut agent = Agent::with_first_seq(log.next().seq0, &self.task, self.budgets, manifest)
+            .map_err(|_| agentloop_result::InvalidArgument)?;
+        let mut sink = sink;
+        let io = driver::Io {
             log,
-            &self.task,
-            self.budgets,
-            &mut self.model,
-            &mut self.toolbox,
-            &mut asked,
-            sink,
-        )
-        .map_err(|error| match error {
-            RunError::Budgets(_) => agentloop_result::InvalidArgument,
-            RunError::Append(AppendError::SeqExhausted) => agentloop_result::ChainExhausted,
-            RunError::Append(AppendError::LineTooLong { .. }) => agentloop_result::RecordTooLong,
-            RunError::Append(_) => agentloop_result::NoCanonicalForm,
-            RunError::Sink(SinkError::Io(_)) => agentloop_result::Io,
-            RunError::Sink(_) => agentloop_result::CallbackRefused,
-            RunError::Feed(_) => agentloop_result::InvalidState,
-        })?;
+            model: &mut self.model,
+            toolbox: &mut self.toolbox,
+            cancel: &mut asked,
+            records: &mut sink,
+        };
+        let outcome =
+            driver::drive(&mut agent, io, driver::RunOptions::default()).map_err(|error| {
+                match error {
+                    RunError::Budgets(_) => agentloop_result::InvalidArgument,
+                    RunError::Append(AppendError::SeqExhausted) => agentloop_result::ChainExhausted,
+                    RunError::Append(AppendError::LineTooLong { .. }) => {
+                        agentloop_result::RecordTooLong
+                    }
+                    RunError::Append(_) => agentloop_result::NoCanonicalForm,
+                    RunError::Sink(SinkError::Io(_)) => agentloop_result::Io,
+                    RunError::Sink(_) => agentloop_result::CallbackRefused,
+                    RunError::Feed(_) => agentloop_result::InvalidState,
+                }
+            })?;
         Ok(agentloop_outcome::from_core(&outcome))
     }
 }

@@ -13,7 +13,8 @@
 //! let mut tools = demo::toolbox()?;
 //! let mut transcript = Vec::new();
 //! let outcome = driver::run("add 2 and 40", Budgets::default(), &mut model,
-//!                           &mut tools, &mut || false, &mut transcript)?;
+//!                           &mut tools, &mut || false, &mut transcript,
+//!                           driver::RunOptions::default())?;
 //! println!("{:?} after {} steps", outcome.reason, outcome.steps);
 //! # Ok(()) }
 //! ```

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::io;
 
-use agentloop_core::driver::ResumeRunError;
+use agentloop_core::driver::OpenError;
 use agentloop_core::durable::WriteError;
 use agentloop_core::export::HistoryError;
 use agentloop_core::jcs::EncodeError;
@@ -69,7 +69,7 @@ pub enum Failure {
         /// The transcript, as named on the command line.
         name: String,
         /// Why.
-        error: ResumeRunError,
+        error: OpenError,
     },
     /// `replay`: a demo tool was refused at registration (a bug).
     DemoTools(RegisterError),

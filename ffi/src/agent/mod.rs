@@ -28,7 +28,7 @@ pub use tools::*;
 
 use std::collections::VecDeque;
 
-use agentloop_core::agent::{check_task, Agent, BatchNeed, Budgets, FeedError, Need, Record};
+use agentloop_core::agent::{check_task, Agent, Budgets, FeedError, Need, Record};
 use agentloop_core::jcs;
 use agentloop_core::json::{self, Value};
 use agentloop_core::model::{Message, ModelError, Reply, ToolCall};
@@ -161,11 +161,15 @@ impl agentloop_agent {
         let agent = self.start()?;
         // No cancellation hook is asked here, so the records a check point writes
         // may queue up; the host takes them all before it acts on the need.
+        agent.set_parallel(1);
         let (asked, need) = loop {
-            match agent.poll() {
+            match agent.poll(&mut || false) {
                 Need::ModelReply { .. } => break (Asked::ModelReply, agentloop_need::ModelReply),
-                Need::ToolResult { call } => {
-                    break (Asked::ToolResult(call), agentloop_need::ToolResult)
+                // Never empty: the agent hands out calls only with one.
+                Need::ToolResults { calls } => {
+                    if let Some(call) = calls.first() {
+                        break (Asked::ToolResult(call.clone()), agentloop_need::ToolResult);
+                    }
                 }
                 Need::TakeRecords => {}
                 Need::Done(_) => break (Asked::Done, agentloop_need::Done),
@@ -179,16 +183,15 @@ impl agentloop_agent {
     /// Like `poll`, the calls of a turn all at once.
     fn poll_batch(&mut self) -> Outcome<agentloop_need> {
         let agent = self.start()?;
+        agent.set_parallel(usize::MAX);
         let (asked, need) = loop {
-            match agent.poll_batch() {
-                BatchNeed::ModelReply { .. } => {
-                    break (Asked::ModelReply, agentloop_need::ModelReply)
-                }
-                BatchNeed::ToolResults { .. } => {
+            match agent.poll(&mut || false) {
+                Need::ModelReply { .. } => break (Asked::ModelReply, agentloop_need::ModelReply),
+                Need::ToolResults { .. } => {
                     break (Asked::ToolResults, agentloop_need::ToolResults)
                 }
-                BatchNeed::TakeRecords => {}
-                BatchNeed::Done(_) => break (Asked::Done, agentloop_need::Done),
+                Need::TakeRecords => {}
+                Need::Done(_) => break (Asked::Done, agentloop_need::Done),
             }
         };
         self.asked = asked;

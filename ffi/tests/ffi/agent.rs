@@ -1467,6 +1467,7 @@ fn max_total_tokens_from_c_is_recorded_and_stops_as_the_rust_loop_does() {
         &mut demo::toolbox().unwrap(),
         &mut || false,
         &mut rust,
+        agentloop_core::driver::RunOptions::default(),
     )
     .unwrap();
     assert_eq!(transcript.as_bytes(), rust.as_slice());

@@ -296,7 +296,7 @@ fn batch_reference() -> Vec<u8> {
         .with_call("add", j(r#"{"a":"2","b":40}"#))
         .with_call("shout", j(r#"{"text":"bye"}"#));
     let mut transcript = Vec::new();
-    driver::run_with(
+    driver::run(
         "add, shout and fail, all at once",
         Budgets::default(),
         &mut Scripted::new([turn, Reply::new("Done.")]),
@@ -336,7 +336,7 @@ fn cpp_reference() -> Vec<u8> {
         Reply::new("It said hi."),
     ];
     let mut transcript = Vec::new();
-    driver::run_with(
+    driver::run(
         "Say hi through the echo tool.",
         Budgets::default(),
         &mut Scripted::new(replies),
@@ -1111,6 +1111,7 @@ mod provider_example {
             &mut toolbox,
             &mut || false,
             &mut transcript,
+            agentloop_core::driver::RunOptions::default(),
         )
         .unwrap();
         (transcript, model.bodies)

@@ -148,6 +148,7 @@ fn reference(provider: u32, answers: &[Answer]) -> Run {
         &mut toolbox,
         &mut || false,
         &mut transcript,
+        driver::RunOptions::default(),
     )
     .unwrap();
     assert!(model.answers.is_empty(), "every answer was used");
@@ -930,7 +931,7 @@ fn a_conversation_the_provider_cannot_take_is_refused_with_the_codecs_sentence()
     let records = parse_records(transcript).unwrap();
     let mut rust = Agent::resume(Budgets::default(), manifest, &records).unwrap();
     let _ = rust.take_records();
-    let Need::ModelReply { messages, manifest } = rust.poll() else {
+    let Need::ModelReply { messages, manifest } = rust.poll(&mut || false) else {
         panic!("the resumed Rust agent asks for a reply");
     };
     let anthropic = options(ANTHROPIC);

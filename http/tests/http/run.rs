@@ -56,6 +56,7 @@ fn run(
         &mut tools,
         &mut || false,
         &mut transcript,
+        driver::RunOptions::default(),
     )
     .unwrap();
     (transcript, outcome, server.requests(), sleep.waits())

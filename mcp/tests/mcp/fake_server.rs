@@ -938,7 +938,7 @@ fn mcp_tools_are_shared_and_a_parallel_run_runs_them_with_the_turns_other_calls(
         text(&Value::from(fifo.to_str().unwrap()))
     );
     let mut transcript = Vec::new();
-    let outcome = driver::run_with(
+    let outcome = driver::run(
         "meet",
         Budgets::default(),
         &mut Scripted::new([

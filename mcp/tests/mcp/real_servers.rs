@@ -296,6 +296,7 @@ fn filesystem_run(entry: &Path, root: &Path) -> (Vec<u8>, StopReason) {
         &mut tools,
         &mut || false,
         &mut transcript,
+        driver::RunOptions::default(),
     )
     .unwrap();
     (transcript, outcome.reason)

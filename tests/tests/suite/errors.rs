@@ -27,7 +27,7 @@ fn every_public_error_type_is_an_error() {
         is_error::<chain::AppendError>(),
         is_error::<chain::AppendSerializeError>(),
         is_error::<demo::DemoError>(),
-        is_error::<driver::ResumeRunError>(),
+        is_error::<driver::OpenError>(),
         is_error::<driver::RunError>(),
         is_error::<durable::RepairError>(),
         is_error::<durable::WriteError>(),

@@ -24,6 +24,7 @@ use std::collections::BTreeSet;
 use std::process::Command;
 
 use agentloop_core::agent::Budgets;
+use agentloop_core::anchor::Anchor;
 use agentloop_core::demo;
 use agentloop_core::driver;
 use agentloop_core::export;
@@ -144,6 +145,7 @@ fn run(
         &mut toolbox,
         &mut cancel,
         &mut transcript,
+        driver::RunOptions::default(),
     )
     .unwrap_or_else(|e| panic!("{label}: {e}"));
     transcript
@@ -199,15 +201,19 @@ fn cases() -> Vec<Case> {
         cases: &mut cases,
     };
     let mut appended = Vec::new();
-    driver::resume(
-        &cancelled,
-        budgets.clone(),
-        &mut model,
-        &mut toolbox,
-        &mut || false,
-        &mut appended,
-    )
-    .expect("the cancelled run resumes");
+    let manifest = toolbox.manifest().clone();
+    let (mut agent, mut chain) =
+        driver::open(Anchor::GENESIS, &cancelled, budgets.clone(), manifest)
+            .expect("the cancelled run opens");
+    let io = driver::Io {
+        log: &mut chain,
+        model: &mut model,
+        toolbox: &mut toolbox,
+        cancel: &mut || false,
+        records: &mut appended,
+    };
+    driver::drive(&mut agent, io, driver::RunOptions::default())
+        .expect("the cancelled run resumes");
     let mut resumed = cancelled.clone();
     resumed.extend_from_slice(&appended);
     transcripts.push(("cancelled".into(), cancelled));

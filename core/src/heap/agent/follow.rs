@@ -184,11 +184,16 @@ pub(crate) fn follow(
         let want = Recorded::read(recorded);
         let differs = |found: &str| difference(next, recorded, String::from(found));
         match &agent.state {
-            // Every way into AwaitingReply or AwaitingTool passes a check point that asks
-            // the hook, here, with the same `want`: a recorded cancellation stops the
-            // loop there (as a host's `cancel` while a reply or result was awaited
-            // leaves the same stop record), so the awaiting states never meet one.
-            State::BeforeTurn | State::Calls(_) => {
+            // Every way into AwaitingReply or to a call handed out passes a check
+            // point that asks the hook, here, with the same `want`: a recorded
+            // cancellation stops the loop there (as a host's `cancel` while a reply or
+            // result was awaited leaves the same stop record), so the awaiting states
+            // never meet one. Following hands out one call at a time.
+            State::BeforeTurn => {
+                let cancelled = want.is_stop(StopReason::Cancelled);
+                agent.check_point(&mut || cancelled);
+            }
+            State::Calls(turn) if turn.waiting.is_empty() => {
                 let cancelled = want.is_stop(StopReason::Cancelled);
                 agent.check_point(&mut || cancelled);
             }
@@ -203,10 +208,8 @@ pub(crate) fn follow(
                 feed(agent.feed_reply(Err(error)), next, recorded)?;
             }
             State::AwaitingReply => return Err(differs("asks the model for a turn here")),
-            // Following steps one check point at a time: it never starts a batch.
-            State::Batch(_) => return Err(differs("runs a batch of calls here")),
-            State::AwaitingTool(turn) => {
-                let Some(call) = turn.calls.get(turn.next).cloned() else {
+            State::Calls(turn) => {
+                let Some(call) = turn.waiting.first().cloned() else {
                     return Err(differs("has no call to run here"));
                 };
                 if !want.answers(&call) {
@@ -214,20 +217,19 @@ pub(crate) fn follow(
                     return Err(differs(&found));
                 }
                 let lost = Err(result_lost_sentence(&call.name));
-                let fed = match &mut tools {
-                    Tools::Recorded => agent.feed_result_with(|_| want.result()),
+                match &mut tools {
+                    Tools::Recorded => agent.feed_waiting(0, |_| want.result()),
                     // A lost result was never a tool's answer: it is taken as recorded.
                     Tools::Run(_)
                         if want.result() == lost && !agent.manifest.idempotent(&call.name) =>
                     {
-                        agent.feed_result_with(|_| lost)
+                        agent.feed_waiting(0, |_| lost)
                     }
                     Tools::Run(run) => {
                         let result = run(&call);
-                        agent.feed_tool_result(&call.id, result)
+                        feed(agent.feed_tool_result(&call.id, result), next, recorded)?;
                     }
-                };
-                feed(fed, next, recorded)?;
+                }
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The loop (SPEC section 4) as a sans-I/O state machine.
 //!
 //! An [`Agent`] never calls out. The host asks it what it needs next with
-//! [`Agent::poll`] — a model reply for these messages, a tool result for this call, or
+//! [`Agent::poll`] — a model reply for these messages, results for these calls, or
 //! nothing because the run is over — and feeds the answer back with
 //! [`Agent::feed_reply`] or [`Agent::feed_tool_result`]. Each step leaves records to
 //! append, drained with [`Agent::take_records`]: take and store them after every poll
@@ -17,9 +17,10 @@
 //! use agentloop_core::tools::Manifest;
 //!
 //! let mut agent = Agent::new("say hi", Budgets::default(), Manifest::new()).unwrap();
-//! assert!(matches!(agent.poll(), Need::ModelReply { .. }));
+//! let never = &mut || false;
+//! assert!(matches!(agent.poll(never), Need::ModelReply { .. }));
 //! agent.feed_reply(Ok(Reply::new("hi"))).unwrap();
-//! let Need::Done(outcome) = agent.poll() else { unreachable!() };
+//! let Need::Done(outcome) = agent.poll(never) else { unreachable!() };
 //! assert_eq!(outcome.reason, StopReason::NoToolCalls);
 //! let kinds: Vec<&str> = agent.take_records().iter().map(|r| r.kind.as_str()).collect();
 //! assert_eq!(kinds, ["task", "assistant", "stop"]);
@@ -43,17 +44,17 @@
 //! 'x' is too large for one record (N bytes, the limit is L)") and the run goes on; a
 //! `stop` record's error sentence too long for its line is cut, saying so.
 //!
-//! A turn's calls can also be taken all at once, to run them together:
-//! [`Agent::poll_batch_with`] asks the host's cancellation once before the batch, then
-//! decides every call of the turn up front exactly as the one-at-a-time path would
-//! (`tool_budget`, unknown tool, the tool's limit counting the earlier calls of the
-//! batch, schema), and hands out the calls that may run ([`BatchNeed::ToolResults`]).
-//! Results are fed by call id in any order ([`Agent::feed_tool_result`]); records
-//! are written strictly in call order (a result for call 3 waits until calls 0–2 are
-//! recorded, refusals included), so the transcript is the same bytes either way.
+//! The calls of a turn are handed out as [`Need::ToolResults`]: one at a time by
+//! default, or up to [`Agent::set_parallel`] at once, to run them together. Each call's
+//! check point comes in call order just before it is handed out (cancelled,
+//! `tool_budget`, unknown tool, the tool's limit counting the calls handed out before
+//! it, schema). Results are fed by call id in any order ([`Agent::feed_tool_result`]);
+//! records are written strictly in call order (a result for call 3 waits until calls
+//! 0–2 are recorded, refusals included), so the transcript is the same bytes whatever
+//! the limit.
 //!
 //! ```
-//! use agentloop_core::agent::{Agent, BatchNeed, Budgets};
+//! use agentloop_core::agent::{Agent, Budgets, Need};
 //! use agentloop_core::json::Value;
 //! use agentloop_core::model::Reply;
 //! use agentloop_core::tools::{Manifest, ToolSpec};
@@ -62,12 +63,14 @@
 //! let schema = agentloop_core::json::parse(br#"{"type":"object"}"#).unwrap();
 //! manifest.register(ToolSpec::new("t", "a tool", schema), None).unwrap();
 //! let mut agent = Agent::new("two calls", Budgets::default(), manifest).unwrap();
-//! assert!(matches!(agent.poll_batch(), BatchNeed::ModelReply { .. }));
+//! agent.set_parallel(2);
+//! let never = &mut || false;
+//! assert!(matches!(agent.poll(never), Need::ModelReply { .. }));
 //! let args = Value::Object(Default::default());
 //! let reply = Reply::new("").with_call("t", args.clone()).with_call("t", args);
 //! agent.feed_reply(Ok(reply)).unwrap();
 //! agent.take_records();
-//! let BatchNeed::ToolResults { calls } = agent.poll_batch() else { unreachable!() };
+//! let Need::ToolResults { calls } = agent.poll(never) else { unreachable!() };
 //! let ids: Vec<String> = calls.iter().map(|c| c.id.clone()).collect();
 //! assert_eq!(ids, ["call_1_0", "call_1_1"]);
 //! // The second result first: it waits for the first.
@@ -80,8 +83,6 @@
 //! assert_eq!(ids, ["call_1_0", "call_1_1"]);
 //! ```
 
-mod batch;
-use batch::Batch;
 mod budget;
 mod checks;
 mod fit;
@@ -91,6 +92,8 @@ mod records;
 pub(crate) mod resume;
 mod steps;
 mod task;
+mod turn;
+use turn::Turn;
 #[cfg(test)]
 mod tests;
 
@@ -98,7 +101,7 @@ pub use crate::vocabulary::{call_id, result_lost_sentence, RecordKind, StopReaso
 pub use budget::{estimate_tokens, BudgetError, Budgets, Outcome};
 pub use checks::{argument_root, MAX_SHOWN_VIOLATIONS};
 pub use follow::Difference;
-pub use need::{BatchNeed, FeedError, Need};
+pub use need::{FeedError, Need};
 pub use records::Record;
 pub use resume::{recorded_budgets, ResumeError};
 pub use task::{check_task, TaskError};
@@ -110,31 +113,14 @@ use crate::json::Value;
 use crate::model::{Message, ModelError, Reply, ToolCall};
 use crate::tools::{Manifest, ToolError};
 
-/// The calls of the turn being run, and the position of the next one.
-#[derive(Debug, Clone, PartialEq)]
-struct Turn {
-    calls: Vec<ToolCall>,
-    next: usize,
-}
-
-impl Turn {
-    fn unrun(&self) -> u64 {
-        self.calls.len().saturating_sub(self.next) as u64
-    }
-}
-
 #[derive(Debug, Clone, PartialEq)]
 enum State {
     /// The next check point is before a turn.
     BeforeTurn,
     /// A model reply was asked for.
     AwaitingReply,
-    /// The next check point is before call `next` (or the turn is over).
+    /// The calls of a turn: check points to pass, results awaited.
     Calls(Turn),
-    /// The result of call `next` was asked for.
-    AwaitingTool(Turn),
-    /// The calls of a turn were handed out together; their results are awaited.
-    Batch(Batch),
     /// The `stop` record is written.
     Done(Outcome),
 }
@@ -160,6 +146,8 @@ pub struct Agent {
     /// [`Agent::resume`]: every call of its last turn with no `tool` record): none is
     /// run again unless its tool is idempotent.
     in_flight: Vec<String>,
+    /// How many calls may wait for their results at once ([`Agent::set_parallel`]).
+    parallel: usize,
 }
 
 impl Agent {
@@ -192,70 +180,53 @@ impl Agent {
             tool_calls: 0,
             state: State::BeforeTurn,
             in_flight: Vec::new(),
+            parallel: 1,
         };
         agent.push_record(RecordKind::Task, payload);
         Ok(agent)
     }
 
     /// What the agent needs next, running every check point it reaches until one
-    /// writes a record ([`Need::TakeRecords`]) or the loop needs something; a host
-    /// cancellation is only the one [`Agent::cancel`] set. Calling it again without
-    /// feeding anything returns the same model or tool need.
+    /// writes a record ([`Need::TakeRecords`]) or the loop needs something. `cancel` is
+    /// the host's cancellation hook (`&mut || false` for none; [`Agent::cancel`] stops
+    /// the run from outside a poll): asked exactly once at each check point reached —
+    /// before a turn, before each call is handed out — in order, and `true` stops the
+    /// run with `cancelled`. This is how a host adds a wall-clock deadline without a
+    /// clock in the core. Polling again without feeding anything returns the same
+    /// need (or, for calls, hands out more up to [`Agent::set_parallel`]).
     ///
     /// At most once, by construction: a host that takes and stores the records after
     /// every poll and feed, before acting on the need, has every record on disk
     /// before it calls out again.
-    pub fn poll(&mut self) -> Need<'_> {
-        self.poll_with(&mut || false)
-    }
-
-    /// Like [`Agent::poll`], asking `cancel` at each check point it reaches (before a
-    /// turn, before a call) whether to stop: exactly once per check point, in order.
-    /// This is how a host adds a wall-clock deadline without a clock in the core.
-    pub fn poll_with(&mut self, cancel: &mut dyn FnMut() -> bool) -> Need<'_> {
+    pub fn poll(&mut self, cancel: &mut dyn FnMut() -> bool) -> Need<'_> {
         loop {
-            let state = core::mem::replace(&mut self.state, State::BeforeTurn);
-            match state {
-                State::BeforeTurn | State::Calls(_) => {
-                    self.state = state;
-                    let written = self.records.len();
-                    self.check_point(cancel);
-                    // A check point that wrote a record and did not end the run: the
-                    // next one asks `cancel`, and may run a tool or the model.
-                    if self.records.len() > written && !matches!(self.state, State::Done(_)) {
-                        return Need::TakeRecords;
-                    }
+            if self.at_check_point() {
+                let written = self.records.len();
+                self.check_point(cancel);
+                // A check point that wrote a record and did not end the run: the
+                // next one asks `cancel`, and may hand out a call or ask the model.
+                if self.records.len() > written && !matches!(self.state, State::Done(_)) {
+                    return Need::TakeRecords;
                 }
-                State::AwaitingReply => {
-                    self.state = State::AwaitingReply;
-                    return Need::ModelReply {
-                        messages: &self.messages,
-                        manifest: self.manifest.specs(),
-                    };
-                }
-                State::AwaitingTool(turn) => {
-                    let call = turn.calls.get(turn.next).cloned();
-                    self.state = State::AwaitingTool(turn);
-                    if let Some(call) = call {
-                        return Need::ToolResult { call };
-                    }
-                    // Unreachable: a turn awaits only a call it has. Stop rather than spin.
-                    self.cancel();
-                }
-                // Taken as a batch, polled one at a time: the first call still waiting.
-                State::Batch(batch) => {
-                    let call = batch.waiting.first().cloned();
-                    self.state = State::Batch(batch);
-                    if let Some(call) = call {
-                        return Need::ToolResult { call };
-                    }
-                    self.cancel();
-                }
-                State::Done(outcome) => {
-                    self.state = State::Done(outcome.clone());
-                    return Need::Done(outcome);
-                }
+                continue;
             }
+            if matches!(&self.state, State::Calls(turn) if turn.waiting.is_empty()) {
+                // Unreachable: a turn with nothing to decide or await is over. Stop
+                // rather than spin.
+                self.cancel();
+            }
+            return match &self.state {
+                State::AwaitingReply => Need::ModelReply {
+                    messages: &self.messages,
+                    manifest: self.manifest.specs(),
+                },
+                State::Calls(turn) => Need::ToolResults {
+                    calls: &turn.waiting,
+                },
+                State::Done(outcome) => Need::Done(outcome.clone()),
+                // Left above: a check point.
+                State::BeforeTurn => Need::TakeRecords,
+            };
         }
     }
 
@@ -298,47 +269,17 @@ impl Agent {
         self.feed_tool_result(call_id, crate::tools::output_value(result))
     }
 
-    /// Feeds the result of the call asked for, as `make` words it for the record.
-    pub(crate) fn feed_result_with(
-        &mut self,
-        make: impl FnOnce(&ToolCall) -> Result<Value, String>,
-    ) -> Result<(), FeedError> {
-        let mut turn = match core::mem::replace(&mut self.state, State::BeforeTurn) {
-            State::AwaitingTool(turn) => turn,
-            other => {
-                let error = match other {
-                    State::Done(_) => FeedError::Finished,
-                    _ => FeedError::NotAwaitingToolResult,
-                };
-                self.state = other;
-                return Err(error);
-            }
-        };
-        if let Some(call) = turn.calls.get(turn.next) {
-            if let Some(index) = self.manifest.index(&call.name) {
-                if let Some(runs) = self.runs.get_mut(index) {
-                    *runs = runs.saturating_add(1);
-                }
-            }
-            let recorded = make(call);
-            self.record_tool(call, recorded);
-            turn.next += 1;
-        }
-        self.state = State::Calls(turn);
-        Ok(())
-    }
-
     /// The host's cancellation: stops the run now, as the next check point would. A
     /// reply or result asked for and not yet fed is abandoned (an abandoned call gets
     /// no `tool` record and counts as unrun). Does nothing once the run has stopped.
     ///
-    /// In a batch ([`Agent::poll_batch_with`]) the results already fed are kept: every
-    /// call up to the last one whose result was fed is recorded, in call order (with
-    /// the refusals decided with the batch that follow it, as the batch writes them),
-    /// and a call among them still waiting for its result (handed out, so it may have
-    /// run) gets an `ok:false` record saying its result was lost, as a call interrupted
-    /// by a crash does on resume — never "unrun" while a later call's result is
-    /// recorded. The calls after those are abandoned and count as unrun.
+    /// In a turn, the results already fed are kept: every call up to the last one
+    /// whose result was fed is recorded, in call order (with the refusals decided
+    /// after it, up to the first call not decided or still waiting), and a call among
+    /// them still waiting for its result (handed out, so it may have run) gets an
+    /// `ok:false` record saying its result was lost, as a call interrupted by a crash
+    /// does on resume — never "unrun" while a later call's result is recorded. The
+    /// calls after those are abandoned and count as unrun.
     pub fn cancel(&mut self) {
         let unrun = match core::mem::replace(&mut self.state, State::BeforeTurn) {
             State::Done(outcome) => {
@@ -346,11 +287,7 @@ impl Agent {
                 return;
             }
             State::BeforeTurn | State::AwaitingReply => 0,
-            State::Calls(turn) | State::AwaitingTool(turn) => turn.unrun(),
-            State::Batch(mut batch) => {
-                self.record_fed_before_cancel(&mut batch);
-                batch.calls.len().saturating_sub(batch.next) as u64
-            }
+            State::Calls(turn) => self.cancel_turn(turn),
         };
         self.finish(StopReason::Cancelled, unrun, None);
     }
@@ -400,22 +337,14 @@ impl Agent {
         self.tool_calls
     }
 
-    /// The calls handed out whose results have not been fed, in call order: those of
-    /// a batch ([`BatchNeed::ToolResults`]), or the one call asked for
-    /// ([`Need::ToolResult`]); empty when no tool result is awaited. Reading it runs
+    /// The calls handed out whose results have not been fed, in call order (those of
+    /// [`Need::ToolResults`]); empty when no tool result is awaited. Reading it runs
     /// no check point.
     pub fn waiting_calls(&self) -> &[ToolCall] {
         match &self.state {
-            State::AwaitingTool(turn) => turn.calls.get(turn.next..=turn.next).unwrap_or_default(),
-            State::Batch(batch) => &batch.waiting,
+            State::Calls(turn) => &turn.waiting,
             _ => &[],
         }
-    }
-
-    /// The id of the first call an interrupted run may have started, until its check
-    /// point is reached: see [`Agent::resume`].
-    pub fn in_flight(&self) -> Option<&str> {
-        self.in_flight.first().map(String::as_str)
     }
 
     /// The ids of every call an interrupted run may have started whose check point is

@@ -1,6 +1,5 @@
-//! What the agent asks the host for ([`Need`], and [`BatchNeed`] when a turn's calls
-//! are taken all at once) and what it says when fed something it did not ask for
-//! ([`FeedError`]).
+//! What the agent asks the host for ([`Need`]) and what it says when fed something it
+//! did not ask for ([`FeedError`]).
 
 use core::fmt;
 
@@ -19,12 +18,16 @@ pub enum Need<'a> {
         /// The tools on offer, sorted by name.
         manifest: &'a [ToolSpec],
     },
-    /// A tool result: run this call (its arguments passed the tool's schema) and feed
-    /// the answer to [`Agent::feed_tool_result`](crate::agent::Agent::feed_tool_result)
-    /// with its id.
-    ToolResult {
-        /// The call to run.
-        call: ToolCall,
+    /// Tool results: run these calls (each passed every check; in call order) and feed
+    /// each answer to [`Agent::feed_tool_result`](crate::agent::Agent::feed_tool_result)
+    /// by its id, in any order. At most
+    /// [`Agent::set_parallel`](crate::agent::Agent::set_parallel) calls wait at once (one,
+    /// unless the host said more): a host that runs one call at a time takes
+    /// `calls[0]`, feeds it and polls again. Polling again before a result is fed gives
+    /// the calls still waiting (and hands out more, up to the limit).
+    ToolResults {
+        /// The calls waiting for a result, in call order.
+        calls: &'a [ToolCall],
     },
     /// Records to take: a check point wrote one of its own (a refused call, a result
     /// lost in an interrupted run) and the loop goes no further in this poll. Take
@@ -32,34 +35,6 @@ pub enum Need<'a> {
     /// them where they go, then poll again: so every record is stored before the host
     /// calls out again (model, tool, cancellation hook), and a crash while a tool runs
     /// leaves every record before that call on disk.
-    TakeRecords,
-    /// Nothing: the run is over.
-    Done(Outcome),
-}
-
-/// What the agent needs next, when a turn's calls are taken all at once
-/// ([`Agent::poll_batch_with`](crate::agent::Agent::poll_batch_with)).
-#[derive(Debug, Clone, PartialEq)]
-pub enum BatchNeed<'a> {
-    /// A model reply, as [`Need::ModelReply`].
-    ModelReply {
-        /// The conversation so far, the task first.
-        messages: &'a [Message],
-        /// The tools on offer, sorted by name.
-        manifest: &'a [ToolSpec],
-    },
-    /// Tool results: run these calls (each passed every check; in call order), in any
-    /// order or all together, and feed each answer to
-    /// [`Agent::feed_tool_result`](crate::agent::Agent::feed_tool_result) by its
-    /// id. Polling again before every result is fed gives the calls still waiting for
-    /// one.
-    ToolResults {
-        /// The calls waiting for a result, in call order.
-        calls: &'a [ToolCall],
-    },
-    /// Records to take, as [`Need::TakeRecords`]: the check point before the batch
-    /// wrote records (refusals, lost results, of the calls before the first that
-    /// runs); store them before running any call.
     TakeRecords,
     /// Nothing: the run is over.
     Done(Outcome),

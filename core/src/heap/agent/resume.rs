@@ -77,16 +77,15 @@ impl Agent {
     ///   shown each with the result `not run: the loop stopped (<reason>)`;
     /// - in a turn, after its `assistant` record and the `tool` records of its first
     ///   k calls: calls k and after may have been running when the run died (calls of
-    ///   a turn may run together — [`Agent::poll_batch_with`] — and a transcript does
+    ///   a turn may run together — [`Agent::set_parallel`] — and a transcript does
     ///   not say whether they did), so each of them is treated as possibly run. If its
     ///   tool is idempotent ([`crate::tools::Tool::idempotent`]) it is run again like
     ///   any call; if not, it is not run again (its effect may have happened): unless
     ///   one of the deterministic checks refuses it (then it never ran), it gets an
     ///   `ok:false` record with [`super::result_lost_sentence`] — without asking the
-    ///   host's cancellation first on the one-at-a-time path, since it reports a call
-    ///   already started — counting against the tool-call budget and its tool's limit,
+    ///   host's cancellation first, since it reports a call already started — counting against the tool-call budget and its tool's limit,
     ///   and the model decides what to do. [`Agent::in_flight_calls`] names calls k
-    ///   and after, [`Agent::in_flight`] call k;
+    ///   and after;
     /// - anywhere else (after the `task`, after a complete turn, after an `assistant`
     ///   record whose `stop` was not written yet): the run just goes on, and what it
     ///   writes is what the uninterrupted run would have written.

@@ -5,10 +5,11 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{checks, fit, records, Agent, Outcome, Record, State, Turn};
+use super::turn::Turn;
+use super::{fit, records, Agent, Outcome, Record, State};
 use crate::json::Value;
 use crate::model::{Message, Reply, ToolCall};
-use crate::vocabulary::{call_id, result_lost_sentence, RecordKind, StopReason};
+use crate::vocabulary::{call_id, RecordKind, StopReason};
 
 impl Agent {
     /// Whether `call` may have been started by the interrupted run and its tool is not
@@ -21,9 +22,22 @@ impl Agent {
         !self.manifest.idempotent(&call.name)
     }
 
+    /// Whether the loop is at a check point (before a turn, or before a call it may
+    /// hand out now).
+    pub(super) fn at_check_point(&self) -> bool {
+        match &self.state {
+            State::BeforeTurn => true,
+            State::Calls(turn) => turn.at_check_point(self.parallel),
+            _ => false,
+        }
+    }
+
     /// Runs the check point the loop is at (before a turn or before a call), if it is
     /// at one: one step, asking `cancel` at most once.
     pub(super) fn check_point(&mut self, cancel: &mut dyn FnMut() -> bool) {
+        if !self.at_check_point() {
+            return;
+        }
         match core::mem::replace(&mut self.state, State::BeforeTurn) {
             State::BeforeTurn => self.before_turn(cancel),
             State::Calls(turn) => self.before_call(turn, cancel),
@@ -39,47 +53,6 @@ impl Agent {
             self.finish(StopReason::StepBudget, 0, None);
         } else {
             self.state = State::AwaitingReply;
-        }
-    }
-
-    /// Check point before call `turn.next`: cancelled, `tool_budget`, then the call's
-    /// own checks; a refused call is recorded and the next one comes up.
-    fn before_call(&mut self, mut turn: Turn, cancel: &mut dyn FnMut() -> bool) {
-        let Some(call) = turn.calls.get(turn.next).cloned() else {
-            self.in_flight.clear();
-            self.state = State::BeforeTurn;
-            return;
-        };
-        let call = &call;
-        // A call the interrupted run may have started whose tool is not idempotent: its
-        // effect may have happened, so it is not run again. Its check point was passed
-        // then (cancellation said no), so it is not asked again; the deterministic
-        // checks below give the answer they gave then.
-        let lost = self.lost(call);
-        if !lost && cancel() {
-            return self.finish(StopReason::Cancelled, turn.unrun(), None);
-        }
-        if let Some(max) = self.budgets.max_tool_calls {
-            if self.tool_calls >= max {
-                return self.finish(StopReason::ToolBudget, turn.unrun(), None);
-            }
-        }
-        match checks::call(&self.manifest, &self.runs, call) {
-            Ok(index) if lost => {
-                // It counts as a run of its tool: it may have run.
-                if let Some(runs) = self.runs.get_mut(index) {
-                    *runs = runs.saturating_add(1);
-                }
-                self.record_tool(call, Err(result_lost_sentence(&call.name)));
-                turn.next += 1;
-                self.state = State::Calls(turn);
-            }
-            Ok(_) => self.state = State::AwaitingTool(turn),
-            Err(sentence) => {
-                self.record_tool(call, Err(sentence));
-                turn.next += 1;
-                self.state = State::Calls(turn);
-            }
         }
     }
 
@@ -120,20 +93,17 @@ impl Agent {
                 .budgets
                 .max_total_tokens
                 .is_some_and(|max| self.total_tokens > max);
-        let turn = Turn {
-            calls: calls.clone(),
-            next: 0,
-        };
+        let turn = Turn::new(calls.clone());
         self.messages.push(Message::Assistant {
             text: reply.text,
             tool_calls: calls,
         });
         if sentinel {
-            self.finish(StopReason::Sentinel, turn.unrun(), None);
+            self.finish(StopReason::Sentinel, turn.calls.len() as u64, None);
         } else if turn.calls.is_empty() {
             self.finish(StopReason::NoToolCalls, 0, None);
         } else if over_budget {
-            self.finish(StopReason::TokenBudget, turn.unrun(), None);
+            self.finish(StopReason::TokenBudget, turn.calls.len() as u64, None);
         } else {
             self.state = State::Calls(turn);
         }

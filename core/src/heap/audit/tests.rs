@@ -140,6 +140,7 @@ fn two_calls() -> Records {
         &mut tools,
         &mut || false,
         &mut bytes,
+        driver::RunOptions::default(),
     )
     .unwrap();
     split(&bytes)
@@ -454,6 +455,7 @@ fn stop_counts_match_the_records() {
         &mut tools,
         &mut || false,
         &mut bytes,
+        driver::RunOptions::default(),
     )
     .unwrap();
     let report = verify_loop_bytes(&bytes, &Options::default());

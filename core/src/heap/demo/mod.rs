@@ -87,6 +87,7 @@ impl Scenario {
             &mut toolbox,
             &mut || false,
             &mut transcript,
+            driver::RunOptions::default(),
         )
         .map_err(DemoError::Run)?;
         Ok((transcript, outcome))

@@ -3,6 +3,10 @@
 //! writer), which builds and hashes its line once, and handing the line to an
 //! [`OnRecord`] (every [`RecordSink`] is one).
 //!
+//! Two entry points: [`run`] runs a task on a new chain into a sink; [`drive`] runs an
+//! [`Agent`] the host made — new ([`Agent::with_first_seq`]) or resumed ([`open`] a
+//! transcript, or [`Agent::resume`]) — with what [`Io`] gives.
+//!
 //! ```
 //! use agentloop_core::agent::{Budgets, StopReason};
 //! use agentloop_core::{demo, driver, model::{Reply, Scripted}, verify};
@@ -11,19 +15,20 @@
 //! let mut tools = demo::toolbox().unwrap();
 //! let mut transcript = Vec::new();
 //! let outcome = driver::run("idle", Budgets::default(), &mut model, &mut tools,
-//!                           &mut || false, &mut transcript).unwrap();
+//!                           &mut || false, &mut transcript,
+//!                           driver::RunOptions::default()).unwrap();
 //! assert_eq!(outcome.reason, StopReason::NoToolCalls);
 //! assert!(verify::verify_bytes(&transcript, &verify::Options::default()).ok());
 //! ```
 //!
-//! With [`RunOptions::parallel`] above 1 ([`run_with`], [`resume_with`]), the calls of a
-//! turn are taken all at once ([`Agent::poll_batch_with`]) and started in call order,
-//! up to that many at once: a call to a concurrent tool ([`crate::tools::ToolOptions::concurrent`])
-//! on a worker thread when one is free, any other on the
-//! driver's thread. Records are written in call order as the results come in, so the
-//! transcript is the same bytes as with `parallel: 1` (which is [`run`] exactly).
-//! `cancel` is asked before each call is started, as one at a time: once it says
-//! `true`, no other call starts, the calls running finish and are recorded, and the
+//! With [`RunOptions::parallel`] above 1, the calls of a turn are handed out in call
+//! order ([`Agent::set_parallel`]) as they can start, up to that many at once: a call
+//! to a concurrent tool ([`crate::tools::ToolOptions::concurrent`]) on a worker thread
+//! when one is free, any other on the driver's thread. Each call's check point —
+//! `cancel` asked, then the budgets and the call's checks — comes just before it is
+//! handed out, as one at a time; records are written in call order as the results come
+//! in, so the transcript is the same bytes as with `parallel: 1`. Once `cancel` says
+//! `true`, no other call starts: the calls running finish and are recorded, and the
 //! run stops with the calls not started unrun.
 //!
 //! ```
@@ -33,50 +38,42 @@
 //! let scenario = demo::recover();
 //! let (one_at_a_time, _) = scenario.run().unwrap();
 //! let mut transcript = Vec::new();
-//! driver::run_with(scenario.task, scenario.budgets.clone(),
-//!                  &mut Scripted::new(scenario.replies.clone()),
-//!                  &mut demo::toolbox().unwrap(), &mut || false, &mut transcript,
-//!                  driver::RunOptions { parallel: 8 }).unwrap();
+//! driver::run(scenario.task, scenario.budgets.clone(),
+//!             &mut Scripted::new(scenario.replies.clone()),
+//!             &mut demo::toolbox().unwrap(), &mut || false, &mut transcript,
+//!             driver::RunOptions { parallel: 8 }).unwrap();
 //! assert_eq!(transcript, one_at_a_time);
 //! ```
 //!
-//! [`drive`] runs an [`Agent`] the host made — new or resumed — with what [`Io`]
-//! gives: each record is appended to its [`Log`] (built and hashed there, once — a
-//! [`Chain`] in memory, or a file's `durable::Writer`), then goes to an [`OnRecord`]
-//! as logged, with the run's [`Counts`] as of it (to keep the line elsewhere and show
-//! progress), and each turn is asked for with
+//! [`drive`] appends each record to its [`Log`] (built and hashed there, once — a
+//! [`Chain`] in memory, or a file's `durable::Writer`), then hands it to an
+//! [`OnRecord`] as logged, with the run's [`Counts`] as of it (to keep the line
+//! elsewhere and show progress), and asks for each turn with
 //! [`Model::reply_unless_cancelled`], so a model that waits elsewhere (on its own
 //! thread, on the network) can abandon the turn when `cancel` says so and the run
 //! stops as cancelled at once. `agentloop run` is this driver.
 //!
-//! [`resume`] continues a transcript that stopped early or ended with `stop`
-//! ([`Agent::resume`] says how), and [`replay`] runs a transcript's tools again to
-//! find the first record a nondeterministic tool changes.
+//! [`open`] reads a transcript that stopped early or ended with `stop` for [`drive`]
+//! to continue ([`Agent::resume`] says how), and [`replay`] runs a transcript's tools
+//! again to find the first record a nondeterministic tool changes.
 //!
 //! With `std`, a tool that panics is caught (`std::panic::catch_unwind`) and recorded
 //! as `tool '<name>' failed: panicked: <message>`; the process's panic hook still runs
 //! (by default it prints the panic to stderr), and a build with `panic = "abort"`
 //! cannot catch anything.
 
-mod batch;
+mod calls;
 mod resume;
 
-pub(crate) use batch::call_tool;
-use batch::run_batch;
-pub use resume::{
-    replay, resume, resume_anchored, resume_anchored_with, resume_with, ReplayReport,
-    ResumeRunError,
-};
+pub(crate) use calls::call_tool;
+use calls::run_calls;
+pub use resume::{open, replay, OpenError, ReplayReport};
 
 use core::fmt;
 
-use alloc::vec::Vec;
-
-use crate::agent::{
-    Agent, BatchNeed, BudgetError, Budgets, FeedError, Need, Outcome, Record, RecordKind,
-};
+use crate::agent::{Agent, BudgetError, Budgets, FeedError, Need, Outcome, Record, RecordKind};
 use crate::chain::{AppendError, Chain, Log, LogError, Logged};
-use crate::model::{Answer, Model, ToolCall};
+use crate::model::{Answer, Model};
 use crate::sink::{RecordSink, SinkError};
 use crate::tools::Toolbox;
 
@@ -111,16 +108,15 @@ impl core::error::Error for RunError {}
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RunOptions {
     /// Most calls of a turn run at once. 1 (the default; 0 is taken as 1): one at a
-    /// time, `cancel` asked before each — exactly [`run`]. Above 1: the turn's calls
-    /// are decided at once ([`Agent::poll_batch_with`]: `cancel` asked once before
-    /// them) and started in call order, `cancel` asked again before each but the
-    /// first: a call to a concurrent tool ([`crate::tools::ToolOptions::concurrent`]) on one of up to
-    /// `parallel - 1` worker threads when one is free, any other call on the driver's
-    /// thread. Records are written in call order as results come in, so the
-    /// transcript is the same bytes. Once `cancel` says `true`, no other call starts:
-    /// the calls running finish and are recorded, and the run stops as cancelled with
-    /// the rest unrun, as one at a time. Without the `std` feature there are no
-    /// threads: the calls of a batch run one at a time, in call order.
+    /// time. Above 1: the calls are handed out in call order as they can start
+    /// ([`Agent::set_parallel`]), each after its check point (`cancel` asked, then the
+    /// budgets and the call's checks, as one at a time): a call to a concurrent tool
+    /// ([`crate::tools::ToolOptions::concurrent`]) on one of up to `parallel - 1` worker
+    /// threads when one is free, any other call on the driver's thread. Records are
+    /// written in call order as results come in, so the transcript is the same bytes.
+    /// Once `cancel` says `true`, no other call starts: the calls running finish and
+    /// are recorded, and the run stops as cancelled with the rest unrun, as one at a
+    /// time. Without the `std` feature there are no threads: calls run one at a time.
     pub parallel: usize,
 }
 
@@ -130,54 +126,13 @@ impl Default for RunOptions {
     }
 }
 
-/// Runs `task` to its end on a new chain (seq 0, prev = zeros); see [`run_on`].
+/// Runs `task` to its end on a new chain (seq 0, prev = zeros), each record's line
+/// going to `sink` before the run goes on — before the model, a tool or `cancel` is
+/// called again. `cancel` is asked at every check point (before each turn and before
+/// each call); answering `true` stops the run with `cancelled`. To continue another
+/// log (a file's durable writer, an anchored chain) or a resumed run, make the
+/// [`Agent`] and call [`drive`].
 pub fn run(
-    task: &str,
-    budgets: Budgets,
-    model: &mut dyn Model,
-    toolbox: &mut Toolbox,
-    cancel: &mut dyn FnMut() -> bool,
-    sink: &mut dyn RecordSink,
-) -> Result<Outcome, RunError> {
-    run_on(
-        &mut Chain::new(),
-        task,
-        budgets,
-        model,
-        toolbox,
-        cancel,
-        sink,
-    )
-}
-
-/// [`run`], running the calls of a turn as `options` say ([`RunOptions::parallel`]).
-pub fn run_with(
-    task: &str,
-    budgets: Budgets,
-    model: &mut dyn Model,
-    toolbox: &mut Toolbox,
-    cancel: &mut dyn FnMut() -> bool,
-    sink: &mut dyn RecordSink,
-    options: RunOptions,
-) -> Result<Outcome, RunError> {
-    run_on_with(
-        &mut Chain::new(),
-        task,
-        budgets,
-        model,
-        toolbox,
-        cancel,
-        sink,
-        options,
-    )
-}
-
-/// [`run_on`], running the calls of a turn as `options` say ([`RunOptions::parallel`]).
-/// Every record is in the sink before the model or `cancel` is called again and before
-/// a batch of calls starts; the records of a batch follow their results in call order.
-#[allow(clippy::too_many_arguments)]
-pub fn run_on_with(
-    log: &mut dyn Log,
     task: &str,
     budgets: Budgets,
     model: &mut dyn Model,
@@ -187,11 +142,10 @@ pub fn run_on_with(
     options: RunOptions,
 ) -> Result<Outcome, RunError> {
     let manifest = toolbox.manifest().clone();
-    let mut agent = Agent::with_first_seq(log.next().seq0, task, budgets, manifest)
-        .map_err(RunError::Budgets)?;
+    let mut agent = Agent::new(task, budgets, manifest).map_err(RunError::Budgets)?;
     let mut sink = sink;
     let io = Io {
-        log,
+        log: &mut Chain::new(),
         model,
         toolbox,
         cancel,
@@ -261,23 +215,20 @@ impl fmt::Debug for Io<'_> {
     }
 }
 
-/// Runs `agent` — new ([`Agent::with_first_seq`]) or resumed ([`Agent::resume`]) — to
-/// its end: writes its pending records, then answers each need, running the calls of
-/// a turn as `options` say. Each record is appended to `io.log` and handed to
-/// `io.records` before the model, a tool or `cancel` is called again (with
-/// `parallel` above 1: before a batch of calls starts; the records of a batch follow
-/// their results, in call order). A turn the model abandons
-/// ([`Answer::Abandoned`]: the run was cancelled while it was awaited) stops the run
-/// as cancelled ([`Agent::cancel`]). The bytes written are the same whatever
-/// `options` say; [`run_on`], [`run_with`] and [`resume_with`] are this.
+/// Runs `agent` — new ([`Agent::with_first_seq`]) or resumed ([`open`],
+/// [`Agent::resume`]) — to its end: writes its pending records, then answers each
+/// need, running the calls of a turn as `options` say. Each record is appended to
+/// `io.log` and handed to `io.records` before the model, a tool or `cancel` is called
+/// again (the records of calls running together follow their results, in call order).
+/// A turn the model abandons ([`Answer::Abandoned`]: the run was cancelled while it was
+/// awaited) stops the run as cancelled ([`Agent::cancel`]). The bytes written are the
+/// same whatever `options` say.
 pub fn drive(agent: &mut Agent, mut io: Io<'_>, options: RunOptions) -> Result<Outcome, RunError> {
-    if options.parallel <= 1 {
-        return drive_sequential(agent, &mut io);
-    }
     loop {
         write_records(agent, &mut io)?;
-        let calls: Vec<ToolCall> = match agent.poll_batch_with(io.cancel) {
-            BatchNeed::ModelReply { messages, manifest } => {
+        agent.set_parallel(1);
+        match agent.poll(io.cancel) {
+            Need::ModelReply { messages, manifest } => {
                 match io
                     .model
                     .reply_unless_cancelled(messages, manifest, io.cancel)
@@ -285,79 +236,15 @@ pub fn drive(agent: &mut Agent, mut io: Io<'_>, options: RunOptions) -> Result<O
                     Answer::Reply(reply) => agent.feed_reply(reply).map_err(RunError::Feed)?,
                     Answer::Abandoned => agent.cancel(),
                 }
-                continue;
             }
-            BatchNeed::ToolResults { calls } => calls.to_vec(),
-            // Written at the top of the loop, before the calls are handed out.
-            BatchNeed::TakeRecords => continue,
-            BatchNeed::Done(outcome) => {
+            Need::ToolResults { .. } => run_calls(agent, &mut io, options.parallel)?,
+            // Written at the top of the loop, before the next poll.
+            Need::TakeRecords => {}
+            Need::Done(outcome) => {
                 write_records(agent, &mut io)?;
                 return Ok(outcome);
             }
-        };
-        run_batch(agent, &mut io, &calls, options.parallel)?;
-    }
-}
-
-/// Runs `task` to its end, continuing `log` (a [`Chain`], or a file's durable writer):
-/// each record is appended to it and its line handed to `sink` before the run goes on
-/// — before the model, a tool or `cancel` is called again, so a log (or sink) that
-/// makes each line durable has every record before a tool's call on disk while the
-/// tool runs. `cancel` is asked at every check
-/// point (before each turn and before each call); answering `true` stops the run with
-/// `cancelled`.
-pub fn run_on(
-    log: &mut dyn Log,
-    task: &str,
-    budgets: Budgets,
-    model: &mut dyn Model,
-    toolbox: &mut Toolbox,
-    cancel: &mut dyn FnMut() -> bool,
-    sink: &mut dyn RecordSink,
-) -> Result<Outcome, RunError> {
-    run_on_with(
-        log,
-        task,
-        budgets,
-        model,
-        toolbox,
-        cancel,
-        sink,
-        RunOptions::default(),
-    )
-}
-
-/// Runs `agent` to its end one call at a time: writes its pending records, then
-/// answers each need. Every record is in the sink before the model, a tool or
-/// `cancel` is called again.
-fn drive_sequential(agent: &mut Agent, io: &mut Io<'_>) -> Result<Outcome, RunError> {
-    loop {
-        write_records(agent, io)?;
-        let fed = match agent.poll_with(io.cancel) {
-            Need::ModelReply { messages, manifest } => {
-                match io
-                    .model
-                    .reply_unless_cancelled(messages, manifest, io.cancel)
-                {
-                    Answer::Reply(reply) => agent.feed_reply(reply),
-                    Answer::Abandoned => {
-                        agent.cancel();
-                        Ok(())
-                    }
-                }
-            }
-            Need::ToolResult { call } => {
-                let result = call_tool(io.toolbox, &call);
-                agent.feed_tool_result(&call.id, result)
-            }
-            // Written at the top of the loop, before the next poll.
-            Need::TakeRecords => Ok(()),
-            Need::Done(outcome) => {
-                write_records(agent, io)?;
-                return Ok(outcome);
-            }
-        };
-        fed.map_err(RunError::Feed)?;
+        }
     }
 }
 
@@ -396,5 +283,7 @@ fn write_records(agent: &mut Agent, io: &mut Io<'_>) -> Result<(), RunError> {
     Ok(())
 }
 
+#[cfg(test)]
+pub(crate) mod testing;
 #[cfg(test)]
 mod tests;

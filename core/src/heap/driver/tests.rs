@@ -5,6 +5,9 @@ use super::*;
 use crate::tools::ToolOptions;
 use alloc::string::{String, ToString};
 use alloc::vec;
+use alloc::vec::Vec;
+
+use super::testing::resume;
 
 use crate::agent::{Record, StopReason};
 use crate::audit::verify_loop_bytes;
@@ -86,6 +89,7 @@ fn each_record_is_handed_over_with_its_line_and_the_counts_as_of_it() {
         &mut demo::toolbox().unwrap(),
         &mut || false,
         &mut expected,
+        RunOptions::default(),
     )
     .unwrap();
     for parallel in [1, 8] {
@@ -254,7 +258,7 @@ fn a_turn_being_awaited_is_abandoned_when_the_run_is_cancelled() {
             })
         };
         let mut transcript = Vec::new();
-        let outcome = run_with(
+        let outcome = run(
             "t",
             Budgets::default(),
             &mut Waits { turns: 0, waiting },
@@ -284,7 +288,7 @@ fn a_turn_being_awaited_is_abandoned_when_the_run_is_cancelled() {
 
         // Resumed, the turn is asked for again and the run ends as the model says.
         let mut resumed = transcript.clone();
-        let outcome = resume_with(
+        let outcome = super::testing::resume_with(
             &transcript,
             Budgets::default(),
             &mut Scripted::new([Reply::new("42")]),
@@ -333,7 +337,7 @@ fn a_cancellation_during_a_batch_stops_it_as_one_at_a_time_does() {
             .unwrap();
         let mut asked = 0;
         let mut transcript = Vec::new();
-        let outcome = run_with(
+        let outcome = run(
             "t",
             Budgets::default(),
             &mut Scripted::new(reply()),
@@ -406,7 +410,7 @@ fn records_too_large_for_a_line_end_the_run_the_same_whatever_parallel_is() {
     let mut first: Option<Vec<u8>> = None;
     for parallel in [1, 8] {
         let mut transcript = Vec::new();
-        let outcome = run_with(
+        let outcome = run(
             "t",
             Budgets::default(),
             &mut Scripted::new(replies()),

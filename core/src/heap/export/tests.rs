@@ -326,6 +326,7 @@ fn run(replies: Vec<Reply>, budgets: Budgets, cancel_at: usize) -> Vec<Value> {
         &mut tools,
         &mut cancel,
         &mut bytes,
+        driver::RunOptions::default(),
     )
     .unwrap();
     records_of(&bytes)

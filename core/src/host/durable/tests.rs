@@ -617,7 +617,7 @@ fn the_loop_writes_a_run_through_the_writer() {
     let mut chain = Chain::from_anchor(w.next());
     let mut model = Scripted::new(scenario.replies.iter().cloned());
     let mut toolbox = demo::toolbox().unwrap();
-    driver::run_on(
+    driver::testing::run_on(
         &mut chain,
         scenario.task,
         scenario.budgets.clone(),
@@ -647,7 +647,7 @@ fn the_writer_as_the_log_writes_each_record_once_and_the_bytes_a_chain_writes() 
     let mut toolbox = demo::toolbox().unwrap();
     let mut handed = Vec::new();
     let checked = tail::LINES_CHECKED.with(|n| n.get());
-    driver::run_on(
+    driver::testing::run_on(
         &mut w,
         scenario.task,
         scenario.budgets.clone(),

@@ -1,7 +1,8 @@
-//! A turn's calls taken all at once ([`Agent::poll_batch_with`]) and their results fed
+//! A turn's calls handed out all at once ([`Agent::set_parallel`]) and their results fed
 //! by id in any order: the same bytes as the one-at-a-time path, records in call order,
 //! and a crash at any record of a batched turn resumes with no effect twice.
 
+use super::Polls;
 use crate::heap::test_cells::RefCell;
 use crate::tools::ToolOptions;
 use alloc::boxed::Box;
@@ -11,7 +12,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::*;
-use crate::agent::{result_lost_sentence, Agent, BatchNeed, FeedError, Need, Record, StopReason};
+use crate::agent::{result_lost_sentence, Agent, FeedError, Need, Record, StopReason};
 use crate::audit::verify_loop_bytes;
 use crate::export::parse_records;
 use crate::jcs::to_vec;
@@ -138,6 +139,7 @@ fn sequential(budgets: &Budgets) -> Vec<u8> {
         &mut tools,
         &mut || false,
         &mut out,
+        driver::RunOptions::default(),
     )
     .unwrap();
     out
@@ -193,15 +195,15 @@ fn drive_batched(
     };
     loop {
         write(agent, out)?;
-        let calls: Vec<ToolCall> = match agent.poll_batch() {
-            BatchNeed::ModelReply { messages, manifest } => {
+        let calls: Vec<ToolCall> = match agent.poll_all() {
+            Need::ModelReply { messages, manifest } => {
                 let reply = model.reply(messages, manifest);
                 agent.feed_reply(reply).unwrap();
                 continue;
             }
-            BatchNeed::ToolResults { calls } => calls.to_vec(),
-            BatchNeed::TakeRecords => continue,
-            BatchNeed::Done(outcome) => {
+            Need::ToolResults { calls } => calls.to_vec(),
+            Need::TakeRecords => continue,
+            Need::Done(outcome) => {
                 write(agent, out)?;
                 return Ok(outcome);
             }
@@ -304,7 +306,7 @@ fn a_batched_turn_writes_the_bytes_of_the_one_at_a_time_run_in_any_feed_order() 
 fn at_the_batch() -> Agent {
     let (tools, _) = toolbox();
     let mut agent = Agent::new("the task", Budgets::default(), tools.manifest().clone()).unwrap();
-    assert!(matches!(agent.poll_batch(), BatchNeed::ModelReply { .. }));
+    assert!(matches!(agent.poll_all(), Need::ModelReply { .. }));
     agent.feed_reply(Ok(replies().remove(0))).unwrap();
     agent.take_records();
     agent
@@ -324,12 +326,12 @@ fn ids(records: &[Record]) -> Vec<String> {
 fn records_come_in_call_order_whatever_order_results_are_fed_in() {
     let mut agent = at_the_batch();
     let mut asked = 0;
-    let need = agent.poll_batch_with(&mut || {
+    let need = agent.poll_all_with(&mut || {
         asked += 1;
         false
     });
     // Call 0 runs: nothing is written before the calls are handed out.
-    let BatchNeed::ToolResults { calls } = need else {
+    let Need::ToolResults { calls } = need else {
         panic!("{need:?}")
     };
     let handed: Vec<String> = calls.iter().map(|c| c.id.clone()).collect();
@@ -337,7 +339,10 @@ fn records_come_in_call_order_whatever_order_results_are_fed_in() {
         handed,
         ["call_1_0", "call_1_2", "call_1_4", "call_1_5", "call_1_6"]
     );
-    assert_eq!(asked, 1, "cancel is asked once before the batch");
+    assert_eq!(
+        asked, 8,
+        "cancel is asked at each call's check point, in call order"
+    );
     assert!(agent.take_records().is_empty());
     // Call 6 first: it waits for 0–5.
     agent.feed_tool_result("call_1_6", Ok(Value::Null)).unwrap();
@@ -346,7 +351,7 @@ fn records_come_in_call_order_whatever_order_results_are_fed_in() {
     agent.feed_tool_result("call_1_2", Ok(Value::Null)).unwrap();
     assert!(agent.take_records().is_empty());
     // Polling again gives the calls still waiting, and asks nothing.
-    let BatchNeed::ToolResults { calls } = agent.poll_batch_with(&mut || {
+    let Need::ToolResults { calls } = agent.poll_all_with(&mut || {
         asked += 1;
         false
     }) else {
@@ -354,7 +359,7 @@ fn records_come_in_call_order_whatever_order_results_are_fed_in() {
     };
     let waiting: Vec<String> = calls.iter().map(|c| c.id.clone()).collect();
     assert_eq!(waiting, ["call_1_0", "call_1_4", "call_1_5"]);
-    assert_eq!(asked, 1);
+    assert_eq!(asked, 8);
     let read: Vec<String> = agent.waiting_calls().iter().map(|c| c.id.clone()).collect();
     assert_eq!(read, waiting);
     // Call 0: 0, the refusal of 1, 2 and the refusal of 3; 4 is awaited.
@@ -365,9 +370,10 @@ fn records_come_in_call_order_whatever_order_results_are_fed_in() {
     );
     assert_eq!(agent.tool_calls(), 4);
     // The one-at-a-time calls work on a batch too: the first call waiting.
-    let Need::ToolResult { call } = agent.poll() else {
+    let Need::ToolResults { calls: [call, ..] } = agent.poll_one() else {
         panic!()
     };
+    let call = call.clone();
     assert_eq!(call.id, "call_1_4");
     agent
         .feed_tool_result(&call.id, Err(ToolError::new("no")))
@@ -384,23 +390,26 @@ fn records_come_in_call_order_whatever_order_results_are_fed_in() {
     );
     // The turn is over: the next poll asks the model.
     assert!(agent.waiting_calls().is_empty());
-    assert!(matches!(agent.poll_batch(), BatchNeed::ModelReply { .. }));
+    assert!(matches!(agent.poll_all(), Need::ModelReply { .. }));
 }
 
 #[test]
 fn refusals_before_the_first_call_that_runs_are_written_before_it_is_handed_out() {
     let (tools, _) = toolbox();
     let mut agent = Agent::new("t", Budgets::default(), tools.manifest().clone()).unwrap();
-    agent.poll_batch();
+    agent.poll_all();
     let reply = Reply::new("")
         .with_call("nosuch", j("{}"))
         .with_call("greet", j("{}"))
         .with_call("echo", j("{}"));
     agent.feed_reply(Ok(reply)).unwrap();
     agent.take_records();
-    assert_eq!(agent.poll_batch(), BatchNeed::TakeRecords);
-    assert_eq!(ids(&agent.take_records()), ["call_1_0", "call_1_1"]);
-    let BatchNeed::ToolResults { calls } = agent.poll_batch() else {
+    // Each refusal is written at its check point, which ends the poll.
+    assert_eq!(agent.poll_all(), Need::TakeRecords);
+    assert_eq!(ids(&agent.take_records()), ["call_1_0"]);
+    assert_eq!(agent.poll_all(), Need::TakeRecords);
+    assert_eq!(ids(&agent.take_records()), ["call_1_1"]);
+    let Need::ToolResults { calls } = agent.poll_all() else {
         panic!()
     };
     assert_eq!(calls.len(), 1);
@@ -415,7 +424,7 @@ fn feeding_a_batch_out_of_turn_is_an_error_and_changes_nothing() {
         Err(FeedError::NotAwaitingToolResult),
         "before the poll that hands the calls out"
     );
-    agent.poll_batch();
+    agent.poll_all();
     // A refused call, an unknown id: not waiting.
     for id in ["call_1_1", "call_9_9", ""] {
         assert_eq!(
@@ -478,12 +487,12 @@ fn a_cancellation_mid_batch_keeps_every_result_fed_and_loses_none_silently() {
     // The first turn's records, re-made: `at_the_batch` took them.
     let (tools, _) = toolbox();
     let mut fresh = Agent::new("the task", Budgets::default(), tools.manifest().clone()).unwrap();
-    fresh.poll_batch();
+    fresh.poll_all();
     fresh.feed_reply(Ok(replies().remove(0))).unwrap();
     for record in fresh.take_records() {
         transcript.extend_from_slice(chain.append(record.kind.as_str(), &record.payload).unwrap());
     }
-    let BatchNeed::ToolResults { calls } = agent.poll_batch() else {
+    let Need::ToolResults { calls } = agent.poll_all() else {
         panic!()
     };
     assert_eq!(calls.len(), 5);
@@ -540,7 +549,7 @@ fn a_cancellation_mid_batch_keeps_every_result_fed_and_loses_none_silently() {
 #[test]
 fn a_cancellation_mid_batch_with_only_the_first_calls_fed_abandons_the_rest() {
     let mut agent = at_the_batch();
-    agent.poll_batch();
+    agent.poll_all();
     agent.feed_tool_result("call_1_0", Ok(Value::Null)).unwrap();
     assert_eq!(ids(&agent.take_records()), ["call_1_0", "call_1_1"]);
     agent.cancel();
@@ -556,8 +565,8 @@ fn a_cancellation_mid_batch_with_only_the_first_calls_fed_abandons_the_rest() {
 fn a_cancellation_before_the_batch_leaves_every_call_unrun_as_one_at_a_time_does() {
     let mut agent = at_the_batch();
     let Need::Done(outcome) = ({
-        let need = agent.poll_batch_with(&mut || true);
-        let BatchNeed::Done(o) = need else {
+        let need = agent.poll_all_with(&mut || true);
+        let Need::Done(o) = need else {
             panic!("{need:?}")
         };
         Need::Done(o)
@@ -569,7 +578,7 @@ fn a_cancellation_before_the_batch_leaves_every_call_unrun_as_one_at_a_time_does
         (StopReason::Cancelled, 8, 0)
     );
     let mut one = at_the_batch();
-    let Need::Done(same) = one.poll_with(&mut || true) else {
+    let Need::Done(same) = one.poll_one_with(&mut || true) else {
         panic!()
     };
     assert_eq!(same, outcome);
@@ -640,7 +649,7 @@ fn a_crash_at_any_record_of_a_batched_turn_resumes_with_no_effect_twice() {
                 }
                 drive_batched(&mut agent, &mut chain, &mut tools, 2, usize::MAX, &mut out).unwrap();
             } else {
-                driver::resume(
+                driver::testing::resume(
                     &file,
                     budgets.clone(),
                     &mut ByTurn(replies()),
@@ -775,7 +784,7 @@ mod threads {
 
     fn run(budgets: &Budgets, parallel: usize, sink: &mut dyn RecordSink) -> Seen {
         let (mut tools, seen) = mixed();
-        let _ = driver::run_with(
+        let _ = driver::run(
             "the task",
             budgets.clone(),
             &mut ByTurn(replies()),
@@ -805,7 +814,7 @@ mod threads {
         for scenario in crate::demo::scenarios() {
             let (want, _) = scenario.run().unwrap();
             let mut got = Vec::new();
-            driver::run_with(
+            driver::run(
                 scenario.task,
                 scenario.budgets.clone(),
                 &mut crate::model::Scripted::new(scenario.replies.clone()),
@@ -861,7 +870,7 @@ mod threads {
                 reply = reply.with_call("meet", j("{}"));
             }
             let mut out = Vec::new();
-            driver::run_with(
+            driver::run(
                 "meet",
                 Budgets::default(),
                 &mut crate::model::Scripted::new([reply, Reply::new("met")]),
@@ -909,7 +918,7 @@ mod threads {
                 .with_call("pinned", j("{}"));
         }
         let mut out = Vec::new();
-        driver::run_with(
+        driver::run(
             "threads",
             Budgets::default(),
             &mut crate::model::Scripted::new([reply, Reply::new("done")]),
@@ -957,7 +966,7 @@ mod threads {
             let (mut tools, seen_after) = mixed();
             *seen_after.lock().unwrap() = seen.lock().unwrap().clone();
             let mut out = dying.file.clone();
-            driver::resume_with(
+            driver::testing::resume_with(
                 &dying.file,
                 budgets.clone(),
                 &mut ByTurn(replies()),
@@ -976,7 +985,7 @@ mod threads {
             // Resumed one at a time, the same file.
             let (mut tools, _) = mixed();
             let mut again = dying.file.clone();
-            driver::resume(
+            driver::testing::resume(
                 &dying.file,
                 budgets.clone(),
                 &mut ByTurn(replies()),

@@ -3,6 +3,7 @@
 //! seen, `follow` still names the first record the loop would not write and never runs
 //! a tool for a call the recorded record does not answer.
 
+use super::Polls;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -58,13 +59,13 @@ fn set(record: &mut Value, path: &[&str], value: Value) {
 /// assistant, stop (seqs 0–4).
 fn one_call_run() -> Vec<Value> {
     let mut a = agent();
-    let _ = a.poll();
+    let _ = a.poll_one();
     a.feed_reply(Ok(call("echo", r#"{"x":1}"#))).unwrap();
-    assert!(matches!(a.poll(), Need::ToolResult { .. }));
+    assert!(matches!(a.poll_one(), Need::ToolResults { .. }));
     a.feed_tool_result("call_1_0", Ok(j(r#"{"x":1}"#))).unwrap();
-    let _ = a.poll();
+    let _ = a.poll_one();
     a.feed_reply(Ok(Reply::new("done"))).unwrap();
-    assert!(matches!(a.poll(), Need::Done(_)));
+    assert!(matches!(a.poll_one(), Need::Done(_)));
     let records = recorded(&a.take_records());
     let kinds: Vec<&str> = records
         .iter()
@@ -106,21 +107,21 @@ fn cancelled_and_resumed(mut a: Agent, seq: u64) -> Agent {
 #[test]
 fn a_run_cancelled_while_the_model_was_asked_resumes_after_its_stop() {
     let mut a = agent();
-    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    assert!(matches!(a.poll_one(), Need::ModelReply { .. }));
     let mut resumed = cancelled_and_resumed(a, 2);
-    assert!(matches!(resumed.poll(), Need::ModelReply { .. }));
+    assert!(matches!(resumed.poll_one(), Need::ModelReply { .. }));
 }
 
 #[test]
 fn a_run_cancelled_while_a_tool_was_asked_resumes_with_both_calls_unrun() {
     let mut a = agent();
-    let _ = a.poll();
+    let _ = a.poll_one();
     let turn = call("echo", "{}").with_call("echo", j(r#"{"y":2}"#));
     a.feed_reply(Ok(turn)).unwrap();
-    assert!(matches!(a.poll(), Need::ToolResult { .. }));
+    assert!(matches!(a.poll_one(), Need::ToolResults { .. }));
     let mut resumed = cancelled_and_resumed(a, 3);
     // The model is shown both calls answered "not run", as the stop left them.
-    let Need::ModelReply { messages, .. } = resumed.poll() else {
+    let Need::ModelReply { messages, .. } = resumed.poll_one() else {
         panic!("the resumed run does not ask the model");
     };
     let not_run: Vec<&Message> = messages.iter().filter(|m| m.role() == Role::Tool).collect();
@@ -220,7 +221,7 @@ fn where_the_loop_asks_the_model_only_an_assistant_record_or_a_model_error_stop_
     assert_eq!(d.found, "asks the model for a turn here");
     // A model_error stop there is the model's failure, fed as such.
     let mut a = agent();
-    let _ = a.poll();
+    let _ = a.poll_one();
     a.feed_reply(Err(ModelError::new("HTTP 503"))).unwrap();
     let failed = recorded(&a.take_records());
     let mut following = agent();

@@ -1,6 +1,7 @@
 //! The state machine driven by hand: feeding out of turn, cancelling, the conversation
 //! a model is shown, determinism, and what the drivers refuse.
 
+use super::Polls;
 use crate::tools::ToolOptions;
 use alloc::format;
 use alloc::vec;
@@ -34,18 +35,19 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
         a.feed_tool_result("call_1_0", Ok(Value::Null)),
         Err(FeedError::NotAwaitingToolResult)
     );
-    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    assert!(matches!(a.poll_one(), Need::ModelReply { .. }));
     // Polling again without feeding asks for the same thing.
-    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    assert!(matches!(a.poll_one(), Need::ModelReply { .. }));
     assert_eq!(
         a.feed_tool_result("call_1_0", Ok(Value::Null)),
         Err(FeedError::NotAwaitingToolResult)
     );
     a.feed_reply(Ok(call("echo", r#"{"x":1}"#))).unwrap();
-    let need = a.poll();
-    let Need::ToolResult { call: asked } = need else {
+    let need = a.poll_one();
+    let Need::ToolResults { calls: [asked, ..] } = need else {
         panic!("expected a tool call, got {need:?}");
     };
+    let asked = asked.clone();
     assert_eq!(
         asked,
         ToolCall {
@@ -58,16 +60,16 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
         a.feed_reply(Ok(Reply::new("x"))),
         Err(FeedError::NotAwaitingReply)
     );
-    assert!(matches!(a.poll(), Need::ToolResult { .. }));
+    assert!(matches!(a.poll_one(), Need::ToolResults { .. }));
     // A result is fed by the id of the call asked for; another id changes nothing.
     assert_eq!(
         a.feed_tool_result("call_1_1", Ok(Value::Null)),
         Err(FeedError::NoSuchCall)
     );
     a.feed_tool_result("call_1_0", Ok(j(r#"{"x":1}"#))).unwrap();
-    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    assert!(matches!(a.poll_one(), Need::ModelReply { .. }));
     a.feed_reply(Err(ModelError::new(""))).unwrap();
-    let Need::Done(outcome) = a.poll() else {
+    let Need::Done(outcome) = a.poll_one() else {
         panic!("expected the end");
     };
     assert_eq!(outcome.reason, StopReason::ModelError);
@@ -80,7 +82,7 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
         a.feed_tool_result("call_1_0", Ok(Value::Null)),
         Err(FeedError::Finished)
     );
-    assert!(matches!(a.poll(), Need::Done(_)));
+    assert!(matches!(a.poll_one(), Need::Done(_)));
     a.cancel(); // no effect once stopped
     assert_eq!(a.outcome().unwrap().reason, StopReason::ModelError);
     let records = a.take_records();
@@ -108,15 +110,15 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
 fn records_come_out_as_they_are_made() {
     let mut a = agent(Budgets::default());
     assert_eq!(kinds(&a.take_records()), [RecordKind::Task]);
-    let _ = a.poll();
+    let _ = a.poll_one();
     assert!(a.take_records().is_empty());
     a.feed_reply(Ok(call("nope", "{}"))).unwrap();
     assert_eq!(kinds(&a.take_records()), [RecordKind::Assistant]);
     // The unknown tool is refused at the next poll, which stops there: the refusal is
     // taken before the loop asks for the next reply.
-    assert_eq!(a.poll(), Need::TakeRecords);
+    assert_eq!(a.poll_one(), Need::TakeRecords);
     assert_eq!(kinds(&a.take_records()), [RecordKind::Tool]);
-    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    assert!(matches!(a.poll_one(), Need::ModelReply { .. }));
     assert!(a.take_records().is_empty());
     assert_eq!(a.next_seq(), 3);
     assert_eq!((a.steps(), a.tool_calls()), (1, 1));
@@ -127,10 +129,10 @@ fn the_counts_so_far_are_the_records_so_far() {
     let mut a = agent(Budgets::default());
     assert_eq!((a.steps(), a.tokens(), a.tool_calls()), (0, 0, 0));
     for (turn, tokens) in [(1, 3), (2, 7)] {
-        let _ = a.poll();
+        let _ = a.poll_one();
         a.feed_reply(Ok(call("nope", "{}").with_output_tokens(tokens)))
             .unwrap();
-        let _ = a.poll();
+        let _ = a.poll_one();
         assert_eq!(a.steps(), turn);
     }
     assert_eq!((a.tokens(), a.tool_calls()), (10, 2));
@@ -139,14 +141,14 @@ fn the_counts_so_far_are_the_records_so_far() {
 #[test]
 fn cancel_abandons_an_outstanding_call() {
     let mut a = agent(Budgets::default());
-    let _ = a.poll();
+    let _ = a.poll_one();
     let turn = Reply::new("")
         .with_call("echo", j("{}"))
         .with_call("echo", j("{}"));
     a.feed_reply(Ok(turn)).unwrap();
-    assert!(matches!(a.poll(), Need::ToolResult { .. }));
+    assert!(matches!(a.poll_one(), Need::ToolResults { .. }));
     a.cancel();
-    let Need::Done(outcome) = a.poll() else {
+    let Need::Done(outcome) = a.poll_one() else {
         panic!("expected the end");
     };
     assert_eq!(outcome.reason, StopReason::Cancelled);
@@ -162,7 +164,7 @@ fn cancel_abandons_an_outstanding_call() {
     );
     // Cancelling while a reply is outstanding: no assistant record.
     let mut a = agent(Budgets::default());
-    let _ = a.poll();
+    let _ = a.poll_one();
     a.cancel();
     assert_eq!(a.outcome().unwrap().unrun_calls, 0);
     assert_eq!(
@@ -175,11 +177,11 @@ fn cancel_abandons_an_outstanding_call() {
 fn the_hook_is_asked_once_per_check_point() {
     let mut a = agent(Budgets::default());
     let mut asked = 0;
-    let _ = a.poll_with(&mut || {
+    let _ = a.poll_one_with(&mut || {
         asked += 1;
         false
     });
-    let _ = a.poll_with(&mut || {
+    let _ = a.poll_one_with(&mut || {
         asked += 1;
         false
     });
@@ -196,7 +198,7 @@ fn the_hook_is_asked_once_per_check_point() {
     // Before each of the three calls; each refusal ends its poll, so the hook is
     // never asked while a record waits to be taken.
     for (need_asked, records_before) in [(2, 1), (3, 2)] {
-        let need = a.poll_with(&mut || {
+        let need = a.poll_one_with(&mut || {
             asked += 1;
             false
         });
@@ -204,11 +206,11 @@ fn the_hook_is_asked_once_per_check_point() {
         assert_eq!((asked, a.tool_calls()), (need_asked, records_before));
         assert_eq!(kinds(&a.take_records()), [RecordKind::Tool]);
     }
-    let need = a.poll_with(&mut || {
+    let need = a.poll_one_with(&mut || {
         asked += 1;
         false
     });
-    assert!(matches!(need, Need::ToolResult { .. }), "{need:?}");
+    assert!(matches!(need, Need::ToolResults { .. }), "{need:?}");
     assert_eq!(asked, 4);
     assert_eq!(a.tool_calls(), 2);
 }
@@ -216,7 +218,7 @@ fn the_hook_is_asked_once_per_check_point() {
 #[test]
 fn the_model_sees_the_whole_conversation() {
     let mut a = agent(Budgets::default());
-    let Need::ModelReply { messages, manifest } = a.poll() else {
+    let Need::ModelReply { messages, manifest } = a.poll_one() else {
         panic!("expected a reply request");
     };
     assert_eq!(
@@ -231,11 +233,11 @@ fn the_model_sees_the_whole_conversation() {
         .with_call("nope", j("{}"))
         .with_call("echo", j(r#"{"k":"v"}"#))))
         .unwrap();
-    assert_eq!(a.poll(), Need::TakeRecords);
-    assert!(matches!(a.poll(), Need::ToolResult { .. }));
+    assert_eq!(a.poll_one(), Need::TakeRecords);
+    assert!(matches!(a.poll_one(), Need::ToolResults { .. }));
     a.feed_tool_result("call_1_1", Ok(j(r#"{"k":"v"}"#)))
         .unwrap();
-    let Need::ModelReply { messages, .. } = a.poll() else {
+    let Need::ModelReply { messages, .. } = a.poll_one() else {
         panic!("expected a reply request");
     };
     let calls = vec![
@@ -314,6 +316,7 @@ fn budgets_that_cannot_be_applied_are_refused_before_anything_is_written() {
         &mut demo_tools(),
         &mut || false,
         &mut out,
+        crate::driver::RunOptions::default(),
     )
     .unwrap_err();
     assert_eq!(err, RunError::Budgets(BudgetError::EmptySentinel));
@@ -422,7 +425,7 @@ fn cached_input_tokens_are_at_most_the_input_tokens() {
     // Fed to the loop: a model_error, no assistant record.
     let mut a = Agent::new("t", Budgets::default(), Manifest::new()).unwrap();
     a.take_records();
-    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    assert!(matches!(a.poll_one(), Need::ModelReply { .. }));
     let report = ProviderReport {
         input_tokens: Some(1),
         cached_input_tokens: Some(2),
@@ -430,7 +433,7 @@ fn cached_input_tokens_are_at_most_the_input_tokens() {
     };
     a.feed_reply(Ok(Reply::new("x").with_provider(report)))
         .unwrap();
-    let Need::Done(outcome) = a.poll() else {
+    let Need::Done(outcome) = a.poll_one() else {
         panic!("the run goes on")
     };
     assert_eq!(outcome.reason, StopReason::ModelError);
@@ -472,6 +475,7 @@ fn a_failing_sink_stops_the_run_with_the_lines_so_far() {
         &mut demo_tools(),
         &mut || false,
         &mut sink,
+        crate::driver::RunOptions::default(),
     )
     .unwrap_err();
     assert_eq!(err, RunError::Sink(SinkError::Full));
@@ -562,6 +566,7 @@ fn a_run_into_a_file_sink_verifies_from_disk() {
         &mut demo_tools(),
         &mut || false,
         &mut sink,
+        crate::driver::RunOptions::default(),
     )
     .unwrap();
     drop(sink);

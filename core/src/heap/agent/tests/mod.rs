@@ -27,6 +27,32 @@ use crate::tools::{FnTool, Tool, ToolSpec, Toolbox};
 use crate::verify::{self, Options};
 use crate::Anchor;
 
+/// The polls the tests use, over [`super::Agent::poll`]: one call at a time, or every
+/// call of a turn at once; with no cancellation hook, or with one.
+trait Polls {
+    fn poll_one(&mut self) -> super::Need<'_>;
+    fn poll_one_with(&mut self, cancel: &mut dyn FnMut() -> bool) -> super::Need<'_>;
+    fn poll_all(&mut self) -> super::Need<'_>;
+    fn poll_all_with(&mut self, cancel: &mut dyn FnMut() -> bool) -> super::Need<'_>;
+}
+
+impl Polls for super::Agent {
+    fn poll_one(&mut self) -> super::Need<'_> {
+        self.poll_one_with(&mut || false)
+    }
+    fn poll_one_with(&mut self, cancel: &mut dyn FnMut() -> bool) -> super::Need<'_> {
+        self.set_parallel(1);
+        self.poll(cancel)
+    }
+    fn poll_all(&mut self) -> super::Need<'_> {
+        self.poll_all_with(&mut || false)
+    }
+    fn poll_all_with(&mut self, cancel: &mut dyn FnMut() -> bool) -> super::Need<'_> {
+        self.set_parallel(usize::MAX);
+        self.poll(cancel)
+    }
+}
+
 /// JSON from text.
 fn j(text: &str) -> Value {
     parse(text.as_bytes()).unwrap()
@@ -119,7 +145,7 @@ fn run_on(
     };
     let mut model = Scripted::from_results(replies);
     let mut transcript = Vec::new();
-    let outcome = driver::run_on(
+    let outcome = driver::testing::run_on(
         chain,
         "the task",
         budgets,

@@ -105,6 +105,7 @@ fn every_record_reaches_the_sink_before_the_next_callback() {
         &mut tools,
         &mut cancel,
         &mut sink,
+        driver::RunOptions::default(),
     )
     .unwrap();
     assert_eq!(outcome.reason, StopReason::NoToolCalls);
@@ -200,6 +201,7 @@ fn a_crash_while_a_tool_runs_then_resume_runs_it_at_most_once() {
         &mut tools,
         &mut || false,
         &mut sink,
+        driver::RunOptions::default(),
     );
     assert!(died.is_err(), "the sink refused after the crash: {died:?}");
     assert_eq!(runs.get(), 1);
@@ -224,7 +226,7 @@ fn a_crash_while_a_tool_runs_then_resume_runs_it_at_most_once() {
         .register(effectful(&runs, None), ToolOptions::new())
         .unwrap();
     let mut file = sink.file.clone();
-    let outcome = driver::resume(
+    let outcome = driver::testing::resume(
         &sink.file,
         Budgets::default(),
         &mut Scripted::new(script().split_off(1)),

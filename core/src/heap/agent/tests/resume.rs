@@ -3,6 +3,7 @@
 //! running (every call of the cut turn with no record yet), which get exactly one
 //! "result lost" record each and are not run again.
 
+use super::Polls;
 use crate::tools::ToolOptions;
 use alloc::boxed::Box;
 use alloc::format;
@@ -12,7 +13,7 @@ use alloc::vec::Vec;
 use super::*;
 use crate::agent::{recorded_budgets, result_lost_sentence, Agent, Need, ResumeError, StopReason};
 use crate::audit::verify_loop_bytes;
-use crate::driver::{self, ReplayReport, ResumeRunError};
+use crate::driver::{self, OpenError, ReplayReport};
 use crate::export::{openai_messages, parse_records};
 use crate::model::{Message, Model, ProviderReport, Role};
 use crate::sink::{RecordSink, SinkError};
@@ -272,6 +273,7 @@ fn cut_everywhere(case: &Case, idempotent: bool) -> usize {
         &mut toolbox,
         &mut || false,
         &mut full,
+        driver::RunOptions::default(),
     )
     .unwrap();
     let total = runs.get();
@@ -284,7 +286,7 @@ fn cut_everywhere(case: &Case, idempotent: bool) -> usize {
         let (mut toolbox, runs) = case.toolbox(idempotent);
         let mut resumed_model = ByTurn::new(&case.replies);
         let mut out = prefix.clone();
-        let outcome = driver::resume(
+        let outcome = driver::testing::resume(
             &prefix,
             budgets.clone(),
             &mut resumed_model,
@@ -340,7 +342,7 @@ fn cut_everywhere(case: &Case, idempotent: bool) -> usize {
     }
     // Nothing written: nothing to resume.
     let (mut toolbox, _) = case.toolbox(idempotent);
-    let empty = driver::resume(
+    let empty = driver::testing::resume(
         b"",
         budgets,
         &mut ByTurn::new(&case.replies),
@@ -348,7 +350,7 @@ fn cut_everywhere(case: &Case, idempotent: bool) -> usize {
         &mut || false,
         &mut Vec::new(),
     );
-    assert_eq!(empty, Err(ResumeRunError::Resume(ResumeError::Empty)));
+    assert_eq!(empty, Err(OpenError::Resume(ResumeError::Empty)));
     lost_cuts
 }
 
@@ -382,6 +384,7 @@ fn the_case_with_provider_reports_stops_on_the_total_at_its_third_turn() {
         &mut toolbox,
         &mut || false,
         &mut out,
+        driver::RunOptions::default(),
     )
     .unwrap();
     assert_eq!(outcome.reason, StopReason::TokenBudget);
@@ -415,6 +418,7 @@ fn the_agent_names_every_unrecorded_call_of_the_turn_in_flight() {
         &mut toolbox,
         &mut || false,
         &mut full,
+        driver::RunOptions::default(),
     )
     .unwrap();
     // task, assistant (send a, send b): killed while `send a` ran — or while both ran,
@@ -422,7 +426,6 @@ fn the_agent_names_every_unrecorded_call_of_the_turn_in_flight() {
     let records = parse_records(&full).unwrap();
     let mut agent =
         Agent::resume(budgets.clone(), toolbox.manifest().clone(), &records[..2]).unwrap();
-    assert_eq!(agent.in_flight(), Some("call_1_0"));
     assert_eq!(agent.in_flight_calls(), ["call_1_0", "call_1_1"]);
     assert_eq!(
         (agent.steps(), agent.tool_calls(), agent.next_seq()),
@@ -433,12 +436,15 @@ fn the_agent_names_every_unrecorded_call_of_the_turn_in_flight() {
     let mut asked = 0;
     let mut lost = Vec::new();
     for in_flight in [Some("call_1_1"), None] {
-        let need = agent.poll_with(&mut || {
+        let need = agent.poll_one_with(&mut || {
             asked += 1;
             false
         });
         assert_eq!((need, asked), (Need::TakeRecords, 0));
-        assert_eq!(agent.in_flight(), in_flight);
+        assert_eq!(
+            agent.in_flight_calls().first().map(String::as_str),
+            in_flight
+        );
         lost.extend(agent.take_records());
     }
     let ids: Vec<&str> = lost
@@ -455,7 +461,7 @@ fn the_agent_names_every_unrecorded_call_of_the_turn_in_flight() {
     assert_eq!(ids, ["call_1_0", "call_1_1"]);
     assert_eq!(agent.tool_calls(), 2);
     // The turn is over: the next check point is before the next turn, and asks.
-    let need = agent.poll_with(&mut || {
+    let need = agent.poll_one_with(&mut || {
         asked += 1;
         false
     });
@@ -466,13 +472,14 @@ fn the_agent_names_every_unrecorded_call_of_the_turn_in_flight() {
     let (idem, _) = case.toolbox(true);
     let mut agent = Agent::resume(budgets, idem.manifest().clone(), &records[..2]).unwrap();
     assert_eq!(agent.in_flight_calls(), ["call_1_0", "call_1_1"]);
-    let need = agent.poll_with(&mut || {
+    let need = agent.poll_one_with(&mut || {
         asked += 1;
         false
     });
-    let Need::ToolResult { call } = need else {
+    let Need::ToolResults { calls: [call, ..] } = need else {
         panic!("{need:?}")
     };
+    let call = call.clone();
     assert_eq!((call.id.as_str(), asked), ("call_1_0", 2));
     assert_eq!(agent.in_flight_calls(), ["call_1_1"]);
 }
@@ -546,7 +553,7 @@ fn a_run_resumed_after_each_stop_reason_writes_resume_and_counts_on() {
         // Whatever turn it is, the model answers without tools.
         model.replies = vec![Reply::new("all done"); 8];
         let mut out = before.clone();
-        let outcome = driver::resume(
+        let outcome = driver::testing::resume(
             &before,
             budgets.clone(),
             &mut model,
@@ -601,7 +608,7 @@ fn a_run_resumed_after_each_stop_reason_writes_resume_and_counts_on() {
         loop_ok(&out);
         // And again: a resumed transcript resumes.
         let mut again = out.clone();
-        driver::resume(
+        driver::testing::resume(
             &out,
             budgets,
             &mut model,
@@ -620,7 +627,7 @@ fn a_crash_after_the_resume_record_goes_on_after_it() {
     let (budgets, before) = stopped(StopReason::Cancelled);
     let mut out = before.clone();
     let mut model = ByTurn::new(&[Reply::new("done")]);
-    driver::resume(
+    driver::testing::resume(
         &before,
         budgets.clone(),
         &mut model.clone(),
@@ -633,7 +640,7 @@ fn a_crash_after_the_resume_record_goes_on_after_it() {
     let lines: Vec<&[u8]> = out.split_inclusive(|&b| b == b'\n').collect();
     let cut = lines[..contents(&before).len() + 1].concat();
     let mut again = cut.clone();
-    driver::resume(
+    driver::testing::resume(
         &cut,
         budgets,
         &mut model,
@@ -658,6 +665,7 @@ fn a_transcript_that_is_not_this_runs_is_refused() {
         &mut toolbox,
         &mut || false,
         &mut full,
+        driver::RunOptions::default(),
     )
     .unwrap();
     let records = parse_records(&full).unwrap();
@@ -701,7 +709,7 @@ fn a_transcript_that_is_not_this_runs_is_refused() {
     );
     // A torn last line is a chain fault: repair first.
     let torn = &full[..full.len() - 1];
-    let err = driver::resume(
+    let err = driver::testing::resume(
         torn,
         budgets.clone(),
         &mut ByTurn::new(&case.replies),
@@ -710,7 +718,7 @@ fn a_transcript_that_is_not_this_runs_is_refused() {
         &mut Vec::new(),
     )
     .unwrap_err();
-    let ResumeRunError::Transcript(fault) = err else {
+    let OpenError::Transcript(fault) = err else {
         panic!("{err:?}")
     };
     assert_eq!(fault.kind, crate::fault_kind::FaultKind::TornTail);
@@ -718,7 +726,7 @@ fn a_transcript_that_is_not_this_runs_is_refused() {
     let mut edited = full.clone();
     let at = edited.windows(2).position(|w| w == b"42").unwrap();
     edited[at] = b'7';
-    let err = driver::resume(
+    let err = driver::testing::resume(
         &edited,
         budgets,
         &mut ByTurn::new(&case.replies),
@@ -728,7 +736,7 @@ fn a_transcript_that_is_not_this_runs_is_refused() {
     )
     .unwrap_err();
     assert!(
-        matches!(err, ResumeRunError::Transcript(ref f) if f.kind == crate::fault_kind::FaultKind::HashMismatch),
+        matches!(err, OpenError::Transcript(ref f) if f.kind == crate::fault_kind::FaultKind::HashMismatch),
         "{err}"
     );
 }
@@ -815,12 +823,13 @@ fn replay_takes_a_lost_result_as_recorded_and_runs_the_rest() {
         &mut toolbox,
         &mut || false,
         &mut full,
+        driver::RunOptions::default(),
     )
     .unwrap();
     let lines: Vec<&[u8]> = full.split_inclusive(|&b| b == b'\n').collect();
     let cut = lines[..2].concat();
     let mut resumed = cut.clone();
-    driver::resume(
+    driver::testing::resume(
         &cut,
         budgets.clone(),
         &mut ByTurn::new(&case.replies),
@@ -876,7 +885,7 @@ fn a_transcript_on_an_anchored_chain_resumes_on_it() {
     };
     let case = &cases()[0];
     let mut full = Vec::new();
-    driver::run_on(
+    driver::testing::run_on(
         &mut Chain::from_anchor(anchor),
         case.task,
         case.budgets.clone(),
@@ -889,7 +898,7 @@ fn a_transcript_on_an_anchored_chain_resumes_on_it() {
     let lines: Vec<&[u8]> = full.split_inclusive(|&b| b == b'\n').collect();
     let cut = lines[..3].concat();
     let mut out = cut.clone();
-    driver::resume_anchored(
+    driver::testing::resume_anchored(
         anchor,
         &cut,
         case.budgets.clone(),
@@ -902,7 +911,7 @@ fn a_transcript_on_an_anchored_chain_resumes_on_it() {
     assert_eq!(out, full);
     // Read from (0, zeros), its chain does not verify: refused, nothing written.
     let mut nothing = Vec::new();
-    let err = driver::resume(
+    let err = driver::testing::resume(
         &cut,
         case.budgets.clone(),
         &mut ByTurn::new(&case.replies),
@@ -911,6 +920,6 @@ fn a_transcript_on_an_anchored_chain_resumes_on_it() {
         &mut nothing,
     )
     .unwrap_err();
-    assert!(matches!(err, ResumeRunError::Transcript(_)), "{err}");
+    assert!(matches!(err, OpenError::Transcript(_)), "{err}");
     assert!(nothing.is_empty());
 }

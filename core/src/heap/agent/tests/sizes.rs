@@ -4,12 +4,13 @@
 //! those of the lines that would have been written, found from a small run of the same
 //! shape plus the bytes added.
 
+use super::Polls;
 use crate::tools::ToolOptions;
 use alloc::format;
 use alloc::vec;
 
 use super::*;
-use crate::agent::{Agent, BatchNeed, StopReason};
+use crate::agent::{Agent, Need, StopReason};
 use crate::model::Message;
 use crate::tools::ToolError;
 use crate::verify::MAX_LINE_BYTES;
@@ -137,9 +138,9 @@ fn a_result_too_large_for_one_record_is_recorded_as_ok_false_and_the_run_goes_on
 fn a_result_too_large_for_one_record_fed_by_id_is_recorded_and_shown_as_ok_false() {
     let tools = big(0);
     let mut agent = Agent::new("t", Budgets::default(), tools.manifest().clone()).unwrap();
-    assert!(matches!(agent.poll_batch(), BatchNeed::ModelReply { .. }));
+    assert!(matches!(agent.poll_all(), Need::ModelReply { .. }));
     agent.feed_reply(Ok(one_call("big", j("{}")))).unwrap();
-    let BatchNeed::ToolResults { calls } = agent.poll_batch() else {
+    let Need::ToolResults { calls } = agent.poll_all() else {
         panic!("no batch");
     };
     let id = calls[0].id.clone();

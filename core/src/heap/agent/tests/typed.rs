@@ -2,11 +2,12 @@
 //! (`ToolCall::arguments_as`), feeds a typed result (`Agent::feed_tool_output`, `_for`)
 //! and reads records' payloads as types (`Record::payload_as`).
 
+use super::Polls;
 use alloc::string::ToString;
 use alloc::vec;
 
 use super::*;
-use crate::agent::{Agent, BatchNeed, Need, Record};
+use crate::agent::{Agent, Need, Record};
 use crate::tools::{Manifest, ToolError};
 
 #[derive(serde::Deserialize, Debug, PartialEq)]
@@ -53,7 +54,7 @@ fn tool_records(records: &[Record]) -> Vec<ToolRecord> {
 fn a_host_runs_calls_with_typed_arguments_and_results() {
     let mut agent = agent();
     let mut records = agent.take_records();
-    assert!(matches!(agent.poll(), Need::ModelReply { .. }));
+    assert!(matches!(agent.poll_one(), Need::ModelReply { .. }));
     agent
         .feed_reply(Ok(Reply::new("")
             .with_call("add", j(r#"{"a":2,"b":40}"#))
@@ -62,8 +63,9 @@ fn a_host_runs_calls_with_typed_arguments_and_results() {
     records.extend(agent.take_records());
     let mut fed = 0;
     loop {
-        match agent.poll() {
-            Need::ToolResult { call } => {
+        match agent.poll_one() {
+            Need::ToolResults { calls: [call, ..] } => {
+                let call = call.clone();
                 let add: Add = call.arguments_as().unwrap();
                 let result = if fed == 0 {
                     Ok(Sum { sum: add.a + add.b })
@@ -74,6 +76,7 @@ fn a_host_runs_calls_with_typed_arguments_and_results() {
                 fed += 1;
                 agent.feed_tool_output(&call.id, result).unwrap();
             }
+            Need::ToolResults { .. } => unreachable!("calls are handed out with one"),
             Need::TakeRecords => {}
             Need::ModelReply { .. } => agent.feed_reply(Ok(Reply::new("42"))).unwrap(),
             Need::Done(_) => break,
@@ -113,14 +116,14 @@ fn a_host_runs_calls_with_typed_arguments_and_results() {
 fn typed_results_are_fed_by_call_id_in_a_batch() {
     let mut agent = agent();
     let mut records = agent.take_records();
-    assert!(matches!(agent.poll_batch(), BatchNeed::ModelReply { .. }));
+    assert!(matches!(agent.poll_all(), Need::ModelReply { .. }));
     agent
         .feed_reply(Ok(Reply::new("")
             .with_call("add", j(r#"{"a":2,"b":40}"#))
             .with_call("add", j(r#"{"a":1,"b":1}"#))))
         .unwrap();
     records.extend(agent.take_records());
-    let BatchNeed::ToolResults { calls } = agent.poll_batch() else {
+    let Need::ToolResults { calls } = agent.poll_all() else {
         panic!("expected the batch");
     };
     let calls = calls.to_vec();

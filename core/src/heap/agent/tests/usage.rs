@@ -1,6 +1,7 @@
 //! What a reply records of its provider's report, and `max_total_tokens`: tokens in
 //! and out, summed over turns.
 
+use super::Polls;
 use crate::tools::ToolOptions;
 use alloc::format;
 use alloc::string::String;
@@ -289,15 +290,15 @@ fn either_token_budget_stops_the_run_and_the_sentinel_and_no_tool_calls_come_fir
 #[test]
 fn the_agent_counts_the_total_turn_by_turn() {
     let mut a = Agent::new("t", total(1000), demo_tools().manifest().clone()).unwrap();
-    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    assert!(matches!(a.poll_one(), Need::ModelReply { .. }));
     let first = Reply::new("abcdefgh") // 2 tokens
         .with_call("echo", j("{}"))
         .with_provider(input(40));
     a.feed_reply(Ok(first)).unwrap();
     assert_eq!((a.tokens(), a.total_tokens()), (2, 42));
-    assert!(matches!(a.poll(), Need::ToolResult { .. }));
+    assert!(matches!(a.poll_one(), Need::ToolResults { .. }));
     a.feed_tool_result("call_1_0", Ok(j("{}"))).unwrap();
-    assert!(matches!(a.poll(), Need::ModelReply { .. }));
+    assert!(matches!(a.poll_one(), Need::ModelReply { .. }));
     a.feed_reply(Ok(Reply::new("done").with_output_tokens(5)))
         .unwrap();
     assert_eq!((a.tokens(), a.total_tokens()), (7, 47));
@@ -332,7 +333,7 @@ fn a_resumed_run_counts_the_input_tokens_recorded_before() {
     // Resumed: 35 are counted already, so the run stops at its third turn in all,
     // as the single run did (counting 0 for the first turn would take a fourth).
     let mut out = first.transcript.clone();
-    let outcome = driver::resume(
+    let outcome = driver::testing::resume(
         &first.transcript,
         total(100),
         &mut Scripted::new(replies()),

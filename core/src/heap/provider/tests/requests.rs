@@ -316,6 +316,7 @@ fn run(scenario: &demo::Scenario) -> (Vec<u8>, Capture) {
         &mut demo::toolbox().unwrap(),
         &mut || false,
         &mut transcript,
+        driver::RunOptions::default(),
     )
     .unwrap();
     (transcript, capture)
@@ -328,7 +329,7 @@ fn resume(scenario: &demo::Scenario, transcript: &[u8], reply: Reply) -> (Vec<u8
         seen: Vec::new(),
     };
     let mut more = Vec::new();
-    driver::resume(
+    driver::testing::resume(
         transcript,
         scenario.budgets.clone(),
         &mut capture,
@@ -446,6 +447,7 @@ fn canned_run(provider: Provider, answers: &[(u16, &str)]) -> (Canned, Vec<Value
         &mut demo::toolbox().unwrap(),
         &mut || false,
         &mut transcript,
+        driver::RunOptions::default(),
     )
     .unwrap();
     (model, parse_records(&transcript).unwrap())

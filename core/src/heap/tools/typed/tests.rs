@@ -128,6 +128,7 @@ fn the_loop_checks_calls_against_the_generated_schema_before_the_tool_reads_them
         &mut tools,
         &mut || false,
         &mut transcript,
+        driver::RunOptions::default(),
     )
     .unwrap();
     assert!(verify_bytes(&transcript, &Options::default()).ok());
@@ -316,7 +317,7 @@ fn a_concurrent_typed_tool_runs_in_a_parallel_run_and_declares_idempotence() {
         Reply::new("done"),
     ];
     let mut transcript = Vec::new();
-    driver::run_with(
+    driver::run(
         "weather",
         crate::agent::Budgets::default(),
         &mut Scripted::new(replies),

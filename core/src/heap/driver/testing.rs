@@ -1,0 +1,120 @@
+//! The short forms the crate's tests use: a run continuing a given log, and a
+//! transcript resumed into a sink, each [`super::drive`] after making the agent.
+
+use crate::agent::{Agent, Budgets, Outcome};
+use crate::anchor::Anchor;
+use crate::chain::Log;
+use crate::model::Model;
+use crate::sink::RecordSink;
+use crate::tools::Toolbox;
+
+use super::{drive, open, Io, OpenError, RunError, RunOptions};
+
+/// Runs `task` continuing `log`, one call at a time.
+pub(crate) fn run_on(
+    log: &mut dyn Log,
+    task: &str,
+    budgets: Budgets,
+    model: &mut dyn Model,
+    toolbox: &mut Toolbox,
+    cancel: &mut dyn FnMut() -> bool,
+    sink: &mut dyn RecordSink,
+) -> Result<Outcome, RunError> {
+    let manifest = toolbox.manifest().clone();
+    let mut agent = Agent::with_first_seq(log.next().seq0, task, budgets, manifest)
+        .map_err(RunError::Budgets)?;
+    let mut sink = sink;
+    let io = Io {
+        log,
+        model,
+        toolbox,
+        cancel,
+        records: &mut sink,
+    };
+    drive(&mut agent, io, RunOptions::default())
+}
+
+/// Continues the whole `transcript` into `sink`, one call at a time; a run error
+/// panics (the tests that use this expect none).
+pub(crate) fn resume(
+    transcript: &[u8],
+    budgets: Budgets,
+    model: &mut dyn Model,
+    toolbox: &mut Toolbox,
+    cancel: &mut dyn FnMut() -> bool,
+    sink: &mut dyn RecordSink,
+) -> Result<Outcome, OpenError> {
+    let options = RunOptions::default();
+    resume_anchored_with(
+        Anchor::GENESIS,
+        transcript,
+        budgets,
+        model,
+        toolbox,
+        cancel,
+        sink,
+        options,
+    )
+}
+
+/// [`resume`], running the calls of a turn as `options` say.
+pub(crate) fn resume_with(
+    transcript: &[u8],
+    budgets: Budgets,
+    model: &mut dyn Model,
+    toolbox: &mut Toolbox,
+    cancel: &mut dyn FnMut() -> bool,
+    sink: &mut dyn RecordSink,
+    options: RunOptions,
+) -> Result<Outcome, OpenError> {
+    resume_anchored_with(
+        Anchor::GENESIS,
+        transcript,
+        budgets,
+        model,
+        toolbox,
+        cancel,
+        sink,
+        options,
+    )
+}
+
+/// [`resume`] of a transcript whose chain starts at `anchor`.
+pub(crate) fn resume_anchored(
+    anchor: Anchor,
+    transcript: &[u8],
+    budgets: Budgets,
+    model: &mut dyn Model,
+    toolbox: &mut Toolbox,
+    cancel: &mut dyn FnMut() -> bool,
+    sink: &mut dyn RecordSink,
+) -> Result<Outcome, OpenError> {
+    let options = RunOptions::default();
+    resume_anchored_with(
+        anchor, transcript, budgets, model, toolbox, cancel, sink, options,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn resume_anchored_with(
+    anchor: Anchor,
+    transcript: &[u8],
+    budgets: Budgets,
+    model: &mut dyn Model,
+    toolbox: &mut Toolbox,
+    cancel: &mut dyn FnMut() -> bool,
+    sink: &mut dyn RecordSink,
+    options: RunOptions,
+) -> Result<Outcome, OpenError> {
+    let manifest = toolbox.manifest().clone();
+    let (mut agent, mut chain) = open(anchor, transcript, budgets, manifest)?;
+    let mut sink = sink;
+    let io = Io {
+        log: &mut chain,
+        model,
+        toolbox,
+        cancel,
+        records: &mut sink,
+    };
+    Ok(drive(&mut agent, io, options).expect("the resumed run is carried out"))
+}
