@@ -6,9 +6,9 @@ use agentloop_core::tools::ToolSpec;
 
 use crate::agent::tool_value;
 use crate::boundary::boundary;
-use crate::bytes::{handle_mut, input, need, opt_text, text, write_out};
+use crate::bytes::{handle_mut, input, text};
 use crate::json::parse_error;
-use crate::provider::{self, bare, note, Refusal};
+use crate::provider::{self, note, Refusal};
 use crate::result::{agentloop_result, Outcome};
 
 /// The reply a model callback builds: text, tool calls, reported tokens, or a failure.
@@ -252,17 +252,11 @@ pub unsafe extern "C" fn agentloop_reply_request(
     boundary(|| {
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
-        let built = || -> Result<(), Refusal> {
-            need(out_len).map_err(bare)?;
-            // SAFETY: the caller's contract for the options bytes.
-            let options = unsafe { input(options_ptr, options_len) }.map_err(bare)?;
-            let provider = provider::provider(provider)?;
-            let options = provider::options(options)?;
-            let body = provider::request(provider, &reply.messages, &reply.manifest, &options)?;
-            // SAFETY: the caller's contract for the output buffer and out_len.
-            unsafe { write_out(&body, out_buf, out_cap, out_len) }.map_err(bare)
-        };
-        let outcome = built();
+        let shown = || Ok((&reply.messages[..], &reply.manifest[..]));
+        let out = (out_buf, out_cap, out_len);
+        // SAFETY: this function's contract for the options bytes and the output.
+        let outcome =
+            unsafe { provider::write_request(provider, (options_ptr, options_len), shown, out) };
         note(&mut reply.request_refusal, outcome)
     })
 }
@@ -314,16 +308,10 @@ pub unsafe extern "C" fn agentloop_reply_parse(
     boundary(|| {
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
-        let read = || -> Result<_, Refusal> {
-            let provider = provider::provider(provider)?;
-            let status = provider::status(status)?;
-            // SAFETY: the caller's contract for the body bytes.
-            let body = unsafe { input(body_ptr, body_len) }.map_err(bare)?;
-            // SAFETY: the caller's contract for the secret bytes.
-            let secret = unsafe { opt_text(secret_ptr, secret_len) }.map_err(bare)?;
-            Ok(provider.parse(status, body, secret))
-        };
-        let answer = match read() {
+        let body = (body_ptr, body_len);
+        let secret = (secret_ptr, secret_len);
+        // SAFETY: this function's contract for the body and secret bytes.
+        let answer = match unsafe { provider::read_response(provider, status, body, secret) } {
             Ok(answer) => answer,
             Err(refusal) => return Err(reply.refuse_saying("provider response", refusal)),
         };
