@@ -4,12 +4,12 @@ use agentloop_core::json::{self, Value};
 use agentloop_core::model::{Message, ModelError, ProviderReport, Reply};
 use agentloop_core::tools::ToolSpec;
 
-use crate::agent::tool_value;
 use crate::boundary::boundary;
 use crate::bytes::{handle_mut, input, text};
 use crate::json::parse_error;
 use crate::provider::{self, note, Refusal};
 use crate::result::{agentloop_result, Outcome};
+use crate::tool_result::read_value;
 
 /// The reply a model callback builds: text, tool calls, reported tokens, or a failure.
 /// The library makes it, hands it to the model callback of `agentloop_driver_run` and reads
@@ -152,10 +152,9 @@ pub unsafe extern "C" fn agentloop_reply_add_call(
             Err(code) => return Err(reply.refuse(&format!("call {index} name"), code)),
         };
         // SAFETY: as above.
-        let parsed: Outcome<Value> =
-            unsafe { input(arguments_ptr, arguments_len) }.and_then(tool_value);
+        let parsed: Outcome<Value> = unsafe { read_value(arguments_ptr, arguments_len) };
         match parsed {
-            // tool_value stands for a number with no canonical encoding by a NaN, which
+            // read_value stands for a number with no canonical encoding by a NaN, which
             // the loop's reply check refuses with its own sentence.
             Ok(Value::Number(n)) if n.is_nan() => {
                 reply.calls.push((name, Value::Number(n)));

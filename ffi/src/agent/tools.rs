@@ -2,29 +2,14 @@
 //! and feeding each result or failure.
 
 use agentloop_core::export::{native_call, native_calls};
-use agentloop_core::json::{self, Value};
 use agentloop_core::model::ToolCall;
-use agentloop_core::tools::ToolError;
 
 use crate::boundary::boundary;
-use crate::bytes::{handle, handle_mut, input, need, text, write_out};
-use crate::json::parse_error;
+use crate::bytes::{handle, handle_mut, need, text, write_out};
 use crate::result::{agentloop_result, Outcome};
+use crate::tool_result::{read_failure, read_value};
 
 use super::{agentloop_agent, canonical};
-
-/// The result a tool gave as JSON text: its value, or — for a number with no canonical
-/// encoding — the value the Rust loop records as `ok:false` ("returned a value with no
-/// canonical encoding"). Text that is not JSON is `INVALID_JSON`.
-pub(crate) fn tool_value(bytes: &[u8]) -> Outcome<Value> {
-    match json::parse(bytes) {
-        Ok(value) => Ok(value),
-        // The core turns a value it cannot encode into the SPEC's ok:false record;
-        // a NaN stands for "the number the tool gave has no canonical encoding".
-        Err(error) if error.kind.is_unserialisable() => Ok(Value::Number(f64::NAN)),
-        Err(error) => Err(parse_error(error)),
-    }
-}
 
 /// Writes one part of the call the last poll asked to run, as
 /// `agentloop_agent_call_json` does for the whole call.
@@ -167,7 +152,7 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_result(
         // SAFETY: the caller promises a live agent used by no other thread.
         let agent = unsafe { handle_mut(agent) }?;
         // SAFETY: the caller's contract for the byte input.
-        let value = tool_value(unsafe { input(ptr, len) }?)?;
+        let value = unsafe { read_value(ptr, len) }?;
         agent.feed_tool(Ok(value))
     })
 }
@@ -191,8 +176,8 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_error(
         // SAFETY: the caller promises a live agent used by no other thread.
         let agent = unsafe { handle_mut(agent) }?;
         // SAFETY: the caller's contract for the byte input.
-        let message = unsafe { text(ptr, len) }?;
-        agent.feed_tool(Err(ToolError::new(message)))
+        let failure = unsafe { read_failure(ptr, len) }?;
+        agent.feed_tool(Err(failure))
     })
 }
 
@@ -259,7 +244,7 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_result_for(
         // SAFETY: the caller's contract for the byte inputs.
         let id = unsafe { text(id_ptr, id_len) }?;
         // SAFETY: the caller's contract for the byte inputs.
-        let value = tool_value(unsafe { input(ptr, len) }?)?;
+        let value = unsafe { read_value(ptr, len) }?;
         agent.feed_tool_for(id, Ok(value))
     })
 }
@@ -288,7 +273,7 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_error_for(
         // SAFETY: the caller's contract for the byte inputs.
         let id = unsafe { text(id_ptr, id_len) }?;
         // SAFETY: the caller's contract for the byte inputs.
-        let message = unsafe { text(ptr, len) }?;
-        agent.feed_tool_for(id, Err(ToolError::new(message)))
+        let failure = unsafe { read_failure(ptr, len) }?;
+        agent.feed_tool_for(id, Err(failure))
     })
 }
