@@ -1,12 +1,12 @@
 //! `agentloop_reply`: the model callback of `agentloop_driver_run` writes its reply here.
 
-use agentloop_core::json::{self, Value};
-use agentloop_core::model::{Message, ModelError, ProviderReport, Reply};
+use agentloop_core::json::Value;
+use agentloop_core::model::{Message, ModelError, Reply};
 use agentloop_core::tools::ToolSpec;
 
+use crate::answer::{provider_report, read_model_error, Answer};
 use crate::boundary::boundary;
 use crate::bytes::{handle_mut, input, text};
-use crate::json::parse_error;
 use crate::provider::{self, note, Refusal};
 use crate::result::{agentloop_result, Outcome};
 use crate::tool_result::read_value;
@@ -26,14 +26,10 @@ use crate::tool_result::read_value;
 /// `agentloop_reply_request` builds a provider's request body from them and
 /// `agentloop_reply_parse` fills the reply from the provider's answer.
 pub struct agentloop_reply {
-    text: String,
-    calls: Vec<(String, Value)>,
-    output_tokens: Option<u64>,
-    provider: ProviderReport,
-    error: Option<ModelError>,
+    /// What the callback said so far.
+    answer: Answer,
     /// The first input refused: the run stops with this as its model_error.
     refused: Option<String>,
-    set: bool,
     /// The conversation and the tools on offer the callback was given.
     messages: Vec<Message>,
     manifest: Vec<ToolSpec>,
@@ -46,13 +42,8 @@ impl agentloop_reply {
     /// An empty reply for a turn shown `messages` and `manifest`.
     pub(crate) fn new(messages: &[Message], manifest: &[ToolSpec]) -> agentloop_reply {
         agentloop_reply {
-            text: String::new(),
-            calls: Vec::new(),
-            output_tokens: None,
-            provider: ProviderReport::default(),
-            error: None,
+            answer: Answer::default(),
             refused: None,
-            set: false,
             messages: messages.to_vec(),
             manifest: manifest.to_vec(),
             request_refusal: None,
@@ -64,20 +55,12 @@ impl agentloop_reply {
         if let Some(sentence) = self.refused {
             return Err(ModelError::new(sentence));
         }
-        if let Some(error) = self.error {
-            return Err(error);
+        if let (false, Some(sentence)) = (self.answer.is_set(), self.request_refusal) {
+            return Err(ModelError::new(format!(
+                "the request body could not be built: {sentence}"
+            )));
         }
-        if !self.set {
-            return Err(ModelError::new(match self.request_refusal {
-                Some(sentence) => format!("the request body could not be built: {sentence}"),
-                None => String::from("the model callback set no reply"),
-            }));
-        }
-        let mut reply = Reply::new(self.text);
-        reply.tool_calls = self.calls;
-        reply.output_tokens = self.output_tokens;
-        reply.provider = self.provider;
-        Ok(reply)
+        self.answer.finish()
     }
 
     /// Notes a refused input (the first one is kept) and passes the code on.
@@ -111,11 +94,10 @@ pub unsafe extern "C" fn agentloop_reply_set_text(
     boundary(|| {
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
-        reply.set = true;
         // SAFETY: the caller's contract for the byte input.
         match unsafe { text(ptr, len) } {
             Ok(text) => {
-                reply.text = String::from(text);
+                reply.answer.set_text(text);
                 Ok(())
             }
             Err(code) => Err(reply.refuse("text", code)),
@@ -144,8 +126,7 @@ pub unsafe extern "C" fn agentloop_reply_add_call(
     boundary(|| {
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
-        reply.set = true;
-        let index = reply.calls.len();
+        let index = reply.answer.call_count();
         // SAFETY: the caller's contract for the byte input.
         let name = match unsafe { text(name_ptr, name_len) } {
             Ok(name) => String::from(name),
@@ -157,11 +138,11 @@ pub unsafe extern "C" fn agentloop_reply_add_call(
             // read_value stands for a number with no canonical encoding by a NaN, which
             // the loop's reply check refuses with its own sentence.
             Ok(Value::Number(n)) if n.is_nan() => {
-                reply.calls.push((name, Value::Number(n)));
+                reply.answer.add_call(name, Value::Number(n));
                 Err(agentloop_result::NoCanonicalForm)
             }
             Ok(arguments) => {
-                reply.calls.push((name, arguments));
+                reply.answer.add_call(name, arguments);
                 Ok(())
             }
             Err(code) => Err(reply.refuse(&format!("call {index} ('{name}') arguments"), code)),
@@ -183,8 +164,7 @@ pub unsafe extern "C" fn agentloop_reply_set_output_tokens(
     boundary(|| {
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
-        reply.set = true;
-        reply.output_tokens = Some(tokens);
+        reply.answer.set_output_tokens(tokens);
         Ok(())
     })
 }
@@ -205,11 +185,10 @@ pub unsafe extern "C" fn agentloop_reply_set_error(
     boundary(|| {
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
-        reply.set = true;
         // SAFETY: the caller's contract for the byte input.
-        match unsafe { text(ptr, len) } {
-            Ok(sentence) => {
-                reply.error = Some(ModelError::new(sentence));
+        match unsafe { read_model_error(ptr, len) } {
+            Ok(error) => {
+                reply.answer.set_error(error);
                 Ok(())
             }
             Err(code) => Err(reply.refuse("error sentence", code)),
@@ -314,54 +293,9 @@ pub unsafe extern "C" fn agentloop_reply_parse(
             Ok(answer) => answer,
             Err(refusal) => return Err(reply.refuse_saying("provider response", refusal)),
         };
-        reply.set = true;
-        reply.text.clear();
-        reply.calls.clear();
-        reply.output_tokens = None;
-        reply.provider = ProviderReport::default();
-        reply.error = None;
-        match answer {
-            Ok(parsed) => {
-                reply.text = parsed.text;
-                reply.calls = parsed.tool_calls;
-                reply.output_tokens = parsed.output_tokens;
-                reply.provider = parsed.provider;
-            }
-            Err(error) => reply.error = Some(error),
-        }
+        reply.answer.set_parsed(answer);
         Ok(())
     })
-}
-
-/// The largest count a report may hold, 2^53 − 1.
-const MAX_COUNT: f64 = agentloop_core::anchor::MAX_SEQ as f64;
-
-/// A provider report from its JSON object (see `agentloop_reply_set_provider_json`).
-fn provider_report(bytes: &[u8]) -> Outcome<ProviderReport> {
-    let value = json::parse(bytes).map_err(parse_error)?;
-    let members = value.as_object().ok_or(agentloop_result::InvalidArgument)?;
-    let mut report = ProviderReport::default();
-    for (key, member) in members.iter() {
-        let string = || {
-            member
-                .as_str()
-                .map(String::from)
-                .ok_or(agentloop_result::InvalidArgument)
-        };
-        let count = || match member.as_f64() {
-            Some(n) if (0.0..=MAX_COUNT).contains(&n) && n.fract() == 0.0 => Ok(n as u64),
-            _ => Err(agentloop_result::InvalidArgument),
-        };
-        match key {
-            "model" => report.model = Some(string()?),
-            "response_id" => report.response_id = Some(string()?),
-            "finish_reason" => report.finish_reason = Some(string()?),
-            "input_tokens" => report.input_tokens = Some(count()?),
-            "cached_input_tokens" => report.cached_input_tokens = Some(count()?),
-            _ => return Err(agentloop_result::InvalidArgument),
-        }
-    }
-    Ok(report)
 }
 
 /// Sets what the provider reported besides text, calls and output tokens, for a host
@@ -391,7 +325,7 @@ pub unsafe extern "C" fn agentloop_reply_set_provider_json(
         // SAFETY: the caller's contract for the byte input.
         match unsafe { input(ptr, len) }.and_then(provider_report) {
             Ok(report) => {
-                reply.provider = report;
+                reply.answer.set_provider(report);
                 Ok(())
             }
             Err(code) => Err(reply.refuse("provider report", code)),
