@@ -63,6 +63,22 @@ impl agentloop_reply {
         self.answer.finish()
     }
 
+    /// Gives what a setter read to the answer, or notes its refusal as `what`'s.
+    fn apply<T>(
+        &mut self,
+        what: &str,
+        read: Outcome<T>,
+        set: impl FnOnce(&mut Answer, T),
+    ) -> Outcome {
+        match read {
+            Ok(value) => {
+                set(&mut self.answer, value);
+                Ok(())
+            }
+            Err(code) => Err(self.refuse(what, code)),
+        }
+    }
+
     /// Notes a refused input (the first one is kept) and passes the code on.
     fn refuse(&mut self, what: &str, code: agentloop_result) -> agentloop_result {
         self.refuse_saying(what, (code, String::from(code.sentence())))
@@ -95,13 +111,8 @@ pub unsafe extern "C" fn agentloop_reply_set_text(
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
         // SAFETY: the caller's contract for the byte input.
-        match unsafe { text(ptr, len) } {
-            Ok(text) => {
-                reply.answer.set_text(text);
-                Ok(())
-            }
-            Err(code) => Err(reply.refuse("text", code)),
-        }
+        let read = unsafe { text(ptr, len) };
+        reply.apply("text", read, Answer::set_text)
     })
 }
 
@@ -186,13 +197,8 @@ pub unsafe extern "C" fn agentloop_reply_set_error(
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
         // SAFETY: the caller's contract for the byte input.
-        match unsafe { read_model_error(ptr, len) } {
-            Ok(error) => {
-                reply.answer.set_error(error);
-                Ok(())
-            }
-            Err(code) => Err(reply.refuse("error sentence", code)),
-        }
+        let read = unsafe { read_model_error(ptr, len) };
+        reply.apply("error sentence", read, Answer::set_error)
     })
 }
 
@@ -323,13 +329,8 @@ pub unsafe extern "C" fn agentloop_reply_set_provider_json(
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
         // SAFETY: the caller's contract for the byte input.
-        match unsafe { input(ptr, len) }.and_then(provider_report) {
-            Ok(report) => {
-                reply.answer.set_provider(report);
-                Ok(())
-            }
-            Err(code) => Err(reply.refuse("provider report", code)),
-        }
+        let read = unsafe { input(ptr, len) }.and_then(provider_report);
+        reply.apply("provider report", read, Answer::set_provider)
     })
 }
 

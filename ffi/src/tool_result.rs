@@ -66,12 +66,26 @@ impl agentloop_tool_result {
             .unwrap_or_else(|| Err(ToolError::new("the callback returned no result")))
     }
 
-    fn refuse(&mut self, what: &str, code: agentloop_result) -> agentloop_result {
-        self.result = Some(Err(ToolError::new(format!(
-            "the callback's {what} was refused: {}",
-            code.sentence()
-        ))));
-        code
+    /// Keeps what a setter read, or its refusal as `what`'s (the tool's failure).
+    fn apply<T>(
+        &mut self,
+        what: &str,
+        read: Outcome<T>,
+        set: impl FnOnce(T) -> Result<Value, ToolError>,
+    ) -> Outcome {
+        match read {
+            Ok(value) => {
+                self.result = Some(set(value));
+                Ok(())
+            }
+            Err(code) => {
+                self.result = Some(Err(ToolError::new(format!(
+                    "the callback's {what} was refused: {}",
+                    code.sentence()
+                ))));
+                Err(code)
+            }
+        }
     }
 }
 
@@ -95,13 +109,8 @@ pub unsafe extern "C" fn agentloop_tool_result_set_value(
         // SAFETY: the caller promises the live result of the running callback.
         let result = unsafe { handle_mut(result) }?;
         // SAFETY: the caller's contract for the byte input.
-        match unsafe { read_value(ptr, len) } {
-            Ok(value) => {
-                result.result = Some(Ok(value));
-                Ok(())
-            }
-            Err(code) => Err(result.refuse("value", code)),
-        }
+        let read = unsafe { read_value(ptr, len) };
+        result.apply("value", read, Ok)
     })
 }
 
@@ -122,12 +131,7 @@ pub unsafe extern "C" fn agentloop_tool_result_set_error(
         // SAFETY: the caller promises the live result of the running callback.
         let result = unsafe { handle_mut(result) }?;
         // SAFETY: the caller's contract for the byte input.
-        match unsafe { read_failure(ptr, len) } {
-            Ok(failure) => {
-                result.result = Some(Err(failure));
-                Ok(())
-            }
-            Err(code) => Err(result.refuse("error sentence", code)),
-        }
+        let read = unsafe { read_failure(ptr, len) };
+        result.apply("error sentence", read, Err)
     })
 }

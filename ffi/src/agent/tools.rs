@@ -2,7 +2,9 @@
 //! and feeding each result or failure.
 
 use agentloop_core::export::{native_call, native_calls};
+use agentloop_core::json::Value;
 use agentloop_core::model::ToolCall;
+use agentloop_core::tools::ToolError;
 
 use crate::boundary::boundary;
 use crate::bytes::{handle, handle_mut, need, text, write_out};
@@ -125,6 +127,30 @@ pub unsafe extern "C" fn agentloop_agent_call_arguments(
     })
 }
 
+/// The body of the four tool feeds: the result `read` gives, fed to the call the last
+/// poll asked for or — with an id `(id_ptr, id_len)` (UTF-8) — to that waiting call of
+/// a batch. The id is read before the result.
+///
+/// # Safety
+/// `agent` must be a live agent used by no other thread; the id must point to `id_len`
+/// readable bytes; `read` must be safe to call (its inputs valid).
+unsafe fn feed(
+    agent: *mut agentloop_agent,
+    id: Option<(*const u8, usize)>,
+    read: impl FnOnce() -> Outcome<Result<Value, ToolError>>,
+) -> Outcome {
+    // SAFETY: the caller promises a live agent used by no other thread.
+    let agent = unsafe { handle_mut(agent) }?;
+    match id {
+        None => agent.feed_tool(read()?),
+        Some((id_ptr, id_len)) => {
+            // SAFETY: the caller's contract for the id bytes.
+            let id = unsafe { text(id_ptr, id_len) }?;
+            agent.feed_tool_for(id, read()?)
+        }
+    }
+}
+
 /// Feeds the tool's value `(ptr, len)` — any JSON document — to the call asked for; it
 /// is recorded with `"ok":true`. As in the Rust loop, a value the record cannot hold
 /// is recorded as `"ok":false` with the loop's sentence and the call counts as run:
@@ -149,11 +175,8 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_result(
     len: usize,
 ) -> agentloop_result {
     boundary(|| {
-        // SAFETY: the caller promises a live agent used by no other thread.
-        let agent = unsafe { handle_mut(agent) }?;
-        // SAFETY: the caller's contract for the byte input.
-        let value = unsafe { read_value(ptr, len) }?;
-        agent.feed_tool(Ok(value))
+        // SAFETY: the caller's contract for the agent and the byte input.
+        unsafe { feed(agent, None, || read_value(ptr, len).map(Ok)) }
     })
 }
 
@@ -173,11 +196,8 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_error(
     len: usize,
 ) -> agentloop_result {
     boundary(|| {
-        // SAFETY: the caller promises a live agent used by no other thread.
-        let agent = unsafe { handle_mut(agent) }?;
-        // SAFETY: the caller's contract for the byte input.
-        let failure = unsafe { read_failure(ptr, len) }?;
-        agent.feed_tool(Err(failure))
+        // SAFETY: the caller's contract for the agent and the byte input.
+        unsafe { feed(agent, None, || read_failure(ptr, len).map(Err)) }
     })
 }
 
@@ -239,13 +259,9 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_result_for(
     len: usize,
 ) -> agentloop_result {
     boundary(|| {
-        // SAFETY: the caller promises a live agent used by no other thread.
-        let agent = unsafe { handle_mut(agent) }?;
-        // SAFETY: the caller's contract for the byte inputs.
-        let id = unsafe { text(id_ptr, id_len) }?;
-        // SAFETY: the caller's contract for the byte inputs.
-        let value = unsafe { read_value(ptr, len) }?;
-        agent.feed_tool_for(id, Ok(value))
+        let id = Some((id_ptr, id_len));
+        // SAFETY: the caller's contract for the agent and the byte inputs.
+        unsafe { feed(agent, id, || read_value(ptr, len).map(Ok)) }
     })
 }
 
@@ -268,12 +284,8 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_error_for(
     len: usize,
 ) -> agentloop_result {
     boundary(|| {
-        // SAFETY: the caller promises a live agent used by no other thread.
-        let agent = unsafe { handle_mut(agent) }?;
-        // SAFETY: the caller's contract for the byte inputs.
-        let id = unsafe { text(id_ptr, id_len) }?;
-        // SAFETY: the caller's contract for the byte inputs.
-        let failure = unsafe { read_failure(ptr, len) }?;
-        agent.feed_tool_for(id, Err(failure))
+        let id = Some((id_ptr, id_len));
+        // SAFETY: the caller's contract for the agent and the byte inputs.
+        unsafe { feed(agent, id, || read_failure(ptr, len).map(Err)) }
     })
 }
