@@ -3,22 +3,21 @@
 
 use core::ffi::c_void;
 
-use agentloop_core::agent::{check_task, Agent, Outcome as RunOutcome};
+use agentloop_core::agent::{Agent, Outcome as RunOutcome};
 use agentloop_core::chain::{AppendError, Chain, Log};
 use agentloop_core::driver::{self, RunError};
 use agentloop_core::export::{native_messages, native_tools};
-use agentloop_core::json::{self, Value};
+use agentloop_core::json::Value;
 use agentloop_core::model::{Message, Model, ModelError, Reply};
 use agentloop_core::sink::{RecordSink, SinkError};
 use agentloop_core::tools::{Tool, ToolError, ToolOptions, ToolSpec, Toolbox};
 
-use crate::agent::{agentloop_budgets, agentloop_stop, canonical, read_budgets};
+use crate::agent::{agentloop_budgets, agentloop_stop, canonical, read_task};
 use crate::boundary::boundary;
-use crate::bytes::{handle_mut, input, need, put, text};
-use crate::json::parse_error;
+use crate::bytes::{handle_mut, need, put};
 use crate::reply::agentloop_reply;
 use crate::result::{agentloop_result, Outcome};
-use crate::tool::register_error;
+use crate::tool::{read_spec, register_error};
 use crate::tool_result::agentloop_tool_result;
 use crate::writer::{agentloop_writer, write_error};
 
@@ -226,15 +225,17 @@ struct Run {
 /// `tool`'s byte inputs must point to their lengths in readable bytes.
 unsafe fn read_tool(tool: &agentloop_tool) -> Outcome<(CTool, Option<u64>)> {
     let callback = tool.callback.ok_or(agentloop_result::NullParameter)?;
+    let name = (tool.name, tool.name_len);
+    let description = (tool.description, tool.description_len);
     // SAFETY: the caller's contract for the tool's byte inputs.
-    let name = unsafe { text(tool.name, tool.name_len) }?;
-    // SAFETY: as above.
-    let description = unsafe { text(tool.description, tool.description_len) }?;
-    // SAFETY: as above.
-    let schema =
-        json::parse(unsafe { input(tool.schema, tool.schema_len) }?).map_err(parse_error)?;
-    let spec = ToolSpec::new(name, description, schema);
-    let limit = (tool.limit != 0).then_some(tool.limit);
+    let (spec, limit) = unsafe {
+        read_spec(
+            name,
+            description,
+            (tool.schema, tool.schema_len),
+            tool.limit,
+        )
+    }?;
     let c_tool = CTool {
         spec,
         callback,
@@ -261,11 +262,8 @@ unsafe fn read_run(
     cancel_userdata: *mut c_void,
 ) -> Outcome<Run> {
     let model = model.ok_or(agentloop_result::NullParameter)?;
-    // SAFETY: the caller's contract for the byte input.
-    let task = String::from(unsafe { text(task_ptr, task_len) }?);
-    check_task(&task).map_err(|_| agentloop_result::InvalidArgument)?;
-    // SAFETY: the caller promises NULL or an initialised struct.
-    let budgets = unsafe { read_budgets(budgets) }?;
+    // SAFETY: the caller's contract for the task bytes and the budgets.
+    let (task, budgets) = unsafe { read_task(task_ptr, task_len, budgets) }?;
     let tools: &[agentloop_tool] = if tools_len == 0 {
         &[]
     } else if tools.is_null() {
@@ -286,7 +284,7 @@ unsafe fn read_run(
             .map_err(register_error)?;
     }
     Ok(Run {
-        task,
+        task: String::from(task),
         budgets,
         model: CModel {
             callback: model,

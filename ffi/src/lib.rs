@@ -33,6 +33,7 @@
 #![allow(non_camel_case_types)]
 
 pub mod agent;
+mod answer;
 mod boundary;
 mod bytes;
 pub mod chain;

@@ -1,15 +1,16 @@
-//! `agentloop_provider`: the wire formats a C host picks by number, and what the
-//! request and response exports of the agent (`agentloop_agent_request`,
-//! `agentloop_agent_feed_response`) and of the callback driver's reply
-//! (`agentloop_reply_request`, `agentloop_reply_parse`) share: reading the provider
-//! number, the HTTP status and the request options, and building a request body with a
-//! sentence for each refusal.
+//! `agentloop_provider`: the wire formats a C host picks by number, and the one
+//! implementation of the request and response exports of the agent
+//! (`agentloop_agent_request`, `agentloop_agent_feed_response`) and of the callback
+//! driver's reply (`agentloop_reply_request`, `agentloop_reply_parse`): reading the
+//! provider number, the HTTP status and the request options, writing a request body
+//! with a sentence for each refusal, and parsing an answer.
 
 use agentloop_core::json;
-use agentloop_core::model::Message;
+use agentloop_core::model::{Message, ModelError, Reply};
 use agentloop_core::provider::{Provider, RequestOptions};
 use agentloop_core::tools::ToolSpec;
 
+use crate::bytes::{input, need, opt_text, write_out};
 use crate::json::parse_error;
 use crate::result::{agentloop_result, Outcome};
 
@@ -75,16 +76,56 @@ pub(crate) fn options(bytes: &[u8]) -> Result<RequestOptions, Refusal> {
         .map_err(|error| (agentloop_result::RequestRefused, error.to_string()))
 }
 
-/// The request body for `messages` and `manifest` with `options`.
-pub(crate) fn request(
-    provider: Provider,
-    messages: &[Message],
-    manifest: &[ToolSpec],
-    options: &RequestOptions,
-) -> Result<Vec<u8>, Refusal> {
-    provider
-        .request(messages, manifest, options)
-        .map_err(|error| (agentloop_result::RequestRefused, error.to_string()))
+/// Writes the request body for the conversation `shown` gives (the messages and the
+/// tools on offer) in the wire format `provider`, with the options `(options_ptr,
+/// options_len)`, to `(out_buf, out_cap)` and its length to `*out_len`: the one body
+/// of `agentloop_agent_request` and `agentloop_reply_request`. The output length is
+/// checked first, then the options and the provider; `shown` is asked last, so a bad
+/// argument is named before the caller's state.
+///
+/// # Safety
+/// `options_ptr` must point to `options_len` readable bytes; `out_buf`, if not NULL,
+/// to `out_cap` writable bytes; `out_len` must be valid for a write.
+pub(crate) unsafe fn write_request<'a>(
+    provider: u32,
+    (options_ptr, options_len): (*const u8, usize),
+    shown: impl FnOnce() -> Result<(&'a [Message], &'a [ToolSpec]), Refusal>,
+    (out_buf, out_cap, out_len): (*mut u8, usize, *mut usize),
+) -> Result<(), Refusal> {
+    need(out_len).map_err(bare)?;
+    // SAFETY: the caller's contract for the options bytes.
+    let options = unsafe { input(options_ptr, options_len) }.map_err(bare)?;
+    let provider = self::provider(provider)?;
+    let options = self::options(options)?;
+    let (messages, manifest) = shown()?;
+    let body = provider
+        .request(messages, manifest, &options)
+        .map_err(|error| (agentloop_result::RequestRefused, error.to_string()))?;
+    // SAFETY: the caller's contract for the output buffer and out_len.
+    unsafe { write_out(&body, out_buf, out_cap, out_len) }.map_err(bare)
+}
+
+/// Reads a provider's answer from C — the provider number, the HTTP status, the body
+/// `(body_ptr, body_len)` and the API key `(secret_ptr, secret_len)` it was sent with
+/// (length 0: none) — and parses it: the one reading of `agentloop_agent_feed_response`
+/// and `agentloop_reply_parse`. `Ok` holds the model's answer, a reply or the
+/// provider's error (data, not a refusal); `Err` a refused argument.
+///
+/// # Safety
+/// `body_ptr` must point to `body_len` readable bytes, `secret_ptr` to `secret_len`.
+pub(crate) unsafe fn read_response(
+    provider: u32,
+    status: u32,
+    (body_ptr, body_len): (*const u8, usize),
+    (secret_ptr, secret_len): (*const u8, usize),
+) -> Result<Result<Reply, ModelError>, Refusal> {
+    let provider = self::provider(provider)?;
+    let status = self::status(status)?;
+    // SAFETY: the caller's contract for the body bytes.
+    let body = unsafe { input(body_ptr, body_len) }.map_err(bare)?;
+    // SAFETY: the caller's contract for the secret bytes.
+    let secret = unsafe { opt_text(secret_ptr, secret_len) }.map_err(bare)?;
+    Ok(provider.parse(status, body, secret))
 }
 
 /// Keeps a refusal's sentence in `slot` (the code goes back to C); a size query is not

@@ -1,15 +1,15 @@
 //! `agentloop_reply`: the model callback of `agentloop_driver_run` writes its reply here.
 
-use agentloop_core::json::{self, Value};
-use agentloop_core::model::{Message, ModelError, ProviderReport, Reply};
+use agentloop_core::json::Value;
+use agentloop_core::model::{Message, ModelError, Reply};
 use agentloop_core::tools::ToolSpec;
 
-use crate::agent::tool_value;
+use crate::answer::{provider_report, read_model_error, Answer};
 use crate::boundary::boundary;
-use crate::bytes::{handle_mut, input, need, opt_text, text, write_out};
-use crate::json::parse_error;
-use crate::provider::{self, bare, note, Refusal};
+use crate::bytes::{handle_mut, input, text};
+use crate::provider::{self, note, Refusal};
 use crate::result::{agentloop_result, Outcome};
+use crate::tool_result::read_value;
 
 /// The reply a model callback builds: text, tool calls, reported tokens, or a failure.
 /// The library makes it, hands it to the model callback of `agentloop_driver_run` and reads
@@ -26,14 +26,10 @@ use crate::result::{agentloop_result, Outcome};
 /// `agentloop_reply_request` builds a provider's request body from them and
 /// `agentloop_reply_parse` fills the reply from the provider's answer.
 pub struct agentloop_reply {
-    text: String,
-    calls: Vec<(String, Value)>,
-    output_tokens: Option<u64>,
-    provider: ProviderReport,
-    error: Option<ModelError>,
+    /// What the callback said so far.
+    answer: Answer,
     /// The first input refused: the run stops with this as its model_error.
     refused: Option<String>,
-    set: bool,
     /// The conversation and the tools on offer the callback was given.
     messages: Vec<Message>,
     manifest: Vec<ToolSpec>,
@@ -46,13 +42,8 @@ impl agentloop_reply {
     /// An empty reply for a turn shown `messages` and `manifest`.
     pub(crate) fn new(messages: &[Message], manifest: &[ToolSpec]) -> agentloop_reply {
         agentloop_reply {
-            text: String::new(),
-            calls: Vec::new(),
-            output_tokens: None,
-            provider: ProviderReport::default(),
-            error: None,
+            answer: Answer::default(),
             refused: None,
-            set: false,
             messages: messages.to_vec(),
             manifest: manifest.to_vec(),
             request_refusal: None,
@@ -64,20 +55,28 @@ impl agentloop_reply {
         if let Some(sentence) = self.refused {
             return Err(ModelError::new(sentence));
         }
-        if let Some(error) = self.error {
-            return Err(error);
+        if let (false, Some(sentence)) = (self.answer.is_set(), self.request_refusal) {
+            return Err(ModelError::new(format!(
+                "the request body could not be built: {sentence}"
+            )));
         }
-        if !self.set {
-            return Err(ModelError::new(match self.request_refusal {
-                Some(sentence) => format!("the request body could not be built: {sentence}"),
-                None => String::from("the model callback set no reply"),
-            }));
+        self.answer.finish()
+    }
+
+    /// Gives what a setter read to the answer, or notes its refusal as `what`'s.
+    fn apply<T>(
+        &mut self,
+        what: &str,
+        read: Outcome<T>,
+        set: impl FnOnce(&mut Answer, T),
+    ) -> Outcome {
+        match read {
+            Ok(value) => {
+                set(&mut self.answer, value);
+                Ok(())
+            }
+            Err(code) => Err(self.refuse(what, code)),
         }
-        let mut reply = Reply::new(self.text);
-        reply.tool_calls = self.calls;
-        reply.output_tokens = self.output_tokens;
-        reply.provider = self.provider;
-        Ok(reply)
     }
 
     /// Notes a refused input (the first one is kept) and passes the code on.
@@ -111,15 +110,9 @@ pub unsafe extern "C" fn agentloop_reply_set_text(
     boundary(|| {
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
-        reply.set = true;
         // SAFETY: the caller's contract for the byte input.
-        match unsafe { text(ptr, len) } {
-            Ok(text) => {
-                reply.text = String::from(text);
-                Ok(())
-            }
-            Err(code) => Err(reply.refuse("text", code)),
-        }
+        let read = unsafe { text(ptr, len) };
+        reply.apply("text", read, Answer::set_text)
     })
 }
 
@@ -144,25 +137,23 @@ pub unsafe extern "C" fn agentloop_reply_add_call(
     boundary(|| {
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
-        reply.set = true;
-        let index = reply.calls.len();
+        let index = reply.answer.call_count();
         // SAFETY: the caller's contract for the byte input.
         let name = match unsafe { text(name_ptr, name_len) } {
             Ok(name) => String::from(name),
             Err(code) => return Err(reply.refuse(&format!("call {index} name"), code)),
         };
         // SAFETY: as above.
-        let parsed: Outcome<Value> =
-            unsafe { input(arguments_ptr, arguments_len) }.and_then(tool_value);
+        let parsed: Outcome<Value> = unsafe { read_value(arguments_ptr, arguments_len) };
         match parsed {
-            // tool_value stands for a number with no canonical encoding by a NaN, which
+            // read_value stands for a number with no canonical encoding by a NaN, which
             // the loop's reply check refuses with its own sentence.
             Ok(Value::Number(n)) if n.is_nan() => {
-                reply.calls.push((name, Value::Number(n)));
+                reply.answer.add_call(name, Value::Number(n));
                 Err(agentloop_result::NoCanonicalForm)
             }
             Ok(arguments) => {
-                reply.calls.push((name, arguments));
+                reply.answer.add_call(name, arguments);
                 Ok(())
             }
             Err(code) => Err(reply.refuse(&format!("call {index} ('{name}') arguments"), code)),
@@ -184,8 +175,7 @@ pub unsafe extern "C" fn agentloop_reply_set_output_tokens(
     boundary(|| {
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
-        reply.set = true;
-        reply.output_tokens = Some(tokens);
+        reply.answer.set_output_tokens(tokens);
         Ok(())
     })
 }
@@ -206,15 +196,9 @@ pub unsafe extern "C" fn agentloop_reply_set_error(
     boundary(|| {
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
-        reply.set = true;
         // SAFETY: the caller's contract for the byte input.
-        match unsafe { text(ptr, len) } {
-            Ok(sentence) => {
-                reply.error = Some(ModelError::new(sentence));
-                Ok(())
-            }
-            Err(code) => Err(reply.refuse("error sentence", code)),
-        }
+        let read = unsafe { read_model_error(ptr, len) };
+        reply.apply("error sentence", read, Answer::set_error)
     })
 }
 
@@ -252,17 +236,11 @@ pub unsafe extern "C" fn agentloop_reply_request(
     boundary(|| {
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
-        let built = || -> Result<(), Refusal> {
-            need(out_len).map_err(bare)?;
-            // SAFETY: the caller's contract for the options bytes.
-            let options = unsafe { input(options_ptr, options_len) }.map_err(bare)?;
-            let provider = provider::provider(provider)?;
-            let options = provider::options(options)?;
-            let body = provider::request(provider, &reply.messages, &reply.manifest, &options)?;
-            // SAFETY: the caller's contract for the output buffer and out_len.
-            unsafe { write_out(&body, out_buf, out_cap, out_len) }.map_err(bare)
-        };
-        let outcome = built();
+        let shown = || Ok((&reply.messages[..], &reply.manifest[..]));
+        let out = (out_buf, out_cap, out_len);
+        // SAFETY: this function's contract for the options bytes and the output.
+        let outcome =
+            unsafe { provider::write_request(provider, (options_ptr, options_len), shown, out) };
         note(&mut reply.request_refusal, outcome)
     })
 }
@@ -314,67 +292,16 @@ pub unsafe extern "C" fn agentloop_reply_parse(
     boundary(|| {
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
-        let read = || -> Result<_, Refusal> {
-            let provider = provider::provider(provider)?;
-            let status = provider::status(status)?;
-            // SAFETY: the caller's contract for the body bytes.
-            let body = unsafe { input(body_ptr, body_len) }.map_err(bare)?;
-            // SAFETY: the caller's contract for the secret bytes.
-            let secret = unsafe { opt_text(secret_ptr, secret_len) }.map_err(bare)?;
-            Ok(provider.parse(status, body, secret))
-        };
-        let answer = match read() {
+        let body = (body_ptr, body_len);
+        let secret = (secret_ptr, secret_len);
+        // SAFETY: this function's contract for the body and secret bytes.
+        let answer = match unsafe { provider::read_response(provider, status, body, secret) } {
             Ok(answer) => answer,
             Err(refusal) => return Err(reply.refuse_saying("provider response", refusal)),
         };
-        reply.set = true;
-        reply.text.clear();
-        reply.calls.clear();
-        reply.output_tokens = None;
-        reply.provider = ProviderReport::default();
-        reply.error = None;
-        match answer {
-            Ok(parsed) => {
-                reply.text = parsed.text;
-                reply.calls = parsed.tool_calls;
-                reply.output_tokens = parsed.output_tokens;
-                reply.provider = parsed.provider;
-            }
-            Err(error) => reply.error = Some(error),
-        }
+        reply.answer.set_parsed(answer);
         Ok(())
     })
-}
-
-/// The largest count a report may hold, 2^53 − 1.
-const MAX_COUNT: f64 = agentloop_core::anchor::MAX_SEQ as f64;
-
-/// A provider report from its JSON object (see `agentloop_reply_set_provider_json`).
-fn provider_report(bytes: &[u8]) -> Outcome<ProviderReport> {
-    let value = json::parse(bytes).map_err(parse_error)?;
-    let members = value.as_object().ok_or(agentloop_result::InvalidArgument)?;
-    let mut report = ProviderReport::default();
-    for (key, member) in members.iter() {
-        let string = || {
-            member
-                .as_str()
-                .map(String::from)
-                .ok_or(agentloop_result::InvalidArgument)
-        };
-        let count = || match member.as_f64() {
-            Some(n) if (0.0..=MAX_COUNT).contains(&n) && n.fract() == 0.0 => Ok(n as u64),
-            _ => Err(agentloop_result::InvalidArgument),
-        };
-        match key {
-            "model" => report.model = Some(string()?),
-            "response_id" => report.response_id = Some(string()?),
-            "finish_reason" => report.finish_reason = Some(string()?),
-            "input_tokens" => report.input_tokens = Some(count()?),
-            "cached_input_tokens" => report.cached_input_tokens = Some(count()?),
-            _ => return Err(agentloop_result::InvalidArgument),
-        }
-    }
-    Ok(report)
 }
 
 /// Sets what the provider reported besides text, calls and output tokens, for a host
@@ -402,13 +329,8 @@ pub unsafe extern "C" fn agentloop_reply_set_provider_json(
         // SAFETY: the caller promises the live reply of the running callback.
         let reply = unsafe { handle_mut(reply) }?;
         // SAFETY: the caller's contract for the byte input.
-        match unsafe { input(ptr, len) }.and_then(provider_report) {
-            Ok(report) => {
-                reply.provider = report;
-                Ok(())
-            }
-            Err(code) => Err(reply.refuse("provider report", code)),
-        }
+        let read = unsafe { input(ptr, len) }.and_then(provider_report);
+        reply.apply("provider report", read, Answer::set_provider)
     })
 }
 

@@ -1,6 +1,6 @@
-//! What registering a tool checks, shared by `agentloop_agent_add_tool` and
-//! `agentloop_driver_run`: the result code for each refusal, and `agentloop_tool_explain`,
-//! which gives the sentence.
+//! What registering a tool reads and checks, shared by `agentloop_agent_add_tool` and
+//! `agentloop_driver_run`: the tool's spec and limit read from C, the result code for
+//! each refusal, and `agentloop_tool_explain`, which gives the sentence.
 
 use agentloop_core::json;
 use agentloop_core::tools::{RegisterError, ToolSpec};
@@ -8,7 +8,31 @@ use agentloop_core::tools::{RegisterError, ToolSpec};
 use crate::boundary::boundary;
 use crate::bytes::{input, need, text, write_out};
 use crate::json::parse_error;
-use crate::result::agentloop_result;
+use crate::result::{agentloop_result, Outcome};
+
+/// Reads a tool from C: its name `(ptr, len)` and description (UTF-8), its argument
+/// schema (a JSON document) and its call limit (0: none) — the one reading of
+/// `agentloop_agent_add_tool` and of each `agentloop_tool` of `agentloop_driver_run`.
+/// `INVALID_UTF8` for a name or description that is not UTF-8; `INVALID_JSON` /
+/// `NO_CANONICAL_FORM` for the schema text. Registering checks the rest.
+///
+/// # Safety
+/// Each `(ptr, len)` must point to `len` readable bytes.
+pub(crate) unsafe fn read_spec(
+    (name_ptr, name_len): (*const u8, usize),
+    (description_ptr, description_len): (*const u8, usize),
+    (schema_ptr, schema_len): (*const u8, usize),
+    limit: u64,
+) -> Outcome<(ToolSpec, Option<u64>)> {
+    // SAFETY: the caller's contract for the name bytes.
+    let name = unsafe { text(name_ptr, name_len) }?;
+    // SAFETY: the caller's contract for the description bytes.
+    let description = unsafe { text(description_ptr, description_len) }?;
+    // SAFETY: the caller's contract for the schema bytes.
+    let schema = json::parse(unsafe { input(schema_ptr, schema_len) }?).map_err(parse_error)?;
+    let limit = (limit != 0).then_some(limit);
+    Ok((ToolSpec::new(name, description, schema), limit))
+}
 
 /// The result code for a tool refused at registration: `NOT_PROVIDER_SAFE` for a name
 /// or root schema providers refuse, `SCHEMA_REFUSED` for a schema the validator

@@ -1,12 +1,46 @@
-//! `agentloop_tool_result`: a tool callback of `agentloop_driver_run` writes its result here.
+//! `agentloop_tool_result`: a tool callback of `agentloop_driver_run` writes its result
+//! here; and the one reading of a tool's value or failure from C, for it and for the
+//! agent's `agentloop_agent_feed_tool_result(_for)` / `_feed_tool_error(_for)`.
 
-use agentloop_core::json::Value;
+use agentloop_core::json::{self, Value};
 use agentloop_core::tools::ToolError;
 
-use crate::agent::tool_value;
 use crate::boundary::boundary;
 use crate::bytes::{handle_mut, input, text};
-use crate::result::agentloop_result;
+use crate::json::parse_error;
+use crate::result::{agentloop_result, Outcome};
+
+/// The result a tool gave as JSON text: its value, or — for a number with no canonical
+/// encoding — the value the Rust loop records as `ok:false` ("returned a value with no
+/// canonical encoding"). Text that is not JSON is `INVALID_JSON`.
+pub(crate) fn tool_value(bytes: &[u8]) -> Outcome<Value> {
+    match json::parse(bytes) {
+        Ok(value) => Ok(value),
+        // The core turns a value it cannot encode into the SPEC's ok:false record;
+        // a NaN stands for "the number the tool gave has no canonical encoding".
+        Err(error) if error.kind.is_unserialisable() => Ok(Value::Number(f64::NAN)),
+        Err(error) => Err(parse_error(error)),
+    }
+}
+
+/// Reads a tool's value, the JSON document `(ptr, len)`, as [`tool_value`] does.
+///
+/// # Safety
+/// `ptr` must point to `len` readable bytes.
+pub(crate) unsafe fn read_value(ptr: *const u8, len: usize) -> Outcome<Value> {
+    // SAFETY: the caller's contract for the byte input.
+    unsafe { input(ptr, len) }.and_then(tool_value)
+}
+
+/// Reads a tool's failure, the sentence `(ptr, len)` (UTF-8; `INVALID_UTF8`
+/// otherwise).
+///
+/// # Safety
+/// `ptr` must point to `len` readable bytes.
+pub(crate) unsafe fn read_failure(ptr: *const u8, len: usize) -> Outcome<ToolError> {
+    // SAFETY: the caller's contract for the byte input.
+    unsafe { text(ptr, len) }.map(ToolError::new)
+}
 
 /// The result a tool callback builds: a value or a failure. The library makes it,
 /// hands it to the tool callback and reads it when the callback returns: it is valid
@@ -32,12 +66,26 @@ impl agentloop_tool_result {
             .unwrap_or_else(|| Err(ToolError::new("the callback returned no result")))
     }
 
-    fn refuse(&mut self, what: &str, code: agentloop_result) -> agentloop_result {
-        self.result = Some(Err(ToolError::new(format!(
-            "the callback's {what} was refused: {}",
-            code.sentence()
-        ))));
-        code
+    /// Keeps what a setter read, or its refusal as `what`'s (the tool's failure).
+    fn apply<T>(
+        &mut self,
+        what: &str,
+        read: Outcome<T>,
+        set: impl FnOnce(T) -> Result<Value, ToolError>,
+    ) -> Outcome {
+        match read {
+            Ok(value) => {
+                self.result = Some(set(value));
+                Ok(())
+            }
+            Err(code) => {
+                self.result = Some(Err(ToolError::new(format!(
+                    "the callback's {what} was refused: {}",
+                    code.sentence()
+                ))));
+                Err(code)
+            }
+        }
     }
 }
 
@@ -61,13 +109,8 @@ pub unsafe extern "C" fn agentloop_tool_result_set_value(
         // SAFETY: the caller promises the live result of the running callback.
         let result = unsafe { handle_mut(result) }?;
         // SAFETY: the caller's contract for the byte input.
-        match unsafe { input(ptr, len) }.and_then(tool_value) {
-            Ok(value) => {
-                result.result = Some(Ok(value));
-                Ok(())
-            }
-            Err(code) => Err(result.refuse("value", code)),
-        }
+        let read = unsafe { read_value(ptr, len) };
+        result.apply("value", read, Ok)
     })
 }
 
@@ -88,12 +131,7 @@ pub unsafe extern "C" fn agentloop_tool_result_set_error(
         // SAFETY: the caller promises the live result of the running callback.
         let result = unsafe { handle_mut(result) }?;
         // SAFETY: the caller's contract for the byte input.
-        match unsafe { text(ptr, len) } {
-            Ok(sentence) => {
-                result.result = Some(Err(ToolError::new(sentence)));
-                Ok(())
-            }
-            Err(code) => Err(result.refuse("error sentence", code)),
-        }
+        let read = unsafe { read_failure(ptr, len) };
+        result.apply("error sentence", read, Err)
     })
 }

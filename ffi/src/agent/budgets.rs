@@ -1,6 +1,7 @@
-//! `agentloop_budgets`: the limits of a run, as C passes them.
+//! `agentloop_budgets`: the limits of a run, as C passes them, and the task and
+//! budgets read once for `agentloop_agent_new` and `agentloop_driver_run(_to_writer)`.
 
-use agentloop_core::agent::Budgets;
+use agentloop_core::agent::{check_task, Budgets};
 
 use crate::boundary::boundary;
 use crate::bytes::{put, text};
@@ -57,12 +58,32 @@ impl Default for agentloop_budgets {
     }
 }
 
+/// Reads a run's task `(task_ptr, task_len)` and its budgets from C, checked: the one
+/// reading of `agentloop_agent_new` and `agentloop_driver_run(_to_writer)`.
+/// `INVALID_UTF8` for a task that is not UTF-8, `INVALID_ARGUMENT` for one that is
+/// empty or only white space; then the budgets as [`read_budgets`].
+///
+/// # Safety
+/// `task_ptr` must point to `task_len` readable bytes; `budgets` as [`read_budgets`].
+pub(crate) unsafe fn read_task<'a>(
+    task_ptr: *const u8,
+    task_len: usize,
+    budgets: *const agentloop_budgets,
+) -> Outcome<(&'a str, Budgets)> {
+    // SAFETY: the caller's contract for the byte input.
+    let task = unsafe { text(task_ptr, task_len) }?;
+    check_task(task).map_err(|_| agentloop_result::InvalidArgument)?;
+    // SAFETY: the caller promises NULL or an initialised struct.
+    let budgets = unsafe { read_budgets(budgets) }?;
+    Ok((task, budgets))
+}
+
 /// Reads C budgets (NULL: no limits) into the core's, checked.
 ///
 /// # Safety
 /// `budgets` must be NULL or an initialised struct (its bools 0 or 1) whose sentinel
 /// points to `stop_sentinel_len` readable bytes.
-pub(crate) unsafe fn read_budgets(budgets: *const agentloop_budgets) -> Outcome<Budgets> {
+unsafe fn read_budgets(budgets: *const agentloop_budgets) -> Outcome<Budgets> {
     // SAFETY: the caller promises NULL or a valid, initialised struct.
     let Some(b) = (unsafe { budgets.as_ref() }) else {
         return Ok(Budgets::default());

@@ -28,17 +28,16 @@ pub use tools::*;
 
 use std::collections::VecDeque;
 
-use agentloop_core::agent::{check_task, Agent, Budgets, FeedError, Need, Record};
+use agentloop_core::agent::{Agent, Budgets, FeedError, Need, Record};
 use agentloop_core::jcs;
-use agentloop_core::json::{self, Value};
+use agentloop_core::json::Value;
 use agentloop_core::model::{Message, ModelError, Reply, ToolCall};
 use agentloop_core::tools::{Manifest, ToolError, ToolSpec};
 
 use crate::boundary::boundary;
-use crate::bytes::{give, handle_mut, input, need, take, text};
-use crate::json::parse_error;
+use crate::bytes::{give, handle_mut, need, take};
 use crate::result::{agentloop_result, Outcome};
-use crate::tool::register_error;
+use crate::tool::{read_spec, register_error};
 
 /// Before the first poll: what the agent will be made of.
 #[derive(Debug)]
@@ -298,11 +297,8 @@ pub unsafe extern "C" fn agentloop_agent_new(
 ) -> agentloop_result {
     boundary(|| {
         need(out)?;
-        // SAFETY: the caller's contract for the byte input.
-        let task = unsafe { text(task_ptr, task_len) }?;
-        check_task(task).map_err(|_| agentloop_result::InvalidArgument)?;
-        // SAFETY: the caller promises NULL or an initialised struct.
-        let budgets = unsafe { read_budgets(budgets) }?;
+        // SAFETY: the caller's contract for the task bytes and the budgets.
+        let (task, budgets) = unsafe { read_task(task_ptr, task_len, budgets) }?;
         if first_seq > agentloop_core::anchor::MAX_SEQ {
             return Err(agentloop_result::InvalidArgument);
         }
@@ -359,15 +355,11 @@ pub unsafe extern "C" fn agentloop_agent_add_tool(
     boundary(|| {
         // SAFETY: the caller promises a live agent used by no other thread.
         let agent = unsafe { handle_mut(agent) }?;
+        let (name, description) = ((name_ptr, name_len), (description_ptr, description_len));
         // SAFETY: the caller's contract for the byte inputs.
-        let name = unsafe { text(name_ptr, name_len) }?;
-        // SAFETY: as above.
-        let description = unsafe { text(description_ptr, description_len) }?;
-        // SAFETY: as above.
-        let schema = json::parse(unsafe { input(schema_ptr, schema_len) }?).map_err(parse_error)?;
+        let (spec, limit) =
+            unsafe { read_spec(name, description, (schema_ptr, schema_len), limit) }?;
         let setup = agent.setup.as_mut().ok_or(agentloop_result::InvalidState)?;
-        let spec = ToolSpec::new(name, description, schema);
-        let limit = (limit != 0).then_some(limit);
         setup
             .manifest
             .register(spec, limit)

@@ -2,40 +2,13 @@
 //! and the tools on offer) and feeding its reply or its failure.
 
 use agentloop_core::export::{native_messages, native_tools};
-use agentloop_core::json::{self, Value};
-use agentloop_core::model::{ModelError, Reply};
 
+use crate::answer::{parse_calls, read_model_error, Answer};
 use crate::boundary::boundary;
 use crate::bytes::{handle, handle_mut, input, need, text, write_out};
-use crate::json::parse_error;
-use crate::result::{agentloop_result, Outcome};
+use crate::result::agentloop_result;
 
 use super::{agentloop_agent, canonical};
-
-/// Parses `calls_json`: a JSON array of `{"name": string, "arguments": any}`.
-pub(crate) fn parse_calls(bytes: &[u8]) -> Outcome<Vec<(String, Value)>> {
-    if bytes.is_empty() {
-        return Ok(Vec::new());
-    }
-    let Value::Array(items) = json::parse(bytes).map_err(parse_error)? else {
-        return Err(agentloop_result::InvalidArgument);
-    };
-    let mut calls = Vec::with_capacity(items.len());
-    for item in items {
-        let Value::Object(members) = item else {
-            return Err(agentloop_result::InvalidArgument);
-        };
-        let name = members.get("name").and_then(Value::as_str);
-        let arguments = members.get("arguments");
-        match (name, arguments) {
-            (Some(name), Some(arguments)) if members.len() == 2 => {
-                calls.push((String::from(name), arguments.clone()));
-            }
-            _ => return Err(agentloop_result::InvalidArgument),
-        }
-    }
-    Ok(calls)
-}
 
 /// Writes the conversation so far — what a model is shown — as canonical JSON to
 /// `(out_buf, out_cap)` and its length to `*out_len` (no NUL). The shape is an array,
@@ -132,10 +105,15 @@ pub unsafe extern "C" fn agentloop_agent_feed_reply(
         let reply_text = unsafe { text(text_ptr, text_len) }?;
         // SAFETY: as above.
         let calls = parse_calls(unsafe { input(calls_ptr, calls_len) }?)?;
-        let mut reply = Reply::new(reply_text);
-        reply.tool_calls = calls;
-        reply.output_tokens = has_output_tokens.then_some(output_tokens);
-        agent.feed_reply(Ok(reply))
+        let mut answer = Answer::default();
+        answer.set_text(reply_text);
+        for (name, arguments) in calls {
+            answer.add_call(name, arguments);
+        }
+        if has_output_tokens {
+            answer.set_output_tokens(output_tokens);
+        }
+        agent.feed_reply(answer.finish())
     })
 }
 
@@ -160,7 +138,7 @@ pub unsafe extern "C" fn agentloop_agent_feed_model_error(
         // SAFETY: the caller promises a live agent used by no other thread.
         let agent = unsafe { handle_mut(agent) }?;
         // SAFETY: the caller's contract for the byte input.
-        let message = unsafe { text(ptr, len) }?;
-        agent.feed_reply(Err(ModelError::new(message)))
+        let error = unsafe { read_model_error(ptr, len) }?;
+        agent.feed_reply(Err(error))
     })
 }

@@ -2,12 +2,10 @@
 //! agent waits for, and the provider's answer fed back as that reply — so a C host does
 //! only the HTTP.
 
-use agentloop_core::model::ModelError;
-
 use crate::agent::agentloop_agent;
 use crate::boundary::boundary;
-use crate::bytes::{handle, handle_mut, input, need, opt_text, write_out};
-use crate::provider::{self, bare, note, Refusal};
+use crate::bytes::{handle, handle_mut, need, write_out};
+use crate::provider::{self, note};
 use crate::result::agentloop_result;
 
 /// Writes the request body for the model reply the agent waits for — the conversation
@@ -55,25 +53,20 @@ pub unsafe extern "C" fn agentloop_agent_request(
     boundary(|| {
         // SAFETY: the caller promises a live agent used by no other thread.
         let agent = unsafe { handle_mut(agent) }?;
-        let built = || -> Result<(), Refusal> {
-            need(out_len).map_err(bare)?;
-            // SAFETY: the caller's contract for the options bytes.
-            let options = unsafe { input(options_ptr, options_len) }.map_err(bare)?;
-            let provider = provider::provider(provider)?;
-            let options = provider::options(options)?;
-            let (messages, manifest) = agent.conversation().map_err(|code| {
+        let shown = || {
+            agent.conversation().map_err(|code| {
                 (
                     code,
                     String::from(
                         "the agent is not waiting for a model reply: poll until it asks for one",
                     ),
                 )
-            })?;
-            let body = provider::request(provider, messages, manifest, &options)?;
-            // SAFETY: the caller's contract for the output buffer and out_len.
-            unsafe { write_out(&body, out_buf, out_cap, out_len) }.map_err(bare)
+            })
         };
-        let outcome = built();
+        let out = (out_buf, out_cap, out_len);
+        // SAFETY: this function's contract for the options bytes and the output.
+        let outcome =
+            unsafe { provider::write_request(provider, (options_ptr, options_len), shown, out) };
         note(&mut agent.request_refusal, outcome)
     })
 }
@@ -159,14 +152,12 @@ pub unsafe extern "C" fn agentloop_agent_feed_response(
     boundary(|| {
         // SAFETY: the caller promises a live agent used by no other thread.
         let agent = unsafe { handle_mut(agent) }?;
-        let provider = provider::provider(provider).map_err(|(code, _)| code)?;
-        let status = provider::status(status).map_err(|(code, _)| code)?;
-        // SAFETY: the caller's contract for the body bytes.
-        let body = unsafe { input(body_ptr, body_len) }?;
-        // SAFETY: the caller's contract for the secret bytes.
-        let secret = unsafe { opt_text(secret_ptr, secret_len) }?;
+        let body = (body_ptr, body_len);
+        let secret = (secret_ptr, secret_len);
+        // SAFETY: this function's contract for the body and secret bytes.
+        let answer = unsafe { provider::read_response(provider, status, body, secret) }
+            .map_err(|(code, _)| code)?;
         agent.conversation()?;
-        let answer: Result<_, ModelError> = provider.parse(status, body, secret);
         agent.feed_reply(answer)
     })
 }

@@ -2,29 +2,16 @@
 //! and feeding each result or failure.
 
 use agentloop_core::export::{native_call, native_calls};
-use agentloop_core::json::{self, Value};
+use agentloop_core::json::Value;
 use agentloop_core::model::ToolCall;
 use agentloop_core::tools::ToolError;
 
 use crate::boundary::boundary;
-use crate::bytes::{handle, handle_mut, input, need, text, write_out};
-use crate::json::parse_error;
+use crate::bytes::{handle, handle_mut, need, text, write_out};
 use crate::result::{agentloop_result, Outcome};
+use crate::tool_result::{read_failure, read_value};
 
 use super::{agentloop_agent, canonical};
-
-/// The result a tool gave as JSON text: its value, or — for a number with no canonical
-/// encoding — the value the Rust loop records as `ok:false` ("returned a value with no
-/// canonical encoding"). Text that is not JSON is `INVALID_JSON`.
-pub(crate) fn tool_value(bytes: &[u8]) -> Outcome<Value> {
-    match json::parse(bytes) {
-        Ok(value) => Ok(value),
-        // The core turns a value it cannot encode into the SPEC's ok:false record;
-        // a NaN stands for "the number the tool gave has no canonical encoding".
-        Err(error) if error.kind.is_unserialisable() => Ok(Value::Number(f64::NAN)),
-        Err(error) => Err(parse_error(error)),
-    }
-}
 
 /// Writes one part of the call the last poll asked to run, as
 /// `agentloop_agent_call_json` does for the whole call.
@@ -140,6 +127,30 @@ pub unsafe extern "C" fn agentloop_agent_call_arguments(
     })
 }
 
+/// The body of the four tool feeds: the result `read` gives, fed to the call the last
+/// poll asked for or — with an id `(id_ptr, id_len)` (UTF-8) — to that waiting call of
+/// a batch. The id is read before the result.
+///
+/// # Safety
+/// `agent` must be a live agent used by no other thread; the id must point to `id_len`
+/// readable bytes; `read` must be safe to call (its inputs valid).
+unsafe fn feed(
+    agent: *mut agentloop_agent,
+    id: Option<(*const u8, usize)>,
+    read: impl FnOnce() -> Outcome<Result<Value, ToolError>>,
+) -> Outcome {
+    // SAFETY: the caller promises a live agent used by no other thread.
+    let agent = unsafe { handle_mut(agent) }?;
+    match id {
+        None => agent.feed_tool(read()?),
+        Some((id_ptr, id_len)) => {
+            // SAFETY: the caller's contract for the id bytes.
+            let id = unsafe { text(id_ptr, id_len) }?;
+            agent.feed_tool_for(id, read()?)
+        }
+    }
+}
+
 /// Feeds the tool's value `(ptr, len)` — any JSON document — to the call asked for; it
 /// is recorded with `"ok":true`. As in the Rust loop, a value the record cannot hold
 /// is recorded as `"ok":false` with the loop's sentence and the call counts as run:
@@ -164,11 +175,8 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_result(
     len: usize,
 ) -> agentloop_result {
     boundary(|| {
-        // SAFETY: the caller promises a live agent used by no other thread.
-        let agent = unsafe { handle_mut(agent) }?;
-        // SAFETY: the caller's contract for the byte input.
-        let value = tool_value(unsafe { input(ptr, len) }?)?;
-        agent.feed_tool(Ok(value))
+        // SAFETY: the caller's contract for the agent and the byte input.
+        unsafe { feed(agent, None, || read_value(ptr, len).map(Ok)) }
     })
 }
 
@@ -188,11 +196,8 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_error(
     len: usize,
 ) -> agentloop_result {
     boundary(|| {
-        // SAFETY: the caller promises a live agent used by no other thread.
-        let agent = unsafe { handle_mut(agent) }?;
-        // SAFETY: the caller's contract for the byte input.
-        let message = unsafe { text(ptr, len) }?;
-        agent.feed_tool(Err(ToolError::new(message)))
+        // SAFETY: the caller's contract for the agent and the byte input.
+        unsafe { feed(agent, None, || read_failure(ptr, len).map(Err)) }
     })
 }
 
@@ -254,13 +259,9 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_result_for(
     len: usize,
 ) -> agentloop_result {
     boundary(|| {
-        // SAFETY: the caller promises a live agent used by no other thread.
-        let agent = unsafe { handle_mut(agent) }?;
-        // SAFETY: the caller's contract for the byte inputs.
-        let id = unsafe { text(id_ptr, id_len) }?;
-        // SAFETY: the caller's contract for the byte inputs.
-        let value = tool_value(unsafe { input(ptr, len) }?)?;
-        agent.feed_tool_for(id, Ok(value))
+        let id = Some((id_ptr, id_len));
+        // SAFETY: the caller's contract for the agent and the byte inputs.
+        unsafe { feed(agent, id, || read_value(ptr, len).map(Ok)) }
     })
 }
 
@@ -283,12 +284,8 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_error_for(
     len: usize,
 ) -> agentloop_result {
     boundary(|| {
-        // SAFETY: the caller promises a live agent used by no other thread.
-        let agent = unsafe { handle_mut(agent) }?;
-        // SAFETY: the caller's contract for the byte inputs.
-        let id = unsafe { text(id_ptr, id_len) }?;
-        // SAFETY: the caller's contract for the byte inputs.
-        let message = unsafe { text(ptr, len) }?;
-        agent.feed_tool_for(id, Err(ToolError::new(message)))
+        let id = Some((id_ptr, id_len));
+        // SAFETY: the caller's contract for the agent and the byte inputs.
+        unsafe { feed(agent, id, || read_failure(ptr, len).map(Err)) }
     })
 }
