@@ -20,6 +20,7 @@ mod leaves;
 mod make;
 mod origin;
 mod proof;
+mod prove;
 
 pub use admit::{admit, Admission, Trust};
 pub use check::{
@@ -31,11 +32,16 @@ pub use checkpoint::{
 };
 pub use judge::{Checkpoints, Leaves};
 pub use leaves::{leaves_of, LeafError};
-pub use make::{consistency_text, inclusion_text, report_checkpoint, MakeCheckpointError};
+pub use make::{
+    consistency_text, inclusion_text, make_checkpoint, report_checkpoint, MakeCheckpointError,
+};
 pub use origin::{check_origin, OriginError};
 pub use proof::{ConsistencyProof, InclusionProof, ProofText, ProofTextError};
+pub use prove::{covers, prove, Against, NotAPrefix, ProofRequest, ProveError};
 
 #[cfg(test)]
 mod judge_tests;
+#[cfg(test)]
+mod prove_tests;
 #[cfg(test)]
 mod tests;
