@@ -31,11 +31,20 @@ fn checkpoint_error(error: MakeCheckpointError) -> agentloop_result {
     }
 }
 
+/// The code for a checkpoint text that does not parse: `INVALID_UTF8` when it is not
+/// UTF-8, else `ANCHOR_MALFORMED`.
+pub(crate) fn malformed_code(error: &Malformed) -> agentloop_result {
+    match error {
+        Malformed::NotUtf8 => agentloop_result::InvalidUtf8,
+        _ => agentloop_result::AnchorMalformed,
+    }
+}
+
 fn prove_error(error: ProveError) -> agentloop_result {
     match error {
         ProveError::NotVerified | ProveError::Leaves(_) => agentloop_result::DoesNotVerify,
-        ProveError::Malformed(Malformed::NotUtf8) => agentloop_result::InvalidUtf8,
-        ProveError::Malformed(_) | ProveError::V1Checkpoint => agentloop_result::AnchorMalformed,
+        ProveError::Malformed(e) => malformed_code(&e),
+        ProveError::V1Checkpoint => agentloop_result::AnchorMalformed,
         ProveError::NotAPrefix(_) => agentloop_result::InvalidArgument,
         ProveError::Checkpoint(e) => checkpoint_error(e),
         ProveError::Proof(

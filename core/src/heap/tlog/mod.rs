@@ -13,6 +13,7 @@
 //! ```
 
 mod admit;
+mod by_checkpoints;
 mod check;
 mod checkpoint;
 mod judge;
@@ -23,6 +24,7 @@ mod proof;
 mod prove;
 
 pub use admit::{admit, Admission, Trust};
+pub use by_checkpoints::{verify_by_checkpoints, ByCheckpoints, ByCheckpointsError};
 pub use check::{
     check_consistency, check_inclusion, check_inclusion_anchored, Problem, PROOF_INVALID,
 };
