@@ -4,21 +4,11 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::tests::transcript;
 use super::*;
-use crate::chain::Chain;
 use crate::merkle::{root_of, ProofError};
 use crate::note::SignerKey;
 use crate::verify::{verify_bytes, Options, Report};
-
-fn transcript(n: usize) -> Vec<u8> {
-    let mut chain = Chain::new();
-    let mut out = Vec::new();
-    for i in 0..n {
-        let payload = alloc::format!("{{\"i\":{i}}}");
-        out.extend_from_slice(chain.append_json("note", payload.as_bytes()).unwrap());
-    }
-    out
-}
 
 fn report(bytes: &[u8]) -> Report {
     verify_bytes(bytes, &Options::default())
