@@ -1821,13 +1821,15 @@ agentloop_result agentloop_report_root(const struct agentloop_report *report,
  *
  * `(origin_ptr, origin_len)`: UTF-8, or length 0 for
  * `agentloop/transcript/<hash of record 0>`. `(signer_key_ptr, signer_key_len)`:
- * length 0 for an unsigned checkpoint, or a note signer key
- * (`PRIVATE+KEY+name+id+key`, the contents of `agentloop keygen`'s `.key` file, one
- * line; white space around it is ignored).
+ * length 0 for an unsigned checkpoint, or the text of a signer key file as
+ * `--sign-key FILE` reads it (`agentloop_core::note::signer_key_text`): its first line
+ * that is not blank or a `#` comment, trimmed, is the note signer key
+ * (`PRIVATE+KEY+name+id+key`) — so what `agentloop keygen` prints (the signer key,
+ * then its verifier key) is one.
  *
  * Results: `DOES_NOT_VERIFY`; `INVALID_UTF8` for a string that is not UTF-8;
- * `ANCHOR_MALFORMED` for a signer key that does not parse or an origin a checkpoint
- * cannot carry and read back (a control character, a leading white space or `{`:
+ * `ANCHOR_MALFORMED` for a signer key text with no key or whose first key line does
+ * not parse as a signer key, or an origin a checkpoint cannot carry and read back (a control character, a leading white space or `{`:
  * `agentloop_core::tlog::check_origin`); the size-query protocol for the output.
  *
  * # Safety

@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use agentloop_core::note::{key_lines, KeyError, SignerKey, VerifierKey};
+use agentloop_core::note::{
+    key_lines, signer_key_text, KeyError, SignerKey, SignerTextError, VerifierKey,
+};
 
 use crate::failure::{AnchorFailure, Failure};
 use crate::input::{size, ReadError, Source};
@@ -78,12 +80,12 @@ fn refused(name: String, line: Option<usize>, error: KeyError) -> Failure {
 /// The signer key in `path`: its first line that is not blank or a comment.
 pub fn signer(path: &Path) -> Result<SignerKey, Failure> {
     let (name, text) = read_key_file(path)?;
-    let Some((number, line)) = key_lines(&text).next() else {
-        return Err(Failure::Anchor(AnchorFailure::KeyMalformed {
+    signer_key_text(&text).map_err(|e| match e {
+        SignerTextError::NoKey => Failure::Anchor(AnchorFailure::KeyMalformed {
             name,
             line: None,
             error: String::from("the file holds no key"),
-        }));
-    };
-    line.parse().map_err(|e| refused(name, Some(number), e))
+        }),
+        SignerTextError::Line { line, error } => refused(name, Some(line), error),
+    })
 }

@@ -3,14 +3,12 @@
 //! as `agentloop checkpoint`, `agentloop prove` and `agentloop verify-proof`, through
 //! the shared functions of `agentloop_core::tlog`. See "Proofs" in `docs/c-api.md`.
 
-use agentloop_core::merkle::{root_of, ProofError};
-use agentloop_core::note::SignerKey;
+use agentloop_core::merkle::ProofError;
+use agentloop_core::note::signer_key_text;
 use agentloop_core::tlog::{
-    consistency_text, inclusion_text, leaves_of, read_checkpoint, report_checkpoint,
-    CheckpointText, MakeCheckpointError, TlogCheckpoint,
+    make_checkpoint, prove, Against, MakeCheckpointError, Malformed, ProofRequest, ProveError,
 };
-use agentloop_core::verify::{self, Options};
-use agentloop_core::Hash;
+use agentloop_core::verify::{self, Options, Report};
 
 use crate::boundary::boundary;
 use crate::bytes::{handle, hash_out, input, need, opt_text, put, write_out};
@@ -18,79 +16,56 @@ use crate::hash::agentloop_hash;
 use crate::report::agentloop_report;
 use crate::result::{agentloop_result, Outcome};
 
-/// A transcript from seq 0 that verified: its leaves and its verification report.
-struct Verified<'a> {
-    bytes: &'a [u8],
-    leaves: Vec<Hash>,
-    report: verify::Report,
-}
-
-/// Verifies `bytes` (strict, from genesis) and reads its leaves.
-fn verified(bytes: &[u8]) -> Outcome<Verified<'_>> {
-    let report = verify::verify_bytes(bytes, &Options::default());
-    if !report.ok() {
-        return Err(agentloop_result::DoesNotVerify);
-    }
-    // The transcript verified, so every line has a well-formed hash.
-    let (leaves, _) = leaves_of(bytes).map_err(|_| agentloop_result::DoesNotVerify)?;
-    Ok(Verified {
-        bytes,
-        leaves,
-        report,
-    })
-}
-
-/// A checkpoint text: C2SP (`tlog-checkpoint`), signed or not.
-pub(crate) fn checkpoint_text(text: &[u8]) -> Outcome<CheckpointText> {
-    match read_checkpoint(text) {
-        Ok(parsed @ CheckpointText::Tlog { .. }) => Ok(parsed),
-        Ok(CheckpointText::V1(_)) | Err(_) => {
-            if core::str::from_utf8(text).is_err() {
-                Err(agentloop_result::InvalidUtf8)
-            } else {
-                Err(agentloop_result::AnchorMalformed)
-            }
-        }
-    }
+/// The verification report of `bytes`, strict, from genesis: the transcripts these
+/// functions make checkpoints and proofs of.
+fn report_of(bytes: &[u8]) -> Report {
+    verify::verify_bytes(bytes, &Options::default())
 }
 
 fn checkpoint_error(error: MakeCheckpointError) -> agentloop_result {
     match error {
         MakeCheckpointError::NotVerified => agentloop_result::DoesNotVerify,
-        MakeCheckpointError::Origin(_) => agentloop_result::AnchorMalformed,
-    }
-}
-
-fn proof_error(error: ProofError) -> agentloop_result {
-    match error {
-        ProofError::IndexBeyondSize { .. } | ProofError::SizesReversed { .. } => {
-            agentloop_result::IndexOutOfRange
+        MakeCheckpointError::Origin(_) | MakeCheckpointError::Sign(_) => {
+            agentloop_result::AnchorMalformed
         }
-        _ => agentloop_result::InvalidArgument,
     }
 }
 
-/// The checkpoint a proof is made against, and its text: the one given, which must be
-/// of a prefix of the transcript, or else the unsigned one of every record.
-fn against(transcript: &Verified<'_>, given: &[u8]) -> Outcome<(TlogCheckpoint, String)> {
-    if given.is_empty() {
-        let checkpoint = report_checkpoint(&transcript.report, None).map_err(checkpoint_error)?;
-        let body = checkpoint.body();
-        return Ok((checkpoint, body));
+/// The code for a checkpoint text that does not parse: `INVALID_UTF8` when it is not
+/// UTF-8, else `ANCHOR_MALFORMED`.
+pub(crate) fn malformed_code(error: &Malformed) -> agentloop_result {
+    match error {
+        Malformed::NotUtf8 => agentloop_result::InvalidUtf8,
+        _ => agentloop_result::AnchorMalformed,
     }
-    let CheckpointText::Tlog { checkpoint, .. } = checkpoint_text(given)? else {
-        return Err(agentloop_result::AnchorMalformed);
+}
+
+fn prove_error(error: ProveError) -> agentloop_result {
+    match error {
+        ProveError::NotVerified | ProveError::Leaves(_) => agentloop_result::DoesNotVerify,
+        ProveError::Malformed(e) => malformed_code(&e),
+        ProveError::V1Checkpoint => agentloop_result::AnchorMalformed,
+        ProveError::NotAPrefix(_) => agentloop_result::InvalidArgument,
+        ProveError::Checkpoint(e) => checkpoint_error(e),
+        ProveError::Proof(
+            ProofError::IndexBeyondSize { .. } | ProofError::SizesReversed { .. },
+        ) => agentloop_result::IndexOutOfRange,
+        ProveError::Proof(_) => agentloop_result::InvalidArgument,
+    }
+}
+
+/// The proof `request` of `bytes` against the checkpoint `given` (empty: the unsigned
+/// one of every record).
+fn proof_of(bytes: &[u8], given: &[u8], request: ProofRequest) -> Outcome<String> {
+    let against = if given.is_empty() {
+        Against::Fresh {
+            origin: None,
+            signer: None,
+        }
+    } else {
+        Against::Given(given)
     };
-    let fits = usize::try_from(checkpoint.count)
-        .ok()
-        .and_then(|n| transcript.leaves.get(..n))
-        .is_some_and(|prefix| root_of(prefix) == checkpoint.root);
-    if !fits {
-        return Err(agentloop_result::InvalidArgument);
-    }
-    // checkpoint_text accepted it, so it is UTF-8.
-    let text = String::from_utf8(given.to_vec()).map_err(|_| agentloop_result::InvalidUtf8)?;
-    Ok((checkpoint, text))
+    prove(bytes, &report_of(bytes), request, against).map_err(prove_error)
 }
 
 /// Writes the RFC 6962 Merkle root of the records read (leaf `i`: `SHA-256(0x00 ||
@@ -131,13 +106,15 @@ pub unsafe extern "C" fn agentloop_report_root(
 ///
 /// `(origin_ptr, origin_len)`: UTF-8, or length 0 for
 /// `agentloop/transcript/<hash of record 0>`. `(signer_key_ptr, signer_key_len)`:
-/// length 0 for an unsigned checkpoint, or a note signer key
-/// (`PRIVATE+KEY+name+id+key`, the contents of `agentloop keygen`'s `.key` file, one
-/// line; white space around it is ignored).
+/// length 0 for an unsigned checkpoint, or the text of a signer key file as
+/// `--sign-key FILE` reads it (`agentloop_core::note::signer_key_text`): its first line
+/// that is not blank or a `#` comment, trimmed, is the note signer key
+/// (`PRIVATE+KEY+name+id+key`) — so what `agentloop keygen` prints (the signer key,
+/// then its verifier key) is one.
 ///
 /// Results: `DOES_NOT_VERIFY`; `INVALID_UTF8` for a string that is not UTF-8;
-/// `ANCHOR_MALFORMED` for a signer key that does not parse or an origin a checkpoint
-/// cannot carry and read back (a control character, a leading white space or `{`:
+/// `ANCHOR_MALFORMED` for a signer key text with no key or whose first key line does
+/// not parse as a signer key, or an origin a checkpoint cannot carry and read back (a control character, a leading white space or `{`:
 /// `agentloop_core::tlog::check_origin`); the size-query protocol for the output.
 ///
 /// # Safety
@@ -163,24 +140,17 @@ pub unsafe extern "C" fn agentloop_transcript_checkpoint(
         let origin = unsafe { opt_text(origin_ptr, origin_len) }?;
         // SAFETY: forwarded from this function's contract.
         let signer = match unsafe { opt_text(signer_key_ptr, signer_key_len) }? {
-            Some(key) => Some(
-                key.trim()
-                    .parse::<SignerKey>()
-                    .map_err(|_| agentloop_result::AnchorMalformed)?,
-            ),
+            Some(key) => Some(signer_key_text(key).map_err(|_| agentloop_result::AnchorMalformed)?),
             None => None,
         };
-        let transcript = verified(bytes)?;
         // An origin a checkpoint cannot carry is refused (empty, a newline, a leading
         // brace that would read back as a v1 checkpoint): `check_origin`.
-        let checkpoint = report_checkpoint(&transcript.report, origin.map(str::to_owned))
-            .map_err(checkpoint_error)?;
-        let text = match &signer {
-            Some(key) => checkpoint
-                .sign(key)
-                .map_err(|_| agentloop_result::AnchorMalformed)?,
-            None => checkpoint.body(),
-        };
+        let text = make_checkpoint(
+            &report_of(bytes),
+            origin.map(str::to_owned),
+            signer.as_ref(),
+        )
+        .map_err(checkpoint_error)?;
         // SAFETY: forwarded from this function's contract.
         unsafe { write_out(text.as_bytes(), out_buf, out_cap, out_len) }
     })
@@ -221,16 +191,7 @@ pub unsafe extern "C" fn agentloop_transcript_prove_inclusion(
         let bytes = unsafe { input(transcript, transcript_len) }?;
         // SAFETY: forwarded from this function's contract.
         let given = unsafe { input(checkpoint, checkpoint_len) }?;
-        let transcript = verified(bytes)?;
-        let (checkpoint, text) = against(&transcript, given)?;
-        let proof = inclusion_text(
-            transcript.bytes,
-            &transcript.leaves,
-            index,
-            checkpoint.count,
-            text,
-        )
-        .map_err(proof_error)?;
+        let proof = proof_of(bytes, given, ProofRequest::Inclusion(index))?;
         // SAFETY: forwarded from this function's contract.
         unsafe { write_out(proof.as_bytes(), out_buf, out_cap, out_len) }
     })
@@ -267,10 +228,7 @@ pub unsafe extern "C" fn agentloop_transcript_prove_consistency(
         let bytes = unsafe { input(transcript, transcript_len) }?;
         // SAFETY: forwarded from this function's contract.
         let given = unsafe { input(checkpoint, checkpoint_len) }?;
-        let transcript = verified(bytes)?;
-        let (checkpoint, text) = against(&transcript, given)?;
-        let proof = consistency_text(&transcript.leaves, from, checkpoint.count, text)
-            .map_err(proof_error)?;
+        let proof = proof_of(bytes, given, ProofRequest::Consistency(from))?;
         // SAFETY: forwarded from this function's contract.
         unsafe { write_out(proof.as_bytes(), out_buf, out_cap, out_len) }
     })

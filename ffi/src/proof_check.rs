@@ -12,6 +12,7 @@ use agentloop_core::tlog::{
 
 use crate::boundary::boundary;
 use crate::bytes::{input, need, opt_text, write_out};
+use crate::proof::malformed_code;
 use crate::result::{agentloop_result, Outcome};
 
 /// Why a proof was not found to hold: the code the verify functions return and the
@@ -78,14 +79,10 @@ fn read_tlog_checkpoint(text: &[u8], what: &str) -> Result<CheckpointText, Rejec
             agentloop_result::AnchorMalformed,
             format!("{what} is a v1 checkpoint, with no Merkle root to check a proof against"),
         )),
-        Err(error) => {
-            let code = if core::str::from_utf8(text).is_err() {
-                agentloop_result::InvalidUtf8
-            } else {
-                agentloop_result::AnchorMalformed
-            };
-            Err(reject(code, format!("{what} is malformed: {error}")))
-        }
+        Err(error) => Err(reject(
+            malformed_code(&error),
+            format!("{what} is malformed: {error}"),
+        )),
     }
 }
 

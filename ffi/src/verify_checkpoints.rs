@@ -1,11 +1,11 @@
 //! Verifying a transcript against several checkpoints at once, by the rules of
 //! `agentloop verify --checkpoint A --checkpoint B` (`agentloop_core::tlog::Checkpoints`).
 
-use agentloop_core::tlog::{leaves_of, read_checkpoint, Checkpoints, Leaves};
-use agentloop_core::verify;
+use agentloop_core::tlog::{read_checkpoint, verify_by_checkpoints};
 
 use crate::boundary::boundary;
 use crate::bytes::{give, input, need, opt_text};
+use crate::proof::malformed_code;
 use crate::proof_check::trusted_key_list;
 use crate::report::agentloop_report;
 use crate::result::{agentloop_result, Outcome};
@@ -85,7 +85,7 @@ pub unsafe extern "C" fn agentloop_transcript_verify_checkpoints(
         // SAFETY: the caller's contract for the input bytes.
         let bytes = unsafe { input(ptr, len) }?;
         // SAFETY: the caller promises NULL or an initialised struct.
-        let mut options = unsafe { read_options(options) }?;
+        let options = unsafe { read_options(options) }?;
         if options.checkpoint.is_some() {
             return Err(agentloop_result::InvalidArgument);
         }
@@ -94,9 +94,6 @@ pub unsafe extern "C" fn agentloop_transcript_verify_checkpoints(
         // SAFETY: as above.
         let origin = unsafe { opt_text(origin_ptr, origin_len) }?;
         let trusted = trusted_key_list(keys)?;
-        if !trusted.is_empty() && checkpoints_len == 0 {
-            return Err(agentloop_result::InvalidArgument);
-        }
         // No capacity from the caller's count: a wrong count must not become a huge
         // allocation before the first element is read.
         let mut given = Vec::new();
@@ -104,26 +101,13 @@ pub unsafe extern "C" fn agentloop_transcript_verify_checkpoints(
             // SAFETY: both arrays were checked non-NULL; the caller promises
             // `checkpoints_len` elements and readable texts.
             let text = unsafe { checkpoint_input(checkpoints, checkpoint_lens, i) }?;
-            let parsed = read_checkpoint(text).map_err(|_| {
-                if core::str::from_utf8(text).is_err() {
-                    agentloop_result::InvalidUtf8
-                } else {
-                    agentloop_result::AnchorMalformed
-                }
-            })?;
+            let parsed = read_checkpoint(text).map_err(|e| malformed_code(&e))?;
             given.push((format!("checkpoints[{i}]"), parsed));
         }
-        let judged = Checkpoints::admit(given, &trusted, origin);
-        options.checkpoint = judged.newest();
-        let mut report = verify::verify_bytes(bytes, &options);
-        let read = judged
-            .wants_leaves()
-            .then(|| leaves_of(bytes).ok())
-            .flatten();
-        let leaves = read
-            .as_ref()
-            .map(|(leaves, hashes)| Leaves { leaves, hashes });
-        judged.judge(&mut report, leaves);
+        // Keys without a checkpoint are refused (the options carry none: refused
+        // above, even with no checkpoint, as the C contract says).
+        let report = verify_by_checkpoints(bytes, options, given, &trusted, origin)
+            .map_err(|_| agentloop_result::InvalidArgument)?;
         // SAFETY: out_report was checked non-NULL; the caller promises it is writable.
         unsafe { give(out_report, agentloop_report::new(report)) }
     })

@@ -4,7 +4,7 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 
-use agentloop_core::tlog::report_checkpoint;
+use agentloop_core::tlog::make_checkpoint;
 use agentloop_core::verify::{Checkpoint, Options, Parallel};
 use agentloop_core::Anchor;
 
@@ -51,20 +51,8 @@ pub fn run(args: &CheckpointArgs, out: &mut dyn Write) -> Result<Exit, Failure> 
         .to_text()
     } else {
         // `--origin` passed `check_origin` already (args.rs); this is that check.
-        let checkpoint = report_checkpoint(&report, args.origin.clone()).map_err(|e| {
-            Failure::Anchor(AnchorFailure::ProveCheckpoint {
-                name: String::from("--origin"),
-                reason: e.to_string(),
-            })
-        })?;
-        match &signer {
-            Some(key) => checkpoint.sign(key).map_err(|e| {
-                Failure::Anchor(AnchorFailure::Sign {
-                    error: format!("{e}"),
-                })
-            })?,
-            None => checkpoint.body(),
-        }
+        make_checkpoint(&report, args.origin.clone(), signer.as_ref())
+            .map_err(|e| Failure::Anchor(AnchorFailure::not_made(String::from("--origin"), e)))?
     };
     match &args.out {
         Some(path) => {

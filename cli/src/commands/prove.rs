@@ -1,14 +1,10 @@
 //! `agentloop prove`: an inclusion proof of one record, or a consistency proof from a
-//! prefix, against a checkpoint of the transcript.
+//! prefix, against a checkpoint of the transcript (`agentloop_core::tlog::prove`).
 
 use std::io::Write;
 
-use agentloop_core::merkle::root_of;
-use agentloop_core::note::SignerKey;
-use agentloop_core::tlog::{
-    consistency_text, inclusion_text, leaves_of, report_checkpoint, CheckpointText, TlogCheckpoint,
-};
-use agentloop_core::verify::{self, Options};
+use agentloop_core::tlog::{prove, Against, ProofRequest, ProveError};
+use agentloop_core::verify::Options;
 use agentloop_core::Anchor;
 
 use super::emit;
@@ -23,6 +19,7 @@ use crate::lines::{read_transcript, Transcript};
 /// Verifies the file, then prints the proof asked for.
 pub fn run(args: &ProveArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let signer = args.sign_key.as_deref().map(keys::signer).transpose()?;
+    // Read (and refuse a malformed) checkpoint before the transcript.
     let given = match &args.checkpoint {
         Some(path) => Some(read_checkpoint_text(path)?),
         None => None,
@@ -34,90 +31,64 @@ pub fn run(args: &ProveArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         ..Options::default()
     };
     let Transcript { bytes, report } = read_transcript(source, &options)?;
-    if !report.ok() {
-        return Err(Failure::does_not_verify(
-            &name,
-            &report,
-            "no proof was made",
-        ));
-    }
-    // The file verified, so every line is a record with a well-formed hash.
-    let (leaves, _) = leaves_of(&bytes).map_err(|e| {
-        Failure::Anchor(AnchorFailure::ProveCheckpoint {
-            name: name.clone(),
-            reason: format!("{e}"),
-        })
+    let against = match &given {
+        Some((_, _, text)) => Against::Given(text.as_bytes()),
+        None => Against::Fresh {
+            origin: args.origin.as_deref(),
+            signer: signer.as_ref(),
+        },
+    };
+    let request = match args.index {
+        Some(index) => ProofRequest::Inclusion(index),
+        None => ProofRequest::Consistency(args.from.unwrap_or_default()),
+    };
+    let proof = prove(&bytes, &report, request, against).map_err(|e| {
+        let given = given.as_ref().map(|(cp_name, _, _)| cp_name.as_str());
+        refused(e, &name, given, &report)
     })?;
-    let (checkpoint, text) = against(args, given, &name, &report, &leaves, signer.as_ref())?;
-    let proof_text = if let Some(index) = args.index {
-        inclusion_text(&bytes, &leaves, index, checkpoint.count, text)
-    } else {
-        consistency_text(
-            &leaves,
-            args.from.unwrap_or_default(),
-            checkpoint.count,
-            text,
-        )
-    }
-    .map_err(|error| {
-        Failure::Anchor(AnchorFailure::Prove {
-            name: name.clone(),
-            error,
-        })
-    })?;
-    emit(out, proof_text.as_bytes())?;
+    emit(out, proof.as_bytes())?;
     Ok(Exit::Held)
 }
 
-/// The checkpoint the proof is made against, and its text: the one `given`, which must
-/// be of a prefix of the file (a C2SP one, with a root), or else the checkpoint of the
-/// whole file, signed if a key was given.
-fn against(
-    args: &ProveArgs,
-    given: Option<(String, CheckpointText, String)>,
+/// The failure for a proof not made of the file `name`; `given` names the checkpoint
+/// file given, if any.
+fn refused(
+    error: ProveError,
     name: &str,
-    report: &verify::Report,
-    leaves: &[agentloop_core::Hash],
-    signer: Option<&SignerKey>,
-) -> Result<(TlogCheckpoint, String), Failure> {
-    match given {
-        Some((cp_name, CheckpointText::Tlog { checkpoint, .. }, text)) => {
-            let fits = usize::try_from(checkpoint.count)
-                .ok()
-                .and_then(|n| leaves.get(..n))
-                .is_some_and(|prefix| root_of(prefix) == checkpoint.root);
-            if !fits {
-                return Err(Failure::Anchor(AnchorFailure::ProveCheckpoint {
-                    name: cp_name,
-                    reason: format!(
-                        "the checkpoint ({} records) is not of {name}: its Merkle root is not that of the file's first {} records",
-                        checkpoint.count, checkpoint.count
-                    ),
-                }));
-            }
-            Ok((checkpoint, text))
+    given: Option<&str>,
+    report: &agentloop_core::verify::Report,
+) -> Failure {
+    let cp_name = String::from(given.unwrap_or("--checkpoint"));
+    Failure::Anchor(match error {
+        ProveError::NotVerified => {
+            return Failure::does_not_verify(name, report, "no proof was made")
         }
-        Some((cp_name, CheckpointText::V1(_), _)) => Err(Failure::Anchor(AnchorFailure::ProveCheckpoint {
+        ProveError::Leaves(e) => AnchorFailure::ProveCheckpoint {
+            name: name.to_owned(),
+            reason: format!("{e}"),
+        },
+        ProveError::Malformed(error) => AnchorFailure::CheckpointMalformed {
+            name: cp_name,
+            error,
+        },
+        ProveError::V1Checkpoint => AnchorFailure::ProveCheckpoint {
             name: cp_name,
             reason: String::from(
                 "a proof needs a C2SP checkpoint (with a Merkle root), and this is a v1 checkpoint",
             ),
-        })),
-        None => {
-            // `--origin` passed `check_origin` already (args.rs); this is that check.
-            let checkpoint = report_checkpoint(report, args.origin.clone()).map_err(|e| {
-                Failure::Anchor(AnchorFailure::ProveCheckpoint {
-                    name: String::from("--origin"),
-                    reason: e.to_string(),
-                })
-            })?;
-            let text = match signer {
-                Some(key) => checkpoint.sign(key).map_err(|e| Failure::Anchor(AnchorFailure::Sign {
-                    error: format!("{e}"),
-                }))?,
-                None => checkpoint.body(),
-            };
-            Ok((checkpoint, text))
-        }
-    }
+        },
+        ProveError::NotAPrefix(e) => AnchorFailure::ProveCheckpoint {
+            name: cp_name,
+            reason: format!(
+                "the checkpoint ({} records) is not of {name}: its Merkle root is not that of the file's first {} records",
+                e.count, e.count
+            ),
+        },
+        // `--origin` passed `check_origin` already (args.rs); this is that check.
+        ProveError::Checkpoint(e) => AnchorFailure::not_made(String::from("--origin"), e),
+        ProveError::Proof(error) => AnchorFailure::Prove {
+            name: name.to_owned(),
+            error,
+        },
+    })
 }

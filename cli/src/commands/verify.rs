@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::thread;
 
 use agentloop_core::audit;
-use agentloop_core::tlog::{leaves_of, read_checkpoint, CheckpointText, Checkpoints, Leaves};
+use agentloop_core::tlog::{read_checkpoint, ByCheckpoints, ByCheckpointsError, CheckpointText};
 use agentloop_core::verify::{self, Checkpoint, Options, Parallel, Report};
 use agentloop_core::Anchor;
 
@@ -32,50 +32,48 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         let (name, text, _) = read_checkpoint_text(path)?;
         given.push((name, text));
     }
-    // The largest checkpoint is judged against the file; older ones against it.
-    let checkpoints = Checkpoints::admit(given, &trusted, args.origin.as_deref());
-    let checkpoint = match (checkpoints.is_empty(), args.expect_count) {
-        (false, _) => checkpoints.newest(),
-        (true, Some(count)) => Some(Checkpoint {
-            count,
-            head: args.expect_head,
-            ..Default::default()
-        }),
-        (true, None) => None,
-    };
-    if !trusted.is_empty() && checkpoints.is_empty() {
-        return Err(Failure::Anchor(AnchorFailure::KeyMalformed {
-            name: String::from("--key"),
-            line: None,
-            error: String::from("keys were given but no --checkpoint to check them against"),
-        }));
-    }
+    // An inline checkpoint (`--expect-count`) conflicts with `--checkpoint` (args.rs).
+    let inline = args.expect_count.map(|count| Checkpoint {
+        count,
+        head: args.expect_head,
+        ..Default::default()
+    });
     let options = Options {
         anchor: args.anchor.unwrap_or(Anchor::GENESIS),
         lenient: args.lenient,
-        checkpoint,
+        checkpoint: inline,
         ..Options::default()
     };
-    let with_checkpoint = checkpoint.is_some() || !checkpoints.is_empty();
+    // The largest checkpoint is judged against the file; older ones against it.
+    let by =
+        ByCheckpoints::new(options, given, &trusted, args.origin.as_deref()).map_err(|error| {
+            Failure::Anchor(match error {
+                ByCheckpointsError::KeysWithoutCheckpoint => AnchorFailure::KeyMalformed {
+                    name: String::from("--key"),
+                    line: None,
+                    error: String::from(
+                        "keys were given but no --checkpoint to check them against",
+                    ),
+                },
+                e @ ByCheckpointsError::CheckpointTwice => AnchorFailure::ProveCheckpoint {
+                    name: String::from("--expect-count"),
+                    reason: e.to_string(),
+                },
+            })
+        })?;
+    let with_checkpoint = by.with_checkpoint();
     let verify_one = |source: Source<'_>, parallel: &Parallel| {
-        let mut report = if args.check_loop {
-            verify_loop_source(source, &options)
+        let report = if args.check_loop {
+            verify_loop_source(source, by.options())
         } else {
-            verify_source(source, &options, parallel)
+            verify_source(source, by.options(), parallel)
         };
-        // Older checkpoints are judged with the file's leaves, when it can be read
+        // Older checkpoints are judged with the file's records, when it can be read
         // again (not standard input).
-        let read = match source {
-            Source::Path(path) if checkpoints.wants_leaves() => {
-                fs::read(path).ok().and_then(|b| leaves_of(&b).ok())
-            }
-            _ => None,
-        };
-        let leaves = read
-            .as_ref()
-            .map(|(leaves, hashes)| Leaves { leaves, hashes });
-        checkpoints.judge(&mut report, leaves);
-        report
+        by.finish(report, || match source {
+            Source::Path(path) => fs::read(path).ok(),
+            Source::Stdin => None,
+        })
     };
     // Several files take the cores between them: each is verified on one thread.
     let each_on_one_core = Parallel {

@@ -5,7 +5,7 @@ use std::io;
 
 use agentloop_core::merkle::ProofError;
 use agentloop_core::note::KeyError;
-use agentloop_core::tlog::{Malformed, ProofTextError};
+use agentloop_core::tlog::{MakeCheckpointError, Malformed, ProofTextError};
 
 use super::size_hint;
 
@@ -103,6 +103,23 @@ pub enum AnchorFailure {
         /// Why.
         reason: String,
     },
+}
+
+impl AnchorFailure {
+    /// The failure for a checkpoint that was not made: a signing failure as
+    /// [`AnchorFailure::Sign`], any other reason said about `name` (`--origin`, the
+    /// file the checkpoint was for).
+    pub fn not_made(name: String, error: MakeCheckpointError) -> AnchorFailure {
+        match error {
+            MakeCheckpointError::Sign(e) => AnchorFailure::Sign {
+                error: format!("{e}"),
+            },
+            e => AnchorFailure::ProveCheckpoint {
+                name,
+                reason: e.to_string(),
+            },
+        }
+    }
 }
 
 impl fmt::Display for AnchorFailure {

@@ -704,3 +704,28 @@ fn a_signer_key_among_the_trusted_keys_is_named_as_such() {
     assert!(seed_text.len() >= 40, "{secret}");
     assert!(!why.contains(seed_text), "{why}");
 }
+
+/// The signer key is read as `agentloop checkpoint --sign-key FILE` reads its file: the
+/// first line that is not blank or a `#` comment — so the text `agentloop keygen`
+/// prints (the signer key, then its verifier key) signs as the key alone does.
+#[test]
+fn the_signer_key_is_read_as_the_cli_reads_a_key_file() {
+    let bytes = transcript(3);
+    let key = SignerKey::from_seed("example.com/log", &SEED).unwrap();
+    let secret = key.to_secret_string();
+    let alone = checkpoint(&bytes, None, Some(&secret)).unwrap();
+    let keygen = format!("{secret}\n{}\n", key.verifier());
+    assert_eq!(checkpoint(&bytes, None, Some(&keygen)), Ok(alone.clone()));
+    let commented = format!("# the log's key\n\n  {secret}  \n");
+    assert_eq!(checkpoint(&bytes, None, Some(&commented)), Ok(alone));
+    // A file of comments holds no key; a first key line that is not one is refused.
+    assert_eq!(
+        checkpoint(&bytes, None, Some("# no key here\n")),
+        Err(agentloop_result::AnchorMalformed)
+    );
+    let verifier_first = format!("{}\n{secret}\n", key.verifier());
+    assert_eq!(
+        checkpoint(&bytes, None, Some(&verifier_first)),
+        Err(agentloop_result::AnchorMalformed)
+    );
+}

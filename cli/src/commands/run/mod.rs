@@ -26,7 +26,7 @@ use agentloop_core::export::parse_records;
 use agentloop_core::json::Value;
 use agentloop_core::note::SignerKey;
 use agentloop_core::sink::SinkError;
-use agentloop_core::tlog::report_checkpoint;
+use agentloop_core::tlog::make_checkpoint;
 use agentloop_core::verify::{self, Options, Report};
 use agentloop_http::HttpModel;
 use agentloop_mcp::{end_process_groups, McpServer, ProcessGroup};
@@ -298,20 +298,8 @@ fn write_checkpoint(
     report: &Report,
     signer: Option<&SignerKey>,
 ) -> Result<(), Failure> {
-    let checkpoint = report_checkpoint(report, None).map_err(|e| {
-        Failure::Anchor(AnchorFailure::ProveCheckpoint {
-            name: path.display().to_string(),
-            reason: e.to_string(),
-        })
-    })?;
-    let text = match signer {
-        Some(key) => checkpoint.sign(key).map_err(|e| {
-            Failure::Anchor(AnchorFailure::Sign {
-                error: format!("{e}"),
-            })
-        })?,
-        None => checkpoint.body(),
-    };
+    let text = make_checkpoint(report, None, signer)
+        .map_err(|e| Failure::Anchor(AnchorFailure::not_made(path.display().to_string(), e)))?;
     write_atomically(path, text.as_bytes()).map_err(|reason| {
         Failure::Anchor(AnchorFailure::CheckpointWrite {
             name: path.display().to_string(),

@@ -268,3 +268,37 @@ pub fn key_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .map(|(i, line)| (i + 1, line.trim()))
         .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
 }
+
+/// Why [`signer_key_text`] found no signer key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignerTextError {
+    /// Every line is blank or a `#` comment.
+    NoKey,
+    /// The first key line is not a signer key.
+    Line {
+        /// Its 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        error: KeyError,
+    },
+}
+
+impl fmt::Display for SignerTextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SignerTextError::NoKey => f.write_str("the key text holds no key"),
+            SignerTextError::Line { line, error } => write!(f, "line {line}: {error}"),
+        }
+    }
+}
+
+impl core::error::Error for SignerTextError {}
+
+/// The signer key in a key file's text: its first key line ([`key_lines`]) — so the
+/// text `agentloop keygen` prints (the signer key, then its verifier key) is one. The
+/// rule for `--sign-key FILE` and the C ABI's `signer_key`.
+pub fn signer_key_text(text: &str) -> Result<SignerKey, SignerTextError> {
+    let (line, key) = key_lines(text).next().ok_or(SignerTextError::NoKey)?;
+    key.parse()
+        .map_err(|error| SignerTextError::Line { line, error })
+}

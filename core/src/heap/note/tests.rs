@@ -301,3 +301,33 @@ fn a_line_counts_for_a_trusted_key_only_when_name_and_id_both_match() {
     note.signatures = alloc::vec![rotated, renamed];
     assert_eq!(note.check(&[peter]), SignatureCheck::Untrusted);
 }
+
+#[test]
+fn the_signer_key_is_the_first_key_line_of_its_text() {
+    let key = SignerKey::from_seed("example.com/log", &[3; 32]).unwrap();
+    let secret = key.to_secret_string();
+    let keygen = alloc::format!("{secret}\n{}\n", key.verifier());
+    let commented = alloc::format!("# mine\n\n  {secret}\r\n");
+    for text in [secret.as_str(), keygen.as_str(), commented.as_str()] {
+        let read = signer_key_text(text).unwrap();
+        assert_eq!(read.to_secret_string(), secret, "{text:?}");
+    }
+    assert_eq!(
+        signer_key_text("# none\n\n").unwrap_err(),
+        SignerTextError::NoKey
+    );
+    assert_eq!(
+        signer_key_text("").unwrap_err().to_string(),
+        "the key text holds no key"
+    );
+    let verifier_first = alloc::format!("\n{}\n{secret}\n", key.verifier());
+    let err = signer_key_text(&verifier_first).unwrap_err();
+    assert_eq!(
+        err,
+        SignerTextError::Line {
+            line: 2,
+            error: KeyError::VerifierKeyGiven
+        }
+    );
+    assert!(err.to_string().starts_with("line 2: "), "{err}");
+}

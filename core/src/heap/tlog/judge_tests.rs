@@ -249,3 +249,107 @@ fn on_a_tie_the_last_given_is_the_newest() {
     assert_eq!(found[0].1, FaultKind::HeadMismatch, "{found:?}");
     assert!(Checkpoints::admit(Vec::new(), &[], None).is_empty());
 }
+
+fn owned(given: &[(&str, CheckpointText)]) -> Vec<(String, CheckpointText)> {
+    given
+        .iter()
+        .map(|(name, text)| (name.to_string(), text.clone()))
+        .collect()
+}
+
+#[test]
+fn verify_by_checkpoints_is_admit_verify_and_judge_in_one_call() {
+    let original = transcript(5, None);
+    let rewritten = transcript(5, Some(2));
+    let cases = [
+        (
+            &original,
+            vec![
+                ("old", checkpoint(&original, 2)),
+                ("new", checkpoint(&original, 5)),
+            ],
+        ),
+        (
+            &rewritten,
+            vec![
+                ("old", checkpoint(&original, 3)),
+                ("new", checkpoint(&rewritten, 5)),
+            ],
+        ),
+        (
+            &original,
+            vec![
+                ("old", checkpoint(&original, 3)),
+                ("new", checkpoint(&rewritten, 5)),
+            ],
+        ),
+        (&original, vec![("only", checkpoint(&rewritten, 4))]),
+    ];
+    for (bytes, given) in cases {
+        let want = judged(bytes, &given, None);
+        let got =
+            verify_by_checkpoints(bytes, Options::default(), owned(&given), &[], None).unwrap();
+        assert_eq!(faults(&got), faults(&want));
+        assert_eq!((got.count, got.head), (want.count, want.head));
+    }
+}
+
+#[test]
+fn older_checkpoints_are_judged_only_when_the_transcript_can_be_read_again() {
+    let original = transcript(5, None);
+    let rewritten = transcript(5, Some(2));
+    let given = [
+        ("old", checkpoint(&original, 3)),
+        ("new", checkpoint(&rewritten, 5)),
+    ];
+    let by = ByCheckpoints::new(Options::default(), owned(&given), &[], None).unwrap();
+    assert!(by.with_checkpoint());
+    let report = || verify_bytes(&rewritten, by.options());
+    // Read again: the old checkpoint is not a prefix of the new one.
+    let again = by.finish(report(), || Some(rewritten.clone()));
+    assert_eq!(faults(&again), faults(&by.verify(&rewritten)));
+    assert_eq!(again.faults[0].kind, FaultKind::CheckpointInconsistent);
+    // Not readable again (standard input): the old one is only admitted.
+    assert!(by.finish(report(), || None).ok());
+    // One checkpoint: the transcript is never asked for again.
+    let one = ByCheckpoints::new(Options::default(), owned(&given[1..]), &[], None).unwrap();
+    let report = one.finish(verify_bytes(&rewritten, one.options()), || {
+        panic!("read again with one checkpoint")
+    });
+    assert!(report.ok(), "{:?}", faults(&report));
+}
+
+#[test]
+fn a_verification_by_checkpoints_refuses_keys_without_one_and_a_second_checkpoint() {
+    let t = transcript(3, None);
+    let key = crate::note::SignerKey::from_seed("k", &[1; 32]).unwrap();
+    let trusted = [key.verifier()];
+    let err = ByCheckpoints::new(Options::default(), Vec::new(), &trusted, None).unwrap_err();
+    assert_eq!(err, ByCheckpointsError::KeysWithoutCheckpoint);
+    assert_eq!(
+        err.to_string(),
+        "keys were given but no checkpoint to check them against"
+    );
+    let inline = Options {
+        checkpoint: Some(crate::checkpoint::Checkpoint {
+            count: 3,
+            ..Default::default()
+        }),
+        ..Options::default()
+    };
+    let given = owned(&[("cp", checkpoint(&t, 3))]);
+    let err = verify_by_checkpoints(&t, inline, given, &[], None).unwrap_err();
+    assert_eq!(err, ByCheckpointsError::CheckpointTwice);
+    assert!(
+        err.to_string().contains("give the checkpoint once"),
+        "{err}"
+    );
+    // Without checkpoints the options' own checkpoint (`--expect-count`) is the one.
+    let by = ByCheckpoints::new(inline, Vec::new(), &[], None).unwrap();
+    assert!(by.with_checkpoint());
+    assert_eq!(by.options(), &inline);
+    let short = verify_by_checkpoints(&t[..0], inline, Vec::new(), &[], None).unwrap();
+    assert_eq!(short.faults[0].kind, FaultKind::Truncated);
+    let none = ByCheckpoints::new(Options::default(), Vec::new(), &[], None).unwrap();
+    assert!(!none.with_checkpoint());
+}

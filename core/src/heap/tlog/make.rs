@@ -11,9 +11,10 @@ use super::origin::{check_origin, OriginError};
 use super::proof::{ConsistencyProof, InclusionProof};
 use crate::hash::Hash;
 use crate::merkle::{consistency_proof, inclusion_proof, ProofError};
+use crate::note::{NoteError, SignerKey};
 use crate::verify::Report;
 
-/// Why [`report_checkpoint`] made no checkpoint.
+/// Why [`report_checkpoint`] or [`make_checkpoint`] made no checkpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MakeCheckpointError {
     /// The report has faults, or no Merkle root (a record without a well-formed hash,
@@ -22,6 +23,8 @@ pub enum MakeCheckpointError {
     NotVerified,
     /// The origin asked for could not be read back from the checkpoint.
     Origin(OriginError),
+    /// The signer key could not sign the checkpoint's body.
+    Sign(NoteError),
 }
 
 impl fmt::Display for MakeCheckpointError {
@@ -31,6 +34,7 @@ impl fmt::Display for MakeCheckpointError {
                 f.write_str("the transcript does not verify, so no checkpoint is made of it")
             }
             MakeCheckpointError::Origin(e) => e.fmt(f),
+            MakeCheckpointError::Sign(e) => write!(f, "the checkpoint cannot be signed: {e}"),
         }
     }
 }
@@ -70,6 +74,32 @@ pub fn report_checkpoint(
         head: report.head,
         extensions: Vec::new(),
     })
+}
+
+/// The finished text of the checkpoint of every record a verification `report` read —
+/// what `agentloop checkpoint`, `agentloop prove`, `agentloop run --checkpoint` and
+/// `agentloop_transcript_checkpoint` write: the body ([`TlogCheckpoint::body`]) or,
+/// with a `signer`, the signed note. `origin` as in [`report_checkpoint`].
+pub fn make_checkpoint(
+    report: &Report,
+    origin: Option<String>,
+    signer: Option<&SignerKey>,
+) -> Result<String, MakeCheckpointError> {
+    made(report, origin, signer).map(|(_, text)| text)
+}
+
+/// The checkpoint [`make_checkpoint`] makes, and its finished text.
+pub(super) fn made(
+    report: &Report,
+    origin: Option<String>,
+    signer: Option<&SignerKey>,
+) -> Result<(TlogCheckpoint, String), MakeCheckpointError> {
+    let checkpoint = report_checkpoint(report, origin)?;
+    let text = match signer {
+        Some(key) => checkpoint.sign(key).map_err(MakeCheckpointError::Sign)?,
+        None => checkpoint.body(),
+    };
+    Ok((checkpoint, text))
 }
 
 /// The text of an inclusion proof of record `index` of `bytes` (a transcript whose

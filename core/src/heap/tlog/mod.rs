@@ -13,6 +13,7 @@
 //! ```
 
 mod admit;
+mod by_checkpoints;
 mod check;
 mod checkpoint;
 mod judge;
@@ -20,8 +21,10 @@ mod leaves;
 mod make;
 mod origin;
 mod proof;
+mod prove;
 
 pub use admit::{admit, Admission, Trust};
+pub use by_checkpoints::{verify_by_checkpoints, ByCheckpoints, ByCheckpointsError};
 pub use check::{
     check_consistency, check_inclusion, check_inclusion_anchored, Problem, PROOF_INVALID,
 };
@@ -31,11 +34,16 @@ pub use checkpoint::{
 };
 pub use judge::{Checkpoints, Leaves};
 pub use leaves::{leaves_of, LeafError};
-pub use make::{consistency_text, inclusion_text, report_checkpoint, MakeCheckpointError};
+pub use make::{
+    consistency_text, inclusion_text, make_checkpoint, report_checkpoint, MakeCheckpointError,
+};
 pub use origin::{check_origin, OriginError};
 pub use proof::{ConsistencyProof, InclusionProof, ProofText, ProofTextError};
+pub use prove::{covers, prove, Against, NotAPrefix, ProofRequest, ProveError};
 
 #[cfg(test)]
 mod judge_tests;
+#[cfg(test)]
+mod prove_tests;
 #[cfg(test)]
 mod tests;

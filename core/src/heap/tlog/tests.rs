@@ -9,7 +9,8 @@ use crate::hash::Hash;
 use crate::merkle::root_of;
 use crate::note::{SignerKey, VerifierKey};
 
-fn transcript(n: usize) -> Vec<u8> {
+/// A transcript of `n` records, `{"i":i}` each.
+pub(super) fn transcript(n: usize) -> Vec<u8> {
     let mut chain = Chain::new();
     let mut out = Vec::new();
     for i in 0..n {
