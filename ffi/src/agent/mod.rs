@@ -156,38 +156,25 @@ impl agentloop_agent {
         }
     }
 
-    fn poll(&mut self) -> Outcome<agentloop_need> {
+    /// Runs the loop to its next need, handing out one call at a time (`all: false`,
+    /// `AGENTLOOP_NEED_TOOL_RESULT`) or every call of a turn at once (`all: true`,
+    /// `AGENTLOOP_NEED_TOOL_RESULTS`).
+    fn poll(&mut self, all: bool) -> Outcome<agentloop_need> {
         let agent = self.start()?;
+        agent.set_parallel(if all { usize::MAX } else { 1 });
         // No cancellation hook is asked here, so the records a check point writes
         // may queue up; the host takes them all before it acts on the need.
-        agent.set_parallel(1);
         let (asked, need) = loop {
             match agent.poll(&mut || false) {
                 Need::ModelReply { .. } => break (Asked::ModelReply, agentloop_need::ModelReply),
+                Need::ToolResults { .. } if all => {
+                    break (Asked::ToolResults, agentloop_need::ToolResults)
+                }
                 // Never empty: the agent hands out calls only with one.
                 Need::ToolResults { calls } => {
                     if let Some(call) = calls.first() {
                         break (Asked::ToolResult(call.clone()), agentloop_need::ToolResult);
                     }
-                }
-                Need::TakeRecords => {}
-                Need::Done(_) => break (Asked::Done, agentloop_need::Done),
-            }
-        };
-        self.asked = asked;
-        self.collect();
-        Ok(need)
-    }
-
-    /// Like `poll`, the calls of a turn all at once.
-    fn poll_batch(&mut self) -> Outcome<agentloop_need> {
-        let agent = self.start()?;
-        agent.set_parallel(usize::MAX);
-        let (asked, need) = loop {
-            match agent.poll(&mut || false) {
-                Need::ModelReply { .. } => break (Asked::ModelReply, agentloop_need::ModelReply),
-                Need::ToolResults { .. } => {
-                    break (Asked::ToolResults, agentloop_need::ToolResults)
                 }
                 Need::TakeRecords => {}
                 Need::Done(_) => break (Asked::Done, agentloop_need::Done),

@@ -50,7 +50,7 @@ pub unsafe extern "C" fn agentloop_agent_poll(
         need(out_need)?;
         // SAFETY: the caller promises a live agent used by no other thread.
         let agent = unsafe { handle_mut(agent) }?;
-        let asked = agent.poll()?;
+        let asked = agent.poll(false)?;
         // SAFETY: out_need was checked non-NULL; the caller promises it is writable.
         unsafe { put(out_need, asked as u32) }
     })
@@ -90,7 +90,7 @@ pub unsafe extern "C" fn agentloop_agent_poll_batch(
         need(out_need)?;
         // SAFETY: the caller promises a live agent used by no other thread.
         let agent = unsafe { handle_mut(agent) }?;
-        let asked = agent.poll_batch()?;
+        let asked = agent.poll(true)?;
         // SAFETY: out_need was checked non-NULL; the caller promises it is writable.
         unsafe { put(out_need, asked as u32) }
     })
