@@ -44,59 +44,16 @@ pub(crate) fn resume(
     cancel: &mut dyn FnMut() -> bool,
     sink: &mut dyn RecordSink,
 ) -> Result<Outcome, OpenError> {
-    let options = RunOptions::default();
-    resume_anchored_with(
-        Anchor::GENESIS,
-        transcript,
-        budgets,
-        model,
-        toolbox,
-        cancel,
-        sink,
-        options,
-    )
-}
-
-/// [`resume`], running the calls of a turn as `options` say.
-pub(crate) fn resume_with(
-    transcript: &[u8],
-    budgets: Budgets,
-    model: &mut dyn Model,
-    toolbox: &mut Toolbox,
-    cancel: &mut dyn FnMut() -> bool,
-    sink: &mut dyn RecordSink,
-    options: RunOptions,
-) -> Result<Outcome, OpenError> {
-    resume_anchored_with(
-        Anchor::GENESIS,
-        transcript,
-        budgets,
-        model,
-        toolbox,
-        cancel,
-        sink,
-        options,
-    )
-}
-
-/// [`resume`] of a transcript whose chain starts at `anchor`.
-pub(crate) fn resume_anchored(
-    anchor: Anchor,
-    transcript: &[u8],
-    budgets: Budgets,
-    model: &mut dyn Model,
-    toolbox: &mut Toolbox,
-    cancel: &mut dyn FnMut() -> bool,
-    sink: &mut dyn RecordSink,
-) -> Result<Outcome, OpenError> {
-    let options = RunOptions::default();
-    resume_anchored_with(
+    let (anchor, options) = (Anchor::GENESIS, RunOptions::default());
+    resume_at(
         anchor, transcript, budgets, model, toolbox, cancel, sink, options,
     )
 }
 
+/// [`resume`] of a transcript whose chain starts at `anchor`, running the calls of a
+/// turn as `options` say.
 #[allow(clippy::too_many_arguments)]
-fn resume_anchored_with(
+pub(crate) fn resume_at(
     anchor: Anchor,
     transcript: &[u8],
     budgets: Budgets,

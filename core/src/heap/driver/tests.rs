@@ -288,7 +288,8 @@ fn a_turn_being_awaited_is_abandoned_when_the_run_is_cancelled() {
 
         // Resumed, the turn is asked for again and the run ends as the model says.
         let mut resumed = transcript.clone();
-        let outcome = super::testing::resume_with(
+        let outcome = super::testing::resume_at(
+            crate::Anchor::GENESIS,
             &transcript,
             Budgets::default(),
             &mut Scripted::new([Reply::new("42")]),

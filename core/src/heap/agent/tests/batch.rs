@@ -966,7 +966,8 @@ mod threads {
             let (mut tools, seen_after) = mixed();
             *seen_after.lock().unwrap() = seen.lock().unwrap().clone();
             let mut out = dying.file.clone();
-            driver::testing::resume_with(
+            driver::testing::resume_at(
+                crate::Anchor::GENESIS,
                 &dying.file,
                 budgets.clone(),
                 &mut ByTurn(replies()),

@@ -898,7 +898,7 @@ fn a_transcript_on_an_anchored_chain_resumes_on_it() {
     let lines: Vec<&[u8]> = full.split_inclusive(|&b| b == b'\n').collect();
     let cut = lines[..3].concat();
     let mut out = cut.clone();
-    driver::testing::resume_anchored(
+    driver::testing::resume_at(
         anchor,
         &cut,
         case.budgets.clone(),
@@ -906,6 +906,7 @@ fn a_transcript_on_an_anchored_chain_resumes_on_it() {
         &mut demo_tools(),
         &mut || false,
         &mut out,
+        driver::RunOptions::default(),
     )
     .unwrap();
     assert_eq!(out, full);
