@@ -53,8 +53,8 @@ mod heap;
 #[cfg(feature = "std")]
 mod host;
 
-pub use fixed::{anchor, hash, number, stream};
-use fixed::{checkpoint, fault_kind, scan};
+pub use fixed::{anchor, hash, stream};
+use fixed::{checkpoint, fault_kind, number, scan};
 
 #[cfg(feature = "alloc")]
 pub use heap::{

@@ -87,9 +87,9 @@ pub use lexer::{
 };
 pub use line::{LineChecker, Sealed};
 
+pub(crate) use report::name_start;
 pub use report::{
-    name_start, Excerpt, Found, StreamDetail, StreamFault, StreamReport, EXCERPT_BYTES, MAX_FAULTS,
-    NAME_BYTES,
+    Excerpt, Found, StreamDetail, StreamFault, StreamReport, EXCERPT_BYTES, MAX_FAULTS, NAME_BYTES,
 };
 
 pub use crate::checkpoint::Checkpoint;
