@@ -6,7 +6,7 @@
 //! there, never skipped at call time — and may give it a call limit. Registration also
 //! enforces what model providers require ([`ToolSpec::check`]): a name matching
 //! `^[a-zA-Z0-9_-]{1,64}$` ([`check_name`]) and a root schema with `"type": "object"`
-//! (else a [`RootError`]), so every exported manifest is one their APIs accept. Every
+//! ([`check_root`]), so every exported manifest is one their APIs accept. Every
 //! registration path — [`Manifest::register`], [`Toolbox::register`], the C ABI, and
 //! any tool source added later — goes through [`ToolSpec::check`].
 //!
@@ -32,10 +32,10 @@ mod provider;
 #[cfg(feature = "schemars")]
 mod typed;
 
-pub(crate) use provider::check_root;
 pub(crate) use provider::ShownName;
 pub use provider::{
-    check_name, provider_safe_name, NameError, RootError, RootType, MAX_NAME_CHARS, NAME_PATTERN,
+    check_name, check_root, provider_safe_name, NameError, RootError, RootType, MAX_NAME_CHARS,
+    NAME_PATTERN,
 };
 #[cfg(feature = "schemars")]
 pub use typed::{schema_of, TypedTool, TypedToolError};
