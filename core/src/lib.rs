@@ -53,8 +53,8 @@ mod heap;
 #[cfg(feature = "std")]
 mod host;
 
-pub use fixed::{anchor, hash, number, stream};
-use fixed::{checkpoint, fault_kind, scan};
+pub use fixed::{anchor, hash, stream};
+use fixed::{checkpoint, fault_kind, number, scan};
 
 #[cfg(feature = "alloc")]
 pub use heap::{
@@ -159,7 +159,7 @@ pub mod verify {
     //! # Faults
     //!
     //! A [`Fault`] is the streaming verifier's fault type with a [`Detail`]: for every fault
-    //! the record and chain checks find, the fixed-size [`crate::stream::Detail`] the
+    //! the record and chain checks find, the fixed-size [`crate::stream::StreamDetail`] the
     //! streaming verifier reports for the same fault ([`Detail::Check`]), so the sentence is
     //! the same in both; [`Detail::Text`] holds the sentences of what is found outside those
     //! checks (an input that could not be read, a checkpoint's signatures and its judging

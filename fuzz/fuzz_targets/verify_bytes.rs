@@ -17,7 +17,7 @@
 use std::io::{BufReader, Cursor};
 
 use agentloop_core::hash::Hash;
-use agentloop_core::stream::{Departure, Detail, StreamOptions, StreamReport, StreamVerifier};
+use agentloop_core::stream::{Departure, StreamDetail, StreamOptions, StreamReport, StreamVerifier};
 use agentloop_core::verify::{self, Checkpoint, FaultKind, Options, Report};
 use libfuzzer_sys::fuzz_target;
 
@@ -193,7 +193,7 @@ fn agree(stream: &StreamReport, alloc: &Report) {
             // line (found by the CI smoke run, 2026-12-03; the input is in the corpus).
             let number_line = matches!(
                 fault.detail,
-                Detail::NotCanonical {
+                StreamDetail::NotCanonical {
                     departure: Departure::NumberSpelling,
                     ..
                 }
@@ -206,7 +206,7 @@ fn agree(stream: &StreamReport, alloc: &Report) {
                 "stream refused line {at:?} ({:?}), the allocating verifier says {here:?}",
                 fault.detail
             );
-            if fault.kind == FaultKind::BadJson && !matches!(fault.detail, Detail::Limit { .. }) {
+            if fault.kind == FaultKind::BadJson && !matches!(fault.detail, StreamDetail::Limit { .. }) {
                 assert_eq!(
                     here,
                     vec![FaultKind::BadJson],

@@ -104,7 +104,7 @@ fn assert_same(stream: &StreamReport, alloc: &Report, what: &str) {
     let departed: Vec<u64> = stream
         .faults
         .iter()
-        .filter(|f| matches!(f.detail, stream::Detail::NotCanonical { .. }))
+        .filter(|f| matches!(f.detail, stream::StreamDetail::NotCanonical { .. }))
         .filter_map(|f| f.index)
         .collect();
     for &i in &departed {
@@ -121,7 +121,7 @@ fn assert_same(stream: &StreamReport, alloc: &Report, what: &str) {
         let carriage_return = |f: &&verify::Fault| {
             matches!(
                 f.detail.check(),
-                Some(stream::Detail::NotCanonical {
+                Some(stream::StreamDetail::NotCanonical {
                     departure: Departure::CarriageReturn,
                     ..
                 })
@@ -132,7 +132,7 @@ fn assert_same(stream: &StreamReport, alloc: &Report, what: &str) {
                 && f.kind == FaultKind::NotCanonical
                 && (matches!(
                     f.detail.check(),
-                    Some(stream::Detail::CanonicalDiffers { .. })
+                    Some(stream::StreamDetail::CanonicalDiffers { .. })
                 ) || carriage_return(&f))),
             "{what}: the allocating verifier calls line {i} not canonical: {:?}",
             alloc.faults

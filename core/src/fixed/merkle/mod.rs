@@ -14,7 +14,8 @@ mod hasher;
 mod range;
 mod verify;
 
-pub use hasher::{empty_root, leaf_hash, node_hash, record_leaf};
+pub(crate) use hasher::record_leaf;
+pub use hasher::{empty_root, leaf_hash, node_hash};
 pub use range::{CompactRange, RangeFull};
 pub use verify::{verify_consistency, verify_inclusion, ProofError};
 

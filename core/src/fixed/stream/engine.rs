@@ -15,7 +15,7 @@
 
 use heapless::String;
 
-use super::report::{Detail, Fault, Found, NAME_BYTES};
+use super::report::{Found, StreamDetail, StreamFault, NAME_BYTES};
 use super::{checkpoint_outcome, NumberProblem, Place, Sealed};
 use crate::anchor::{seq_of, Anchor};
 use crate::checkpoint::{Checkpoint, Tree};
@@ -27,21 +27,21 @@ pub(crate) trait Faults {
     /// Faults kept so far.
     fn kept(&self) -> usize;
     /// Keeps a fault (the engine has checked the cap).
-    fn keep(&mut self, fault: Fault);
+    fn keep(&mut self, fault: StreamFault);
     /// Puts a checkpoint's fault in its place, whatever the cap.
-    fn place(&mut self, place: Place, fault: Fault);
+    fn place(&mut self, place: Place, fault: StreamFault);
 }
 
-impl<const N: usize> Faults for heapless::Vec<Fault, N, u8> {
+impl<const N: usize> Faults for heapless::Vec<StreamFault, N, u8> {
     fn kept(&self) -> usize {
         self.len()
     }
 
-    fn keep(&mut self, fault: Fault) {
+    fn keep(&mut self, fault: StreamFault) {
         let _ = self.push(fault);
     }
 
-    fn place(&mut self, place: Place, fault: Fault) {
+    fn place(&mut self, place: Place, fault: StreamFault) {
         let at = place.index(self, &fault);
         let _ = self.insert(at, fault);
     }
@@ -152,10 +152,10 @@ impl Engine {
         faults: &mut impl Faults,
         at: At,
         kind: FaultKind,
-        detail: Detail,
+        detail: StreamDetail,
     ) {
         if faults.kept() < self.max_faults {
-            faults.keep(Fault {
+            faults.keep(StreamFault {
                 index: Some(at.index),
                 line: at.line,
                 kind,
@@ -177,27 +177,27 @@ impl Engine {
     /// numbers with no canonical encoding, `hash`, `seq`, `prev`.
     pub(crate) fn record(&mut self, faults: &mut impl Faults, at: At, facts: Facts) {
         if facts.absent != 0 || facts.kind.is_some() {
-            let detail = Detail::Missing {
+            let detail = StreamDetail::Missing {
                 absent: facts.absent,
                 kind: facts.kind,
             };
             self.fault(faults, at, FaultKind::MissingFields, detail);
         }
         if facts.unexpected > 0 {
-            let detail = Detail::Unexpected {
+            let detail = StreamDetail::Unexpected {
                 count: facts.unexpected,
                 first: facts.first_unexpected,
             };
             self.fault(faults, at, FaultKind::UnexpectedFields, detail);
         }
         if let Some(problem) = facts.unserialisable {
-            let detail = Detail::Unserialisable { problem };
+            let detail = StreamDetail::Unserialisable { problem };
             self.fault(faults, at, FaultKind::UnserialisablePayload, detail);
         }
         let stored = match facts.hash {
             None => None,
             Some(Err(found)) => {
-                let detail = Detail::HashMalformed { found };
+                let detail = StreamDetail::HashMalformed { found };
                 self.fault(faults, at, FaultKind::HashMismatch, detail);
                 None
             }
@@ -213,7 +213,7 @@ impl Engine {
             Some(Ok(n)) => self.seq_number(faults, at, n),
             Some(Err(found)) => {
                 let expected = self.expected_seq;
-                let detail = Detail::SeqGap { expected, found };
+                let detail = StreamDetail::SeqGap { expected, found };
                 self.fault(faults, at, FaultKind::SeqGap, detail);
                 self.expected_seq = expected.saturating_add(1);
             }
@@ -221,7 +221,7 @@ impl Engine {
         match facts.prev {
             None => {}
             Some(Err(found)) => {
-                let detail = Detail::PrevMalformed { found };
+                let detail = StreamDetail::PrevMalformed { found };
                 self.fault(faults, at, FaultKind::PrevMismatch, detail);
             }
             Some(Ok(prev)) => self.prev_hash(faults, at, prev),
@@ -247,9 +247,9 @@ impl Engine {
             line: Some(self.count + 1),
         };
         let detail = if complete {
-            Detail::UnterminatedRecord { len }
+            StreamDetail::UnterminatedRecord { len }
         } else {
-            Detail::TornTail { len }
+            StreamDetail::TornTail { len }
         };
         self.fault(faults, at, FaultKind::TornTail, detail);
     }
@@ -282,7 +282,7 @@ impl Engine {
 
     fn compare_hash(&mut self, faults: &mut impl Faults, at: At, stored: Hash, computed: Hash) {
         if computed != stored {
-            let detail = Detail::HashDiffers { stored, computed };
+            let detail = StreamDetail::HashDiffers { stored, computed };
             self.fault(faults, at, FaultKind::HashMismatch, detail);
         }
     }
@@ -295,7 +295,7 @@ impl Engine {
         let expected = self.expected_seq;
         let seq = seq_of(n);
         if seq != Some(expected) {
-            let detail = Detail::SeqGap {
+            let detail = StreamDetail::SeqGap {
                 expected,
                 found: Found::Number(n),
             };
@@ -311,7 +311,7 @@ impl Engine {
     fn prev_hash(&mut self, faults: &mut impl Faults, at: At, found: Hash) {
         if let Some(expected) = self.prev {
             if found != expected {
-                let detail = Detail::PrevDiffers {
+                let detail = StreamDetail::PrevDiffers {
                     expected,
                     found,
                     index: at.index,

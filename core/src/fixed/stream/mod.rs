@@ -15,7 +15,7 @@
 //! (`stream/engine.rs`), which the allocating verifier (`verify::Verifier`) runs too: it
 //! only turns a line into the same facts, through the lexer of this module (its fast
 //! path) or, for a line the lexer does not accept, through the parser. The faults and
-//! their [`Detail`]s are then the same by construction.
+//! their [`StreamDetail`]s are then the same by construction.
 //!
 //! # Same faults as the allocating verifier — for canonical lines
 //!
@@ -23,9 +23,9 @@
 //! below, the faults (index, line, kind) are those `verify::verify_bytes` reports in its
 //! default strict mode, in the same order, with the same record count and head; so are
 //! `torn_tail`, `truncated` and `head_mismatch` — and so are the details: both verifiers
-//! report the same fixed-size [`Detail`] (the allocating one inside
+//! report the same fixed-size [`StreamDetail`] (the allocating one inside
 //! `verify::Detail::Check`), whose `Display` is the one sentence for that fault. The two
-//! verifiers share [`Fault`], [`Detail`], [`FaultKind`] and [`Checkpoint`] (`verify`
+//! verifiers share [`StreamFault`], [`StreamDetail`], [`FaultKind`] and [`Checkpoint`] (`verify`
 //! re-exports the last two).
 //!
 //! A line is checked until its first byte that cannot belong to a canonical record.
@@ -87,8 +87,9 @@ pub use lexer::{
 };
 pub use line::{LineChecker, Sealed};
 
+pub(crate) use report::name_start;
 pub use report::{
-    name_start, Detail, Excerpt, Fault, Found, StreamReport, EXCERPT_BYTES, MAX_FAULTS, NAME_BYTES,
+    Excerpt, Found, StreamDetail, StreamFault, StreamReport, EXCERPT_BYTES, MAX_FAULTS, NAME_BYTES,
 };
 
 pub use crate::checkpoint::Checkpoint;
@@ -155,7 +156,7 @@ pub struct StreamVerifier {
     stopped: Option<(u64, Stop)>,
     /// The record and chain checks (shared with the allocating verifier).
     engine: Engine,
-    faults: heapless::Vec<Fault, { MAX_FAULTS + 1 }, u8>,
+    faults: heapless::Vec<StreamFault, { MAX_FAULTS + 1 }, u8>,
 }
 
 impl StreamVerifier {
@@ -242,9 +243,9 @@ impl StreamVerifier {
         let stopped = self.stopped.take();
         let mut record = core::mem::replace(&mut self.record, RecordState::new());
         let outcome = if len == 0 {
-            Err(Detail::EmptyLine)
+            Err(StreamDetail::EmptyLine)
         } else if len > self.options.max_line_bytes {
-            Err(Detail::LineTooLong {
+            Err(StreamDetail::LineTooLong {
                 len,
                 limit: self.options.max_line_bytes,
             })
@@ -256,9 +257,11 @@ impl StreamVerifier {
             stop.map_err(|(column, stop)| {
                 let column = column + 1;
                 match stop {
-                    Stop::Bad(error) => Detail::Syntax { column, error },
-                    Stop::Limit(limit) => Detail::Limit { column, limit },
-                    Stop::NotCanonical(departure) => Detail::NotCanonical { column, departure },
+                    Stop::Bad(error) => StreamDetail::Syntax { column, error },
+                    Stop::Limit(limit) => StreamDetail::Limit { column, limit },
+                    Stop::NotCanonical(departure) => {
+                        StreamDetail::NotCanonical { column, departure }
+                    }
                 }
             })
         };
@@ -271,8 +274,8 @@ impl StreamVerifier {
                     None => self.engine.record(&mut self.faults, at, record.facts()),
                 };
             }
-            Ok(found) => (FaultKind::NotAnObject, Detail::NotAnObject { found }),
-            Err(detail @ Detail::NotCanonical { .. }) => (FaultKind::NotCanonical, detail),
+            Ok(found) => (FaultKind::NotAnObject, StreamDetail::NotAnObject { found }),
+            Err(detail @ StreamDetail::NotCanonical { .. }) => (FaultKind::NotCanonical, detail),
             Err(detail) => (FaultKind::BadJson, detail),
         };
         self.engine.fault(&mut self.faults, at, kind, detail);
@@ -293,7 +296,7 @@ pub(crate) enum Place {
 
 impl Place {
     /// The position in `faults` (in record order) where the fault goes.
-    pub(crate) fn index<D>(self, faults: &[Fault<D>], fault: &Fault) -> usize {
+    pub(crate) fn index<D>(self, faults: &[StreamFault<D>], fault: &StreamFault) -> usize {
         match self {
             Place::First => 0,
             Place::Last => faults.len(),
@@ -308,23 +311,23 @@ pub(crate) fn checkpoint_outcome(
     cp: Checkpoint,
     count: u64,
     verdict: Verdict,
-) -> (Option<(Place, Fault)>, Option<u64>) {
+) -> (Option<(Place, StreamFault)>, Option<u64>) {
     match verdict {
         Verdict::OriginMismatch { expected, found } => {
-            let fault = Fault {
+            let fault = StreamFault {
                 index: Some(0),
                 line: Some(1),
                 kind: FaultKind::CheckpointOriginMismatch,
-                detail: Detail::OriginMismatch { expected, found },
+                detail: StreamDetail::OriginMismatch { expected, found },
             };
             (Some((Place::First, fault)), None)
         }
         Verdict::Truncated => {
-            let fault = Fault {
+            let fault = StreamFault {
                 index: Some(count),
                 line: None,
                 kind: FaultKind::Truncated,
-                detail: Detail::Truncated {
+                detail: StreamDetail::Truncated {
                     checkpoint: cp.count,
                     count,
                 },
@@ -334,21 +337,21 @@ pub(crate) fn checkpoint_outcome(
         Verdict::Reached { beyond, mismatch } => {
             let fault = mismatch.map(|m| {
                 let detail = match (m.head, m.root) {
-                    (Some(head), _) => Detail::HeadMismatch {
+                    (Some(head), _) => StreamDetail::HeadMismatch {
                         head,
                         checkpoint: cp.count,
                         found: m.found,
                     },
                     (None, root) => {
                         let (root, found) = root.unwrap_or_default();
-                        Detail::RootMismatch {
+                        StreamDetail::RootMismatch {
                             root,
                             checkpoint: cp.count,
                             found,
                         }
                     }
                 };
-                let fault = Fault {
+                let fault = StreamFault {
                     index: m.index,
                     line: m.index.map(|i| i + 1),
                     kind: FaultKind::HeadMismatch,

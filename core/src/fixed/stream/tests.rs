@@ -719,16 +719,16 @@ fn state_size_is_fixed() {
     let size = core::mem::size_of::<StreamVerifier>();
     std::eprintln!("size_of::<StreamVerifier>() = {size} bytes");
     std::eprintln!(
-        "size_of::<StreamReport>() = {} bytes, size_of::<Fault>() = {} bytes, size_of::<ChainState>() = {} bytes",
+        "size_of::<StreamReport>() = {} bytes, size_of::<StreamFault>() = {} bytes, size_of::<ChainState>() = {} bytes",
         core::mem::size_of::<StreamReport>(),
-        core::mem::size_of::<Fault>(),
+        core::mem::size_of::<StreamFault>(),
         core::mem::size_of::<ChainState>()
     );
     std::eprintln!(
         "of which: lexer {} bytes, record state {} bytes, fault list {} bytes",
         core::mem::size_of::<lexer::Lexer>(),
         core::mem::size_of::<record::RecordState>(),
-        core::mem::size_of::<heapless::Vec<Fault, { MAX_FAULTS + 1 }, u8>>()
+        core::mem::size_of::<heapless::Vec<StreamFault, { MAX_FAULTS + 1 }, u8>>()
     );
     assert!(size <= 6144, "{size}");
     assert!(
@@ -858,7 +858,7 @@ fn details_of_edge_values_read_as_sentences() {
         "a number outside the double range"
     );
     assert_eq!(format!("{}", Found::Number(-2.5)), "the number -2.5");
-    let gap = |found| Detail::SeqGap { expected: 4, found };
+    let gap = |found| StreamDetail::SeqGap { expected: 4, found };
     assert_eq!(
         format!("{}", gap(Found::Number(f64::NEG_INFINITY))),
         "expected seq 4, found a number outside the double range"
@@ -875,7 +875,7 @@ fn details_of_edge_values_read_as_sentences() {
     let mut first = heapless::String::new();
     first.push_str("zz").unwrap();
     assert_eq!(
-        format!("{}", Detail::Unexpected { count: 1, first }),
+        format!("{}", StreamDetail::Unexpected { count: 1, first }),
         "unexpected member 'zz'; a record has only hash, kind, payload, prev and seq"
     );
 }
@@ -923,7 +923,7 @@ fn found_strings_read_as_excerpts() {
         .unwrap();
     assert_eq!(
         gap.detail,
-        Detail::SeqGap {
+        StreamDetail::SeqGap {
             expected: 0,
             found: Found::of_str(&long)
         }
@@ -1052,7 +1052,7 @@ fn a_line_that_is_one_unserialisable_number_is_not_canonical_here_and_not_an_obj
     assert_eq!(kinds(&report), [(0, "not_canonical")]);
     assert!(matches!(
         report.faults[0].detail,
-        Detail::NotCanonical {
+        StreamDetail::NotCanonical {
             departure: Departure::NumberSpelling,
             ..
         }

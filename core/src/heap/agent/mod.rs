@@ -99,7 +99,6 @@ mod tests;
 
 pub use crate::vocabulary::{call_id, result_lost_sentence, RecordKind, StopReason};
 pub use budget::{estimate_tokens, BudgetError, Budgets, Outcome};
-pub use checks::{argument_root, MAX_SHOWN_VIOLATIONS};
 pub use follow::Difference;
 pub use need::{FeedError, Need};
 pub use records::Record;

@@ -6,7 +6,7 @@
 //! then write: one encoder serves a live request and an export. Both follow the
 //! providers' pairing rules: every tool call gets exactly one result, in call order,
 //! right after the assistant message that asked for it; a call the loop left unrun gets
-//! the synthetic result [`not_run_sentence`]. A call name outside
+//! the synthetic result [`not_run_sentence`](crate::vocabulary::not_run_sentence). A call name outside
 //! `^[a-zA-Z0-9_-]{1,64}$` — one a model made up, which the loop answered `ok:false` —
 //! is written as [`provider_safe_name`](crate::tools::provider_safe_name) maps it,
 //! since providers refuse a history that holds it; every registered tool's name is
@@ -15,7 +15,6 @@
 use super::conversation::{read, HistoryError};
 use crate::json::Value;
 use crate::provider::{anthropic, openai};
-pub use crate::vocabulary::not_run_sentence;
 
 /// The transcript as an OpenAI Chat Completions `messages` array
 /// ([`openai::messages`], with no system message):

@@ -28,7 +28,7 @@ mod native;
 
 pub use crate::provider::{anthropic_tools, mcp_tools, openai_tools};
 pub use conversation::{HistoryError, HistoryErrorKind};
-pub use history::{anthropic_messages, not_run_sentence, openai_messages};
+pub use history::{anthropic_messages, openai_messages};
 pub use native::{native_call, native_calls, native_message, native_messages, native_tools};
 
 use alloc::vec::Vec;

@@ -10,9 +10,7 @@
 mod keys;
 mod text;
 
-pub use keys::{
-    key_id, key_lines, signer_key_text, KeyError, SignerKey, SignerTextError, VerifierKey,
-};
+pub use keys::{key_lines, signer_key_text, KeyError, SignerKey, SignerTextError, VerifierKey};
 pub use text::{Note, NoteError, NoteSignature, SignatureCheck};
 
 #[cfg(test)]

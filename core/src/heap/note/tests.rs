@@ -3,6 +3,7 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::keys::key_id;
 use super::*;
 
 const PETER_SKEY: &str =

@@ -178,14 +178,11 @@ use core::fmt;
 use crate::json::Value;
 
 pub use compile::{
-    DRAFT_2020_12, KEYWORDS_BYTES, MAX_DYNAMIC_SCOPES, MAX_ENUM_VALUES, MAX_REQUIRED_NAMES,
+    KEYWORDS_BYTES, MAX_DYNAMIC_SCOPES, MAX_ENUM_VALUES, MAX_REQUIRED_NAMES,
     MAX_SCHEMA_COMPILED_BYTES, SUBSCHEMA_BYTES,
 };
 pub use draft::Draft;
-pub use pattern::{
-    LookAround, Pattern, PatternError, PatternErrorKind, SyntaxError, MAX_COMPILED_BYTES,
-    MAX_GROUP_DEPTH, MAX_MATCH_CACHE_BYTES, MAX_PATTERN_CHARS,
-};
+pub use pattern::{LookAround, Pattern, PatternError, PatternErrorKind, SyntaxError};
 pub use validate::{MAX_NESTING, MAX_VALIDATION_STEPS};
 
 /// A compiled schema: checked against the subset and the draft 2020-12 meta-schema once,

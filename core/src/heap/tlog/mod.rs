@@ -28,10 +28,7 @@ pub use by_checkpoints::{verify_by_checkpoints, ByCheckpoints, ByCheckpointsErro
 pub use check::{
     check_consistency, check_inclusion, check_inclusion_anchored, Problem, PROOF_INVALID,
 };
-pub use checkpoint::{
-    default_origin, origin_first, read_checkpoint, CheckpointText, Malformed, TlogCheckpoint,
-    ORIGIN_PREFIX,
-};
+pub use checkpoint::{read_checkpoint, CheckpointText, Malformed, TlogCheckpoint};
 pub use judge::{Checkpoints, Leaves};
 pub use leaves::{leaves_of, LeafError};
 pub use make::{

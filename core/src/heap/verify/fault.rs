@@ -8,17 +8,17 @@ use crate::hash::Hash;
 
 /// One fault: where, what kind, and a [`Detail`] naming what was expected and found.
 ///
-/// The streaming verifier's fault type ([`crate::stream::Fault`]) with this module's
+/// The streaming verifier's fault type ([`crate::stream::StreamFault`]) with this module's
 /// [`Detail`]: a fault the record and chain checks found carries the same fixed-size
 /// detail, and so the same sentence, in both verifiers.
-pub type Fault = crate::stream::Fault<Detail>;
+pub type Fault = crate::stream::StreamFault<Detail>;
 
 /// What a fault of a [`Report`] found; its `Display` is the detail sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Detail {
     /// What the record and chain checks found: the fixed-size detail both verifiers
     /// report (every fault the verifier itself finds but `unreadable`).
-    Check(crate::stream::Detail),
+    Check(crate::stream::StreamDetail),
     /// A sentence from outside the record checks: the input could not be read
     /// (`unreadable`), a checkpoint's own faults and their judging (`tlog`), the loop
     /// audit (`loop_malformed`).
@@ -27,7 +27,7 @@ pub enum Detail {
 
 impl Detail {
     /// The fixed-size detail, when the record and chain checks found the fault.
-    pub fn check(&self) -> Option<&crate::stream::Detail> {
+    pub fn check(&self) -> Option<&crate::stream::StreamDetail> {
         match self {
             Detail::Check(detail) => Some(detail),
             Detail::Text(_) => None,
@@ -44,8 +44,8 @@ impl fmt::Display for Detail {
     }
 }
 
-impl From<crate::stream::Detail> for Detail {
-    fn from(detail: crate::stream::Detail) -> Self {
+impl From<crate::stream::StreamDetail> for Detail {
+    fn from(detail: crate::stream::StreamDetail) -> Self {
         Detail::Check(detail)
     }
 }
@@ -62,8 +62,8 @@ impl From<&str> for Detail {
     }
 }
 
-impl From<crate::stream::Fault> for Fault {
-    fn from(fault: crate::stream::Fault) -> Self {
+impl From<crate::stream::StreamFault> for Fault {
+    fn from(fault: crate::stream::StreamFault) -> Self {
         Fault {
             index: fault.index,
             line: fault.line,

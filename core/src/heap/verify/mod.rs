@@ -25,7 +25,7 @@ use crate::json::{parse_tolerant, Object, ParseError, ParseErrorKind, Value, REC
 use crate::record::FIELDS;
 use crate::sink::CompareSink;
 use crate::stream::engine::{At, Engine, Facts, Faults};
-use crate::stream::Detail as Check;
+use crate::stream::StreamDetail as Check;
 use crate::stream::{
     name_start, Departure, Found, JsonType, LineChecker, NumberProblem, Place, Sealed, Syntax,
 };
@@ -99,11 +99,11 @@ impl Faults for Vec<Fault> {
         self.len()
     }
 
-    fn keep(&mut self, fault: crate::stream::Fault) {
+    fn keep(&mut self, fault: crate::stream::StreamFault) {
         self.push(fault.into());
     }
 
-    fn place(&mut self, place: Place, fault: crate::stream::Fault) {
+    fn place(&mut self, place: Place, fault: crate::stream::StreamFault) {
         let at = place.index(self, &fault);
         self.insert(at, fault.into());
     }

@@ -7,7 +7,7 @@ use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use super::WriteError;
 use crate::anchor::Anchor;
 use crate::hash::Hash;
-use crate::stream::Detail as Check;
+use crate::stream::StreamDetail as Check;
 use crate::verify::{self, Detail, FaultKind, Options, Report};
 
 /// The length of the file's complete lines: the offset just past the last `\n` before

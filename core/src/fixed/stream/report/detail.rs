@@ -1,4 +1,4 @@
-//! The detail of a fault ([`Detail`]) in a fixed size, and its sentence.
+//! The detail of a fault ([`StreamDetail`]) in a fixed size, and its sentence.
 
 use core::fmt;
 
@@ -17,16 +17,16 @@ use crate::stream::lexer::{Departure, JsonType, Limit, NumberProblem, Syntax};
 /// allocating one (`verify::Verifier`, whose `verify::Detail::Check` holds one) — so a
 /// fault has the same sentence whichever verifier found it. No variant allocates; the
 /// only text kept is the start of an unexpected member's name, at most [`NAME_BYTES`]
-/// bytes. A few variants come from one verifier only: [`Detail::NotCanonical`],
-/// [`Detail::Limit`] from the streaming one (it stops at the first byte that departs
-/// from canonical form and has fixed limits), [`Detail::CanonicalDiffers`] from the
+/// bytes. A few variants come from one verifier only: [`StreamDetail::NotCanonical`],
+/// [`StreamDetail::Limit`] from the streaming one (it stops at the first byte that departs
+/// from canonical form and has fixed limits), [`StreamDetail::CanonicalDiffers`] from the
 /// allocating one (it compares the line with the canonical encoding of what it parsed)
 /// — except that where that first difference is a carriage return, the allocating one
-/// names it as the streaming one does ([`Detail::NotCanonical`] with
+/// names it as the streaming one does ([`StreamDetail::NotCanonical`] with
 /// [`Departure::CarriageReturn`]), so a CRLF line has one sentence in both.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Detail {
+pub enum StreamDetail {
     /// `bad_json`: the line is empty.
     EmptyLine,
     /// `bad_json`: the line is longer than the line limit.
@@ -172,21 +172,21 @@ pub enum Detail {
     },
 }
 
-impl fmt::Display for Detail {
+impl fmt::Display for StreamDetail {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Detail::EmptyLine => f.write_str("the line is empty"),
-            Detail::LineTooLong { len, limit } => write!(
+            StreamDetail::EmptyLine => f.write_str("the line is empty"),
+            StreamDetail::LineTooLong { len, limit } => write!(
                 f,
                 "the line is {len} bytes long, more than the limit of {limit} bytes"
             ),
-            Detail::Syntax { column, error } => write!(f, "{error} at column {column}"),
-            Detail::Limit { column, limit } => write!(f, "{limit} at column {column}"),
-            Detail::NotCanonical { column, departure } => write!(
+            StreamDetail::Syntax { column, error } => write!(f, "{error} at column {column}"),
+            StreamDetail::Limit { column, limit } => write!(f, "{limit} at column {column}"),
+            StreamDetail::NotCanonical { column, departure } => write!(
                 f,
                 "the line is not in canonical (RFC 8785) form: {departure} at column {column}"
             ),
-            Detail::CanonicalDiffers {
+            StreamDetail::CanonicalDiffers {
                 column,
                 len,
                 canonical,
@@ -194,32 +194,32 @@ impl fmt::Display for Detail {
                 f,
                 "the line is not in canonical (RFC 8785) form: first difference at column {column} ({len} bytes, canonical is {canonical})"
             ),
-            Detail::NotAnObject { found } => {
+            StreamDetail::NotAnObject { found } => {
                 write!(f, "expected a JSON object, found {}", found.with_article())
             }
-            Detail::Missing { absent, kind } => missing(f, *absent, kind.as_ref()),
-            Detail::Unexpected { count, first } => {
+            StreamDetail::Missing { absent, kind } => missing(f, *absent, kind.as_ref()),
+            StreamDetail::Unexpected { count, first } => {
                 write!(f, "unexpected member '{}'", first.escape_debug())?;
                 if *count > 1 {
                     write!(f, " and {} more", count - 1)?;
                 }
                 f.write_str("; a record has only hash, kind, payload, prev and seq")
             }
-            Detail::Unserialisable { problem } => write!(
+            StreamDetail::Unserialisable { problem } => write!(
                 f,
                 "{problem}, so the record has no canonical encoding to hash"
             ),
-            Detail::HashMalformed { found } => {
+            StreamDetail::HashMalformed { found } => {
                 write!(f, "hash must be 64 lowercase hex digits, found {found}")
             }
-            Detail::HashDiffers { stored, computed } => {
+            StreamDetail::HashDiffers { stored, computed } => {
                 write!(f, "stored hash {stored}, but the record hashes to {computed}")
             }
-            Detail::SeqGap { expected, found } => seq_gap(f, *expected, found),
-            Detail::PrevMalformed { found } => {
+            StreamDetail::SeqGap { expected, found } => seq_gap(f, *expected, found),
+            StreamDetail::PrevMalformed { found } => {
                 write!(f, "prev must be 64 lowercase hex digits, found {found}")
             }
-            Detail::PrevDiffers {
+            StreamDetail::PrevDiffers {
                 expected,
                 found,
                 index,
@@ -231,34 +231,34 @@ impl fmt::Display for Detail {
                 }
                 write!(f, "), found {found}")
             }
-            Detail::TornTail { len } => write!(
+            StreamDetail::TornTail { len } => write!(
                 f,
                 "the last line ({len} bytes) has no terminating newline: the last append did not finish"
             ),
-            Detail::UnterminatedRecord { len } => write!(
+            StreamDetail::UnterminatedRecord { len } => write!(
                 f,
                 "the last line ({len} bytes) is a complete, valid record that continues the chain, missing only its terminating newline"
             ),
-            Detail::Truncated { .. }
-            | Detail::HeadMismatch { .. }
-            | Detail::RootMismatch { .. }
-            | Detail::OriginMismatch { .. } => self.fmt_checkpoint(f),
+            StreamDetail::Truncated { .. }
+            | StreamDetail::HeadMismatch { .. }
+            | StreamDetail::RootMismatch { .. }
+            | StreamDetail::OriginMismatch { .. } => self.fmt_checkpoint(f),
         }
     }
 }
 
-impl Detail {
+impl StreamDetail {
     /// The sentences of a checkpoint's faults (any other detail: its own `Display`).
     pub(super) fn fmt_checkpoint(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Detail::Truncated { checkpoint, count } => write!(
+            StreamDetail::Truncated { checkpoint, count } => write!(
                 f,
                 "the checkpoint covers {checkpoint} records but the transcript has {count}: {} missing from the end",
                 checkpoint.saturating_sub(*count)
             ),
             // A checkpoint of 0 records stands for the anchor: no record carries its
             // head, the anchor's prev0 is it; its root is the empty tree's.
-            Detail::HeadMismatch {
+            StreamDetail::HeadMismatch {
                 head,
                 checkpoint,
                 found,
@@ -273,7 +273,7 @@ impl Detail {
                     None => f.write_str("no well-formed hash"),
                 }
             }
-            Detail::RootMismatch {
+            StreamDetail::RootMismatch {
                 root,
                 checkpoint,
                 found,
@@ -288,7 +288,7 @@ impl Detail {
                     None => f.write_str("none (a record has no well-formed hash)"),
                 }
             }
-            Detail::OriginMismatch { expected, found } => {
+            StreamDetail::OriginMismatch { expected, found } => {
                 write!(
                     f,
                     "the checkpoint's origin names a transcript whose record 0 carries {expected}, but record 0 carries "

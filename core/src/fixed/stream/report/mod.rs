@@ -10,7 +10,7 @@ use crate::hash::Hash;
 mod detail;
 mod found;
 
-pub use detail::Detail;
+pub use detail::StreamDetail;
 use found::Spelled;
 pub use found::{name_start, Excerpt, Found, EXCERPT_BYTES};
 
@@ -24,12 +24,12 @@ pub const NAME_BYTES: usize = 24;
 /// One fault: where, what kind, and a detail whose `Display` is a sentence.
 ///
 /// The one fault type of both verifiers: the streaming verifier's detail is a
-/// fixed-size [`Detail`]; the allocating verifier's (`verify::Fault`, this type with
-/// `verify::Detail`) is the same [`Detail`] for every fault the record and chain checks
+/// fixed-size [`StreamDetail`]; the allocating verifier's (`verify::Fault`, this type with
+/// `verify::Detail`) is the same [`StreamDetail`] for every fault the record and chain checks
 /// find, or a sentence from a layer above (an unreadable input, a checkpoint's
 /// signature, the loop audit).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fault<D = Detail> {
+pub struct StreamFault<D = StreamDetail> {
     /// 0-based position of the record (the line) in the transcript.
     pub index: Option<u64>,
     /// 1-based line number (`None` for `truncated`: that record is not in the input).
@@ -40,7 +40,7 @@ pub struct Fault<D = Detail> {
     pub detail: D,
 }
 
-impl<D: fmt::Display> fmt::Display for Fault<D> {
+impl<D: fmt::Display> fmt::Display for StreamFault<D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, self.index) {
             (Some(line), _) => write!(f, "line {line}: ")?,
@@ -69,7 +69,7 @@ pub struct StreamReport {
     pub first: Option<Hash>,
     /// Faults in line order: at most [`MAX_FAULTS`] line faults, then a checkpoint
     /// fault in its place (always kept).
-    pub faults: Vec<Fault, { MAX_FAULTS + 1 }, u8>,
+    pub faults: Vec<StreamFault, { MAX_FAULTS + 1 }, u8>,
     /// Faults found but left out of `faults`.
     pub faults_omitted: u64,
     /// With a checkpoint: how many records lie beyond it (information, not a fault).
