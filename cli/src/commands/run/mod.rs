@@ -5,7 +5,6 @@
 
 mod outputs;
 mod progress;
-mod remote;
 mod setup;
 
 use std::fs;
@@ -23,6 +22,7 @@ use agentloop_core::chain::{Log, LogError, Logged};
 use agentloop_core::driver::{self, Counts, Io, OnRecord, Resumable, RunError, RunOptions};
 use agentloop_core::durable::{Appended, WriteError, Writer, WriterOptions};
 use agentloop_core::json::Value;
+use agentloop_core::model::ThreadedModel;
 use agentloop_core::note::SignerKey;
 use agentloop_core::sink::SinkError;
 use agentloop_core::tlog::make_checkpoint;
@@ -37,7 +37,6 @@ use crate::exit::Exit;
 use crate::failure::{AnchorFailure, Failure, RunFailure, SetupFailure};
 use crate::{keys, lock_wait, signals, tools_map, toolset};
 use progress::{End, Progress, Start};
-use remote::Remote;
 
 /// What a run needs once its file is open: the model, the tools, the plan (task and
 /// budgets), the records of a run being resumed, and the signer for its checkpoint.
@@ -96,7 +95,8 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         .renamed()
         .map(|t| (t.name.clone(), t.server, t.mcp_name.clone()))
         .collect();
-    let mut remote = Remote::start(model).map_err(|e| Failure::Run(RunFailure::ModelThread(e)))?;
+    let mut remote =
+        ThreadedModel::start(model).map_err(|e| Failure::Run(RunFailure::ModelThread(e)))?;
     let signals::Interrupts { cancel, ending } = signals::cancel_on_sigint(Box::new(move || {
         end_process_groups(&servers.groups, servers.grace)
     }));
