@@ -151,36 +151,15 @@ fn same_as_recorded(
         }
     }
     let given = given_budgets(args);
-    let numbers = [
-        ("max-steps", "max_steps", given.max_steps, budgets.max_steps),
-        (
-            "max-tokens",
-            "max_tokens",
-            given.max_tokens,
-            budgets.max_tokens,
-        ),
-        (
-            "max-tool-calls",
-            "max_tool_calls",
-            given.max_tool_calls,
-            budgets.max_tool_calls,
-        ),
-        (
-            "max-total-tokens",
-            "max_total_tokens",
-            given.max_total_tokens,
-            budgets.max_total_tokens,
-        ),
-    ];
-    for (flag, member, given, recorded) in numbers {
-        if let Some(given) = given {
-            if Some(given) != recorded {
-                let recorded = match recorded {
-                    Some(n) => format!("{member} {n}"),
-                    None => format!("no {member}"),
-                };
-                return Err(differs(format!("--{flag} {given}"), recorded));
-            }
+    for (member, given) in given.limits() {
+        let recorded = budgets.limits().find(|(name, _)| *name == member);
+        if recorded.map(|(_, n)| n) != Some(given) {
+            let recorded = match recorded {
+                Some((_, n)) => format!("{member} {n}"),
+                None => format!("no {member}"),
+            };
+            let flag = member.replace('_', "-");
+            return Err(differs(format!("--{flag} {given}"), recorded));
         }
     }
     if let Some(sentinel) = &given.stop_sentinel {

@@ -10,17 +10,10 @@ use crate::record_line::{bare, quoted};
 
 /// The budgets that are set, as the task record states them.
 fn budgets_value(budgets: &Budgets) -> Value {
-    let mut members = Vec::new();
-    for (name, limit) in [
-        ("max_steps", budgets.max_steps),
-        ("max_tokens", budgets.max_tokens),
-        ("max_tool_calls", budgets.max_tool_calls),
-        ("max_total_tokens", budgets.max_total_tokens),
-    ] {
-        if let Some(limit) = limit {
-            members.push((name, count(limit)));
-        }
-    }
+    let mut members: Vec<(&str, Value)> = budgets
+        .limits()
+        .map(|(name, limit)| (name, count(limit)))
+        .collect();
     if let Some(sentinel) = &budgets.stop_sentinel {
         members.push(("stop_sentinel", Value::from(sentinel.as_str())));
     }
@@ -29,17 +22,10 @@ fn budgets_value(budgets: &Budgets) -> Value {
 
 /// `budgets: max_steps 4, max_tokens 1000` or `no budgets`.
 fn budgets_text(budgets: &Budgets) -> String {
-    let mut set = Vec::new();
-    for (name, limit) in [
-        ("max_steps", budgets.max_steps),
-        ("max_tokens", budgets.max_tokens),
-        ("max_tool_calls", budgets.max_tool_calls),
-        ("max_total_tokens", budgets.max_total_tokens),
-    ] {
-        if let Some(limit) = limit {
-            set.push(format!("{name} {limit}"));
-        }
-    }
+    let mut set: Vec<String> = budgets
+        .limits()
+        .map(|(name, limit)| format!("{name} {limit}"))
+        .collect();
     if let Some(sentinel) = &budgets.stop_sentinel {
         set.push(format!("stop_sentinel {}", quoted(sentinel)));
     }
