@@ -223,6 +223,11 @@ impl Failure {
                 reason: write,
                 restore: Some(undo),
             }),
+            WriteError::Unreadable(e) => Failure::Run(RunFailure::RecordUnreadable {
+                name,
+                index: e.index,
+                error: e.error,
+            }),
             error => Failure::Writing(WriteFailure::Writer { name, error }),
         }
     }

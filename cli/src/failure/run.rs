@@ -4,7 +4,7 @@
 use std::fmt;
 use std::io;
 
-use agentloop_core::agent::ResumeError;
+use agentloop_core::driver::OpenError;
 use agentloop_core::durable::WriteError;
 use agentloop_core::json::ParseError;
 
@@ -39,10 +39,8 @@ pub enum RunFailure {
         /// `--out`, as named on the command line.
         name: String,
         /// Why.
-        error: ResumeError,
+        error: OpenError,
     },
-    /// `run --resume`: the file changed between its verification and its reading.
-    ResumeChanged(String),
     /// A verified line could not be read as a record (0-based index).
     RecordUnreadable {
         /// The transcript, as named on the command line.
@@ -105,11 +103,6 @@ impl fmt::Display for RunFailure {
             RunFailure::ResumeRefused { name, error } => {
                 write!(f, "{name}: cannot resume it: {error}; nothing was run")
             }
-            RunFailure::ResumeChanged(name) => write!(
-                f,
-                "{name}: the file changed while it was being read for resuming (another writer \
-                 appended); nothing was run"
-            ),
             RunFailure::RecordUnreadable { name, index, error } => {
                 write!(
                     f,

@@ -4,7 +4,9 @@
 //! the user's message, each assistant turn with its tool calls, each tool result — and
 //! the tool manifest; the model answers with a [`Reply`] (text plus zero or more tool
 //! calls) or a [`ModelError`]. [`Scripted`] is a model that replays a fixed list of
-//! replies: for tests, demos and reproducing a run.
+//! replies: for tests, demos and reproducing a run. With `std`, [`ThreadedModel`] puts
+//! a model on its own thread, so a turn being awaited can be abandoned when the run is
+//! cancelled.
 
 use alloc::collections::VecDeque;
 use alloc::string::String;
@@ -13,6 +15,9 @@ use core::fmt;
 
 use crate::json::Value;
 use crate::tools::ToolSpec;
+
+#[cfg(feature = "std")]
+pub use crate::host::threaded_model::ThreadedModel;
 
 /// Who speaks in a [`Message`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -29,6 +29,7 @@ pub use tools::*;
 use std::collections::VecDeque;
 
 use agentloop_core::agent::{Agent, Budgets, FeedError, Need, Record};
+use agentloop_core::driver::Resumable;
 use agentloop_core::jcs;
 use agentloop_core::json::Value;
 use agentloop_core::model::{Message, ModelError, Reply, ToolCall};
@@ -97,12 +98,12 @@ impl agentloop_agent {
         Ok((setup.first_seq, &setup.task))
     }
 
-    /// Before the first poll: continues `records` ([`Agent::resume`]) instead of
-    /// starting; a refusal is kept for `agentloop_agent_resume_error`.
-    pub(crate) fn resume(&mut self, records: &[Value]) -> Outcome {
+    /// Before the first poll: continues the run `recorded` holds ([`Resumable::resume`])
+    /// instead of starting; a refusal is kept for `agentloop_agent_resume_error`.
+    pub(crate) fn resume(&mut self, recorded: &Resumable) -> Outcome {
         let setup = self.setup.as_ref().ok_or(agentloop_result::InvalidState)?;
-        match Agent::resume(setup.budgets.clone(), setup.manifest.clone(), records) {
-            Ok(agent) => {
+        match recorded.resume(setup.budgets.clone(), setup.manifest.clone()) {
+            Ok((agent, _)) => {
                 self.setup = None;
                 self.agent = Some(agent);
                 self.refusal = None;

@@ -2,10 +2,8 @@
 //! with `stop` (see docs/resume.md), and declaring tools idempotent.
 
 use agentloop_core::anchor::Anchor;
-use agentloop_core::export::parse_records;
+use agentloop_core::driver::{OpenError, Resumable};
 use agentloop_core::hash::Hash;
-use agentloop_core::json::Value;
-use agentloop_core::verify::{self, Options};
 
 use crate::agent::agentloop_agent;
 use crate::boundary::boundary;
@@ -88,40 +86,33 @@ pub unsafe extern "C" fn agentloop_agent_resume(
         };
         // SAFETY: the caller's contract for the byte input.
         let transcript = unsafe { input(transcript_ptr, transcript_len) }?;
-        let (first_seq, task) = agent.setup()?;
+        let (first_seq, _) = agent.setup()?;
         let anchor = Anchor {
             seq0: first_seq,
             prev0,
         };
-        let options = Options {
-            anchor,
-            ..Options::default()
+        let recorded = match Resumable::read(anchor, transcript) {
+            Ok(recorded) => recorded,
+            Err(OpenError::Unreadable(..)) => return Err(agentloop_result::InvalidJson),
+            Err(error) => {
+                return agent
+                    .refuse(error.to_string())
+                    .map_err(|_| agentloop_result::DoesNotVerify)
+            }
         };
-        let report = verify::verify_bytes(transcript, &options);
-        if let Some(fault) = report.faults.first() {
-            let sentence = format!("the transcript does not verify: {fault}");
-            return agent
-                .refuse(sentence)
-                .map_err(|_| agentloop_result::DoesNotVerify);
-        }
-        let records = parse_records(transcript).map_err(|_| agentloop_result::InvalidJson)?;
-        let recorded_task = records
-            .first()
-            .and_then(Value::as_object)
-            .and_then(|r| r.get("payload"))
-            .and_then(Value::as_object)
-            .and_then(|p| p.get("task"))
-            .and_then(Value::as_str);
-        if let Some(recorded) = recorded_task.filter(|t| *t != task) {
+        let (_, task) = agent.setup()?;
+        if let Some(other) = recorded.task().filter(|t| *t != task) {
             let sentence = format!(
-                "the transcript's task is {recorded:?}, the agent's is {task:?}: a resumed run \
+                "the transcript's task is {other:?}, the agent's is {task:?}: a resumed run \
                  continues its own task"
             );
             return agent.refuse(sentence);
         }
-        agent.resume(&records)?;
-        let next_seq = anchor.seq0 + report.count;
-        let head = report.head.unwrap_or(prev0);
+        agent.resume(&recorded)?;
+        let Anchor {
+            seq0: next_seq,
+            prev0: head,
+        } = recorded.next();
         // SAFETY: out_next_seq is NULL or valid for a write (the caller's contract).
         unsafe { put_opt(out_next_seq, next_seq) };
         if !out_head.is_null() {

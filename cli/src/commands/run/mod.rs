@@ -5,7 +5,6 @@
 
 mod outputs;
 mod progress;
-mod remote;
 mod setup;
 
 use std::fs;
@@ -20,14 +19,14 @@ use agentloop_core::agent::{Agent, Outcome, Record, StopReason};
 use agentloop_core::anchor::Anchor;
 use agentloop_core::audit;
 use agentloop_core::chain::{Log, LogError, Logged};
-use agentloop_core::driver::{self, Counts, Io, OnRecord, RunError, RunOptions};
+use agentloop_core::driver::{self, Counts, Io, OnRecord, Resumable, RunError, RunOptions};
 use agentloop_core::durable::{Appended, WriteError, Writer, WriterOptions};
-use agentloop_core::export::parse_records;
 use agentloop_core::json::Value;
+use agentloop_core::model::ThreadedModel;
 use agentloop_core::note::SignerKey;
 use agentloop_core::sink::SinkError;
 use agentloop_core::tlog::make_checkpoint;
-use agentloop_core::verify::{self, Options, Report};
+use agentloop_core::verify::{Options, Report};
 use agentloop_http::HttpModel;
 use agentloop_mcp::{end_process_groups, McpServer, ProcessGroup};
 
@@ -38,7 +37,6 @@ use crate::exit::Exit;
 use crate::failure::{AnchorFailure, Failure, RunFailure, SetupFailure};
 use crate::{keys, lock_wait, signals, tools_map, toolset};
 use progress::{End, Progress, Start};
-use remote::Remote;
 
 /// What a run needs once its file is open: the model, the tools, the plan (task and
 /// budgets), the records of a run being resumed, and the signer for its checkpoint.
@@ -49,7 +47,7 @@ struct Opened {
     writer: Writer,
     plan: setup::Plan,
     /// The records already in the file (a resumed run), or `None` for a new run.
-    records: Option<Vec<Value>>,
+    records: Option<Resumable>,
     offered: toolset::Offered,
     servers: Servers,
 }
@@ -79,12 +77,15 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         None => Agent::with_first_seq(0, &plan.task, plan.budgets.clone(), manifest)
             .map_err(|e| Failure::Setup(SetupFailure::Budgets(e)))?,
         Some(records) => {
-            Agent::resume(plan.budgets.clone(), manifest, records).map_err(|error| {
-                Failure::Run(RunFailure::ResumeRefused {
-                    name: name.clone(),
-                    error,
-                })
-            })?
+            let (agent, _) = records
+                .resume(plan.budgets.clone(), manifest)
+                .map_err(|error| {
+                    Failure::Run(RunFailure::ResumeRefused {
+                        name: name.clone(),
+                        error,
+                    })
+                })?;
+            agent
         }
     };
     let url = model.url().to_owned();
@@ -94,7 +95,8 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         .renamed()
         .map(|t| (t.name.clone(), t.server, t.mcp_name.clone()))
         .collect();
-    let mut remote = Remote::start(model).map_err(|e| Failure::Run(RunFailure::ModelThread(e)))?;
+    let mut remote =
+        ThreadedModel::start(model).map_err(|e| Failure::Run(RunFailure::ModelThread(e)))?;
     let signals::Interrupts { cancel, ending } = signals::cancel_on_sigint(Box::new(move || {
         end_process_groups(&servers.groups, servers.grace)
     }));
@@ -180,8 +182,8 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
         lock: lock_wait::watched(&name, path),
         verify: Options::default(),
     };
-    let writer =
-        Writer::open(path, options).map_err(|e| Failure::writer(&name, e, "nothing was run"))?;
+    let (writer, recorded) = Writer::open_resumable(path, options)
+        .map_err(|e| Failure::writer(&name, e, "nothing was run"))?;
     let (plan, records, offered) = match new {
         // Written to between the look and the open: not a new run after all.
         Some(_) if !writer.is_empty() && !args.resume => {
@@ -197,11 +199,9 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
             (plan, None, offered)
         }
         _ => {
-            let records = read_back(path, &name, &writer)?;
-            let first = records.first().cloned().unwrap_or(Value::Null);
-            let plan = setup::resumed_plan(args, task, &name, &first)?;
+            let plan = setup::resumed_plan(args, task, &name, &recorded)?;
             let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
-            (plan, Some(records), offered)
+            (plan, Some(recorded), offered)
         }
     };
     let map = tools_map::map(&args.tools, &servers, &offered);
@@ -346,30 +346,6 @@ impl Drop for Notice {
     fn drop(&mut self) {
         self.done.store(true, Ordering::SeqCst);
     }
-}
-
-/// The records of the transcript the writer opened (and verified), read back for
-/// resuming: verified again as read, and refused if they are not what the writer
-/// verified (another writer appended in between).
-fn read_back(path: &Path, name: &str, writer: &Writer) -> Result<Vec<Value>, Failure> {
-    let bytes = fs::read(path).map_err(|reason| Failure::Unreadable {
-        name: name.to_owned(),
-        reason,
-    })?;
-    let report = verify::verify_bytes(&bytes, &Options::default());
-    if !report.ok() {
-        return Err(Failure::does_not_verify(name, &report, "nothing was run"));
-    }
-    if report.count != writer.count() || report.head != Some(writer.head()) {
-        return Err(Failure::Run(RunFailure::ResumeChanged(name.to_owned())));
-    }
-    parse_records(&bytes).map_err(|e| {
-        Failure::Run(RunFailure::RecordUnreadable {
-            name: name.to_owned(),
-            index: e.index,
-            error: e.error,
-        })
-    })
 }
 
 /// The run's log: the durable writer, which builds, hashes and appends each record

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use agentloop_core::agent::{check_task, recorded_budgets, Budgets};
-use agentloop_core::json::Value;
+use agentloop_core::agent::{check_task, Budgets};
+use agentloop_core::driver::Resumable;
 use agentloop_core::provider::{Provider, RequestOptions};
 use agentloop_http::{HttpConfig, HttpModel, ANTHROPIC_BASE_URL, OPENAI_BASE_URL};
 
@@ -102,63 +102,28 @@ pub fn new_plan(args: &RunArgs, task: Option<String>, out: &str) -> Result<Plan,
     })
 }
 
-/// A resumed run's plan: the task record's task, budgets and tool limits. A flag given
-/// must say what the record says (a resumed run keeps the recorded ones).
+/// A resumed run's plan: what the task record of `recorded` states (its task, budgets
+/// and tool limits). A flag given must say what the record says (a resumed run keeps
+/// the recorded ones).
 pub fn resumed_plan(
     args: &RunArgs,
     task: Option<String>,
     out: &str,
-    first: &Value,
+    recorded: &Resumable,
 ) -> Result<Plan, Failure> {
-    let plan = recorded_plan(out, first)?;
-    same_as_recorded(args, task, out, &plan)?;
-    Ok(plan)
-}
-
-/// The plan record 0 of `out` holds: its task, budgets and tool limits.
-fn recorded_plan(out: &str, first: &Value) -> Result<Plan, Failure> {
-    let malformed = |what: &str| {
+    let stated = recorded.stated().map_err(|e| {
         Failure::Run(RunFailure::ResumeTask {
             name: out.to_owned(),
-            what: what.to_owned(),
+            what: e.to_string(),
         })
-    };
-    let payload = first
-        .as_object()
-        .and_then(|r| r.get("payload"))
-        .and_then(Value::as_object)
-        .ok_or_else(|| malformed("record 0 is not a task record with a payload"))?;
-    let recorded_task = payload
-        .get("task")
-        .and_then(Value::as_str)
-        .ok_or_else(|| malformed("record 0 has no task text"))?;
-    let budgets = recorded_budgets(first).ok_or_else(|| {
-        malformed("record 0's budgets are not the counts and sentinel the loop writes")
     })?;
-    let mut limits = BTreeMap::new();
-    if let Some(recorded) = payload
-        .get("budgets")
-        .and_then(Value::as_object)
-        .and_then(|b| b.get("tool_limits"))
-    {
-        let recorded = recorded
-            .as_object()
-            .ok_or_else(|| malformed("record 0's tool_limits is not an object"))?;
-        for (name, limit) in recorded.iter() {
-            let limit = limit
-                .as_f64()
-                .and_then(agentloop_core::anchor::seq_of)
-                .ok_or_else(|| {
-                    malformed("record 0's tool_limits holds a limit that is not a count")
-                })?;
-            limits.insert(name.to_owned(), limit);
-        }
-    }
-    Ok(Plan {
-        task: recorded_task.to_owned(),
-        budgets,
-        limits,
-    })
+    let plan = Plan {
+        task: stated.task,
+        budgets: stated.budgets,
+        limits: stated.tool_limits,
+    };
+    same_as_recorded(args, task, out, &plan)?;
+    Ok(plan)
 }
 
 /// Refuses a flag of a resumed run that says other than the recorded `plan`: the task,
@@ -186,36 +151,15 @@ fn same_as_recorded(
         }
     }
     let given = given_budgets(args);
-    let numbers = [
-        ("max-steps", "max_steps", given.max_steps, budgets.max_steps),
-        (
-            "max-tokens",
-            "max_tokens",
-            given.max_tokens,
-            budgets.max_tokens,
-        ),
-        (
-            "max-tool-calls",
-            "max_tool_calls",
-            given.max_tool_calls,
-            budgets.max_tool_calls,
-        ),
-        (
-            "max-total-tokens",
-            "max_total_tokens",
-            given.max_total_tokens,
-            budgets.max_total_tokens,
-        ),
-    ];
-    for (flag, member, given, recorded) in numbers {
-        if let Some(given) = given {
-            if Some(given) != recorded {
-                let recorded = match recorded {
-                    Some(n) => format!("{member} {n}"),
-                    None => format!("no {member}"),
-                };
-                return Err(differs(format!("--{flag} {given}"), recorded));
-            }
+    for (member, given) in given.limits() {
+        let recorded = budgets.limits().find(|(name, _)| *name == member);
+        if recorded.map(|(_, n)| n) != Some(given) {
+            let recorded = match recorded {
+                Some((_, n)) => format!("{member} {n}"),
+                None => format!("no {member}"),
+            };
+            let flag = member.replace('_', "-");
+            return Err(differs(format!("--{flag} {given}"), recorded));
         }
     }
     if let Some(sentinel) = &given.stop_sentinel {

@@ -68,8 +68,11 @@ impl Budgets {
         Ok(())
     }
 
-    /// The numeric limits that are set, with their member names, in canonical order.
-    pub(crate) fn limits(&self) -> impl Iterator<Item = (&'static str, u64)> {
+    /// The numeric limits that are set, with their member names (as the `task` record
+    /// states them: `max_steps`, `max_tokens`, `max_tool_calls`, `max_total_tokens`),
+    /// in canonical order. The one list of the budgets' names, for hosts that show or
+    /// compare them.
+    pub fn limits(&self) -> impl Iterator<Item = (&'static str, u64)> {
         [
             ("max_steps", self.max_steps),
             ("max_tokens", self.max_tokens),

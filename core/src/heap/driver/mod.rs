@@ -63,10 +63,12 @@
 //! cannot catch anything.
 
 mod calls;
+mod resumable;
 mod resume;
 
 pub(crate) use calls::call_tool;
 use calls::run_calls;
+pub use resumable::{Resumable, Stated, StatedError};
 pub use resume::{open, replay, OpenError, ReplayReport};
 
 use core::fmt;

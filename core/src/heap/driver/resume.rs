@@ -3,20 +3,19 @@
 
 use alloc::boxed::Box;
 use alloc::string::String;
-use alloc::vec::Vec;
 use core::fmt;
 
 use super::call_tool;
+use super::Resumable;
 use crate::agent::follow::{follow, Tools};
 use crate::agent::resume::audited;
 use crate::agent::{recorded_budgets, Agent, Budgets, Difference, ResumeError};
 use crate::anchor::Anchor;
 use crate::audit::LoopFinding;
 use crate::chain::Chain;
-use crate::export::parse_records;
-use crate::json::{ParseError, Value};
+use crate::json::ParseError;
 use crate::tools::{Manifest, Toolbox};
-use crate::verify::{self, Fault, Options};
+use crate::verify::Fault;
 
 /// Why a transcript could not be opened to resume or replay its run. Nothing was
 /// produced.
@@ -58,15 +57,17 @@ impl core::error::Error for OpenError {}
 /// interrupted run had reached, so a model that answers by what it is shown gives the
 /// answers it would have given: where no call was in flight (or their tools are
 /// idempotent) the resumed file is byte for byte the file the uninterrupted run writes.
+///
+/// The same as [`Resumable::read`] then [`Resumable::resume`]; a host that needs what
+/// the `task` record states ([`Resumable::stated`]) before it has the budgets and the
+/// manifest calls those two.
 pub fn open(
     anchor: Anchor,
     transcript: &[u8],
     budgets: Budgets,
     manifest: Manifest,
 ) -> Result<(Agent, Chain), OpenError> {
-    let (records, chain) = read(anchor, transcript)?;
-    let agent = Agent::resume(budgets, manifest, &records).map_err(OpenError::Resume)?;
-    Ok((agent, chain))
+    Resumable::read(anchor, transcript)?.resume(budgets, manifest)
 }
 
 /// What [`replay`] found.
@@ -96,8 +97,9 @@ impl ReplayReport {
 /// it. The budgets are those the `task` record states ([`recorded_budgets`]); the
 /// toolbox's call limits must be too (if not, the difference is record 0).
 pub fn replay(transcript: &[u8], toolbox: &mut Toolbox) -> Result<ReplayReport, OpenError> {
-    let (records, _) = read(Anchor::GENESIS, transcript)?;
-    let (seq0, task) = audited(&records).map_err(OpenError::Resume)?;
+    let read = Resumable::read(Anchor::GENESIS, transcript)?;
+    let records = read.records();
+    let (seq0, task) = audited(records).map_err(OpenError::Resume)?;
     let budgets = records.first().and_then(recorded_budgets).ok_or_else(|| {
         OpenError::Resume(ResumeError::Malformed(LoopFinding {
             index: 0,
@@ -110,29 +112,11 @@ pub fn replay(transcript: &[u8], toolbox: &mut Toolbox) -> Result<ReplayReport, 
     let mut agent = Agent::with_first_seq(seq0, task, budgets, manifest)
         .map_err(|e| OpenError::Resume(ResumeError::Budgets(e)))?;
     let mut run = |call: &crate::model::ToolCall| call_tool(toolbox, call);
-    let difference = follow(&mut agent, &records, Tools::Run(&mut run)).err();
+    let difference = follow(&mut agent, records, Tools::Run(&mut run)).err();
     Ok(ReplayReport {
         records: records.len() as u64,
         difference,
     })
-}
-
-/// Verifies and parses a transcript; the chain that continues it.
-fn read(anchor: Anchor, transcript: &[u8]) -> Result<(Vec<Value>, Chain), OpenError> {
-    let options = Options {
-        anchor,
-        ..Options::default()
-    };
-    let report = verify::verify_bytes(transcript, &options);
-    if let Some(fault) = report.faults.into_iter().next() {
-        return Err(OpenError::Transcript(Box::new(fault)));
-    }
-    let records = parse_records(transcript).map_err(|e| OpenError::Unreadable(e.index, e.error))?;
-    let chain = Chain::from_anchor(Anchor {
-        seq0: anchor.seq0.saturating_add(report.count),
-        prev0: report.head.unwrap_or(anchor.prev0),
-    });
-    Ok((records, chain))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use std::boxed::Box;
 use std::io;
 
 use crate::chain::AppendError;
+use crate::export::ParseRecordsError;
 use crate::verify::Report;
 
 /// Why a [`super::Writer`] did not open, or did not append a record.
@@ -75,6 +76,9 @@ pub enum WriteError {
     /// An earlier write or sync failed in a way that leaves the file's state unknown to
     /// this writer; open the file again (which verifies it).
     Broken,
+    /// A line of the file verified but could not be read as a record
+    /// ([`super::Writer::open_resumable`]); the writer was not opened.
+    Unreadable(ParseRecordsError),
 }
 
 impl fmt::Display for WriteError {
@@ -143,6 +147,7 @@ impl fmt::Display for WriteError {
                 "an earlier write or sync failed, so this writer appends no more; open the \
                  transcript again",
             ),
+            WriteError::Unreadable(e) => write!(f, "{e}"),
         }
     }
 }
@@ -153,6 +158,7 @@ impl std::error::Error for WriteError {
             WriteError::Open(e) | WriteError::Lock(e) | WriteError::Write(e) => Some(e),
             WriteError::WriteNotUndone { write, .. } => Some(write),
             WriteError::Record(e) => Some(e),
+            WriteError::Unreadable(e) => Some(e),
             _ => None,
         }
     }

@@ -51,6 +51,7 @@
 mod error;
 mod files;
 mod lock;
+mod open;
 mod options;
 mod repair;
 mod rollback;
@@ -64,7 +65,6 @@ pub use repair::{repair, Removed, Repaired, TailRepair};
 
 use core::cmp::Ordering;
 use std::fs::File;
-use std::path::Path;
 
 use crate::anchor::Anchor;
 use crate::chain::{AppendError, Chain, Log, LogError, Logged};
@@ -72,7 +72,6 @@ use crate::hash::Hash;
 use crate::json::{self, Value};
 use crate::sink::{RecordSink, SinkError};
 use crate::verify;
-use files::open_or_create;
 pub(crate) use files::sync_parent;
 use lock::LockGuard;
 use options::SyncCounter;
@@ -131,47 +130,6 @@ impl core::fmt::Debug for Writer {
 }
 
 impl Writer {
-    /// Opens the transcript at `path` for appending, creating it empty if absent.
-    ///
-    /// Under the lock it verifies the whole file with `options.verify` (its anchor says
-    /// where the chain starts): a file whose only fault is an incomplete last line is
-    /// [`WriteError::TornTail`], any other fault [`WriteError::DoesNotVerify`]; either
-    /// way the file is left untouched. The lock is released before this returns.
-    pub fn open(path: &Path, options: WriterOptions) -> Result<Writer, WriteError> {
-        Writer::open_with(path, options, Io::REAL)
-    }
-
-    pub(crate) fn open_with(
-        path: &Path,
-        options: WriterOptions,
-        io: Io,
-    ) -> Result<Writer, WriteError> {
-        let (file, created) = open_or_create(path).map_err(WriteError::Open)?;
-        if created {
-            // The new file's name must survive a crash as well as its records.
-            sync_parent(path).map_err(WriteError::Open)?;
-        }
-        let guard = LockGuard::take(&file, options.lock)?;
-        let len = file.metadata().map_err(WriteError::Open)?.len();
-        let anchor = options.verify.anchor;
-        let range = verify_range(&file, 0, len, anchor, &options.verify)?;
-        drop(guard);
-        let state = State {
-            options,
-            len,
-            count: range.count,
-            chain: Chain::from_anchor(Anchor {
-                seq0: anchor.seq0.saturating_add(range.count),
-                prev0: range.head,
-            }),
-            counter: SyncCounter::new(options.sync),
-            broken: false,
-            last_error: None,
-            io,
-        };
-        Ok(Writer { file, state })
-    }
-
     /// Appends one record and returns its `seq` and hash.
     ///
     /// Under the lock: takes in what other writers appended since this writer's last

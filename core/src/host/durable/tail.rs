@@ -3,6 +3,7 @@
 use std::boxed::Box;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::vec::Vec;
 
 use super::WriteError;
 use crate::anchor::Anchor;
@@ -60,6 +61,37 @@ pub(crate) fn verify_range(
         BufReader::with_capacity(1 << 16, reader.take(to - from)),
         &options,
     );
+    judge(report, file, from, to, anchor)
+}
+
+/// Reads the bytes `[0, len)` of `file` and verifies them as a transcript from
+/// `options.anchor`, as [`verify_range`] does: the bytes, with what they hold.
+pub(crate) fn read_verified(
+    file: &File,
+    len: u64,
+    options: &Options,
+) -> Result<(Range, Vec<u8>), WriteError> {
+    let mut reader = file;
+    reader.seek(SeekFrom::Start(0)).map_err(WriteError::Open)?;
+    let mut bytes = Vec::new();
+    reader
+        .take(len)
+        .read_to_end(&mut bytes)
+        .map_err(WriteError::Open)?;
+    let report = verify::verify_bytes(&bytes, options);
+    let range = judge(report, file, 0, bytes.len() as u64, options.anchor)?;
+    Ok((range, bytes))
+}
+
+/// What a report on the bytes `[from, to)` of `file` (continuing `anchor`) means for
+/// a writer: their records and head, or why they are refused ([`verify_range`]).
+fn judge(
+    report: Report,
+    file: &File,
+    from: u64,
+    to: u64,
+    anchor: Anchor,
+) -> Result<Range, WriteError> {
     if report.ok() {
         return Ok(Range {
             count: report.count,

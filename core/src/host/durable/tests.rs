@@ -1126,3 +1126,40 @@ fn a_newline_that_cannot_be_added_says_so() {
     }
     assert_eq!(verified(&path), 3);
 }
+
+#[test]
+fn opening_to_resume_reads_the_records_the_writer_verified() {
+    let s = Scratch::new("resumable");
+    let path = s.path("t.jsonl");
+    let (w, read) = Writer::open_resumable(&path, WriterOptions::default()).unwrap();
+    assert!(w.is_empty() && read.is_empty());
+    assert_eq!(read.next(), Anchor::GENESIS);
+    drop(w);
+    let mut w = Writer::open(&path, WriterOptions::default()).unwrap();
+    for (kind, payload) in SPEC {
+        w.append_json(kind, payload.as_bytes()).unwrap();
+    }
+    drop(w);
+    let (w, read) = Writer::open_resumable(&path, WriterOptions::default()).unwrap();
+    assert_eq!((read.count(), read.next()), (w.count(), w.next()));
+    assert_eq!(read.task(), Some("add 2 and 40"));
+    let bytes = fs::read(&path).unwrap();
+    let again = crate::driver::Resumable::read(Anchor::GENESIS, &bytes).unwrap();
+    assert_eq!(read, again);
+    drop(w);
+
+    // Refused as Writer::open refuses: a torn tail, a file from another anchor.
+    let t = Scratch::new("resumable-torn");
+    let (torn, before, complete) = torn_file(&t);
+    match Writer::open_resumable(&torn, WriterOptions::default()) {
+        Err(WriteError::TornTail { offset, .. }) => assert_eq!(offset, complete),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(fs::read(&torn).unwrap(), before);
+    let mut options = WriterOptions::default();
+    options.verify.anchor.seq0 = 3;
+    assert!(matches!(
+        Writer::open_resumable(&path, options),
+        Err(WriteError::DoesNotVerify(_))
+    ));
+}

@@ -1,12 +1,16 @@
-//! The model on a thread of its own, so a turn being awaited can be abandoned: Ctrl-C
-//! stops the run at once, not when a provider that may take minutes has answered.
+//! A model on a thread of its own ([`ThreadedModel`]), so a turn being awaited can be
+//! abandoned: a cancelled run (Ctrl-C in `agentloop run`) stops at once, not when a
+//! provider that may take minutes has answered. Not HTTP-specific: any [`Model`] that
+//! is `Send` can be put on its thread.
 
+use std::string::String;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::Duration;
+use std::vec::Vec;
 
-use agentloop_core::model::{Answer, Message, Model, ModelError, Reply};
-use agentloop_core::tools::ToolSpec;
+use crate::model::{Answer, Message, Model, ModelError, Reply};
+use crate::tools::ToolSpec;
 
 /// How often a wait for the model asks the cancel hook. Only how soon Ctrl-C is
 /// noticed depends on it; nothing recorded does.
@@ -15,20 +19,33 @@ const POLL: Duration = Duration::from_millis(20);
 /// A turn to answer: the conversation and the tools on offer.
 type Turn = (Vec<Message>, Vec<ToolSpec>);
 
-/// A [`Model`] running on its own thread. Each turn's answer is waited for while the
-/// driver's cancel hook says go on ([`Model::reply_unless_cancelled`]); a turn
-/// abandoned is left to finish (or time out) on its thread, and its late answer is
-/// thrown away before the next turn is asked for. The thread ends with the process.
-pub struct Remote {
+/// A [`Model`] running on its own thread (`std`). Each turn's answer is waited for
+/// while the driver's cancel hook says go on ([`Model::reply_unless_cancelled`]); a
+/// turn abandoned is left to finish (or time out) on its thread, and its late answer
+/// is thrown away before the next turn is asked for. A model whose thread ended (it
+/// panicked) answers every turn with a [`ModelError`]. The thread ends when the
+/// `ThreadedModel` is dropped and the turn it is answering (if any) is done.
+///
+/// ```
+/// use agentloop_core::model::{Answer, Message, Model, Reply, Scripted, ThreadedModel};
+///
+/// let mut model = ThreadedModel::start(Scripted::new([Reply::new("hi")])).unwrap();
+/// let task = [Message::User { text: String::from("greet") }];
+/// // Cancelled before the turn is asked for: nothing is asked.
+/// assert!(matches!(model.reply_unless_cancelled(&task, &[], &mut || true),
+///                  Answer::Abandoned));
+/// assert_eq!(model.reply(&task, &[]).unwrap().text, "hi");
+/// ```
+pub struct ThreadedModel {
     asks: Sender<Turn>,
     answers: Receiver<Result<Reply, ModelError>>,
     /// Answers still to come for turns abandoned.
     abandoned: usize,
 }
 
-impl Remote {
-    /// Starts `model`'s thread.
-    pub fn start(mut model: impl Model + Send + 'static) -> std::io::Result<Remote> {
+impl ThreadedModel {
+    /// Starts `model`'s thread; the operating system's error if it cannot.
+    pub fn start(mut model: impl Model + Send + 'static) -> std::io::Result<ThreadedModel> {
         let (asks, asked) = mpsc::channel::<Turn>();
         let (answer, answers) = mpsc::channel();
         thread::Builder::new()
@@ -40,7 +57,7 @@ impl Remote {
                     }
                 }
             })?;
-        Ok(Remote {
+        Ok(ThreadedModel {
             asks,
             answers,
             abandoned: 0,
@@ -65,7 +82,7 @@ impl Remote {
     }
 }
 
-impl Model for Remote {
+impl Model for ThreadedModel {
     fn reply(&mut self, messages: &[Message], manifest: &[ToolSpec]) -> Result<Reply, ModelError> {
         match self.reply_unless_cancelled(messages, manifest, &mut || false) {
             Answer::Reply(reply) => reply,
@@ -110,9 +127,10 @@ fn ended() -> ModelError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agentloop_core::model::Scripted;
+    use crate::model::Scripted;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
+    use std::{panic, vec};
 
     fn task() -> Vec<Message> {
         vec![Message::User {
@@ -130,7 +148,7 @@ mod tests {
     #[test]
     fn answers_come_back_in_order_and_a_cancelled_run_asks_nothing() {
         let mut remote =
-            Remote::start(Scripted::new([Reply::new("one"), Reply::new("two")])).unwrap();
+            ThreadedModel::start(Scripted::new([Reply::new("one"), Reply::new("two")])).unwrap();
         let mut clear = || false;
         assert_eq!(
             text(remote.reply_unless_cancelled(&task(), &[], &mut clear)),
@@ -163,7 +181,7 @@ mod tests {
     #[test]
     fn a_turn_being_awaited_is_abandoned_and_its_late_answer_thrown_away() {
         let release = Arc::new(AtomicBool::new(false));
-        let mut remote = Remote::start(Stuck(Arc::clone(&release), 0)).unwrap();
+        let mut remote = ThreadedModel::start(Stuck(Arc::clone(&release), 0)).unwrap();
         // Clear when the turn is asked for, set while it is awaited: the model never
         // answers until released, so only the hook can end this wait.
         let mut asked = 0;
@@ -194,7 +212,7 @@ mod tests {
 
     #[test]
     fn a_model_thread_that_panics_is_a_model_error() {
-        let mut remote = Remote::start(Panics).unwrap();
+        let mut remote = ThreadedModel::start(Panics).unwrap();
         match remote.reply(&task(), &[]) {
             Err(e) => assert!(e.message().contains("panicked"), "{e:?}"),
             other => panic!("{other:?}"),
