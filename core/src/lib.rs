@@ -58,8 +58,8 @@ use fixed::{checkpoint, fault_kind, number, scan};
 
 #[cfg(feature = "alloc")]
 pub use heap::{
-    agent, audit, chain, driver, export, json, model, note, provider, quote, redact, schema, tlog,
-    tools, vocabulary,
+    agent, audit, chain, driver, export, json, note, provider, quote, redact, schema, tlog, tools,
+    vocabulary,
 };
 
 #[cfg(feature = "demo")]
@@ -94,6 +94,23 @@ pub mod record {
     pub use crate::fixed::record::*;
     #[cfg(feature = "alloc")]
     pub use crate::heap::record_value::*;
+}
+
+#[cfg(feature = "alloc")]
+pub mod model {
+    //! Models: anything that maps `(messages, tool manifest)` to a reply (SPEC section 4).
+    //!
+    //! The loop shows a model the whole conversation so far as [`Message`]s — the task as
+    //! the user's message, each assistant turn with its tool calls, each tool result — and
+    //! the tool manifest; the model answers with a [`Reply`] (text plus zero or more tool
+    //! calls) or a [`ModelError`]. [`Scripted`] is a model that replays a fixed list of
+    //! replies: for tests, demos and reproducing a run. With `std`, `ThreadedModel` puts
+    //! a model on its own thread, so a turn being awaited can be abandoned when the run is
+    //! cancelled.
+
+    pub use crate::heap::model::*;
+    #[cfg(feature = "std")]
+    pub use crate::host::threaded_model::ThreadedModel;
 }
 
 pub mod sink {

@@ -1,12 +1,5 @@
-//! Models: anything that maps `(messages, tool manifest)` to a reply (SPEC section 4).
-//!
-//! The loop shows a model the whole conversation so far as [`Message`]s — the task as
-//! the user's message, each assistant turn with its tool calls, each tool result — and
-//! the tool manifest; the model answers with a [`Reply`] (text plus zero or more tool
-//! calls) or a [`ModelError`]. [`Scripted`] is a model that replays a fixed list of
-//! replies: for tests, demos and reproducing a run. With `std`, [`ThreadedModel`] puts
-//! a model on its own thread, so a turn being awaited can be abandoned when the run is
-//! cancelled.
+//! Models: the trait, the messages and replies, and the scripted model; composed with
+//! the std layer's `ThreadedModel` into the public `model` module (lib.rs).
 
 use alloc::collections::VecDeque;
 use alloc::string::String;
@@ -15,9 +8,6 @@ use core::fmt;
 
 use crate::json::Value;
 use crate::tools::ToolSpec;
-
-#[cfg(feature = "std")]
-pub use crate::host::threaded_model::ThreadedModel;
 
 /// Who speaks in a [`Message`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

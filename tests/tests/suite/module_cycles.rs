@@ -27,6 +27,7 @@ const SPLIT: &[(&str, &[&str])] = &[
         &["fixed/sink", "heap/record_sink", "host/file_sink"],
     ),
     ("merkle", &["fixed/merkle", "heap/merkle_prove"]),
+    ("model", &["heap/model", "host/threaded_model"]),
     (
         "verify",
         &["heap/verify", "host/verify_io", "host/verify_parallel"],
