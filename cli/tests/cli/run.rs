@@ -619,22 +619,7 @@ fn sigint_during_a_slow_answer_cancels_and_resume_finishes_the_run() {
 
         // --resume: the same task and budgets from the task record (none given here).
         let server = Server::start([provider.answer("2 + 40 = 42.")]).unwrap();
-        let url = format!("{}/v1", server.url());
-        let resume = agentloop(
-            scratch.dir(),
-            &[
-                "run",
-                "--resume",
-                "--out",
-                "t.jsonl",
-                "--model",
-                &provider.model(),
-                "--base-url",
-                &url,
-                "--demo-tools",
-            ],
-            &[],
-        );
+        let resume = run_resume(&scratch, &provider.model(), &server, &["--demo-tools"]);
         assert_eq!(resume.code, 0, "{}", resume.stderr);
         assert!(
             resume.stderr.contains("t.jsonl (resumed after 4 records)"),
@@ -705,22 +690,7 @@ fn a_second_sigint_ends_the_run_and_resume_continues_what_is_left() {
     assert_eq!(run.code, 130, "{}", run.stderr);
     drop(server);
     let server = Server::start([OpenAi.answer("42")]).unwrap();
-    let url = format!("{}/v1", server.url());
-    let resume = agentloop(
-        scratch.dir(),
-        &[
-            "run",
-            "--resume",
-            "--out",
-            "t.jsonl",
-            "--model",
-            "openai:test-model",
-            "--base-url",
-            &url,
-            "--demo-tools",
-        ],
-        &[],
-    );
+    let resume = run_resume(&scratch, "openai:test-model", &server, &["--demo-tools"]);
     assert_eq!(resume.code, 0, "{}", resume.stderr);
     assert_eq!(
         kinds(&scratch.read("t.jsonl")).last().map(String::as_str),
@@ -747,45 +717,18 @@ fn a_budget_stop_exits_3_and_resume_refuses_other_budgets() {
         Some("step_budget")
     );
 
-    let url = format!("{}/v1", server.url());
-    let resume = agentloop(
-        scratch.dir(),
-        &[
-            "run",
-            "--resume",
-            "--out",
-            "t.jsonl",
-            "--model",
-            "openai:m",
-            "--base-url",
-            &url,
-            "--demo-tools",
-            "--max-steps",
-            "5",
-        ],
-        &[],
+    let resume = run_resume(
+        &scratch,
+        "openai:m",
+        &server,
+        &["--demo-tools", "--max-steps", "5"],
     );
     assert_eq!(resume.code, 2, "{}", resume.stderr);
     assert_eq!(
         resume.stderr,
         "agentloop: t.jsonl: --max-steps 5 differs from its task record, which has max_steps 1: a resumed run keeps the recorded task and budgets (leave the flag out); nothing was run\n"
     );
-    let resume = agentloop(
-        scratch.dir(),
-        &[
-            "run",
-            "--resume",
-            "--task",
-            "other",
-            "--out",
-            "t.jsonl",
-            "--model",
-            "openai:m",
-            "--base-url",
-            &url,
-        ],
-        &[],
-    );
+    let resume = run_resume(&scratch, "openai:m", &server, &["--task", "other"]);
     assert_eq!(resume.code, 2, "{}", resume.stderr);
     assert!(
         resume.stderr.contains(
@@ -865,16 +808,7 @@ fn refusals_say_what_was_wrong_and_run_nothing() {
 
     let run = agentloop(
         scratch.dir(),
-        &[
-            "run",
-            "--resume",
-            "--model",
-            "openai:m",
-            "--base-url",
-            &url,
-            "--out",
-            "new.jsonl",
-        ],
+        &strs(&resume_args("openai:m", &server, "new.jsonl", &[])),
         &[],
     );
     assert_eq!(run.code, 2);
@@ -1343,18 +1277,7 @@ fn a_tools_map_without_end_is_refused_at_the_bound() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let before = scratch.read("t.jsonl");
     std::os::unix::fs::symlink("/dev/zero", scratch.path("t.jsonl.tools.json")).unwrap();
-    let url = format!("{}/v1", server.url());
-    let resume = [
-        "run",
-        "--resume",
-        "--out",
-        "t.jsonl",
-        "--model",
-        "openai:test-model",
-        "--base-url",
-        &url,
-        "--demo-tools",
-    ];
+    let resume = resume_args("openai:test-model", &server, "t.jsonl", &["--demo-tools"]);
     let output = std::process::Command::new("sh")
         .arg("-c")
         .arg("ulimit -v 262144 && exec \"$0\" \"$@\"")
