@@ -20,13 +20,12 @@ use core::ptr::{null, null_mut};
 use std::collections::BTreeSet;
 use std::fs::{self, File};
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::Command;
 
 use agentloop::*;
 
 use crate::common;
-use common::{declared_functions, new_agent, parameters, root, waiting_agent, Agent};
+use common::{declared_functions, new_agent, parameters, root, waiting_agent, Agent, Dir};
 
 use agentloop_result as R;
 
@@ -154,6 +153,18 @@ const BAD_JSON: &[u8] = b"{";
 const NO_CANON: &[u8] = b"9007199254740993";
 const MAX_SEQ: u64 = (1 << 53) - 1;
 
+/// An input of a call: a pointer and its length.
+type Bytes = (*const u8, usize);
+/// No input: NULL with length 0, which the calls read as "not given".
+const NONE: Bytes = (null(), 0);
+/// NULL with a length: the input every pointer parameter must refuse.
+const NULL1: Bytes = (null(), 1);
+
+/// `b` as a call's input.
+fn bytes(b: &[u8]) -> Bytes {
+    (b.as_ptr(), b.len())
+}
+
 fn chain_new() -> *mut agentloop_chain {
     let mut c = null_mut();
     // SAFETY: a valid out pointer.
@@ -204,32 +215,6 @@ fn report_of(bytes: &[u8]) -> *mut agentloop_report {
     };
     assert_eq!(r, R::Ok);
     out
-}
-
-/// A scratch directory, removed on drop.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let dir = std::env::temp_dir().join(format!(
-            "agentloop-result-codes-{name}-{}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Dir(dir)
-    }
-    fn path(&self, name: &str) -> (PathBuf, String) {
-        let p = self.0.join(name);
-        let s = p.to_str().unwrap().to_string();
-        (p, s)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
 }
 
 fn json(m: &mut Matrix) {
@@ -1208,645 +1193,169 @@ fn repairing(m: &mut Matrix, dir: &Dir) {
 }
 
 fn proofs(m: &mut Matrix) {
-    let t = transcript(3);
-    let first = transcript(2);
+    let (t3, first, other) = (transcript(3), transcript(2), transcript(4));
+    let t = bytes(&t3);
     let mut buf = vec![0u8; 8192];
+    let b = buf.as_mut_ptr();
     let mut len = 0;
-    let out = |b: &mut Vec<u8>, len: usize| b[..len].to_vec();
+    let l: *mut usize = &mut len;
+    // SAFETY: `b` holds 8192 bytes and the call wrote `len` of them.
+    let out = || unsafe { core::slice::from_raw_parts(b, *l).to_vec() };
     // SAFETY (this block): valid pointers, but for the NULLs on purpose.
     unsafe {
+        let checkpoint = |t: Bytes, origin: Bytes, key: Bytes, cap: usize, l: *mut usize| {
+            agentloop_transcript_checkpoint(t.0, t.1, origin.0, origin.1, key.0, key.1, b, cap, l)
+        };
         let n = "agentloop_transcript_checkpoint";
+        m.hit(n, R::NullParameter, checkpoint(NULL1, NONE, NONE, 8192, l));
+        m.hit(n, R::NullParameter, checkpoint(t, NULL1, NONE, 8192, l));
+        m.hit(n, R::NullParameter, checkpoint(t, NONE, NULL1, 8192, l));
         m.hit(
             n,
             R::NullParameter,
-            agentloop_transcript_checkpoint(
-                null(),
-                1,
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_transcript_checkpoint(
-                t.as_ptr(),
-                t.len(),
-                null(),
-                1,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_transcript_checkpoint(
-                t.as_ptr(),
-                t.len(),
-                null(),
-                0,
-                null(),
-                1,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_transcript_checkpoint(
-                t.as_ptr(),
-                t.len(),
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                null_mut(),
-            ),
+            checkpoint(t, NONE, NONE, 8192, null_mut()),
         );
         m.hit(
             n,
             R::DoesNotVerify,
-            agentloop_transcript_checkpoint(
-                b"{}\n".as_ptr(),
-                3,
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            checkpoint(bytes(b"{}\n"), NONE, NONE, 8192, l),
         );
         m.hit(
             n,
             R::InvalidUtf8,
-            agentloop_transcript_checkpoint(
-                t.as_ptr(),
-                t.len(),
-                BAD_UTF8.as_ptr(),
-                1,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            checkpoint(t, bytes(BAD_UTF8), NONE, 8192, l),
         );
         m.hit(
             n,
             R::AnchorMalformed,
-            agentloop_transcript_checkpoint(
-                t.as_ptr(),
-                t.len(),
-                b"{x".as_ptr(),
-                2,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            checkpoint(t, bytes(b"{x"), NONE, 8192, l),
         );
-        m.hit(
-            n,
-            R::AnchorMalformed,
-            agentloop_transcript_checkpoint(
-                t.as_ptr(),
-                t.len(),
-                null(),
-                0,
-                b"PRIVATE+KEY+no".as_ptr(),
-                14,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::InsufficientSize,
-            agentloop_transcript_checkpoint(
-                t.as_ptr(),
-                t.len(),
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_transcript_checkpoint(
-                first.as_ptr(),
-                first.len(),
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        let old = out(&mut buf, len);
-        let other = transcript(4);
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_transcript_checkpoint(
-                other[..other.len()].as_ptr(),
-                other.len(),
-                b"other".as_ptr(),
-                5,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        let foreign = out(&mut buf, len);
+        let key = bytes(b"PRIVATE+KEY+no");
+        m.hit(n, R::AnchorMalformed, checkpoint(t, NONE, key, 8192, l));
+        m.hit(n, R::InsufficientSize, checkpoint(t, NONE, NONE, 4, l));
+        m.hit(n, R::Ok, checkpoint(bytes(&first), NONE, NONE, 8192, l));
+        let old = out();
+        let origin = bytes(b"other");
+        m.hit(n, R::Ok, checkpoint(bytes(&other), origin, NONE, 8192, l));
+        let foreign = out();
 
         for (n, inclusion) in [
             ("agentloop_transcript_prove_inclusion", true),
             ("agentloop_transcript_prove_consistency", false),
         ] {
-            let prove = |t: *const u8,
-                         t_len: usize,
-                         cp: &[u8],
-                         cp_ptr: *const u8,
-                         at: u64,
-                         b: *mut u8,
-                         cap: usize,
-                         l: *mut usize| {
+            let prove = |t: Bytes, cp: Bytes, at: u64, cap: usize, l: *mut usize| {
                 if inclusion {
-                    agentloop_transcript_prove_inclusion(t, t_len, cp_ptr, cp.len(), at, b, cap, l)
+                    agentloop_transcript_prove_inclusion(t.0, t.1, cp.0, cp.1, at, b, cap, l)
                 } else {
-                    agentloop_transcript_prove_consistency(
-                        t,
-                        t_len,
-                        cp_ptr,
-                        cp.len(),
-                        at,
-                        b,
-                        cap,
-                        l,
-                    )
+                    agentloop_transcript_prove_consistency(t.0, t.1, cp.0, cp.1, at, b, cap, l)
                 }
             };
-            let b = buf.as_mut_ptr();
-            m.hit(
-                n,
-                R::NullParameter,
-                prove(null(), 1, b"", null(), 1, b, 8192, &mut len),
-            );
-            m.hit(
-                n,
-                R::NullParameter,
-                prove(t.as_ptr(), t.len(), b"x", null(), 1, b, 8192, &mut len),
-            );
-            m.hit(
-                n,
-                R::NullParameter,
-                prove(t.as_ptr(), t.len(), b"", null(), 1, b, 8192, null_mut()),
-            );
-            m.hit(
-                n,
-                R::DoesNotVerify,
-                prove(b"{}\n".as_ptr(), 3, b"", null(), 1, b, 8192, &mut len),
-            );
-            m.hit(
-                n,
-                R::IndexOutOfRange,
-                prove(
-                    t.as_ptr(),
-                    t.len(),
-                    b"",
-                    null(),
-                    if inclusion { 3 } else { 4 },
-                    b,
-                    8192,
-                    &mut len,
-                ),
-            );
-            m.hit(
-                n,
-                R::InvalidUtf8,
-                prove(
-                    t.as_ptr(),
-                    t.len(),
-                    BAD_UTF8,
-                    BAD_UTF8.as_ptr(),
-                    1,
-                    b,
-                    8192,
-                    &mut len,
-                ),
-            );
-            m.hit(
-                n,
-                R::AnchorMalformed,
-                prove(
-                    t.as_ptr(),
-                    t.len(),
-                    b"nope",
-                    b"nope".as_ptr(),
-                    1,
-                    b,
-                    8192,
-                    &mut len,
-                ),
-            );
-            m.hit(
-                n,
-                R::InvalidArgument,
-                prove(
-                    t.as_ptr(),
-                    t.len(),
-                    &foreign,
-                    foreign.as_ptr(),
-                    1,
-                    b,
-                    8192,
-                    &mut len,
-                ),
-            );
-            m.hit(
-                n,
-                R::InsufficientSize,
-                prove(t.as_ptr(), t.len(), b"", null(), 1, b, 4, &mut len),
-            );
+            m.hit(n, R::NullParameter, prove(NULL1, NONE, 1, 8192, l));
+            m.hit(n, R::NullParameter, prove(t, NULL1, 1, 8192, l));
+            m.hit(n, R::NullParameter, prove(t, NONE, 1, 8192, null_mut()));
+            m.hit(n, R::DoesNotVerify, prove(bytes(b"{}\n"), NONE, 1, 8192, l));
+            let past_the_end = if inclusion { 3 } else { 4 };
+            m.hit(n, R::IndexOutOfRange, prove(t, NONE, past_the_end, 8192, l));
+            m.hit(n, R::InvalidUtf8, prove(t, bytes(BAD_UTF8), 1, 8192, l));
+            m.hit(n, R::AnchorMalformed, prove(t, bytes(b"nope"), 1, 8192, l));
+            m.hit(n, R::InvalidArgument, prove(t, bytes(&foreign), 1, 8192, l));
+            m.hit(n, R::InsufficientSize, prove(t, NONE, 1, 4, l));
             if !inclusion {
-                m.hit(
-                    n,
-                    R::InvalidArgument,
-                    prove(t.as_ptr(), t.len(), b"", null(), 0, b, 8192, &mut len),
-                );
+                m.hit(n, R::InvalidArgument, prove(t, NONE, 0, 8192, l));
             }
         }
+        let n = "agentloop_transcript_prove_inclusion";
         m.hit(
-            "agentloop_transcript_prove_inclusion",
+            n,
             R::Ok,
-            agentloop_transcript_prove_inclusion(
-                t.as_ptr(),
-                t.len(),
-                null(),
-                0,
-                1,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            agentloop_transcript_prove_inclusion(t.0, t.1, null(), 0, 1, b, 8192, l),
         );
-        let inclusion = out(&mut buf, len);
+        let inclusion = out();
+        let n = "agentloop_transcript_prove_consistency";
         m.hit(
-            "agentloop_transcript_prove_consistency",
+            n,
             R::Ok,
-            agentloop_transcript_prove_consistency(
-                t.as_ptr(),
-                t.len(),
-                null(),
-                0,
-                2,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            agentloop_transcript_prove_consistency(t.0, t.1, null(), 0, 2, b, 8192, l),
         );
-        let consistency = out(&mut buf, len);
+        let consistency = out();
 
+        let verify = |p: Bytes, keys: Bytes, origin: Bytes| {
+            agentloop_proof_verify_inclusion(p.0, p.1, keys.0, keys.1, origin.0, origin.1)
+        };
         let n = "agentloop_proof_verify_inclusion";
-        let p = &inclusion;
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_verify_inclusion(null(), 1, null(), 0, null(), 0),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_verify_inclusion(p.as_ptr(), p.len(), null(), 1, null(), 0),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_verify_inclusion(p.as_ptr(), p.len(), null(), 0, null(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_proof_verify_inclusion(BAD_UTF8.as_ptr(), 1, null(), 0, null(), 0),
-        );
-        m.hit(
-            n,
-            R::AnchorMalformed,
-            agentloop_proof_verify_inclusion(b"nope".as_ptr(), 4, null(), 0, null(), 0),
-        );
-        m.hit(
-            n,
-            R::ProofInvalid,
-            agentloop_proof_verify_inclusion(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                0,
-                b"elsewhere".as_ptr(),
-                9,
-            ),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_proof_verify_inclusion(p.as_ptr(), p.len(), null(), 0, null(), 0),
-        );
+        let p = bytes(&inclusion);
+        m.hit(n, R::NullParameter, verify(NULL1, NONE, NONE));
+        m.hit(n, R::NullParameter, verify(p, NULL1, NONE));
+        m.hit(n, R::NullParameter, verify(p, NONE, NULL1));
+        m.hit(n, R::InvalidUtf8, verify(bytes(BAD_UTF8), NONE, NONE));
+        m.hit(n, R::AnchorMalformed, verify(bytes(b"nope"), NONE, NONE));
+        m.hit(n, R::ProofInvalid, verify(p, NONE, bytes(b"elsewhere")));
+        m.hit(n, R::Ok, verify(p, NONE, NONE));
 
+        let verify = |c: Bytes, old: Bytes, keys: Bytes, origin: Bytes| {
+            agentloop_proof_verify_consistency(
+                c.0, c.1, old.0, old.1, keys.0, keys.1, origin.0, origin.1,
+            )
+        };
         let n = "agentloop_proof_verify_consistency";
-        let c = &consistency;
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_verify_consistency(
-                null(),
-                1,
-                old.as_ptr(),
-                old.len(),
-                null(),
-                0,
-                null(),
-                0,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_verify_consistency(
-                c.as_ptr(),
-                c.len(),
-                null(),
-                1,
-                null(),
-                0,
-                null(),
-                0,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_verify_consistency(
-                c.as_ptr(),
-                c.len(),
-                old.as_ptr(),
-                old.len(),
-                null(),
-                1,
-                null(),
-                0,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_verify_consistency(
-                c.as_ptr(),
-                c.len(),
-                old.as_ptr(),
-                old.len(),
-                null(),
-                0,
-                null(),
-                1,
-            ),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_proof_verify_consistency(
-                BAD_UTF8.as_ptr(),
-                1,
-                old.as_ptr(),
-                old.len(),
-                null(),
-                0,
-                null(),
-                0,
-            ),
-        );
-        m.hit(
-            n,
-            R::AnchorMalformed,
-            agentloop_proof_verify_consistency(
-                c.as_ptr(),
-                c.len(),
-                b"nope".as_ptr(),
-                4,
-                null(),
-                0,
-                null(),
-                0,
-            ),
-        );
-        m.hit(
-            n,
-            R::ProofInvalid,
-            agentloop_proof_verify_consistency(
-                c.as_ptr(),
-                c.len(),
-                foreign.as_ptr(),
-                foreign.len(),
-                null(),
-                0,
-                null(),
-                0,
-            ),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_proof_verify_consistency(
-                c.as_ptr(),
-                c.len(),
-                old.as_ptr(),
-                old.len(),
-                null(),
-                0,
-                null(),
-                0,
-            ),
-        );
+        let (c, old) = (bytes(&consistency), bytes(&old));
+        m.hit(n, R::NullParameter, verify(NULL1, old, NONE, NONE));
+        m.hit(n, R::NullParameter, verify(c, NULL1, NONE, NONE));
+        m.hit(n, R::NullParameter, verify(c, old, NULL1, NONE));
+        m.hit(n, R::NullParameter, verify(c, old, NONE, NULL1));
+        m.hit(n, R::InvalidUtf8, verify(bytes(BAD_UTF8), old, NONE, NONE));
+        m.hit(n, R::AnchorMalformed, verify(c, bytes(b"nope"), NONE, NONE));
+        m.hit(n, R::ProofInvalid, verify(c, bytes(&foreign), NONE, NONE));
+        m.hit(n, R::Ok, verify(c, old, NONE, NONE));
 
+        let explain = |p: Bytes, old: Bytes, keys: Bytes, origin: Bytes, out: *mut u8, cap, l| {
+            agentloop_proof_explain(
+                p.0, p.1, old.0, old.1, keys.0, keys.1, origin.0, origin.1, out, cap, l,
+            )
+        };
         let n = "agentloop_proof_explain";
         m.hit(
             n,
             R::NullParameter,
-            agentloop_proof_explain(
-                null(),
-                1,
-                null(),
-                0,
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            explain(NULL1, NONE, NONE, NONE, b, 8192, l),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_proof_explain(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                1,
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            explain(p, NULL1, NONE, NONE, b, 8192, l),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_proof_explain(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                0,
-                null(),
-                1,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            explain(p, NONE, NULL1, NONE, b, 8192, l),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_proof_explain(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                0,
-                null(),
-                0,
-                null(),
-                1,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            explain(p, NONE, NONE, NULL1, b, 8192, l),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_proof_explain(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                0,
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                null_mut(),
-            ),
+            explain(p, NONE, NONE, NONE, b, 8192, null_mut()),
         );
         m.hit(
             n,
             R::InvalidUtf8,
-            agentloop_proof_explain(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                0,
-                BAD_UTF8.as_ptr(),
-                1,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            explain(p, NONE, bytes(BAD_UTF8), NONE, b, 8192, l),
         );
         m.hit(
             n,
             R::InvalidUtf8,
-            agentloop_proof_explain(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                0,
-                null(),
-                0,
-                BAD_UTF8.as_ptr(),
-                1,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            explain(p, NONE, NONE, bytes(BAD_UTF8), b, 8192, l),
         );
+        let nope = bytes(b"nope");
         m.hit(
             n,
             R::InsufficientSize,
-            agentloop_proof_explain(
-                b"nope".as_ptr(),
-                4,
-                null(),
-                0,
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                2,
-                &mut len,
-            ),
+            explain(nope, NONE, NONE, NONE, b, 2, l),
         );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_proof_explain(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                0,
-                null(),
-                0,
-                null(),
-                0,
-                null_mut(),
-                0,
-                &mut len,
-            ),
-        );
+        m.hit(n, R::Ok, explain(p, NONE, NONE, NONE, null_mut(), 0, l));
     }
 }
 
@@ -4041,7 +3550,7 @@ fn under_a_file_size_limit(dir: &Dir) -> Vec<(String, u32)> {
 
 #[test]
 fn every_documented_result_code_is_produced() {
-    let dir = Dir::new("matrix");
+    let dir = Dir::new("result-codes-matrix");
     let mut m = Matrix::default();
     json(&mut m);
     hashes(&mut m);
