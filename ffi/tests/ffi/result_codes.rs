@@ -320,8 +320,8 @@ fn hashes(m: &mut Matrix) {
 fn both_appends(
     m: &mut Matrix,
     chain: *mut agentloop_chain,
-    kind: (*const u8, usize),
-    payload: (*const u8, usize),
+    kind: Bytes,
+    payload: Bytes,
     expected: agentloop_result,
 ) {
     let mut buf = vec![0u8; 1 << 10];
@@ -357,18 +357,12 @@ fn chains(m: &mut Matrix) {
     let k = (b"k".as_ptr(), 1);
     let p = (b"1".as_ptr(), 1);
     both_appends(m, null_mut(), k, p, R::NullParameter);
-    both_appends(m, chain, (null(), 1), p, R::NullParameter);
-    both_appends(m, chain, k, (null(), 1), R::NullParameter);
-    both_appends(m, chain, (BAD_UTF8.as_ptr(), 1), p, R::InvalidUtf8);
+    both_appends(m, chain, NULL1, p, R::NullParameter);
+    both_appends(m, chain, k, NULL1, R::NullParameter);
+    both_appends(m, chain, bytes(BAD_UTF8), p, R::InvalidUtf8);
     both_appends(m, chain, (b"".as_ptr(), 0), p, R::InvalidArgument);
-    both_appends(m, chain, k, (BAD_JSON.as_ptr(), 1), R::InvalidJson);
-    both_appends(
-        m,
-        chain,
-        k,
-        (NO_CANON.as_ptr(), NO_CANON.len()),
-        R::NoCanonicalForm,
-    );
+    both_appends(m, chain, k, bytes(BAD_JSON), R::InvalidJson);
+    both_appends(m, chain, k, bytes(NO_CANON), R::NoCanonicalForm);
     let long = format!("\"{}\"", "a".repeat(16 << 20));
     both_appends(m, chain, k, (long.as_ptr(), long.len()), R::RecordTooLong);
     let (mut len, mut line) = (0, null());
@@ -1708,27 +1702,15 @@ fn agents(m: &mut Matrix) {
     // SAFETY (this block): valid pointers, but for the NULLs on purpose; every agent
     // made is freed by its guard.
     unsafe {
+        let new = |task: Bytes, budgets: *const agentloop_budgets, seq0, out| {
+            agentloop_agent_new(task.0, task.1, budgets, seq0, out)
+        };
+        let t = bytes(b"t");
         let n = "agentloop_agent_new";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_new(null(), 1, null(), 0, &mut out),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_new(b"t".as_ptr(), 1, null(), 0, null_mut()),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_agent_new(BAD_UTF8.as_ptr(), 1, null(), 0, &mut out),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_agent_new(b"t".as_ptr(), 1, null(), MAX_SEQ + 1, &mut out),
-        );
+        m.hit(n, R::NullParameter, new(NULL1, null(), 0, &mut out));
+        m.hit(n, R::NullParameter, new(t, null(), 0, null_mut()));
+        m.hit(n, R::InvalidUtf8, new(bytes(BAD_UTF8), null(), 0, &mut out));
+        m.hit(n, R::InvalidArgument, new(t, null(), MAX_SEQ + 1, &mut out));
         let mut budgets = agentloop_budgets::default();
         m.hit(
             "agentloop_budgets_init",
@@ -1742,61 +1724,31 @@ fn agents(m: &mut Matrix) {
         );
         budgets.has_max_steps = true;
         budgets.max_steps = MAX_SEQ + 1;
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_agent_new(b"t".as_ptr(), 1, &budgets, 0, &mut out),
-        );
+        m.hit(n, R::InvalidArgument, new(t, &budgets, 0, &mut out));
         budgets.has_max_steps = false;
         budgets.stop_sentinel = BAD_UTF8.as_ptr();
         budgets.stop_sentinel_len = 1;
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_agent_new(b"t".as_ptr(), 1, &budgets, 0, &mut out),
-        );
+        m.hit(n, R::InvalidUtf8, new(t, &budgets, 0, &mut out));
         budgets.stop_sentinel = null();
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_new(b"t".as_ptr(), 1, &budgets, 0, &mut out),
-        );
+        m.hit(n, R::NullParameter, new(t, &budgets, 0, &mut out));
 
         let agent = new_agent();
         let n = "agentloop_agent_add_tool";
-        let add = |a: *mut agentloop_agent,
-                   name: (*const u8, usize),
-                   desc: (*const u8, usize),
-                   schema: (*const u8, usize),
-                   limit: u64| {
+        let add = |a: *mut agentloop_agent, name: Bytes, desc: Bytes, schema: Bytes, limit: u64| {
             agentloop_agent_add_tool(a, name.0, name.1, desc.0, desc.1, schema.0, schema.1, limit)
         };
-        let e = (b"e".as_ptr(), 1);
-        let d = (b"".as_ptr(), 0);
-        let s = (schema.as_ptr(), schema.len());
+        let (e, d, s) = (bytes(b"e"), bytes(b""), bytes(schema));
         m.hit(n, R::NullParameter, add(null_mut(), e, d, s, 0));
-        m.hit(n, R::NullParameter, add(agent.0, (null(), 1), d, s, 0));
-        m.hit(n, R::NullParameter, add(agent.0, e, (null(), 1), s, 0));
-        m.hit(n, R::NullParameter, add(agent.0, e, d, (null(), 1), 0));
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            add(agent.0, (BAD_UTF8.as_ptr(), 1), d, s, 0),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            add(agent.0, e, (BAD_UTF8.as_ptr(), 1), s, 0),
-        );
-        m.hit(
-            n,
-            R::InvalidJson,
-            add(agent.0, e, d, (BAD_JSON.as_ptr(), 1), 0),
-        );
+        m.hit(n, R::NullParameter, add(agent.0, NULL1, d, s, 0));
+        m.hit(n, R::NullParameter, add(agent.0, e, NULL1, s, 0));
+        m.hit(n, R::NullParameter, add(agent.0, e, d, NULL1, 0));
+        m.hit(n, R::InvalidUtf8, add(agent.0, bytes(BAD_UTF8), d, s, 0));
+        m.hit(n, R::InvalidUtf8, add(agent.0, e, bytes(BAD_UTF8), s, 0));
+        m.hit(n, R::InvalidJson, add(agent.0, e, d, bytes(BAD_JSON), 0));
         m.hit(
             n,
             R::NoCanonicalForm,
-            add(agent.0, e, d, (NO_CANON.as_ptr(), NO_CANON.len()), 0),
+            add(agent.0, e, d, bytes(NO_CANON), 0),
         );
         m.hit(
             n,
@@ -1804,37 +1756,18 @@ fn agents(m: &mut Matrix) {
             add(agent.0, (b"not ok".as_ptr(), 6), d, s, 0),
         );
         let refused = br#"{"type":"object","minProperties":-1}"#;
-        m.hit(
-            n,
-            R::SchemaRefused,
-            add(agent.0, e, d, (refused.as_ptr(), refused.len()), 0),
-        );
+        m.hit(n, R::SchemaRefused, add(agent.0, e, d, bytes(refused), 0));
         m.hit(n, R::InvalidArgument, add(agent.0, e, d, s, MAX_SEQ + 1));
         m.hit(n, R::Ok, add(agent.0, e, d, s, 0));
         m.hit(n, R::InvalidArgument, add(agent.0, e, d, s, 0));
 
+        let idempotent = |a, name: Bytes| agentloop_agent_set_idempotent(a, name.0, name.1);
         let n = "agentloop_agent_set_idempotent";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_set_idempotent(null_mut(), e.0, 1),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_set_idempotent(agent.0, null(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_agent_set_idempotent(agent.0, BAD_UTF8.as_ptr(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_agent_set_idempotent(agent.0, b"nosuch".as_ptr(), 6),
-        );
-        m.hit(n, R::Ok, agentloop_agent_set_idempotent(agent.0, e.0, 1));
+        m.hit(n, R::NullParameter, idempotent(null_mut(), e));
+        m.hit(n, R::NullParameter, idempotent(agent.0, NULL1));
+        m.hit(n, R::InvalidUtf8, idempotent(agent.0, bytes(BAD_UTF8)));
+        m.hit(n, R::InvalidArgument, idempotent(agent.0, bytes(b"nosuch")));
+        m.hit(n, R::Ok, idempotent(agent.0, e));
 
         // Before the first poll: no reply asked for, no outcome.
         getter(
@@ -1918,12 +1851,12 @@ fn agents(m: &mut Matrix) {
         m.hit(
             "agentloop_agent_add_tool",
             R::InvalidState,
-            add(agent.0, (b"f".as_ptr(), 1), d, s, 0),
+            add(agent.0, bytes(b"f"), d, s, 0),
         );
         m.hit(
             "agentloop_agent_set_idempotent",
             R::InvalidState,
-            agentloop_agent_set_idempotent(agent.0, e.0, 1),
+            idempotent(agent.0, e),
         );
         m.hit(
             "agentloop_agent_cancel",
@@ -1933,109 +1866,63 @@ fn agents(m: &mut Matrix) {
 
         // Waiting for a reply: the refusals of each feed.
         let n = "agentloop_agent_feed_reply";
-        let feed =
-            |a: *mut agentloop_agent, text: (*const u8, usize), calls: (*const u8, usize)| {
-                agentloop_agent_feed_reply(a, text.0, text.1, calls.0, calls.1, false, 0)
-            };
-        let none = (null(), 0);
-        m.hit(n, R::NullParameter, feed(null_mut(), e, none));
-        m.hit(n, R::NullParameter, feed(agent.0, (null(), 1), none));
-        m.hit(n, R::NullParameter, feed(agent.0, e, (null(), 1)));
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            feed(agent.0, (BAD_UTF8.as_ptr(), 1), none),
-        );
-        m.hit(n, R::InvalidJson, feed(agent.0, e, (BAD_JSON.as_ptr(), 1)));
-        m.hit(
-            n,
-            R::NoCanonicalForm,
-            feed(agent.0, e, (NO_CANON.as_ptr(), NO_CANON.len())),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            feed(agent.0, e, (b"[1]".as_ptr(), 3)),
-        );
+        let feed = |a: *mut agentloop_agent, text: Bytes, calls: Bytes| {
+            agentloop_agent_feed_reply(a, text.0, text.1, calls.0, calls.1, false, 0)
+        };
+        m.hit(n, R::NullParameter, feed(null_mut(), e, NONE));
+        m.hit(n, R::NullParameter, feed(agent.0, NULL1, NONE));
+        m.hit(n, R::NullParameter, feed(agent.0, e, NULL1));
+        m.hit(n, R::InvalidUtf8, feed(agent.0, bytes(BAD_UTF8), NONE));
+        m.hit(n, R::InvalidJson, feed(agent.0, e, bytes(BAD_JSON)));
+        m.hit(n, R::NoCanonicalForm, feed(agent.0, e, bytes(NO_CANON)));
+        m.hit(n, R::InvalidArgument, feed(agent.0, e, bytes(b"[1]")));
+        let model_error = |a, text: Bytes| agentloop_agent_feed_model_error(a, text.0, text.1);
         let n = "agentloop_agent_feed_model_error";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_model_error(null_mut(), e.0, 1),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_model_error(agent.0, null(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_agent_feed_model_error(agent.0, BAD_UTF8.as_ptr(), 1),
-        );
+        m.hit(n, R::NullParameter, model_error(null_mut(), e));
+        m.hit(n, R::NullParameter, model_error(agent.0, NULL1));
+        m.hit(n, R::InvalidUtf8, model_error(agent.0, bytes(BAD_UTF8)));
+        let response = |a, provider, status, body: Bytes, secret: Bytes| {
+            agentloop_agent_feed_response(a, provider, status, body.0, body.1, secret.0, secret.1)
+        };
         let n = "agentloop_agent_feed_response";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_response(null_mut(), 1, 200, e.0, 1, null(), 0),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_response(agent.0, 1, 200, null(), 1, null(), 0),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_agent_feed_response(agent.0, 99, 200, e.0, 1, null(), 0),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_agent_feed_response(agent.0, 1, 0, e.0, 1, null(), 0),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_response(agent.0, 1, 200, e.0, 1, null(), 1),
-        );
+        m.hit(n, R::NullParameter, response(null_mut(), 1, 200, e, NONE));
+        m.hit(n, R::NullParameter, response(agent.0, 1, 200, NULL1, NONE));
+        m.hit(n, R::InvalidArgument, response(agent.0, 99, 200, e, NONE));
+        m.hit(n, R::InvalidArgument, response(agent.0, 1, 0, e, NONE));
+        m.hit(n, R::NullParameter, response(agent.0, 1, 200, e, NULL1));
         m.hit(
             n,
             R::InvalidUtf8,
-            agentloop_agent_feed_response(agent.0, 1, 200, e.0, 1, BAD_UTF8.as_ptr(), 1),
+            response(agent.0, 1, 200, e, bytes(BAD_UTF8)),
         );
         let n = "agentloop_agent_request";
         let mut buf = [0u8; 1];
         let b = buf.as_mut_ptr();
         let mut len = 0;
         let model = br#"{"model":"m"}"#;
-        let request = |a: *mut agentloop_agent, p: u32, o: (*const u8, usize), l: *mut usize| {
+        let request = |a: *mut agentloop_agent, p: u32, o: Bytes, l: *mut usize| {
             agentloop_agent_request(a, p, o.0, o.1, b, 1, l)
         };
-        let mo = (model.as_ptr(), model.len());
+        let mo = bytes(model);
         m.hit(n, R::NullParameter, request(null_mut(), 1, mo, &mut len));
-        m.hit(
-            n,
-            R::NullParameter,
-            request(agent.0, 1, (null(), 1), &mut len),
-        );
+        m.hit(n, R::NullParameter, request(agent.0, 1, NULL1, &mut len));
         m.hit(n, R::NullParameter, request(agent.0, 1, mo, null_mut()));
         m.hit(n, R::InvalidArgument, request(agent.0, 99, mo, &mut len));
         m.hit(
             n,
             R::InvalidJson,
-            request(agent.0, 1, (BAD_JSON.as_ptr(), 1), &mut len),
+            request(agent.0, 1, bytes(BAD_JSON), &mut len),
         );
         m.hit(
             n,
             R::NoCanonicalForm,
-            request(agent.0, 1, (NO_CANON.as_ptr(), NO_CANON.len()), &mut len),
+            request(agent.0, 1, bytes(NO_CANON), &mut len),
         );
         m.hit(n, R::InsufficientSize, request(agent.0, 1, mo, &mut len));
         m.hit(
             n,
             R::RequestRefused,
-            request(agent.0, 1, (b"{}".as_ptr(), 2), &mut len),
+            request(agent.0, 1, bytes(b"{}"), &mut len),
         );
         getter(
             m,
@@ -2056,33 +1943,16 @@ fn agents(m: &mut Matrix) {
             &agent,
             R::InvalidState,
         );
+        let one = bytes(b"1");
+        let tool_result = |a, value: Bytes| agentloop_agent_feed_tool_result(a, value.0, value.1);
         let n = "agentloop_agent_feed_tool_result";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_tool_result(null_mut(), b"1".as_ptr(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidState,
-            agentloop_agent_feed_tool_result(agent.0, b"1".as_ptr(), 1),
-        );
+        m.hit(n, R::NullParameter, tool_result(null_mut(), one));
+        m.hit(n, R::InvalidState, tool_result(agent.0, one));
+        let tool_error = |a, text: Bytes| agentloop_agent_feed_tool_error(a, text.0, text.1);
         let n = "agentloop_agent_feed_tool_error";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_tool_error(null_mut(), e.0, 1),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_tool_error(agent.0, null(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidState,
-            agentloop_agent_feed_tool_error(agent.0, e.0, 1),
-        );
+        m.hit(n, R::NullParameter, tool_error(null_mut(), e));
+        m.hit(n, R::NullParameter, tool_error(agent.0, NULL1));
+        m.hit(n, R::InvalidState, tool_error(agent.0, e));
         for (n, f) in [
             (
                 "agentloop_agent_feed_tool_result_for",
@@ -2707,235 +2577,70 @@ unsafe extern "C" fn model(
         let seen = &mut *(userdata as *mut Seen);
         let mut note = |n, expected, got| seen.0.push((n, expected, got));
         let mut len = 0;
+        let l: *mut usize = &mut len;
         let mut buf = [0u8; 1];
-        let model = br#"{"model":"m"}"#;
-        note(
-            "agentloop_reply_set_text",
-            R::NullParameter,
-            agentloop_reply_set_text(null_mut(), b"x".as_ptr(), 1),
-        );
-        note(
-            "agentloop_reply_set_text",
-            R::NullParameter,
-            agentloop_reply_set_text(reply, null(), 1),
-        );
-        note(
-            "agentloop_reply_set_text",
-            R::InvalidUtf8,
-            agentloop_reply_set_text(reply, BAD_UTF8.as_ptr(), 1),
-        );
+        let b = buf.as_mut_ptr();
+        let (x, e, empty) = (bytes(b"x"), bytes(b"e"), bytes(b"{}"));
+        let (utf8, json, canon) = (bytes(BAD_UTF8), bytes(BAD_JSON), bytes(NO_CANON));
+        let model = bytes(br#"{"model":"m"}"#);
+
+        let text = |r, t: Bytes| agentloop_reply_set_text(r, t.0, t.1);
+        let n = "agentloop_reply_set_text";
+        note(n, R::NullParameter, text(null_mut(), x));
+        note(n, R::NullParameter, text(reply, NULL1));
+        note(n, R::InvalidUtf8, text(reply, utf8));
+        let add = |r, name: Bytes, args: Bytes| {
+            agentloop_reply_add_call(r, name.0, name.1, args.0, args.1)
+        };
         let n = "agentloop_reply_add_call";
+        note(n, R::NullParameter, add(null_mut(), e, empty));
+        note(n, R::NullParameter, add(reply, NULL1, empty));
+        note(n, R::NullParameter, add(reply, e, NULL1));
+        note(n, R::InvalidUtf8, add(reply, utf8, empty));
+        note(n, R::InvalidJson, add(reply, e, json));
+        note(n, R::NoCanonicalForm, add(reply, e, canon));
+        let n = "agentloop_reply_set_output_tokens";
         note(
             n,
-            R::NullParameter,
-            agentloop_reply_add_call(null_mut(), b"e".as_ptr(), 1, b"{}".as_ptr(), 2),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_add_call(reply, null(), 1, b"{}".as_ptr(), 2),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_add_call(reply, b"e".as_ptr(), 1, null(), 1),
-        );
-        note(
-            n,
-            R::InvalidUtf8,
-            agentloop_reply_add_call(reply, BAD_UTF8.as_ptr(), 1, b"{}".as_ptr(), 2),
-        );
-        note(
-            n,
-            R::InvalidJson,
-            agentloop_reply_add_call(reply, b"e".as_ptr(), 1, BAD_JSON.as_ptr(), 1),
-        );
-        note(
-            n,
-            R::NoCanonicalForm,
-            agentloop_reply_add_call(reply, b"e".as_ptr(), 1, NO_CANON.as_ptr(), NO_CANON.len()),
-        );
-        note(
-            "agentloop_reply_set_output_tokens",
             R::NullParameter,
             agentloop_reply_set_output_tokens(null_mut(), 1),
         );
-        note(
-            "agentloop_reply_set_output_tokens",
-            R::Ok,
-            agentloop_reply_set_output_tokens(reply, 1),
-        );
-        note(
-            "agentloop_reply_set_error",
-            R::NullParameter,
-            agentloop_reply_set_error(null_mut(), b"x".as_ptr(), 1),
-        );
-        note(
-            "agentloop_reply_set_error",
-            R::NullParameter,
-            agentloop_reply_set_error(reply, null(), 1),
-        );
-        note(
-            "agentloop_reply_set_error",
-            R::InvalidUtf8,
-            agentloop_reply_set_error(reply, BAD_UTF8.as_ptr(), 1),
-        );
+        note(n, R::Ok, agentloop_reply_set_output_tokens(reply, 1));
+        let error = |r, t: Bytes| agentloop_reply_set_error(r, t.0, t.1);
+        let n = "agentloop_reply_set_error";
+        note(n, R::NullParameter, error(null_mut(), x));
+        note(n, R::NullParameter, error(reply, NULL1));
+        note(n, R::InvalidUtf8, error(reply, utf8));
+        let request =
+            |r, provider, o: Bytes, l| agentloop_reply_request(r, provider, o.0, o.1, b, 1, l);
         let n = "agentloop_reply_request";
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_request(
-                null_mut(),
-                1,
-                model.as_ptr(),
-                model.len(),
-                buf.as_mut_ptr(),
-                1,
-                &mut len,
-            ),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_request(reply, 1, null(), 1, buf.as_mut_ptr(), 1, &mut len),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_request(
-                reply,
-                1,
-                model.as_ptr(),
-                model.len(),
-                buf.as_mut_ptr(),
-                1,
-                null_mut(),
-            ),
-        );
-        note(
-            n,
-            R::InvalidArgument,
-            agentloop_reply_request(
-                reply,
-                99,
-                model.as_ptr(),
-                model.len(),
-                buf.as_mut_ptr(),
-                1,
-                &mut len,
-            ),
-        );
-        note(
-            n,
-            R::InvalidJson,
-            agentloop_reply_request(
-                reply,
-                1,
-                BAD_JSON.as_ptr(),
-                1,
-                buf.as_mut_ptr(),
-                1,
-                &mut len,
-            ),
-        );
-        note(
-            n,
-            R::NoCanonicalForm,
-            agentloop_reply_request(
-                reply,
-                1,
-                NO_CANON.as_ptr(),
-                NO_CANON.len(),
-                buf.as_mut_ptr(),
-                1,
-                &mut len,
-            ),
-        );
-        note(
-            n,
-            R::RequestRefused,
-            agentloop_reply_request(reply, 1, b"{}".as_ptr(), 2, buf.as_mut_ptr(), 1, &mut len),
-        );
-        note(
-            n,
-            R::InsufficientSize,
-            agentloop_reply_request(
-                reply,
-                1,
-                model.as_ptr(),
-                model.len(),
-                buf.as_mut_ptr(),
-                1,
-                &mut len,
-            ),
-        );
+        note(n, R::NullParameter, request(null_mut(), 1, model, l));
+        note(n, R::NullParameter, request(reply, 1, NULL1, l));
+        note(n, R::NullParameter, request(reply, 1, model, null_mut()));
+        note(n, R::InvalidArgument, request(reply, 99, model, l));
+        note(n, R::InvalidJson, request(reply, 1, json, l));
+        note(n, R::NoCanonicalForm, request(reply, 1, canon, l));
+        note(n, R::RequestRefused, request(reply, 1, empty, l));
+        note(n, R::InsufficientSize, request(reply, 1, model, l));
+        let parse = |r, provider, status, body: Bytes, secret: Bytes| {
+            agentloop_reply_parse(r, provider, status, body.0, body.1, secret.0, secret.1)
+        };
         let n = "agentloop_reply_parse";
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_parse(null_mut(), 1, 200, b"{}".as_ptr(), 2, null(), 0),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_parse(reply, 1, 200, null(), 1, null(), 0),
-        );
-        note(
-            n,
-            R::InvalidArgument,
-            agentloop_reply_parse(reply, 99, 200, b"{}".as_ptr(), 2, null(), 0),
-        );
-        note(
-            n,
-            R::InvalidArgument,
-            agentloop_reply_parse(reply, 1, 0, b"{}".as_ptr(), 2, null(), 0),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_parse(reply, 1, 200, b"{}".as_ptr(), 2, null(), 1),
-        );
-        note(
-            n,
-            R::InvalidUtf8,
-            agentloop_reply_parse(reply, 1, 200, b"{}".as_ptr(), 2, BAD_UTF8.as_ptr(), 1),
-        );
+        note(n, R::NullParameter, parse(null_mut(), 1, 200, empty, NONE));
+        note(n, R::NullParameter, parse(reply, 1, 200, NULL1, NONE));
+        note(n, R::InvalidArgument, parse(reply, 99, 200, empty, NONE));
+        note(n, R::InvalidArgument, parse(reply, 1, 0, empty, NONE));
+        note(n, R::NullParameter, parse(reply, 1, 200, empty, NULL1));
+        note(n, R::InvalidUtf8, parse(reply, 1, 200, empty, utf8));
+        let provider_json = |r, j: Bytes| agentloop_reply_set_provider_json(r, j.0, j.1);
         let n = "agentloop_reply_set_provider_json";
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_set_provider_json(null_mut(), b"{}".as_ptr(), 2),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_set_provider_json(reply, null(), 1),
-        );
-        note(
-            n,
-            R::InvalidJson,
-            agentloop_reply_set_provider_json(reply, BAD_JSON.as_ptr(), 1),
-        );
-        note(
-            n,
-            R::NoCanonicalForm,
-            agentloop_reply_set_provider_json(reply, NO_CANON.as_ptr(), NO_CANON.len()),
-        );
-        note(
-            n,
-            R::InvalidArgument,
-            agentloop_reply_set_provider_json(reply, b"[1]".as_ptr(), 3),
-        );
-        note(
-            n,
-            R::Ok,
-            agentloop_reply_set_provider_json(reply, b"{}".as_ptr(), 2),
-        );
-        note(
-            "agentloop_reply_set_text",
-            R::Ok,
-            agentloop_reply_set_text(reply, b"x".as_ptr(), 1),
-        );
+        note(n, R::NullParameter, provider_json(null_mut(), empty));
+        note(n, R::NullParameter, provider_json(reply, NULL1));
+        note(n, R::InvalidJson, provider_json(reply, json));
+        note(n, R::NoCanonicalForm, provider_json(reply, canon));
+        note(n, R::InvalidArgument, provider_json(reply, bytes(b"[1]")));
+        note(n, R::Ok, provider_json(reply, empty));
+        note("agentloop_reply_set_text", R::Ok, text(reply, x));
     }
 }
 
@@ -3042,7 +2747,7 @@ fn driving(m: &mut Matrix, dir: &Dir) {
     let n = "agentloop_driver_run";
     let mut turn = 0u32;
     let turn_ptr = &mut turn as *mut u32 as *mut c_void;
-    let run = |task: (*const u8, usize),
+    let run = |task: Bytes,
                model_cb: agentloop_model_callback,
                ud: *mut c_void,
                tools: &[agentloop_tool],
@@ -3074,7 +2779,7 @@ fn driving(m: &mut Matrix, dir: &Dir) {
         n,
         R::NullParameter,
         run(
-            (null(), 1),
+            NULL1,
             Some(model),
             seen_ptr,
             &tools,
@@ -3139,7 +2844,7 @@ fn driving(m: &mut Matrix, dir: &Dir) {
         n,
         R::InvalidUtf8,
         run(
-            (BAD_UTF8.as_ptr(), 1),
+            bytes(BAD_UTF8),
             Some(model),
             seen_ptr,
             &tools,
@@ -3311,7 +3016,7 @@ fn driving(m: &mut Matrix, dir: &Dir) {
     let (r, w) = open(&path, null(), null());
     assert_eq!(r, R::Ok);
     let to_writer = |w: *mut agentloop_writer,
-                     task: (*const u8, usize),
+                     task: Bytes,
                      model_cb: agentloop_model_callback,
                      tools: &[agentloop_tool],
                      out: *mut agentloop_outcome| {
@@ -3341,7 +3046,7 @@ fn driving(m: &mut Matrix, dir: &Dir) {
     m.hit(
         n,
         R::NullParameter,
-        to_writer(w, (null(), 1), Some(model), &tools, &mut outcome),
+        to_writer(w, NULL1, Some(model), &tools, &mut outcome),
     );
     m.hit(
         n,
@@ -3356,7 +3061,7 @@ fn driving(m: &mut Matrix, dir: &Dir) {
     m.hit(
         n,
         R::InvalidUtf8,
-        to_writer(w, (BAD_UTF8.as_ptr(), 1), Some(model), &tools, &mut outcome),
+        to_writer(w, bytes(BAD_UTF8), Some(model), &tools, &mut outcome),
     );
     let bad = [agentloop_tool {
         name: b"no t".as_ptr(),
