@@ -947,50 +947,21 @@ fn writers(m: &mut Matrix, dir: &Dir) {
 
         let (r, w) = open(&path, null(), &no_wait);
         assert_eq!(r, R::Ok);
+        let append = |w, kind: Bytes, payload: Bytes| {
+            agentloop_writer_append(w, kind.0, kind.1, payload.0, payload.1)
+        };
         let n = "agentloop_writer_append";
-        let k = b"k".as_ptr();
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_writer_append(null_mut(), k, 1, b"1".as_ptr(), 1),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_writer_append(w, null(), 1, b"1".as_ptr(), 1),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_writer_append(w, k, 1, null(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_writer_append(w, BAD_UTF8.as_ptr(), 1, b"1".as_ptr(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_writer_append(w, k, 0, b"1".as_ptr(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidJson,
-            agentloop_writer_append(w, k, 1, BAD_JSON.as_ptr(), 1),
-        );
-        m.hit(
-            n,
-            R::NoCanonicalForm,
-            agentloop_writer_append(w, k, 1, NO_CANON.as_ptr(), NO_CANON.len()),
-        );
-        m.hit(n, R::Ok, agentloop_writer_append(w, k, 1, b"1".as_ptr(), 1));
+        let (k, one) = (bytes(b"k"), bytes(b"1"));
+        m.hit(n, R::NullParameter, append(null_mut(), k, one));
+        m.hit(n, R::NullParameter, append(w, NULL1, one));
+        m.hit(n, R::NullParameter, append(w, k, NULL1));
+        m.hit(n, R::InvalidUtf8, append(w, bytes(BAD_UTF8), one));
+        m.hit(n, R::InvalidArgument, append(w, (k.0, 0), one));
+        m.hit(n, R::InvalidJson, append(w, k, bytes(BAD_JSON)));
+        m.hit(n, R::NoCanonicalForm, append(w, k, bytes(NO_CANON)));
+        m.hit(n, R::Ok, append(w, k, one));
         holder.lock().unwrap();
-        m.hit(
-            n,
-            R::Locked,
-            agentloop_writer_append(w, k, 1, b"1".as_ptr(), 1),
-        );
+        m.hit(n, R::Locked, append(w, k, one));
         m.hit(
             "agentloop_writer_refresh",
             R::Locked,
@@ -1054,22 +1025,14 @@ fn writers(m: &mut Matrix, dir: &Dir) {
             .unwrap()
             .write_all(b"{\"torn")
             .unwrap();
-        m.hit(
-            n,
-            R::TornTail,
-            agentloop_writer_append(w, k, 1, b"1".as_ptr(), 1),
-        );
+        m.hit(n, R::TornTail, append(w, k, one));
         m.hit(
             "agentloop_writer_refresh",
             R::TornTail,
             agentloop_writer_refresh(w),
         );
         fs::write(&p, [&before[..], b"{\"not\":\"a record\"}\n"].concat()).unwrap();
-        m.hit(
-            n,
-            R::DoesNotVerify,
-            agentloop_writer_append(w, k, 1, b"1".as_ptr(), 1),
-        );
+        m.hit(n, R::DoesNotVerify, append(w, k, one));
         m.hit(
             "agentloop_writer_refresh",
             R::DoesNotVerify,
@@ -1084,11 +1047,7 @@ fn writers(m: &mut Matrix, dir: &Dir) {
         let (r, w) = open(&path, &short, null());
         assert_eq!(r, R::Ok);
         let long = format!("\"{}\"", "a".repeat(300));
-        m.hit(
-            n,
-            R::RecordTooLong,
-            agentloop_writer_append(w, k, 1, long.as_ptr(), long.len()),
-        );
+        m.hit(n, R::RecordTooLong, append(w, k, bytes(long.as_bytes())));
         agentloop_writer_free(w);
         // The last seq a chain writes.
         fs::remove_file(&p).unwrap();
@@ -1096,12 +1055,8 @@ fn writers(m: &mut Matrix, dir: &Dir) {
         last.seq0 = MAX_SEQ;
         let (r, w) = open(&path, &last, null());
         assert_eq!(r, R::Ok);
-        m.hit(n, R::Ok, agentloop_writer_append(w, k, 1, b"1".as_ptr(), 1));
-        m.hit(
-            n,
-            R::ChainExhausted,
-            agentloop_writer_append(w, k, 1, b"1".as_ptr(), 1),
-        );
+        m.hit(n, R::Ok, append(w, k, one));
+        m.hit(n, R::ChainExhausted, append(w, k, one));
         agentloop_writer_free(w);
     }
 }
@@ -1354,254 +1309,65 @@ fn proofs(m: &mut Matrix) {
 }
 
 fn schemas(m: &mut Matrix) {
-    let text = br#"{"type":"integer"}"#;
+    let text = bytes(br#"{"type":"integer"}"#);
     let mut s = null_mut();
     let mut buf = [0u8; 4];
+    let b = buf.as_mut_ptr();
     let mut len = 0;
+    let l: *mut usize = &mut len;
     let mut valid = false;
-    let refused = br#"{"type":5}"#;
+    let v: *mut bool = &mut valid;
+    let refused = bytes(br#"{"type":5}"#);
+    let (json, canon, one) = (bytes(BAD_JSON), bytes(NO_CANON), bytes(b"1"));
     // SAFETY (this block): valid pointers, but for the NULLs on purpose.
     unsafe {
+        let new = |t: Bytes, out| agentloop_schema_new(t.0, t.1, out);
         let n = "agentloop_schema_new";
-        m.hit(n, R::NullParameter, agentloop_schema_new(null(), 1, &mut s));
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_new(text.as_ptr(), text.len(), null_mut()),
-        );
-        m.hit(
-            n,
-            R::InvalidJson,
-            agentloop_schema_new(BAD_JSON.as_ptr(), 1, &mut s),
-        );
-        m.hit(
-            n,
-            R::NoCanonicalForm,
-            agentloop_schema_new(NO_CANON.as_ptr(), NO_CANON.len(), &mut s),
-        );
-        m.hit(
-            n,
-            R::SchemaRefused,
-            agentloop_schema_new(refused.as_ptr(), refused.len(), &mut s),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_schema_new(text.as_ptr(), text.len(), &mut s),
-        );
+        m.hit(n, R::NullParameter, new(NULL1, &mut s));
+        m.hit(n, R::NullParameter, new(text, null_mut()));
+        m.hit(n, R::InvalidJson, new(json, &mut s));
+        m.hit(n, R::NoCanonicalForm, new(canon, &mut s));
+        m.hit(n, R::SchemaRefused, new(refused, &mut s));
+        m.hit(n, R::Ok, new(text, &mut s));
+        let explain = |t: Bytes, l| agentloop_schema_explain(t.0, t.1, b, 4, l);
         let n = "agentloop_schema_explain";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_explain(null(), 1, buf.as_mut_ptr(), 4, &mut len),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_explain(
-                refused.as_ptr(),
-                refused.len(),
-                buf.as_mut_ptr(),
-                4,
-                null_mut(),
-            ),
-        );
-        m.hit(
-            n,
-            R::InvalidJson,
-            agentloop_schema_explain(BAD_JSON.as_ptr(), 1, buf.as_mut_ptr(), 4, &mut len),
-        );
-        m.hit(
-            n,
-            R::NoCanonicalForm,
-            agentloop_schema_explain(
-                NO_CANON.as_ptr(),
-                NO_CANON.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::InsufficientSize,
-            agentloop_schema_explain(
-                refused.as_ptr(),
-                refused.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
+        m.hit(n, R::NullParameter, explain(NULL1, l));
+        m.hit(n, R::NullParameter, explain(refused, null_mut()));
+        m.hit(n, R::InvalidJson, explain(json, l));
+        m.hit(n, R::NoCanonicalForm, explain(canon, l));
+        m.hit(n, R::InsufficientSize, explain(refused, l));
+        let validate = |s, value: Bytes, v| agentloop_schema_validate(s, value.0, value.1, v);
         let n = "agentloop_schema_validate";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_validate(null(), b"1".as_ptr(), 1, &mut valid),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_validate(s, null(), 1, &mut valid),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_validate(s, b"1".as_ptr(), 1, null_mut()),
-        );
-        m.hit(
-            n,
-            R::InvalidJson,
-            agentloop_schema_validate(s, BAD_JSON.as_ptr(), 1, &mut valid),
-        );
-        m.hit(
-            n,
-            R::NoCanonicalForm,
-            agentloop_schema_validate(s, NO_CANON.as_ptr(), NO_CANON.len(), &mut valid),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_schema_validate(s, b"1".as_ptr(), 1, &mut valid),
-        );
+        m.hit(n, R::NullParameter, validate(null(), one, v));
+        m.hit(n, R::NullParameter, validate(s, NULL1, v));
+        m.hit(n, R::NullParameter, validate(s, one, null_mut()));
+        m.hit(n, R::InvalidJson, validate(s, json, v));
+        m.hit(n, R::NoCanonicalForm, validate(s, canon, v));
+        m.hit(n, R::Ok, validate(s, one, v));
+        let violations =
+            |s, value: Bytes, l| agentloop_schema_violations(s, value.0, value.1, b, 4, l);
         let n = "agentloop_schema_violations";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_violations(null(), b"1".as_ptr(), 1, buf.as_mut_ptr(), 4, &mut len),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_violations(s, null(), 1, buf.as_mut_ptr(), 4, &mut len),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_violations(s, b"1".as_ptr(), 1, buf.as_mut_ptr(), 4, null_mut()),
-        );
-        m.hit(
-            n,
-            R::InvalidJson,
-            agentloop_schema_violations(s, BAD_JSON.as_ptr(), 1, buf.as_mut_ptr(), 4, &mut len),
-        );
-        m.hit(
-            n,
-            R::NoCanonicalForm,
-            agentloop_schema_violations(
-                s,
-                NO_CANON.as_ptr(),
-                NO_CANON.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::InsufficientSize,
-            agentloop_schema_violations(s, b"\"x\"".as_ptr(), 3, buf.as_mut_ptr(), 4, &mut len),
-        );
+        m.hit(n, R::NullParameter, violations(null(), one, l));
+        m.hit(n, R::NullParameter, violations(s, NULL1, l));
+        m.hit(n, R::NullParameter, violations(s, one, null_mut()));
+        m.hit(n, R::InvalidJson, violations(s, json, l));
+        m.hit(n, R::NoCanonicalForm, violations(s, canon, l));
+        m.hit(n, R::InsufficientSize, violations(s, bytes(b"\"x\""), l));
         agentloop_schema_free(s);
 
+        let explain = |name: Bytes, schema: Bytes, l| {
+            agentloop_tool_explain(name.0, name.1, schema.0, schema.1, b, 4, l)
+        };
         let n = "agentloop_tool_explain";
-        let obj = br#"{"type":"object"}"#;
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_tool_explain(
-                null(),
-                1,
-                obj.as_ptr(),
-                obj.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_tool_explain(b"t".as_ptr(), 1, null(), 1, buf.as_mut_ptr(), 4, &mut len),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_tool_explain(
-                b"t".as_ptr(),
-                1,
-                obj.as_ptr(),
-                obj.len(),
-                buf.as_mut_ptr(),
-                4,
-                null_mut(),
-            ),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_tool_explain(
-                BAD_UTF8.as_ptr(),
-                1,
-                obj.as_ptr(),
-                obj.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::InvalidJson,
-            agentloop_tool_explain(
-                b"t".as_ptr(),
-                1,
-                BAD_JSON.as_ptr(),
-                1,
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::NoCanonicalForm,
-            agentloop_tool_explain(
-                b"t".as_ptr(),
-                1,
-                NO_CANON.as_ptr(),
-                NO_CANON.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::InsufficientSize,
-            agentloop_tool_explain(
-                b"not ok".as_ptr(),
-                6,
-                obj.as_ptr(),
-                obj.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::InsufficientSize,
-            agentloop_tool_explain(
-                b"t".as_ptr(),
-                1,
-                refused.as_ptr(),
-                refused.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
+        let (t, obj) = (bytes(b"t"), bytes(br#"{"type":"object"}"#));
+        m.hit(n, R::NullParameter, explain(NULL1, obj, l));
+        m.hit(n, R::NullParameter, explain(t, NULL1, l));
+        m.hit(n, R::NullParameter, explain(t, obj, null_mut()));
+        m.hit(n, R::InvalidUtf8, explain(bytes(BAD_UTF8), obj, l));
+        m.hit(n, R::InvalidJson, explain(t, json, l));
+        m.hit(n, R::NoCanonicalForm, explain(t, canon, l));
+        m.hit(n, R::InsufficientSize, explain(bytes(b"not ok"), obj, l));
+        m.hit(n, R::InsufficientSize, explain(t, refused, l));
     }
 }
 
