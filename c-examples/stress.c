@@ -180,9 +180,7 @@ static void op_chain(const uint8_t *in, size_t len) {
         break;
     }
     default:
-        agentloop_chain_free(chains[i]);
-        chains[i] = NULL;
-        agentloop_chain_free(NULL);
+        FREE_SLOT(chains, i, agentloop_chain_free);
         break;
     }
 }
@@ -264,9 +262,7 @@ static void op_verifier(const uint8_t *in, size_t len) {
         break;
     }
     default:
-        agentloop_verifier_free(verifiers[i]);
-        verifiers[i] = NULL;
-        agentloop_verifier_free(NULL);
+        FREE_SLOT(verifiers, i, agentloop_verifier_free);
         break;
     }
 }
@@ -329,9 +325,7 @@ static void op_schema(const uint8_t *in, size_t len) {
         break;
     }
     default:
-        agentloop_schema_free(schemas[i]);
-        schemas[i] = NULL;
-        agentloop_schema_free(NULL);
+        FREE_SLOT(schemas, i, agentloop_schema_free);
         break;
     }
 }

@@ -77,6 +77,15 @@ extern agentloop_agent *agents[SLOTS];
 /* A live handle from `slots`, or NULL now and then (or when the slot is empty). */
 #define PICK(slots) (one_in(20) ? NULL : (slots)[below(SLOTS)])
 
+/* Frees the handle in `slots[i]` with `free_fn`, leaving the slot empty, and then, as
+ * a careless host may, frees NULL. */
+#define FREE_SLOT(slots, i, free_fn)                                                     \
+    do {                                                                                 \
+        free_fn((slots)[i]);                                                             \
+        (slots)[i] = NULL;                                                               \
+        free_fn(NULL);                                                                   \
+    } while (0)
+
 void random_options(agentloop_verify_options *o);
 /* Reads everything a report (or NULL) offers and checks it holds together. */
 void read_report(const agentloop_report *report);

@@ -213,9 +213,7 @@ void op_agent(const uint8_t *in, size_t len) {
         break;
     }
     default:
-        agentloop_agent_free(agents[i]);
-        agents[i] = NULL;
-        agentloop_agent_free(NULL);
+        FREE_SLOT(agents, i, agentloop_agent_free);
         break;
     }
 }
