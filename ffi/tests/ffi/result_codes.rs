@@ -2513,112 +2513,88 @@ fn driving(m: &mut Matrix, dir: &Dir) {
     let n = "agentloop_driver_run";
     let mut turn = 0u32;
     let turn_ptr = &mut turn as *mut u32 as *mut c_void;
-    let run = |task: Bytes,
-               model_cb: agentloop_model_callback,
-               ud: *mut c_void,
-               tools: &[agentloop_tool],
-               tools_ptr: *const agentloop_tool,
-               record: agentloop_record_callback,
-               out: *mut agentloop_outcome| {
+    /// The arguments of `agentloop_driver_run` a case varies; the others are NULL.
+    #[derive(Clone, Copy)]
+    struct Args {
+        task: Bytes,
+        model: agentloop_model_callback,
+        userdata: *mut c_void,
+        tools: (*const agentloop_tool, usize),
+        record: agentloop_record_callback,
+        out: *mut agentloop_outcome,
+    }
+    let run = |a: Args| {
         // SAFETY: the pointers are valid for their lengths, or NULL on purpose; the
         // callbacks are this file's and take the userdata given.
         unsafe {
             agentloop_driver_run(
-                task.0,
-                task.1,
+                a.task.0,
+                a.task.1,
                 null(),
-                model_cb,
-                ud,
-                tools_ptr,
-                tools.len(),
+                a.model,
+                a.userdata,
+                a.tools.0,
+                a.tools.1,
                 None,
                 null_mut(),
-                record,
+                a.record,
                 null_mut(),
-                out,
+                a.out,
             )
         }
     };
-    let t = (b"t".as_ptr(), 1);
+    let t = bytes(b"t");
     let tools = [good];
+    let base = Args {
+        task: t,
+        model: Some(model),
+        userdata: seen_ptr,
+        tools: (tools.as_ptr(), 1),
+        record: Some(take),
+        out: &mut outcome,
+    };
     m.hit(
         n,
         R::NullParameter,
-        run(
-            NULL1,
-            Some(model),
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
-    );
-    m.hit(
-        n,
-        R::NullParameter,
-        run(
-            t,
-            None,
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
+        run(Args {
+            task: NULL1,
+            ..base
+        }),
     );
     m.hit(
         n,
         R::NullParameter,
-        run(
-            t,
-            Some(model),
-            seen_ptr,
-            &tools,
-            null(),
-            Some(take),
-            &mut outcome,
-        ),
+        run(Args {
+            model: None,
+            ..base
+        }),
     );
     m.hit(
         n,
         R::NullParameter,
-        run(
-            t,
-            Some(model),
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            None,
-            &mut outcome,
-        ),
+        run(Args {
+            tools: (null(), 1),
+            ..base
+        }),
     );
     m.hit(
         n,
         R::NullParameter,
-        run(
-            t,
-            Some(model),
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(take),
-            null_mut(),
-        ),
+        run(Args {
+            record: None,
+            ..base
+        }),
     );
     m.hit(
         n,
-        R::InvalidUtf8,
-        run(
-            bytes(BAD_UTF8),
-            Some(model),
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
+        R::NullParameter,
+        run(Args {
+            out: null_mut(),
+            ..base
+        }),
     );
+    let task = bytes(BAD_UTF8);
+    m.hit(n, R::InvalidUtf8, run(Args { task, ..base }));
     let refusals: [(agentloop_tool, agentloop_result); 6] = [
         (
             agentloop_tool {
@@ -2671,30 +2647,20 @@ fn driving(m: &mut Matrix, dir: &Dir) {
         m.hit(
             n,
             expected,
-            run(
-                t,
-                Some(model),
-                seen_ptr,
-                &tools,
-                tools.as_ptr(),
-                Some(take),
-                &mut outcome,
-            ),
+            run(Args {
+                tools: (tools.as_ptr(), 1),
+                ..base
+            }),
         );
     }
     let twice = [good, good];
     m.hit(
         n,
         R::InvalidArgument,
-        run(
-            t,
-            Some(model),
-            seen_ptr,
-            &twice,
-            twice.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
+        run(Args {
+            tools: (twice.as_ptr(), 2),
+            ..base
+        }),
     );
     let limited = [agentloop_tool {
         limit: MAX_SEQ + 1,
@@ -2703,69 +2669,33 @@ fn driving(m: &mut Matrix, dir: &Dir) {
     m.hit(
         n,
         R::InvalidArgument,
-        run(
-            t,
-            Some(model),
-            seen_ptr,
-            &limited,
-            limited.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
+        run(Args {
+            tools: (limited.as_ptr(), 1),
+            ..base
+        }),
     );
     m.hit(
         n,
         R::CallbackRefused,
-        run(
-            t,
-            Some(model),
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(refuse),
-            &mut outcome,
-        ),
+        run(Args {
+            record: Some(refuse),
+            ..base
+        }),
     );
     let long = "a".repeat(16 << 20);
-    m.hit(
-        n,
-        R::RecordTooLong,
-        run(
-            (long.as_ptr(), long.len()),
-            Some(model),
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
-    );
+    let task = bytes(long.as_bytes());
+    m.hit(n, R::RecordTooLong, run(Args { task, ..base }));
     // The reply calls, once the model callback runs; then the tool's.
+    m.hit(n, R::Ok, run(base));
+    let then_end = Some(call_then_end as _);
     m.hit(
         n,
         R::Ok,
-        run(
-            t,
-            Some(model),
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
-    );
-    m.hit(
-        n,
-        R::Ok,
-        run(
-            t,
-            Some(call_then_end),
-            turn_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
+        run(Args {
+            model: then_end,
+            userdata: turn_ptr,
+            ..base
+        }),
     );
     assert!(
         seen.0
@@ -2781,101 +2711,89 @@ fn driving(m: &mut Matrix, dir: &Dir) {
     let (p, path) = dir.path("driven.jsonl");
     let (r, w) = open(&path, null(), null());
     assert_eq!(r, R::Ok);
-    let to_writer = |w: *mut agentloop_writer,
-                     task: Bytes,
-                     model_cb: agentloop_model_callback,
-                     tools: &[agentloop_tool],
-                     out: *mut agentloop_outcome| {
+    let to_writer = |w, a: Args| {
         // SAFETY: as for `run` above.
         unsafe {
             agentloop_driver_run_to_writer(
                 w,
-                task.0,
-                task.1,
+                a.task.0,
+                a.task.1,
                 null(),
-                model_cb,
-                seen_ptr,
-                tools.as_ptr(),
-                tools.len(),
+                a.model,
+                a.userdata,
+                a.tools.0,
+                a.tools.1,
                 None,
                 null_mut(),
-                out,
+                a.out,
             )
         }
     };
-    let tools = [good];
+    m.hit(n, R::NullParameter, to_writer(null_mut(), base));
     m.hit(
         n,
         R::NullParameter,
-        to_writer(null_mut(), t, Some(model), &tools, &mut outcome),
-    );
-    m.hit(
-        n,
-        R::NullParameter,
-        to_writer(w, NULL1, Some(model), &tools, &mut outcome),
-    );
-    m.hit(
-        n,
-        R::NullParameter,
-        to_writer(w, t, None, &tools, &mut outcome),
+        to_writer(
+            w,
+            Args {
+                task: NULL1,
+                ..base
+            },
+        ),
     );
     m.hit(
         n,
         R::NullParameter,
-        to_writer(w, t, Some(model), &tools, null_mut()),
+        to_writer(
+            w,
+            Args {
+                model: None,
+                ..base
+            },
+        ),
     );
     m.hit(
         n,
-        R::InvalidUtf8,
-        to_writer(w, bytes(BAD_UTF8), Some(model), &tools, &mut outcome),
+        R::NullParameter,
+        to_writer(
+            w,
+            Args {
+                out: null_mut(),
+                ..base
+            },
+        ),
     );
-    let bad = [agentloop_tool {
-        name: b"no t".as_ptr(),
-        name_len: 4,
-        ..good
-    }];
-    m.hit(
-        n,
-        R::NotProviderSafe,
-        to_writer(w, t, Some(model), &bad, &mut outcome),
-    );
-    let bad = [agentloop_tool {
-        schema: BAD_JSON.as_ptr(),
-        schema_len: 1,
-        ..good
-    }];
-    m.hit(
-        n,
-        R::InvalidJson,
-        to_writer(w, t, Some(model), &bad, &mut outcome),
-    );
-    let bad = [agentloop_tool {
-        schema: br#"{"type":"object","minProperties":-1}"#.as_ptr(),
-        schema_len: 36,
-        ..good
-    }];
-    m.hit(
-        n,
-        R::SchemaRefused,
-        to_writer(w, t, Some(model), &bad, &mut outcome),
-    );
+    let task = bytes(BAD_UTF8);
+    m.hit(n, R::InvalidUtf8, to_writer(w, Args { task, ..base }));
+    // The refusals of a tool that reach past the NULL checks.
+    for &(bad, expected) in &refusals[3..] {
+        let tools = [bad];
+        m.hit(
+            n,
+            expected,
+            to_writer(
+                w,
+                Args {
+                    tools: (tools.as_ptr(), 1),
+                    ..base
+                },
+            ),
+        );
+    }
     m.hit(
         n,
         R::InvalidArgument,
-        to_writer(w, t, Some(model), &twice, &mut outcome),
-    );
-    m.hit(
-        n,
-        R::RecordTooLong,
         to_writer(
             w,
-            (long.as_ptr(), long.len()),
-            Some(model),
-            &tools,
-            &mut outcome,
+            Args {
+                tools: (twice.as_ptr(), 2),
+                ..base
+            },
         ),
     );
-    m.hit(n, R::Ok, to_writer(w, t, Some(model), &tools, &mut outcome));
+    let task = bytes(long.as_bytes());
+    m.hit(n, R::RecordTooLong, to_writer(w, Args { task, ..base }));
+    m.hit(n, R::Ok, to_writer(w, base));
     // Another writer's garbage after the run: the next run refuses the file.
     fs::OpenOptions::new()
         .append(true)
@@ -2883,11 +2801,7 @@ fn driving(m: &mut Matrix, dir: &Dir) {
         .unwrap()
         .write_all(b"{\"not\":\"a record\"}\n")
         .unwrap();
-    m.hit(
-        n,
-        R::DoesNotVerify,
-        to_writer(w, t, Some(model), &tools, &mut outcome),
-    );
+    m.hit(n, R::DoesNotVerify, to_writer(w, base));
     fs::write(&p, b"").unwrap();
     // SAFETY: freed once.
     unsafe { agentloop_writer_free(w) };
