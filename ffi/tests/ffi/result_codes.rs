@@ -616,185 +616,141 @@ fn verifying(m: &mut Matrix, dir: &Dir) {
         let n = "agentloop_transcript_verify_checkpoints";
         let cps = [checkpoint.as_ptr()];
         let lens = [checkpoint.len()];
-        let call = |t: *const u8,
-                    o: *const agentloop_verify_options,
-                    c: *const *const u8,
-                    l: *const usize,
-                    keys: &[u8],
-                    out: *mut *mut agentloop_report| {
+        /// The arguments of `agentloop_transcript_verify_checkpoints` a case varies.
+        #[derive(Clone, Copy)]
+        struct Args {
+            transcript: *const u8,
+            options: *const agentloop_verify_options,
+            texts: *const *const u8,
+            lens: *const usize,
+            count: usize,
+            keys: Bytes,
+            origin: Bytes,
+            out: *mut *mut agentloop_report,
+        }
+        let call = |a: Args| {
             agentloop_transcript_verify_checkpoints(
-                t,
+                a.transcript,
                 good.len(),
-                o,
-                c,
-                l,
-                1,
-                keys.as_ptr(),
-                keys.len(),
-                null(),
-                0,
-                out,
+                a.options,
+                a.texts,
+                a.lens,
+                a.count,
+                a.keys.0,
+                a.keys.1,
+                a.origin.0,
+                a.origin.1,
+                a.out,
             )
+        };
+        let base = Args {
+            transcript: good.as_ptr(),
+            options: null(),
+            texts: cps.as_ptr(),
+            lens: lens.as_ptr(),
+            count: 1,
+            keys: bytes(b""),
+            origin: NONE,
+            out: &mut out,
         };
         m.hit(
             n,
             R::NullParameter,
-            call(null(), null(), cps.as_ptr(), lens.as_ptr(), b"", &mut out),
+            call(Args {
+                transcript: null(),
+                ..base
+            }),
         );
         m.hit(
             n,
             R::NullParameter,
-            call(good.as_ptr(), null(), null(), lens.as_ptr(), b"", &mut out),
+            call(Args {
+                texts: null(),
+                ..base
+            }),
         );
         m.hit(
             n,
             R::NullParameter,
-            call(good.as_ptr(), null(), cps.as_ptr(), null(), b"", &mut out),
+            call(Args {
+                lens: null(),
+                ..base
+            }),
         );
         m.hit(
             n,
             R::NullParameter,
-            call(
-                good.as_ptr(),
-                null(),
-                cps.as_ptr(),
-                lens.as_ptr(),
-                b"",
-                null_mut(),
-            ),
+            call(Args {
+                out: null_mut(),
+                ..base
+            }),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_transcript_verify_checkpoints(
-                good.as_ptr(),
-                good.len(),
-                null(),
-                cps.as_ptr(),
-                lens.as_ptr(),
-                1,
-                null(),
-                3,
-                null(),
-                0,
-                &mut out,
-            ),
+            call(Args {
+                keys: (null(), 3),
+                ..base
+            }),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_transcript_verify_checkpoints(
-                good.as_ptr(),
-                good.len(),
-                null(),
-                cps.as_ptr(),
-                lens.as_ptr(),
-                1,
-                null(),
-                0,
-                null(),
-                3,
-                &mut out,
-            ),
+            call(Args {
+                keys: NONE,
+                origin: (null(), 3),
+                ..base
+            }),
         );
         let null_text = [null::<u8>()];
         m.hit(
             n,
             R::NullParameter,
-            call(
-                good.as_ptr(),
-                null(),
-                null_text.as_ptr(),
-                lens.as_ptr(),
-                b"",
-                &mut out,
-            ),
+            call(Args {
+                texts: null_text.as_ptr(),
+                ..base
+            }),
         );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            call(
-                good.as_ptr(),
-                &with_checkpoint,
-                cps.as_ptr(),
-                lens.as_ptr(),
-                b"",
-                &mut out,
-            ),
-        );
+        let options = &with_checkpoint;
+        m.hit(n, R::InvalidArgument, call(Args { options, ..base }));
         let key = agentloop_core::note::SignerKey::from_seed("alice", &[7; 32])
             .unwrap()
             .verifier()
             .to_string();
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_transcript_verify_checkpoints(
-                good.as_ptr(),
-                good.len(),
-                null(),
-                null(),
-                null(),
-                0,
-                key.as_ptr(),
-                key.len(),
-                null(),
-                0,
-                &mut out,
-            ),
-        );
+        let keys = bytes(key.as_bytes());
+        let no_checkpoints = Args {
+            texts: null(),
+            lens: null(),
+            count: 0,
+            keys,
+            ..base
+        };
+        m.hit(n, R::InvalidArgument, call(no_checkpoints));
         let bad_cp = [b"not a checkpoint".as_ptr()];
         let bad_len = [16usize];
+        let malformed = Args {
+            texts: bad_cp.as_ptr(),
+            lens: bad_len.as_ptr(),
+            ..base
+        };
+        m.hit(n, R::AnchorMalformed, call(malformed));
         m.hit(
             n,
             R::AnchorMalformed,
-            call(
-                good.as_ptr(),
-                null(),
-                bad_cp.as_ptr(),
-                bad_len.as_ptr(),
-                b"",
-                &mut out,
-            ),
-        );
-        m.hit(
-            n,
-            R::AnchorMalformed,
-            call(
-                good.as_ptr(),
-                null(),
-                cps.as_ptr(),
-                lens.as_ptr(),
-                b"not a key",
-                &mut out,
-            ),
+            call(Args {
+                keys: bytes(b"not a key"),
+                ..base
+            }),
         );
         let utf8_cp = [BAD_UTF8.as_ptr()];
         let one = [1usize];
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            call(
-                good.as_ptr(),
-                null(),
-                utf8_cp.as_ptr(),
-                one.as_ptr(),
-                b"",
-                &mut out,
-            ),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            call(
-                good.as_ptr(),
-                null(),
-                cps.as_ptr(),
-                lens.as_ptr(),
-                b"",
-                &mut out,
-            ),
-        );
+        let utf8 = Args {
+            texts: utf8_cp.as_ptr(),
+            lens: one.as_ptr(),
+            ..base
+        };
+        m.hit(n, R::InvalidUtf8, call(utf8));
+        m.hit(n, R::Ok, call(base));
         agentloop_report_free(out);
 
         let mut v = null_mut();
