@@ -2376,43 +2376,18 @@ unsafe extern "C" fn tool(
     unsafe {
         let seen = &mut *(userdata as *mut Seen);
         let mut note = |n, expected, got| seen.0.push((n, expected, got));
+        let value = |r, v: Bytes| agentloop_tool_result_set_value(r, v.0, v.1);
+        let error = |r, t: Bytes| agentloop_tool_result_set_error(r, t.0, t.1);
+        let (one, x) = (bytes(b"1"), bytes(b"x"));
         let n = "agentloop_tool_result_set_value";
-        note(
-            n,
-            R::NullParameter,
-            agentloop_tool_result_set_value(null_mut(), b"1".as_ptr(), 1),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_tool_result_set_value(result, null(), 1),
-        );
-        note(
-            n,
-            R::InvalidJson,
-            agentloop_tool_result_set_value(result, BAD_JSON.as_ptr(), 1),
-        );
+        note(n, R::NullParameter, value(null_mut(), one));
+        note(n, R::NullParameter, value(result, NULL1));
+        note(n, R::InvalidJson, value(result, bytes(BAD_JSON)));
         let n = "agentloop_tool_result_set_error";
-        note(
-            n,
-            R::NullParameter,
-            agentloop_tool_result_set_error(null_mut(), b"x".as_ptr(), 1),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_tool_result_set_error(result, null(), 1),
-        );
-        note(
-            n,
-            R::InvalidUtf8,
-            agentloop_tool_result_set_error(result, BAD_UTF8.as_ptr(), 1),
-        );
-        note(
-            n,
-            R::Ok,
-            agentloop_tool_result_set_value(result, b"1".as_ptr(), 1),
-        );
+        note(n, R::NullParameter, error(null_mut(), x));
+        note(n, R::NullParameter, error(result, NULL1));
+        note(n, R::InvalidUtf8, error(result, bytes(BAD_UTF8)));
+        note(n, R::Ok, value(result, one));
     }
 }
 
