@@ -564,53 +564,25 @@ fn verifying(m: &mut Matrix, dir: &Dir) {
             R::NullParameter,
             agentloop_verify_options_init(null_mut()),
         );
+        let buffer = |t: Bytes, o, out| agentloop_transcript_verify_buffer(t.0, t.1, o, out);
+        let (g, b) = (bytes(&good), &bad as *const _);
         let n = "agentloop_transcript_verify_buffer";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_transcript_verify_buffer(null(), 1, null(), &mut out),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_transcript_verify_buffer(good.as_ptr(), good.len(), null(), null_mut()),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_transcript_verify_buffer(good.as_ptr(), good.len(), &bad, &mut out),
-        );
+        m.hit(n, R::NullParameter, buffer(NULL1, null(), &mut out));
+        m.hit(n, R::NullParameter, buffer(g, null(), null_mut()));
+        m.hit(n, R::InvalidArgument, buffer(g, b, &mut out));
+        let file = |p: Bytes, o, out| agentloop_transcript_verify_file(p.0, p.1, o, out);
+        let p = bytes(path.as_bytes());
         let n = "agentloop_transcript_verify_file";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_transcript_verify_file(null(), 1, null(), &mut out),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_transcript_verify_file(path.as_ptr(), path.len(), null(), null_mut()),
-        );
+        m.hit(n, R::NullParameter, file(NULL1, null(), &mut out));
+        m.hit(n, R::NullParameter, file(p, null(), null_mut()));
+        m.hit(n, R::InvalidArgument, file((p.0, 0), null(), &mut out));
         m.hit(
             n,
             R::InvalidArgument,
-            agentloop_transcript_verify_file(path.as_ptr(), 0, null(), &mut out),
+            file(bytes(b"a\0b"), null(), &mut out),
         );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_transcript_verify_file(b"a\0b".as_ptr(), 3, null(), &mut out),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_transcript_verify_file(path.as_ptr(), path.len(), &bad, &mut out),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_transcript_verify_file(path.as_ptr(), path.len(), null(), &mut out),
-        );
+        m.hit(n, R::InvalidArgument, file(p, b, &mut out));
+        m.hit(n, R::Ok, file(p, null(), &mut out));
         agentloop_report_free(out);
 
         let n = "agentloop_transcript_verify_checkpoints";
