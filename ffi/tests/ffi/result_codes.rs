@@ -1185,54 +1185,44 @@ fn proofs(m: &mut Matrix) {
         m.hit(n, R::ProofInvalid, verify(c, bytes(&foreign), NONE, NONE));
         m.hit(n, R::Ok, verify(c, old, NONE, NONE));
 
-        let explain = |p: Bytes, old: Bytes, keys: Bytes, origin: Bytes, out: *mut u8, cap, l| {
-            agentloop_proof_explain(
-                p.0, p.1, old.0, old.1, keys.0, keys.1, origin.0, origin.1, out, cap, l,
-            )
-        };
+        let explain_to =
+            |p: Bytes, old: Bytes, keys: Bytes, origin: Bytes, out: (*mut u8, usize), l| {
+                agentloop_proof_explain(
+                    p.0, p.1, old.0, old.1, keys.0, keys.1, origin.0, origin.1, out.0, out.1, l,
+                )
+            };
+        let explain = |p, old, keys, origin, l| explain_to(p, old, keys, origin, (b, 8192), l);
         let n = "agentloop_proof_explain";
+        m.hit(n, R::NullParameter, explain(NULL1, NONE, NONE, NONE, l));
+        m.hit(n, R::NullParameter, explain(p, NULL1, NONE, NONE, l));
+        m.hit(n, R::NullParameter, explain(p, NONE, NULL1, NONE, l));
+        m.hit(n, R::NullParameter, explain(p, NONE, NONE, NULL1, l));
         m.hit(
             n,
             R::NullParameter,
-            explain(NULL1, NONE, NONE, NONE, b, 8192, l),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            explain(p, NULL1, NONE, NONE, b, 8192, l),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            explain(p, NONE, NULL1, NONE, b, 8192, l),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            explain(p, NONE, NONE, NULL1, b, 8192, l),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            explain(p, NONE, NONE, NONE, b, 8192, null_mut()),
+            explain(p, NONE, NONE, NONE, null_mut()),
         );
         m.hit(
             n,
             R::InvalidUtf8,
-            explain(p, NONE, bytes(BAD_UTF8), NONE, b, 8192, l),
+            explain(p, NONE, bytes(BAD_UTF8), NONE, l),
         );
         m.hit(
             n,
             R::InvalidUtf8,
-            explain(p, NONE, NONE, bytes(BAD_UTF8), b, 8192, l),
+            explain(p, NONE, NONE, bytes(BAD_UTF8), l),
         );
         let nope = bytes(b"nope");
         m.hit(
             n,
             R::InsufficientSize,
-            explain(nope, NONE, NONE, NONE, b, 2, l),
+            explain_to(nope, NONE, NONE, NONE, (b, 2), l),
         );
-        m.hit(n, R::Ok, explain(p, NONE, NONE, NONE, null_mut(), 0, l));
+        m.hit(
+            n,
+            R::Ok,
+            explain_to(p, NONE, NONE, NONE, (null_mut(), 0), l),
+        );
     }
 }
 
