@@ -2009,86 +2009,50 @@ fn records(m: &mut Matrix) {
     };
     // SAFETY (this block): live objects and valid outputs, but for the NULLs on purpose.
     unsafe {
+        let (l, h): (*mut usize, *mut bool) = (&mut len, &mut has);
+        let b = buf.as_mut_ptr();
+        let take = |a, c, l, h| agentloop_agent_take_record(a, c, b, 8, l, h);
         let n = "agentloop_agent_take_record";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_take_record(null_mut(), chain, buf.as_mut_ptr(), 8, &mut len, &mut has),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_take_record(
-                agent.0,
-                null_mut(),
-                buf.as_mut_ptr(),
-                8,
-                &mut len,
-                &mut has,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_take_record(agent.0, chain, buf.as_mut_ptr(), 8, null_mut(), &mut has),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_take_record(agent.0, chain, buf.as_mut_ptr(), 8, &mut len, null_mut()),
-        );
-        m.hit(
-            n,
-            R::InsufficientSize,
-            agentloop_agent_take_record(agent.0, chain, buf.as_mut_ptr(), 8, &mut len, &mut has),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_agent_take_record(agent.0, other, buf.as_mut_ptr(), 8, &mut len, &mut has),
-        );
+        m.hit(n, R::NullParameter, take(null_mut(), chain, l, h));
+        m.hit(n, R::NullParameter, take(agent.0, null_mut(), l, h));
+        m.hit(n, R::NullParameter, take(agent.0, chain, null_mut(), h));
+        m.hit(n, R::NullParameter, take(agent.0, chain, l, null_mut()));
+        m.hit(n, R::InsufficientSize, take(agent.0, chain, l, h));
+        m.hit(n, R::InvalidArgument, take(agent.0, other, l, h));
+        let line_p: *mut *const u8 = &mut line;
+        let borrowed = |a, c, line, l, h| agentloop_agent_take_record_borrowed(a, c, line, l, h);
         let n = "agentloop_agent_take_record_borrowed";
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_take_record_borrowed(null_mut(), chain, &mut line, &mut len, &mut has),
+            borrowed(null_mut(), chain, line_p, l, h),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_take_record_borrowed(
-                agent.0,
-                null_mut(),
-                &mut line,
-                &mut len,
-                &mut has,
-            ),
+            borrowed(agent.0, null_mut(), line_p, l, h),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_take_record_borrowed(agent.0, chain, null_mut(), &mut len, &mut has),
+            borrowed(agent.0, chain, null_mut(), l, h),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_take_record_borrowed(agent.0, chain, &mut line, null_mut(), &mut has),
+            borrowed(agent.0, chain, line_p, null_mut(), h),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_take_record_borrowed(agent.0, chain, &mut line, &mut len, null_mut()),
+            borrowed(agent.0, chain, line_p, l, null_mut()),
         );
         m.hit(
             n,
             R::InvalidArgument,
-            agentloop_agent_take_record_borrowed(agent.0, other, &mut line, &mut len, &mut has),
+            borrowed(agent.0, other, line_p, l, h),
         );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_agent_take_record_borrowed(agent.0, chain, &mut line, &mut len, &mut has),
-        );
+        m.hit(n, R::Ok, borrowed(agent.0, chain, line_p, l, h));
         agentloop_chain_free(chain);
         agentloop_chain_free(other);
 
@@ -2175,36 +2139,13 @@ fn resuming(m: &mut Matrix) {
     let (mut next, mut head) = (0u64, agentloop_hash::default());
     // SAFETY (this block): a live agent and valid inputs, but for the NULLs on purpose.
     unsafe {
+        let mut resume =
+            |a, t: Bytes| agentloop_agent_resume(a, null(), t.0, t.1, &mut next, &mut head);
+        let r = bytes(&run);
         let n = "agentloop_agent_resume";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_resume(
-                null_mut(),
-                null(),
-                run.as_ptr(),
-                run.len(),
-                &mut next,
-                &mut head,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_resume(fresh.0, null(), null(), 1, &mut next, &mut head),
-        );
-        m.hit(
-            n,
-            R::DoesNotVerify,
-            agentloop_agent_resume(
-                fresh.0,
-                null(),
-                run.as_ptr(),
-                run.len() - 1,
-                &mut next,
-                &mut head,
-            ),
-        );
+        m.hit(n, R::NullParameter, resume(null_mut(), r));
+        m.hit(n, R::NullParameter, resume(fresh.0, NULL1));
+        m.hit(n, R::DoesNotVerify, resume(fresh.0, (r.0, r.1 - 1)));
         getter(
             m,
             "agentloop_agent_resume_error",
@@ -2218,30 +2159,8 @@ fn resuming(m: &mut Matrix) {
             R::Ok
         );
         let other = Agent(other);
-        m.hit(
-            n,
-            R::ResumeRefused,
-            agentloop_agent_resume(
-                other.0,
-                null(),
-                run.as_ptr(),
-                run.len(),
-                &mut next,
-                &mut head,
-            ),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_agent_resume(
-                fresh.0,
-                null(),
-                run.as_ptr(),
-                run.len(),
-                &mut next,
-                &mut head,
-            ),
-        );
+        m.hit(n, R::ResumeRefused, resume(other.0, r));
+        m.hit(n, R::Ok, resume(fresh.0, r));
     }
 }
 
