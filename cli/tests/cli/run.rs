@@ -9,7 +9,7 @@ use crate::common;
 use agentloop_core::json::{self, Value};
 use agentloop_standin::{canned, Exchange, Server};
 use common::runs::*;
-use common::{json_lines, member, Scratch};
+use common::{json_lines, member, Run, Scratch};
 
 /// A run that calls `add` then answers, for each provider: exit 0; a transcript that
 /// verifies and passes the loop audit; its export is exactly the last request's
@@ -396,6 +396,24 @@ fn a_model_that_keeps_failing_stops_the_run_with_model_error_and_exit_4() {
     }
 }
 
+/// What a run that ended on a provider's error left for a key to leak into: the
+/// transcript `out` (whose recorded error must say `[redacted]`) and the run's stdout
+/// and stderr.
+#[track_caller]
+fn redacted_outputs(scratch: &Scratch, out: &str, run: Run) -> [String; 3] {
+    let bytes = scratch.read(out);
+    let error = member(&last_payload(&bytes), "error")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(error.contains("[redacted]"), "{error}");
+    [
+        String::from_utf8_lossy(&bytes).into_owned(),
+        run.stdout,
+        run.stderr,
+    ]
+}
+
 /// A provider that echoes the key in an error: the recorded sentence has it redacted;
 /// neither the transcript nor the command's output holds it.
 #[test]
@@ -410,17 +428,7 @@ fn a_key_echoed_by_the_provider_is_redacted() {
     let args = run_args(OpenAi, &server, "t.jsonl", &[]);
     let run = agentloop(scratch.dir(), &strs(&args), &[("OPENAI_API_KEY", KEY)]);
     assert_eq!(run.code, 4, "{}", run.stderr);
-    let bytes = scratch.read("t.jsonl");
-    let error = member(&last_payload(&bytes), "error")
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(error.contains("[redacted]"), "{error}");
-    for text in [
-        String::from_utf8_lossy(&bytes).into_owned(),
-        run.stdout,
-        run.stderr,
-    ] {
+    for text in redacted_outputs(&scratch, "t.jsonl", run) {
         assert!(!text.contains(KEY), "the key leaked: {text}");
     }
 }
@@ -461,17 +469,7 @@ fn a_long_key_echoed_where_the_text_is_cut_leaves_no_part_of_it() {
                 &[(provider.key_variable(), key)],
             );
             assert_eq!(run.code, 4, "{}", run.stderr);
-            let bytes = scratch.read(&out);
-            let error = member(&last_payload(&bytes), "error")
-                .as_str()
-                .unwrap()
-                .to_string();
-            assert!(error.contains("[redacted]"), "{error}");
-            for text in [
-                String::from_utf8_lossy(&bytes).into_owned(),
-                run.stdout,
-                run.stderr,
-            ] {
+            for text in redacted_outputs(&scratch, &out, run) {
                 assert!(!leaks(&text), "part of the key leaked: {text}");
             }
         }
