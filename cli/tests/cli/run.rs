@@ -9,7 +9,7 @@ use crate::common;
 use agentloop_core::json::{self, Value};
 use agentloop_standin::{canned, Exchange, Server};
 use common::runs::*;
-use common::{json_lines, member, Scratch};
+use common::{json_lines, member, Run, Scratch};
 
 /// A run that calls `add` then answers, for each provider: exit 0; a transcript that
 /// verifies and passes the loop audit; its export is exactly the last request's
@@ -396,6 +396,24 @@ fn a_model_that_keeps_failing_stops_the_run_with_model_error_and_exit_4() {
     }
 }
 
+/// What a run that ended on a provider's error left for a key to leak into: the
+/// transcript `out` (whose recorded error must say `[redacted]`) and the run's stdout
+/// and stderr.
+#[track_caller]
+fn redacted_outputs(scratch: &Scratch, out: &str, run: Run) -> [String; 3] {
+    let bytes = scratch.read(out);
+    let error = member(&last_payload(&bytes), "error")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(error.contains("[redacted]"), "{error}");
+    [
+        String::from_utf8_lossy(&bytes).into_owned(),
+        run.stdout,
+        run.stderr,
+    ]
+}
+
 /// A provider that echoes the key in an error: the recorded sentence has it redacted;
 /// neither the transcript nor the command's output holds it.
 #[test]
@@ -410,17 +428,7 @@ fn a_key_echoed_by_the_provider_is_redacted() {
     let args = run_args(OpenAi, &server, "t.jsonl", &[]);
     let run = agentloop(scratch.dir(), &strs(&args), &[("OPENAI_API_KEY", KEY)]);
     assert_eq!(run.code, 4, "{}", run.stderr);
-    let bytes = scratch.read("t.jsonl");
-    let error = member(&last_payload(&bytes), "error")
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(error.contains("[redacted]"), "{error}");
-    for text in [
-        String::from_utf8_lossy(&bytes).into_owned(),
-        run.stdout,
-        run.stderr,
-    ] {
+    for text in redacted_outputs(&scratch, "t.jsonl", run) {
         assert!(!text.contains(KEY), "the key leaked: {text}");
     }
 }
@@ -461,17 +469,7 @@ fn a_long_key_echoed_where_the_text_is_cut_leaves_no_part_of_it() {
                 &[(provider.key_variable(), key)],
             );
             assert_eq!(run.code, 4, "{}", run.stderr);
-            let bytes = scratch.read(&out);
-            let error = member(&last_payload(&bytes), "error")
-                .as_str()
-                .unwrap()
-                .to_string();
-            assert!(error.contains("[redacted]"), "{error}");
-            for text in [
-                String::from_utf8_lossy(&bytes).into_owned(),
-                run.stdout,
-                run.stderr,
-            ] {
+            for text in redacted_outputs(&scratch, &out, run) {
                 assert!(!leaks(&text), "part of the key leaked: {text}");
             }
         }
@@ -619,22 +617,7 @@ fn sigint_during_a_slow_answer_cancels_and_resume_finishes_the_run() {
 
         // --resume: the same task and budgets from the task record (none given here).
         let server = Server::start([provider.answer("2 + 40 = 42.")]).unwrap();
-        let url = format!("{}/v1", server.url());
-        let resume = agentloop(
-            scratch.dir(),
-            &[
-                "run",
-                "--resume",
-                "--out",
-                "t.jsonl",
-                "--model",
-                &provider.model(),
-                "--base-url",
-                &url,
-                "--demo-tools",
-            ],
-            &[],
-        );
+        let resume = run_resume(&scratch, &provider.model(), &server, &["--demo-tools"]);
         assert_eq!(resume.code, 0, "{}", resume.stderr);
         assert!(
             resume.stderr.contains("t.jsonl (resumed after 4 records)"),
@@ -705,22 +688,7 @@ fn a_second_sigint_ends_the_run_and_resume_continues_what_is_left() {
     assert_eq!(run.code, 130, "{}", run.stderr);
     drop(server);
     let server = Server::start([OpenAi.answer("42")]).unwrap();
-    let url = format!("{}/v1", server.url());
-    let resume = agentloop(
-        scratch.dir(),
-        &[
-            "run",
-            "--resume",
-            "--out",
-            "t.jsonl",
-            "--model",
-            "openai:test-model",
-            "--base-url",
-            &url,
-            "--demo-tools",
-        ],
-        &[],
-    );
+    let resume = run_resume(&scratch, "openai:test-model", &server, &["--demo-tools"]);
     assert_eq!(resume.code, 0, "{}", resume.stderr);
     assert_eq!(
         kinds(&scratch.read("t.jsonl")).last().map(String::as_str),
@@ -747,45 +715,18 @@ fn a_budget_stop_exits_3_and_resume_refuses_other_budgets() {
         Some("step_budget")
     );
 
-    let url = format!("{}/v1", server.url());
-    let resume = agentloop(
-        scratch.dir(),
-        &[
-            "run",
-            "--resume",
-            "--out",
-            "t.jsonl",
-            "--model",
-            "openai:m",
-            "--base-url",
-            &url,
-            "--demo-tools",
-            "--max-steps",
-            "5",
-        ],
-        &[],
+    let resume = run_resume(
+        &scratch,
+        "openai:m",
+        &server,
+        &["--demo-tools", "--max-steps", "5"],
     );
     assert_eq!(resume.code, 2, "{}", resume.stderr);
     assert_eq!(
         resume.stderr,
         "agentloop: t.jsonl: --max-steps 5 differs from its task record, which has max_steps 1: a resumed run keeps the recorded task and budgets (leave the flag out); nothing was run\n"
     );
-    let resume = agentloop(
-        scratch.dir(),
-        &[
-            "run",
-            "--resume",
-            "--task",
-            "other",
-            "--out",
-            "t.jsonl",
-            "--model",
-            "openai:m",
-            "--base-url",
-            &url,
-        ],
-        &[],
-    );
+    let resume = run_resume(&scratch, "openai:m", &server, &["--task", "other"]);
     assert_eq!(resume.code, 2, "{}", resume.stderr);
     assert!(
         resume.stderr.contains(
@@ -865,16 +806,7 @@ fn refusals_say_what_was_wrong_and_run_nothing() {
 
     let run = agentloop(
         scratch.dir(),
-        &[
-            "run",
-            "--resume",
-            "--model",
-            "openai:m",
-            "--base-url",
-            &url,
-            "--out",
-            "new.jsonl",
-        ],
+        &strs(&resume_args("openai:m", &server, "new.jsonl", &[])),
         &[],
     );
     assert_eq!(run.code, 2);
@@ -1343,18 +1275,7 @@ fn a_tools_map_without_end_is_refused_at_the_bound() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let before = scratch.read("t.jsonl");
     std::os::unix::fs::symlink("/dev/zero", scratch.path("t.jsonl.tools.json")).unwrap();
-    let url = format!("{}/v1", server.url());
-    let resume = [
-        "run",
-        "--resume",
-        "--out",
-        "t.jsonl",
-        "--model",
-        "openai:test-model",
-        "--base-url",
-        &url,
-        "--demo-tools",
-    ];
+    let resume = resume_args("openai:test-model", &server, "t.jsonl", &["--demo-tools"]);
     let output = std::process::Command::new("sh")
         .arg("-c")
         .arg("ulimit -v 262144 && exec \"$0\" \"$@\"")

@@ -379,23 +379,7 @@ fn sigint_during_a_tool_call_lets_it_finish_then_cancels_and_resume_finishes() {
     drop(server);
 
     let server = Server::start([OpenAi.answer("done")]).unwrap();
-    let url = format!("{}/v1", server.url());
-    let resume = agentloop(
-        scratch.dir(),
-        &[
-            "run",
-            "--resume",
-            "--model",
-            "openai:m",
-            "--base-url",
-            &url,
-            "--mcp",
-            &fake,
-            "--out",
-            "t.jsonl",
-        ],
-        &[],
-    );
+    let resume = run_resume(&scratch, "openai:m", &server, &["--mcp", &fake]);
     assert_eq!(resume.code, 0, "{}", resume.stderr);
     assert_eq!(
         kinds(&scratch.read("t.jsonl")),
@@ -440,23 +424,7 @@ fn a_second_sigint_during_a_tool_call_ends_at_once_and_resume_records_the_result
     drop(server);
 
     let server = Server::start([OpenAi.answer("it may have run")]).unwrap();
-    let url = format!("{}/v1", server.url());
-    let resume = agentloop(
-        scratch.dir(),
-        &[
-            "run",
-            "--resume",
-            "--model",
-            "openai:m",
-            "--base-url",
-            &url,
-            "--mcp",
-            &fake,
-            "--out",
-            "t.jsonl",
-        ],
-        &[],
-    );
+    let resume = run_resume(&scratch, "openai:m", &server, &["--mcp", &fake]);
     assert_eq!(resume.code, 0, "{}", resume.stderr);
     let bytes = scratch.read("t.jsonl");
     assert_eq!(
@@ -559,48 +527,23 @@ fn renamed_and_skipped_tools_are_said_and_recorded_and_resume_holds_to_the_names
     // Resumed without the demo tools, the server's echo would be `echo`, and the
     // recorded limit names no tool: refused.
     let before = scratch.read("t.jsonl");
-    let resume = |extra: &[&str]| {
-        let mut args = vec![
-            "run",
-            "--resume",
-            "--model",
-            "openai:m",
-            "--base-url",
-            &url,
-            "--out",
-            "t.jsonl",
-        ];
-        args.extend(extra);
-        agentloop(scratch.dir(), &args, &[])
-    };
-    let refused = resume(&["--mcp", &names]);
+    let refused = run_resume(&scratch, "openai:m", &server, &["--mcp", &names]);
     assert_eq!(refused.code, 2, "{}", refused.stderr);
     assert!(refused.stderr.contains("agentloop: a limit is set for the tool \"echo-0\" (by --tool-limit, or a resumed run's task record), but no tool of that name is offered; the tools are echo, fs_read-"), "{}", refused.stderr);
     // With a second server, the names are not those the run began with: refused.
-    let refused = resume(&["--demo-tools", "--mcp", &names, "--mcp", &names]);
+    let twice = ["--demo-tools", "--mcp", &names, "--mcp", &names];
+    let refused = run_resume(&scratch, "openai:m", &server, &twice);
     assert_eq!(refused.code, 2, "{}", refused.stderr);
     assert!(refused.stderr.contains("agentloop: t.jsonl.tools.json: the tools differ from those the run began with (the file records them): MCP server 1 differs: recorded nothing, this run {\"command\":[\"python3\","), "{}", refused.stderr);
     assert_eq!(scratch.read("t.jsonl"), before);
     // The same tools: the run goes on.
     drop(server);
     let server = Server::start([OpenAi.answer("again")]).unwrap();
-    let url = format!("{}/v1", server.url());
-    let resumed = agentloop(
-        scratch.dir(),
-        &[
-            "run",
-            "--resume",
-            "--model",
-            "openai:m",
-            "--base-url",
-            &url,
-            "--demo-tools",
-            "--mcp",
-            &names,
-            "--out",
-            "t.jsonl",
-        ],
-        &[],
+    let resumed = run_resume(
+        &scratch,
+        "openai:m",
+        &server,
+        &["--demo-tools", "--mcp", &names],
     );
     assert_eq!(resumed.code, 0, "{}", resumed.stderr);
     assert_verifies_as_a_loop(&scratch, "t.jsonl");

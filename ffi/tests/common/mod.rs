@@ -1,7 +1,7 @@
 //! Helpers shared by the tests that call the exports (`ffi/empty_outputs.rs`,
 //! `ffi/result_codes.rs`) and the tests that read the header (`header.rs`,
 //! `ffi/empty_outputs.rs`, `ffi/result_codes.rs`). Each test binary (`ffi`, `header`)
-//! uses a part of it.
+//! uses a part of it; [`Dir`] serves `ffi/result_codes.rs` and `ffi/writer.rs`.
 #![allow(dead_code)]
 
 use core::ptr::{null, null_mut};
@@ -122,4 +122,31 @@ pub fn parameters(params: &str) -> Vec<(String, String)> {
             (p[..at].trim().to_string(), p[at..].to_string())
         })
         .collect()
+}
+
+/// A scratch directory `agentloop-ffi-NAME-PID` under the system's temporary one,
+/// removed on drop. Tests of one binary run in one process: each gives its own NAME.
+pub struct Dir(pub PathBuf);
+
+impl Dir {
+    /// A fresh, empty directory (one left by an earlier run is removed first).
+    pub fn new(name: &str) -> Dir {
+        let dir = std::env::temp_dir().join(format!("agentloop-ffi-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Dir(dir)
+    }
+
+    /// The path of `name` in the directory, and the same as a string for the C calls.
+    pub fn path(&self, name: &str) -> (PathBuf, String) {
+        let path = self.0.join(name);
+        let text = path.to_str().unwrap().to_owned();
+        (path, text)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

@@ -161,7 +161,7 @@ impl Build {
         Build { dir, lib }
     }
 
-    /// Compiles `source` one way; `libs` come last on the link line.
+    /// Compiles `source` (with its [`parts`]) one way; `libs` come last on the link line.
     fn compile(&self, source: &str, flavour: Flavour, libs: &[String]) -> PathBuf {
         let cpp = source.ends_with(".cpp");
         let stem = source.split('.').next().unwrap();
@@ -173,6 +173,7 @@ impl Build {
         }
         cmd.arg(format!("-I{}", root().join("include").display()))
             .arg(root().join("c-examples").join(source))
+            .args(parts(source))
             .arg("-o")
             .arg(&out);
         match flavour {
@@ -192,6 +193,24 @@ impl Build {
         expect_status(&output, 0, &format!("compiling {source} ({flavour:?})"));
         out
     }
+}
+
+/// The files a program is built from besides its own source: for `stress.c`, the
+/// Makefile's `STRESS_PARTS` (read from it, so the two builds cannot disagree); none
+/// for the others.
+fn parts(source: &str) -> Vec<PathBuf> {
+    if source != "stress.c" {
+        return Vec::new();
+    }
+    let examples = root().join("c-examples");
+    let makefile = std::fs::read_to_string(examples.join("Makefile")).unwrap();
+    makefile
+        .lines()
+        .find_map(|l| l.strip_prefix("STRESS_PARTS = "))
+        .expect("c-examples/Makefile sets STRESS_PARTS")
+        .split_whitespace()
+        .map(|part| examples.join(part))
+        .collect()
 }
 
 /// Iterations of `stress.c` natively and under ASan/UBSan; valgrind runs a tenth.

@@ -20,13 +20,12 @@ use core::ptr::{null, null_mut};
 use std::collections::BTreeSet;
 use std::fs::{self, File};
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::Command;
 
 use agentloop::*;
 
 use crate::common;
-use common::{declared_functions, new_agent, parameters, root, waiting_agent, Agent};
+use common::{declared_functions, new_agent, parameters, root, waiting_agent, Agent, Dir};
 
 use agentloop_result as R;
 
@@ -154,6 +153,18 @@ const BAD_JSON: &[u8] = b"{";
 const NO_CANON: &[u8] = b"9007199254740993";
 const MAX_SEQ: u64 = (1 << 53) - 1;
 
+/// An input of a call: a pointer and its length.
+type Bytes = (*const u8, usize);
+/// No input: NULL with length 0, which the calls read as "not given".
+const NONE: Bytes = (null(), 0);
+/// NULL with a length: the input every pointer parameter must refuse.
+const NULL1: Bytes = (null(), 1);
+
+/// `b` as a call's input.
+fn bytes(b: &[u8]) -> Bytes {
+    (b.as_ptr(), b.len())
+}
+
 fn chain_new() -> *mut agentloop_chain {
     let mut c = null_mut();
     // SAFETY: a valid out pointer.
@@ -204,32 +215,6 @@ fn report_of(bytes: &[u8]) -> *mut agentloop_report {
     };
     assert_eq!(r, R::Ok);
     out
-}
-
-/// A scratch directory, removed on drop.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let dir = std::env::temp_dir().join(format!(
-            "agentloop-result-codes-{name}-{}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Dir(dir)
-    }
-    fn path(&self, name: &str) -> (PathBuf, String) {
-        let p = self.0.join(name);
-        let s = p.to_str().unwrap().to_string();
-        (p, s)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
 }
 
 fn json(m: &mut Matrix) {
@@ -335,8 +320,8 @@ fn hashes(m: &mut Matrix) {
 fn both_appends(
     m: &mut Matrix,
     chain: *mut agentloop_chain,
-    kind: (*const u8, usize),
-    payload: (*const u8, usize),
+    kind: Bytes,
+    payload: Bytes,
     expected: agentloop_result,
 ) {
     let mut buf = vec![0u8; 1 << 10];
@@ -372,18 +357,12 @@ fn chains(m: &mut Matrix) {
     let k = (b"k".as_ptr(), 1);
     let p = (b"1".as_ptr(), 1);
     both_appends(m, null_mut(), k, p, R::NullParameter);
-    both_appends(m, chain, (null(), 1), p, R::NullParameter);
-    both_appends(m, chain, k, (null(), 1), R::NullParameter);
-    both_appends(m, chain, (BAD_UTF8.as_ptr(), 1), p, R::InvalidUtf8);
+    both_appends(m, chain, NULL1, p, R::NullParameter);
+    both_appends(m, chain, k, NULL1, R::NullParameter);
+    both_appends(m, chain, bytes(BAD_UTF8), p, R::InvalidUtf8);
     both_appends(m, chain, (b"".as_ptr(), 0), p, R::InvalidArgument);
-    both_appends(m, chain, k, (BAD_JSON.as_ptr(), 1), R::InvalidJson);
-    both_appends(
-        m,
-        chain,
-        k,
-        (NO_CANON.as_ptr(), NO_CANON.len()),
-        R::NoCanonicalForm,
-    );
+    both_appends(m, chain, k, bytes(BAD_JSON), R::InvalidJson);
+    both_appends(m, chain, k, bytes(NO_CANON), R::NoCanonicalForm);
     let long = format!("\"{}\"", "a".repeat(16 << 20));
     both_appends(m, chain, k, (long.as_ptr(), long.len()), R::RecordTooLong);
     let (mut len, mut line) = (0, null());
@@ -585,237 +564,165 @@ fn verifying(m: &mut Matrix, dir: &Dir) {
             R::NullParameter,
             agentloop_verify_options_init(null_mut()),
         );
+        let buffer = |t: Bytes, o, out| agentloop_transcript_verify_buffer(t.0, t.1, o, out);
+        let (g, b) = (bytes(&good), &bad as *const _);
         let n = "agentloop_transcript_verify_buffer";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_transcript_verify_buffer(null(), 1, null(), &mut out),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_transcript_verify_buffer(good.as_ptr(), good.len(), null(), null_mut()),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_transcript_verify_buffer(good.as_ptr(), good.len(), &bad, &mut out),
-        );
+        m.hit(n, R::NullParameter, buffer(NULL1, null(), &mut out));
+        m.hit(n, R::NullParameter, buffer(g, null(), null_mut()));
+        m.hit(n, R::InvalidArgument, buffer(g, b, &mut out));
+        let file = |p: Bytes, o, out| agentloop_transcript_verify_file(p.0, p.1, o, out);
+        let p = bytes(path.as_bytes());
         let n = "agentloop_transcript_verify_file";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_transcript_verify_file(null(), 1, null(), &mut out),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_transcript_verify_file(path.as_ptr(), path.len(), null(), null_mut()),
-        );
+        m.hit(n, R::NullParameter, file(NULL1, null(), &mut out));
+        m.hit(n, R::NullParameter, file(p, null(), null_mut()));
+        m.hit(n, R::InvalidArgument, file((p.0, 0), null(), &mut out));
         m.hit(
             n,
             R::InvalidArgument,
-            agentloop_transcript_verify_file(path.as_ptr(), 0, null(), &mut out),
+            file(bytes(b"a\0b"), null(), &mut out),
         );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_transcript_verify_file(b"a\0b".as_ptr(), 3, null(), &mut out),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_transcript_verify_file(path.as_ptr(), path.len(), &bad, &mut out),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_transcript_verify_file(path.as_ptr(), path.len(), null(), &mut out),
-        );
+        m.hit(n, R::InvalidArgument, file(p, b, &mut out));
+        m.hit(n, R::Ok, file(p, null(), &mut out));
         agentloop_report_free(out);
 
         let n = "agentloop_transcript_verify_checkpoints";
         let cps = [checkpoint.as_ptr()];
         let lens = [checkpoint.len()];
-        let call = |t: *const u8,
-                    o: *const agentloop_verify_options,
-                    c: *const *const u8,
-                    l: *const usize,
-                    keys: &[u8],
-                    out: *mut *mut agentloop_report| {
+        /// The arguments of `agentloop_transcript_verify_checkpoints` a case varies.
+        #[derive(Clone, Copy)]
+        struct Args {
+            transcript: *const u8,
+            options: *const agentloop_verify_options,
+            texts: *const *const u8,
+            lens: *const usize,
+            count: usize,
+            keys: Bytes,
+            origin: Bytes,
+            out: *mut *mut agentloop_report,
+        }
+        let call = |a: Args| {
             agentloop_transcript_verify_checkpoints(
-                t,
+                a.transcript,
                 good.len(),
-                o,
-                c,
-                l,
-                1,
-                keys.as_ptr(),
-                keys.len(),
-                null(),
-                0,
-                out,
+                a.options,
+                a.texts,
+                a.lens,
+                a.count,
+                a.keys.0,
+                a.keys.1,
+                a.origin.0,
+                a.origin.1,
+                a.out,
             )
+        };
+        let base = Args {
+            transcript: good.as_ptr(),
+            options: null(),
+            texts: cps.as_ptr(),
+            lens: lens.as_ptr(),
+            count: 1,
+            keys: bytes(b""),
+            origin: NONE,
+            out: &mut out,
         };
         m.hit(
             n,
             R::NullParameter,
-            call(null(), null(), cps.as_ptr(), lens.as_ptr(), b"", &mut out),
+            call(Args {
+                transcript: null(),
+                ..base
+            }),
         );
         m.hit(
             n,
             R::NullParameter,
-            call(good.as_ptr(), null(), null(), lens.as_ptr(), b"", &mut out),
+            call(Args {
+                texts: null(),
+                ..base
+            }),
         );
         m.hit(
             n,
             R::NullParameter,
-            call(good.as_ptr(), null(), cps.as_ptr(), null(), b"", &mut out),
+            call(Args {
+                lens: null(),
+                ..base
+            }),
         );
         m.hit(
             n,
             R::NullParameter,
-            call(
-                good.as_ptr(),
-                null(),
-                cps.as_ptr(),
-                lens.as_ptr(),
-                b"",
-                null_mut(),
-            ),
+            call(Args {
+                out: null_mut(),
+                ..base
+            }),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_transcript_verify_checkpoints(
-                good.as_ptr(),
-                good.len(),
-                null(),
-                cps.as_ptr(),
-                lens.as_ptr(),
-                1,
-                null(),
-                3,
-                null(),
-                0,
-                &mut out,
-            ),
+            call(Args {
+                keys: (null(), 3),
+                ..base
+            }),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_transcript_verify_checkpoints(
-                good.as_ptr(),
-                good.len(),
-                null(),
-                cps.as_ptr(),
-                lens.as_ptr(),
-                1,
-                null(),
-                0,
-                null(),
-                3,
-                &mut out,
-            ),
+            call(Args {
+                keys: NONE,
+                origin: (null(), 3),
+                ..base
+            }),
         );
         let null_text = [null::<u8>()];
         m.hit(
             n,
             R::NullParameter,
-            call(
-                good.as_ptr(),
-                null(),
-                null_text.as_ptr(),
-                lens.as_ptr(),
-                b"",
-                &mut out,
-            ),
+            call(Args {
+                texts: null_text.as_ptr(),
+                ..base
+            }),
         );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            call(
-                good.as_ptr(),
-                &with_checkpoint,
-                cps.as_ptr(),
-                lens.as_ptr(),
-                b"",
-                &mut out,
-            ),
-        );
+        let options = &with_checkpoint;
+        m.hit(n, R::InvalidArgument, call(Args { options, ..base }));
         let key = agentloop_core::note::SignerKey::from_seed("alice", &[7; 32])
             .unwrap()
             .verifier()
             .to_string();
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_transcript_verify_checkpoints(
-                good.as_ptr(),
-                good.len(),
-                null(),
-                null(),
-                null(),
-                0,
-                key.as_ptr(),
-                key.len(),
-                null(),
-                0,
-                &mut out,
-            ),
-        );
+        let keys = bytes(key.as_bytes());
+        let no_checkpoints = Args {
+            texts: null(),
+            lens: null(),
+            count: 0,
+            keys,
+            ..base
+        };
+        m.hit(n, R::InvalidArgument, call(no_checkpoints));
         let bad_cp = [b"not a checkpoint".as_ptr()];
         let bad_len = [16usize];
+        let malformed = Args {
+            texts: bad_cp.as_ptr(),
+            lens: bad_len.as_ptr(),
+            ..base
+        };
+        m.hit(n, R::AnchorMalformed, call(malformed));
         m.hit(
             n,
             R::AnchorMalformed,
-            call(
-                good.as_ptr(),
-                null(),
-                bad_cp.as_ptr(),
-                bad_len.as_ptr(),
-                b"",
-                &mut out,
-            ),
-        );
-        m.hit(
-            n,
-            R::AnchorMalformed,
-            call(
-                good.as_ptr(),
-                null(),
-                cps.as_ptr(),
-                lens.as_ptr(),
-                b"not a key",
-                &mut out,
-            ),
+            call(Args {
+                keys: bytes(b"not a key"),
+                ..base
+            }),
         );
         let utf8_cp = [BAD_UTF8.as_ptr()];
         let one = [1usize];
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            call(
-                good.as_ptr(),
-                null(),
-                utf8_cp.as_ptr(),
-                one.as_ptr(),
-                b"",
-                &mut out,
-            ),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            call(
-                good.as_ptr(),
-                null(),
-                cps.as_ptr(),
-                lens.as_ptr(),
-                b"",
-                &mut out,
-            ),
-        );
+        let utf8 = Args {
+            texts: utf8_cp.as_ptr(),
+            lens: one.as_ptr(),
+            ..base
+        };
+        m.hit(n, R::InvalidUtf8, call(utf8));
+        m.hit(n, R::Ok, call(base));
         agentloop_report_free(out);
 
         let mut v = null_mut();
@@ -968,50 +875,21 @@ fn writers(m: &mut Matrix, dir: &Dir) {
 
         let (r, w) = open(&path, null(), &no_wait);
         assert_eq!(r, R::Ok);
+        let append = |w, kind: Bytes, payload: Bytes| {
+            agentloop_writer_append(w, kind.0, kind.1, payload.0, payload.1)
+        };
         let n = "agentloop_writer_append";
-        let k = b"k".as_ptr();
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_writer_append(null_mut(), k, 1, b"1".as_ptr(), 1),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_writer_append(w, null(), 1, b"1".as_ptr(), 1),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_writer_append(w, k, 1, null(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_writer_append(w, BAD_UTF8.as_ptr(), 1, b"1".as_ptr(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_writer_append(w, k, 0, b"1".as_ptr(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidJson,
-            agentloop_writer_append(w, k, 1, BAD_JSON.as_ptr(), 1),
-        );
-        m.hit(
-            n,
-            R::NoCanonicalForm,
-            agentloop_writer_append(w, k, 1, NO_CANON.as_ptr(), NO_CANON.len()),
-        );
-        m.hit(n, R::Ok, agentloop_writer_append(w, k, 1, b"1".as_ptr(), 1));
+        let (k, one) = (bytes(b"k"), bytes(b"1"));
+        m.hit(n, R::NullParameter, append(null_mut(), k, one));
+        m.hit(n, R::NullParameter, append(w, NULL1, one));
+        m.hit(n, R::NullParameter, append(w, k, NULL1));
+        m.hit(n, R::InvalidUtf8, append(w, bytes(BAD_UTF8), one));
+        m.hit(n, R::InvalidArgument, append(w, (k.0, 0), one));
+        m.hit(n, R::InvalidJson, append(w, k, bytes(BAD_JSON)));
+        m.hit(n, R::NoCanonicalForm, append(w, k, bytes(NO_CANON)));
+        m.hit(n, R::Ok, append(w, k, one));
         holder.lock().unwrap();
-        m.hit(
-            n,
-            R::Locked,
-            agentloop_writer_append(w, k, 1, b"1".as_ptr(), 1),
-        );
+        m.hit(n, R::Locked, append(w, k, one));
         m.hit(
             "agentloop_writer_refresh",
             R::Locked,
@@ -1075,22 +953,14 @@ fn writers(m: &mut Matrix, dir: &Dir) {
             .unwrap()
             .write_all(b"{\"torn")
             .unwrap();
-        m.hit(
-            n,
-            R::TornTail,
-            agentloop_writer_append(w, k, 1, b"1".as_ptr(), 1),
-        );
+        m.hit(n, R::TornTail, append(w, k, one));
         m.hit(
             "agentloop_writer_refresh",
             R::TornTail,
             agentloop_writer_refresh(w),
         );
         fs::write(&p, [&before[..], b"{\"not\":\"a record\"}\n"].concat()).unwrap();
-        m.hit(
-            n,
-            R::DoesNotVerify,
-            agentloop_writer_append(w, k, 1, b"1".as_ptr(), 1),
-        );
+        m.hit(n, R::DoesNotVerify, append(w, k, one));
         m.hit(
             "agentloop_writer_refresh",
             R::DoesNotVerify,
@@ -1105,11 +975,7 @@ fn writers(m: &mut Matrix, dir: &Dir) {
         let (r, w) = open(&path, &short, null());
         assert_eq!(r, R::Ok);
         let long = format!("\"{}\"", "a".repeat(300));
-        m.hit(
-            n,
-            R::RecordTooLong,
-            agentloop_writer_append(w, k, 1, long.as_ptr(), long.len()),
-        );
+        m.hit(n, R::RecordTooLong, append(w, k, bytes(long.as_bytes())));
         agentloop_writer_free(w);
         // The last seq a chain writes.
         fs::remove_file(&p).unwrap();
@@ -1117,12 +983,8 @@ fn writers(m: &mut Matrix, dir: &Dir) {
         last.seq0 = MAX_SEQ;
         let (r, w) = open(&path, &last, null());
         assert_eq!(r, R::Ok);
-        m.hit(n, R::Ok, agentloop_writer_append(w, k, 1, b"1".as_ptr(), 1));
-        m.hit(
-            n,
-            R::ChainExhausted,
-            agentloop_writer_append(w, k, 1, b"1".as_ptr(), 1),
-        );
+        m.hit(n, R::Ok, append(w, k, one));
+        m.hit(n, R::ChainExhausted, append(w, k, one));
         agentloop_writer_free(w);
     }
 }
@@ -1208,897 +1070,222 @@ fn repairing(m: &mut Matrix, dir: &Dir) {
 }
 
 fn proofs(m: &mut Matrix) {
-    let t = transcript(3);
-    let first = transcript(2);
+    let (t3, first, other) = (transcript(3), transcript(2), transcript(4));
+    let t = bytes(&t3);
     let mut buf = vec![0u8; 8192];
+    let b = buf.as_mut_ptr();
     let mut len = 0;
-    let out = |b: &mut Vec<u8>, len: usize| b[..len].to_vec();
+    let l: *mut usize = &mut len;
+    // SAFETY: `b` holds 8192 bytes and the call wrote `len` of them.
+    let out = || unsafe { core::slice::from_raw_parts(b, *l).to_vec() };
     // SAFETY (this block): valid pointers, but for the NULLs on purpose.
     unsafe {
+        let checkpoint = |t: Bytes, origin: Bytes, key: Bytes, cap: usize, l: *mut usize| {
+            agentloop_transcript_checkpoint(t.0, t.1, origin.0, origin.1, key.0, key.1, b, cap, l)
+        };
         let n = "agentloop_transcript_checkpoint";
+        m.hit(n, R::NullParameter, checkpoint(NULL1, NONE, NONE, 8192, l));
+        m.hit(n, R::NullParameter, checkpoint(t, NULL1, NONE, 8192, l));
+        m.hit(n, R::NullParameter, checkpoint(t, NONE, NULL1, 8192, l));
         m.hit(
             n,
             R::NullParameter,
-            agentloop_transcript_checkpoint(
-                null(),
-                1,
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_transcript_checkpoint(
-                t.as_ptr(),
-                t.len(),
-                null(),
-                1,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_transcript_checkpoint(
-                t.as_ptr(),
-                t.len(),
-                null(),
-                0,
-                null(),
-                1,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_transcript_checkpoint(
-                t.as_ptr(),
-                t.len(),
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                null_mut(),
-            ),
+            checkpoint(t, NONE, NONE, 8192, null_mut()),
         );
         m.hit(
             n,
             R::DoesNotVerify,
-            agentloop_transcript_checkpoint(
-                b"{}\n".as_ptr(),
-                3,
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            checkpoint(bytes(b"{}\n"), NONE, NONE, 8192, l),
         );
         m.hit(
             n,
             R::InvalidUtf8,
-            agentloop_transcript_checkpoint(
-                t.as_ptr(),
-                t.len(),
-                BAD_UTF8.as_ptr(),
-                1,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            checkpoint(t, bytes(BAD_UTF8), NONE, 8192, l),
         );
         m.hit(
             n,
             R::AnchorMalformed,
-            agentloop_transcript_checkpoint(
-                t.as_ptr(),
-                t.len(),
-                b"{x".as_ptr(),
-                2,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            checkpoint(t, bytes(b"{x"), NONE, 8192, l),
         );
-        m.hit(
-            n,
-            R::AnchorMalformed,
-            agentloop_transcript_checkpoint(
-                t.as_ptr(),
-                t.len(),
-                null(),
-                0,
-                b"PRIVATE+KEY+no".as_ptr(),
-                14,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::InsufficientSize,
-            agentloop_transcript_checkpoint(
-                t.as_ptr(),
-                t.len(),
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_transcript_checkpoint(
-                first.as_ptr(),
-                first.len(),
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        let old = out(&mut buf, len);
-        let other = transcript(4);
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_transcript_checkpoint(
-                other[..other.len()].as_ptr(),
-                other.len(),
-                b"other".as_ptr(),
-                5,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        let foreign = out(&mut buf, len);
+        let key = bytes(b"PRIVATE+KEY+no");
+        m.hit(n, R::AnchorMalformed, checkpoint(t, NONE, key, 8192, l));
+        m.hit(n, R::InsufficientSize, checkpoint(t, NONE, NONE, 4, l));
+        m.hit(n, R::Ok, checkpoint(bytes(&first), NONE, NONE, 8192, l));
+        let old = out();
+        let origin = bytes(b"other");
+        m.hit(n, R::Ok, checkpoint(bytes(&other), origin, NONE, 8192, l));
+        let foreign = out();
 
         for (n, inclusion) in [
             ("agentloop_transcript_prove_inclusion", true),
             ("agentloop_transcript_prove_consistency", false),
         ] {
-            let prove = |t: *const u8,
-                         t_len: usize,
-                         cp: &[u8],
-                         cp_ptr: *const u8,
-                         at: u64,
-                         b: *mut u8,
-                         cap: usize,
-                         l: *mut usize| {
+            let prove = |t: Bytes, cp: Bytes, at: u64, cap: usize, l: *mut usize| {
                 if inclusion {
-                    agentloop_transcript_prove_inclusion(t, t_len, cp_ptr, cp.len(), at, b, cap, l)
+                    agentloop_transcript_prove_inclusion(t.0, t.1, cp.0, cp.1, at, b, cap, l)
                 } else {
-                    agentloop_transcript_prove_consistency(
-                        t,
-                        t_len,
-                        cp_ptr,
-                        cp.len(),
-                        at,
-                        b,
-                        cap,
-                        l,
-                    )
+                    agentloop_transcript_prove_consistency(t.0, t.1, cp.0, cp.1, at, b, cap, l)
                 }
             };
-            let b = buf.as_mut_ptr();
-            m.hit(
-                n,
-                R::NullParameter,
-                prove(null(), 1, b"", null(), 1, b, 8192, &mut len),
-            );
-            m.hit(
-                n,
-                R::NullParameter,
-                prove(t.as_ptr(), t.len(), b"x", null(), 1, b, 8192, &mut len),
-            );
-            m.hit(
-                n,
-                R::NullParameter,
-                prove(t.as_ptr(), t.len(), b"", null(), 1, b, 8192, null_mut()),
-            );
-            m.hit(
-                n,
-                R::DoesNotVerify,
-                prove(b"{}\n".as_ptr(), 3, b"", null(), 1, b, 8192, &mut len),
-            );
-            m.hit(
-                n,
-                R::IndexOutOfRange,
-                prove(
-                    t.as_ptr(),
-                    t.len(),
-                    b"",
-                    null(),
-                    if inclusion { 3 } else { 4 },
-                    b,
-                    8192,
-                    &mut len,
-                ),
-            );
-            m.hit(
-                n,
-                R::InvalidUtf8,
-                prove(
-                    t.as_ptr(),
-                    t.len(),
-                    BAD_UTF8,
-                    BAD_UTF8.as_ptr(),
-                    1,
-                    b,
-                    8192,
-                    &mut len,
-                ),
-            );
-            m.hit(
-                n,
-                R::AnchorMalformed,
-                prove(
-                    t.as_ptr(),
-                    t.len(),
-                    b"nope",
-                    b"nope".as_ptr(),
-                    1,
-                    b,
-                    8192,
-                    &mut len,
-                ),
-            );
-            m.hit(
-                n,
-                R::InvalidArgument,
-                prove(
-                    t.as_ptr(),
-                    t.len(),
-                    &foreign,
-                    foreign.as_ptr(),
-                    1,
-                    b,
-                    8192,
-                    &mut len,
-                ),
-            );
-            m.hit(
-                n,
-                R::InsufficientSize,
-                prove(t.as_ptr(), t.len(), b"", null(), 1, b, 4, &mut len),
-            );
+            m.hit(n, R::NullParameter, prove(NULL1, NONE, 1, 8192, l));
+            m.hit(n, R::NullParameter, prove(t, NULL1, 1, 8192, l));
+            m.hit(n, R::NullParameter, prove(t, NONE, 1, 8192, null_mut()));
+            m.hit(n, R::DoesNotVerify, prove(bytes(b"{}\n"), NONE, 1, 8192, l));
+            let past_the_end = if inclusion { 3 } else { 4 };
+            m.hit(n, R::IndexOutOfRange, prove(t, NONE, past_the_end, 8192, l));
+            m.hit(n, R::InvalidUtf8, prove(t, bytes(BAD_UTF8), 1, 8192, l));
+            m.hit(n, R::AnchorMalformed, prove(t, bytes(b"nope"), 1, 8192, l));
+            m.hit(n, R::InvalidArgument, prove(t, bytes(&foreign), 1, 8192, l));
+            m.hit(n, R::InsufficientSize, prove(t, NONE, 1, 4, l));
             if !inclusion {
-                m.hit(
-                    n,
-                    R::InvalidArgument,
-                    prove(t.as_ptr(), t.len(), b"", null(), 0, b, 8192, &mut len),
-                );
+                m.hit(n, R::InvalidArgument, prove(t, NONE, 0, 8192, l));
             }
         }
+        let n = "agentloop_transcript_prove_inclusion";
         m.hit(
-            "agentloop_transcript_prove_inclusion",
+            n,
             R::Ok,
-            agentloop_transcript_prove_inclusion(
-                t.as_ptr(),
-                t.len(),
-                null(),
-                0,
-                1,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            agentloop_transcript_prove_inclusion(t.0, t.1, null(), 0, 1, b, 8192, l),
         );
-        let inclusion = out(&mut buf, len);
+        let inclusion = out();
+        let n = "agentloop_transcript_prove_consistency";
         m.hit(
-            "agentloop_transcript_prove_consistency",
+            n,
             R::Ok,
-            agentloop_transcript_prove_consistency(
-                t.as_ptr(),
-                t.len(),
-                null(),
-                0,
-                2,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            agentloop_transcript_prove_consistency(t.0, t.1, null(), 0, 2, b, 8192, l),
         );
-        let consistency = out(&mut buf, len);
+        let consistency = out();
 
+        let verify = |p: Bytes, keys: Bytes, origin: Bytes| {
+            agentloop_proof_verify_inclusion(p.0, p.1, keys.0, keys.1, origin.0, origin.1)
+        };
         let n = "agentloop_proof_verify_inclusion";
-        let p = &inclusion;
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_verify_inclusion(null(), 1, null(), 0, null(), 0),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_verify_inclusion(p.as_ptr(), p.len(), null(), 1, null(), 0),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_verify_inclusion(p.as_ptr(), p.len(), null(), 0, null(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_proof_verify_inclusion(BAD_UTF8.as_ptr(), 1, null(), 0, null(), 0),
-        );
-        m.hit(
-            n,
-            R::AnchorMalformed,
-            agentloop_proof_verify_inclusion(b"nope".as_ptr(), 4, null(), 0, null(), 0),
-        );
-        m.hit(
-            n,
-            R::ProofInvalid,
-            agentloop_proof_verify_inclusion(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                0,
-                b"elsewhere".as_ptr(),
-                9,
-            ),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_proof_verify_inclusion(p.as_ptr(), p.len(), null(), 0, null(), 0),
-        );
+        let p = bytes(&inclusion);
+        m.hit(n, R::NullParameter, verify(NULL1, NONE, NONE));
+        m.hit(n, R::NullParameter, verify(p, NULL1, NONE));
+        m.hit(n, R::NullParameter, verify(p, NONE, NULL1));
+        m.hit(n, R::InvalidUtf8, verify(bytes(BAD_UTF8), NONE, NONE));
+        m.hit(n, R::AnchorMalformed, verify(bytes(b"nope"), NONE, NONE));
+        m.hit(n, R::ProofInvalid, verify(p, NONE, bytes(b"elsewhere")));
+        m.hit(n, R::Ok, verify(p, NONE, NONE));
 
+        let verify = |c: Bytes, old: Bytes, keys: Bytes, origin: Bytes| {
+            agentloop_proof_verify_consistency(
+                c.0, c.1, old.0, old.1, keys.0, keys.1, origin.0, origin.1,
+            )
+        };
         let n = "agentloop_proof_verify_consistency";
-        let c = &consistency;
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_verify_consistency(
-                null(),
-                1,
-                old.as_ptr(),
-                old.len(),
-                null(),
-                0,
-                null(),
-                0,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_verify_consistency(
-                c.as_ptr(),
-                c.len(),
-                null(),
-                1,
-                null(),
-                0,
-                null(),
-                0,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_verify_consistency(
-                c.as_ptr(),
-                c.len(),
-                old.as_ptr(),
-                old.len(),
-                null(),
-                1,
-                null(),
-                0,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_verify_consistency(
-                c.as_ptr(),
-                c.len(),
-                old.as_ptr(),
-                old.len(),
-                null(),
-                0,
-                null(),
-                1,
-            ),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_proof_verify_consistency(
-                BAD_UTF8.as_ptr(),
-                1,
-                old.as_ptr(),
-                old.len(),
-                null(),
-                0,
-                null(),
-                0,
-            ),
-        );
-        m.hit(
-            n,
-            R::AnchorMalformed,
-            agentloop_proof_verify_consistency(
-                c.as_ptr(),
-                c.len(),
-                b"nope".as_ptr(),
-                4,
-                null(),
-                0,
-                null(),
-                0,
-            ),
-        );
-        m.hit(
-            n,
-            R::ProofInvalid,
-            agentloop_proof_verify_consistency(
-                c.as_ptr(),
-                c.len(),
-                foreign.as_ptr(),
-                foreign.len(),
-                null(),
-                0,
-                null(),
-                0,
-            ),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_proof_verify_consistency(
-                c.as_ptr(),
-                c.len(),
-                old.as_ptr(),
-                old.len(),
-                null(),
-                0,
-                null(),
-                0,
-            ),
-        );
+        let (c, old) = (bytes(&consistency), bytes(&old));
+        m.hit(n, R::NullParameter, verify(NULL1, old, NONE, NONE));
+        m.hit(n, R::NullParameter, verify(c, NULL1, NONE, NONE));
+        m.hit(n, R::NullParameter, verify(c, old, NULL1, NONE));
+        m.hit(n, R::NullParameter, verify(c, old, NONE, NULL1));
+        m.hit(n, R::InvalidUtf8, verify(bytes(BAD_UTF8), old, NONE, NONE));
+        m.hit(n, R::AnchorMalformed, verify(c, bytes(b"nope"), NONE, NONE));
+        m.hit(n, R::ProofInvalid, verify(c, bytes(&foreign), NONE, NONE));
+        m.hit(n, R::Ok, verify(c, old, NONE, NONE));
 
+        let explain_to =
+            |p: Bytes, old: Bytes, keys: Bytes, origin: Bytes, out: (*mut u8, usize), l| {
+                agentloop_proof_explain(
+                    p.0, p.1, old.0, old.1, keys.0, keys.1, origin.0, origin.1, out.0, out.1, l,
+                )
+            };
+        let explain = |p, old, keys, origin, l| explain_to(p, old, keys, origin, (b, 8192), l);
         let n = "agentloop_proof_explain";
+        m.hit(n, R::NullParameter, explain(NULL1, NONE, NONE, NONE, l));
+        m.hit(n, R::NullParameter, explain(p, NULL1, NONE, NONE, l));
+        m.hit(n, R::NullParameter, explain(p, NONE, NULL1, NONE, l));
+        m.hit(n, R::NullParameter, explain(p, NONE, NONE, NULL1, l));
         m.hit(
             n,
             R::NullParameter,
-            agentloop_proof_explain(
-                null(),
-                1,
-                null(),
-                0,
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_explain(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                1,
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_explain(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                0,
-                null(),
-                1,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_explain(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                0,
-                null(),
-                0,
-                null(),
-                1,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_proof_explain(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                0,
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                null_mut(),
-            ),
+            explain(p, NONE, NONE, NONE, null_mut()),
         );
         m.hit(
             n,
             R::InvalidUtf8,
-            agentloop_proof_explain(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                0,
-                BAD_UTF8.as_ptr(),
-                1,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            explain(p, NONE, bytes(BAD_UTF8), NONE, l),
         );
         m.hit(
             n,
             R::InvalidUtf8,
-            agentloop_proof_explain(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                0,
-                null(),
-                0,
-                BAD_UTF8.as_ptr(),
-                1,
-                buf.as_mut_ptr(),
-                8192,
-                &mut len,
-            ),
+            explain(p, NONE, NONE, bytes(BAD_UTF8), l),
         );
+        let nope = bytes(b"nope");
         m.hit(
             n,
             R::InsufficientSize,
-            agentloop_proof_explain(
-                b"nope".as_ptr(),
-                4,
-                null(),
-                0,
-                null(),
-                0,
-                null(),
-                0,
-                buf.as_mut_ptr(),
-                2,
-                &mut len,
-            ),
+            explain_to(nope, NONE, NONE, NONE, (b, 2), l),
         );
         m.hit(
             n,
             R::Ok,
-            agentloop_proof_explain(
-                p.as_ptr(),
-                p.len(),
-                null(),
-                0,
-                null(),
-                0,
-                null(),
-                0,
-                null_mut(),
-                0,
-                &mut len,
-            ),
+            explain_to(p, NONE, NONE, NONE, (null_mut(), 0), l),
         );
     }
 }
 
 fn schemas(m: &mut Matrix) {
-    let text = br#"{"type":"integer"}"#;
+    let text = bytes(br#"{"type":"integer"}"#);
     let mut s = null_mut();
     let mut buf = [0u8; 4];
+    let b = buf.as_mut_ptr();
     let mut len = 0;
+    let l: *mut usize = &mut len;
     let mut valid = false;
-    let refused = br#"{"type":5}"#;
+    let v: *mut bool = &mut valid;
+    let refused = bytes(br#"{"type":5}"#);
+    let (json, canon, one) = (bytes(BAD_JSON), bytes(NO_CANON), bytes(b"1"));
     // SAFETY (this block): valid pointers, but for the NULLs on purpose.
     unsafe {
+        let new = |t: Bytes, out| agentloop_schema_new(t.0, t.1, out);
         let n = "agentloop_schema_new";
-        m.hit(n, R::NullParameter, agentloop_schema_new(null(), 1, &mut s));
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_new(text.as_ptr(), text.len(), null_mut()),
-        );
-        m.hit(
-            n,
-            R::InvalidJson,
-            agentloop_schema_new(BAD_JSON.as_ptr(), 1, &mut s),
-        );
-        m.hit(
-            n,
-            R::NoCanonicalForm,
-            agentloop_schema_new(NO_CANON.as_ptr(), NO_CANON.len(), &mut s),
-        );
-        m.hit(
-            n,
-            R::SchemaRefused,
-            agentloop_schema_new(refused.as_ptr(), refused.len(), &mut s),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_schema_new(text.as_ptr(), text.len(), &mut s),
-        );
+        m.hit(n, R::NullParameter, new(NULL1, &mut s));
+        m.hit(n, R::NullParameter, new(text, null_mut()));
+        m.hit(n, R::InvalidJson, new(json, &mut s));
+        m.hit(n, R::NoCanonicalForm, new(canon, &mut s));
+        m.hit(n, R::SchemaRefused, new(refused, &mut s));
+        m.hit(n, R::Ok, new(text, &mut s));
+        let explain = |t: Bytes, l| agentloop_schema_explain(t.0, t.1, b, 4, l);
         let n = "agentloop_schema_explain";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_explain(null(), 1, buf.as_mut_ptr(), 4, &mut len),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_explain(
-                refused.as_ptr(),
-                refused.len(),
-                buf.as_mut_ptr(),
-                4,
-                null_mut(),
-            ),
-        );
-        m.hit(
-            n,
-            R::InvalidJson,
-            agentloop_schema_explain(BAD_JSON.as_ptr(), 1, buf.as_mut_ptr(), 4, &mut len),
-        );
-        m.hit(
-            n,
-            R::NoCanonicalForm,
-            agentloop_schema_explain(
-                NO_CANON.as_ptr(),
-                NO_CANON.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::InsufficientSize,
-            agentloop_schema_explain(
-                refused.as_ptr(),
-                refused.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
+        m.hit(n, R::NullParameter, explain(NULL1, l));
+        m.hit(n, R::NullParameter, explain(refused, null_mut()));
+        m.hit(n, R::InvalidJson, explain(json, l));
+        m.hit(n, R::NoCanonicalForm, explain(canon, l));
+        m.hit(n, R::InsufficientSize, explain(refused, l));
+        let validate = |s, value: Bytes, v| agentloop_schema_validate(s, value.0, value.1, v);
         let n = "agentloop_schema_validate";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_validate(null(), b"1".as_ptr(), 1, &mut valid),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_validate(s, null(), 1, &mut valid),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_validate(s, b"1".as_ptr(), 1, null_mut()),
-        );
-        m.hit(
-            n,
-            R::InvalidJson,
-            agentloop_schema_validate(s, BAD_JSON.as_ptr(), 1, &mut valid),
-        );
-        m.hit(
-            n,
-            R::NoCanonicalForm,
-            agentloop_schema_validate(s, NO_CANON.as_ptr(), NO_CANON.len(), &mut valid),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_schema_validate(s, b"1".as_ptr(), 1, &mut valid),
-        );
+        m.hit(n, R::NullParameter, validate(null(), one, v));
+        m.hit(n, R::NullParameter, validate(s, NULL1, v));
+        m.hit(n, R::NullParameter, validate(s, one, null_mut()));
+        m.hit(n, R::InvalidJson, validate(s, json, v));
+        m.hit(n, R::NoCanonicalForm, validate(s, canon, v));
+        m.hit(n, R::Ok, validate(s, one, v));
+        let violations =
+            |s, value: Bytes, l| agentloop_schema_violations(s, value.0, value.1, b, 4, l);
         let n = "agentloop_schema_violations";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_violations(null(), b"1".as_ptr(), 1, buf.as_mut_ptr(), 4, &mut len),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_violations(s, null(), 1, buf.as_mut_ptr(), 4, &mut len),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_schema_violations(s, b"1".as_ptr(), 1, buf.as_mut_ptr(), 4, null_mut()),
-        );
-        m.hit(
-            n,
-            R::InvalidJson,
-            agentloop_schema_violations(s, BAD_JSON.as_ptr(), 1, buf.as_mut_ptr(), 4, &mut len),
-        );
-        m.hit(
-            n,
-            R::NoCanonicalForm,
-            agentloop_schema_violations(
-                s,
-                NO_CANON.as_ptr(),
-                NO_CANON.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::InsufficientSize,
-            agentloop_schema_violations(s, b"\"x\"".as_ptr(), 3, buf.as_mut_ptr(), 4, &mut len),
-        );
+        m.hit(n, R::NullParameter, violations(null(), one, l));
+        m.hit(n, R::NullParameter, violations(s, NULL1, l));
+        m.hit(n, R::NullParameter, violations(s, one, null_mut()));
+        m.hit(n, R::InvalidJson, violations(s, json, l));
+        m.hit(n, R::NoCanonicalForm, violations(s, canon, l));
+        m.hit(n, R::InsufficientSize, violations(s, bytes(b"\"x\""), l));
         agentloop_schema_free(s);
 
+        let explain = |name: Bytes, schema: Bytes, l| {
+            agentloop_tool_explain(name.0, name.1, schema.0, schema.1, b, 4, l)
+        };
         let n = "agentloop_tool_explain";
-        let obj = br#"{"type":"object"}"#;
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_tool_explain(
-                null(),
-                1,
-                obj.as_ptr(),
-                obj.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_tool_explain(b"t".as_ptr(), 1, null(), 1, buf.as_mut_ptr(), 4, &mut len),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_tool_explain(
-                b"t".as_ptr(),
-                1,
-                obj.as_ptr(),
-                obj.len(),
-                buf.as_mut_ptr(),
-                4,
-                null_mut(),
-            ),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_tool_explain(
-                BAD_UTF8.as_ptr(),
-                1,
-                obj.as_ptr(),
-                obj.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::InvalidJson,
-            agentloop_tool_explain(
-                b"t".as_ptr(),
-                1,
-                BAD_JSON.as_ptr(),
-                1,
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::NoCanonicalForm,
-            agentloop_tool_explain(
-                b"t".as_ptr(),
-                1,
-                NO_CANON.as_ptr(),
-                NO_CANON.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::InsufficientSize,
-            agentloop_tool_explain(
-                b"not ok".as_ptr(),
-                6,
-                obj.as_ptr(),
-                obj.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
-        m.hit(
-            n,
-            R::InsufficientSize,
-            agentloop_tool_explain(
-                b"t".as_ptr(),
-                1,
-                refused.as_ptr(),
-                refused.len(),
-                buf.as_mut_ptr(),
-                4,
-                &mut len,
-            ),
-        );
+        let (t, obj) = (bytes(b"t"), bytes(br#"{"type":"object"}"#));
+        m.hit(n, R::NullParameter, explain(NULL1, obj, l));
+        m.hit(n, R::NullParameter, explain(t, NULL1, l));
+        m.hit(n, R::NullParameter, explain(t, obj, null_mut()));
+        m.hit(n, R::InvalidUtf8, explain(bytes(BAD_UTF8), obj, l));
+        m.hit(n, R::InvalidJson, explain(t, json, l));
+        m.hit(n, R::NoCanonicalForm, explain(t, canon, l));
+        m.hit(n, R::InsufficientSize, explain(bytes(b"not ok"), obj, l));
+        m.hit(n, R::InsufficientSize, explain(t, refused, l));
     }
 }
 
@@ -2199,27 +1386,15 @@ fn agents(m: &mut Matrix) {
     // SAFETY (this block): valid pointers, but for the NULLs on purpose; every agent
     // made is freed by its guard.
     unsafe {
+        let new = |task: Bytes, budgets: *const agentloop_budgets, seq0, out| {
+            agentloop_agent_new(task.0, task.1, budgets, seq0, out)
+        };
+        let t = bytes(b"t");
         let n = "agentloop_agent_new";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_new(null(), 1, null(), 0, &mut out),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_new(b"t".as_ptr(), 1, null(), 0, null_mut()),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_agent_new(BAD_UTF8.as_ptr(), 1, null(), 0, &mut out),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_agent_new(b"t".as_ptr(), 1, null(), MAX_SEQ + 1, &mut out),
-        );
+        m.hit(n, R::NullParameter, new(NULL1, null(), 0, &mut out));
+        m.hit(n, R::NullParameter, new(t, null(), 0, null_mut()));
+        m.hit(n, R::InvalidUtf8, new(bytes(BAD_UTF8), null(), 0, &mut out));
+        m.hit(n, R::InvalidArgument, new(t, null(), MAX_SEQ + 1, &mut out));
         let mut budgets = agentloop_budgets::default();
         m.hit(
             "agentloop_budgets_init",
@@ -2233,61 +1408,31 @@ fn agents(m: &mut Matrix) {
         );
         budgets.has_max_steps = true;
         budgets.max_steps = MAX_SEQ + 1;
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_agent_new(b"t".as_ptr(), 1, &budgets, 0, &mut out),
-        );
+        m.hit(n, R::InvalidArgument, new(t, &budgets, 0, &mut out));
         budgets.has_max_steps = false;
         budgets.stop_sentinel = BAD_UTF8.as_ptr();
         budgets.stop_sentinel_len = 1;
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_agent_new(b"t".as_ptr(), 1, &budgets, 0, &mut out),
-        );
+        m.hit(n, R::InvalidUtf8, new(t, &budgets, 0, &mut out));
         budgets.stop_sentinel = null();
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_new(b"t".as_ptr(), 1, &budgets, 0, &mut out),
-        );
+        m.hit(n, R::NullParameter, new(t, &budgets, 0, &mut out));
 
         let agent = new_agent();
         let n = "agentloop_agent_add_tool";
-        let add = |a: *mut agentloop_agent,
-                   name: (*const u8, usize),
-                   desc: (*const u8, usize),
-                   schema: (*const u8, usize),
-                   limit: u64| {
+        let add = |a: *mut agentloop_agent, name: Bytes, desc: Bytes, schema: Bytes, limit: u64| {
             agentloop_agent_add_tool(a, name.0, name.1, desc.0, desc.1, schema.0, schema.1, limit)
         };
-        let e = (b"e".as_ptr(), 1);
-        let d = (b"".as_ptr(), 0);
-        let s = (schema.as_ptr(), schema.len());
+        let (e, d, s) = (bytes(b"e"), bytes(b""), bytes(schema));
         m.hit(n, R::NullParameter, add(null_mut(), e, d, s, 0));
-        m.hit(n, R::NullParameter, add(agent.0, (null(), 1), d, s, 0));
-        m.hit(n, R::NullParameter, add(agent.0, e, (null(), 1), s, 0));
-        m.hit(n, R::NullParameter, add(agent.0, e, d, (null(), 1), 0));
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            add(agent.0, (BAD_UTF8.as_ptr(), 1), d, s, 0),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            add(agent.0, e, (BAD_UTF8.as_ptr(), 1), s, 0),
-        );
-        m.hit(
-            n,
-            R::InvalidJson,
-            add(agent.0, e, d, (BAD_JSON.as_ptr(), 1), 0),
-        );
+        m.hit(n, R::NullParameter, add(agent.0, NULL1, d, s, 0));
+        m.hit(n, R::NullParameter, add(agent.0, e, NULL1, s, 0));
+        m.hit(n, R::NullParameter, add(agent.0, e, d, NULL1, 0));
+        m.hit(n, R::InvalidUtf8, add(agent.0, bytes(BAD_UTF8), d, s, 0));
+        m.hit(n, R::InvalidUtf8, add(agent.0, e, bytes(BAD_UTF8), s, 0));
+        m.hit(n, R::InvalidJson, add(agent.0, e, d, bytes(BAD_JSON), 0));
         m.hit(
             n,
             R::NoCanonicalForm,
-            add(agent.0, e, d, (NO_CANON.as_ptr(), NO_CANON.len()), 0),
+            add(agent.0, e, d, bytes(NO_CANON), 0),
         );
         m.hit(
             n,
@@ -2295,37 +1440,18 @@ fn agents(m: &mut Matrix) {
             add(agent.0, (b"not ok".as_ptr(), 6), d, s, 0),
         );
         let refused = br#"{"type":"object","minProperties":-1}"#;
-        m.hit(
-            n,
-            R::SchemaRefused,
-            add(agent.0, e, d, (refused.as_ptr(), refused.len()), 0),
-        );
+        m.hit(n, R::SchemaRefused, add(agent.0, e, d, bytes(refused), 0));
         m.hit(n, R::InvalidArgument, add(agent.0, e, d, s, MAX_SEQ + 1));
         m.hit(n, R::Ok, add(agent.0, e, d, s, 0));
         m.hit(n, R::InvalidArgument, add(agent.0, e, d, s, 0));
 
+        let idempotent = |a, name: Bytes| agentloop_agent_set_idempotent(a, name.0, name.1);
         let n = "agentloop_agent_set_idempotent";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_set_idempotent(null_mut(), e.0, 1),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_set_idempotent(agent.0, null(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_agent_set_idempotent(agent.0, BAD_UTF8.as_ptr(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_agent_set_idempotent(agent.0, b"nosuch".as_ptr(), 6),
-        );
-        m.hit(n, R::Ok, agentloop_agent_set_idempotent(agent.0, e.0, 1));
+        m.hit(n, R::NullParameter, idempotent(null_mut(), e));
+        m.hit(n, R::NullParameter, idempotent(agent.0, NULL1));
+        m.hit(n, R::InvalidUtf8, idempotent(agent.0, bytes(BAD_UTF8)));
+        m.hit(n, R::InvalidArgument, idempotent(agent.0, bytes(b"nosuch")));
+        m.hit(n, R::Ok, idempotent(agent.0, e));
 
         // Before the first poll: no reply asked for, no outcome.
         getter(
@@ -2409,12 +1535,12 @@ fn agents(m: &mut Matrix) {
         m.hit(
             "agentloop_agent_add_tool",
             R::InvalidState,
-            add(agent.0, (b"f".as_ptr(), 1), d, s, 0),
+            add(agent.0, bytes(b"f"), d, s, 0),
         );
         m.hit(
             "agentloop_agent_set_idempotent",
             R::InvalidState,
-            agentloop_agent_set_idempotent(agent.0, e.0, 1),
+            idempotent(agent.0, e),
         );
         m.hit(
             "agentloop_agent_cancel",
@@ -2424,109 +1550,63 @@ fn agents(m: &mut Matrix) {
 
         // Waiting for a reply: the refusals of each feed.
         let n = "agentloop_agent_feed_reply";
-        let feed =
-            |a: *mut agentloop_agent, text: (*const u8, usize), calls: (*const u8, usize)| {
-                agentloop_agent_feed_reply(a, text.0, text.1, calls.0, calls.1, false, 0)
-            };
-        let none = (null(), 0);
-        m.hit(n, R::NullParameter, feed(null_mut(), e, none));
-        m.hit(n, R::NullParameter, feed(agent.0, (null(), 1), none));
-        m.hit(n, R::NullParameter, feed(agent.0, e, (null(), 1)));
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            feed(agent.0, (BAD_UTF8.as_ptr(), 1), none),
-        );
-        m.hit(n, R::InvalidJson, feed(agent.0, e, (BAD_JSON.as_ptr(), 1)));
-        m.hit(
-            n,
-            R::NoCanonicalForm,
-            feed(agent.0, e, (NO_CANON.as_ptr(), NO_CANON.len())),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            feed(agent.0, e, (b"[1]".as_ptr(), 3)),
-        );
+        let feed = |a: *mut agentloop_agent, text: Bytes, calls: Bytes| {
+            agentloop_agent_feed_reply(a, text.0, text.1, calls.0, calls.1, false, 0)
+        };
+        m.hit(n, R::NullParameter, feed(null_mut(), e, NONE));
+        m.hit(n, R::NullParameter, feed(agent.0, NULL1, NONE));
+        m.hit(n, R::NullParameter, feed(agent.0, e, NULL1));
+        m.hit(n, R::InvalidUtf8, feed(agent.0, bytes(BAD_UTF8), NONE));
+        m.hit(n, R::InvalidJson, feed(agent.0, e, bytes(BAD_JSON)));
+        m.hit(n, R::NoCanonicalForm, feed(agent.0, e, bytes(NO_CANON)));
+        m.hit(n, R::InvalidArgument, feed(agent.0, e, bytes(b"[1]")));
+        let model_error = |a, text: Bytes| agentloop_agent_feed_model_error(a, text.0, text.1);
         let n = "agentloop_agent_feed_model_error";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_model_error(null_mut(), e.0, 1),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_model_error(agent.0, null(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidUtf8,
-            agentloop_agent_feed_model_error(agent.0, BAD_UTF8.as_ptr(), 1),
-        );
+        m.hit(n, R::NullParameter, model_error(null_mut(), e));
+        m.hit(n, R::NullParameter, model_error(agent.0, NULL1));
+        m.hit(n, R::InvalidUtf8, model_error(agent.0, bytes(BAD_UTF8)));
+        let response = |a, provider, status, body: Bytes, secret: Bytes| {
+            agentloop_agent_feed_response(a, provider, status, body.0, body.1, secret.0, secret.1)
+        };
         let n = "agentloop_agent_feed_response";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_response(null_mut(), 1, 200, e.0, 1, null(), 0),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_response(agent.0, 1, 200, null(), 1, null(), 0),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_agent_feed_response(agent.0, 99, 200, e.0, 1, null(), 0),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_agent_feed_response(agent.0, 1, 0, e.0, 1, null(), 0),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_response(agent.0, 1, 200, e.0, 1, null(), 1),
-        );
+        m.hit(n, R::NullParameter, response(null_mut(), 1, 200, e, NONE));
+        m.hit(n, R::NullParameter, response(agent.0, 1, 200, NULL1, NONE));
+        m.hit(n, R::InvalidArgument, response(agent.0, 99, 200, e, NONE));
+        m.hit(n, R::InvalidArgument, response(agent.0, 1, 0, e, NONE));
+        m.hit(n, R::NullParameter, response(agent.0, 1, 200, e, NULL1));
         m.hit(
             n,
             R::InvalidUtf8,
-            agentloop_agent_feed_response(agent.0, 1, 200, e.0, 1, BAD_UTF8.as_ptr(), 1),
+            response(agent.0, 1, 200, e, bytes(BAD_UTF8)),
         );
         let n = "agentloop_agent_request";
         let mut buf = [0u8; 1];
         let b = buf.as_mut_ptr();
         let mut len = 0;
         let model = br#"{"model":"m"}"#;
-        let request = |a: *mut agentloop_agent, p: u32, o: (*const u8, usize), l: *mut usize| {
+        let request = |a: *mut agentloop_agent, p: u32, o: Bytes, l: *mut usize| {
             agentloop_agent_request(a, p, o.0, o.1, b, 1, l)
         };
-        let mo = (model.as_ptr(), model.len());
+        let mo = bytes(model);
         m.hit(n, R::NullParameter, request(null_mut(), 1, mo, &mut len));
-        m.hit(
-            n,
-            R::NullParameter,
-            request(agent.0, 1, (null(), 1), &mut len),
-        );
+        m.hit(n, R::NullParameter, request(agent.0, 1, NULL1, &mut len));
         m.hit(n, R::NullParameter, request(agent.0, 1, mo, null_mut()));
         m.hit(n, R::InvalidArgument, request(agent.0, 99, mo, &mut len));
         m.hit(
             n,
             R::InvalidJson,
-            request(agent.0, 1, (BAD_JSON.as_ptr(), 1), &mut len),
+            request(agent.0, 1, bytes(BAD_JSON), &mut len),
         );
         m.hit(
             n,
             R::NoCanonicalForm,
-            request(agent.0, 1, (NO_CANON.as_ptr(), NO_CANON.len()), &mut len),
+            request(agent.0, 1, bytes(NO_CANON), &mut len),
         );
         m.hit(n, R::InsufficientSize, request(agent.0, 1, mo, &mut len));
         m.hit(
             n,
             R::RequestRefused,
-            request(agent.0, 1, (b"{}".as_ptr(), 2), &mut len),
+            request(agent.0, 1, bytes(b"{}"), &mut len),
         );
         getter(
             m,
@@ -2547,33 +1627,16 @@ fn agents(m: &mut Matrix) {
             &agent,
             R::InvalidState,
         );
+        let one = bytes(b"1");
+        let tool_result = |a, value: Bytes| agentloop_agent_feed_tool_result(a, value.0, value.1);
         let n = "agentloop_agent_feed_tool_result";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_tool_result(null_mut(), b"1".as_ptr(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidState,
-            agentloop_agent_feed_tool_result(agent.0, b"1".as_ptr(), 1),
-        );
+        m.hit(n, R::NullParameter, tool_result(null_mut(), one));
+        m.hit(n, R::InvalidState, tool_result(agent.0, one));
+        let tool_error = |a, text: Bytes| agentloop_agent_feed_tool_error(a, text.0, text.1);
         let n = "agentloop_agent_feed_tool_error";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_tool_error(null_mut(), e.0, 1),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_feed_tool_error(agent.0, null(), 1),
-        );
-        m.hit(
-            n,
-            R::InvalidState,
-            agentloop_agent_feed_tool_error(agent.0, e.0, 1),
-        );
+        m.hit(n, R::NullParameter, tool_error(null_mut(), e));
+        m.hit(n, R::NullParameter, tool_error(agent.0, NULL1));
+        m.hit(n, R::InvalidState, tool_error(agent.0, e));
         for (n, f) in [
             (
                 "agentloop_agent_feed_tool_result_for",
@@ -2946,86 +2009,50 @@ fn records(m: &mut Matrix) {
     };
     // SAFETY (this block): live objects and valid outputs, but for the NULLs on purpose.
     unsafe {
+        let (l, h): (*mut usize, *mut bool) = (&mut len, &mut has);
+        let b = buf.as_mut_ptr();
+        let take = |a, c, l, h| agentloop_agent_take_record(a, c, b, 8, l, h);
         let n = "agentloop_agent_take_record";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_take_record(null_mut(), chain, buf.as_mut_ptr(), 8, &mut len, &mut has),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_take_record(
-                agent.0,
-                null_mut(),
-                buf.as_mut_ptr(),
-                8,
-                &mut len,
-                &mut has,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_take_record(agent.0, chain, buf.as_mut_ptr(), 8, null_mut(), &mut has),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_take_record(agent.0, chain, buf.as_mut_ptr(), 8, &mut len, null_mut()),
-        );
-        m.hit(
-            n,
-            R::InsufficientSize,
-            agentloop_agent_take_record(agent.0, chain, buf.as_mut_ptr(), 8, &mut len, &mut has),
-        );
-        m.hit(
-            n,
-            R::InvalidArgument,
-            agentloop_agent_take_record(agent.0, other, buf.as_mut_ptr(), 8, &mut len, &mut has),
-        );
+        m.hit(n, R::NullParameter, take(null_mut(), chain, l, h));
+        m.hit(n, R::NullParameter, take(agent.0, null_mut(), l, h));
+        m.hit(n, R::NullParameter, take(agent.0, chain, null_mut(), h));
+        m.hit(n, R::NullParameter, take(agent.0, chain, l, null_mut()));
+        m.hit(n, R::InsufficientSize, take(agent.0, chain, l, h));
+        m.hit(n, R::InvalidArgument, take(agent.0, other, l, h));
+        let line_p: *mut *const u8 = &mut line;
+        let borrowed = |a, c, line, l, h| agentloop_agent_take_record_borrowed(a, c, line, l, h);
         let n = "agentloop_agent_take_record_borrowed";
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_take_record_borrowed(null_mut(), chain, &mut line, &mut len, &mut has),
+            borrowed(null_mut(), chain, line_p, l, h),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_take_record_borrowed(
-                agent.0,
-                null_mut(),
-                &mut line,
-                &mut len,
-                &mut has,
-            ),
+            borrowed(agent.0, null_mut(), line_p, l, h),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_take_record_borrowed(agent.0, chain, null_mut(), &mut len, &mut has),
+            borrowed(agent.0, chain, null_mut(), l, h),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_take_record_borrowed(agent.0, chain, &mut line, null_mut(), &mut has),
+            borrowed(agent.0, chain, line_p, null_mut(), h),
         );
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_take_record_borrowed(agent.0, chain, &mut line, &mut len, null_mut()),
+            borrowed(agent.0, chain, line_p, l, null_mut()),
         );
         m.hit(
             n,
             R::InvalidArgument,
-            agentloop_agent_take_record_borrowed(agent.0, other, &mut line, &mut len, &mut has),
+            borrowed(agent.0, other, line_p, l, h),
         );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_agent_take_record_borrowed(agent.0, chain, &mut line, &mut len, &mut has),
-        );
+        m.hit(n, R::Ok, borrowed(agent.0, chain, line_p, l, h));
         agentloop_chain_free(chain);
         agentloop_chain_free(other);
 
@@ -3112,36 +2139,13 @@ fn resuming(m: &mut Matrix) {
     let (mut next, mut head) = (0u64, agentloop_hash::default());
     // SAFETY (this block): a live agent and valid inputs, but for the NULLs on purpose.
     unsafe {
+        let mut resume =
+            |a, t: Bytes| agentloop_agent_resume(a, null(), t.0, t.1, &mut next, &mut head);
+        let r = bytes(&run);
         let n = "agentloop_agent_resume";
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_resume(
-                null_mut(),
-                null(),
-                run.as_ptr(),
-                run.len(),
-                &mut next,
-                &mut head,
-            ),
-        );
-        m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_resume(fresh.0, null(), null(), 1, &mut next, &mut head),
-        );
-        m.hit(
-            n,
-            R::DoesNotVerify,
-            agentloop_agent_resume(
-                fresh.0,
-                null(),
-                run.as_ptr(),
-                run.len() - 1,
-                &mut next,
-                &mut head,
-            ),
-        );
+        m.hit(n, R::NullParameter, resume(null_mut(), r));
+        m.hit(n, R::NullParameter, resume(fresh.0, NULL1));
+        m.hit(n, R::DoesNotVerify, resume(fresh.0, (r.0, r.1 - 1)));
         getter(
             m,
             "agentloop_agent_resume_error",
@@ -3155,30 +2159,8 @@ fn resuming(m: &mut Matrix) {
             R::Ok
         );
         let other = Agent(other);
-        m.hit(
-            n,
-            R::ResumeRefused,
-            agentloop_agent_resume(
-                other.0,
-                null(),
-                run.as_ptr(),
-                run.len(),
-                &mut next,
-                &mut head,
-            ),
-        );
-        m.hit(
-            n,
-            R::Ok,
-            agentloop_agent_resume(
-                fresh.0,
-                null(),
-                run.as_ptr(),
-                run.len(),
-                &mut next,
-                &mut head,
-            ),
-        );
+        m.hit(n, R::ResumeRefused, resume(other.0, r));
+        m.hit(n, R::Ok, resume(fresh.0, r));
     }
 }
 
@@ -3198,235 +2180,70 @@ unsafe extern "C" fn model(
         let seen = &mut *(userdata as *mut Seen);
         let mut note = |n, expected, got| seen.0.push((n, expected, got));
         let mut len = 0;
+        let l: *mut usize = &mut len;
         let mut buf = [0u8; 1];
-        let model = br#"{"model":"m"}"#;
-        note(
-            "agentloop_reply_set_text",
-            R::NullParameter,
-            agentloop_reply_set_text(null_mut(), b"x".as_ptr(), 1),
-        );
-        note(
-            "agentloop_reply_set_text",
-            R::NullParameter,
-            agentloop_reply_set_text(reply, null(), 1),
-        );
-        note(
-            "agentloop_reply_set_text",
-            R::InvalidUtf8,
-            agentloop_reply_set_text(reply, BAD_UTF8.as_ptr(), 1),
-        );
+        let b = buf.as_mut_ptr();
+        let (x, e, empty) = (bytes(b"x"), bytes(b"e"), bytes(b"{}"));
+        let (utf8, json, canon) = (bytes(BAD_UTF8), bytes(BAD_JSON), bytes(NO_CANON));
+        let model = bytes(br#"{"model":"m"}"#);
+
+        let text = |r, t: Bytes| agentloop_reply_set_text(r, t.0, t.1);
+        let n = "agentloop_reply_set_text";
+        note(n, R::NullParameter, text(null_mut(), x));
+        note(n, R::NullParameter, text(reply, NULL1));
+        note(n, R::InvalidUtf8, text(reply, utf8));
+        let add = |r, name: Bytes, args: Bytes| {
+            agentloop_reply_add_call(r, name.0, name.1, args.0, args.1)
+        };
         let n = "agentloop_reply_add_call";
+        note(n, R::NullParameter, add(null_mut(), e, empty));
+        note(n, R::NullParameter, add(reply, NULL1, empty));
+        note(n, R::NullParameter, add(reply, e, NULL1));
+        note(n, R::InvalidUtf8, add(reply, utf8, empty));
+        note(n, R::InvalidJson, add(reply, e, json));
+        note(n, R::NoCanonicalForm, add(reply, e, canon));
+        let n = "agentloop_reply_set_output_tokens";
         note(
             n,
-            R::NullParameter,
-            agentloop_reply_add_call(null_mut(), b"e".as_ptr(), 1, b"{}".as_ptr(), 2),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_add_call(reply, null(), 1, b"{}".as_ptr(), 2),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_add_call(reply, b"e".as_ptr(), 1, null(), 1),
-        );
-        note(
-            n,
-            R::InvalidUtf8,
-            agentloop_reply_add_call(reply, BAD_UTF8.as_ptr(), 1, b"{}".as_ptr(), 2),
-        );
-        note(
-            n,
-            R::InvalidJson,
-            agentloop_reply_add_call(reply, b"e".as_ptr(), 1, BAD_JSON.as_ptr(), 1),
-        );
-        note(
-            n,
-            R::NoCanonicalForm,
-            agentloop_reply_add_call(reply, b"e".as_ptr(), 1, NO_CANON.as_ptr(), NO_CANON.len()),
-        );
-        note(
-            "agentloop_reply_set_output_tokens",
             R::NullParameter,
             agentloop_reply_set_output_tokens(null_mut(), 1),
         );
-        note(
-            "agentloop_reply_set_output_tokens",
-            R::Ok,
-            agentloop_reply_set_output_tokens(reply, 1),
-        );
-        note(
-            "agentloop_reply_set_error",
-            R::NullParameter,
-            agentloop_reply_set_error(null_mut(), b"x".as_ptr(), 1),
-        );
-        note(
-            "agentloop_reply_set_error",
-            R::NullParameter,
-            agentloop_reply_set_error(reply, null(), 1),
-        );
-        note(
-            "agentloop_reply_set_error",
-            R::InvalidUtf8,
-            agentloop_reply_set_error(reply, BAD_UTF8.as_ptr(), 1),
-        );
+        note(n, R::Ok, agentloop_reply_set_output_tokens(reply, 1));
+        let error = |r, t: Bytes| agentloop_reply_set_error(r, t.0, t.1);
+        let n = "agentloop_reply_set_error";
+        note(n, R::NullParameter, error(null_mut(), x));
+        note(n, R::NullParameter, error(reply, NULL1));
+        note(n, R::InvalidUtf8, error(reply, utf8));
+        let request =
+            |r, provider, o: Bytes, l| agentloop_reply_request(r, provider, o.0, o.1, b, 1, l);
         let n = "agentloop_reply_request";
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_request(
-                null_mut(),
-                1,
-                model.as_ptr(),
-                model.len(),
-                buf.as_mut_ptr(),
-                1,
-                &mut len,
-            ),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_request(reply, 1, null(), 1, buf.as_mut_ptr(), 1, &mut len),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_request(
-                reply,
-                1,
-                model.as_ptr(),
-                model.len(),
-                buf.as_mut_ptr(),
-                1,
-                null_mut(),
-            ),
-        );
-        note(
-            n,
-            R::InvalidArgument,
-            agentloop_reply_request(
-                reply,
-                99,
-                model.as_ptr(),
-                model.len(),
-                buf.as_mut_ptr(),
-                1,
-                &mut len,
-            ),
-        );
-        note(
-            n,
-            R::InvalidJson,
-            agentloop_reply_request(
-                reply,
-                1,
-                BAD_JSON.as_ptr(),
-                1,
-                buf.as_mut_ptr(),
-                1,
-                &mut len,
-            ),
-        );
-        note(
-            n,
-            R::NoCanonicalForm,
-            agentloop_reply_request(
-                reply,
-                1,
-                NO_CANON.as_ptr(),
-                NO_CANON.len(),
-                buf.as_mut_ptr(),
-                1,
-                &mut len,
-            ),
-        );
-        note(
-            n,
-            R::RequestRefused,
-            agentloop_reply_request(reply, 1, b"{}".as_ptr(), 2, buf.as_mut_ptr(), 1, &mut len),
-        );
-        note(
-            n,
-            R::InsufficientSize,
-            agentloop_reply_request(
-                reply,
-                1,
-                model.as_ptr(),
-                model.len(),
-                buf.as_mut_ptr(),
-                1,
-                &mut len,
-            ),
-        );
+        note(n, R::NullParameter, request(null_mut(), 1, model, l));
+        note(n, R::NullParameter, request(reply, 1, NULL1, l));
+        note(n, R::NullParameter, request(reply, 1, model, null_mut()));
+        note(n, R::InvalidArgument, request(reply, 99, model, l));
+        note(n, R::InvalidJson, request(reply, 1, json, l));
+        note(n, R::NoCanonicalForm, request(reply, 1, canon, l));
+        note(n, R::RequestRefused, request(reply, 1, empty, l));
+        note(n, R::InsufficientSize, request(reply, 1, model, l));
+        let parse = |r, provider, status, body: Bytes, secret: Bytes| {
+            agentloop_reply_parse(r, provider, status, body.0, body.1, secret.0, secret.1)
+        };
         let n = "agentloop_reply_parse";
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_parse(null_mut(), 1, 200, b"{}".as_ptr(), 2, null(), 0),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_parse(reply, 1, 200, null(), 1, null(), 0),
-        );
-        note(
-            n,
-            R::InvalidArgument,
-            agentloop_reply_parse(reply, 99, 200, b"{}".as_ptr(), 2, null(), 0),
-        );
-        note(
-            n,
-            R::InvalidArgument,
-            agentloop_reply_parse(reply, 1, 0, b"{}".as_ptr(), 2, null(), 0),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_parse(reply, 1, 200, b"{}".as_ptr(), 2, null(), 1),
-        );
-        note(
-            n,
-            R::InvalidUtf8,
-            agentloop_reply_parse(reply, 1, 200, b"{}".as_ptr(), 2, BAD_UTF8.as_ptr(), 1),
-        );
+        note(n, R::NullParameter, parse(null_mut(), 1, 200, empty, NONE));
+        note(n, R::NullParameter, parse(reply, 1, 200, NULL1, NONE));
+        note(n, R::InvalidArgument, parse(reply, 99, 200, empty, NONE));
+        note(n, R::InvalidArgument, parse(reply, 1, 0, empty, NONE));
+        note(n, R::NullParameter, parse(reply, 1, 200, empty, NULL1));
+        note(n, R::InvalidUtf8, parse(reply, 1, 200, empty, utf8));
+        let provider_json = |r, j: Bytes| agentloop_reply_set_provider_json(r, j.0, j.1);
         let n = "agentloop_reply_set_provider_json";
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_set_provider_json(null_mut(), b"{}".as_ptr(), 2),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_reply_set_provider_json(reply, null(), 1),
-        );
-        note(
-            n,
-            R::InvalidJson,
-            agentloop_reply_set_provider_json(reply, BAD_JSON.as_ptr(), 1),
-        );
-        note(
-            n,
-            R::NoCanonicalForm,
-            agentloop_reply_set_provider_json(reply, NO_CANON.as_ptr(), NO_CANON.len()),
-        );
-        note(
-            n,
-            R::InvalidArgument,
-            agentloop_reply_set_provider_json(reply, b"[1]".as_ptr(), 3),
-        );
-        note(
-            n,
-            R::Ok,
-            agentloop_reply_set_provider_json(reply, b"{}".as_ptr(), 2),
-        );
-        note(
-            "agentloop_reply_set_text",
-            R::Ok,
-            agentloop_reply_set_text(reply, b"x".as_ptr(), 1),
-        );
+        note(n, R::NullParameter, provider_json(null_mut(), empty));
+        note(n, R::NullParameter, provider_json(reply, NULL1));
+        note(n, R::InvalidJson, provider_json(reply, json));
+        note(n, R::NoCanonicalForm, provider_json(reply, canon));
+        note(n, R::InvalidArgument, provider_json(reply, bytes(b"[1]")));
+        note(n, R::Ok, provider_json(reply, empty));
+        note("agentloop_reply_set_text", R::Ok, text(reply, x));
     }
 }
 
@@ -3440,43 +2257,18 @@ unsafe extern "C" fn tool(
     unsafe {
         let seen = &mut *(userdata as *mut Seen);
         let mut note = |n, expected, got| seen.0.push((n, expected, got));
+        let value = |r, v: Bytes| agentloop_tool_result_set_value(r, v.0, v.1);
+        let error = |r, t: Bytes| agentloop_tool_result_set_error(r, t.0, t.1);
+        let (one, x) = (bytes(b"1"), bytes(b"x"));
         let n = "agentloop_tool_result_set_value";
-        note(
-            n,
-            R::NullParameter,
-            agentloop_tool_result_set_value(null_mut(), b"1".as_ptr(), 1),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_tool_result_set_value(result, null(), 1),
-        );
-        note(
-            n,
-            R::InvalidJson,
-            agentloop_tool_result_set_value(result, BAD_JSON.as_ptr(), 1),
-        );
+        note(n, R::NullParameter, value(null_mut(), one));
+        note(n, R::NullParameter, value(result, NULL1));
+        note(n, R::InvalidJson, value(result, bytes(BAD_JSON)));
         let n = "agentloop_tool_result_set_error";
-        note(
-            n,
-            R::NullParameter,
-            agentloop_tool_result_set_error(null_mut(), b"x".as_ptr(), 1),
-        );
-        note(
-            n,
-            R::NullParameter,
-            agentloop_tool_result_set_error(result, null(), 1),
-        );
-        note(
-            n,
-            R::InvalidUtf8,
-            agentloop_tool_result_set_error(result, BAD_UTF8.as_ptr(), 1),
-        );
-        note(
-            n,
-            R::Ok,
-            agentloop_tool_result_set_value(result, b"1".as_ptr(), 1),
-        );
+        note(n, R::NullParameter, error(null_mut(), x));
+        note(n, R::NullParameter, error(result, NULL1));
+        note(n, R::InvalidUtf8, error(result, bytes(BAD_UTF8)));
+        note(n, R::Ok, value(result, one));
     }
 }
 
@@ -3533,112 +2325,88 @@ fn driving(m: &mut Matrix, dir: &Dir) {
     let n = "agentloop_driver_run";
     let mut turn = 0u32;
     let turn_ptr = &mut turn as *mut u32 as *mut c_void;
-    let run = |task: (*const u8, usize),
-               model_cb: agentloop_model_callback,
-               ud: *mut c_void,
-               tools: &[agentloop_tool],
-               tools_ptr: *const agentloop_tool,
-               record: agentloop_record_callback,
-               out: *mut agentloop_outcome| {
+    /// The arguments of `agentloop_driver_run` a case varies; the others are NULL.
+    #[derive(Clone, Copy)]
+    struct Args {
+        task: Bytes,
+        model: agentloop_model_callback,
+        userdata: *mut c_void,
+        tools: (*const agentloop_tool, usize),
+        record: agentloop_record_callback,
+        out: *mut agentloop_outcome,
+    }
+    let run = |a: Args| {
         // SAFETY: the pointers are valid for their lengths, or NULL on purpose; the
         // callbacks are this file's and take the userdata given.
         unsafe {
             agentloop_driver_run(
-                task.0,
-                task.1,
+                a.task.0,
+                a.task.1,
                 null(),
-                model_cb,
-                ud,
-                tools_ptr,
-                tools.len(),
+                a.model,
+                a.userdata,
+                a.tools.0,
+                a.tools.1,
                 None,
                 null_mut(),
-                record,
+                a.record,
                 null_mut(),
-                out,
+                a.out,
             )
         }
     };
-    let t = (b"t".as_ptr(), 1);
+    let t = bytes(b"t");
     let tools = [good];
+    let base = Args {
+        task: t,
+        model: Some(model),
+        userdata: seen_ptr,
+        tools: (tools.as_ptr(), 1),
+        record: Some(take),
+        out: &mut outcome,
+    };
     m.hit(
         n,
         R::NullParameter,
-        run(
-            (null(), 1),
-            Some(model),
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
-    );
-    m.hit(
-        n,
-        R::NullParameter,
-        run(
-            t,
-            None,
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
+        run(Args {
+            task: NULL1,
+            ..base
+        }),
     );
     m.hit(
         n,
         R::NullParameter,
-        run(
-            t,
-            Some(model),
-            seen_ptr,
-            &tools,
-            null(),
-            Some(take),
-            &mut outcome,
-        ),
+        run(Args {
+            model: None,
+            ..base
+        }),
     );
     m.hit(
         n,
         R::NullParameter,
-        run(
-            t,
-            Some(model),
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            None,
-            &mut outcome,
-        ),
+        run(Args {
+            tools: (null(), 1),
+            ..base
+        }),
     );
     m.hit(
         n,
         R::NullParameter,
-        run(
-            t,
-            Some(model),
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(take),
-            null_mut(),
-        ),
+        run(Args {
+            record: None,
+            ..base
+        }),
     );
     m.hit(
         n,
-        R::InvalidUtf8,
-        run(
-            (BAD_UTF8.as_ptr(), 1),
-            Some(model),
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
+        R::NullParameter,
+        run(Args {
+            out: null_mut(),
+            ..base
+        }),
     );
+    let task = bytes(BAD_UTF8);
+    m.hit(n, R::InvalidUtf8, run(Args { task, ..base }));
     let refusals: [(agentloop_tool, agentloop_result); 6] = [
         (
             agentloop_tool {
@@ -3691,30 +2459,20 @@ fn driving(m: &mut Matrix, dir: &Dir) {
         m.hit(
             n,
             expected,
-            run(
-                t,
-                Some(model),
-                seen_ptr,
-                &tools,
-                tools.as_ptr(),
-                Some(take),
-                &mut outcome,
-            ),
+            run(Args {
+                tools: (tools.as_ptr(), 1),
+                ..base
+            }),
         );
     }
     let twice = [good, good];
     m.hit(
         n,
         R::InvalidArgument,
-        run(
-            t,
-            Some(model),
-            seen_ptr,
-            &twice,
-            twice.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
+        run(Args {
+            tools: (twice.as_ptr(), 2),
+            ..base
+        }),
     );
     let limited = [agentloop_tool {
         limit: MAX_SEQ + 1,
@@ -3723,69 +2481,33 @@ fn driving(m: &mut Matrix, dir: &Dir) {
     m.hit(
         n,
         R::InvalidArgument,
-        run(
-            t,
-            Some(model),
-            seen_ptr,
-            &limited,
-            limited.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
+        run(Args {
+            tools: (limited.as_ptr(), 1),
+            ..base
+        }),
     );
     m.hit(
         n,
         R::CallbackRefused,
-        run(
-            t,
-            Some(model),
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(refuse),
-            &mut outcome,
-        ),
+        run(Args {
+            record: Some(refuse),
+            ..base
+        }),
     );
     let long = "a".repeat(16 << 20);
-    m.hit(
-        n,
-        R::RecordTooLong,
-        run(
-            (long.as_ptr(), long.len()),
-            Some(model),
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
-    );
+    let task = bytes(long.as_bytes());
+    m.hit(n, R::RecordTooLong, run(Args { task, ..base }));
     // The reply calls, once the model callback runs; then the tool's.
+    m.hit(n, R::Ok, run(base));
+    let then_end = Some(call_then_end as _);
     m.hit(
         n,
         R::Ok,
-        run(
-            t,
-            Some(model),
-            seen_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
-    );
-    m.hit(
-        n,
-        R::Ok,
-        run(
-            t,
-            Some(call_then_end),
-            turn_ptr,
-            &tools,
-            tools.as_ptr(),
-            Some(take),
-            &mut outcome,
-        ),
+        run(Args {
+            model: then_end,
+            userdata: turn_ptr,
+            ..base
+        }),
     );
     assert!(
         seen.0
@@ -3801,101 +2523,89 @@ fn driving(m: &mut Matrix, dir: &Dir) {
     let (p, path) = dir.path("driven.jsonl");
     let (r, w) = open(&path, null(), null());
     assert_eq!(r, R::Ok);
-    let to_writer = |w: *mut agentloop_writer,
-                     task: (*const u8, usize),
-                     model_cb: agentloop_model_callback,
-                     tools: &[agentloop_tool],
-                     out: *mut agentloop_outcome| {
+    let to_writer = |w, a: Args| {
         // SAFETY: as for `run` above.
         unsafe {
             agentloop_driver_run_to_writer(
                 w,
-                task.0,
-                task.1,
+                a.task.0,
+                a.task.1,
                 null(),
-                model_cb,
-                seen_ptr,
-                tools.as_ptr(),
-                tools.len(),
+                a.model,
+                a.userdata,
+                a.tools.0,
+                a.tools.1,
                 None,
                 null_mut(),
-                out,
+                a.out,
             )
         }
     };
-    let tools = [good];
+    m.hit(n, R::NullParameter, to_writer(null_mut(), base));
     m.hit(
         n,
         R::NullParameter,
-        to_writer(null_mut(), t, Some(model), &tools, &mut outcome),
-    );
-    m.hit(
-        n,
-        R::NullParameter,
-        to_writer(w, (null(), 1), Some(model), &tools, &mut outcome),
-    );
-    m.hit(
-        n,
-        R::NullParameter,
-        to_writer(w, t, None, &tools, &mut outcome),
+        to_writer(
+            w,
+            Args {
+                task: NULL1,
+                ..base
+            },
+        ),
     );
     m.hit(
         n,
         R::NullParameter,
-        to_writer(w, t, Some(model), &tools, null_mut()),
+        to_writer(
+            w,
+            Args {
+                model: None,
+                ..base
+            },
+        ),
     );
     m.hit(
         n,
-        R::InvalidUtf8,
-        to_writer(w, (BAD_UTF8.as_ptr(), 1), Some(model), &tools, &mut outcome),
+        R::NullParameter,
+        to_writer(
+            w,
+            Args {
+                out: null_mut(),
+                ..base
+            },
+        ),
     );
-    let bad = [agentloop_tool {
-        name: b"no t".as_ptr(),
-        name_len: 4,
-        ..good
-    }];
-    m.hit(
-        n,
-        R::NotProviderSafe,
-        to_writer(w, t, Some(model), &bad, &mut outcome),
-    );
-    let bad = [agentloop_tool {
-        schema: BAD_JSON.as_ptr(),
-        schema_len: 1,
-        ..good
-    }];
-    m.hit(
-        n,
-        R::InvalidJson,
-        to_writer(w, t, Some(model), &bad, &mut outcome),
-    );
-    let bad = [agentloop_tool {
-        schema: br#"{"type":"object","minProperties":-1}"#.as_ptr(),
-        schema_len: 36,
-        ..good
-    }];
-    m.hit(
-        n,
-        R::SchemaRefused,
-        to_writer(w, t, Some(model), &bad, &mut outcome),
-    );
+    let task = bytes(BAD_UTF8);
+    m.hit(n, R::InvalidUtf8, to_writer(w, Args { task, ..base }));
+    // The refusals of a tool that reach past the NULL checks.
+    for &(bad, expected) in &refusals[3..] {
+        let tools = [bad];
+        m.hit(
+            n,
+            expected,
+            to_writer(
+                w,
+                Args {
+                    tools: (tools.as_ptr(), 1),
+                    ..base
+                },
+            ),
+        );
+    }
     m.hit(
         n,
         R::InvalidArgument,
-        to_writer(w, t, Some(model), &twice, &mut outcome),
-    );
-    m.hit(
-        n,
-        R::RecordTooLong,
         to_writer(
             w,
-            (long.as_ptr(), long.len()),
-            Some(model),
-            &tools,
-            &mut outcome,
+            Args {
+                tools: (twice.as_ptr(), 2),
+                ..base
+            },
         ),
     );
-    m.hit(n, R::Ok, to_writer(w, t, Some(model), &tools, &mut outcome));
+    let task = bytes(long.as_bytes());
+    m.hit(n, R::RecordTooLong, to_writer(w, Args { task, ..base }));
+    m.hit(n, R::Ok, to_writer(w, base));
     // Another writer's garbage after the run: the next run refuses the file.
     fs::OpenOptions::new()
         .append(true)
@@ -3903,11 +2613,7 @@ fn driving(m: &mut Matrix, dir: &Dir) {
         .unwrap()
         .write_all(b"{\"not\":\"a record\"}\n")
         .unwrap();
-    m.hit(
-        n,
-        R::DoesNotVerify,
-        to_writer(w, t, Some(model), &tools, &mut outcome),
-    );
+    m.hit(n, R::DoesNotVerify, to_writer(w, base));
     fs::write(&p, b"").unwrap();
     // SAFETY: freed once.
     unsafe { agentloop_writer_free(w) };
@@ -4041,7 +2747,7 @@ fn under_a_file_size_limit(dir: &Dir) -> Vec<(String, u32)> {
 
 #[test]
 fn every_documented_result_code_is_produced() {
-    let dir = Dir::new("matrix");
+    let dir = Dir::new("result-codes-matrix");
     let mut m = Matrix::default();
     json(&mut m);
     hashes(&mut m);

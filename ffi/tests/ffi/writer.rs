@@ -6,36 +6,12 @@
 use core::ffi::c_void;
 use core::ptr::{null, null_mut};
 use std::fs::{self, File};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use agentloop::*;
 use agentloop_core::verify::{verify_file, Options};
 
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let dir = std::env::temp_dir().join(format!(
-            "agentloop-ffi-writer-{name}-{}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Dir(dir)
-    }
-
-    fn file(&self, name: &str) -> (PathBuf, String) {
-        let path = self.0.join(name);
-        let c = path.to_str().unwrap().to_owned();
-        (path, c)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
+use crate::common::Dir;
 
 fn open(
     path: &str,
@@ -72,8 +48,8 @@ fn verified(path: &Path) -> u64 {
 
 #[test]
 fn two_writers_in_one_process_take_turns_and_follow_each_other() {
-    let dir = Dir::new("turns");
-    let (path, c_path) = dir.file("t.jsonl");
+    let dir = Dir::new("writer-turns");
+    let (path, c_path) = dir.path("t.jsonl");
     // Both open at once: neither holds the lock while idle.
     let (r, a) = open(&c_path, None);
     assert_eq!(r, agentloop_result::Ok);
@@ -106,8 +82,8 @@ fn two_writers_in_one_process_take_turns_and_follow_each_other() {
 
 #[test]
 fn a_record_past_the_line_limit_is_record_too_long_and_writes_nothing() {
-    let dir = Dir::new("toolong");
-    let (path, c_path) = dir.file("t.jsonl");
+    let dir = Dir::new("writer-toolong");
+    let (path, c_path) = dir.path("t.jsonl");
     let (r, w) = open(&c_path, None);
     assert_eq!(r, agentloop_result::Ok);
     assert_eq!(append(w, "1"), agentloop_result::Ok);
@@ -187,8 +163,8 @@ fn a_record_past_the_line_limit_is_record_too_long_and_writes_nothing() {
 
 #[test]
 fn not_waiting_for_a_held_lock_is_locked_and_options_are_checked() {
-    let dir = Dir::new("lock");
-    let (path, c_path) = dir.file("t.jsonl");
+    let dir = Dir::new("writer-lock");
+    let (path, c_path) = dir.path("t.jsonl");
     let mut options = agentloop_writer_options {
         sync: 9,
         sync_every: 0,
@@ -302,8 +278,8 @@ fn run_to(
 
 #[test]
 fn runs_follow_other_writers_but_are_never_split_by_one() {
-    let dir = Dir::new("runs");
-    let (path, c_path) = dir.file("t.jsonl");
+    let dir = Dir::new("writer-runs");
+    let (path, c_path) = dir.path("t.jsonl");
     let (_, a) = open(&c_path, None);
     let (_, b) = open(&c_path, None);
     // b appended before the run: the run starts from the file's real head.
@@ -344,8 +320,8 @@ fn runs_follow_other_writers_but_are_never_split_by_one() {
 
 #[test]
 fn repair_refusals_change_nothing() {
-    let dir = Dir::new("repair");
-    let (path, c_path) = dir.file("t.jsonl");
+    let dir = Dir::new("writer-repair");
+    let (path, c_path) = dir.path("t.jsonl");
     let (mut offset, mut removed) = (7u64, 7u64);
     // SAFETY (this block): valid pointers unless NULL on purpose.
     unsafe {
@@ -410,8 +386,8 @@ fn repair_refusals_change_nothing() {
 /// to repair reports).
 #[test]
 fn repair_adds_the_newline_a_whole_last_record_lacks() {
-    let dir = Dir::new("repair-newline");
-    let (path, c_path) = dir.file("t.jsonl");
+    let dir = Dir::new("writer-repair-newline");
+    let (path, c_path) = dir.path("t.jsonl");
     let (r, w) = open(&c_path, None);
     assert_eq!(r, agentloop_result::Ok);
     assert_eq!(append(w, "1"), agentloop_result::Ok);

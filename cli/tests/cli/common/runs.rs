@@ -146,6 +146,29 @@ pub fn run_args(provider: Provider, server: &Server, out: &str, extra: &[&str]) 
     args
 }
 
+/// `run --resume --out OUT --model MODEL --base-url URL` plus `extra`: the run in OUT
+/// resumed against `server`.
+pub fn resume_args(model: &str, server: &Server, out: &str, extra: &[&str]) -> Vec<String> {
+    let url = format!("{}/v1", server.url());
+    let args = [
+        "run",
+        "--resume",
+        "--out",
+        out,
+        "--model",
+        model,
+        "--base-url",
+        &url,
+    ];
+    args.iter().chain(extra).map(|s| s.to_string()).collect()
+}
+
+/// Resumes the run in `t.jsonl` against `server` (`resume_args`) to its end.
+pub fn run_resume(scratch: &Scratch, model: &str, server: &Server, extra: &[&str]) -> Run {
+    let args = resume_args(model, server, "t.jsonl", extra);
+    agentloop(scratch.dir(), &strs(&args), &[])
+}
+
 pub fn strs(args: &[String]) -> Vec<&str> {
     args.iter().map(String::as_str).collect()
 }
