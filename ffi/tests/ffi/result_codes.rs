@@ -2268,7 +2268,9 @@ unsafe extern "C" fn tool(
         note(n, R::NullParameter, error(null_mut(), x));
         note(n, R::NullParameter, error(result, NULL1));
         note(n, R::InvalidUtf8, error(result, bytes(BAD_UTF8)));
-        note(n, R::Ok, value(result, one));
+        note(n, R::Ok, error(result, x));
+        // The value set last is the call's result.
+        note("agentloop_tool_result_set_value", R::Ok, value(result, one));
     }
 }
 
