@@ -13,7 +13,7 @@
 //! - `heap/`, feature `alloc`: the [`json`] value type and strict parser, canonical encoding of any
 //!   value, the [`chain`] and the [`verify`] module; the budgeted agent loop — the
 //!   sans-I/O state machine [`agent`], [`model`]s, [`tools`] with their [`schema`]s,
-//!   the blocking [`driver`] (run, resume, replay) and the [`demo`] runs; the
+//!   the blocking [`driver`] (run, resume, replay) and the `demo` runs (feature `demo`); the
 //!   [`provider`] codecs (a conversation as an OpenAI Chat Completions or Anthropic
 //!   Messages request body, and the provider's response as a reply — no I/O);
 //!   [`export`] of a transcript as an OpenAI or Anthropic message history (through
