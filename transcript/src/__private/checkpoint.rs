@@ -1,8 +1,8 @@
 //! Checkpoints: `(count, head)` — and with a C2SP checkpoint the Merkle root and the
 //! transcript it names — held outside the transcript, the only way to detect a cut
 //! tail (SPEC section 3), and what one says about a transcript once it is read.
-//! Needs no allocator; the text forms come with the `alloc` feature
-//! (`Checkpoint::parse`, `Checkpoint::to_text`, and [`crate::tlog`]).
+//! Needs no allocator; `Checkpoint::to_text` comes with the `alloc` feature, reading the
+//! text forms with agentloop-core (`verify::ParseCheckpoint`, `tlog`).
 
 use crate::hash::Hash;
 use crate::merkle::{empty_root, record_leaf, CompactRange};
@@ -122,6 +122,7 @@ impl Checkpoint {
     /// Judges a transcript of `count` records against the checkpoint, given the stored
     /// hash of record `self.count − 1` (`at_checkpoint`, if it was read and well-formed),
     /// the anchor's `prev0` (what a checkpoint of count 0 names) and the records' tree.
+    #[doc(hidden)]
     pub fn verdict(
         self,
         count: u64,

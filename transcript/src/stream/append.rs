@@ -316,7 +316,8 @@ impl ChainState {
     }
 
     /// Assembles the next record into `out` and advances the chain; returns its hash.
-    /// On error the chain is unchanged.
+    /// On error the chain is unchanged. (agentloop-core's chain; not an API.)
+    #[doc(hidden)]
     pub fn append_to<P, B>(
         &mut self,
         out: &mut B,

@@ -132,11 +132,13 @@ impl Engine {
     }
 
     /// Records counted so far.
+    #[inline]
     pub fn count(&self) -> u64 {
         self.count
     }
 
     /// Counts the next record and says where it is.
+    #[inline]
     pub fn next(&mut self, lines: bool) -> At {
         let index = self.count;
         self.count += 1;
@@ -232,6 +234,7 @@ impl Engine {
     /// The checks left for a line the fast path sealed: its members are all there,
     /// well-formed, and it is canonical, so only the hash, `seq` and `prev` can be
     /// wrong (as [`Engine::record`] would find them).
+    #[inline]
     pub fn sealed(&mut self, faults: &mut impl Faults, at: At, sealed: &Sealed) {
         self.compare_hash(faults, at, sealed.stored, sealed.computed);
         self.seq_number(faults, at, sealed.seq);
@@ -255,6 +258,7 @@ impl Engine {
     }
 
     /// Faults found but not kept (past the cap).
+    #[inline]
     pub fn faults_omitted(&self) -> u64 {
         self.faults_omitted
     }
