@@ -51,9 +51,13 @@ pub mod stream;
 #[cfg(feature = "alloc")]
 mod with_alloc;
 
+mod checkpoint;
+mod fault_kind;
+mod parse_error;
+
 #[doc(hidden)]
 pub mod __private;
-use __private::{checkpoint, fault_kind, number, parse_error, scan};
+use __private::{number, scan};
 
 pub use anchor::Anchor;
 pub use hash::Hash;

@@ -10,8 +10,8 @@ use crate::checkpoint::Checkpoint;
 use crate::jcs::write_u64;
 
 use crate::sink::{BufferFull, ByteSink};
-use crate::stream::append::LineBuf;
 use crate::stream::engine::Faults;
+use crate::stream::internals::LineBuf;
 use crate::stream::{FromStreamDetail, Place, StreamFault};
 
 /// A growing buffer: never full.

@@ -97,10 +97,15 @@ pub use report::{
 pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
 
-// `append` and `engine` are internals that agentloop-core's chain and allocating verifier
-// build on: public for that crate, hidden from the docs, outside any semver promise.
+mod append;
+// What agentloop-core's chain and allocating verifier build on: public for that crate,
+// hidden from the docs, outside any semver promise.
 #[doc(hidden)]
-pub mod append;
+pub mod internals {
+    //! Line assembly (`stream/append.rs`) for agentloop-core's chain.
+    pub use super::append::{assemble, write_fields, LineBuf};
+}
+#[doc(hidden)]
 mod buf;
 #[doc(hidden)]
 pub mod engine;
