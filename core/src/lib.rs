@@ -13,7 +13,7 @@
 //! - `heap/`, feature `alloc`: the [`json`] value type and strict parser, canonical encoding of any
 //!   value, the [`chain`] and the [`verify`] module; the budgeted agent loop — the
 //!   sans-I/O state machine [`agent`], [`model`]s, [`tools`] with their [`schema`]s,
-//!   the blocking [`driver`] (run, resume, replay) and the [`demo`] runs; the
+//!   the blocking [`driver`] (run, resume, replay) and the `demo` runs (feature `demo`); the
 //!   [`provider`] codecs (a conversation as an OpenAI Chat Completions or Anthropic
 //!   Messages request body, and the provider's response as a reply — no I/O);
 //!   [`export`] of a transcript as an OpenAI or Anthropic message history (through
@@ -46,14 +46,25 @@ extern crate alloc;
 extern crate std;
 
 // The layers. This file composes them into the public modules; the `cfg`s that choose
-// what a build has live here (and in `heap/` for its `std` parts), never in `fixed/`.
-mod fixed;
+// what a build has live here (and in `heap/` for its `std` parts). The no-allocator
+// layer is its own crate, agentloop-transcript; `fixed` names it here so that the
+// allocating layers reach it by the paths they always used.
+mod fixed {
+    #[cfg(feature = "alloc")]
+    pub use agentloop_transcript::__private::{
+        checkpoint, fault_kind, number, parse_detail, parse_error, scan,
+    };
+    pub use agentloop_transcript::{anchor, hash, jcs, merkle, record, sink, stream};
+}
 #[cfg(feature = "alloc")]
 mod heap;
 #[cfg(feature = "std")]
 mod host;
+#[cfg(test)]
+mod transcript_tests;
 
 pub use fixed::{anchor, hash, stream};
+#[cfg(feature = "alloc")]
 use fixed::{checkpoint, fault_kind, number, scan};
 
 #[cfg(feature = "alloc")]

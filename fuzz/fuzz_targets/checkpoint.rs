@@ -6,7 +6,7 @@
 //! it lands (docs/assurance.md).
 #![no_main]
 
-use agentloop_core::verify::Checkpoint;
+use agentloop_core::verify::{Checkpoint, ParseCheckpoint};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,4 +1,5 @@
-//! Builds agentloop-core without std: `cargo build` (no allocator),
+//! Builds agentloop-core, and agentloop-transcript on its own, without std: `cargo build`
+//! (no allocator),
 //! `cargo build --features alloc` (with a global allocator of our own), and
 //! `--features serde` / `--features schemars` (serde, schemars and serde_json
 //! without std).
@@ -32,6 +33,20 @@ pub fn append_and_verify(payload: &[u8]) -> Option<u64> {
     for byte in line.get(..len)?.chunks(1) {
         verifier.push(byte);
     }
+    let report = verifier.finish();
+    (report.ok() && report.head == Some(chain.head())).then_some(report.count)
+}
+
+/// The transcript crate alone, as a user who wants only the chain and the verifier
+/// depends on it: a record appended into a stack buffer and verified. Returns the record
+/// count, or `None` if anything failed.
+pub fn transcript_alone(payload: &[u8]) -> Option<u64> {
+    use agentloop_transcript::stream;
+    let mut chain = stream::ChainState::new();
+    let mut line = [0u8; 512];
+    let len = chain.append(&mut line, "note", payload).ok()?;
+    let mut verifier = stream::StreamVerifier::new(stream::StreamOptions::default());
+    verifier.push(line.get(..len)?);
     let report = verifier.finish();
     (report.ok() && report.head == Some(chain.head())).then_some(report.count)
 }

@@ -1,34 +1,8 @@
-//! Where the loop's record lines go ([`RecordSink`]), and a growing `Vec` as a byte
-//! sink. Public as part of [`crate::sink`].
+//! Where the loop's record lines go ([`RecordSink`]). Public as part of [`crate::sink`]
+//! (a growing `Vec` as a byte sink is the transcript crate's, feature `alloc`).
 
 use alloc::vec::Vec;
 use core::fmt;
-
-use crate::sink::{BufferFull, ByteSink};
-use crate::stream::append::LineBuf;
-
-/// A growing buffer: never full.
-impl ByteSink for Vec<u8> {
-    fn write(&mut self, bytes: &[u8]) -> Result<(), BufferFull> {
-        self.extend_from_slice(bytes);
-        Ok(())
-    }
-}
-
-/// A line assembled in a growing buffer: it always has room.
-impl LineBuf for Vec<u8> {
-    fn start(&mut self, needed: Option<usize>) -> bool {
-        self.clear();
-        if let Some(needed) = needed {
-            self.reserve(needed);
-        }
-        true
-    }
-
-    fn line_mut(&mut self) -> &mut [u8] {
-        self
-    }
-}
 
 /// Why a [`RecordSink`] did not take a record line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

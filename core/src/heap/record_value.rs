@@ -7,7 +7,7 @@ use crate::hash::Hash;
 use crate::jcs::EncodeError;
 use crate::json::Value;
 use crate::sink::ByteSink;
-use crate::stream::append::write_fields;
+use crate::stream::internals::write_fields;
 
 /// Writes the hashed form of a record, `{"kind":…,"payload":…,"prev":"…","seq":…}`
 /// minus its opening `{` (so it can follow either `{` or `{"hash":"…",`).

@@ -7,8 +7,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The top-level folders whose files the docs name.
-const ROOTS: [&str; 13] = [
+const ROOTS: [&str; 14] = [
     "ffi/",
+    "transcript/",
     "cli/",
     "core/",
     "tests/",

@@ -1,21 +1,24 @@
-//! Core's layers and modules, read from its source.
+//! Core's layers and modules, read from its source, and those of agentloop-transcript
+//! (the no-allocator layer, `fixed` in core's paths, its own crate since issue 29).
 //!
 //! - **No module cycles**: the modules of `core/src` (each file or folder of a layer
-//!   folder `fixed/`, `heap/`, `host/`) depend on one another only one way. A module
+//!   folder `heap/`, `host/`) and of `transcript/src` depend on one another only one way. A module
 //!   depends on another when a non-comment line of its non-test code names
 //!   `crate::<module>`; a public module made of parts in several layers (`jcs`,
 //!   `record`, `sink`, `merkle`, `verify`, composed in `lib.rs`) resolves to the part
 //!   that defines the item named. A cycle fails here with the lines that make it.
-//! - **Layers point down**: a `fixed/` module uses no `heap/` or `host/` one, a `heap/`
-//!   module no `host/` one.
-//! - **A fixed-size file needs no `cfg`**: no file of `fixed/` has a `cfg` other than
-//!   `cfg(test)`, nor names `alloc` or `std`, outside its tests.
+//! - **Layers point down**: a `heap/` module uses no `host/` one (the transcript crate
+//!   cannot name core's at all: cargo holds that).
+//! - **A fixed-size file needs no `cfg`**: no file of the transcript crate has a `cfg`
+//!   other than `cfg(test)`, nor names `alloc` or `std`, outside its tests — but `lib.rs`,
+//!   which declares `with_alloc.rs` under its one feature, `alloc`, and that file.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The layer folders, lowest first.
+/// The layer folders, lowest first (`fixed` is the transcript crate now; the checks'
+/// own tests still build a three-layer tree).
 const LAYERS: [&str; 3] = ["fixed", "heap", "host"];
 
 /// The public modules made of parts in several layers (as `lib.rs` composes them).
@@ -122,6 +125,9 @@ fn module_of(relative: &Path) -> Option<String> {
     match parts.as_slice() {
         [layer, "mod.rs"] if LAYERS.contains(layer) => None,
         [layer, rest, ..] if LAYERS.contains(layer) => Some(format!("{layer}/{}", name(rest))),
+        // The transcript crate's internals: each file its own module, named as the
+        // crate root names it.
+        ["__private", rest, ..] => Some(name(rest)),
         ["lib.rs"] => None,
         [first, ..] => Some(name(first)),
         [] => None,
@@ -225,7 +231,9 @@ fn graph_of(src: &Path) -> Graph {
                 for (name, tail) in named_modules(line) {
                     let parts = parts_of(&name);
                     let targets: Vec<String> = match named_items(tail) {
-                        Some(items) if parts.len() > 1 => parts
+                        // A split module's path resolves to the parts that define its
+                        // items; an item none defines is the transcript crate's (`fixed`).
+                        Some(items) if SPLIT.iter().any(|(n, _)| *n == name) => parts
                             .iter()
                             .enumerate()
                             .filter(|(i, part)| {
@@ -330,6 +338,26 @@ fn core_src() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/src")
 }
 
+fn transcript_src() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../transcript/src")
+}
+
+#[test]
+fn the_transcript_crates_modules_form_no_cycle() {
+    let src = transcript_src();
+    let graph = graph_of(&src);
+    assert!(graph.len() > 5, "the scan found too few modules in {src:?}");
+    let found: Vec<String> = cycles(&graph)
+        .iter()
+        .map(|cycle| format!("{cycle:?}\n{}", explain(&graph, cycle)))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "module cycles in agentloop-transcript:\n{}",
+        found.join("\n")
+    );
+}
+
 #[test]
 fn cores_modules_form_no_cycle() {
     let src = core_src();
@@ -370,7 +398,7 @@ fn upward_edges(graph: &Graph) -> Vec<String> {
 fn layers_point_down() {
     let src = core_src();
     let graph = graph_of(&src);
-    for layer in LAYERS {
+    for layer in ["heap", "host"] {
         assert!(
             graph.keys().any(|m| m.starts_with(&format!("{layer}/"))),
             "no module found in {layer}/"
@@ -384,17 +412,19 @@ fn layers_point_down() {
     );
 }
 
-/// The lines of `fixed/`'s non-test code that choose by feature or name an allocator
-/// or `std`: any `cfg` but `cfg(test)` and one that only names a `target_arch` (an
-/// instruction set, the same in every layer: `lexer/scan/lanes.rs` picks SSE2 on x86-64
-/// and words elsewhere).
-fn layer_breaks_in_fixed(src: &Path) -> Vec<String> {
+/// The lines of the non-test code of `folder` (inside `src`) that choose by feature or
+/// name an allocator or `std`: any `cfg` but `cfg(test)` and one that only names a
+/// `target_arch` (an instruction set, the same in every layer: `lexer/scan/lanes.rs`
+/// picks SSE2 on x86-64 and words elsewhere). The files named in `allowed` (relative to
+/// `src`) are not read.
+fn layer_breaks_in(src: &Path, folder: &Path, allowed: &[&str]) -> Vec<String> {
     let mut files = Vec::new();
-    rust_files(&src.join("fixed"), &mut files);
+    rust_files(folder, &mut files);
+    files.sort();
     let mut found = Vec::new();
     for file in files {
         let relative = file.strip_prefix(src).unwrap().to_path_buf();
-        if is_test_file(&relative) {
+        if is_test_file(&relative) || allowed.iter().any(|a| relative == Path::new(a)) {
             continue;
         }
         let code = non_test_code(&fs::read_to_string(&file).unwrap());
@@ -422,9 +452,13 @@ fn layer_breaks_in_fixed(src: &Path) -> Vec<String> {
 
 #[test]
 fn fixed_size_files_need_no_cfg_and_no_allocator() {
-    let src = core_src();
-    let breaks = layer_breaks_in_fixed(&src);
-    assert!(breaks.is_empty(), "in fixed/:\n{}", breaks.join("\n"));
+    let src = transcript_src();
+    let breaks = layer_breaks_in(&src, &src, &["lib.rs", "with_alloc.rs"]);
+    assert!(
+        breaks.is_empty(),
+        "in agentloop-transcript:\n{}",
+        breaks.join("\n")
+    );
 }
 
 #[test]
@@ -451,7 +485,7 @@ fn the_layer_checks_catch_an_upward_use_and_a_cfg() {
     fs::write(dir.join("host/durable.rs"), "use crate::json::Value;\n").unwrap();
     let graph = graph_of(&dir);
     assert!(upward_edges(&graph).is_empty());
-    assert!(layer_breaks_in_fixed(&dir).is_empty());
+    assert!(layer_breaks_in(&dir, &dir.join("fixed"), &[]).is_empty());
     fs::write(
         dir.join("fixed/hash.rs"),
         "use crate::json::Value;\n#[cfg(feature = \"alloc\")]\npub fn f() -> alloc::vec::Vec<u8> { todo!() }\n#[cfg(target_arch = \"x86_64\")]\nfn g() {}\n#[cfg(all(feature = \"std\", target_arch = \"x86_64\"))]\nfn h() {}\n#[cfg(test)]\nmod tests { use alloc::vec::Vec; }\n",
@@ -466,7 +500,7 @@ fn the_layer_checks_catch_an_upward_use_and_a_cfg() {
     );
     // The feature cfg, `alloc::`, and the feature cfg that also names a target; not
     // the cfg that only names a target.
-    let breaks = layer_breaks_in_fixed(&dir);
+    let breaks = layer_breaks_in(&dir, &dir.join("fixed"), &[]);
     assert_eq!(breaks.len(), 3, "{breaks:?}");
     assert!(breaks[0].starts_with("fixed/hash.rs:2:"), "{breaks:?}");
     assert!(breaks[2].starts_with("fixed/hash.rs:6:"), "{breaks:?}");

@@ -12,7 +12,7 @@ use crate::anchor::MAX_SEQ;
 use crate::checkpoint::Checkpoint;
 use crate::hash::Hash;
 use crate::note::{Note, NoteError, SignerKey};
-use crate::verify::CheckpointError;
+use crate::verify::{CheckpointError, ParseCheckpoint};
 
 /// The default origin is this prefix and the 64 hex digits of record 0's `hash`
 /// (`empty` for a transcript of no records).

@@ -3,14 +3,11 @@
 //! Format version 1: one canonical JSON object and a newline,
 //! `{"count":3,"head":"8428b0…"}`. `head` may be omitted to check the count alone.
 
-use alloc::string::String;
-use alloc::vec::Vec;
 use core::fmt;
 
 use crate::anchor::MAX_SEQ;
 use crate::checkpoint::Checkpoint;
 use crate::hash::Hash;
-use crate::jcs::write_u64;
 use crate::json::{self, Value};
 
 /// Why a checkpoint text was refused (`checkpoint_malformed`).
@@ -43,9 +40,17 @@ impl fmt::Display for CheckpointError {
 
 impl core::error::Error for CheckpointError {}
 
-impl Checkpoint {
+/// Reading a [`Checkpoint`]'s text form, which needs the JSON parser of this crate (the
+/// checkpoint itself is the transcript crate's, with no allocator; its
+/// `Checkpoint::to_text` writes the form). `use agentloop_core::verify::ParseCheckpoint`
+/// to call `Checkpoint::parse`.
+pub trait ParseCheckpoint: Sized {
     /// Reads the text form; surrounding white space is allowed, anything else strict.
-    pub fn parse(text: &[u8]) -> Result<Checkpoint, CheckpointError> {
+    fn parse(text: &[u8]) -> Result<Self, CheckpointError>;
+}
+
+impl ParseCheckpoint for Checkpoint {
+    fn parse(text: &[u8]) -> Result<Checkpoint, CheckpointError> {
         let value = json::parse(text).map_err(|_| CheckpointError::NotAnObject)?;
         let object = value.as_object().ok_or(CheckpointError::NotAnObject)?;
         if object.iter().any(|(k, _)| k != "count" && k != "head") {
@@ -71,21 +76,6 @@ impl Checkpoint {
             head,
             ..Default::default()
         })
-    }
-
-    /// The text form, ending in a newline.
-    pub fn to_text(&self) -> String {
-        let mut out = Vec::new();
-        out.extend_from_slice(b"{\"count\":");
-        // Writing into a Vec cannot fail.
-        let _ = write_u64(self.count, &mut out);
-        if let Some(head) = self.head {
-            out.extend_from_slice(b",\"head\":\"");
-            out.extend_from_slice(&head.to_hex());
-            out.push(b'"');
-        }
-        out.extend_from_slice(b"}\n");
-        String::from_utf8(out).unwrap_or_default()
     }
 }
 

@@ -62,14 +62,11 @@ impl From<&str> for Detail {
     }
 }
 
-impl From<crate::stream::StreamFault> for Fault {
-    fn from(fault: crate::stream::StreamFault) -> Self {
-        Fault {
-            index: fault.index,
-            line: fault.line,
-            kind: fault.kind,
-            detail: Detail::Check(fault.detail),
-        }
+/// A streaming fault's detail as this verifier's: `Fault::from(stream_fault)` keeps its
+/// place, kind and sentence.
+impl crate::stream::FromStreamDetail for Detail {
+    fn from_stream_detail(detail: crate::stream::StreamDetail) -> Self {
+        Detail::Check(detail)
     }
 }
 

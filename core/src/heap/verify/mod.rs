@@ -7,7 +7,7 @@ pub(crate) mod lines;
 
 pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
-pub use checkpoint::CheckpointError;
+pub use checkpoint::{CheckpointError, ParseCheckpoint};
 pub use fault::{Detail, Fault, Report};
 #[cfg(feature = "std")]
 pub use lines::for_each_line;
@@ -19,16 +19,15 @@ use alloc::vec::Vec;
 use sha2::{Digest, Sha256};
 
 use crate::anchor::Anchor;
+use crate::fixed::parse_detail::{number_problem, parse_detail};
 use crate::hash::Hash;
 use crate::jcs::{write_object_except, write_value};
-use crate::json::{parse_tolerant, Object, ParseError, ParseErrorKind, Value, RECORD_MAX_DEPTH};
+use crate::json::{parse_tolerant, Object, ParseError, Value, RECORD_MAX_DEPTH};
 use crate::record::FIELDS;
 use crate::sink::CompareSink;
-use crate::stream::engine::{At, Engine, Facts, Faults};
+use crate::stream::engine::{At, Engine, Facts};
 use crate::stream::StreamDetail as Check;
-use crate::stream::{
-    name_start, Departure, Found, JsonType, LineChecker, NumberProblem, Place, Sealed, Syntax,
-};
+use crate::stream::{name_start, Departure, Found, JsonType, LineChecker, Sealed};
 
 /// Default cap on the faults kept in a report (the SPEC asks for at least 10,000).
 pub const MAX_FAULTS: usize = 10_000;
@@ -92,21 +91,6 @@ pub struct Verifier {
     faults: Vec<Fault>,
     /// The fast path; `None` parses every line.
     fast: Option<LineChecker>,
-}
-
-impl Faults for Vec<Fault> {
-    fn kept(&self) -> usize {
-        self.len()
-    }
-
-    fn keep(&mut self, fault: crate::stream::StreamFault) {
-        self.push(fault.into());
-    }
-
-    fn place(&mut self, place: Place, fault: crate::stream::StreamFault) {
-        let at = place.index(self, &fault);
-        self.insert(at, fault.into());
-    }
 }
 
 impl Verifier {
@@ -357,43 +341,6 @@ fn hex(value: &Value) -> Result<Hash, Found> {
         .as_str()
         .and_then(|s| Hash::from_hex(s.as_bytes()))
         .ok_or_else(|| found(value))
-}
-
-/// The problem of a number with no canonical encoding.
-fn number_problem(kind: ParseErrorKind) -> Option<NumberProblem> {
-    match kind {
-        ParseErrorKind::InexactInteger => Some(NumberProblem::InexactInteger),
-        ParseErrorKind::NumberOutOfRange => Some(NumberProblem::OutOfRange),
-        ParseErrorKind::NumberUnderflow => Some(NumberProblem::Underflow),
-        _ => None,
-    }
-}
-
-/// A parse error as a detail: what was wrong at which column (`bad_json`), or, for a
-/// number with no canonical encoding, that problem (`unserialisable_payload`).
-fn parse_detail(e: &ParseError) -> Check {
-    if let Some(problem) = number_problem(e.kind) {
-        return Check::Unserialisable { problem };
-    }
-    let column = e.offset as u64 + 1;
-    let error = match e.kind {
-        ParseErrorKind::InexactInteger
-        | ParseErrorKind::NumberOutOfRange
-        | ParseErrorKind::NumberUnderflow => Syntax::InvalidNumber, // returned above
-        ParseErrorKind::UnexpectedEnd => Syntax::UnexpectedEnd,
-        ParseErrorKind::UnexpectedByte(b) => Syntax::UnexpectedByte(b),
-        ParseErrorKind::InvalidUtf8 => Syntax::InvalidUtf8,
-        ParseErrorKind::ByteOrderMark => Syntax::ByteOrderMark,
-        ParseErrorKind::NonFiniteLiteral => Syntax::NonFiniteLiteral,
-        ParseErrorKind::ControlCharacter => Syntax::ControlCharacter,
-        ParseErrorKind::InvalidEscape => Syntax::InvalidEscape,
-        ParseErrorKind::LoneSurrogate => Syntax::LoneSurrogate,
-        ParseErrorKind::DuplicateKey => Syntax::DuplicateKey,
-        ParseErrorKind::TooDeep => Syntax::TooDeep,
-        ParseErrorKind::InvalidNumber => Syntax::InvalidNumber,
-        ParseErrorKind::TrailingCharacters => Syntax::TrailingCharacters,
-    };
-    Check::Syntax { column, error }
 }
 
 /// Where `line` first differs from the canonical encoding of what it parsed to. A

@@ -40,6 +40,25 @@ pub struct StreamFault<D = StreamDetail> {
     pub detail: D,
 }
 
+/// A richer fault detail that holds any [`StreamDetail`]: agentloop-core's
+/// `verify::Detail` (`Detail::Check`). It lets `StreamFault::<D>::from` widen a streaming
+/// fault into that verifier's fault with the same place, kind and sentence.
+pub trait FromStreamDetail {
+    /// The detail that says what `detail` says.
+    fn from_stream_detail(detail: StreamDetail) -> Self;
+}
+
+impl<D: FromStreamDetail> From<StreamFault> for StreamFault<D> {
+    fn from(fault: StreamFault) -> Self {
+        StreamFault {
+            index: fault.index,
+            line: fault.line,
+            kind: fault.kind,
+            detail: D::from_stream_detail(fault.detail),
+        }
+    }
+}
+
 impl<D: fmt::Display> fmt::Display for StreamFault<D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, self.index) {

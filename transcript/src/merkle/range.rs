@@ -10,7 +10,7 @@ use crate::hash::Hash;
 /// The state that yields the Merkle root of the leaves pushed so far.
 ///
 /// ```
-/// use agentloop_core::merkle::{leaf_hash, node_hash, CompactRange};
+/// use agentloop_transcript::merkle::{leaf_hash, node_hash, CompactRange};
 ///
 /// let mut range = CompactRange::new();
 /// range.push(leaf_hash(b"a")).unwrap();
@@ -95,5 +95,25 @@ impl CompactRange {
             return empty_root();
         };
         live.fold(*last, |right, left| node_hash(left, &right))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::string::ToString;
+
+    use super::*;
+
+    #[test]
+    fn a_full_range_refuses_a_leaf_with_a_sentence() {
+        let mut full = CompactRange {
+            size: u64::MAX,
+            ..CompactRange::new()
+        };
+        assert_eq!(full.push(Hash([7; 32])), Err(RangeFull));
+        assert_eq!(
+            RangeFull.to_string(),
+            "the Merkle tree already holds 2^64 - 1 leaves"
+        );
     }
 }

@@ -16,7 +16,7 @@ pub fn format_f64(value: f64, out: &mut [u8; 32]) -> Option<usize> {
 
 /// [`format_f64`]'s bytes, written in `buf` (or a constant) and lent, not copied: for a
 /// caller that only compares them.
-pub(crate) fn spelling(value: f64, buf: &mut ryu_js::Buffer) -> Option<&[u8]> {
+pub fn spelling(value: f64, buf: &mut ryu_js::Buffer) -> Option<&[u8]> {
     if !value.is_finite() {
         return None;
     }
@@ -45,16 +45,16 @@ pub fn format_u64(mut value: u64, out: &mut [u8; 20]) -> usize {
 
 /// A decimal number reduced to sign, significant digits (no leading or trailing zeros)
 /// and a power of ten; zero has no digits and is never negative.
-pub(crate) struct Decimal<'a> {
+pub struct Decimal<'a> {
     negative: bool,
     int_digits: &'a [u8],
-    pub(crate) frac_digits: &'a [u8],
-    pub(crate) exponent: i64,
+    pub frac_digits: &'a [u8],
+    pub exponent: i64,
 }
 
 impl Decimal<'_> {
     /// Digits of the significand, in order, int part then fraction.
-    pub(crate) fn digits(&self) -> impl Iterator<Item = u8> + '_ {
+    pub fn digits(&self) -> impl Iterator<Item = u8> + '_ {
         self.int_digits.iter().chain(self.frac_digits).copied()
     }
 
@@ -77,7 +77,7 @@ impl Decimal<'_> {
 }
 
 /// Splits a JSON number literal (already checked for syntax) into its parts.
-pub(crate) fn split(literal: &[u8]) -> Decimal<'_> {
+pub fn split(literal: &[u8]) -> Decimal<'_> {
     let (negative, rest) = match literal.split_first() {
         Some((b'-', rest)) => (true, rest),
         _ => (false, literal),
@@ -119,7 +119,7 @@ fn parse_exponent(exp: &[u8]) -> i64 {
 }
 
 /// Whether two number literals denote the same decimal value (`-0` equals `0`).
-pub(crate) fn same_decimal_value(a: &[u8], b: &[u8]) -> bool {
+pub fn same_decimal_value(a: &[u8], b: &[u8]) -> bool {
     let (da, db) = (split(a), split(b));
     match (da.normal(), db.normal()) {
         (None, None) => true,
@@ -212,7 +212,7 @@ pub fn parse_f64(literal: &str) -> Option<f64> {
 }
 
 /// Whether a number literal has a non-zero digit in its significand.
-pub(crate) fn literal_is_nonzero(literal: &[u8]) -> bool {
+pub fn literal_is_nonzero(literal: &[u8]) -> bool {
     split(literal).normal().is_some()
 }
 

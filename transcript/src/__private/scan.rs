@@ -1,7 +1,8 @@
 //! Byte scanning shared by the line splitters and the streaming verifier.
 
 /// The position of the first `\n` in `bytes`, eight bytes at a time.
-pub(crate) fn find_newline(bytes: &[u8]) -> Option<usize> {
+#[inline]
+pub fn find_newline(bytes: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut words = bytes.chunks_exact(8);

@@ -87,17 +87,28 @@ pub use lexer::{
 };
 pub use line::{LineChecker, Sealed};
 
-pub(crate) use report::name_start;
+#[doc(hidden)]
+pub use report::name_start;
 pub use report::{
-    Excerpt, Found, StreamDetail, StreamFault, StreamReport, EXCERPT_BYTES, MAX_FAULTS, NAME_BYTES,
+    Excerpt, Found, FromStreamDetail, StreamDetail, StreamFault, StreamReport, EXCERPT_BYTES,
+    MAX_FAULTS, NAME_BYTES,
 };
 
 pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
 
-pub(crate) mod append;
+mod append;
+// What agentloop-core's chain and allocating verifier build on: public for that crate,
+// hidden from the docs, outside any semver promise.
+#[doc(hidden)]
+pub mod internals {
+    //! Line assembly (`stream/append.rs`) for agentloop-core's chain.
+    pub use super::append::{assemble, write_fields, LineBuf};
+}
+#[doc(hidden)]
 mod buf;
-pub(crate) mod engine;
+#[doc(hidden)]
+pub mod engine;
 pub use append::{write_record, AppendError, CanonicalPayload, ChainState};
 
 use crate::anchor::Anchor;
@@ -134,7 +145,7 @@ impl Default for StreamOptions {
 /// Verifies a transcript from bytes in any chunking, with fixed state and no allocator.
 ///
 /// ```
-/// use agentloop_core::stream::{StreamOptions, StreamVerifier};
+/// use agentloop_transcript::stream::{StreamOptions, StreamVerifier};
 ///
 /// let transcript: &[u8] = b"{\"hash\":\"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949\",\"kind\":\"task\",\"payload\":{\"task\":\"add 2 and 40\"},\"prev\":\"0000000000000000000000000000000000000000000000000000000000000000\",\"seq\":0}\n";
 /// let mut verifier = StreamVerifier::new(StreamOptions::default());
@@ -285,7 +296,8 @@ impl StreamVerifier {
 
 /// Where a checkpoint's fault goes among a report's faults, which are in record order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Place {
+#[doc(hidden)]
+pub enum Place {
     /// First: `checkpoint_origin_mismatch` (record 0, before its own faults).
     First,
     /// Last: `truncated` (the missing records come after every line).
@@ -296,7 +308,7 @@ pub(crate) enum Place {
 
 impl Place {
     /// The position in `faults` (in record order) where the fault goes.
-    pub(crate) fn index<D>(self, faults: &[StreamFault<D>], fault: &StreamFault) -> usize {
+    pub fn index<D>(self, faults: &[StreamFault<D>], fault: &StreamFault) -> usize {
         match self {
             Place::First => 0,
             Place::Last => faults.len(),

@@ -51,6 +51,7 @@ impl LineChecker {
     ///
     /// A line as a writer writes it is taken by the whole-line pass (`whole_line.rs`);
     /// any other goes to the streaming checker, which has the last word.
+    #[inline]
     pub fn check(&mut self, line: &[u8]) -> Option<Sealed> {
         whole_line::line(line).or_else(|| self.check_streaming(line))
     }
@@ -69,6 +70,7 @@ impl LineChecker {
     /// [`LineChecker::check`] says of the line. One pass: a canonical line has no raw
     /// `\n` before its end, so the checker stops at it; only a line it stops on earlier
     /// is searched for its end.
+    #[inline]
     pub fn check_first(&mut self, text: &[u8]) -> Option<(usize, Option<Sealed>)> {
         match whole_line::first_line(text) {
             Some((len, sealed)) => Some((len, Some(sealed))),

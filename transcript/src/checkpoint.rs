@@ -1,8 +1,8 @@
 //! Checkpoints: `(count, head)` — and with a C2SP checkpoint the Merkle root and the
 //! transcript it names — held outside the transcript, the only way to detect a cut
 //! tail (SPEC section 3), and what one says about a transcript once it is read.
-//! Needs no allocator; the text forms come with the `alloc` feature
-//! (`Checkpoint::parse`, `Checkpoint::to_text`, and [`crate::tlog`]).
+//! Needs no allocator; `Checkpoint::to_text` comes with the `alloc` feature, reading the
+//! text forms with agentloop-core (`verify::ParseCheckpoint`, `tlog`).
 
 use crate::hash::Hash;
 use crate::merkle::{empty_root, record_leaf, CompactRange};
@@ -27,7 +27,7 @@ pub struct Checkpoint {
 /// What a checkpoint says about a transcript whose records are all read: the facts
 /// each verifier words as its own fault.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Verdict {
+pub enum Verdict {
     /// Record 0 is not the one the checkpoint's origin names: the checkpoint is for
     /// another transcript, and nothing else is judged (`checkpoint_origin_mismatch`).
     OriginMismatch {
@@ -50,7 +50,7 @@ pub(crate) enum Verdict {
 
 /// A `head_mismatch`: where, what the checkpoint expects and what was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct HeadMismatch {
+pub struct HeadMismatch {
     /// The record at fault, `count − 1` (`None` for a checkpoint of count 0).
     pub index: Option<u64>,
     /// The checkpoint's head, when it is the head that differs.
@@ -65,7 +65,7 @@ pub(crate) struct HeadMismatch {
 
 /// The Merkle tree both verifiers grow, one leaf per record, in fixed space.
 #[derive(Debug, Clone)]
-pub(crate) struct Tree {
+pub struct Tree {
     range: CompactRange,
     /// Cleared at the first record without a well-formed hash: no root after it.
     complete: bool,
@@ -73,9 +73,15 @@ pub(crate) struct Tree {
     at_checkpoint: Option<Hash>,
 }
 
+impl Default for Tree {
+    fn default() -> Self {
+        Tree::new()
+    }
+}
+
 impl Tree {
     /// The tree of no records.
-    pub(crate) fn new() -> Self {
+    pub fn new() -> Self {
         Tree {
             range: CompactRange::new(),
             complete: true,
@@ -85,7 +91,7 @@ impl Tree {
     }
 
     /// Adds record `count − 1` (`count` counts it), whose stored hash is `stored`.
-    pub(crate) fn push(&mut self, count: u64, stored: Option<Hash>, cp: Option<Checkpoint>) {
+    pub fn push(&mut self, count: u64, stored: Option<Hash>, cp: Option<Checkpoint>) {
         if count == 1 {
             self.first = stored;
         }
@@ -102,12 +108,12 @@ impl Tree {
     }
 
     /// The stored hash of record 0, if it was read and well-formed.
-    pub(crate) fn first(&self) -> Option<Hash> {
+    pub fn first(&self) -> Option<Hash> {
         self.first
     }
 
     /// The Merkle root of every record read, if each had a well-formed hash.
-    pub(crate) fn root(&self) -> Option<Hash> {
+    pub fn root(&self) -> Option<Hash> {
         self.complete.then(|| self.range.root())
     }
 }
@@ -116,7 +122,8 @@ impl Checkpoint {
     /// Judges a transcript of `count` records against the checkpoint, given the stored
     /// hash of record `self.count − 1` (`at_checkpoint`, if it was read and well-formed),
     /// the anchor's `prev0` (what a checkpoint of count 0 names) and the records' tree.
-    pub(crate) fn verdict(
+    #[doc(hidden)]
+    pub fn verdict(
         self,
         count: u64,
         at_checkpoint: Option<Hash>,

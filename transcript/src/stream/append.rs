@@ -10,9 +10,9 @@ use sha2::{Digest, Sha256};
 use super::lexer::{check_canonical, CheckError, MAX_DEPTH};
 use super::MAX_LINE_BYTES;
 use crate::anchor::{Anchor, MAX_SEQ};
-use crate::fixed::parse_error::ParseError;
 use crate::hash::Hash;
 use crate::jcs::{write_str, write_u64, EncodeError};
+use crate::parse_error::ParseError;
 use crate::record::LINE_PREFIX;
 use crate::sink::{ByteSink, CountingSink, SliceSink};
 
@@ -113,7 +113,7 @@ impl CanonicalPayload for [u8] {
 
 /// Where a line is assembled: a caller's buffer ([`SliceSink`]) or, with `alloc`, a
 /// growing `Vec`.
-pub(crate) trait LineBuf: ByteSink {
+pub trait LineBuf: ByteSink {
     /// Empties the buffer for a line of `needed` bytes (when known); `false` if it
     /// cannot hold them.
     fn start(&mut self, needed: Option<usize>) -> bool;
@@ -157,7 +157,7 @@ fn line_len(kind: &str, payload: usize, seq: u64) -> usize {
 /// canonical line ending in `\n` into `out`, hashing its body once; returns its hash.
 /// A line longer than `max` bytes without its newline is refused, before anything is
 /// written when the payload's length is known.
-pub(crate) fn assemble<P, B>(
+pub fn assemble<P, B>(
     out: &mut B,
     kind: &str,
     payload: &P,
@@ -217,7 +217,7 @@ where
 
 /// The hashed form of a record, `{"kind":…,"payload":…,"prev":"…","seq":…}`, minus its
 /// opening `{` (so it can follow either `{` or `{"hash":"…",`).
-pub(crate) fn write_fields<P, S>(
+pub fn write_fields<P, S>(
     out: &mut S,
     kind: &str,
     payload: &P,
@@ -265,7 +265,7 @@ pub fn write_record(
 /// append rule: `chain::Chain` is this state with a Merkle range and a line buffer.
 ///
 /// ```
-/// use agentloop_core::stream::ChainState;
+/// use agentloop_transcript::stream::ChainState;
 ///
 /// let mut chain = ChainState::new();
 /// let mut line = [0u8; 256];
@@ -316,8 +316,9 @@ impl ChainState {
     }
 
     /// Assembles the next record into `out` and advances the chain; returns its hash.
-    /// On error the chain is unchanged.
-    pub(crate) fn append_to<P, B>(
+    /// On error the chain is unchanged. (agentloop-core's chain; not an API.)
+    #[doc(hidden)]
+    pub fn append_to<P, B>(
         &mut self,
         out: &mut B,
         kind: &str,

@@ -23,7 +23,7 @@ use crate::fault_kind::FaultKind;
 use crate::hash::Hash;
 
 /// A report's fault list, as the engine fills it.
-pub(crate) trait Faults {
+pub trait Faults {
     /// Faults kept so far.
     fn kept(&self) -> usize;
     /// Keeps a fault (the engine has checked the cap).
@@ -50,7 +50,7 @@ impl<const N: usize> Faults for heapless::Vec<StreamFault, N, u8> {
 /// Where a fault is: the record's 0-based index and, when read from lines, its 1-based
 /// line number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct At {
+pub struct At {
     /// 0-based index of the record.
     pub index: u64,
     /// 1-based line number (`None` for records given already parsed).
@@ -59,7 +59,7 @@ pub(crate) struct At {
 
 /// What a record holds, as far as the checks need it.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Facts {
+pub struct Facts {
     /// Bit `i` set: member `record::FIELDS[i]` is absent.
     pub absent: u8,
     /// A present `kind` that is not a non-empty string.
@@ -82,7 +82,7 @@ pub(crate) struct Facts {
 
 /// What [`Engine::finish`] found besides the faults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Ending {
+pub struct Ending {
     /// Records read.
     pub count: u64,
     /// The stored hash of the last record (`prev0` before any), if well-formed.
@@ -99,7 +99,7 @@ pub(crate) struct Ending {
 
 /// The chain's state between records and the checks of each record.
 #[derive(Debug, Clone)]
-pub(crate) struct Engine {
+pub struct Engine {
     prev0: Hash,
     checkpoint: Option<Checkpoint>,
     max_faults: usize,
@@ -117,7 +117,7 @@ pub(crate) struct Engine {
 
 impl Engine {
     /// An engine before the first record, keeping at most `max_faults` record faults.
-    pub(crate) fn new(anchor: Anchor, checkpoint: Option<Checkpoint>, max_faults: usize) -> Self {
+    pub fn new(anchor: Anchor, checkpoint: Option<Checkpoint>, max_faults: usize) -> Self {
         Engine {
             prev0: anchor.prev0,
             checkpoint,
@@ -132,12 +132,14 @@ impl Engine {
     }
 
     /// Records counted so far.
-    pub(crate) fn count(&self) -> u64 {
+    #[inline]
+    pub fn count(&self) -> u64 {
         self.count
     }
 
     /// Counts the next record and says where it is.
-    pub(crate) fn next(&mut self, lines: bool) -> At {
+    #[inline]
+    pub fn next(&mut self, lines: bool) -> At {
         let index = self.count;
         self.count += 1;
         At {
@@ -147,7 +149,7 @@ impl Engine {
     }
 
     /// Keeps a fault, or counts it when the cap is reached.
-    pub(crate) fn fault(
+    pub fn fault(
         &mut self,
         faults: &mut impl Faults,
         at: At,
@@ -168,14 +170,14 @@ impl Engine {
 
     /// A record that could not be read (its fault already given): its hash is unknown,
     /// so the next `prev` is not checked, and `seq` counting goes on by one.
-    pub(crate) fn unread(&mut self) {
+    pub fn unread(&mut self) {
         self.expected_seq = self.expected_seq.saturating_add(1);
         self.done(None);
     }
 
     /// The checks of one record, in the SPEC's table order: members, unexpected members,
     /// numbers with no canonical encoding, `hash`, `seq`, `prev`.
-    pub(crate) fn record(&mut self, faults: &mut impl Faults, at: At, facts: Facts) {
+    pub fn record(&mut self, faults: &mut impl Faults, at: At, facts: Facts) {
         if facts.absent != 0 || facts.kind.is_some() {
             let detail = StreamDetail::Missing {
                 absent: facts.absent,
@@ -232,7 +234,8 @@ impl Engine {
     /// The checks left for a line the fast path sealed: its members are all there,
     /// well-formed, and it is canonical, so only the hash, `seq` and `prev` can be
     /// wrong (as [`Engine::record`] would find them).
-    pub(crate) fn sealed(&mut self, faults: &mut impl Faults, at: At, sealed: &Sealed) {
+    #[inline]
+    pub fn sealed(&mut self, faults: &mut impl Faults, at: At, sealed: &Sealed) {
         self.compare_hash(faults, at, sealed.stored, sealed.computed);
         self.seq_number(faults, at, sealed.seq);
         self.prev_hash(faults, at, sealed.prev);
@@ -241,7 +244,7 @@ impl Engine {
 
     /// The input ended with `len` bytes and no `\n`: a torn last append (not counted);
     /// `complete` when those bytes, given a `\n`, would be a record with no fault.
-    pub(crate) fn torn_tail(&mut self, faults: &mut impl Faults, len: u64, complete: bool) {
+    pub fn torn_tail(&mut self, faults: &mut impl Faults, len: u64, complete: bool) {
         let at = At {
             index: self.count,
             line: Some(self.count + 1),
@@ -255,12 +258,13 @@ impl Engine {
     }
 
     /// Faults found but not kept (past the cap).
-    pub(crate) fn faults_omitted(&self) -> u64 {
+    #[inline]
+    pub fn faults_omitted(&self) -> u64 {
         self.faults_omitted
     }
 
     /// Applies the checkpoint, if any: its fault is put in its place, whatever the cap.
-    pub(crate) fn finish(self, faults: &mut impl Faults) -> Ending {
+    pub fn finish(self, faults: &mut impl Faults) -> Ending {
         let mut beyond_checkpoint = None;
         if let Some(cp) = self.checkpoint {
             let verdict = cp.verdict(self.count, self.at_checkpoint, self.prev0, &self.tree);

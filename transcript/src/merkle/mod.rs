@@ -14,10 +14,6 @@ mod hasher;
 mod range;
 mod verify;
 
-pub(crate) use hasher::record_leaf;
-pub use hasher::{empty_root, leaf_hash, node_hash};
+pub use hasher::{empty_root, leaf_hash, node_hash, record_leaf};
 pub use range::{CompactRange, RangeFull};
 pub use verify::{verify_consistency, verify_inclusion, ProofError};
-
-#[cfg(test)]
-mod tests;

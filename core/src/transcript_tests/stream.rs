@@ -1,12 +1,16 @@
+//! The streaming verifier against the allocating one (`verify`, `chain`, `json`): moved
+//! from the transcript crate's `stream/tests.rs`, which has no allocating layer.
+
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::*;
+use crate::anchor::Anchor;
 use crate::chain::Chain;
 use crate::hash::Hash;
 use crate::json;
+use crate::stream::*;
 use crate::verify::{self, Options};
 
 const SPEC_CHAIN: &str = concat!(
@@ -715,31 +719,6 @@ fn details_read_as_sentences() {
 }
 
 #[test]
-fn state_size_is_fixed() {
-    let size = core::mem::size_of::<StreamVerifier>();
-    std::eprintln!("size_of::<StreamVerifier>() = {size} bytes");
-    std::eprintln!(
-        "size_of::<StreamReport>() = {} bytes, size_of::<StreamFault>() = {} bytes, size_of::<ChainState>() = {} bytes",
-        core::mem::size_of::<StreamReport>(),
-        core::mem::size_of::<StreamFault>(),
-        core::mem::size_of::<ChainState>()
-    );
-    std::eprintln!(
-        "of which: lexer {} bytes, record state {} bytes, fault list {} bytes",
-        core::mem::size_of::<lexer::Lexer>(),
-        core::mem::size_of::<record::RecordState>(),
-        core::mem::size_of::<heapless::Vec<StreamFault, { MAX_FAULTS + 1 }, u8>>()
-    );
-    assert!(size <= 6144, "{size}");
-    assert!(
-        size > 2048 + 1088,
-        "the tree and the fault list are inside: {size}"
-    );
-    assert_eq!(MAX_LINE_BYTES, verify::MAX_LINE_BYTES as u64);
-    assert_eq!(MAX_DEPTH, json::MAX_DEPTH);
-}
-
-#[test]
 fn the_merkle_root_and_checkpoint_roots_agree_with_the_allocating_verifier() {
     use crate::merkle::{record_leaf, root_of};
     let mut chain = Chain::new();
@@ -1061,4 +1040,10 @@ fn a_line_that_is_one_unserialisable_number_is_not_canonical_here_and_not_an_obj
     let found: Vec<FaultKind> = alloc.faults.iter().map(|f| f.kind).collect();
     assert_eq!(found, [FaultKind::NotAnObject]);
     assert_eq!(report.count, alloc.count);
+}
+
+#[test]
+fn the_streaming_limits_are_the_allocating_verifiers() {
+    assert_eq!(MAX_LINE_BYTES, verify::MAX_LINE_BYTES as u64);
+    assert_eq!(MAX_DEPTH, json::MAX_DEPTH);
 }

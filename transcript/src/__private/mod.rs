@@ -1,0 +1,25 @@
+//! Internals, not an API: what `agentloop-core`'s allocating verifier, chain and
+//! checkpoint code build on (the fixed-size checkpoint and its verdict, the fault kinds,
+//! ECMAScript number text, the parse error, the newline scan, the verifier's engine and
+//! line assembly). Public only because core is another crate now; hidden from the docs
+//! and outside any semver promise. Users reach these types through their re-exports
+//! (`stream::Checkpoint`, `stream::FaultKind`, `jcs`).
+
+// The modules whose public types users reach through re-exports (`stream::Checkpoint`,
+// `stream::FaultKind`, core's `json::ParseError`) are private modules of the crate root,
+// named here again: the types' documented home stays the re-export.
+pub mod checkpoint {
+    //! The checkpoint and its verdict (`crate::checkpoint`).
+    pub use crate::checkpoint::*;
+}
+pub mod fault_kind {
+    //! The fault kinds (`crate::fault_kind`).
+    pub use crate::fault_kind::*;
+}
+pub mod parse_error {
+    //! The strict parser's error (`crate::parse_error`).
+    pub use crate::parse_error::*;
+}
+pub mod number;
+pub mod parse_detail;
+pub mod scan;
