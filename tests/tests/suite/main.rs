@@ -3,6 +3,7 @@
 //! them, `-- jcs_vectors::` one file's. Beside it: `memory` (the tests that count the
 //! heap with their own global allocator) and `summary` (what the run skipped, last).
 
+mod crate_graph;
 mod doc_paths;
 mod durability;
 mod ecmascript_oracle;

@@ -1,0 +1,123 @@
+//! The crates of the workspace form layers (docs/architecture.md): a crate depends only
+//! on crates of lower layers, so the graph has no cycle and the no-allocator transcript
+//! crate stays below everything else. Read from `cargo metadata`; dev-dependencies do
+//! not count (a test may use anything).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use agentloop_core::json::{self, Value};
+
+/// Each workspace crate's layer: 0 depends on no crate of the workspace, 1 on the
+/// transcript layer only, 2 on the library, 3 are the programs and the test and bench
+/// crates. A new crate must be given its place here.
+const LAYERS: &[(&str, u32)] = &[
+    ("agentloop-transcript", 0),
+    ("agentloop-standin", 0),
+    ("agentloop-core", 1),
+    ("agentloop-http", 2),
+    ("agentloop-mcp", 2),
+    ("agentloop-ffi", 3),
+    ("agentloop-cli", 3),
+    ("agentloop-tests", 3),
+    ("agentloop-benches", 3),
+];
+
+/// Every dependency of a workspace crate on another, not a dev-dependency:
+/// `(crate, dependency)`.
+fn workspace_edges() -> Vec<(String, String)> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| String::from("cargo"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = Command::new(cargo)
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
+        .current_dir(root)
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let metadata = json::parse(&out.stdout).expect("cargo metadata prints JSON");
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(String::from);
+    let array = |v: Option<&Value>| match v {
+        Some(Value::Array(items)) => items.clone(),
+        _ => panic!("an array was expected in cargo metadata"),
+    };
+    let mut edges = Vec::new();
+    let packages = metadata.as_object().and_then(|m| m.get("packages"));
+    for package in array(packages) {
+        let package = package.as_object().expect("a package is an object");
+        let name = text(package.get("name")).expect("a package has a name");
+        for dep in array(package.get("dependencies")) {
+            let dep = dep.as_object().expect("a dependency is an object");
+            let dev = text(dep.get("kind")).as_deref() == Some("dev");
+            let dep_name = text(dep.get("name")).expect("a dependency has a name");
+            if !dev && dep.get("path").is_some() {
+                edges.push((name.clone(), dep_name));
+            }
+        }
+    }
+    edges
+}
+
+/// The edges that do not point to a lower layer, and the crates with no layer.
+fn breaks(edges: &[(String, String)], layers: &BTreeMap<&str, u32>) -> (Vec<String>, Vec<String>) {
+    let mut upward = Vec::new();
+    let mut unplaced = Vec::new();
+    for (from, to) in edges {
+        match (layers.get(from.as_str()), layers.get(to.as_str())) {
+            (Some(a), Some(b)) if b < a => {}
+            (Some(a), Some(b)) => upward.push(format!("{from} (layer {a}) -> {to} (layer {b})")),
+            (None, _) => unplaced.push(from.clone()),
+            (_, None) => unplaced.push(to.clone()),
+        }
+    }
+    (upward, unplaced)
+}
+
+#[test]
+fn every_crate_depends_only_on_lower_layers() {
+    let layers: BTreeMap<&str, u32> = LAYERS.iter().copied().collect();
+    let edges = workspace_edges();
+    assert!(
+        edges
+            .iter()
+            .any(|(a, b)| a == "agentloop-core" && b == "agentloop-transcript"),
+        "the graph was read: {edges:?}"
+    );
+    let (upward, unplaced) = breaks(&edges, &layers);
+    assert!(
+        upward.is_empty(),
+        "dependencies that do not point down: {upward:?}"
+    );
+    assert!(
+        unplaced.is_empty(),
+        "crates with no layer in LAYERS: {unplaced:?}"
+    );
+}
+
+#[test]
+fn the_layer_check_catches_an_upward_edge_a_cycle_and_an_unplaced_crate() {
+    let layers: BTreeMap<&str, u32> = LAYERS.iter().copied().collect();
+    let edge = |a: &str, b: &str| (String::from(a), String::from(b));
+    let down = [edge("agentloop-core", "agentloop-transcript")];
+    assert_eq!(breaks(&down, &layers), (vec![], vec![]));
+    let up = [edge("agentloop-transcript", "agentloop-core")];
+    assert_eq!(breaks(&up, &layers).0.len(), 1);
+    let same = [edge("agentloop-http", "agentloop-mcp")];
+    assert_eq!(
+        breaks(&same, &layers).0.len(),
+        1,
+        "a layer does not use itself"
+    );
+    let new = [edge("agentloop-new", "agentloop-core")];
+    assert_eq!(breaks(&new, &layers).1, ["agentloop-new"]);
+}
