@@ -4,3 +4,4 @@
 mod jcs;
 mod merkle;
 mod stream;
+mod stream_faults;
