@@ -69,7 +69,7 @@ use fixed::{checkpoint, fault_kind, number, scan};
 
 #[cfg(feature = "alloc")]
 pub use heap::{
-    agent, audit, chain, driver, export, json, note, provider, quote, redact, schema, tlog, tools,
+    agent, chain, driver, export, json, note, provider, quote, redact, schema, tlog, tools,
     vocabulary,
 };
 
@@ -160,6 +160,48 @@ pub mod merkle {
 }
 
 #[cfg(feature = "alloc")]
+pub mod audit {
+    //! The loop audit (`agentloop verify --loop`): beyond the chain, is a transcript a
+    //! well-formed run of the loop (SPEC section 4)?
+    //!
+    //! [`LoopAudit`] is a push-style state machine over records, like the verifier: it
+    //! keeps only the calls of the current turn still waiting for a `tool` record and a few
+    //! counters, so memory is bounded by the largest turn, not the transcript. What it
+    //! finds is a [`LoopFinding`] (a record index and a sentence); [`verify_loop_bytes`]
+    //! and, with `std`, [`verify_loop_reader`] and [`verify_loop_file`] verify the chain
+    //! and audit the run in one pass, adding the findings to the verifier's report as
+    //! faults of kind [`FaultKind::LoopMalformed`](crate::verify::FaultKind::LoopMalformed).
+    //!
+    //! The rules, for records at index 0, 1, …:
+    //! - one `task` first; `stop` last, and after a `stop` only a `resume` (which starts a
+    //!   continuation: `task … stop (resume … stop)*`);
+    //! - payloads have exactly the members the loop writes, of the right types: `task`
+    //!   `{task: string, budgets: object}`; `assistant` `{text: string, tool_calls:
+    //!   [{id, name, arguments}], tokens: integer ≥ 0}` with ids `call_<seq>_<index>`, and
+    //!   optionally `provider`: a non-empty object of `model`, `response_id`,
+    //!   `finish_reason` (strings), `input_tokens`, `cached_input_tokens` (integers ≥ 0,
+    //!   cached at most input);
+    //!   `tool` `{id, name, ok: true, value}` or `{id, name, ok: false, error: string}`;
+    //!   `stop` `{reason, steps, tokens, unrun_calls}` plus `error` (a string) exactly when
+    //!   the reason is `model_error`; `resume` `{after}` naming the reason of the `stop`
+    //!   before it;
+    //! - each `tool` record answers, in order, the next unanswered call of the `assistant`
+    //!   record before it (same id and name); a new turn does not start while a call is
+    //!   unanswered;
+    //! - a `stop` record's counts match the records: `steps` = `assistant` records and
+    //!   `tokens` = the sum of their `tokens` (both cumulative over a resumed transcript),
+    //!   `unrun_calls` = calls of the last turn with no `tool` record, `reason` one of the
+    //!   seven.
+    //!
+    //! A record that cannot be read as a record (the chain verification reports it) is
+    //! skipped; the audit goes on with the next one.
+
+    pub use crate::heap::audit::*;
+    #[cfg(feature = "std")]
+    pub use crate::host::audit_io::{verify_loop_file, verify_loop_reader};
+}
+
+#[cfg(feature = "alloc")]
 pub mod verify {
     //! Verification (SPEC section 3): reads records and reports every fault, where it is,
     //! and what was expected.
@@ -194,6 +236,8 @@ pub mod verify {
     //! against others, the loop audit).
 
     pub use crate::heap::verify::*;
+    #[cfg(feature = "std")]
+    pub use crate::host::read_lines::for_each_line;
     #[cfg(feature = "std")]
     pub use crate::host::verify_io::{verify_file, verify_file_with, verify_reader};
     #[cfg(feature = "std")]

@@ -511,10 +511,13 @@ fn reader_agrees_with_bytes() {
         let want = verify_loop_bytes(&input, &Options::default());
         // One byte at a time, to cross every chunk boundary.
         let reader = std::io::BufReader::with_capacity(1, &input[..]);
-        assert_eq!(verify_loop_reader(reader, &Options::default()), want);
+        assert_eq!(
+            crate::audit::verify_loop_reader(reader, &Options::default()),
+            want
+        );
         assert!(!want.ok());
     }
-    let missing = verify_loop_file(
+    let missing = crate::audit::verify_loop_file(
         std::path::Path::new("/nonexistent/agentloop.jsonl"),
         &Options::default(),
     );

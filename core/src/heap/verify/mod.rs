@@ -9,8 +9,6 @@ pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
 pub use checkpoint::{CheckpointError, ParseCheckpoint};
 pub use fault::{Detail, Fault, Report};
-#[cfg(feature = "std")]
-pub use lines::for_each_line;
 pub use lines::{for_each_line_in, LineEvent};
 
 use alloc::string::String;
@@ -163,7 +161,7 @@ impl Verifier {
         self.engine.unread();
     }
 
-    /// Takes what the line splitting ([`for_each_line_in`], [`for_each_line`]) found.
+    /// Takes what the line splitting ([`for_each_line_in`], or with `std` `for_each_line` over a reader) found.
     pub fn push_event(&mut self, event: LineEvent<'_>) {
         match event {
             LineEvent::Line(line) => self.push_line(line),

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use super::{merge, LoopAudit};
+use crate::audit::{merge, LoopAudit};
 use crate::verify::{for_each_line, LineEvent};
 use crate::verify::{Options, Report, Verifier};
 
