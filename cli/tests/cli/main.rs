@@ -8,6 +8,7 @@ mod anchors;
 mod canon_oracle;
 mod cli;
 mod demo;
+mod format1;
 mod full_disk;
 mod record_lines;
 mod repair;
