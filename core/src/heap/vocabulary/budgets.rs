@@ -3,8 +3,10 @@
 use alloc::string::String;
 use core::fmt;
 
-use super::member::{MAX_STEPS, MAX_TOKENS, MAX_TOOL_CALLS, MAX_TOTAL_TOKENS};
+use super::member::{MAX_STEPS, MAX_TOKENS, MAX_TOOL_CALLS, MAX_TOTAL_TOKENS, STOP_SENTINEL};
+use super::read::number;
 use crate::anchor::MAX_SEQ;
+use crate::json::{Object, Value};
 
 /// The limits a run works within. `None` means no limit; per-tool call limits are set
 /// when a tool is registered ([`crate::tools::ToolOptions::limit`]).
@@ -81,6 +83,19 @@ impl Budgets {
         ]
         .into_iter()
         .filter_map(|(name, limit)| Some((name, limit?)))
+    }
+
+    /// The `budgets` member of the `task` record, but for the tools' limits
+    /// ([`super::TaskPayload`] adds them): only the budgets that are set.
+    pub fn encode(&self) -> Value {
+        let mut set = Object::new();
+        for (name, limit) in self.limits() {
+            set.insert(name, number(limit));
+        }
+        if let Some(sentinel) = &self.stop_sentinel {
+            set.insert(STOP_SENTINEL, Value::from(sentinel.as_str()));
+        }
+        Value::Object(set)
     }
 
     /// Each numeric limit with its member name, to be set (the decode's side of

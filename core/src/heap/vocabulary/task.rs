@@ -7,7 +7,7 @@ use alloc::string::String;
 use super::member::{BUDGETS, STOP_SENTINEL, TASK, TOOL_LIMITS};
 use super::read::{number, object, Members};
 use super::{Budgets, PayloadError, RecordKind};
-use crate::json::{Object, Value};
+use crate::json::Value;
 
 /// What a `task` record (the first) states: the task, the budgets in force and each
 /// limited tool's most runs. A resumed run keeps them.
@@ -38,24 +38,15 @@ const KIND: RecordKind = RecordKind::Task;
 impl TaskPayload {
     /// The payload the loop writes: only the budgets that are set.
     pub fn encode(&self) -> Value {
-        let mut set = Object::new();
-        for (name, limit) in self.budgets.limits() {
-            set.insert(name, number(limit));
-        }
-        if let Some(sentinel) = &self.budgets.stop_sentinel {
-            set.insert(STOP_SENTINEL, Value::from(sentinel.as_str()));
-        }
-        if !self.tool_limits.is_empty() {
+        let mut set = self.budgets.encode();
+        if let (Value::Object(set), false) = (&mut set, self.tool_limits.is_empty()) {
             let limits = self
                 .tool_limits
                 .iter()
                 .map(|(name, limit)| (name.as_str(), number(*limit)));
             set.insert(TOOL_LIMITS, object(limits));
         }
-        object([
-            (TASK, Value::from(self.task.as_str())),
-            (BUDGETS, Value::Object(set)),
-        ])
+        object([(TASK, Value::from(self.task.as_str())), (BUDGETS, set)])
     }
 
     /// Reads a `task` payload. Budget members the loop does not write are left out.
