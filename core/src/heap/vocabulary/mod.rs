@@ -174,3 +174,6 @@ pub fn result_lost_sentence(name: &str) -> String {
          not have taken effect, and it is not run again"
     )
 }
+
+#[cfg(test)]
+mod tests;
