@@ -6,12 +6,13 @@ use alloc::string::String;
 use super::budget::Outcome;
 use crate::jcs::{write_value, EncodeError};
 use crate::json::{Value, MAX_DEPTH};
-use crate::model::{ProviderReport, ToolCall};
+#[cfg(test)]
+use crate::model::ProviderReport;
+use crate::model::ToolCall;
 use crate::sink::CountingSink;
 use crate::tools::Manifest;
 use crate::vocabulary::{
-    AssistantPayload, Budgets, RecordKind, ResumePayload, StopPayload, StopReason, TaskPayload,
-    ToolPayload,
+    Budgets, RecordKind, ResumePayload, StopPayload, StopReason, TaskPayload, ToolPayload,
 };
 
 /// A record the loop produced, to be appended to a chain at `seq`.
@@ -62,14 +63,16 @@ pub(crate) fn task(text: &str, budgets: &Budgets, manifest: &Manifest) -> Value 
     .encode()
 }
 
-/// The `assistant` payload of a turn.
+/// The `assistant` payload of a turn (the loop makes it from the reply it owns,
+/// `steps.rs`; this borrowing form pins its shape in the tests).
+#[cfg(test)]
 pub(crate) fn assistant(
     text: &str,
     calls: &[ToolCall],
     tokens: u64,
     provider: &ProviderReport,
 ) -> Value {
-    AssistantPayload {
+    crate::vocabulary::AssistantPayload {
         text: String::from(text),
         tool_calls: calls.to_vec(),
         tokens,
