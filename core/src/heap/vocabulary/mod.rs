@@ -30,7 +30,7 @@ mod budgets;
 mod error;
 #[doc(hidden)]
 pub mod member;
-pub(crate) mod read;
+mod read;
 mod resume;
 mod stop;
 pub(crate) mod task;

@@ -38,7 +38,7 @@ impl<'a> Members<'a> {
         }
     }
 
-    /// The member `key`, if present (`shown` names it in an error).
+    /// The member `key`, if present.
     pub(crate) fn optional(&self, key: &str) -> Option<&'a Value> {
         self.object.get(key)
     }
