@@ -5,6 +5,11 @@ use std::fmt;
 
 use agentloop_core::jcs;
 use agentloop_core::json::{Object, Value};
+use agentloop_core::vocabulary::member::{
+    AFTER, ARGUMENTS, ERROR, NAME, OK, REASON, STEPS, TASK, TEXT, TOKENS, TOOL_CALLS, UNRUN_CALLS,
+    VALUE,
+};
+use agentloop_core::vocabulary::RecordKind;
 
 use crate::terminal;
 
@@ -70,11 +75,11 @@ pub fn record_line(value: &Value) -> Result<String, NotARecord> {
 
 /// The summary of a payload of a kind the loop writes, or None to show it whole.
 fn summary(kind: &str, payload: &Object) -> Option<String> {
-    match kind {
-        "task" => Some(format!("task={}", quoted(str_member(payload, "task")?))),
-        "assistant" => {
-            let text = str_member(payload, "text")?;
-            let calls = match payload.get("tool_calls") {
+    match RecordKind::from_name(kind)? {
+        RecordKind::Task => Some(format!("task={}", quoted(str_member(payload, TASK)?))),
+        RecordKind::Assistant => {
+            let text = str_member(payload, TEXT)?;
+            let calls = match payload.get(TOOL_CALLS) {
                 None => &[][..],
                 Some(Value::Array(calls)) => calls.as_slice(),
                 Some(_) => return None,
@@ -82,21 +87,21 @@ fn summary(kind: &str, payload: &Object) -> Option<String> {
             let mut line = format!("text={} calls={}", quoted(text), calls.len());
             for call in calls {
                 let call = call.as_object()?;
-                let name = str_member(call, "name")?;
-                let arguments = call.get("arguments").map(json_text).unwrap_or_default();
+                let name = str_member(call, NAME)?;
+                let arguments = call.get(ARGUMENTS).map(json_text).unwrap_or_default();
                 line.push_str(&format!(" {}({arguments})", bare(name)));
             }
             Some(line)
         }
-        "tool" => {
-            let name = bare(str_member(payload, "name")?);
-            match payload.get("ok")? {
+        RecordKind::Tool => {
+            let name = bare(str_member(payload, NAME)?);
+            match payload.get(OK)? {
                 Value::Bool(true) => {
-                    let value = payload.get("value").unwrap_or(&Value::Null);
+                    let value = payload.get(VALUE).unwrap_or(&Value::Null);
                     Some(format!("{name} ok=True value={}", json_text(value)))
                 }
                 Value::Bool(false) => {
-                    let error = match payload.get("error") {
+                    let error = match payload.get(ERROR) {
                         Some(Value::String(s)) => quoted(s),
                         Some(other) => json_text(other),
                         None => String::from("null"),
@@ -106,15 +111,15 @@ fn summary(kind: &str, payload: &Object) -> Option<String> {
                 _ => None,
             }
         }
-        "stop" => {
+        RecordKind::Stop => {
             let mut line = format!(
                 "reason={} steps={} tokens={} unrun_calls={}",
-                bare(str_member(payload, "reason")?),
-                number_member(payload, "steps")?,
-                number_member(payload, "tokens")?,
-                number_member(payload, "unrun_calls")?,
+                bare(str_member(payload, REASON)?),
+                number_member(payload, STEPS)?,
+                number_member(payload, TOKENS)?,
+                number_member(payload, UNRUN_CALLS)?,
             );
-            if let Some(error) = payload.get("error") {
+            if let Some(error) = payload.get(ERROR) {
                 let shown = match error {
                     Value::String(s) => quoted(s),
                     other => json_text(other),
@@ -123,8 +128,7 @@ fn summary(kind: &str, payload: &Object) -> Option<String> {
             }
             Some(line)
         }
-        "resume" => Some(format!("after={}", bare(str_member(payload, "after")?))),
-        _ => None,
+        RecordKind::Resume => Some(format!("after={}", bare(str_member(payload, AFTER)?))),
     }
 }
 

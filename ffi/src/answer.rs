@@ -5,6 +5,9 @@
 
 use agentloop_core::json::{self, Value};
 use agentloop_core::model::{ModelError, ProviderReport, Reply};
+use agentloop_core::vocabulary::member::{
+    CACHED_INPUT_TOKENS, FINISH_REASON, INPUT_TOKENS, MODEL, RESPONSE_ID,
+};
 
 use crate::bytes::text;
 use crate::json::parse_error;
@@ -124,7 +127,8 @@ pub(crate) fn parse_calls(bytes: &[u8]) -> Outcome<Vec<(String, Value)>> {
 /// The largest count a report may hold, 2^53 − 1.
 const MAX_COUNT: f64 = agentloop_core::anchor::MAX_SEQ as f64;
 
-/// Parses a provider report: a JSON object (see `agentloop_reply_set_provider_json`).
+/// Parses a provider report: a JSON object (see `agentloop_reply_set_provider_json`)
+/// with the members of an `assistant` record's `provider`.
 pub(crate) fn provider_report(bytes: &[u8]) -> Outcome<ProviderReport> {
     let value = json::parse(bytes).map_err(parse_error)?;
     let members = value.as_object().ok_or(agentloop_result::InvalidArgument)?;
@@ -141,11 +145,11 @@ pub(crate) fn provider_report(bytes: &[u8]) -> Outcome<ProviderReport> {
             _ => Err(agentloop_result::InvalidArgument),
         };
         match key {
-            "model" => report.model = Some(string()?),
-            "response_id" => report.response_id = Some(string()?),
-            "finish_reason" => report.finish_reason = Some(string()?),
-            "input_tokens" => report.input_tokens = Some(count()?),
-            "cached_input_tokens" => report.cached_input_tokens = Some(count()?),
+            MODEL => report.model = Some(string()?),
+            RESPONSE_ID => report.response_id = Some(string()?),
+            FINISH_REASON => report.finish_reason = Some(string()?),
+            INPUT_TOKENS => report.input_tokens = Some(count()?),
+            CACHED_INPUT_TOKENS => report.cached_input_tokens = Some(count()?),
             _ => return Err(agentloop_result::InvalidArgument),
         }
     }

@@ -17,6 +17,7 @@ mod module_cycles;
 mod parallel;
 mod pattern_oracle;
 mod pattern_vectors;
+mod payload_names;
 mod properties;
 mod provider_requests;
 mod schema_differential;

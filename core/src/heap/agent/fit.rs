@@ -21,7 +21,7 @@ use crate::record::{write_body, LINE_PREFIX};
 use crate::sink::CountingSink;
 use crate::tools::ShownName;
 use crate::verify::MAX_LINE_BYTES;
-use crate::vocabulary::RecordKind;
+use crate::vocabulary::{RecordKind, ToolPayload};
 
 /// The length of the line of record `(kind, payload)` at `seq`, without its newline:
 /// `{"hash":"<64 hex>",` then the hashed body, as `Chain::append` writes it. A payload
@@ -70,10 +70,16 @@ pub(crate) fn tool(
     call: &ToolCall,
     result: Result<Value, String>,
 ) -> (Value, Result<Value, String>) {
-    let payload = records::tool(call, &result);
+    // The record owns the result while it is encoded, then gives it back (no copy).
+    let record = ToolPayload {
+        id: call.id.clone(),
+        name: call.name.clone(),
+        result,
+    };
+    let payload = record.encode();
     let len = line_len(RecordKind::Tool, seq, &payload);
     if len <= MAX_LINE_BYTES {
-        return (payload, result);
+        return (payload, record.result);
     }
     let result = Err(too_large_result(&call.name, len));
     (records::tool(call, &result), result)

@@ -15,14 +15,15 @@ use alloc::format;
 use alloc::string::String;
 use core::fmt;
 
-use super::{Agent, Record, State, StopReason};
+use super::{Agent, Record, RecordKind, State, StopReason};
 use crate::jcs::to_vec;
 use crate::json::{Object, Value};
-use crate::model::{ModelError, ProviderReport, Reply, ToolCall};
+use crate::model::{ModelError, Reply, ToolCall};
 use crate::quote::escape_controls;
 use crate::tools::ToolError;
-use crate::vocabulary::as_count;
-use crate::vocabulary::result_lost_sentence;
+use crate::vocabulary::{
+    as_count, result_lost_sentence, AssistantPayload, PayloadError, StopPayload, ToolPayload,
+};
 
 /// The first place where the loop does not write what the transcript recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,11 +65,13 @@ pub(crate) enum Tools<'a> {
     Run(&'a mut dyn FnMut(&ToolCall) -> Result<Value, ToolError>),
 }
 
-/// A record's `seq`, `kind` and `payload`, as far as they can be read.
+/// A record's `seq`, `kind` and `payload`, as far as they can be read. Following comes
+/// after the audit, so a loop record's payload decodes; one that would not is read as
+/// nothing (no reason, no result, an empty reply), and the loop's record then differs.
 struct Recorded<'r> {
     seq: Option<u64>,
-    kind: &'r str,
-    payload: Option<&'r Object>,
+    kind: Option<RecordKind>,
+    payload: Option<&'r Value>,
 }
 
 impl<'r> Recorded<'r> {
@@ -77,37 +80,46 @@ impl<'r> Recorded<'r> {
         let get = |key: &str| object.and_then(|o| o.get(key));
         Recorded {
             seq: get("seq").and_then(Value::as_f64).and_then(as_count),
-            kind: get("kind").and_then(Value::as_str).unwrap_or_default(),
-            payload: get("payload").and_then(Value::as_object),
+            kind: get("kind")
+                .and_then(Value::as_str)
+                .and_then(RecordKind::from_name),
+            payload: get("payload"),
         }
     }
 
-    fn string(&self, key: &str) -> Option<&'r str> {
-        self.payload?.get(key).and_then(Value::as_str)
+    /// The payload of a record of `kind`, decoded.
+    fn decoded<T>(
+        &self,
+        kind: RecordKind,
+        decode: fn(&Value) -> Result<T, PayloadError>,
+    ) -> Option<T> {
+        (self.kind == Some(kind))
+            .then_some(self.payload?)
+            .and_then(|p| decode(p).ok())
+    }
+
+    fn stop(&self) -> Option<StopPayload> {
+        self.decoded(RecordKind::Stop, StopPayload::decode)
+    }
+
+    fn tool(&self) -> Option<ToolPayload> {
+        self.decoded(RecordKind::Tool, ToolPayload::decode)
     }
 
     /// Whether this is a `stop` record with `reason`.
     fn is_stop(&self, reason: StopReason) -> bool {
-        self.kind == "stop" && self.string("reason") == Some(reason.as_str())
+        self.stop().is_some_and(|stop| stop.reason == reason)
     }
 
     /// Whether this is the `tool` record answering `call`.
     fn answers(&self, call: &ToolCall) -> bool {
-        self.kind == "tool"
-            && self.string("id") == Some(call.id.as_str())
-            && self.string("name") == Some(call.name.as_str())
+        self.tool()
+            .is_some_and(|tool| tool.id == call.id && tool.name == call.name)
     }
 
     /// The result this `tool` record holds.
     fn result(&self) -> Result<Value, String> {
-        let payload = self.payload;
-        let get = |key: &str| payload.and_then(|p| p.get(key));
-        match get("ok") {
-            Some(Value::Bool(true)) => Ok(get("value").cloned().unwrap_or(Value::Null)),
-            _ => Err(String::from(
-                get("error").and_then(Value::as_str).unwrap_or_default(),
-            )),
-        }
+        self.tool().map_or(Err(String::new()), |tool| tool.result)
     }
 
     /// The reply that makes the loop write this `assistant` record. The recorded
@@ -115,45 +127,16 @@ impl<'r> Recorded<'r> {
     /// were counted or estimated; the `provider` member as the provider's report, so
     /// its input tokens count again towards `max_total_tokens`.
     fn reply(&self) -> Reply {
-        let payload = self.payload;
-        let get = |key: &str| payload.and_then(|p| p.get(key));
-        let mut reply = Reply::new(self.string("text").unwrap_or_default());
-        if let Some(Value::Array(calls)) = get("tool_calls") {
-            for call in calls {
-                let call = call.as_object();
-                let name = call
-                    .and_then(|c| c.get("name"))
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                let arguments = call
-                    .and_then(|c| c.get("arguments"))
-                    .cloned()
-                    .unwrap_or(Value::Null);
-                reply = reply.with_call(name, arguments);
-            }
-        }
-        if let Some(tokens) = get("tokens").and_then(Value::as_f64).and_then(as_count) {
-            reply = reply.with_output_tokens(tokens);
-        }
-        if let Some(Value::Object(provider)) = get("provider") {
-            reply = reply.with_provider(report(provider));
+        let Some(turn) = self.decoded(RecordKind::Assistant, AssistantPayload::decode) else {
+            return Reply::new("");
+        };
+        let mut reply = Reply::new(turn.text);
+        for call in turn.tool_calls {
+            reply = reply.with_call(call.name, call.arguments);
         }
         reply
-    }
-}
-
-/// The report an `assistant` record's `provider` member holds (the audit has checked
-/// its members; one it would refuse is read as far as it can be, and the loop's record
-/// then differs).
-fn report(provider: &Object) -> ProviderReport {
-    let string = |key: &str| provider.get(key).and_then(Value::as_str).map(String::from);
-    let count = |key: &str| provider.get(key).and_then(Value::as_f64).and_then(as_count);
-    ProviderReport {
-        model: string("model"),
-        response_id: string("response_id"),
-        finish_reason: string("finish_reason"),
-        input_tokens: count("input_tokens"),
-        cached_input_tokens: count("cached_input_tokens"),
+            .with_output_tokens(turn.tokens)
+            .with_provider(turn.provider)
     }
 }
 
@@ -197,14 +180,15 @@ pub(crate) fn follow(
                 let cancelled = want.is_stop(StopReason::Cancelled);
                 agent.check_point(&mut || cancelled);
             }
-            State::Done(_) if want.kind == "resume" => agent.reopen(),
+            State::Done(_) if want.kind == Some(RecordKind::Resume) => agent.reopen(),
             State::Done(_) => return Err(differs("has stopped and writes nothing more")),
-            State::AwaitingReply if want.kind == "assistant" => {
+            State::AwaitingReply if want.kind == Some(RecordKind::Assistant) => {
                 let reply = want.reply();
                 feed(agent.feed_reply(Ok(reply)), next, recorded)?;
             }
             State::AwaitingReply if want.is_stop(StopReason::ModelError) => {
-                let error = ModelError::new(want.string("error").unwrap_or_default());
+                let error = want.stop().and_then(|stop| stop.error).unwrap_or_default();
+                let error = ModelError::new(error);
                 feed(agent.feed_reply(Err(error)), next, recorded)?;
             }
             State::AwaitingReply => return Err(differs("asks the model for a turn here")),

@@ -98,11 +98,13 @@ use turn::Turn;
 mod tests;
 
 pub use crate::vocabulary::{call_id, result_lost_sentence, RecordKind, StopReason};
-pub use budget::{estimate_tokens, BudgetError, Budgets, Outcome};
+pub use crate::vocabulary::{BudgetError, Budgets};
+pub use budget::{estimate_tokens, Outcome};
 pub use follow::Difference;
 pub use need::{FeedError, Need};
 pub use records::Record;
-pub use resume::{recorded_budgets, ResumeError};
+pub(crate) use resume::recorded_budgets;
+pub use resume::ResumeError;
 pub use task::{check_task, TaskError};
 
 use alloc::string::String;

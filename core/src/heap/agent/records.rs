@@ -1,16 +1,19 @@
-//! The records the loop writes and their payloads (SPEC section 4). Member names are
-//! part of the format.
+//! The records the loop writes (SPEC section 4): each payload is made by its type's
+//! encode in [`crate::vocabulary`], where the member names are spelled.
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
-use super::budget::{Budgets, Outcome};
+use super::budget::Outcome;
 use crate::jcs::{write_value, EncodeError};
-use crate::json::{Object, Value, MAX_DEPTH};
-use crate::model::{ProviderReport, ToolCall};
+use crate::json::{Value, MAX_DEPTH};
+#[cfg(test)]
+use crate::model::ProviderReport;
+use crate::model::ToolCall;
 use crate::sink::CountingSink;
 use crate::tools::Manifest;
-use crate::vocabulary::{RecordKind, StopReason};
+use crate::vocabulary::{
+    Budgets, RecordKind, ResumePayload, StopPayload, StopReason, TaskPayload, ToolPayload,
+};
 
 /// A record the loop produced, to be appended to a chain at `seq`.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,128 +50,62 @@ impl Record {
     }
 }
 
-/// A count as a JSON number (exact: counts and limits stay at or below 2^53 − 1).
-fn count(n: u64) -> Value {
-    Value::Number(n as f64)
-}
-
-fn object(members: Vec<(&str, Value)>) -> Value {
-    let mut object = Object::new();
-    for (key, value) in members {
-        object.insert(key, value);
-    }
-    Value::Object(object)
-}
-
-/// `{"task": text, "budgets": {...}}`: only the budgets that are set, plus
-/// `tool_limits` (name → limit) when a tool has a limit.
+/// The `task` payload: the task, the budgets that are set, the tools' call limits.
 pub(crate) fn task(text: &str, budgets: &Budgets, manifest: &Manifest) -> Value {
-    let mut set = Object::new();
-    for (name, limit) in budgets.limits() {
-        set.insert(name, count(limit));
+    TaskPayload {
+        task: String::from(text),
+        budgets: budgets.clone(),
+        tool_limits: manifest
+            .limits()
+            .map(|(name, limit)| (String::from(name), limit))
+            .collect(),
     }
-    if let Some(sentinel) = &budgets.stop_sentinel {
-        set.insert("stop_sentinel", Value::from(sentinel.as_str()));
-    }
-    let mut limits = Object::new();
-    for (name, limit) in manifest.limits() {
-        limits.insert(name, count(limit));
-    }
-    if !limits.is_empty() {
-        set.insert("tool_limits", Value::Object(limits));
-    }
-    object(alloc::vec![
-        ("task", Value::from(text)),
-        ("budgets", Value::Object(set)),
-    ])
+    .encode()
 }
 
-/// `{"text", "tool_calls": [{"id", "name", "arguments"}], "tokens"}`, plus `"provider"`
-/// with the members reported when the provider reported anything.
+/// The `assistant` payload of a turn (the loop makes it from the reply it owns,
+/// `steps.rs`; this borrowing form pins its shape in the tests).
+#[cfg(test)]
 pub(crate) fn assistant(
     text: &str,
     calls: &[ToolCall],
     tokens: u64,
     provider: &ProviderReport,
 ) -> Value {
-    let calls = calls
-        .iter()
-        .map(|c| {
-            object(alloc::vec![
-                ("id", Value::from(c.id.as_str())),
-                ("name", Value::from(c.name.as_str())),
-                ("arguments", c.arguments.clone()),
-            ])
-        })
-        .collect();
-    let mut members = alloc::vec![
-        ("text", Value::from(text)),
-        ("tool_calls", Value::Array(calls)),
-        ("tokens", count(tokens)),
-    ];
-    if !provider.is_empty() {
-        members.push(("provider", report(provider)));
+    crate::vocabulary::AssistantPayload {
+        text: String::from(text),
+        tool_calls: calls.to_vec(),
+        tokens,
+        provider: provider.clone(),
     }
-    object(members)
+    .encode()
 }
 
-/// The `provider` member: only what was reported (`cached_input_tokens`,
-/// `finish_reason`, `input_tokens`, `model`, `response_id`).
-fn report(provider: &ProviderReport) -> Value {
-    let strings = [
-        ("finish_reason", &provider.finish_reason),
-        ("model", &provider.model),
-        ("response_id", &provider.response_id),
-    ];
-    let counts = [
-        ("cached_input_tokens", provider.cached_input_tokens),
-        ("input_tokens", provider.input_tokens),
-    ];
-    let mut object = Object::new();
-    for (key, value) in strings {
-        if let Some(value) = value {
-            object.insert(key, Value::from(value.as_str()));
-        }
-    }
-    for (key, value) in counts {
-        if let Some(value) = value {
-            object.insert(key, count(value));
-        }
-    }
-    Value::Object(object)
-}
-
-/// `{"id", "name", "ok": true, "value"}` or `{"id", "name", "ok": false, "error"}`.
+/// The `tool` payload of `call`'s result.
 pub(crate) fn tool(call: &ToolCall, result: &Result<Value, String>) -> Value {
-    let (ok, member, value) = match result {
-        Ok(value) => (true, "value", value.clone()),
-        Err(sentence) => (false, "error", Value::from(sentence.as_str())),
-    };
-    object(alloc::vec![
-        ("id", Value::from(call.id.as_str())),
-        ("name", Value::from(call.name.as_str())),
-        ("ok", Value::Bool(ok)),
-        (member, value),
-    ])
-}
-
-/// `{"reason", "steps", "tokens", "unrun_calls"}` plus `"error"` for `model_error`.
-pub(crate) fn stop(outcome: &Outcome) -> Value {
-    let mut members = alloc::vec![
-        ("reason", Value::from(outcome.reason.as_str())),
-        ("steps", count(outcome.steps)),
-        ("tokens", count(outcome.tokens)),
-        ("unrun_calls", count(outcome.unrun_calls)),
-    ];
-    if let Some(error) = &outcome.error {
-        members.push(("error", Value::from(error.as_str())));
+    ToolPayload {
+        id: call.id.clone(),
+        name: call.name.clone(),
+        result: result.clone(),
     }
-    object(members)
+    .encode()
 }
 
-/// `{"after": reason}`: the run goes on after the `stop` that gave `reason`.
+/// The `stop` payload of `outcome` (all but its tool-call count).
+pub(crate) fn stop(outcome: &Outcome) -> Value {
+    StopPayload {
+        reason: outcome.reason,
+        steps: outcome.steps,
+        tokens: outcome.tokens,
+        unrun_calls: outcome.unrun_calls,
+        error: outcome.error.clone(),
+    }
+    .encode()
+}
+
+/// The `resume` payload: the run goes on after the `stop` that gave `reason`.
 pub(crate) fn resume(reason: StopReason) -> Value {
-    object(alloc::vec![("after", Value::from(reason.as_str()))])
+    ResumePayload { after: reason }.encode()
 }
 
 /// Levels a value may have inside the `tool_calls` of an `assistant` payload (payload,

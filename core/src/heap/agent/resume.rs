@@ -9,7 +9,7 @@ use super::{Agent, BudgetError, Budgets, State};
 use crate::audit::{LoopAudit, LoopFinding};
 use crate::json::Value;
 use crate::tools::Manifest;
-use crate::vocabulary::as_count;
+use crate::vocabulary::{as_count, task, RecordKind};
 
 /// Why a transcript cannot be resumed. Nothing was produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,10 +137,7 @@ pub(crate) fn audited(records: &[Value]) -> Result<(u64, &str), ResumeError> {
     }
     let field = |key: &str| first.as_object().and_then(|o| o.get(key));
     let seq0 = field("seq").and_then(Value::as_f64).and_then(as_count);
-    let task = field("payload")
-        .and_then(Value::as_object)
-        .and_then(|p| p.get("task"))
-        .and_then(Value::as_str);
+    let task = field("payload").and_then(|p| task::text(p).ok());
     match (seq0, task) {
         (Some(seq0), Some(task)) => Ok((seq0, task)),
         _ => Err(ResumeError::Malformed(LoopFinding {
@@ -158,29 +155,10 @@ pub(crate) fn audited(records: &[Value]) -> Result<(u64, &str), ResumeError> {
 /// is not a `task` record whose budgets are an object of counts and a string; members
 /// the loop does not write are left out here, so the task record that
 /// [`Agent::resume`] compares then differs.
-pub fn recorded_budgets(task: &Value) -> Option<Budgets> {
+pub(crate) fn recorded_budgets(task: &Value) -> Option<Budgets> {
     let record = task.as_object()?;
-    if record.get("kind")?.as_str()? != "task" {
+    if RecordKind::from_name(record.get("kind")?.as_str()?) != Some(RecordKind::Task) {
         return None;
     }
-    let budgets = record
-        .get("payload")?
-        .as_object()?
-        .get("budgets")?
-        .as_object()?;
-    let count = |key: &str| match budgets.get(key) {
-        None => Some(None),
-        Some(value) => value.as_f64().and_then(as_count).map(Some),
-    };
-    let stop_sentinel = match budgets.get("stop_sentinel") {
-        None => None,
-        Some(value) => Some(String::from(value.as_str()?)),
-    };
-    Some(Budgets {
-        max_steps: count("max_steps")?,
-        max_tokens: count("max_tokens")?,
-        max_tool_calls: count("max_tool_calls")?,
-        max_total_tokens: count("max_total_tokens")?,
-        stop_sentinel,
-    })
+    task::recorded_budgets(record.get("payload")?).ok()
 }

@@ -9,7 +9,7 @@ use super::turn::Turn;
 use super::{fit, records, Agent, Outcome, Record, State};
 use crate::json::Value;
 use crate::model::{Message, Reply, ToolCall};
-use crate::vocabulary::{call_id, RecordKind, StopReason};
+use crate::vocabulary::{call_id, AssistantPayload, RecordKind, StopReason};
 
 impl Agent {
     /// Whether `call` may have been started by the interrupted run and its tool is not
@@ -72,20 +72,33 @@ impl Agent {
                 arguments,
             })
             .collect();
-        let payload = records::assistant(&reply.text, &calls, tokens, &reply.provider);
+        // The record is made from the reply, which is then taken back apart (no copy).
+        let record = AssistantPayload {
+            text: reply.text,
+            tool_calls: calls,
+            tokens,
+            provider: reply.provider,
+        };
+        let payload = record.encode();
+        let AssistantPayload {
+            text,
+            tool_calls: calls,
+            provider,
+            ..
+        } = record;
         if let Err(sentence) = fit::turn(seq, &payload, &calls) {
             return self.model_error(sentence);
         }
         self.steps += 1;
         self.tokens = self.tokens.saturating_add(tokens);
-        let input = reply.provider.input_tokens.unwrap_or(0);
+        let input = provider.input_tokens.unwrap_or(0);
         self.total_tokens = self
             .total_tokens
             .saturating_add(tokens)
             .saturating_add(input);
         self.push_record(RecordKind::Assistant, payload);
         let sentinel = match &self.budgets.stop_sentinel {
-            Some(sentinel) => reply.text.contains(sentinel.as_str()),
+            Some(sentinel) => text.contains(sentinel.as_str()),
             None => false,
         };
         let over_budget = self.budgets.max_tokens.is_some_and(|max| self.tokens > max)
@@ -95,7 +108,7 @@ impl Agent {
                 .is_some_and(|max| self.total_tokens > max);
         let turn = Turn::new(calls.clone());
         self.messages.push(Message::Assistant {
-            text: reply.text,
+            text,
             tool_calls: calls,
         });
         if sentinel {

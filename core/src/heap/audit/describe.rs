@@ -6,7 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::json::{Object, Value};
-use crate::vocabulary::as_count;
+use crate::vocabulary::{as_count, RecordKind};
 
 /// The indefinite article for a word.
 pub(super) fn a(word: &str) -> &'static str {
@@ -17,7 +17,7 @@ pub(super) fn a(word: &str) -> &'static str {
 }
 
 pub(super) fn is_loop_kind(kind: &str) -> bool {
-    matches!(kind, "task" | "assistant" | "tool" | "stop" | "resume")
+    RecordKind::from_name(kind).is_some()
 }
 
 /// A member that must be a count (an integer from 0 to 2^53 − 1): the count, or a

@@ -9,23 +9,27 @@ use alloc::vec::Vec;
 use super::describe::{count_member, describe, describe_member, quoted, truncate};
 use super::{LoopAudit, Phase};
 use crate::json::{Object, Value};
+use crate::vocabulary::member::{
+    AFTER, ARGUMENTS, BUDGETS, CACHED_INPUT_TOKENS, ERROR, FINISH_REASON, ID, INPUT_TOKENS, MODEL,
+    NAME, OK, PROVIDER, REASON, RESPONSE_ID, STEPS, TASK, TEXT, TOKENS, TOOL_CALLS, UNRUN_CALLS,
+    VALUE,
+};
 use crate::vocabulary::{call_id, StopReason};
 
 impl LoopAudit {
     pub(super) fn task(&mut self, index: u64, payload: &Object) {
-        self.members(index, "task payload", payload, &["budgets", "task"], &[]);
+        self.members(index, "task payload", payload, &[BUDGETS, TASK], &[]);
         // An absent member is reported once, as missing, by `members`.
-        if payload.contains_key("task") && !matches!(payload.get("task"), Some(Value::String(_))) {
-            let found = describe_member(payload, "task");
+        if payload.contains_key(TASK) && !matches!(payload.get(TASK), Some(Value::String(_))) {
+            let found = describe_member(payload, TASK);
             self.find(
                 index,
                 format!("task payload: task must be a string, found {found}"),
             );
         }
-        if payload.contains_key("budgets")
-            && !matches!(payload.get("budgets"), Some(Value::Object(_)))
+        if payload.contains_key(BUDGETS) && !matches!(payload.get(BUDGETS), Some(Value::Object(_)))
         {
-            let found = describe_member(payload, "budgets");
+            let found = describe_member(payload, BUDGETS);
             self.find(
                 index,
                 format!("task payload: budgets must be an object, found {found}"),
@@ -42,10 +46,10 @@ impl LoopAudit {
             index,
             "assistant payload",
             payload,
-            &["text", "tokens", "tool_calls"],
-            &["provider"],
+            &[TEXT, TOKENS, TOOL_CALLS],
+            &[PROVIDER],
         );
-        match payload.get("provider") {
+        match payload.get(PROVIDER) {
             None => {}
             Some(Value::Object(provider)) => self.provider(index, provider),
             Some(other) => {
@@ -56,16 +60,16 @@ impl LoopAudit {
                 );
             }
         }
-        if payload.contains_key("text") && !matches!(payload.get("text"), Some(Value::String(_))) {
-            let found = describe_member(payload, "text");
+        if payload.contains_key(TEXT) && !matches!(payload.get(TEXT), Some(Value::String(_))) {
+            let found = describe_member(payload, TEXT);
             self.find(
                 index,
                 format!("assistant payload: text must be a string, found {found}"),
             );
         }
-        match count_member(payload, "tokens") {
+        match count_member(payload, TOKENS) {
             Ok(tokens) => self.tokens = self.tokens.saturating_add(tokens),
-            Err(_) if !payload.contains_key("tokens") => self.tokens_known = false,
+            Err(_) if !payload.contains_key(TOKENS) => self.tokens_known = false,
             Err(found) => {
                 self.tokens_known = false;
                 self.find(
@@ -74,7 +78,7 @@ impl LoopAudit {
                 );
             }
         }
-        let calls = match payload.get("tool_calls") {
+        let calls = match payload.get(TOOL_CALLS) {
             Some(Value::Array(calls)) => calls,
             None => return,
             Some(other) => {
@@ -104,20 +108,20 @@ impl LoopAudit {
             return;
         };
         let what = format!("assistant payload: call {position}");
-        self.members(index, &what, call, &["arguments", "id", "name"], &[]);
-        let id = call.get("id").and_then(Value::as_str);
-        let name = call.get("name").and_then(Value::as_str);
-        if name.is_none() && call.contains_key("name") {
-            let found = describe_member(call, "name");
+        self.members(index, &what, call, &[ARGUMENTS, ID, NAME], &[]);
+        let id = call.get(ID).and_then(Value::as_str);
+        let name = call.get(NAME).and_then(Value::as_str);
+        if name.is_none() && call.contains_key(NAME) {
+            let found = describe_member(call, NAME);
             self.find(
                 index,
                 format!("{what}: name must be a string, found {found}"),
             );
         }
         match (id, seq) {
-            (None, _) if !call.contains_key("id") => {}
+            (None, _) if !call.contains_key(ID) => {}
             (None, _) => {
-                let found = describe_member(call, "id");
+                let found = describe_member(call, ID);
                 self.find(index, format!("{what}: id must be a string, found {found}"));
             }
             (Some(id), Some(seq)) => {
@@ -152,7 +156,7 @@ impl LoopAudit {
                 format!("{what} is empty; the loop leaves it out when nothing was reported"),
             );
         }
-        for key in ["finish_reason", "model", "response_id"] {
+        for key in [FINISH_REASON, MODEL, RESPONSE_ID] {
             match provider.get(key) {
                 None | Some(Value::String(_)) => {}
                 Some(other) => {
@@ -165,10 +169,7 @@ impl LoopAudit {
             }
         }
         let mut counts = [None, None];
-        for (slot, key) in counts
-            .iter_mut()
-            .zip(["input_tokens", "cached_input_tokens"])
-        {
+        for (slot, key) in counts.iter_mut().zip([INPUT_TOKENS, CACHED_INPUT_TOKENS]) {
             match count_member(provider, key) {
                 Ok(n) => *slot = Some(n),
                 Err(_) if !provider.contains_key(key) => {}
@@ -195,19 +196,19 @@ impl LoopAudit {
             index,
             "tool payload",
             payload,
-            &["id", "name", "ok"],
-            &["error", "value"],
+            &[ID, NAME, OK],
+            &[ERROR, VALUE],
         );
-        let has_value = payload.contains_key("value");
-        let error_string = matches!(payload.get("error"), Some(Value::String(_)));
-        match payload.get("ok") {
-            Some(Value::Bool(true)) if has_value && !payload.contains_key("error") => {}
+        let has_value = payload.contains_key(VALUE);
+        let error_string = matches!(payload.get(ERROR), Some(Value::String(_)));
+        match payload.get(OK) {
+            Some(Value::Bool(true)) if has_value && !payload.contains_key(ERROR) => {}
             Some(Value::Bool(true)) => self.find(
                 index,
                 String::from("tool payload: an ok:true record has a value and no error"),
             ),
             Some(Value::Bool(false)) if has_value || !error_string => {
-                let found = describe_member(payload, "error");
+                let found = describe_member(payload, ERROR);
                 let value = if has_value { " and a value" } else { "" };
                 self.find(
                     index,
@@ -226,8 +227,8 @@ impl LoopAudit {
                 );
             }
         }
-        let id = payload.get("id").and_then(Value::as_str);
-        let name = payload.get("name").and_then(Value::as_str);
+        let id = payload.get(ID).and_then(Value::as_str);
+        let name = payload.get(NAME).and_then(Value::as_str);
         let Some((want_id, want_name)) = self.calls.get(self.answered) else {
             let detail = match self.turn {
                 None => String::from(
@@ -256,8 +257,8 @@ impl LoopAudit {
             truncate(want_name),
             self.answered,
             self.turn.unwrap_or_default(),
-            describe_member(payload, "id"),
-            describe_member(payload, "name"),
+            describe_member(payload, ID),
+            describe_member(payload, NAME),
         );
         self.find(index, detail);
         // Reported once, here: an answer to a later call skips the ones before it, and
@@ -267,7 +268,7 @@ impl LoopAudit {
 
     pub(super) fn stop(&mut self, index: u64, payload: &Object) {
         let reason = payload
-            .get("reason")
+            .get(REASON)
             .and_then(Value::as_str)
             .and_then(StopReason::from_name);
         // `error` is checked against the reason below.
@@ -275,12 +276,12 @@ impl LoopAudit {
             index,
             "stop payload",
             payload,
-            &["reason", "steps", "tokens", "unrun_calls"],
-            &["error"],
+            &[REASON, STEPS, TOKENS, UNRUN_CALLS],
+            &[ERROR],
         );
-        if reason.is_none() && payload.contains_key("reason") {
+        if reason.is_none() && payload.contains_key(REASON) {
             let names: Vec<&str> = StopReason::ALL.iter().map(|r| r.as_str()).collect();
-            let found = describe_member(payload, "reason");
+            let found = describe_member(payload, REASON);
             self.find(
                 index,
                 format!(
@@ -289,7 +290,7 @@ impl LoopAudit {
                 ),
             );
         }
-        match (reason, payload.get("error")) {
+        match (reason, payload.get(ERROR)) {
             (Some(StopReason::ModelError), Some(Value::String(_))) => {}
             (Some(StopReason::ModelError), other) => {
                 let found = other.map_or(String::from("none"), describe);
@@ -306,14 +307,14 @@ impl LoopAudit {
         }
         let unrun = (self.calls.len() - self.answered) as u64;
         let checks = [
-            ("steps", self.steps, "assistant records"),
+            (STEPS, self.steps, "assistant records"),
             (
-                "tokens",
+                TOKENS,
                 self.tokens,
                 "the sum of the assistant records' tokens",
             ),
             (
-                "unrun_calls",
+                UNRUN_CALLS,
                 unrun,
                 "calls of the last turn with no tool record",
             ),
@@ -321,7 +322,7 @@ impl LoopAudit {
         for (member, want, what) in checks {
             match count_member(payload, member) {
                 Ok(found) if found == want => {}
-                Ok(_) if member == "tokens" && !self.tokens_known => {}
+                Ok(_) if member == TOKENS && !self.tokens_known => {}
                 Err(_) if !payload.contains_key(member) => {}
                 Ok(found) => self.find(
                     index,
@@ -343,14 +344,14 @@ impl LoopAudit {
     }
 
     pub(super) fn resume(&mut self, index: u64, payload: &Object) {
-        self.members(index, "resume payload", payload, &["after"], &[]);
-        let after = payload.get("after").and_then(Value::as_str);
+        self.members(index, "resume payload", payload, &[AFTER], &[]);
+        let after = payload.get(AFTER).and_then(Value::as_str);
         match (self.phase, after) {
             (Phase::Stopped(_, Some(reason)), Some(after)) if after == reason.as_str() => {}
-            (Phase::Stopped(..), _) if !payload.contains_key("after") => {}
+            (Phase::Stopped(..), _) if !payload.contains_key(AFTER) => {}
             (Phase::Stopped(at, reason), _) => {
                 let said = reason.map_or("no valid reason", |r| r.as_str());
-                let found = describe_member(payload, "after");
+                let found = describe_member(payload, AFTER);
                 self.find(
                     index,
                     format!("resume payload: after must name the reason of the stop record at index {at} ({said}), found {found}"),
@@ -397,9 +398,9 @@ impl LoopAudit {
 
 /// The members an `assistant` payload's `provider` object may have.
 const PROVIDER_MEMBERS: [&str; 5] = [
-    "cached_input_tokens",
-    "finish_reason",
-    "input_tokens",
-    "model",
-    "response_id",
+    CACHED_INPUT_TOKENS,
+    FINISH_REASON,
+    INPUT_TOKENS,
+    MODEL,
+    RESPONSE_ID,
 ];

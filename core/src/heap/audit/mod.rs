@@ -15,7 +15,7 @@ use crate::json::{parse_tolerant, Value, RECORD_MAX_DEPTH};
 use crate::quote::escape_controls;
 use crate::verify::{self, Fault, FaultKind, Options, Report, MAX_FAULTS};
 use crate::verify::{for_each_line_in, LineEvent};
-use crate::vocabulary::{as_count, StopReason};
+use crate::vocabulary::{as_count, RecordKind, StopReason};
 use describe::{a, describe, is_loop_kind, truncate};
 
 /// One way a transcript is not a well-formed run.
@@ -147,12 +147,12 @@ impl LoopAudit {
         };
         self.order(index, kind);
         if let Some(payload) = payload {
-            match kind {
-                "task" => self.task(index, payload),
-                "assistant" => self.assistant(index, seq, payload),
-                "tool" => self.tool(index, payload),
-                "stop" => self.stop(index, payload),
-                "resume" => self.resume(index, payload),
+            match RecordKind::from_name(kind) {
+                Some(RecordKind::Task) => self.task(index, payload),
+                Some(RecordKind::Assistant) => self.assistant(index, seq, payload),
+                Some(RecordKind::Tool) => self.tool(index, payload),
+                Some(RecordKind::Stop) => self.stop(index, payload),
+                Some(RecordKind::Resume) => self.resume(index, payload),
                 _ => {}
             }
         }
@@ -220,7 +220,7 @@ impl LoopAudit {
     /// The order of records: task first; after stop only resume; turns complete.
     fn order(&mut self, index: u64, kind: &str) {
         if self.phase == Phase::Start {
-            if kind != "task" {
+            if kind != RecordKind::Task.as_str() {
                 self.find(
                     index,
                     format!(
@@ -231,23 +231,23 @@ impl LoopAudit {
                 );
             }
             self.phase = Phase::Running;
-            if kind == "task" {
+            if kind == RecordKind::Task.as_str() {
                 return;
             }
         }
-        match kind {
-            "task" => self.find(
+        match RecordKind::from_name(kind) {
+            Some(RecordKind::Task) => self.find(
                 index,
                 String::from("a second task record; a run has one task record, the first"),
             ),
-            "resume" => match self.phase {
+            Some(RecordKind::Resume) => match self.phase {
                 Phase::Stopped(..) => {}
                 _ => self.find(
                     index,
                     String::from("a resume record that does not follow a stop record"),
                 ),
             },
-            "assistant" | "tool" | "stop" => {
+            Some(RecordKind::Assistant | RecordKind::Tool | RecordKind::Stop) => {
                 if let Phase::Stopped(at, _) = self.phase {
                     self.find(
                         index,
@@ -260,17 +260,17 @@ impl LoopAudit {
                     // Go on as if the run had resumed, so one missing resume is one finding.
                     self.phase = Phase::Running;
                 }
-                if kind == "assistant" {
+                if kind == RecordKind::Assistant.as_str() {
                     self.unanswered_before_turn(index);
                 }
             }
-            other => self.find(
+            None => self.find(
                 index,
                 format!(
                     "{} '{}' record, which the loop does not write (task, assistant, tool, \
                      stop, resume)",
-                    a(other),
-                    truncate(other)
+                    a(kind),
+                    truncate(kind)
                 ),
             ),
         }

@@ -5,9 +5,12 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{kinds_text, Scenario};
-use crate::agent::{call_id, StopReason};
+use crate::agent::{call_id, RecordKind, StopReason};
 use crate::jcs::to_vec;
 use crate::json::{self, Object, Value};
+use crate::vocabulary::member::{
+    BUDGETS, ERROR, ID, MAX_TOKENS, NAME, OK, REASON, STEPS, TOKENS, TOOL_CALLS, UNRUN_CALLS, VALUE,
+};
 
 /// One claim about a transcript, and whether it held.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,7 +49,7 @@ fn number(payload: &Object, key: &str) -> Option<f64> {
 }
 
 fn calls(payload: &Object) -> &[Value] {
-    match payload.get("tool_calls") {
+    match payload.get(TOOL_CALLS) {
         Some(Value::Array(calls)) => calls,
         _ => &[],
     }
@@ -110,15 +113,23 @@ pub fn check(scenario: &Scenario, transcript: &[u8]) -> Vec<Claim> {
 
 /// Counts recomputed from the records: steps, tokens, and the last turn's unrun calls.
 fn counts(records: &[Read]) -> (f64, f64, f64) {
-    let assistants: Vec<&Read> = records.iter().filter(|r| r.kind == "assistant").collect();
+    let assistants: Vec<&Read> = records
+        .iter()
+        .filter(|r| r.kind == RecordKind::Assistant.as_str())
+        .collect();
     let tokens = assistants
         .iter()
-        .filter_map(|r| number(&r.payload, "tokens"))
+        .filter_map(|r| number(&r.payload, TOKENS))
         .sum();
-    let last_turn = records.iter().rposition(|r| r.kind == "assistant");
+    let last_turn = records
+        .iter()
+        .rposition(|r| r.kind == RecordKind::Assistant.as_str());
     let unrun = last_turn.map_or(0, |at| {
         // From the assistant record itself, which is not a tool record.
-        let answered = records[at..].iter().filter(|r| r.kind == "tool").count();
+        let answered = records[at..]
+            .iter()
+            .filter(|r| r.kind == RecordKind::Tool.as_str())
+            .count();
         calls(&records[at].payload).len().saturating_sub(answered)
     });
     (assistants.len() as f64, tokens, unrun as f64)
@@ -130,14 +141,17 @@ fn stop_claim(records: &[Read], reason: StopReason) -> Claim {
         "stop: reason {reason}, steps {steps} = assistant records, tokens {tokens} = their \
          sum, unrun_calls {unrun} = calls of the last turn with no tool record"
     );
-    let Some(stop) = records.last().filter(|r| r.kind == "stop") else {
+    let Some(stop) = records
+        .last()
+        .filter(|r| r.kind == RecordKind::Stop.as_str())
+    else {
         return Claim::new(what, String::from("the last record is not a stop"), false);
     };
     let p = &stop.payload;
-    let held = p.get("reason").and_then(Value::as_str) == Some(reason.as_str())
-        && number(p, "steps") == Some(steps)
-        && number(p, "tokens") == Some(tokens)
-        && number(p, "unrun_calls") == Some(unrun);
+    let held = p.get(REASON).and_then(Value::as_str) == Some(reason.as_str())
+        && number(p, STEPS) == Some(steps)
+        && number(p, TOKENS) == Some(tokens)
+        && number(p, UNRUN_CALLS) == Some(unrun);
     Claim::new(
         what,
         format!("stop {}", text(&Value::Object(p.clone()))),
@@ -153,13 +167,13 @@ fn ids_claim(records: &[Read]) -> Claim {
     );
     let mut pending: Vec<(String, String)> = Vec::new();
     for record in records {
-        match record.kind.as_str() {
-            "assistant" => {
+        match RecordKind::from_name(&record.kind) {
+            Some(RecordKind::Assistant) => {
                 pending.clear();
                 for (index, call) in calls(&record.payload).iter().enumerate() {
                     let call = call.as_object();
-                    let id = call.and_then(|c| c.get("id")).and_then(Value::as_str);
-                    let name = call.and_then(|c| c.get("name")).and_then(Value::as_str);
+                    let id = call.and_then(|c| c.get(ID)).and_then(Value::as_str);
+                    let name = call.and_then(|c| c.get(NAME)).and_then(Value::as_str);
                     let want = call_id(record.seq as u64, index);
                     if id != Some(want.as_str()) {
                         let found = format!("seq {}: call {index} has id {id:?}", record.seq);
@@ -169,11 +183,11 @@ fn ids_claim(records: &[Read]) -> Claim {
                 }
                 pending.reverse();
             }
-            "tool" => {
+            Some(RecordKind::Tool) => {
                 let p = &record.payload;
                 let got = (
-                    p.get("id").and_then(Value::as_str),
-                    p.get("name").and_then(Value::as_str),
+                    p.get(ID).and_then(Value::as_str),
+                    p.get(NAME).and_then(Value::as_str),
                 );
                 let next = pending.pop();
                 if next
@@ -198,16 +212,16 @@ fn tool_claim(records: &[Read], seq: u64, want: &Result<Value, &'static str>) ->
     };
     let Some(record) = records
         .iter()
-        .find(|r| r.seq == seq as f64 && r.kind == "tool")
+        .find(|r| r.seq == seq as f64 && r.kind == RecordKind::Tool.as_str())
     else {
         return Claim::new(what, format!("no tool record at seq {seq}"), false);
     };
     let p = &record.payload;
     let held = match want {
-        Ok(value) => p.get("ok") == Some(&Value::Bool(true)) && p.get("value") == Some(value),
+        Ok(value) => p.get(OK) == Some(&Value::Bool(true)) && p.get(VALUE) == Some(value),
         Err(error) => {
-            p.get("ok") == Some(&Value::Bool(false))
-                && p.get("error").and_then(Value::as_str) == Some(*error)
+            p.get(OK) == Some(&Value::Bool(false))
+                && p.get(ERROR).and_then(Value::as_str) == Some(*error)
         }
     };
     Claim::new(what, text(&Value::Object(p.clone())), held)
@@ -218,14 +232,15 @@ fn tool_claim(records: &[Read], seq: u64, want: &Result<Value, &'static str>) ->
 fn budget_claim(records: &[Read]) -> Claim {
     let max = records
         .first()
-        .and_then(|r| r.payload.get("budgets"))
+        .and_then(|r| r.payload.get(BUDGETS))
         .and_then(Value::as_object)
-        .and_then(|b| number(b, "max_tokens"));
+        .and_then(|b| number(b, MAX_TOKENS));
     let (_, tokens, unrun) = counts(records);
-    let last = records.iter().rev().find(|r| r.kind == "assistant");
-    let last_tokens = last
-        .and_then(|r| number(&r.payload, "tokens"))
-        .unwrap_or(0.0);
+    let last = records
+        .iter()
+        .rev()
+        .find(|r| r.kind == RecordKind::Assistant.as_str());
+    let last_tokens = last.and_then(|r| number(&r.payload, TOKENS)).unwrap_or(0.0);
     let last_calls = last.map_or(0, |r| calls(&r.payload).len()) as f64;
     let max_text = max.map_or(String::from("unset"), |m| format!("{m}"));
     let what = format!(

@@ -68,7 +68,7 @@ mod resume;
 
 pub(crate) use calls::call_tool;
 use calls::run_calls;
-pub use resumable::{Resumable, Stated, StatedError};
+pub use resumable::Resumable;
 pub use resume::{open, replay, OpenError, ReplayReport};
 
 use core::fmt;

@@ -3,19 +3,17 @@
 //! for resuming, which [`super::open`], `agentloop run --resume` (through the durable
 //! writer, which reads and verifies the file once) and `agentloop_agent_resume` share.
 
-use alloc::collections::BTreeMap;
-use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 use super::OpenError;
-use crate::agent::{recorded_budgets, Agent, Budgets};
-use crate::anchor::{seq_of, Anchor};
+use crate::agent::{Agent, Budgets};
+use crate::anchor::Anchor;
 use crate::chain::Chain;
 use crate::export::{parse_records, ParseRecordsError};
-use crate::json::{Object, Value};
+use crate::json::Value;
 use crate::tools::Manifest;
 use crate::verify::{self, Options};
+use crate::vocabulary::{task, PayloadError, TaskPayload};
 
 /// A transcript that verified, read to be continued: its records and where its chain
 /// goes on. Made by [`Resumable::read`] (or by the durable writer, from the bytes it
@@ -25,52 +23,6 @@ pub struct Resumable {
     records: Vec<Value>,
     next: Anchor,
 }
-
-/// What a transcript's `task` record (record 0) states: the run's task, budgets and
-/// tool limits, which a resumed run keeps.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stated {
-    /// The task text.
-    pub task: String,
-    /// The budgets ([`recorded_budgets`]).
-    pub budgets: Budgets,
-    /// Each limited tool's most runs (`budgets.tool_limits`).
-    pub tool_limits: BTreeMap<String, u64>,
-}
-
-/// Why record 0 does not state a run's task, budgets and tool limits as the loop
-/// writes them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StatedError {
-    /// Record 0 is not an object with a `payload` object (or there is no record).
-    NotTask,
-    /// The payload has no `task` string.
-    NoTaskText,
-    /// The budgets are not the counts and sentinel the loop writes.
-    Budgets,
-    /// `budgets.tool_limits` is not an object.
-    ToolLimitsNotObject,
-    /// `budgets.tool_limits` holds a limit that is not a count.
-    LimitNotCount,
-}
-
-impl fmt::Display for StatedError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            StatedError::NotTask => "record 0 is not a task record with a payload",
-            StatedError::NoTaskText => "record 0 has no task text",
-            StatedError::Budgets => {
-                "record 0's budgets are not the counts and sentinel the loop writes"
-            }
-            StatedError::ToolLimitsNotObject => "record 0's tool_limits is not an object",
-            StatedError::LimitNotCount => {
-                "record 0's tool_limits holds a limit that is not a count"
-            }
-        })
-    }
-}
-
-impl core::error::Error for StatedError {}
 
 impl Resumable {
     /// Reads `transcript`, whose chain starts at `anchor` ([`Anchor::GENESIS`] for a
@@ -125,43 +77,13 @@ impl Resumable {
 
     /// The task text record 0 states, if it states one.
     pub fn task(&self) -> Option<&str> {
-        self.payload()?.get("task")?.as_str()
+        task::text(self.payload()).ok()
     }
 
-    /// What record 0 states: the task, the budgets and the tool limits.
-    pub fn stated(&self) -> Result<Stated, StatedError> {
-        let payload = self.payload().ok_or(StatedError::NotTask)?;
-        let task = payload
-            .get("task")
-            .and_then(Value::as_str)
-            .ok_or(StatedError::NoTaskText)?;
-        let budgets = self
-            .records
-            .first()
-            .and_then(recorded_budgets)
-            .ok_or(StatedError::Budgets)?;
-        let mut tool_limits = BTreeMap::new();
-        let recorded = payload
-            .get("budgets")
-            .and_then(Value::as_object)
-            .and_then(|b| b.get("tool_limits"));
-        if let Some(recorded) = recorded {
-            let recorded = recorded
-                .as_object()
-                .ok_or(StatedError::ToolLimitsNotObject)?;
-            for (name, limit) in recorded.iter() {
-                let limit = limit
-                    .as_f64()
-                    .and_then(seq_of)
-                    .ok_or(StatedError::LimitNotCount)?;
-                tool_limits.insert(String::from(name), limit);
-            }
-        }
-        Ok(Stated {
-            task: String::from(task),
-            budgets,
-            tool_limits,
-        })
+    /// What record 0 states: the task, the budgets and the tool limits (its payload
+    /// decoded; no record, or one with no payload, is a payload that is not an object).
+    pub fn stated(&self) -> Result<TaskPayload, PayloadError> {
+        TaskPayload::decode(self.payload())
     }
 
     /// Continues the run: the agent [`Agent::resume`] rebuilds from the records (which
@@ -177,13 +99,13 @@ impl Resumable {
         Ok((agent, Chain::from_anchor(self.next)))
     }
 
-    /// Record 0's payload, if it is an object with one.
-    fn payload(&self) -> Option<&Object> {
+    /// Record 0's payload (null when there is none).
+    fn payload(&self) -> &Value {
         self.records
-            .first()?
-            .as_object()?
-            .get("payload")?
-            .as_object()
+            .first()
+            .and_then(Value::as_object)
+            .and_then(|record| record.get("payload"))
+            .unwrap_or(&Value::Null)
     }
 }
 
@@ -256,31 +178,36 @@ mod tests {
         assert_eq!(limits, [("add", 2), ("mul", 5)]);
         assert_eq!(stated.budgets.max_steps, Some(3));
         for (payload, error) in [
-            (r#"{"budgets":{}}"#, StatedError::NoTaskText),
+            (r#"{"budgets":{}}"#, "the task payload has no task"),
             (
                 r#"{"task":"t","budgets":{"max_steps":-1}}"#,
-                StatedError::Budgets,
+                "the task payload's max_steps must be a count (an integer from 0 to 2^53-1)",
             ),
-            (r#"{"task":"t"}"#, StatedError::Budgets),
+            (r#"{"task":"t"}"#, "the task payload has no budgets"),
+            (
+                r#"{"task":"t","budgets":{"stop_sentinel":1}}"#,
+                "the task payload's budgets.stop_sentinel must be a string",
+            ),
             (
                 r#"{"task":"t","budgets":{"tool_limits":[]}}"#,
-                StatedError::ToolLimitsNotObject,
+                "the task payload's budgets.tool_limits must be an object",
             ),
             (
                 r#"{"task":"t","budgets":{"tool_limits":{"add":1.5}}}"#,
-                StatedError::LimitNotCount,
+                "the task payload's budgets.tool_limits must be an object of counts",
             ),
         ] {
-            assert_eq!(task_record(payload).stated(), Err(error), "{payload}");
-            assert!(error.to_string().starts_with("record 0"), "{error}");
+            let refused = task_record(payload).stated().unwrap_err();
+            assert_eq!(refused.to_string(), error, "{payload}");
         }
+        let not_an_object = "the task payload must be an object";
         let mut chain = Chain::new();
         let line = chain.append("task", &Value::Array(Vec::new())).unwrap();
         let read = Resumable::read(Anchor::GENESIS, line).unwrap();
-        assert_eq!(read.stated(), Err(StatedError::NotTask));
+        assert_eq!(read.stated().unwrap_err().to_string(), not_an_object);
         assert_eq!(read.task(), None);
         let empty = Resumable::read(Anchor::GENESIS, b"").unwrap();
         assert!(empty.is_empty());
-        assert_eq!(empty.stated(), Err(StatedError::NotTask));
+        assert_eq!(empty.stated().unwrap_err().to_string(), not_an_object);
     }
 }

@@ -53,7 +53,7 @@ impl core::error::Error for OpenError {}
 /// continues the records (from the last record's `seq` and `hash`). Hand both to
 /// [`super::drive`], with a sink that appends to the same file. `budgets` and the
 /// manifest's call limits must be those the `task` record states
-/// ([`recorded_budgets`] reads them). The model is shown the conversation the
+/// ([`Resumable::stated`] reads them). The model is shown the conversation the
 /// interrupted run had reached, so a model that answers by what it is shown gives the
 /// answers it would have given: where no call was in flight (or their tools are
 /// idempotent) the resumed file is byte for byte the file the uninterrupted run writes.
@@ -94,7 +94,7 @@ impl ReplayReport {
 /// catching a nondeterministic tool). A `result lost` record of a tool that is not
 /// idempotent is taken as recorded: no tool gave it. The replay ends at the
 /// transcript's last record, or at the first difference: the tools are not run after
-/// it. The budgets are those the `task` record states ([`recorded_budgets`]); the
+/// it. The budgets are those the `task` record states ([`Resumable::stated`]); the
 /// toolbox's call limits must be too (if not, the difference is record 0).
 pub fn replay(transcript: &[u8], toolbox: &mut Toolbox) -> Result<ReplayReport, OpenError> {
     let read = Resumable::read(Anchor::GENESIS, transcript)?;

@@ -10,7 +10,10 @@ use crate::jcs::write_value;
 use crate::json::{Object, Value};
 use crate::model::{Message, ToolCall};
 use crate::sink::CountingSink;
-use crate::vocabulary::{not_run_sentence, StopReason};
+use crate::vocabulary::member::{
+    ARGUMENTS, ERROR, ID, NAME, OK, REASON, TASK, TEXT, TOOL_CALLS, VALUE,
+};
+use crate::vocabulary::{not_run_sentence, RecordKind, StopReason};
 
 /// Why records could not be read as a loop transcript.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,10 +172,10 @@ pub(crate) fn read(records: &[Value]) -> Result<Conversation, HistoryError> {
         return Err(error(0, HistoryErrorKind::NoTask));
     };
     let (kind, payload) = split(first).ok_or(error(0, HistoryErrorKind::NotARecord))?;
-    if kind != "task" {
+    if kind != Some(RecordKind::Task) {
         return Err(error(0, HistoryErrorKind::NoTask));
     }
-    let task = string(payload, "task").ok_or(error(0, HistoryErrorKind::BadPayload("task")))?;
+    let task = string(payload, TASK).ok_or(error(0, HistoryErrorKind::BadPayload(TASK)))?;
     let mut conversation = Conversation {
         task: task.into(),
         turns: Vec::new(),
@@ -182,7 +185,7 @@ pub(crate) fn read(records: &[Value]) -> Result<Conversation, HistoryError> {
     for (index, record) in records.iter().enumerate().skip(1) {
         let (kind, payload) = split(record).ok_or(error(index, HistoryErrorKind::NotARecord))?;
         let fail = |kind| Err(error(index, kind));
-        if state == State::Stopped && kind != "resume" {
+        if state == State::Stopped && kind != Some(RecordKind::Resume) {
             return fail(HistoryErrorKind::AfterStop);
         }
         let pending = conversation
@@ -190,18 +193,18 @@ pub(crate) fn read(records: &[Value]) -> Result<Conversation, HistoryError> {
             .last()
             .map_or(0, |t| t.calls.len() - t.answers.len());
         match kind {
-            "task" => return fail(HistoryErrorKind::SecondTask),
-            "assistant" => {
+            Some(RecordKind::Task) => return fail(HistoryErrorKind::SecondTask),
+            Some(RecordKind::Assistant) => {
                 if pending > 0 {
                     return fail(HistoryErrorKind::CallUnanswered);
                 }
                 let turn = turn(payload, &mut ids).map_err(|kind| error(index, kind))?;
                 conversation.turns.push(turn);
             }
-            "tool" => {
+            Some(RecordKind::Tool) => {
                 let answer = answer(payload).map_err(|kind| error(index, kind))?;
-                let id = string(payload, "id");
-                let name = string(payload, "name");
+                let id = string(payload, ID);
+                let name = string(payload, NAME);
                 let Some(turn) = conversation.turns.last_mut().filter(|_| pending > 0) else {
                     return fail(HistoryErrorKind::ToolWithoutCall);
                 };
@@ -211,10 +214,10 @@ pub(crate) fn read(records: &[Value]) -> Result<Conversation, HistoryError> {
                 }
                 turn.answers.push(answer);
             }
-            "stop" => {
-                let reason = string(payload, "reason")
+            Some(RecordKind::Stop) => {
+                let reason = string(payload, REASON)
                     .filter(|r| StopReason::from_name(r).is_some())
-                    .ok_or(error(index, HistoryErrorKind::BadPayload("reason")))?;
+                    .ok_or(error(index, HistoryErrorKind::BadPayload(REASON)))?;
                 if let Some(turn) = conversation.turns.last_mut() {
                     while turn.answers.len() < turn.calls.len() {
                         turn.answers.push(Answer::NotRun(not_run_sentence(reason)));
@@ -222,7 +225,7 @@ pub(crate) fn read(records: &[Value]) -> Result<Conversation, HistoryError> {
                 }
                 state = State::Stopped;
             }
-            "resume" => {
+            Some(RecordKind::Resume) => {
                 if state != State::Stopped {
                     return fail(HistoryErrorKind::ResumeWithoutStop);
                 }
@@ -239,10 +242,11 @@ pub(crate) fn read(records: &[Value]) -> Result<Conversation, HistoryError> {
     Ok(conversation)
 }
 
-/// The record's `kind` and `payload` object.
-fn split(record: &Value) -> Option<(&str, &Object)> {
+/// The record's `kind` (`None` for a kind the loop does not write) and `payload`
+/// object.
+fn split(record: &Value) -> Option<(Option<RecordKind>, &Object)> {
     let record = record.as_object()?;
-    let kind = record.get("kind")?.as_str()?;
+    let kind = RecordKind::from_name(record.get("kind")?.as_str()?);
     let payload = record.get("payload")?.as_object()?;
     Some((kind, payload))
 }
@@ -266,19 +270,19 @@ fn encodable(value: &Value) -> bool {
 
 /// An `assistant` payload as a turn with no answers yet.
 fn turn(payload: &Object, ids: &mut BTreeSet<String>) -> Result<Turn, HistoryErrorKind> {
-    let text = string(payload, "text").ok_or(HistoryErrorKind::BadPayload("text"))?;
-    let Some(Value::Array(items)) = payload.get("tool_calls") else {
-        return Err(HistoryErrorKind::BadPayload("tool_calls"));
+    let text = string(payload, TEXT).ok_or(HistoryErrorKind::BadPayload(TEXT))?;
+    let Some(Value::Array(items)) = payload.get(TOOL_CALLS) else {
+        return Err(HistoryErrorKind::BadPayload(TOOL_CALLS));
     };
     let mut calls = Vec::with_capacity(items.len());
     for item in items {
         let call = item
             .as_object()
-            .ok_or(HistoryErrorKind::BadPayload("tool_calls"))?;
-        let id = string(call, "id").ok_or(HistoryErrorKind::BadPayload("call id"))?;
-        let name = string(call, "name").ok_or(HistoryErrorKind::BadPayload("call name"))?;
+            .ok_or(HistoryErrorKind::BadPayload(TOOL_CALLS))?;
+        let id = string(call, ID).ok_or(HistoryErrorKind::BadPayload("call id"))?;
+        let name = string(call, NAME).ok_or(HistoryErrorKind::BadPayload("call name"))?;
         let arguments = call
-            .get("arguments")
+            .get(ARGUMENTS)
             .ok_or(HistoryErrorKind::BadPayload("call arguments"))?;
         if !encodable(arguments) {
             return Err(HistoryErrorKind::BadPayload("call arguments"));
@@ -301,15 +305,15 @@ fn turn(payload: &Object, ids: &mut BTreeSet<String>) -> Result<Turn, HistoryErr
 
 /// A `tool` payload's result.
 fn answer(payload: &Object) -> Result<Answer, HistoryErrorKind> {
-    match payload.get("ok") {
+    match payload.get(OK) {
         Some(Value::Bool(true)) => payload
-            .get("value")
+            .get(VALUE)
             .filter(|v| encodable(v))
             .map(|v| Answer::Value(v.clone()))
-            .ok_or(HistoryErrorKind::BadPayload("value")),
-        Some(Value::Bool(false)) => string(payload, "error")
+            .ok_or(HistoryErrorKind::BadPayload(VALUE)),
+        Some(Value::Bool(false)) => string(payload, ERROR)
             .map(|e| Answer::Error(e.into()))
-            .ok_or(HistoryErrorKind::BadPayload("error")),
-        _ => Err(HistoryErrorKind::BadPayload("ok")),
+            .ok_or(HistoryErrorKind::BadPayload(ERROR)),
+        _ => Err(HistoryErrorKind::BadPayload(OK)),
     }
 }

@@ -19,14 +19,13 @@ use super::object;
 use crate::json::Value;
 use crate::model::{Message, ToolCall};
 use crate::tools::ToolSpec;
+use crate::vocabulary::member::{TEXT, TOOL_CALLS};
+use crate::vocabulary::{encode_call, ToolPayload};
 
-/// One call: `{"arguments":…,"id":…,"name":…}`.
+/// One call: `{"arguments":…,"id":…,"name":…}`, as an `assistant` record's
+/// `tool_calls` hold it.
 pub fn native_call(call: &ToolCall) -> Value {
-    object([
-        ("id", Value::from(call.id.as_str())),
-        ("name", Value::from(call.name.as_str())),
-        ("arguments", call.arguments.clone()),
-    ])
+    encode_call(call)
 }
 
 /// The calls of a turn, in order: an array of [`native_call`]s.
@@ -38,33 +37,36 @@ pub fn native_calls(calls: &[ToolCall]) -> Value {
 pub fn native_message(message: &Message) -> Value {
     match message {
         Message::User { text } => object([
-            ("role", Value::from("user")),
-            ("text", Value::from(text.as_str())),
+            (ROLE, Value::from(message.role().as_str())),
+            (TEXT, Value::from(text.as_str())),
         ]),
         Message::Assistant { text, tool_calls } => object([
-            ("role", Value::from("assistant")),
-            ("text", Value::from(text.as_str())),
-            ("tool_calls", native_calls(tool_calls)),
+            (ROLE, Value::from(message.role().as_str())),
+            (TEXT, Value::from(text.as_str())),
+            (TOOL_CALLS, native_calls(tool_calls)),
         ]),
+        // The `tool` payload of the call's record, and its role.
         Message::Tool {
             call_id,
             name,
             result,
         } => {
-            let (ok, member, value) = match result {
-                Ok(value) => (true, "value", value.clone()),
-                Err(sentence) => (false, "error", Value::from(sentence.as_str())),
-            };
-            object([
-                ("role", Value::from("tool")),
-                ("id", Value::from(call_id.as_str())),
-                ("name", Value::from(name.as_str())),
-                ("ok", Value::Bool(ok)),
-                (member, value),
-            ])
+            let mut payload = ToolPayload {
+                id: call_id.clone(),
+                name: name.clone(),
+                result: result.clone(),
+            }
+            .encode();
+            if let Value::Object(members) = &mut payload {
+                members.insert(ROLE, Value::from(message.role().as_str()));
+            }
+            payload
         }
     }
 }
+
+/// A message's role member.
+const ROLE: &str = "role";
 
 /// The conversation, the task first: an array of [`native_message`]s.
 pub fn native_messages(messages: &[Message]) -> Value {

@@ -5,6 +5,13 @@ use agentloop_core::agent::{Budgets, Record, RecordKind};
 use agentloop_core::driver::Counts;
 use agentloop_core::durable::Appended;
 use agentloop_core::json::{Object, Value};
+use agentloop_core::model::ToolCall;
+use agentloop_core::vocabulary::member::{
+    AFTER, BUDGETS, ERROR, ID, NAME, OK, REASON, TASK, TEXT, UNRUN_CALLS,
+};
+use agentloop_core::vocabulary::{
+    AssistantPayload, ResumePayload, StopPayload, TaskPayload, ToolPayload,
+};
 
 use super::{count, object};
 use crate::diag::plural;
@@ -14,33 +21,14 @@ fn payload(record: &Record) -> Option<&Object> {
     record.payload.as_object()
 }
 
-fn str_of<'a>(record: &'a Record, key: &str) -> &'a str {
-    payload(record)
-        .and_then(|p| p.get(key))
-        .and_then(Value::as_str)
-        .unwrap_or("")
-}
-
-fn u64_of(record: &Record, key: &str) -> u64 {
-    payload(record)
-        .and_then(|p| p.get(key))
-        .and_then(Value::as_f64)
-        .map_or(0, |n| n as u64)
-}
-
-/// The calls of an `assistant` record, as (id, name).
-fn calls(record: &Record) -> Vec<(&str, &str)> {
-    let Some(Value::Array(calls)) = payload(record).and_then(|p| p.get("tool_calls")) else {
-        return Vec::new();
-    };
-    calls
-        .iter()
-        .filter_map(Value::as_object)
-        .map(|call| {
-            let member = |key| call.get(key).and_then(Value::as_str).unwrap_or("");
-            (member("id"), member("name"))
-        })
-        .collect()
+/// The calls of an `assistant` record (none for another record).
+fn calls(record: &Record) -> Vec<ToolCall> {
+    match record.kind {
+        RecordKind::Assistant => AssistantPayload::decode(&record.payload)
+            .map(|turn| turn.tool_calls)
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
 }
 
 pub(super) fn record_event(record: &Record, appended: &Appended, counts: Counts) -> Value {
@@ -64,20 +52,23 @@ pub(super) fn record_event(record: &Record, appended: &Appended, counts: Counts)
         }
     };
     match record.kind {
-        RecordKind::Task => copy(&mut members, &["task", "budgets"]),
+        RecordKind::Task => copy(&mut members, &[TASK, BUDGETS]),
         RecordKind::Assistant => {
             let calls = calls(record)
                 .into_iter()
-                .map(|(id, name)| {
-                    object(vec![("id", Value::from(id)), ("name", Value::from(name))])
+                .map(|call| {
+                    object(vec![
+                        (ID, Value::from(call.id)),
+                        (NAME, Value::from(call.name)),
+                    ])
                 })
                 .collect();
             members.push(("calls", Value::Array(calls)));
-            copy(&mut members, &["text"]);
+            copy(&mut members, &[TEXT]);
         }
-        RecordKind::Tool => copy(&mut members, &["id", "name", "ok", "error"]),
-        RecordKind::Stop => copy(&mut members, &["reason", "unrun_calls", "error"]),
-        RecordKind::Resume => copy(&mut members, &["after"]),
+        RecordKind::Tool => copy(&mut members, &[ID, NAME, OK, ERROR]),
+        RecordKind::Stop => copy(&mut members, &[REASON, UNRUN_CALLS, ERROR]),
+        RecordKind::Resume => copy(&mut members, &[AFTER]),
     }
     object(members)
 }
@@ -94,62 +85,63 @@ fn tokens_text(counts: Counts, budgets: &Budgets) -> String {
     text
 }
 
-/// One record as a progress line (see docs/cli.md).
+/// One record as a progress line (see docs/cli.md): its payload decoded (the loop's
+/// own records always decode; one that did not would show its seq and kind only).
 pub(super) fn record_line(record: &Record, counts: Counts, budgets: &Budgets) -> String {
     let seq = record.seq;
     let turn = counts.steps;
-    match record.kind {
-        RecordKind::Task => format!("seq {seq} task {}", quoted(str_of(record, "task"))),
-        RecordKind::Assistant => {
-            let calls = calls(record);
-            let what = if calls.is_empty() {
-                format!("answer {}", quoted(str_of(record, "text")))
+    let payload = &record.payload;
+    let line = match record.kind {
+        RecordKind::Task => TaskPayload::decode(payload)
+            .map(|task| format!("seq {seq} task {}", quoted(&task.task))),
+        RecordKind::Assistant => AssistantPayload::decode(payload).map(|assistant| {
+            let what = if assistant.tool_calls.is_empty() {
+                format!("answer {}", quoted(&assistant.text))
             } else {
-                let names: Vec<String> = calls.iter().map(|(_, name)| bare(name)).collect();
+                let names: Vec<String> = assistant
+                    .tool_calls
+                    .iter()
+                    .map(|call| bare(&call.name))
+                    .collect();
                 format!("calls {}", names.join(", "))
             };
             format!(
                 "seq {seq} turn {turn}: {what}; {}",
                 tokens_text(counts, budgets)
             )
-        }
-        RecordKind::Tool => {
-            let name = bare(str_of(record, "name"));
-            let ok = matches!(
-                payload(record).and_then(|p| p.get("ok")),
-                Some(Value::Bool(true))
-            );
-            let mut line = if ok {
-                format!("seq {seq} turn {turn}: {name} ok")
-            } else {
-                format!(
-                    "seq {seq} turn {turn}: {name} failed: {}",
-                    quoted(str_of(record, "error"))
-                )
+        }),
+        RecordKind::Tool => ToolPayload::decode(payload).map(|tool| {
+            let name = bare(&tool.name);
+            let mut line = match &tool.result {
+                Ok(_) => format!("seq {seq} turn {turn}: {name} ok"),
+                Err(error) => format!("seq {seq} turn {turn}: {name} failed: {}", quoted(error)),
             };
             if let Some(max) = budgets.max_tool_calls {
                 line.push_str(&format!("; tool calls {}/{max}", counts.tool_calls));
             }
             line
-        }
-        RecordKind::Stop => {
+        }),
+        RecordKind::Stop => StopPayload::decode(payload).map(|stop| {
             let mut line = format!(
                 "seq {seq} stop {}: {}, {}, {}",
-                bare(str_of(record, "reason")),
-                plural(u64_of(record, "steps"), "turn"),
-                plural(u64_of(record, "tokens"), "token"),
+                bare(stop.reason.as_str()),
+                plural(stop.steps, "turn"),
+                plural(stop.tokens, "token"),
                 plural(counts.tool_calls, "tool call"),
             );
-            let unrun = u64_of(record, "unrun_calls");
-            if unrun > 0 {
-                line.push_str(&format!(", {} left unrun", plural(unrun, "call")));
+            if stop.unrun_calls > 0 {
+                line.push_str(&format!(
+                    ", {} left unrun",
+                    plural(stop.unrun_calls, "call")
+                ));
             }
-            let error = str_of(record, "error");
-            if !error.is_empty() {
-                line.push_str(&format!("; error {}", quoted(error)));
+            if let Some(error) = stop.error.filter(|e| !e.is_empty()) {
+                line.push_str(&format!("; error {}", quoted(&error)));
             }
             line
-        }
-        RecordKind::Resume => format!("seq {seq} resume after {}", bare(str_of(record, "after"))),
-    }
+        }),
+        RecordKind::Resume => ResumePayload::decode(payload)
+            .map(|resume| format!("seq {seq} resume after {}", bare(resume.after.as_str()))),
+    };
+    line.unwrap_or_else(|_| format!("seq {seq} {}", record.kind))
 }

@@ -3,22 +3,11 @@
 
 use agentloop_core::agent::Budgets;
 use agentloop_core::json::Value;
+use agentloop_core::vocabulary::member::{BUDGETS, STOP_SENTINEL};
 
 use super::{count, object, Start};
 use crate::diag::plural;
 use crate::record_line::{bare, quoted};
-
-/// The budgets that are set, as the task record states them.
-fn budgets_value(budgets: &Budgets) -> Value {
-    let mut members: Vec<(&str, Value)> = budgets
-        .limits()
-        .map(|(name, limit)| (name, count(limit)))
-        .collect();
-    if let Some(sentinel) = &budgets.stop_sentinel {
-        members.push(("stop_sentinel", Value::from(sentinel.as_str())));
-    }
-    object(members)
-}
 
 /// `budgets: max_steps 4, max_tokens 1000` or `no budgets`.
 fn budgets_text(budgets: &Budgets) -> String {
@@ -27,7 +16,7 @@ fn budgets_text(budgets: &Budgets) -> String {
         .map(|(name, limit)| format!("{name} {limit}"))
         .collect();
     if let Some(sentinel) = &budgets.stop_sentinel {
-        set.push(format!("stop_sentinel {}", quoted(sentinel)));
+        set.push(format!("{STOP_SENTINEL} {}", quoted(sentinel)));
     }
     if set.is_empty() {
         String::from("no budgets")
@@ -53,7 +42,7 @@ pub(super) fn start_event(start: &Start<'_>) -> Value {
             ),
         ),
         ("records", count(start.records)),
-        ("budgets", budgets_value(start.budgets)),
+        (BUDGETS, start.budgets.encode()),
         (
             "renamed",
             Value::Array(

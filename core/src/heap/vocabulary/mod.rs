@@ -1,14 +1,49 @@
-//! The loop's record vocabulary (SPEC section 4): the kinds of record, why a run stops,
-//! call ids, counts, and the fixed sentences the loop writes for calls it did not run.
-//! The loop ([`crate::agent`], [`crate::driver`]), its audit ([`crate::audit`]) and its
-//! exports ([`crate::export`]) all speak it, so that none of them needs another for its
-//! words. Member names and these strings are part of the format.
+//! The loop's record vocabulary (SPEC section 4): the kinds of record, one type per
+//! payload with its one encode and its one decode ([`TaskPayload`], [`AssistantPayload`],
+//! [`ToolPayload`], [`StopPayload`], [`ResumePayload`]; a decode's error is a
+//! [`PayloadError`]), the budgets a `task` record states, why a run stops, call ids,
+//! counts, and the fixed sentences the loop writes for calls it did not run. The loop
+//! ([`crate::agent`], [`crate::driver`]), its audit ([`crate::audit`]) and its exports
+//! ([`crate::export`]) all speak it, so that none of them needs another for its words.
+//! Member names and these strings are part of the format; the names are spelled in one
+//! place, `member` (hidden: a program reads a payload through its type).
+//!
+//! ```
+//! use agentloop_core::agent::{Agent, Budgets, RecordKind};
+//! use agentloop_core::tools::Manifest;
+//! use agentloop_core::vocabulary::TaskPayload;
+//!
+//! let mut agent = Agent::new("add 2 and 40", Budgets::default(), Manifest::new()).unwrap();
+//! let record = &agent.take_records()[0];
+//! assert_eq!(record.kind, RecordKind::Task);
+//! assert_eq!(TaskPayload::decode(&record.payload).unwrap().task, "add 2 and 40");
+//! ```
 
 use alloc::format;
 use alloc::string::String;
 use core::fmt;
 
 use crate::anchor::MAX_SEQ;
+
+mod assistant;
+mod budgets;
+mod error;
+#[doc(hidden)]
+pub mod member;
+mod read;
+mod resume;
+mod stop;
+pub(crate) mod task;
+mod tool;
+
+pub(crate) use assistant::encode_call;
+pub use assistant::AssistantPayload;
+pub use budgets::{BudgetError, Budgets};
+pub use error::PayloadError;
+pub use resume::ResumePayload;
+pub use stop::StopPayload;
+pub use task::TaskPayload;
+pub use tool::ToolPayload;
 
 /// The kinds of record the loop writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -35,6 +70,20 @@ impl RecordKind {
             RecordKind::Stop => "stop",
             RecordKind::Resume => "resume",
         }
+    }
+
+    /// Every kind, in the order a run first writes them.
+    pub const ALL: [RecordKind; 5] = [
+        RecordKind::Task,
+        RecordKind::Assistant,
+        RecordKind::Tool,
+        RecordKind::Stop,
+        RecordKind::Resume,
+    ];
+
+    /// The kind with this name, if the loop writes one.
+    pub fn from_name(name: &str) -> Option<RecordKind> {
+        RecordKind::ALL.into_iter().find(|k| k.as_str() == name)
     }
 }
 
@@ -125,3 +174,6 @@ pub fn result_lost_sentence(name: &str) -> String {
          not have taken effect, and it is not run again"
     )
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,50 @@
+//! Why a payload does not decode: [`PayloadError`], the one error of every payload
+//! type's `decode`.
+
+use core::fmt;
+
+use super::RecordKind;
+
+/// Why a payload is not the one the loop writes for its kind. Members the loop does
+/// not write are not errors (the loop audit, [`crate::audit`], reports them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PayloadError {
+    /// A member the loop writes is absent.
+    Missing {
+        /// The record's kind.
+        kind: RecordKind,
+        /// The member, e.g. `budgets` or `tool_calls[].id`.
+        member: &'static str,
+    },
+    /// A member (or, when `member` is empty, the payload) is not what the loop writes.
+    Malformed {
+        /// The record's kind.
+        kind: RecordKind,
+        /// The member, e.g. `budgets.max_steps`; empty for the payload itself.
+        member: &'static str,
+        /// What it must be, e.g. `a string`.
+        expected: &'static str,
+    },
+}
+
+impl fmt::Display for PayloadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            PayloadError::Missing { kind, member } => {
+                write!(f, "the {kind} payload has no {member}")
+            }
+            PayloadError::Malformed {
+                kind,
+                member: "",
+                expected,
+            } => write!(f, "the {kind} payload must be {expected}"),
+            PayloadError::Malformed {
+                kind,
+                member,
+                expected,
+            } => write!(f, "the {kind} payload's {member} must be {expected}"),
+        }
+    }
+}
+
+impl core::error::Error for PayloadError {}
