@@ -3,5 +3,6 @@
 
 mod common;
 
+mod eras;
 mod fake_server;
 mod real_servers;
