@@ -6,3 +6,4 @@ mod common;
 mod eras;
 mod fake_server;
 mod real_servers;
+mod sdk_servers;
