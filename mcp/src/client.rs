@@ -1,4 +1,4 @@
-//! The MCP client: the `initialize` handshake, `tools/list`, `tools/call`.
+//! The MCP client: the opening (era.rs), `tools/list`, `tools/call`.
 
 use std::ffi::OsStr;
 use std::process::ExitStatus;
@@ -8,9 +8,12 @@ use agentloop_core::jcs;
 use agentloop_core::json::{Object, Value};
 
 use crate::content::{self, ToolOutput};
+use crate::era;
 use crate::error::McpError;
 use crate::transport::{members, Connection, ProcessGroup};
-use crate::{McpOptions, PROTOCOL_VERSIONS};
+use crate::McpOptions;
+#[cfg(doc)]
+use crate::PROTOCOL_VERSIONS;
 
 /// A running MCP server, spoken to over its standard input and output. Cheap to clone:
 /// clones (and the tools registered from it) share the one process, which is reaped
@@ -24,6 +27,8 @@ struct Inner {
     connection: Connection,
     options: McpOptions,
     protocol_version: String,
+    /// Whether the revision is a stateless one (2026-07-28): requests carry `_meta`.
+    modern: bool,
     server_info: Option<Object>,
     instructions: Option<String>,
     has_tools: bool,
@@ -58,12 +63,15 @@ pub struct ListedTool {
 
 impl McpServer {
     /// Starts `program` with `args` (no shell: each argument is passed as it is) and
-    /// runs the handshake: `initialize` with the latest protocol version this client
-    /// speaks and `clientInfo` `{"name": "agentloop", "version": <this crate's>}`,
-    /// waiting at most [`McpOptions::init_timeout`]; the server's answer must name a
-    /// version this client speaks ([`PROTOCOL_VERSIONS`]: the server may pick an older
-    /// one); then `notifications/initialized`. On any failure the process is reaped
-    /// before this returns.
+    /// finds which protocol era it speaks, as a dual-era client does over stdio
+    /// (docs/mcp.md): `server/discover` with revision 2026-07-28 in `_meta` first; a
+    /// server that answers it is spoken to statelessly from then on (every request
+    /// carries `_meta`), any other server gets the handshake — `initialize` with the
+    /// latest handshake revision and `clientInfo` `{"name": "agentloop", "version":
+    /// <this crate's>}`, an answer naming a version this client speaks
+    /// ([`PROTOCOL_VERSIONS`]: the server may pick an older one), then
+    /// `notifications/initialized`. All within [`McpOptions::init_timeout`]. On any
+    /// failure the process is reaped before this returns.
     pub fn spawn<S: AsRef<OsStr>>(
         program: impl AsRef<OsStr>,
         args: &[S],
@@ -71,65 +79,43 @@ impl McpServer {
     ) -> Result<McpServer, McpError> {
         let args: Vec<&OsStr> = args.iter().map(AsRef::as_ref).collect();
         let connection = Connection::spawn(program.as_ref(), &args, options)?;
-        let params = members(vec![
-            ("protocolVersion", Value::from(PROTOCOL_VERSIONS[0])),
-            ("capabilities", Value::Object(Object::new())),
-            (
-                "clientInfo",
-                members(vec![
-                    ("name", Value::from("agentloop")),
-                    ("version", Value::from(env!("CARGO_PKG_VERSION"))),
-                ]),
-            ),
-        ]);
-        let result = connection.request("initialize", Some(params), options.init_timeout)?;
-        let bad = |reason: &str| McpError::BadAnswer {
-            method: String::from("initialize"),
-            reason: String::from(reason),
-        };
-        let result = result
-            .as_object()
-            .ok_or_else(|| bad("it is not an object"))?;
-        let version = match result.get("protocolVersion") {
-            Some(Value::String(version)) => version,
-            _ => return Err(bad("it has no string \"protocolVersion\"")),
-        };
-        if !PROTOCOL_VERSIONS.contains(&version.as_str()) {
-            return Err(McpError::UnsupportedVersion(version.clone()));
-        }
-        let capabilities = match result.get("capabilities") {
-            Some(Value::Object(capabilities)) => capabilities,
-            _ => return Err(bad("it has no \"capabilities\" object")),
-        };
-        let server_info = match result.get("serverInfo") {
-            Some(Value::Object(info)) => Some(info.clone()),
-            None => None,
-            Some(_) => return Err(bad("its \"serverInfo\" is not an object")),
-        };
-        let instructions = match result.get("instructions") {
-            Some(Value::String(text)) => Some(text.clone()),
-            None => None,
-            Some(_) => return Err(bad("its \"instructions\" is not a string")),
-        };
-        connection.notify("notifications/initialized", None)?;
+        let opening = era::open(&connection, options.init_timeout)?;
         Ok(McpServer {
             inner: Arc::new(Inner {
-                protocol_version: version.clone(),
-                has_tools: capabilities.contains_key("tools"),
-                server_info,
-                instructions,
+                protocol_version: opening.protocol_version,
+                modern: opening.modern,
+                has_tools: opening.has_tools,
+                server_info: opening.server_info,
+                instructions: opening.instructions,
                 options: options.clone(),
                 connection,
             }),
         })
     }
 
-    /// The protocol version the handshake agreed on.
+    /// Request `method` in the server's era (with the `_meta` envelope in the stateless
+    /// one), waited for at most [`McpOptions::call_timeout`]; its result if complete.
+    fn request(&self, method: &str, params: Option<Value>) -> Result<Value, McpError> {
+        let inner = &self.inner;
+        let params = match inner.modern {
+            true => Some(era::with_envelope(params, &inner.protocol_version)),
+            false => params,
+        };
+        let result = inner
+            .connection
+            .request(method, params, inner.options.call_timeout)?;
+        era::complete(method, result)
+    }
+
+    /// The protocol version agreed on: `2026-07-28` with a server that answered
+    /// `server/discover`, else the one its answer to `initialize` named.
     pub fn protocol_version(&self) -> &str {
         &self.inner.protocol_version
     }
 
-    /// The server's `serverInfo` (`name`, `version`, …), if it sent one.
+    /// The server's identity (`name`, `version`, …), if it sent one: `serverInfo` in
+    /// its answer to `initialize`, or `_meta["io.modelcontextprotocol/serverInfo"]` in
+    /// its answer to `server/discover`.
     pub fn server_info(&self) -> Option<&Object> {
         self.inner.server_info.as_ref()
     }
@@ -185,10 +171,9 @@ impl McpServer {
             let params = cursor
                 .take()
                 .map(|cursor| members(vec![("cursor", Value::from(cursor))]));
-            let page = self
-                .inner
-                .connection
-                .request("tools/list", params, options.call_timeout)?;
+            // A stateless server's cache hints (`ttlMs`, `cacheScope`) need nothing: the
+            // list is read once.
+            let page = self.request("tools/list", params)?;
             let page = page
                 .as_object()
                 .ok_or_else(|| list_error("it is not an object"))?;
@@ -222,10 +207,7 @@ impl McpServer {
             ("name", Value::from(name)),
             ("arguments", arguments.clone()),
         ]);
-        let result =
-            self.inner
-                .connection
-                .request("tools/call", Some(params), options.call_timeout)?;
+        let result = self.request("tools/call", Some(params))?;
         let output = content::map_result(&result, options.inline_media).map_err(|reason| {
             McpError::BadAnswer {
                 method: String::from("tools/call"),

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use agentloop_core::json::ParseError;
 
-use crate::PROTOCOL_VERSIONS;
+use crate::{MODERN_PROTOCOL_VERSIONS, PROTOCOL_VERSIONS};
 
 /// Why a request to an MCP server (or starting one) failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,6 +68,31 @@ pub enum McpError {
     /// The server answered `initialize` with a protocol version this client does not
     /// speak ([`PROTOCOL_VERSIONS`]); the client disconnects.
     UnsupportedVersion(String),
+    /// The server named the protocol versions it supports (in a `DiscoverResult` or an
+    /// `UnsupportedProtocolVersion` error) and this client speaks none of them.
+    NoCommonVersion {
+        /// The request it answered (`server/discover`).
+        method: String,
+        /// The versions it named.
+        supported: Vec<String>,
+    },
+    /// The server speaks neither era: it did not answer the `server/discover` probe
+    /// with a `DiscoverResult` or a modern error, nor `initialize` with a result.
+    NoEra {
+        /// What the probe got.
+        discover: Box<McpError>,
+        /// What `initialize` got.
+        initialize: Box<McpError>,
+    },
+    /// A stateless server answered with `resultType` `"input_required"`: it needs input
+    /// (elicitation, sampling, roots) that this client, which declares no capabilities,
+    /// does not give. The request fails; it is not retried.
+    InputRequired {
+        /// The request's method.
+        method: String,
+        /// The method of each input request, in the order of their keys.
+        requests: Vec<String>,
+    },
     /// The server is not reading its standard input: this many messages are already
     /// waiting to be written to it.
     Busy(usize),
@@ -164,6 +189,31 @@ impl fmt::Display for McpError {
                 "the MCP server answered 'initialize' with protocol version '{version}', \
                  which this client does not speak (it speaks {})",
                 PROTOCOL_VERSIONS.join(", ")
+            ),
+            McpError::NoCommonVersion { method, supported } => write!(
+                f,
+                "the MCP server answered '{method}' that it supports protocol versions \
+                 [{}], none of which this client speaks (it speaks {}, {})",
+                supported.join(", "),
+                MODERN_PROTOCOL_VERSIONS.join(", "),
+                PROTOCOL_VERSIONS.join(", ")
+            ),
+            McpError::NoEra {
+                discover,
+                initialize,
+            } => write!(
+                f,
+                "the MCP server answered neither protocol era this client speaks: to the \
+                 2026-07-28 probe, {discover}; to the handshake, {initialize}"
+            ),
+            McpError::InputRequired { method, requests } => write!(
+                f,
+                "the MCP server answered '{method}' asking for input ({}), which agentloop \
+                 does not give (it declares no client capabilities), so the request fails",
+                match requests.is_empty() {
+                    true => String::from("no requests named"),
+                    false => requests.join(", "),
+                }
             ),
             McpError::Busy(queued) => write!(
                 f,

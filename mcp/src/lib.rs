@@ -26,8 +26,8 @@
 //! # Ok(()) }
 //! ```
 //!
-//! - [`McpServer::spawn`] starts a server (no shell), runs the `initialize` handshake
-//!   and gives a handle; [`McpServer::list_tools`] and [`McpServer::call_tool`] are the
+//! - [`McpServer::spawn`] starts a server (no shell), finds its protocol era (the
+//!   stateless `server/discover`, else the `initialize` handshake) and gives a handle; [`McpServer::list_tools`] and [`McpServer::call_tool`] are the
 //!   two requests agentloop makes.
 //! - [`register_tools`] registers every tool of a list of servers into a
 //!   [`Toolbox`](agentloop_core::tools::Toolbox) under provider-safe, unique names,
@@ -39,17 +39,18 @@
 //! thread; every request has a timeout. docs/mcp.md says what is recorded and the
 //! failure rules.
 //!
-//! Protocol: the initialization-based revisions of the specification
-//! ([`PROTOCOL_VERSIONS`], newest first). Revision 2026-07-28 (no handshake; version
-//! and capabilities on each request) is not spoken: a server that speaks only it
-//! refuses `initialize`, and [`McpServer::spawn`] fails with its error.
+//! Protocol: both eras of the specification over stdio — the stateless revision
+//! ([`MODERN_PROTOCOL_VERSIONS`]: no handshake, the version, identity and capabilities
+//! on each request) and the handshake revisions ([`PROTOCOL_VERSIONS`], newest first),
+//! chosen by what the server answers to the `server/discover` probe.
 //!
-//! [Model Context Protocol]: https://modelcontextprotocol.io/specification/2025-11-25
+//! [Model Context Protocol]: https://modelcontextprotocol.io/specification/2026-07-28
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 mod client;
 mod content;
+mod era;
 mod error;
 mod register;
 mod transport;
@@ -66,9 +67,14 @@ pub use register::{
 };
 pub use transport::{end_process_groups, ProcessGroup, INHERITED_ENV};
 
-/// The protocol versions this client speaks, newest first: it asks for the first in
-/// `initialize` and accepts a server that answers with any of them.
+/// The handshake protocol versions this client speaks, newest first: it asks for the
+/// first in `initialize` and accepts a server that answers with any of them.
 pub const PROTOCOL_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// The stateless protocol versions this client speaks (no handshake; the version,
+/// identity and capabilities in each request's `_meta`), newest first: it probes with
+/// the first in `server/discover` and speaks it to a server that lists it.
+pub const MODERN_PROTOCOL_VERSIONS: [&str; 1] = ["2026-07-28"];
 
 /// Where a server's standard error goes. Never into a transcript.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -85,8 +91,9 @@ pub enum Stderr {
 /// How to start and talk to a server. [`Default`] gives the values named on each field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct McpOptions {
-    /// How long `initialize` may take (a server fetched by `npx` on first use may
-    /// need a while): 60 s.
+    /// How long the opening may take, probe and handshake together (a server fetched
+    /// by `npx` on first use may need a while): 60 s. The `server/discover` probe waits
+    /// at most a quarter of it, and at most 5 s (docs/mcp.md).
     pub init_timeout: Duration,
     /// How long each `tools/call`, and each page of `tools/list`, may take: 60 s.
     pub call_timeout: Duration,

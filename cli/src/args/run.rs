@@ -135,7 +135,8 @@ pub struct ToolsArgs {
     /// Most seconds an MCP tool call (and each tools/list page) may take.
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_positive)]
     pub mcp_timeout: u64,
-    /// Most seconds an MCP server may take to answer initialize (npx may download it).
+    /// Most seconds an MCP server may take to open: the server/discover probe and, for a
+    /// handshake server, initialize (npx may download it).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_positive)]
     pub mcp_init_timeout: u64,
     /// Append the MCP servers' stderr to this file (run: default FILE.mcp.log next to

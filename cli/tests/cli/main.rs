@@ -15,6 +15,7 @@ mod repair;
 mod replay;
 mod run;
 mod run_mcp;
+mod run_mcp_eras;
 mod run_sizes;
 mod validate;
 mod verify_loop;

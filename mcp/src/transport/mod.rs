@@ -256,7 +256,8 @@ impl Connection {
 
     /// Sends request `method` and waits at most `timeout` for its answer. On a timeout
     /// the server is sent `notifications/cancelled` for it (except for `initialize`,
-    /// which the specification says must not be cancelled).
+    /// which the specification says must not be cancelled, and the `server/discover`
+    /// probe, which a handshake server may not know).
     pub(crate) fn request(
         &self,
         method: &str,
@@ -300,7 +301,7 @@ impl Connection {
                         return answer;
                     }
                 }
-                if method != "initialize" {
+                if method != "initialize" && method != "server/discover" {
                     let reason = format!("no answer within {timeout:?}");
                     let params = members(vec![
                         ("reason", Value::from(reason)),

@@ -82,11 +82,11 @@ fn a_version_we_do_not_speak_is_refused_and_the_server_is_reaped() {
 }
 
 #[test]
-fn a_server_that_never_answers_initialize_times_out_naming_it_and_is_reaped() {
+fn a_server_that_answers_nothing_times_out_naming_both_eras_and_is_reaped() {
     let Some(python) = python() else { return };
     let dir = TempDir::new("mcp-no-init");
     let options = McpOptions {
-        init_timeout: Duration::from_millis(300),
+        init_timeout: Duration::from_millis(400),
         ..options()
     };
     // One that reads its stdin forever and ignores its end (so shutdown has to
@@ -102,17 +102,27 @@ fn a_server_that_never_answers_initialize_times_out_naming_it_and_is_reaped() {
     let sleep_pid = dir.path().join("sleep.pid");
     let script = format!("echo $$ > '{}'; exec sleep 1000", sleep_pid.display());
     let sleep_error = McpServer::spawn("sh", &["-c", &script], &options).unwrap_err();
+    // The probe waits a quarter of the init timeout, the handshake half (a quarter is
+    // kept for a second probe): the whole opening within the init timeout.
     for error in [python_error, sleep_error] {
         assert_eq!(
             error,
-            McpError::Timeout {
-                method: String::from("initialize"),
-                after: Duration::from_millis(300)
+            McpError::NoEra {
+                discover: Box::new(McpError::Timeout {
+                    method: String::from("server/discover"),
+                    after: Duration::from_millis(100)
+                }),
+                initialize: Box::new(McpError::Timeout {
+                    method: String::from("initialize"),
+                    after: Duration::from_millis(200)
+                }),
             }
         );
         assert_eq!(
             error.to_string(),
-            "the MCP server did not answer 'initialize' within 300ms"
+            "the MCP server answered neither protocol era this client speaks: to the \
+             2026-07-28 probe, the MCP server did not answer 'server/discover' within 100ms; \
+             to the handshake, the MCP server did not answer 'initialize' within 200ms"
         );
     }
     for file in [pid_file, sleep_pid] {
@@ -882,11 +892,15 @@ fn a_malformed_answer_to_initialize_or_an_error_fails_the_handshake_saying_why()
     .unwrap();
     assert_eq!((bare.server_info(), bare.instructions()), (None, None));
     assert!(!bare.has_tools());
-    // A server that speaks only the stateless revision refuses the handshake.
+    // A server that refuses the handshake naming the stateless revision is probed
+    // again; one that then does not answer the probe either speaks neither era.
     let error = fake(python, &["--init-error"], &options()).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "'initialize' failed with JSON-RPC error -32022: Unsupported protocol version (data: \
+        "the MCP server answered neither protocol era this client speaks: to the \
+         2026-07-28 probe, 'server/discover' failed with JSON-RPC error -32601: Method not \
+         found; to the handshake, 'initialize' failed with JSON-RPC error -32022: \
+         Unsupported protocol version (data: \
          {\"requested\":\"2025-11-25\",\"supported\":[\"2026-07-28\"]})"
     );
 }

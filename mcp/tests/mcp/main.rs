@@ -3,5 +3,7 @@
 
 mod common;
 
+mod eras;
 mod fake_server;
 mod real_servers;
+mod sdk_servers;

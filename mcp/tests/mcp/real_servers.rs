@@ -364,7 +364,17 @@ fn time_server_tools_are_registered_and_called_successfully_and_unsuccessfully()
         ..options()
     };
     let server = time(python, &trusting);
-    assert_eq!(server.protocol_version(), "2025-11-25");
+    // On the Python SDK 2.x, which speaks both eras: it answers the probe, and the
+    // stateless revision is spoken, the server's identity taken from the discovery.
+    assert_eq!(server.protocol_version(), "2026-07-28");
+    assert_eq!(
+        server
+            .server_info()
+            .map(|info| text(&Value::Object(info.clone()))),
+        Some(String::from(
+            r#"{"name":"mcp-time","version":"2026.10.19"}"#
+        ))
+    );
     let (tools, registration) = register(std::slice::from_ref(&server));
     assert_eq!(registration.skipped, []);
     let names: Vec<&str> = tools.manifest().names().collect();

@@ -5,7 +5,7 @@ exits, server-to-client requests, odd names and schemas). Standard library only.
 Options (argv; and the environment variable FAKE_MCP_SCHEMA: every tool's default
 inputSchema, as JSON, instead of {"type": "object"}):
   --version V        answer `initialize` with protocol version V (default: the client's)
-  --no-init          never answer `initialize` (read stdin until it closes)
+  --no-init          answer nothing (read stdin until it closes)
   --banner           write a line that is not JSON before answering `initialize`
   --no-tools         declare no `tools` capability
   --tools SET        `basic` (default), `names`, `pipe` (echo, block, write),
@@ -18,6 +18,19 @@ inputSchema, as JSON, instead of {"type": "object"}):
   --deaf             after `initialize`, stop reading stdin (sleep until killed)
   --init-result JSON answer `initialize` with this result
   --init-error       answer `initialize` with the error a 2026-07-28-only server gives
+  --era ERA          `handshake` (default: `initialize`, and `server/discover` is an
+                     unknown method), `modern` (the stateless 2026-07-28 revision only:
+                     `server/discover`, `_meta` required on every request, `initialize`
+                     refused with -32022) or `none` (every request gets -32601)
+  --silent-probe     never answer `server/discover` (as some handshake servers do)
+  --ignore-first-discover  (modern) leave the first `server/discover` unanswered, as a
+                     server that was not up yet would
+  --discover-result JSON  answer `server/discover` with this result
+  --discover-error JSON   answer `server/discover` with this error object
+
+The `methods` tool answers with the methods received so far (notifications too) and
+the `_meta` of the `methods` call itself; `input` answers `resultType`
+`input_required`; `odd_result` answers an unknown `resultType`.
 """
 
 import base64
@@ -98,6 +111,11 @@ def read():
 
 
 def result(id, value):
+    if ERA == "modern" and isinstance(value, dict):
+        # Every stateless result says what it is and who answered.
+        value = dict(value)
+        value.setdefault("resultType", "complete")
+        value.setdefault("_meta", {"io.modelcontextprotocol/serverInfo": SERVER_INFO})
     send({"jsonrpc": "2.0", "id": id, "result": value})
 
 
@@ -185,10 +203,70 @@ def call(id, name, arguments):
         send({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": "Unknown tool: " + name}})
 
 
+ERA = option("--era", "handshake")
+MODERN = "2026-07-28"
+SERVER_INFO = {"name": "fake", "version": "1"}
+RECEIVED = []
+
+
+def envelope_error(params):
+    """Why a modern request's `_meta` envelope is not acceptable, or None."""
+    meta = (params or {}).get("_meta")
+    if not isinstance(meta, dict):
+        return "no _meta"
+    if meta.get("io.modelcontextprotocol/protocolVersion") != MODERN:
+        return "no protocolVersion " + MODERN
+    if not isinstance(meta.get("io.modelcontextprotocol/clientCapabilities"), dict):
+        return "no clientCapabilities"
+    return None
+
+
+def modern(message, tools, page_size):
+    """Answers a request in the stateless era; True when it was handled here."""
+    method, id, params = message.get("method"), message.get("id"), message.get("params")
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": id, "error": {
+            "code": -32022, "message": "Unsupported protocol version",
+            "data": {"supported": [MODERN], "requested": params["protocolVersion"]}}})
+        return True
+    if id is None:
+        return True
+    why = envelope_error(params)
+    if why:
+        send({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": "Invalid params: " + why}})
+        return True
+    if method == "server/discover":
+        if flag("--ignore-first-discover") and RECEIVED.count("server/discover") == 1:
+            return True
+        capabilities = {} if flag("--no-tools") else {"tools": {}}
+        result(id, {"resultType": "complete", "supportedVersions": [MODERN],
+                    "capabilities": capabilities, "instructions": "for tests",
+                    "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO},
+                    "ttlMs": 60000, "cacheScope": "private"})
+        return True
+    if method == "tools/call" and params["name"] == "input":
+        result(id, {"resultType": "input_required", "inputRequests": {
+            "name": {"method": "elicitation/create", "params": {"message": "Your name?"}},
+            "root": {"method": "roots/list"}}, "requestState": "opaque"})
+        return True
+    if method == "tools/call" and params["name"] == "odd_result":
+        result(id, {"resultType": "partial", "content": []})
+        return True
+    return False
+
+
 def main():
     if option("--pid-file"):
         with open(option("--pid-file"), "w") as f:
             f.write(str(os.getpid()))
+    if flag("--no-init"):
+        # Answers nothing, ever.
+        while sys.stdin.readline():
+            pass
+        if flag("--ignore-stdin-eof"):
+            while True:
+                time.sleep(1)
+        sys.exit(0)
     if option("--stderr"):
         sys.stderr.write(option("--stderr") + "\n")
         sys.stderr.flush()
@@ -197,14 +275,26 @@ def main():
     while True:
         message = read()
         method, id = message.get("method"), message.get("id")
+        RECEIVED.append(method)
+        if ERA == "none":
+            if id is not None:
+                send({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}})
+            continue
+        if method == "server/discover" and flag("--silent-probe"):
+            continue
+        if method == "server/discover" and option("--discover-error"):
+            send({"jsonrpc": "2.0", "id": id, "error": json.loads(option("--discover-error"))})
+            continue
+        if method == "server/discover" and option("--discover-result"):
+            send({"jsonrpc": "2.0", "id": id, "result": json.loads(option("--discover-result"))})
+            continue
+        if method == "tools/call" and message["params"]["name"] == "methods":
+            result(id, {"content": [], "structuredContent": {
+                "methods": RECEIVED, "meta": message["params"].get("_meta")}})
+            continue
+        if ERA == "modern" and modern(message, tools, page_size):
+            continue
         if method == "initialize":
-            if flag("--no-init"):
-                while sys.stdin.readline():
-                    pass
-                if flag("--ignore-stdin-eof"):
-                    while True:
-                        time.sleep(1)
-                sys.exit(0)
             if flag("--banner"):
                 sys.stdout.write("fake server starting\n")
                 sys.stdout.flush()
@@ -232,6 +322,9 @@ def main():
                 page["nextCursor"] = "page-" + str(start)
             elif start + page_size < len(tools):
                 page["nextCursor"] = "page-" + str(start + page_size)
+            if ERA == "modern":
+                # Cache hints, which a list read once per run needs nothing of.
+                page.update({"ttlMs": 300000, "cacheScope": "public"})
             result(id, page)
         elif method == "tools/call":
             call(id, message["params"]["name"], message["params"].get("arguments", {}))

@@ -1,0 +1,62 @@
+"""A small MCP server written with the official Python SDK 2.x (`mcp`, pinned by
+.ci/run), for the client's tests against a real SDK in each era over stdio.
+
+    python3 python_sdk_server.py ERA
+
+ERA is how the server is run:
+  modern     the SDK's stateless serving loop only (`mcp.server.runner`'s modern stream:
+             the SDK has no public switch for it on stdio) — `initialize` is refused
+             with -32022 naming 2026-07-28
+  dual       `MCPServer.run("stdio")`, as the SDK's documentation shows it — both eras,
+             the client's first request decides
+  handshake  the SDK's handshake-only loop (`mcp.server.runner.serve_loop`) —
+             `server/discover` is an unknown method
+
+Tools: `add` (a, b: integers) -> their sum as text; `fail` -> an error result.
+"""
+
+import sys
+
+import anyio
+from mcp.server import runner
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.stdio import stdio_server
+
+ERA = sys.argv[1]
+app = MCPServer("agentloop-python-sdk-test", version="1.0.0")
+
+
+@app.tool()
+def add(a: int, b: int) -> str:
+    """Adds two integers."""
+    return str(a + b)
+
+
+@app.tool()
+def fail() -> str:
+    """Always fails."""
+    raise ToolError("it failed on purpose")
+
+
+async def serve():
+    server = app._lowlevel_server
+    async with stdio_server() as (read, write):
+        async with server.lifespan(server) as state:
+            if ERA == "modern":
+                await runner._serve_modern_stream(
+                    server, read, write, lifespan_state=state, raise_exceptions=False
+                )
+            else:
+                await runner.serve_loop(
+                    server, read, write, lifespan_state=state,
+                    init_options=server.create_initialization_options(),
+                )
+
+
+if ERA == "dual":
+    app.run("stdio")
+elif ERA in ("modern", "handshake"):
+    anyio.run(serve)
+else:
+    raise SystemExit("unknown era " + ERA)
