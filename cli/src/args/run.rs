@@ -42,9 +42,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "F")]
     pub task_file: Option<PathBuf>,
     /// The provider and the model: openai:NAME (Chat Completions, and servers that speak
-    /// it) or anthropic:NAME (Messages).
+    /// it) or anthropic:NAME (Messages). A new run needs it; --resume reads it from the
+    /// transcript's setup (format 2).
     #[arg(long, value_name = "PROVIDER:NAME", value_parser = parse_model)]
-    pub model: ModelSpec,
+    pub model: Option<ModelSpec>,
     /// The API's base URL, the endpoint's path added to it (default
     /// https://api.openai.com/v1 or https://api.anthropic.com/v1).
     #[arg(long, value_name = "URL")]
@@ -56,8 +57,8 @@ pub struct RunArgs {
     /// Anthropic requires one: 4096 when not given).
     #[arg(long, value_name = "N", value_parser = parse_positive)]
     pub max_output_tokens: Option<u64>,
-    /// A system prompt (sent with each request; not recorded: give it again with
-    /// --resume).
+    /// A system prompt (sent with each request, and recorded in the task record's setup:
+    /// --resume reads it from there).
     #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub system: Option<String>,
     /// Most assistant turns.
@@ -94,6 +95,11 @@ pub struct RunArgs {
     /// record's (flags given must match them).
     #[arg(long)]
     pub resume: bool,
+    /// With --resume, after the transcript's stop: go on with the setup these flags and
+    /// servers make (model, system prompt, options, tools) instead of the recorded one,
+    /// stated in the resume record. Refused for a transcript that ends inside a run.
+    #[arg(long, requires = "resume")]
+    pub new_setup: bool,
     /// At the end, write the transcript's checkpoint (C2SP) to CP, atomically.
     #[arg(long, value_name = "CP")]
     pub checkpoint: Option<PathBuf>,

@@ -7,6 +7,7 @@ use std::io;
 use agentloop_core::driver::OpenError;
 use agentloop_core::durable::WriteError;
 use agentloop_core::json::ParseError;
+use agentloop_core::vocabulary::SetupDifference;
 
 use super::size_hint;
 
@@ -33,6 +34,36 @@ pub enum RunFailure {
         flag: String,
         /// What the task record says.
         recorded: String,
+    },
+    /// `run`: no `--model`, and nothing recorded says which (`why`: a new run, a
+    /// format-1 transcript, …).
+    ModelNeeded {
+        /// `--out`, as named on the command line.
+        name: String,
+        /// What needs it.
+        why: &'static str,
+    },
+    /// `run --resume`: a flag says other than the recorded setup.
+    SetupFlagDiffers {
+        /// `--out`, as named on the command line.
+        name: String,
+        /// The flag and its value.
+        flag: String,
+        /// What the setup says.
+        recorded: String,
+    },
+    /// `run --resume`: the setup this run makes (its tools and servers) differs from the
+    /// one in force in the transcript.
+    SetupDiffers {
+        /// `--out`, as named on the command line.
+        name: String,
+        /// The first difference (recorded, then this run's).
+        difference: SetupDifference,
+    },
+    /// `run --resume --new-setup` of a transcript that does not end with a `stop`.
+    NewSetupMidRun {
+        /// `--out`, as named on the command line.
+        name: String,
     },
     /// `run --resume`: the records cannot be continued.
     ResumeRefused {
@@ -99,6 +130,33 @@ impl fmt::Display for RunFailure {
                 f,
                 "{name}: {flag} differs from its task record, which has {recorded}: a resumed \
                  run keeps the recorded task and budgets (leave the flag out); nothing was run"
+            ),
+            RunFailure::ModelNeeded { name, why } => write!(
+                f,
+                "{name}: --model is needed for {why} (give it as openai:NAME or \
+                 anthropic:NAME); nothing was run"
+            ),
+            RunFailure::SetupFlagDiffers {
+                name,
+                flag,
+                recorded,
+            } => write!(
+                f,
+                "{name}: {flag} differs from the setup the transcript records, which has \
+                 {recorded}: a resumed run keeps the recorded setup (leave the flag out, or \
+                 give --new-setup after a stop); nothing was run"
+            ),
+            RunFailure::SetupDiffers { name, difference } => write!(
+                f,
+                "{name}: this run's setup differs from the transcript's: {difference}; give \
+                 the same --demo-tools and --mcp servers in the same order (or --new-setup \
+                 after a stop); nothing was run"
+            ),
+            RunFailure::NewSetupMidRun { name } => write!(
+                f,
+                "{name}: --new-setup is refused: the transcript ends inside a run (its last \
+                 record is not a stop), and a setup changes only between runs, stated in the \
+                 resume record after a stop; resume without --new-setup; nothing was run"
             ),
             RunFailure::ResumeRefused { name, error } => {
                 write!(f, "{name}: cannot resume it: {error}; nothing was run")

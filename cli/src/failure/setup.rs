@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use agentloop_core::agent::{BudgetError, TaskError};
+use agentloop_core::agent::{BudgetError, SetupError, TaskError};
 use agentloop_http::BuildError;
 
 use crate::diag::plural;
@@ -40,6 +40,8 @@ pub enum SetupFailure {
     },
     /// `run`: the budgets cannot be applied (an empty sentinel, a limit over 2^53 − 1).
     Budgets(BudgetError),
+    /// `run`: the run's setup cannot be recorded (a task record too long with it).
+    Setup(SetupError),
     /// `run`: the API key's variable is not set.
     KeyNotSet {
         /// The variable.
@@ -127,6 +129,12 @@ impl fmt::Display for SetupFailure {
                 )
             }
             SetupFailure::Budgets(error) => write!(f, "the budgets cannot be applied: {error}"),
+            SetupFailure::Setup(error) => {
+                write!(
+                    f,
+                    "the run's setup cannot be recorded: {error}; nothing was run"
+                )
+            }
             SetupFailure::KeyNotSet {
                 variable,
                 named: true,

@@ -215,8 +215,9 @@ fn a_run_on_the_filesystem_server_verifies_exports_what_was_sent_and_reruns_iden
         let offered = json::parse(&requests[0].body).unwrap();
         assert!(canonical(member(&offered, "tools")).contains(r#""read_text_file""#));
 
-        // The tools map says where each tool came from.
-        let map = json::parse(&scratch.read("first.jsonl.tools.json")).unwrap();
+        // The task record's setup says where each tool came from.
+        let task = member(&records(&bytes)[0], "payload").clone();
+        let map = member(&task, "setup").clone();
         let Value::Array(tools) = member(&map, "tools") else {
             panic!("{map:?}")
         };
@@ -235,14 +236,13 @@ fn a_run_on_the_filesystem_server_verifies_exports_what_was_sent_and_reruns_iden
         // As offered: its description and schema too.
         assert!(member(write, "description").as_str().is_some());
         assert!(canonical(member(write, "schema")).contains(r#""path""#));
-        assert_eq!(canonical(member(&map, "skipped")), "[]");
 
         // Again, in the same place: the same bytes.
         let (second, _) = filesystem_run(provider, &entry, scratch.dir(), &root, "second.jsonl");
         assert_eq!(second.code, 0, "{}", second.stderr);
         assert_eq!(
-            String::from_utf8_lossy(&scratch.read("second.jsonl")),
-            String::from_utf8_lossy(&bytes)
+            but_the_endpoint(&scratch.read("second.jsonl")),
+            but_the_endpoint(&bytes)
         );
     }
 }
@@ -503,26 +503,20 @@ fn renamed_and_skipped_tools_are_said_and_recorded_and_resume_holds_to_the_names
         r#"{"echo-0":1}"#
     );
 
-    let map = json::parse(&scratch.read("t.jsonl.tools.json")).unwrap();
-    let tools = canonical(member(&map, "tools"));
-    assert!(tools.starts_with(r#"[{"description":"Adds two integers a and b; returns {\"sum\": a + b}.","name":"add","schema":"#), "{tools}");
+    // The task record's setup says where each tool came from; no side file is written.
+    let setup = member(&task, "setup");
+    let tools = canonical(member(setup, "tools"));
+    assert!(tools.starts_with(r#"[{"description":"Adds two integers a and b; returns {\"sum\": a + b}.","idempotent":true,"name":"add","schema":"#), "{tools}");
     assert!(tools.contains(r#"{"description":"the echo tool","idempotent":false,"mcp_name":"echo","name":"echo-0","schema":{"type":"object"},"server":0,"source":"mcp"}"#), "{tools}");
-    let skipped = canonical(member(&map, "skipped"));
-    assert!(
-        skipped.contains(
-            r#"{"mcp_name":"no_schema","reason":"the server gave no inputSchema","server":0}"#
-        ),
-        "{skipped}"
-    );
-    let Value::Array(servers) = member(&map, "servers") else {
-        panic!("{map:?}")
+    let Value::Array(servers) = member(setup, "servers") else {
+        panic!("{setup:?}")
     };
-    let command = canonical(member(&servers[0], "command"));
+    let server0 = canonical(&servers[0]);
     assert!(
-        command.starts_with(r#"["python3",""#)
-            && command.ends_with(r#"fake_server.py","--tools","names"]"#),
-        "{command}"
+        server0.starts_with(r#"{"command_sha256":""#) && !server0.contains("python3"),
+        "{server0}"
     );
+    assert!(!scratch.path("t.jsonl.tools.json").exists());
 
     // Resumed without the demo tools, the server's echo would be `echo`, and the
     // recorded limit names no tool: refused.
@@ -534,7 +528,7 @@ fn renamed_and_skipped_tools_are_said_and_recorded_and_resume_holds_to_the_names
     let twice = ["--demo-tools", "--mcp", &names, "--mcp", &names];
     let refused = run_resume(&scratch, "openai:m", &server, &twice);
     assert_eq!(refused.code, 2, "{}", refused.stderr);
-    assert!(refused.stderr.contains("agentloop: t.jsonl.tools.json: the tools differ from those the run began with (the file records them): MCP server 1 differs: recorded nothing, this run {\"command\":[\"python3\","), "{}", refused.stderr);
+    assert!(refused.stderr.contains("agentloop: t.jsonl: this run's setup differs from the transcript's: the number of MCP servers: 1 against 2; "), "{}", refused.stderr);
     assert_eq!(scratch.read("t.jsonl"), before);
     // The same tools: the run goes on.
     drop(server);
@@ -675,7 +669,10 @@ fn the_readme_mcp_example_runs_its_script_on_the_filesystem_server() {
     assert_eq!(oks, [true, true, true, false]);
     assert!(run.stderr.contains("seq 6 turn 2: read_text_file failed: \"tool 'read_text_file' failed: the server reported an error: ENOENT: no such file or directory"), "{}", run.stderr);
     assert!(scratch.path("run-fs.jsonl.mcp.log").exists());
-    assert!(scratch.path("run-fs.jsonl.tools.json").exists());
+    // The setup says where the tools came from; no side file is written.
+    assert!(!scratch.path("run-fs.jsonl.tools.json").exists());
+    let task = member(&records(&bytes)[0], "payload").clone();
+    assert!(canonical(member(&task, "setup")).contains(r#""mcp_name":"write_file""#));
     assert_verifies_as_a_loop(&scratch, "run-fs.jsonl");
 }
 
@@ -752,8 +749,8 @@ fn a_turn_of_mcp_calls_writes_the_same_bytes_whatever_parallel_is() {
     for parallel in ["2", "8"] {
         let together = parallel_run(&scratch, &fake, turns(), parallel);
         assert_eq!(
-            String::from_utf8_lossy(&together),
-            String::from_utf8_lossy(&one),
+            but_the_endpoint(&together),
+            but_the_endpoint(&one),
             "--parallel {parallel}"
         );
     }
@@ -795,21 +792,19 @@ fn calls_to_different_mcp_servers_run_together() {
         "{payloads:?}"
     );
     let eight = parallel_run(&scratch, &fake, turns(), "8");
-    assert_eq!(
-        String::from_utf8_lossy(&eight),
-        String::from_utf8_lossy(&two)
-    );
+    assert_eq!(but_the_endpoint(&eight), but_the_endpoint(&two));
 }
 
-/// `--resume` holds the tools to all of what `FILE.tools.json` records, not only their
-/// names: the same two servers in the other order (each tool keeps its name, but a
-/// recorded call would run on the other server), the same tool names from another
-/// program, or a tool whose schema changed, are refused (exit 2, saying what differs)
-/// with nothing appended; the same tools go on.
+/// `--resume` holds the run to the setup its task record states (format 2), not only to
+/// the tools' names: the same two servers in the other order (each tool keeps its name,
+/// but a recorded call would run on the other server), another program under the same
+/// identity, a tool whose schema changed, the servers left out, or another system prompt
+/// are refused (exit 2, a sentence naming the difference) with nothing appended; the
+/// same setup goes on from the file alone (no --model, no --system, no side file).
 #[test]
-fn resume_refuses_tools_that_differ_from_the_map_in_anything() {
+fn resume_refuses_a_setup_that_differs_from_the_recorded_one() {
     let Some(fake) = fake_server() else { return };
-    let scratch = Scratch::new("map-whole");
+    let scratch = Scratch::new("setup-whole");
     // Another program that lists the same tools.
     let script = workspace_root().join("mcp/tests/servers/fake_server.py");
     fs::copy(&script, scratch.path("other.py")).unwrap();
@@ -818,61 +813,78 @@ fn resume_refuses_tools_that_differ_from_the_map_in_anything() {
         "python3 '{}' --tools pipe",
         scratch.path("other.py").display()
     );
-    let run = |servers: &[&str], resume: bool, env: &[(&str, &str)]| {
+    let run = |servers: &[&str], flags: &[&str], env: &[(&str, &str)]| {
         let server = Server::start([OpenAi.answer("done")]).unwrap();
         let url = format!("{}/v1", server.url());
-        let mut args = vec!["run", "--model", "openai:m", "--base-url", &url];
-        args.extend(match resume {
-            true => &["--resume", "--mcp-env", "FAKE_MCP_SCHEMA"][..],
-            false => &["--task", "t", "--max-steps", "3"][..],
-        });
+        let mut args = vec!["run", "--base-url", &url];
+        args.extend(flags);
         for server in servers {
             args.extend(["--mcp", server]);
         }
         args.extend(["--out", "t.jsonl"]);
         agentloop(scratch.dir(), &args, env)
     };
+    let new = [
+        "--model",
+        "openai:m",
+        "--system",
+        "Be terse.",
+        "--task",
+        "t",
+        "--max-steps",
+        "3",
+    ];
+    let resume = ["--resume", "--mcp-env", "FAKE_MCP_SCHEMA"];
     let object = [("FAKE_MCP_SCHEMA", r#"{"type":"object"}"#)];
-    let began = run(&[&one, &two], false, &[]);
+    let began = run(&[&one, &two], &new, &[]);
     assert_eq!(began.code, 0, "{}", began.stderr);
-    let (transcript, map) = (scratch.read("t.jsonl"), scratch.read("t.jsonl.tools.json"));
-    let differs = "agentloop: t.jsonl.tools.json: the tools differ from those the run began \
-                   with (the file records them): ";
-    let remedy = "; give the same --demo-tools and --mcp servers, in the same order; nothing \
-                  was run\n";
-    let path = |p: &Path| quote(p.to_str().unwrap());
+    let transcript = scratch.read("t.jsonl");
+    assert!(!scratch.path("t.jsonl.tools.json").exists());
+    let digest = |words: &[&str]| {
+        let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        let hash = agentloop_core::vocabulary::ServerIdentity::command_digest(&words);
+        hash.to_string()
+    };
+    let (script, other) = (script.to_str().unwrap(), scratch.path("other.py"));
+    let first = digest(&["python3", script, "--tools", "pipe"]);
+    let second = digest(&["python3", other.to_str().unwrap(), "--tools", "pipe"]);
+    let differs = "agentloop: t.jsonl: this run's setup differs from the transcript's: ";
+    let remedy = "; give the same --demo-tools and --mcp servers in the same order (or \
+                  --new-setup after a stop); nothing was run\n";
+    let (a, b) = (&first[..12], &second[..12]);
     for (servers, env, says) in [
         (
-            [&two, &one],
+            vec![&two, &one],
             &object,
             format!(
-                "MCP server 0 differs at .command[1]: recorded {}, this run {}",
-                path(&script),
-                path(&scratch.path("other.py"))
+                "the order of the MCP servers: fake 1 (command {a}), fake 1 (command {b}) \
+                 against fake 1 (command {b}), fake 1 (command {a})"
             ),
         ),
         (
-            [&two, &two],
+            vec![&two, &two],
             &object,
-            format!(
-                "MCP server 0 differs at .command[1]: recorded {}, this run {}",
-                path(&script),
-                path(&scratch.path("other.py"))
-            ),
+            format!("MCP server 0's command line (its SHA-256): {first} against {second}"),
         ),
         (
-            [&one, &two],
+            vec![&one, &two],
             &[(
                 "FAKE_MCP_SCHEMA",
                 r#"{"type":"object","properties":{"x":{"type":"string"}}}"#,
             )],
             String::from(
-                "the tool \"block\" differs at .schema.properties: recorded nothing, this \
-                 run {\"x\":{\"type\":\"string\"}}",
+                "tool 0 (\"block\")'s schema: {\"type\":\"object\"} against \
+                 {\"properties\":{\"x\":{\"type\":\"string\"}},\"type\":\"object\"}",
             ),
         ),
+        (
+            vec![],
+            &object,
+            String::from("the number of MCP servers: 2 against 0"),
+        ),
     ] {
-        let refused = run(&servers.map(String::as_str), true, env);
+        let servers: Vec<&str> = servers.iter().map(|s| s.as_str()).collect();
+        let refused = run(&servers, &resume, env);
         assert_eq!(refused.code, 2, "{servers:?}: {}", refused.stderr);
         assert_eq!(
             refused.stderr,
@@ -880,29 +892,40 @@ fn resume_refuses_tools_that_differ_from_the_map_in_anything() {
             "{servers:?}"
         );
         assert_eq!(scratch.read("t.jsonl"), transcript);
-        assert_eq!(scratch.read("t.jsonl.tools.json"), map);
     }
-    // The same tools: the run goes on.
-    let resumed = run(&[&one, &two], true, &object);
+    // Another system prompt is refused naming the flag.
+    let mut other_system = resume.to_vec();
+    other_system.extend(["--system", "Be long."]);
+    let refused = run(&[&one, &two], &other_system, &object);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert_eq!(
+        refused.stderr,
+        "agentloop: t.jsonl: --system \"Be long.\" differs from the setup the transcript \
+         records, which has the system prompt \"Be terse.\": a resumed run keeps the \
+         recorded setup (leave the flag out, or give --new-setup after a stop); nothing was \
+         run\n"
+    );
+    assert_eq!(scratch.read("t.jsonl"), transcript);
+    // The same setup: the run goes on from the file alone, sending the recorded system
+    // prompt and model.
+    let server = Server::start([OpenAi.answer("again")]).unwrap();
+    let url = format!("{}/v1", server.url());
+    let mut args = vec!["run", "--resume", "--base-url", &url];
+    for s in [&one, &two] {
+        args.extend(["--mcp", s.as_str()]);
+    }
+    args.extend(["--mcp-env", "FAKE_MCP_SCHEMA", "--out", "t.jsonl"]);
+    let resumed = agentloop(scratch.dir(), &args, &object);
     assert_eq!(resumed.code, 0, "{}", resumed.stderr);
     assert_eq!(
         kinds(&scratch.read("t.jsonl")),
         ["task", "assistant", "stop", "resume", "assistant", "stop"]
     );
-    // Without the servers, the map still holds.
-    let refused = run(&[], true, &object);
-    assert_eq!(refused.code, 2, "{}", refused.stderr);
-    assert!(
-        refused.stderr.starts_with(&format!(
-            "{differs}MCP server 0 differs: recorded {{\"command\":[\"python3\","
-        )),
-        "{}",
-        refused.stderr
-    );
-    // A new run without servers is not held to a map left from another run.
-    fs::rename(scratch.path("t.jsonl"), scratch.path("old.jsonl")).unwrap();
-    let began = run(&[], false, &[]);
-    assert_eq!(began.code, 0, "{}", began.stderr);
+    let sent = json::parse(&server.requests()[0].body).unwrap();
+    assert_eq!(member(&sent, "model").as_str(), Some("m"));
+    assert!(canonical(member(&sent, "messages"))
+        .starts_with(r#"[{"content":"Be terse.","role":"system"}"#));
+    assert_verifies_as_a_loop(&scratch, "t.jsonl");
 }
 
 /// Whether process `pid` is gone: no such process, or one that has exited and waits

@@ -3,7 +3,7 @@
 //! (`@modelcontextprotocol/server`, npm) and the Python SDK 2.x (`mcp`, PyPI), both
 //! installed by `.ci/run` — and a handshake-only server (the fake), their tools listed
 //! and called, and each server's agreed revision and identity recorded in
-//! `FILE.tools.json`. Skips with a message when `node`, `python3` or an SDK is missing,
+//! the task record's setup. Skips with a message when `node`, `python3` or an SDK is missing,
 //! and fails instead in CI.
 
 use crate::common;
@@ -11,7 +11,7 @@ use crate::common;
 use std::path::PathBuf;
 use std::process::Command;
 
-use agentloop_core::json::{self, Value};
+use agentloop_core::json::Value;
 use agentloop_standin::{canned, Server};
 use agentloop_tests::{have_program, skip_or_fail, workspace_root};
 use common::runs::*;
@@ -122,8 +122,10 @@ fn a_run_serves_the_tools_of_stateless_only_sdk_servers_beside_a_handshake_serve
             "{tool}"
         );
     }
-    // Each server's agreed revision and identity, as it gave them.
-    let map = json::parse(&scratch.read("t.jsonl.tools.json")).unwrap();
+    // Each server's agreed revision and identity, as it gave them, in the task
+    // record's setup.
+    let task = member(&records(&scratch.read("t.jsonl"))[0], "payload").clone();
+    let map = member(&task, "setup").clone();
     let Value::Array(recorded) = member(&map, "servers") else {
         panic!("{map:?}")
     };

@@ -6,6 +6,7 @@
 mod outputs;
 mod progress;
 mod setup;
+mod stated;
 
 use std::fs;
 use std::io::Write;
@@ -15,7 +16,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use agentloop_core::agent::{Agent, Outcome, Record, StopReason};
+use agentloop_core::agent::{Agent, Outcome, Record, RecordKind, StopReason};
 use agentloop_core::anchor::Anchor;
 use agentloop_core::audit;
 use agentloop_core::chain::{Log, LogError, Logged};
@@ -27,6 +28,7 @@ use agentloop_core::note::SignerKey;
 use agentloop_core::sink::SinkError;
 use agentloop_core::tlog::make_checkpoint;
 use agentloop_core::verify::{Options, Report};
+use agentloop_core::vocabulary::Setup;
 use agentloop_http::HttpModel;
 use agentloop_mcp::{end_process_groups, McpServer, ProcessGroup};
 
@@ -48,6 +50,11 @@ struct Opened {
     plan: setup::Plan,
     /// The records already in the file (a resumed run), or `None` for a new run.
     records: Option<Resumable>,
+    /// What the requests say besides the conversation and the tools.
+    request: stated::Request,
+    /// The setup to state: a new run's (in its `task` record), or the one a run resumed
+    /// with `--new-setup` goes on with (in its `resume` record).
+    setup: Option<Setup>,
     offered: toolset::Offered,
     servers: Servers,
 }
@@ -68,12 +75,14 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         mut writer,
         plan,
         records,
+        request,
+        setup,
         offered,
         servers,
     } = open(args)?;
     let mut toolbox = offered.toolbox;
     let manifest = toolbox.manifest().clone();
-    let mut agent = match &records {
+    let agent = match &records {
         None => Agent::with_first_seq(0, &plan.task, plan.budgets.clone(), manifest)
             .map_err(|e| Failure::Setup(SetupFailure::Budgets(e)))?,
         Some(records) => {
@@ -87,6 +96,12 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
                 })?;
             agent
         }
+    };
+    let mut agent = match setup {
+        None => agent,
+        Some(setup) => agent
+            .with_setup(setup)
+            .map_err(|e| Failure::Setup(SetupFailure::Setup(e)))?,
     };
     let url = model.url().to_owned();
     let tools: Vec<String> = toolbox.manifest().names().map(str::to_owned).collect();
@@ -105,7 +120,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let mut progress = Progress::new(out, args.json, plan.budgets.clone());
     progress.start(&Start {
         file: &name,
-        model: format!("{}:{}", args.model.provider, args.model.name),
+        model: format!("{}:{}", request.model.provider, request.model.name),
         url: &url,
         tools,
         renamed,
@@ -155,7 +170,6 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
     }
     outputs::refuse_one_file_twice(args)?;
     let task = setup::given_task(args)?;
-    let model = setup::http_model(args)?;
     let signer = args.sign_key.as_deref().map(keys::signer).transpose()?;
     let held = fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     if held > 0 && !args.resume {
@@ -164,17 +178,23 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
             len: held,
         }));
     }
+    // A new run's model and key are settled before anything starts.
+    let asked = match held {
+        0 => Some(new_request(args, &name)?),
+        _ => None,
+    };
     let mcp_options = toolset::options(&args.tools, Some(outputs::mcp_log_path(path)))?;
     let servers = toolset::spawn(&args.tools, &mcp_options)?;
     let groups = servers.iter().map(McpServer::process_group).collect();
     // A new run's tools are settled before the file is opened, so that a refused
     // limit creates nothing; a resumed run's limits are its task record's.
-    let new = if held == 0 {
-        let plan = setup::new_plan(args, task.clone(), &name)?;
-        let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
-        Some((plan, offered))
-    } else {
-        None
+    let new = match asked {
+        Some((request, model)) => {
+            let plan = setup::new_plan(args, task.clone(), &name)?;
+            let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
+            Some((plan, offered, request, model))
+        }
+        None => None,
     };
 
     let options = WriterOptions {
@@ -184,7 +204,7 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
     };
     let (writer, recorded) = Writer::open_resumable(path, options)
         .map_err(|e| Failure::writer(&name, e, "nothing was run"))?;
-    let (plan, records, offered) = match new {
+    let (model, plan, records, offered, request, setup) = match new {
         // Written to between the look and the open: not a new run after all.
         Some(_) if !writer.is_empty() && !args.resume => {
             return Err(Failure::Setup(SetupFailure::OutNotEmpty {
@@ -192,20 +212,24 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
                 len: writer.len(),
             }))
         }
-        Some((plan, offered)) if writer.is_empty() => (plan, None, offered),
+        Some((plan, offered, request, model)) if writer.is_empty() => {
+            let setup = stated::setup(&request, &args.tools, &servers, &offered);
+            (model, plan, None, offered, request, Some(setup))
+        }
         _ if writer.is_empty() => {
+            let (request, model) = new_request(args, &name)?;
             let plan = setup::new_plan(args, task, &name)?;
             let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
-            (plan, None, offered)
+            let setup = stated::setup(&request, &args.tools, &servers, &offered);
+            (model, plan, None, offered, request, Some(setup))
         }
         _ => {
-            let plan = setup::resumed_plan(args, task, &name, &recorded)?;
-            let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
-            (plan, Some(recorded), offered)
+            let resumed = resumed(args, task, &name, &recorded, &servers)?;
+            let model = setup::http_model(args, &resumed.request)?;
+            let (plan, offered, request) = (resumed.plan, resumed.offered, resumed.request);
+            (model, plan, Some(recorded), offered, request, resumed.setup)
         }
     };
-    let map = tools_map::map(&args.tools, &servers, &offered);
-    tools_map::keep(path, &map, !servers.is_empty(), records.is_some())?;
     drop(servers);
     Ok(Opened {
         name,
@@ -214,12 +238,97 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
         writer,
         plan,
         records,
+        request,
+        setup,
         offered,
         servers: Servers {
             groups,
             grace: mcp_options.shutdown_grace,
         },
     })
+}
+
+/// A new run's request (its flags) and the model that asks it.
+fn new_request(args: &RunArgs, name: &str) -> Result<(stated::Request, HttpModel), Failure> {
+    let request = stated::from_flags(args, name, "a new run")?;
+    let model = setup::http_model(args, &request)?;
+    Ok((request, model))
+}
+
+/// What a resumed run goes on with.
+struct Resumed {
+    plan: setup::Plan,
+    offered: toolset::Offered,
+    request: stated::Request,
+    /// The setup `--new-setup` states.
+    setup: Option<Setup>,
+}
+
+/// A resumed run's plan, tools and request. With a recorded setup (format 2), the
+/// setup this run makes must be the one in force, unless `--new-setup` (after a
+/// `stop`) replaces it; a format-1 transcript is held to its side file
+/// `FILE.tools.json` instead.
+fn resumed(
+    args: &RunArgs,
+    task: Option<String>,
+    name: &str,
+    recorded: &Resumable,
+    servers: &[McpServer],
+) -> Result<Resumed, Failure> {
+    let plan = setup::resumed_plan(args, task, name, recorded)?;
+    let offered = toolset::offer(&args.tools, servers, &plan.limits)?;
+    let cannot = |what: String| {
+        Failure::Run(RunFailure::ResumeTask {
+            name: name.to_owned(),
+            what,
+        })
+    };
+    let in_force = recorded.setup().map_err(|e| cannot(e.to_string()))?;
+    if args.new_setup && !ends_with_stop(recorded) {
+        return Err(Failure::Run(RunFailure::NewSetupMidRun {
+            name: name.to_owned(),
+        }));
+    }
+    let request = match &in_force {
+        Some(in_force) => stated::from_recorded(args, in_force, name)?,
+        None => stated::from_flags(args, name, "a format-1 transcript (it records no model)")?,
+    };
+    let given = stated::setup(&request, &args.tools, servers, &offered);
+    let setup = match (&in_force, args.new_setup) {
+        (_, true) => Some(given),
+        (Some(in_force), false) => match in_force.difference(&given) {
+            Some(difference) => {
+                return Err(Failure::Run(RunFailure::SetupDiffers {
+                    name: name.to_owned(),
+                    difference,
+                }))
+            }
+            None => None,
+        },
+        (None, false) => {
+            let map = tools_map::map(&args.tools, servers, &offered);
+            tools_map::keep(&args.out, &map, !servers.is_empty(), true)?;
+            None
+        }
+    };
+    Ok(Resumed {
+        plan,
+        offered,
+        request,
+        setup,
+    })
+}
+
+/// Whether the last record is a `stop`: the run ended, and may go on with another
+/// setup.
+fn ends_with_stop(recorded: &Resumable) -> bool {
+    let kind = recorded
+        .records()
+        .last()
+        .and_then(Value::as_object)
+        .and_then(|record| record.get("kind"))
+        .and_then(Value::as_str);
+    kind == Some(RecordKind::Stop.as_str())
 }
 
 /// After the run: verifies the file from disk (chain and loop audit), writes the

@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use agentloop_core::agent::{check_task, Budgets};
 use agentloop_core::driver::Resumable;
-use agentloop_core::provider::{Provider, RequestOptions};
+use agentloop_core::provider::Provider;
 use agentloop_http::{HttpConfig, HttpModel, ANTHROPIC_BASE_URL, OPENAI_BASE_URL};
 
-use crate::args::{ModelSpec, RunArgs};
+use super::stated::Request;
+use crate::args::RunArgs;
 use crate::failure::{Failure, RunFailure, SetupFailure};
 use crate::input::Source;
 
@@ -268,32 +269,24 @@ pub fn env_is_set(name: &str) -> bool {
     std::env::var_os(name).is_some_and(|v| !v.is_empty())
 }
 
-/// The HTTP model the flags describe, and the URL it posts to.
-pub fn http_model(args: &RunArgs) -> Result<HttpModel, Failure> {
-    let ModelSpec { provider, name } = &args.model;
-    let base_url = args
-        .base_url
-        .as_deref()
-        .unwrap_or(default_base_url(*provider));
+/// The HTTP model that asks `request` ([`super::stated::Request`]), with the key the
+/// flags name.
+pub fn http_model(args: &RunArgs, request: &Request) -> Result<HttpModel, Failure> {
+    let provider = request.model.provider;
     let key = key_variable(
-        *provider,
-        base_url,
+        provider,
+        &request.base_url,
         args.api_key_env.as_deref(),
         &env_is_set,
     )?;
-    let mut options = RequestOptions::new(name.clone());
-    options.max_output_tokens = args.max_output_tokens.or(match provider {
-        Provider::Anthropic => Some(ANTHROPIC_DEFAULT_MAX_OUTPUT_TOKENS),
-        Provider::OpenAi => None,
-    });
-    options.system = args.system.clone();
     let config = HttpConfig {
         max_tries: args.http_tries,
         initial_backoff: Duration::from_millis(args.http_backoff_ms),
         call_timeout: Duration::from_secs(args.http_timeout),
         ..HttpConfig::default()
     };
-    HttpModel::with_config(*provider, base_url, options, key.as_deref(), config)
+    let options = request.request_options();
+    HttpModel::with_config(provider, &request.base_url, options, key.as_deref(), config)
         .map_err(|e| Failure::Setup(SetupFailure::Model(e)))
 }
 

@@ -106,6 +106,11 @@ impl<'r> Recorded<'r> {
         self.decoded(RecordKind::Tool, ToolPayload::decode)
     }
 
+    /// The setup a `task` or `resume` record states.
+    fn setup(&self) -> Option<crate::vocabulary::Setup> {
+        super::setup::stated_setup(self.kind?, self.payload?)
+    }
+
     /// Whether this is a `stop` record with `reason`.
     fn is_stop(&self, reason: StopReason) -> bool {
         self.stop().is_some_and(|stop| stop.reason == reason)
@@ -148,6 +153,11 @@ pub(crate) fn follow(
     records: &[Value],
     mut tools: Tools<'_>,
 ) -> Result<(), Difference> {
+    // The setup the task record states (format 2) is the agent's too: the host states
+    // it, not the loop. A setup that will not go in is left out, and record 0 differs.
+    if let Some(setup) = records.first().and_then(|r| Recorded::read(r).setup()) {
+        let _ = agent.state_setup(setup);
+    }
     let mut next = 0usize;
     loop {
         let produced = agent.take_records();
@@ -180,7 +190,12 @@ pub(crate) fn follow(
                 let cancelled = want.is_stop(StopReason::Cancelled);
                 agent.check_point(&mut || cancelled);
             }
-            State::Done(_) if want.kind == Some(RecordKind::Resume) => agent.reopen(),
+            State::Done(_) if want.kind == Some(RecordKind::Resume) => {
+                agent.reopen();
+                if let Some(setup) = want.setup() {
+                    let _ = agent.state_setup(setup);
+                }
+            }
             State::Done(_) => return Err(differs("has stopped and writes nothing more")),
             State::AwaitingReply if want.kind == Some(RecordKind::Assistant) => {
                 let reply = want.reply();

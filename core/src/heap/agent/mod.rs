@@ -84,7 +84,7 @@
 //! ```
 
 mod budget;
-mod checks;
+pub(crate) mod checks;
 mod fit;
 pub(crate) mod follow;
 mod need;

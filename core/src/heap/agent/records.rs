@@ -106,7 +106,11 @@ pub(crate) fn stop(outcome: &Outcome) -> Value {
 
 /// The `resume` payload: the run goes on after the `stop` that gave `reason`.
 pub(crate) fn resume(reason: StopReason) -> Value {
-    ResumePayload { after: reason }.encode()
+    ResumePayload {
+        after: reason,
+        setup: None,
+    }
+    .encode()
 }
 
 /// Levels a value may have inside the `tool_calls` of an `assistant` payload (payload,

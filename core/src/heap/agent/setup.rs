@@ -5,14 +5,16 @@ use core::fmt;
 
 use super::fit::line_len;
 use super::{Agent, RecordKind};
+use crate::json::Value;
 use crate::verify::MAX_LINE_BYTES;
-use crate::vocabulary::{Setup, SetupDifference, TaskPayload};
+use crate::vocabulary::{ResumePayload, Setup, SetupDifference, TaskPayload};
 
 /// Why a setup was not put in the `task` record. The agent is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SetupError {
-    /// The `task` record was taken already (or the agent continues a transcript): the
-    /// setup goes in that record, so it is given before the records are taken.
+    /// Neither a `task` record nor the `resume` record of a run resumed after its `stop`
+    /// is pending: the setup goes in one of those, so it is given before the records
+    /// are taken (a run resumed inside a turn keeps the setup it had).
     TaskTaken,
     /// The setup's tools are not the agent's manifest's, in order (the first
     /// difference: the setup's side, then the manifest's).
@@ -26,7 +28,9 @@ impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SetupError::TaskTaken => f.write_str(
-                "the task record was taken already; a setup is given before the records are taken",
+                "no task record, and no resume record after a stop, is pending: a setup is \
+                 given before the records are taken, and a run resumed inside a turn keeps its \
+                 setup",
             ),
             SetupError::Tools(d) => write!(
                 f,
@@ -51,26 +55,56 @@ impl Agent {
     /// The setup's tools must be the manifest's, in order ([`Setup::offers`];
     /// [`crate::vocabulary::OfferedTool::from_manifest`] makes them). Given before the
     /// records are taken.
+    ///
+    /// An agent resumed after a `stop` ([`Agent::resume`]) takes it too: the run then
+    /// goes on with another setup, which its pending `resume` record states (the
+    /// setup in force from there on).
     pub fn with_setup(mut self, setup: Setup) -> Result<Agent, SetupError> {
         if let Some(difference) = setup.offers(&self.manifest) {
             return Err(SetupError::Tools(difference));
         }
-        let Some(record) = self
-            .records
-            .first_mut()
-            .filter(|r| r.kind == RecordKind::Task)
-        else {
+        self.state_setup(setup)?;
+        Ok(self)
+    }
+
+    /// Puts `setup` in the pending `task` record, or in the pending `resume` record
+    /// that is the only record pending; the manifest is not compared (following a
+    /// transcript states the setup it recorded).
+    pub(crate) fn state_setup(&mut self, setup: Setup) -> Result<(), SetupError> {
+        let pending = self.records.len();
+        let Some(record) = self.records.first_mut() else {
             return Err(SetupError::TaskTaken);
         };
-        // The pending payload is the agent's own encode: it decodes.
-        let mut task = TaskPayload::decode(&record.payload).map_err(|_| SetupError::TaskTaken)?;
-        task.setup = Some(setup);
-        let payload = task.encode();
-        let len = line_len(RecordKind::Task, record.seq, &payload);
+        // The pending payloads are the agent's own encodes: they decode.
+        let payload = match record.kind {
+            RecordKind::Task => {
+                let mut task =
+                    TaskPayload::decode(&record.payload).map_err(|_| SetupError::TaskTaken)?;
+                task.setup = Some(setup);
+                task.encode()
+            }
+            RecordKind::Resume if pending == 1 => {
+                let mut resume =
+                    ResumePayload::decode(&record.payload).map_err(|_| SetupError::TaskTaken)?;
+                resume.setup = Some(setup);
+                resume.encode()
+            }
+            _ => return Err(SetupError::TaskTaken),
+        };
+        let len = line_len(record.kind, record.seq, &payload);
         if len > MAX_LINE_BYTES {
             return Err(SetupError::TooLong(len));
         }
         record.payload = payload;
-        Ok(self)
+        Ok(())
+    }
+}
+
+/// The setup a `task` or `resume` payload states, if it states one that decodes.
+pub(crate) fn stated_setup(kind: RecordKind, payload: &Value) -> Option<Setup> {
+    match kind {
+        RecordKind::Task => TaskPayload::decode(payload).ok()?.setup,
+        RecordKind::Resume => ResumePayload::decode(payload).ok()?.setup,
+        _ => None,
     }
 }

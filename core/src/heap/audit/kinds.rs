@@ -11,14 +11,15 @@ use super::{LoopAudit, Phase};
 use crate::json::{Object, Value};
 use crate::vocabulary::member::{
     AFTER, ARGUMENTS, BUDGETS, CACHED_INPUT_TOKENS, ERROR, FINISH_REASON, ID, INPUT_TOKENS, MODEL,
-    NAME, OK, PROVIDER, REASON, RESPONSE_ID, STEPS, TASK, TEXT, TOKENS, TOOL_CALLS, UNRUN_CALLS,
-    VALUE,
+    NAME, OK, PROVIDER, REASON, RESPONSE_ID, SETUP, STEPS, TASK, TEXT, TOKENS, TOOL_CALLS,
+    UNRUN_CALLS, VALUE,
 };
 use crate::vocabulary::{call_id, StopReason};
 
 impl LoopAudit {
     pub(super) fn task(&mut self, index: u64, payload: &Object) {
-        self.members(index, "task payload", payload, &[BUDGETS, TASK], &[]);
+        self.members(index, "task payload", payload, &[BUDGETS, TASK], &[SETUP]);
+        self.setup(index, "task payload", payload);
         // An absent member is reported once, as missing, by `members`.
         if payload.contains_key(TASK) && !matches!(payload.get(TASK), Some(Value::String(_))) {
             let found = describe_member(payload, TASK);
@@ -41,6 +42,7 @@ impl LoopAudit {
         self.steps += 1;
         self.turn = Some(index);
         self.calls.clear();
+        self.expected.clear();
         self.answered = 0;
         self.members(
             index,
@@ -138,10 +140,10 @@ impl LoopAudit {
             }
             (Some(_), None) => {}
         }
-        self.calls.push((
-            String::from(id.unwrap_or_default()),
-            String::from(name.unwrap_or_default()),
-        ));
+        let name = String::from(name.unwrap_or_default());
+        self.expected.push(self.expect(&name, call.get(ARGUMENTS)));
+        self.calls
+            .push((String::from(id.unwrap_or_default()), name));
     }
 
     /// An `assistant` payload's `provider` member: only the members the loop writes
@@ -244,6 +246,10 @@ impl LoopAudit {
             return self.find(index, detail);
         };
         if id == Some(want_id.as_str()) && name == Some(want_name.as_str()) {
+            if let Some(Some(expected)) = self.expected.get(self.answered).cloned() {
+                let name = want_name.clone();
+                self.as_expected(index, &name, &expected, payload);
+            }
             self.answered += 1;
             return;
         }
@@ -344,7 +350,8 @@ impl LoopAudit {
     }
 
     pub(super) fn resume(&mut self, index: u64, payload: &Object) {
-        self.members(index, "resume payload", payload, &[AFTER], &[]);
+        self.members(index, "resume payload", payload, &[AFTER], &[SETUP]);
+        self.setup(index, "resume payload", payload);
         let after = payload.get(AFTER).and_then(Value::as_str);
         match (self.phase, after) {
             (Phase::Stopped(_, Some(reason)), Some(after)) if after == reason.as_str() => {}

@@ -3,6 +3,7 @@
 
 mod describe;
 mod kinds;
+mod setup;
 #[cfg(test)]
 mod tests;
 
@@ -13,6 +14,7 @@ use alloc::vec::Vec;
 
 use crate::json::{parse_tolerant, Value, RECORD_MAX_DEPTH};
 use crate::quote::escape_controls;
+use crate::tools::Manifest;
 use crate::verify::{self, Fault, FaultKind, Options, Report, MAX_FAULTS};
 use crate::verify::{for_each_line_in, LineEvent};
 use crate::vocabulary::{as_count, RecordKind, StopReason};
@@ -65,6 +67,10 @@ pub struct LoopAudit {
     /// The last `assistant` record's index, and its calls `(id, name)`.
     turn: Option<u64>,
     calls: Vec<(String, String)>,
+    /// What the setup in force says of each of `calls` (`None`: no setup).
+    expected: Vec<Option<Result<(), String>>>,
+    /// The tools the setup in force offers (format 2), compiled.
+    offered: Option<Manifest>,
     /// How many of `calls` have their `tool` record.
     answered: usize,
     steps: u64,
@@ -97,6 +103,8 @@ impl LoopAudit {
             phase: Phase::Start,
             turn: None,
             calls: Vec::new(),
+            expected: Vec::new(),
+            offered: None,
             answered: 0,
             steps: 0,
             tokens: 0,

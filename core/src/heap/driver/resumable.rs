@@ -13,7 +13,7 @@ use crate::export::{parse_records, ParseRecordsError};
 use crate::json::Value;
 use crate::tools::Manifest;
 use crate::verify::{self, Options};
-use crate::vocabulary::{task, PayloadError, TaskPayload};
+use crate::vocabulary::{task, PayloadError, RecordKind, ResumePayload, Setup, TaskPayload};
 
 /// A transcript that verified, read to be continued: its records and where its chain
 /// goes on. Made by [`Resumable::read`] (or by the durable writer, from the bytes it
@@ -84,6 +84,27 @@ impl Resumable {
     /// decoded; no record, or one with no payload, is a payload that is not an object).
     pub fn stated(&self) -> Result<TaskPayload, PayloadError> {
         TaskPayload::decode(self.payload())
+    }
+
+    /// The setup in force where the transcript ends (format 2): the `task` record's,
+    /// replaced by each later `resume` record's that states one; `None` when the
+    /// `task` record states none (format 1, or a host that gave none).
+    pub fn setup(&self) -> Result<Option<Setup>, PayloadError> {
+        let mut setup = self.stated()?.setup;
+        for record in self.records.iter().skip(1) {
+            let Some(record) = record.as_object() else {
+                continue;
+            };
+            let kind = record.get("kind").and_then(Value::as_str);
+            if kind.and_then(RecordKind::from_name) != Some(RecordKind::Resume) {
+                continue;
+            }
+            let payload = record.get("payload").unwrap_or(&Value::Null);
+            if let Some(changed) = ResumePayload::decode(payload)?.setup {
+                setup = Some(changed);
+            }
+        }
+        Ok(setup)
     }
 
     /// Continues the run: the agent [`Agent::resume`] rebuilds from the records (which

@@ -396,8 +396,17 @@ fn servers_difference(
         let (r, g) = (count(recorded), count(given));
         return Some(differ("the number of MCP servers", r, g));
     }
+    // Servers that report the same identity are told apart by their command's digest.
     let order = |servers: &[ServerIdentity]| {
-        let labels: Vec<String> = servers.iter().map(ServerIdentity::label).collect();
+        let mut labels: Vec<String> = servers.iter().map(ServerIdentity::label).collect();
+        if (1..labels.len()).any(|i| labels[..i].contains(&labels[i])) {
+            for (label, server) in labels.iter_mut().zip(servers) {
+                label.push_str(&format!(
+                    " (command {})",
+                    &hex(&server.command_sha256)[..12]
+                ));
+            }
+        }
         labels.join(", ")
     };
     let same_set =

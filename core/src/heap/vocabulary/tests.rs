@@ -91,9 +91,21 @@ fn each_payload_round_trips_through_its_bytes() {
 
     let resume = ResumePayload {
         after: StopReason::StepBudget,
+        setup: None,
     };
     assert_eq!(text(&resume.encode()), r#"{"after":"step_budget"}"#);
     assert_eq!(ResumePayload::decode(&resume.encode()), Ok(resume));
+    // A run that goes on with another setup states it.
+    let changed = ResumePayload {
+        after: StopReason::NoToolCalls,
+        setup: Some(crate::vocabulary::Setup {
+            system: Some("terse".into()),
+            ..crate::vocabulary::Setup::default()
+        }),
+    };
+    let bytes = r#"{"after":"no_tool_calls","setup":{"system":"terse","tools":[]}}"#;
+    assert_eq!(text(&changed.encode()), bytes);
+    assert_eq!(ResumePayload::decode(&changed.encode()), Ok(changed));
 }
 
 /// A decode, its payload type dropped.
