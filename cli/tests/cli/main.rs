@@ -17,6 +17,7 @@ mod run;
 mod run_mcp;
 mod run_mcp_eras;
 mod run_sizes;
+mod setup;
 mod validate;
 mod verify_loop;
 mod writes;
