@@ -5,6 +5,8 @@ mod describe;
 mod kinds;
 mod setup;
 #[cfg(test)]
+mod setup_tests;
+#[cfg(test)]
 mod tests;
 
 use alloc::borrow::Cow;

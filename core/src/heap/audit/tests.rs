@@ -30,7 +30,7 @@ fn split(bytes: &[u8]) -> Records {
         .collect()
 }
 
-fn demo_records(scenario: demo::Scenario) -> Records {
+pub(super) fn demo_records(scenario: demo::Scenario) -> Records {
     split(&scenario.run().unwrap().0)
 }
 
@@ -46,7 +46,7 @@ fn rechain(records: &Records) -> Vec<u8> {
 
 /// The faults of a re-chained transcript, all of which must be `loop_malformed`:
 /// `(index, line, detail)`.
-fn findings(records: &Records) -> Vec<(u64, Option<u64>, String)> {
+pub(super) fn findings(records: &Records) -> Vec<(u64, Option<u64>, String)> {
     let report = verify_loop_bytes(&rechain(records), &Options::default());
     report
         .faults
@@ -114,14 +114,14 @@ fn renumber(mut records: Records) -> Records {
     records
 }
 
-fn payload_mut(records: &mut Records, index: usize) -> &mut Object {
+pub(super) fn payload_mut(records: &mut Records, index: usize) -> &mut Object {
     match &mut records[index].1 {
         Value::Object(o) => o,
         _ => panic!("not an object"),
     }
 }
 
-fn json(text: &str) -> Value {
+pub(super) fn json(text: &str) -> Value {
     parse(text.as_bytes()).unwrap()
 }
 
