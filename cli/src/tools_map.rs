@@ -1,8 +1,10 @@
 //! `FILE.tools.json`, next to a run's transcript: the tools the run offered, each as
 //! offered (name, description, schema) and where it came from (the demo, or which
 //! `--mcp` server under which of its names), with the servers' command lines, in
-//! order. A new run with `--mcp` writes it; a resumed run is checked against all of it
-//! (docs/cli.md, "The tool map"), so that a recorded call never runs on another tool.
+//! order. Format 1 only: a run written before the setup was recorded (format 2, the
+//! task record's `setup`) wrote it, and resuming such a run is checked against all of
+//! it but the servers' revisions (docs/resume.md), so that a recorded call never runs on
+//! another tool. New runs write none.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -240,7 +242,16 @@ pub fn difference(recorded: &Value, now: &Value) -> Option<MapDifference> {
         Some(Value::Array(items)) => items,
         _ => Vec::new(),
     };
-    let (servers, servers_now) = (items(recorded, "servers"), items(now, "servers"));
+    // A server's revision is the client's choice, which changed (the client speaks
+    // 2026-07-28 now): not compared.
+    let revisionless = |map: &Value| -> Vec<Value> {
+        let strip = |server: Value| match server {
+            Value::Object(members) => Value::Object(without(&members, &["protocol_version"])),
+            other => other,
+        };
+        items(map, "servers").into_iter().map(strip).collect()
+    };
+    let (servers, servers_now) = (revisionless(recorded), revisionless(now));
     for index in 0..servers.len().max(servers_now.len()) {
         if let Some((path, a, b)) = first_difference(servers.get(index), servers_now.get(index)) {
             return Some(value(Place::Server(index), path, a, b));
@@ -403,6 +414,11 @@ mod tests {
     fn the_first_difference_says_where_and_what() {
         let recorded = json(MAP);
         assert_eq!(difference(&recorded, &recorded), None);
+        // Another revision agreed is not a difference (format 1, docs/resume.md).
+        assert_eq!(
+            difference(&recorded, &json(&MAP.replace(r#""v""#, r#""w""#))),
+            None
+        );
         let said = |now: &str| difference(&recorded, &json(now)).unwrap().to_string();
         // The servers swapped: the tools keep their names, not their servers.
         let swapped = MAP
@@ -415,7 +431,7 @@ mod tests {
         );
         assert_eq!(
             said(&MAP.replace(r#",{"command":["b"],"protocol_version":"v"}"#, "")),
-            r#"MCP server 1 differs: recorded {"command":["b"],"protocol_version":"v"}, this run nothing"#
+            r#"MCP server 1 differs: recorded {"command":["b"]}, this run nothing"#
         );
         assert_eq!(
             said(&MAP.replace(r#""a b":{"type":"string"}"#, r#""a b":{"type":"integer"}"#)),
