@@ -6,10 +6,10 @@ use std::fmt;
 use agentloop_core::jcs;
 use agentloop_core::json::{Object, Value};
 use agentloop_core::vocabulary::member::{
-    AFTER, ARGUMENTS, ERROR, NAME, OK, REASON, STEPS, TASK, TEXT, TOKENS, TOOL_CALLS, UNRUN_CALLS,
-    VALUE,
+    AFTER, ARGUMENTS, ERROR, NAME, OK, PROVIDER, REASON, SETUP, STEPS, TASK, TEXT, TOKENS,
+    TOOL_CALLS, UNRUN_CALLS, VALUE,
 };
-use agentloop_core::vocabulary::RecordKind;
+use agentloop_core::vocabulary::{RecordKind, Setup, ToolSource};
 
 use crate::terminal;
 
@@ -76,7 +76,10 @@ pub fn record_line(value: &Value) -> Result<String, NotARecord> {
 /// The summary of a payload of a kind the loop writes, or None to show it whole.
 fn summary(kind: &str, payload: &Object) -> Option<String> {
     match RecordKind::from_name(kind)? {
-        RecordKind::Task => Some(format!("task={}", quoted(str_member(payload, TASK)?))),
+        RecordKind::Task => {
+            let task = format!("task={}", quoted(str_member(payload, TASK)?));
+            Some(task + &setup(payload))
+        }
         RecordKind::Assistant => {
             let text = str_member(payload, TEXT)?;
             let calls = match payload.get(TOOL_CALLS) {
@@ -90,6 +93,9 @@ fn summary(kind: &str, payload: &Object) -> Option<String> {
                 let name = str_member(call, NAME)?;
                 let arguments = call.get(ARGUMENTS).map(json_text).unwrap_or_default();
                 line.push_str(&format!(" {}({arguments})", bare(name)));
+            }
+            if let Some(provider) = payload.get(PROVIDER) {
+                line.push_str(&format!(" provider={}", json_text(provider)));
             }
             Some(line)
         }
@@ -128,8 +134,69 @@ fn summary(kind: &str, payload: &Object) -> Option<String> {
             }
             Some(line)
         }
-        RecordKind::Resume => Some(format!("after={}", bare(str_member(payload, AFTER)?))),
+        RecordKind::Resume => {
+            let after = format!("after={}", bare(str_member(payload, AFTER)?));
+            Some(after + &setup(payload))
+        }
     }
+}
+
+/// A `task` or `resume` payload's setup (format 2), readably: ` model=… endpoint=…
+/// system=… options=… tools=… servers=…` (each when there), a tool from an MCP server as
+/// `name=mcpI:its-name`, a server as `I:name version revision`; a setup that does not
+/// decode is shown as its JSON; nothing when there is none.
+fn setup(payload: &Object) -> String {
+    let Some(value) = payload.get(SETUP) else {
+        return String::new();
+    };
+    let Ok(setup) = Setup::decode(value) else {
+        return format!(" setup={}", json_text(value));
+    };
+    let mut line = String::new();
+    if let Some(model) = &setup.model {
+        line.push_str(&format!(
+            " model={}:{}",
+            bare(&model.provider),
+            bare(&model.name)
+        ));
+    }
+    if let Some(endpoint) = &setup.endpoint {
+        line.push_str(&format!(" endpoint={}", quoted(endpoint)));
+    }
+    if let Some(system) = &setup.system {
+        line.push_str(&format!(" system={}", quoted(system)));
+    }
+    if !setup.options.is_empty() {
+        line.push_str(&format!(
+            " options={}",
+            json_text(&Value::Object(setup.options))
+        ));
+    }
+    let tools: Vec<String> = setup
+        .tools
+        .iter()
+        .map(|tool| match &tool.source {
+            ToolSource::Host => tool.name.clone(),
+            ToolSource::Mcp { server, name } => format!("{}=mcp{server}:{name}", tool.name),
+        })
+        .collect();
+    line.push_str(&format!(" tools={}", bare(&tools.join(","))));
+    let servers: Vec<String> = setup
+        .servers
+        .iter()
+        .enumerate()
+        .map(|(index, server)| {
+            let info = server.server_info.as_ref();
+            let get = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str);
+            let name = get(NAME).unwrap_or("?");
+            let version = get("version").unwrap_or("?");
+            format!("{index}:{name} {version} {}", server.protocol_version)
+        })
+        .collect();
+    if !servers.is_empty() {
+        line.push_str(&format!(" servers={}", quoted(&servers.join(", "))));
+    }
+    line
 }
 
 /// A string member.
@@ -215,6 +282,23 @@ mod tests {
         assert_eq!(
             line(r#"{"seq":0,"kind":"task","payload":{"text":"no task member"}}"#).unwrap(),
             r#"seq=0 task payload={"text":"no task member"}"#
+        );
+    }
+
+    #[test]
+    fn the_setup_and_the_provider_members_are_shown() {
+        let task = r#"{"seq":0,"kind":"task","payload":{"task":"t","budgets":{},"setup":{"model":{"provider":"openai","name":"m"},"endpoint":"http://h/v1","system":"Be terse.","options":{"max_output_tokens":9},"tools":[{"name":"add","description":"d","schema":{"type":"object"},"idempotent":true,"source":"host"},{"name":"echo-0","description":"d","schema":{"type":"object"},"idempotent":false,"source":"mcp","server":0,"mcp_name":"echo"}],"servers":[{"command_sha256":"6204330bc3dea24e48c950a4123e6149b6c71fadc5b3a81b3f816aaa64249262","protocol_version":"2025-11-25","server_info":{"name":"fake","version":"1"}}]}}}"#;
+        assert_eq!(
+            line(task).unwrap(),
+            r#"seq=0 task task="t" model=openai:m endpoint="http://h/v1" system="Be terse." options={"max_output_tokens":9} tools=add,echo-0=mcp0:echo servers="0:fake 1 2025-11-25""#
+        );
+        assert_eq!(
+            line(r#"{"seq":3,"kind":"resume","payload":{"after":"no_tool_calls","setup":{"tools":[]}}}"#).unwrap(),
+            r#"seq=3 resume after=no_tool_calls tools="""#
+        );
+        assert_eq!(
+            line(r#"{"seq":1,"kind":"assistant","payload":{"text":"","tool_calls":[],"tokens":1,"provider":{"input_tokens":5}}}"#).unwrap(),
+            r#"seq=1 assistant text="" calls=0 provider={"input_tokens":5}"#
         );
     }
 

@@ -5,6 +5,8 @@
 
 mod outputs;
 mod progress;
+mod resumed;
+mod settle;
 mod setup;
 mod stated;
 
@@ -16,7 +18,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use agentloop_core::agent::{Agent, Outcome, Record, RecordKind, StopReason};
+use agentloop_core::agent::{Outcome, Record, StopReason};
 use agentloop_core::anchor::Anchor;
 use agentloop_core::audit;
 use agentloop_core::chain::{Log, LogError, Logged};
@@ -37,7 +39,7 @@ use crate::atomic::write_atomically;
 use crate::diag::plural;
 use crate::exit::Exit;
 use crate::failure::{AnchorFailure, Failure, RunFailure, SetupFailure};
-use crate::{keys, lock_wait, signals, tools_map, toolset};
+use crate::{keys, lock_wait, signals, toolset};
 use progress::{End, Progress, Start};
 
 /// What a run needs once its file is open: the model, the tools, the plan (task and
@@ -82,27 +84,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     } = open(args)?;
     let mut toolbox = offered.toolbox;
     let manifest = toolbox.manifest().clone();
-    let agent = match &records {
-        None => Agent::with_first_seq(0, &plan.task, plan.budgets.clone(), manifest)
-            .map_err(|e| Failure::Setup(SetupFailure::Budgets(e)))?,
-        Some(records) => {
-            let (agent, _) = records
-                .resume(plan.budgets.clone(), manifest)
-                .map_err(|error| {
-                    Failure::Run(RunFailure::ResumeRefused {
-                        name: name.clone(),
-                        error,
-                    })
-                })?;
-            agent
-        }
-    };
-    let mut agent = match setup {
-        None => agent,
-        Some(setup) => agent
-            .with_setup(setup)
-            .map_err(|e| Failure::Setup(SetupFailure::Setup(e)))?,
-    };
+    let mut agent = settle::agent(&name, &plan, records.as_ref(), manifest, setup)?;
     let url = model.url().to_owned();
     let tools: Vec<String> = toolbox.manifest().names().map(str::to_owned).collect();
     let renamed: Vec<(String, usize, String)> = offered
@@ -179,21 +161,16 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
         }));
     }
     // A new run's model and key are settled before anything starts.
-    let asked = match held {
-        0 => Some(new_request(args, &name)?),
-        _ => None,
-    };
+    let asked = (held == 0)
+        .then(|| settle::new_request(args, &name))
+        .transpose()?;
     let mcp_options = toolset::options(&args.tools, Some(outputs::mcp_log_path(path)))?;
     let servers = toolset::spawn(&args.tools, &mcp_options)?;
     let groups = servers.iter().map(McpServer::process_group).collect();
     // A new run's tools are settled before the file is opened, so that a refused
     // limit creates nothing; a resumed run's limits are its task record's.
     let new = match asked {
-        Some((request, model)) => {
-            let plan = setup::new_plan(args, task.clone(), &name)?;
-            let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
-            Some((plan, offered, request, model))
-        }
+        Some(asked) => Some(settle::new_run(args, task.clone(), &name, &servers, asked)?),
         None => None,
     };
 
@@ -212,19 +189,17 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
                 len: writer.len(),
             }))
         }
-        Some((plan, offered, request, model)) if writer.is_empty() => {
-            let setup = stated::setup(&request, &args.tools, &servers, &offered);
+        Some((plan, offered, request, model, setup)) if writer.is_empty() => {
             (model, plan, None, offered, request, Some(setup))
         }
         _ if writer.is_empty() => {
-            let (request, model) = new_request(args, &name)?;
-            let plan = setup::new_plan(args, task, &name)?;
-            let offered = toolset::offer(&args.tools, &servers, &plan.limits)?;
-            let setup = stated::setup(&request, &args.tools, &servers, &offered);
+            let asked = settle::new_request(args, &name)?;
+            let (plan, offered, request, model, setup) =
+                settle::new_run(args, task, &name, &servers, asked)?;
             (model, plan, None, offered, request, Some(setup))
         }
         _ => {
-            let resumed = resumed(args, task, &name, &recorded, &servers)?;
+            let resumed = resumed::resumed(args, task, &name, &recorded, &servers)?;
             let model = setup::http_model(args, &resumed.request)?;
             let (plan, offered, request) = (resumed.plan, resumed.offered, resumed.request);
             (model, plan, Some(recorded), offered, request, resumed.setup)
@@ -246,89 +221,6 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
             grace: mcp_options.shutdown_grace,
         },
     })
-}
-
-/// A new run's request (its flags) and the model that asks it.
-fn new_request(args: &RunArgs, name: &str) -> Result<(stated::Request, HttpModel), Failure> {
-    let request = stated::from_flags(args, name, "a new run")?;
-    let model = setup::http_model(args, &request)?;
-    Ok((request, model))
-}
-
-/// What a resumed run goes on with.
-struct Resumed {
-    plan: setup::Plan,
-    offered: toolset::Offered,
-    request: stated::Request,
-    /// The setup `--new-setup` states.
-    setup: Option<Setup>,
-}
-
-/// A resumed run's plan, tools and request. With a recorded setup (format 2), the
-/// setup this run makes must be the one in force, unless `--new-setup` (after a
-/// `stop`) replaces it; a format-1 transcript is held to its side file
-/// `FILE.tools.json` instead.
-fn resumed(
-    args: &RunArgs,
-    task: Option<String>,
-    name: &str,
-    recorded: &Resumable,
-    servers: &[McpServer],
-) -> Result<Resumed, Failure> {
-    let plan = setup::resumed_plan(args, task, name, recorded)?;
-    let offered = toolset::offer(&args.tools, servers, &plan.limits)?;
-    let cannot = |what: String| {
-        Failure::Run(RunFailure::ResumeTask {
-            name: name.to_owned(),
-            what,
-        })
-    };
-    let in_force = recorded.setup().map_err(|e| cannot(e.to_string()))?;
-    if args.new_setup && !ends_with_stop(recorded) {
-        return Err(Failure::Run(RunFailure::NewSetupMidRun {
-            name: name.to_owned(),
-        }));
-    }
-    let request = match &in_force {
-        Some(in_force) => stated::from_recorded(args, in_force, name)?,
-        None => stated::from_flags(args, name, "a format-1 transcript (it records no model)")?,
-    };
-    let given = stated::setup(&request, &args.tools, servers, &offered);
-    let setup = match (&in_force, args.new_setup) {
-        (_, true) => Some(given),
-        (Some(in_force), false) => match in_force.difference(&given) {
-            Some(difference) => {
-                return Err(Failure::Run(RunFailure::SetupDiffers {
-                    name: name.to_owned(),
-                    difference,
-                }))
-            }
-            None => None,
-        },
-        (None, false) => {
-            let map = tools_map::map(&args.tools, servers, &offered);
-            tools_map::keep(&args.out, &map, !servers.is_empty(), true)?;
-            None
-        }
-    };
-    Ok(Resumed {
-        plan,
-        offered,
-        request,
-        setup,
-    })
-}
-
-/// Whether the last record is a `stop`: the run ended, and may go on with another
-/// setup.
-fn ends_with_stop(recorded: &Resumable) -> bool {
-    let kind = recorded
-        .records()
-        .last()
-        .and_then(Value::as_object)
-        .and_then(|record| record.get("kind"))
-        .and_then(Value::as_str);
-    kind == Some(RecordKind::Stop.as_str())
 }
 
 /// After the run: verifies the file from disk (chain and loop audit), writes the
