@@ -1343,6 +1343,32 @@ agentloop_result agentloop_agent_resume_error(const struct agentloop_agent *agen
                                               size_t *out_len);
 
 /**
+ * Gives the run's setup, the JSON object `(json_ptr, json_len)` as docs/format.md
+ * ("Format 2: the setup") describes it: the model, the endpoint without credentials,
+ * the system prompt, the request options, the tools offered (in name order, as
+ * registered: each one's name, description, schema, idempotence and `source`) and the
+ * MCP servers. The agent records it in its `task` record; an agent then resumed
+ * (`agentloop_agent_resume`) after a transcript's `stop` records it instead in the
+ * `resume` record, as the setup the run goes on with (and refuses to resume a
+ * transcript that ends inside a run). Never put a key, a header or a URL's password in it.
+ * Call it after registering the tools (and declaring the idempotent ones) and before
+ * the first poll; a tool registered after it makes the first poll `INVALID_ARGUMENT`.
+ *
+ * `INVALID_JSON` / `NO_CANONICAL_FORM` for text the strict parser refuses;
+ * `INVALID_ARGUMENT` for a setup that does not decode, or whose tools are not the
+ * registered ones; `INVALID_STATE` after the first poll or a resume. Every failure
+ * leaves the agent unchanged. The input is copied. NULL `agent` is `NULL_PARAMETER`.
+ * Not thread-safe for one agent.
+ *
+ * # Safety
+ * `agent` must be a live agent from this library; `json_ptr` must point to `json_len`
+ * readable bytes.
+ */
+agentloop_result agentloop_agent_set_setup(struct agentloop_agent *agent,
+                                           const uint8_t *json_ptr,
+                                           size_t json_len);
+
+/**
  * Writes the call to run — after a poll gave `AGENTLOOP_NEED_TOOL_RESULT` — as
  * canonical JSON `{"arguments":…,"id":…,"name":…}` to `(out_buf, out_cap)` and its
  * length to `*out_len` (no NUL). The arguments have passed the tool's schema.

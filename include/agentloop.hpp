@@ -803,6 +803,11 @@ class agent {
         detail::check(agentloop_agent_set_idempotent(h_.get(), detail::ptr(name), name.size()),
                       "agentloop_agent_set_idempotent");
     }
+    /// agentloop_agent_set_setup: the run's setup as JSON (docs/format.md).
+    void set_setup(std::string_view json) {
+        detail::check(agentloop_agent_set_setup(h_.get(), detail::ptr(json), json.size()),
+                      "agentloop_agent_set_setup");
+    }
     /// agentloop_agent_resume (`prev0` absent: 32 zero bytes); a refusal's error
     /// carries agentloop_agent_resume_error's sentence.
     resume_point resume(std::string_view transcript, const std::optional<hash> &prev0 = std::nullopt) {

@@ -65,9 +65,9 @@ pub use agent::{
     agentloop_agent_messages_json, agentloop_agent_new, agentloop_agent_outcome,
     agentloop_agent_poll, agentloop_agent_poll_batch, agentloop_agent_request,
     agentloop_agent_request_error, agentloop_agent_resume, agentloop_agent_resume_error,
-    agentloop_agent_set_idempotent, agentloop_agent_stop_error, agentloop_agent_take_calls,
-    agentloop_agent_take_record, agentloop_agent_take_record_borrowed, agentloop_budgets,
-    agentloop_budgets_init, agentloop_need, agentloop_stop, agentloop_stop_str,
+    agentloop_agent_set_idempotent, agentloop_agent_set_setup, agentloop_agent_stop_error,
+    agentloop_agent_take_calls, agentloop_agent_take_record, agentloop_agent_take_record_borrowed,
+    agentloop_budgets, agentloop_budgets_init, agentloop_need, agentloop_stop, agentloop_stop_str,
 };
 pub use chain::{
     agentloop_chain, agentloop_chain_append, agentloop_chain_append_borrowed,

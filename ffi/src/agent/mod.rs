@@ -15,6 +15,7 @@ mod poll;
 mod provider;
 mod records;
 mod resume;
+mod setup;
 mod tools;
 
 pub use budgets::*;
@@ -24,6 +25,7 @@ pub use poll::*;
 pub use provider::*;
 pub use records::*;
 pub use resume::*;
+pub use setup::*;
 pub use tools::*;
 
 use std::collections::VecDeque;
@@ -47,6 +49,10 @@ struct Setup {
     task: String,
     budgets: Budgets,
     manifest: Manifest,
+    /// The run's setup the host gave (`agentloop_agent_set_setup`), recorded in the
+    /// `task` record (format 2), or in the `resume` record of a run resumed after its
+    /// `stop`.
+    stated: Option<agentloop_core::vocabulary::Setup>,
 }
 
 /// What the last poll asked for (`None` after a feed, until the next poll).
@@ -102,7 +108,18 @@ impl agentloop_agent {
     /// instead of starting; a refusal is kept for `agentloop_agent_resume_error`.
     pub(crate) fn resume(&mut self, recorded: &Resumable) -> Outcome {
         let setup = self.setup.as_ref().ok_or(agentloop_result::InvalidState)?;
-        match recorded.resume(setup.budgets.clone(), setup.manifest.clone()) {
+        let resumed = recorded.resume(setup.budgets.clone(), setup.manifest.clone());
+        let stated = setup.stated.clone();
+        let resumed = resumed
+            .map_err(|e| e.to_string())
+            .and_then(|(agent, chain)| match stated {
+                None => Ok((agent, chain)),
+                Some(stated) => agent
+                    .with_setup(stated)
+                    .map(|agent| (agent, chain))
+                    .map_err(|e| format!("the setup given cannot go on this run: {e}")),
+            });
+        match resumed {
             Ok((agent, _)) => {
                 self.setup = None;
                 self.agent = Some(agent);
@@ -110,7 +127,7 @@ impl agentloop_agent {
                 self.collect();
                 Ok(())
             }
-            Err(error) => self.refuse(format!("{error}")),
+            Err(error) => self.refuse(error),
         }
     }
 
@@ -134,10 +151,15 @@ impl agentloop_agent {
                 &setup.task,
                 setup.budgets.clone(),
                 setup.manifest.clone(),
-            );
+            )
+            .ok()
+            .and_then(|agent| match setup.stated.clone() {
+                None => Some(agent),
+                Some(stated) => agent.with_setup(stated).ok(),
+            });
             match made {
-                Ok(agent) => self.agent = Some(agent),
-                Err(_) => {
+                Some(agent) => self.agent = Some(agent),
+                None => {
                     self.setup = Some(setup);
                     return Err(agentloop_result::InvalidArgument);
                 }
@@ -296,6 +318,7 @@ pub unsafe extern "C" fn agentloop_agent_new(
                 task: String::from(task),
                 budgets,
                 manifest: Manifest::new(),
+                stated: None,
             }),
             agent: None,
             specs: Vec::new(),

@@ -1694,3 +1694,55 @@ fn a_batch_through_the_c_agent_writes_the_one_at_a_time_bytes_in_any_feed_order(
         "no batch waiting"
     );
 }
+
+/// The run's setup a C host gives (`agentloop_agent_set_setup`) is recorded in its task
+/// record, as `Setup::encode` writes it, and the transcript audits as a run; a setup
+/// that is not JSON, does not decode, or whose tools are not the registered ones is
+/// refused, and one given after the first poll too, the agent unchanged.
+#[test]
+fn a_setup_given_from_c_is_recorded_in_the_task_record() {
+    use agentloop_core::vocabulary::{ModelName, OfferedTool, Setup};
+    let set = |a: &Agent, bytes: &[u8]| {
+        // SAFETY: a live agent and a valid byte input.
+        unsafe { agentloop_agent_set_setup(a.0, bytes.as_ptr(), bytes.len()) }
+    };
+    let scenario = demo::recover();
+    let a = agent(scenario.task, Some(&recover_budgets()));
+    demo_tools(&a);
+    let manifest = demo::toolbox().unwrap().manifest().clone();
+    // As registered from C: not declared idempotent.
+    let mut tools = OfferedTool::from_manifest(&manifest);
+    tools.iter_mut().for_each(|t| t.idempotent = false);
+    let setup = Setup {
+        model: Some(ModelName {
+            provider: "openai".into(),
+            name: "gpt-4.1-mini".into(),
+        }),
+        endpoint: Some("https://api.example/v1".into()),
+        system: Some("Be terse.".into()),
+        tools,
+        ..Setup::default()
+    };
+    let json = agentloop_core::jcs::to_vec(&setup.encode()).unwrap();
+    assert_eq!(set(&a, b"{"), agentloop_result::InvalidJson);
+    assert_eq!(
+        set(&a, br#"{"tools":{}}"#),
+        agentloop_result::InvalidArgument
+    );
+    let none_offered = agentloop_core::jcs::to_vec(&Setup::default().encode()).unwrap();
+    assert_eq!(set(&a, &none_offered), agentloop_result::InvalidArgument);
+    assert_eq!(set(&a, &json), agentloop_result::Ok);
+    let c = chain();
+    let transcript = drive_demo(&a, &c, &scenario.replies);
+    assert_eq!(set(&a, &json), agentloop_result::InvalidState);
+    let first = transcript.lines().next().unwrap();
+    let record = agentloop_core::json::parse(first.as_bytes()).unwrap();
+    let payload = record.as_object().unwrap().get("payload").unwrap();
+    let recorded = payload.as_object().unwrap().get("setup").unwrap();
+    assert_eq!(recorded, &setup.encode());
+    let report = agentloop_core::audit::verify_loop_bytes(
+        transcript.as_bytes(),
+        &agentloop_core::verify::Options::default(),
+    );
+    assert!(report.ok(), "{:?}", report.faults);
+}

@@ -1453,6 +1453,30 @@ fn agents(m: &mut Matrix) {
         m.hit(n, R::InvalidArgument, idempotent(agent.0, bytes(b"nosuch")));
         m.hit(n, R::Ok, idempotent(agent.0, e));
 
+        let set_setup = |a, json: Bytes| agentloop_agent_set_setup(a, json.0, json.1);
+        let n = "agentloop_agent_set_setup";
+        let tool = |idempotent: bool| agentloop_core::vocabulary::OfferedTool {
+            name: "e".into(),
+            description: String::new(),
+            schema: agentloop_core::json::parse(schema).unwrap(),
+            idempotent,
+            source: agentloop_core::vocabulary::ToolSource::Host,
+        };
+        let setup_json = |idempotent: bool| {
+            let setup = agentloop_core::vocabulary::Setup {
+                tools: vec![tool(idempotent)],
+                ..Default::default()
+            };
+            agentloop_core::jcs::to_vec(&setup.encode()).unwrap()
+        };
+        let (offered, other) = (setup_json(true), setup_json(false));
+        m.hit(n, R::NullParameter, set_setup(null_mut(), bytes(&offered)));
+        m.hit(n, R::NullParameter, set_setup(agent.0, NULL1));
+        m.hit(n, R::InvalidJson, set_setup(agent.0, bytes(BAD_JSON)));
+        m.hit(n, R::NoCanonicalForm, set_setup(agent.0, bytes(NO_CANON)));
+        m.hit(n, R::InvalidArgument, set_setup(agent.0, bytes(&other)));
+        m.hit(n, R::Ok, set_setup(agent.0, bytes(&offered)));
+
         // Before the first poll: no reply asked for, no outcome.
         getter(
             m,
@@ -1541,6 +1565,11 @@ fn agents(m: &mut Matrix) {
             "agentloop_agent_set_idempotent",
             R::InvalidState,
             idempotent(agent.0, e),
+        );
+        m.hit(
+            "agentloop_agent_set_setup",
+            R::InvalidState,
+            set_setup(agent.0, bytes(&offered)),
         );
         m.hit(
             "agentloop_agent_cancel",
@@ -1908,6 +1937,8 @@ fn null_before_state(m: &mut Matrix) {
         m.null_first(n, "schema_ptr", add(e, e, null()));
         let n = "agentloop_agent_set_idempotent";
         m.null_first(n, "name_ptr", agentloop_agent_set_idempotent(a, null(), 1));
+        let n = "agentloop_agent_set_setup";
+        m.null_first(n, "json_ptr", agentloop_agent_set_setup(a, null(), 1));
         let n = "agentloop_agent_resume";
         let r = agentloop_agent_resume(a, null(), null(), 1, null_mut(), null_mut());
         m.null_first(n, "transcript_ptr", r);
