@@ -209,3 +209,62 @@ fn a_new_setup_is_stated_in_the_resume_record_and_only_after_a_stop() {
     assert_eq!(refused.code, 2, "{}", refused.stderr);
     assert_verifies_as_a_loop(&scratch, "t.jsonl");
 }
+
+/// A setup changed with `--new-setup` is followed segment by segment: the records
+/// before the change were checked against the tools offered then (here a refusal that
+/// names them), so resuming after a change of tools — and again after that — rebuilds
+/// the run instead of finding the loop would have written another refusal.
+#[test]
+fn each_segment_is_followed_with_the_tools_its_setup_offered() {
+    if !have_program("python3") {
+        skip_or_fail("skipped: python3 is not installed (the fake MCP server is a Python script)");
+        return;
+    }
+    let scratch = Scratch::new("setup-segments");
+    let script = workspace_root().join("mcp/tests/servers/fake_server.py");
+    let mcp = format!("python3 '{}'", script.display());
+    let nosuch = agentloop_standin::canned::openai::tool_calls(&[("nosuch", "{}")]);
+    let server = Server::start([nosuch, OpenAi.answer("no such tool")]).unwrap();
+    let args = run_args(OpenAi, &server, "t.jsonl", &[]);
+    let run = agentloop(scratch.dir(), &strs(&args), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let refusal = "no tool named 'nosuch' (have: add, echo, fail, greet)";
+    assert!(String::from_utf8(scratch.read("t.jsonl"))
+        .unwrap()
+        .contains(refusal));
+    // The tools change: the fake server's join the demo tools.
+    let server = Server::start([OpenAi.answer("more tools"), OpenAi.answer("again")]).unwrap();
+    let url = format!("{}/v1", server.url());
+    let mut resume = vec!["run", "--resume", "--base-url", &url, "--demo-tools"];
+    resume.extend(["--mcp", &mcp, "--out", "t.jsonl"]);
+    let mut new = resume.clone();
+    new.push("--new-setup");
+    let changed = agentloop(scratch.dir(), &new, &[]);
+    assert_eq!(changed.code, 0, "{}", changed.stderr);
+    let records = records(&scratch.read("t.jsonl"));
+    let setup = member(member(&records[5], "payload"), "setup");
+    assert!(
+        canonical(setup).contains(r#""mcp_name":"echo""#),
+        "{setup:?}"
+    );
+    // And on again with the setup now in force.
+    let again = agentloop(scratch.dir(), &resume, &[]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(
+        kinds(&scratch.read("t.jsonl")),
+        [
+            "task",
+            "assistant",
+            "tool",
+            "assistant",
+            "stop",
+            "resume",
+            "assistant",
+            "stop",
+            "resume",
+            "assistant",
+            "stop"
+        ]
+    );
+    assert_verifies_as_a_loop(&scratch, "t.jsonl");
+}

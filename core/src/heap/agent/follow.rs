@@ -155,8 +155,9 @@ pub(crate) fn follow(
 ) -> Result<(), Difference> {
     // The setup the task record states (format 2) is the agent's too: the host states
     // it, not the loop. A setup that will not go in is left out, and record 0 differs.
+    // Its tools are the ones the recorded calls were checked against.
     if let Some(setup) = records.first().and_then(|r| Recorded::read(r).setup()) {
-        let _ = agent.state_setup(setup);
+        adopt(agent, setup);
     }
     let mut next = 0usize;
     loop {
@@ -193,7 +194,7 @@ pub(crate) fn follow(
             State::Done(_) if want.kind == Some(RecordKind::Resume) => {
                 agent.reopen();
                 if let Some(setup) = want.setup() {
-                    let _ = agent.state_setup(setup);
+                    adopt(agent, setup);
                 }
             }
             State::Done(_) => return Err(differs("has stopped and writes nothing more")),
@@ -232,6 +233,16 @@ pub(crate) fn follow(
             }
         }
     }
+}
+
+/// Follows a recorded setup: states it in the pending `task` or `resume` record, and
+/// offers its tools from there on (a setup that will not go in is left out, and the
+/// record differs).
+fn adopt(agent: &mut Agent, setup: crate::vocabulary::Setup) {
+    if let Some(manifest) = agent.manifest_of(&setup) {
+        agent.swap_manifest(manifest);
+    }
+    let _ = agent.state_setup(setup);
 }
 
 /// A feed the state said was awaited cannot fail; if it does, it is a difference.

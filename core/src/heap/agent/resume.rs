@@ -96,12 +96,15 @@ impl Agent {
     ) -> Result<Agent, ResumeError> {
         budgets.check().map_err(ResumeError::Budgets)?;
         let (seq0, task) = audited(records)?;
+        let given = manifest.clone();
         let mut agent =
             Agent::with_first_seq(seq0, task, budgets, manifest).map_err(ResumeError::Budgets)?;
         follow(&mut agent, records, Tools::Recorded).map_err(|d| match d.index {
             0 => ResumeError::Task(d),
             _ => ResumeError::Diverged(d),
         })?;
+        // Followed with the tools each recorded setup offered; goes on with the host's.
+        agent.swap_manifest(given);
         match &agent.state {
             // The stop is recorded (none is pending): go on after it.
             State::Done(_) if agent.records.is_empty() => agent.reopen(),

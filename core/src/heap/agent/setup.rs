@@ -6,6 +6,7 @@ use core::fmt;
 use super::fit::line_len;
 use super::{Agent, RecordKind};
 use crate::json::Value;
+use crate::tools::{Manifest, ToolSpec};
 use crate::verify::MAX_LINE_BYTES;
 use crate::vocabulary::{ResumePayload, Setup, SetupDifference, TaskPayload};
 
@@ -97,6 +98,35 @@ impl Agent {
         }
         record.payload = payload;
         Ok(())
+    }
+}
+
+impl Agent {
+    /// Offers `manifest` from here on, each tool's runs kept by name (a tool new to it
+    /// has run none): following a transcript, the tools of the setup in force.
+    pub(crate) fn swap_manifest(&mut self, manifest: Manifest) {
+        let runs = manifest
+            .names()
+            .map(|name| {
+                let old = self.manifest.names().position(|n| n == name);
+                old.and_then(|i| self.runs.get(i)).copied().unwrap_or(0)
+            })
+            .collect();
+        self.runs = runs;
+        self.manifest = manifest;
+    }
+
+    /// The manifest `setup`'s tools make, each with the call limit the agent's manifest
+    /// has for its name (the `task` record's `tool_limits`); `None` when one cannot be
+    /// registered (then following keeps the host's tools, and differs where they do).
+    pub(crate) fn manifest_of(&self, setup: &Setup) -> Option<Manifest> {
+        let mut manifest = Manifest::new();
+        for tool in &setup.tools {
+            let spec = ToolSpec::new(&tool.name, &tool.description, tool.schema.clone());
+            let limit = self.manifest.limit(&tool.name);
+            manifest.register_with(spec, limit, tool.idempotent).ok()?;
+        }
+        Some(manifest)
     }
 }
 
