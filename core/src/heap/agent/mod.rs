@@ -84,7 +84,7 @@
 //! ```
 
 mod budget;
-pub(crate) mod checks;
+mod checks;
 mod fit;
 pub(crate) mod follow;
 mod need;

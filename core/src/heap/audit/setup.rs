@@ -9,10 +9,8 @@ use alloc::string::String;
 
 use super::describe::{describe_member, truncate};
 use super::LoopAudit;
-use crate::agent::checks;
 use crate::json::{Object, Value};
-use crate::model::ToolCall;
-use crate::tools::{Manifest, ToolSpec};
+use crate::tools::{check_call, Manifest, ToolSpec};
 use crate::vocabulary::member::{BUDGETS, ERROR, OK, SETUP, TOOL_LIMITS};
 use crate::vocabulary::Setup;
 
@@ -71,12 +69,8 @@ impl LoopAudit {
         arguments: Option<&Value>,
     ) -> Option<Result<(), String>> {
         let manifest = self.offered.as_ref()?;
-        let call = ToolCall {
-            id: String::new(),
-            name: String::from(name),
-            arguments: arguments.cloned().unwrap_or(Value::Null),
-        };
-        Some(checks::call(manifest, &[], &call).map(drop))
+        let arguments = arguments.unwrap_or(&Value::Null);
+        Some(check_call(manifest, &[], name, arguments).map(drop))
     }
 
     /// Checks a `tool` record against what the setup said of its call (`expected`).

@@ -18,6 +18,7 @@
 //! arguments (`#[derive(Deserialize, JsonSchema)]`) and a typed result
 //! (`#[derive(Serialize)]`), its schema generated from the argument type.
 
+mod call_check;
 mod kinds;
 mod manifest;
 mod spec;
@@ -32,6 +33,9 @@ mod provider;
 #[cfg(feature = "schemars")]
 mod typed;
 
+pub(crate) use call_check::check_call;
+#[cfg(test)]
+pub(crate) use call_check::MAX_SHOWN_VIOLATIONS;
 pub(crate) use provider::ShownName;
 pub use provider::{
     check_name, check_root, provider_safe_name, NameError, RootError, RootType, MAX_NAME_CHARS,
