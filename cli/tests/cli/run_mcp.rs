@@ -674,6 +674,40 @@ fn the_readme_mcp_example_runs_its_script_on_the_filesystem_server() {
     let task = member(&records(&bytes)[0], "payload").clone();
     assert!(canonical(member(&task, "setup")).contains(r#""mcp_name":"write_file""#));
     assert_verifies_as_a_loop(&scratch, "run-fs.jsonl");
+
+    // Cut after its first tool record, as a crash leaves it, the transcript alone
+    // resumes it — no --model, no --task, only the server (and where the stand-in
+    // listens now) — to the bytes the whole run wrote.
+    let cut: Vec<u8> = bytes
+        .split_inclusive(|&b| b == b'\n')
+        .take(3)
+        .flatten()
+        .copied()
+        .collect();
+    scratch.write("cut.jsonl", &cut);
+    let rest: Vec<Exchange> = agentloop_standin::script::parse(&script)
+        .unwrap()
+        .into_iter()
+        .skip(1)
+        .collect();
+    let server = Server::start(rest).unwrap();
+    let url = format!("{}/v1", server.url());
+    let args = [
+        "run",
+        "--resume",
+        "--base-url",
+        &url,
+        "--mcp",
+        &mcp,
+        "--out",
+        "cut.jsonl",
+    ];
+    let resumed = agentloop(scratch.dir(), &args, &[]);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    assert_eq!(
+        String::from_utf8(scratch.read("cut.jsonl")).unwrap(),
+        String::from_utf8(bytes).unwrap()
+    );
 }
 
 /// `agentloop run` on two MCP servers and the demo tools, `--parallel N`, the model
