@@ -90,6 +90,7 @@ pub(crate) mod follow;
 mod need;
 mod records;
 pub(crate) mod resume;
+mod setup;
 mod steps;
 mod task;
 mod turn;
@@ -105,6 +106,7 @@ pub use need::{FeedError, Need};
 pub use records::Record;
 pub(crate) use resume::recorded_budgets;
 pub use resume::ResumeError;
+pub use setup::SetupError;
 pub use task::{check_task, TaskError};
 
 use alloc::string::String;

@@ -59,6 +59,7 @@ pub(crate) fn task(text: &str, budgets: &Budgets, manifest: &Manifest) -> Value 
             .limits()
             .map(|(name, limit)| (String::from(name), limit))
             .collect(),
+        setup: None,
     }
     .encode()
 }

@@ -29,7 +29,8 @@ pub const TEXT: &str = "text";
 pub const TOOL_CALLS: &str = "tool_calls";
 /// `assistant`'s and `stop`'s tokens.
 pub const TOKENS: &str = "tokens";
-/// `assistant`'s provider report (an object, when anything was reported).
+/// `assistant`'s provider report (an object, when anything was reported), and
+/// `setup.model`'s provider (`openai`, `anthropic`).
 pub const PROVIDER: &str = "provider";
 /// `provider.cached_input_tokens`.
 pub const CACHED_INPUT_TOKENS: &str = "cached_input_tokens";
@@ -37,7 +38,7 @@ pub const CACHED_INPUT_TOKENS: &str = "cached_input_tokens";
 pub const FINISH_REASON: &str = "finish_reason";
 /// `provider.input_tokens`.
 pub const INPUT_TOKENS: &str = "input_tokens";
-/// `provider.model`.
+/// `provider.model`, and `setup.model` (`{provider, name}`).
 pub const MODEL: &str = "model";
 /// `provider.request_sha256`: the SHA-256 of the request body sent for the turn.
 pub const REQUEST_SHA256: &str = "request_sha256";
@@ -68,3 +69,38 @@ pub const UNRUN_CALLS: &str = "unrun_calls";
 
 /// `resume`'s reason of the `stop` it follows.
 pub const AFTER: &str = "after";
+
+/// `task`'s setup (format 2): what determined the requests (an object).
+pub const SETUP: &str = "setup";
+/// `setup.endpoint`: the base URL without userinfo.
+pub const ENDPOINT: &str = "endpoint";
+/// `setup.system`: the system prompt.
+pub const SYSTEM: &str = "system";
+/// `setup.options`: the other request options sent.
+pub const OPTIONS: &str = "options";
+/// `setup.tools`: the tools offered.
+pub const TOOLS: &str = "tools";
+/// `setup.servers`: the MCP servers.
+pub const SERVERS: &str = "servers";
+/// `setup.tools[].description`.
+pub const DESCRIPTION: &str = "description";
+/// `setup.tools[].schema`.
+pub const SCHEMA: &str = "schema";
+/// `setup.tools[].idempotent`.
+pub const IDEMPOTENT: &str = "idempotent";
+/// `setup.tools[].source`: `host` or `mcp`.
+pub const SOURCE: &str = "source";
+/// `setup.tools[].server`: an MCP tool's server (an index into `setup.servers`).
+pub const SERVER: &str = "server";
+/// `setup.tools[].mcp_name`: an MCP tool's name on its server.
+pub const MCP_NAME: &str = "mcp_name";
+/// `setup.servers[].command_sha256`: the digest of the server's command line.
+pub const COMMAND_SHA256: &str = "command_sha256";
+/// `setup.servers[].protocol_version`: the MCP revision agreed.
+pub const PROTOCOL_VERSION: &str = "protocol_version";
+/// `setup.servers[].server_info`: the server's `serverInfo`.
+pub const SERVER_INFO: &str = "server_info";
+/// `setup.tools[].source` of a host's own tool.
+pub const SOURCE_HOST: &str = "host";
+/// `setup.tools[].source` of an MCP server's tool.
+pub const SOURCE_MCP: &str = "mcp";

@@ -32,6 +32,9 @@ mod error;
 pub mod member;
 mod read;
 mod resume;
+mod setup;
+#[cfg(test)]
+mod setup_tests;
 mod stop;
 pub(crate) mod task;
 mod tool;
@@ -41,6 +44,7 @@ pub use assistant::AssistantPayload;
 pub use budgets::{BudgetError, Budgets};
 pub use error::PayloadError;
 pub use resume::ResumePayload;
+pub use setup::{ModelName, OfferedTool, ServerIdentity, Setup, SetupDifference, ToolSource};
 pub use stop::StopPayload;
 pub use task::TaskPayload;
 pub use tool::ToolPayload;
@@ -162,7 +166,7 @@ pub(crate) fn as_count(n: f64) -> Option<u64> {
 }
 
 /// The synthetic result of a call left unrun because the loop stopped for `reason`.
-pub fn not_run_sentence(reason: &str) -> String {
+pub(crate) fn not_run_sentence(reason: &str) -> String {
     format!("not run: the loop stopped ({reason})")
 }
 

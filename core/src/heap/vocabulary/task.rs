@@ -4,9 +4,9 @@
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 
-use super::member::{BUDGETS, STOP_SENTINEL, TASK, TOOL_LIMITS};
+use super::member::{BUDGETS, SETUP, STOP_SENTINEL, TASK, TOOL_LIMITS};
 use super::read::{number, object, Members};
-use super::{Budgets, PayloadError, RecordKind};
+use super::{Budgets, PayloadError, RecordKind, Setup};
 use crate::json::Value;
 
 /// What a `task` record (the first) states: the task, the budgets in force and each
@@ -23,7 +23,7 @@ use crate::json::Value;
 /// assert_eq!(task.budgets, Budgets { max_steps: Some(3), ..Budgets::default() });
 /// assert_eq!(task.encode(), payload);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TaskPayload {
     /// The task text.
     pub task: String,
@@ -31,6 +31,9 @@ pub struct TaskPayload {
     pub budgets: Budgets,
     /// Each limited tool's most runs (`budgets.tool_limits`; left out when empty).
     pub tool_limits: BTreeMap<String, u64>,
+    /// What determined the requests (`setup`, format 2; absent in format 1 and when the
+    /// host gave none).
+    pub setup: Option<Setup>,
 }
 
 const KIND: RecordKind = RecordKind::Task;
@@ -46,7 +49,11 @@ impl TaskPayload {
                 .map(|(name, limit)| (name.as_str(), number(*limit)));
             set.insert(TOOL_LIMITS, object(limits));
         }
-        object([(TASK, Value::from(self.task.as_str())), (BUDGETS, set)])
+        let mut members = alloc::vec![(TASK, Value::from(self.task.as_str())), (BUDGETS, set)];
+        if let Some(setup) = &self.setup {
+            members.push((SETUP, setup.encode()));
+        }
+        object(members)
     }
 
     /// Reads a `task` payload. Budget members the loop does not write are left out.
@@ -61,10 +68,15 @@ impl TaskPayload {
                 .into_iter()
                 .collect(),
         };
+        let setup = match Members::of(KIND, payload)?.optional(SETUP) {
+            None => None,
+            Some(setup) => Some(Setup::decode(setup)?),
+        };
         Ok(TaskPayload {
             task: String::from(task),
             budgets: budgets(set)?,
             tool_limits,
+            setup,
         })
     }
 }

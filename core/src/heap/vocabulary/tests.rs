@@ -22,6 +22,7 @@ fn each_payload_round_trips_through_its_bytes() {
             ..Budgets::default()
         },
         tool_limits: [("add".to_string(), 2)].into_iter().collect(),
+        setup: None,
     };
     let bytes =
         r#"{"budgets":{"max_steps":3,"stop_sentinel":"DONE","tool_limits":{"add":2}},"task":"t"}"#;
