@@ -12,14 +12,14 @@ use crate::hash::Hash;
 use crate::json::{Object, Value};
 use crate::vocabulary::member::{
     AFTER, ARGUMENTS, BUDGETS, CACHED_INPUT_TOKENS, ERROR, FINISH_REASON, ID, INPUT_TOKENS, MODEL,
-    NAME, OK, PROVIDER, REASON, REQUEST_SHA256, RESPONSE_ID, RESPONSE_SHA256, STEPS, TASK, TEXT,
-    TOKENS, TOOL_CALLS, UNRUN_CALLS, VALUE,
+    NAME, OK, PROVIDER, REASON, REQUEST_SHA256, RESPONSE_ID, RESPONSE_SHA256, SETUP, STEPS, TASK,
+    TEXT, TOKENS, TOOL_CALLS, UNRUN_CALLS, VALUE,
 };
 use crate::vocabulary::{call_id, StopReason};
 
 impl LoopAudit {
     pub(super) fn task(&mut self, index: u64, payload: &Object) {
-        self.members(index, "task payload", payload, &[BUDGETS, TASK], &[]);
+        self.members(index, "task payload", payload, &[BUDGETS, TASK], &[SETUP]);
         // An absent member is reported once, as missing, by `members`.
         if payload.contains_key(TASK) && !matches!(payload.get(TASK), Some(Value::String(_))) {
             let found = describe_member(payload, TASK);
