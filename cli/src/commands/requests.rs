@@ -3,7 +3,7 @@
 //! against the `request_sha256` its `assistant` record holds, or printed.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use agentloop_core::export::{
     check_requests, parse_records, rebuild_requests_from_setup, RebuiltRequest,
@@ -49,7 +49,7 @@ pub fn verify(files: &[PathBuf], out: &mut dyn Write) -> Result<Exit, Failure> {
 }
 
 /// `export --requests`: each turn's request body, one line each (canonical JSON).
-pub fn export(file: &PathBuf, out: &mut dyn Write) -> Result<Exit, Failure> {
+pub fn export(file: &Path, out: &mut dyn Write) -> Result<Exit, Failure> {
     for request in rebuilt(Source::from_arg(file), "nothing was exported")? {
         emit(out, &request.body)?;
         emit(out, b"\n")?;
@@ -74,5 +74,8 @@ fn rebuilt(source: Source<'_>, consequence: &'static str) -> Result<Vec<RebuiltR
             error: e.error,
         })
     })?;
-    rebuild_requests_from_setup(&records).map_err(|error| Failure::Requests { name, error })
+    rebuild_requests_from_setup(&records).map_err(|error| Failure::Requests {
+        name,
+        error: Box::new(error),
+    })
 }

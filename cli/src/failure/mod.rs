@@ -121,8 +121,8 @@ pub enum Failure {
     Requests {
         /// The transcript, as named on the command line.
         name: String,
-        /// Why.
-        error: RequestsError,
+        /// Why (boxed: a difference holds two records).
+        error: Box<RequestsError>,
     },
     /// `validate`: the instance breaks the schema (the violations are on stdout).
     Invalid {

@@ -303,6 +303,9 @@ impl<M: Model + ?Sized> Model for &mut M {
 }
 
 /// What asking for a turn with [`Model::reply_unless_cancelled`] came to.
+// One answer a turn, moved straight into the agent: a boxed reply would cost an
+// allocation a turn for nothing (the reply's report holds two optional digests).
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
     /// The model's reply, or its failure (recorded as `model_error`).
