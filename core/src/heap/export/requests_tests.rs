@@ -260,3 +260,56 @@ fn a_setup_that_cannot_build_requests_is_refused_saying_why() {
         "the setup's provider gemini is not openai or anthropic"
     );
 }
+
+/// A run cancelled before its second turn and resumed: the rebuild follows the `resume`
+/// record as a resumed run does, and each turn's body is the one sent, before and after.
+#[test]
+fn a_resumed_run_is_rebuilt_across_its_resume_record() {
+    let scenario = demo::answer();
+    let mut toolbox = demo::toolbox().unwrap();
+    let manifest = toolbox.manifest().clone();
+    let mut model = Sending {
+        provider: Provider::OpenAi,
+        options: options(),
+        script: Scripted::new(scenario.replies.iter().cloned()),
+        sent: Vec::new(),
+    };
+    let mut agent = Agent::new(scenario.task, scenario.budgets.clone(), manifest.clone()).unwrap();
+    let mut transcript = Vec::new();
+    let mut chain = Chain::new();
+    // Cancelled at the third check point: before turn 1, before the call, before turn 2.
+    let mut asked = 0;
+    let io = Io {
+        log: &mut chain,
+        model: &mut model,
+        toolbox: &mut toolbox,
+        cancel: &mut || {
+            asked += 1;
+            asked == 3
+        },
+        records: &mut transcript,
+    };
+    drive(&mut agent, io, RunOptions::default()).unwrap();
+    assert_eq!(model.sent.len(), 1);
+    let records = parse_records(&transcript).unwrap();
+    let mut resumed = Agent::resume(scenario.budgets.clone(), manifest.clone(), &records).unwrap();
+    let io = Io {
+        log: &mut chain,
+        model: &mut model,
+        toolbox: &mut toolbox,
+        cancel: &mut || false,
+        records: &mut transcript,
+    };
+    drive(&mut resumed, io, RunOptions::default()).unwrap();
+    let records = parse_records(&transcript).unwrap();
+    assert_eq!(seqs_of(&records, "resume").len(), 1);
+    let requester = Requester {
+        provider: Provider::OpenAi,
+        options: options(),
+        manifest,
+    };
+    let rebuilt = rebuild_requests(&records, &requester).unwrap();
+    let bodies: Vec<Vec<u8>> = rebuilt.iter().map(|r| r.body.clone()).collect();
+    assert_eq!(bodies, model.sent);
+    assert_eq!(check_requests(&rebuilt), Ok(2));
+}
