@@ -203,13 +203,21 @@ void op_agent(const uint8_t *in, size_t len) {
         bool random_body = one_in(2);
         /* The key to redact: none, a part of the input, or garbage. */
         size_t secret_len = one_in(2) ? 0 : (len < 12 ? len : 12);
-        expect(agentloop_agent_feed_response(a, (uint32_t)below(4), status,
-                                             random_body ? maybe_null(in) : (const uint8_t *)b,
-                                             random_body ? len : strlen(b), maybe_null(in),
-                                             secret_len),
-               needs_agent | BIT(AGENTLOOP_RESULT_INVALID_ARGUMENT) |
-                   BIT(AGENTLOOP_RESULT_INVALID_UTF8),
-               "agent_feed_response");
+        const uint8_t *body = random_body ? maybe_null(in) : (const uint8_t *)b;
+        size_t body_len = random_body ? len : strlen(b);
+        const uint32_t answered = needs_agent | BIT(AGENTLOOP_RESULT_INVALID_ARGUMENT) |
+                                  BIT(AGENTLOOP_RESULT_INVALID_UTF8);
+        if (one_in(2)) {
+            expect(agentloop_agent_feed_response(a, (uint32_t)below(4), status, body, body_len,
+                                                 maybe_null(in), secret_len),
+                   answered, "agent_feed_response");
+        } else {
+            /* With the request body the host says it sent: any bytes, or NULL. */
+            expect(agentloop_agent_feed_exchange(a, (uint32_t)below(4), maybe_null(in), len,
+                                                 status, body, body_len, maybe_null(in),
+                                                 secret_len),
+                   answered, "agent_feed_exchange");
+        }
         break;
     }
     default:

@@ -1189,6 +1189,10 @@ agentloop_result agentloop_agent_request_error(const struct agentloop_agent *age
  * the whole key, and any run of 8 of its characters left by a cut (the key is not
  * kept). Without it, an echoed key reaches the transcript.
  *
+ * A reply records the SHA-256 of the body (`response_sha256` in the `assistant`
+ * record's `provider` member), not of the request: a host that says what it sent
+ * feeds the answer with `agentloop_agent_feed_exchange` instead.
+ *
  * Either way the answer was taken: `OK`; poll again (and take the records). To retry
  * an answer worth retrying (408, 409, 429, 5xx, Anthropic's 529 overloaded), post the
  * request again instead of feeding it.
@@ -1206,6 +1210,37 @@ agentloop_result agentloop_agent_request_error(const struct agentloop_agent *age
  */
 agentloop_result agentloop_agent_feed_response(struct agentloop_agent *agent,
                                                uint32_t provider,
+                                               uint32_t status,
+                                               const uint8_t *body_ptr,
+                                               size_t body_len,
+                                               const uint8_t *secret_ptr,
+                                               size_t secret_len);
+
+/**
+ * As `agentloop_agent_feed_response`, and says what was sent: `(sent_ptr, sent_len)`
+ * is the exact request body the host posted for this answer (the bytes
+ * `agentloop_agent_request` wrote, unless the host sent something else). A reply then
+ * records the SHA-256 of both bodies (`request_sha256`, `response_sha256` in the
+ * `assistant` record's `provider` member), so `agentloop verify --requests` can
+ * rebuild the request from the transcript and prove it — and catches a host that sent
+ * other bytes than the conversation the transcript holds. The sent bytes are hashed,
+ * not kept or checked here.
+ *
+ * Refusals, each leaving the agent unchanged and still waiting, as for
+ * `agentloop_agent_feed_response`: `INVALID_ARGUMENT` for a provider number this
+ * library does not know or a status outside 100..999; `INVALID_UTF8` for a secret
+ * that is not UTF-8; `INVALID_STATE` when the last poll did not ask for a model reply.
+ * NULL `agent` (or a NULL sent bytes, body or secret with a non-zero length) is
+ * `NULL_PARAMETER`. Not thread-safe for one agent.
+ *
+ * # Safety
+ * As `agentloop_agent_feed_response`; `sent_ptr` must point to `sent_len` readable
+ * bytes.
+ */
+agentloop_result agentloop_agent_feed_exchange(struct agentloop_agent *agent,
+                                               uint32_t provider,
+                                               const uint8_t *sent_ptr,
+                                               size_t sent_len,
                                                uint32_t status,
                                                const uint8_t *body_ptr,
                                                size_t body_len,
@@ -2120,6 +2155,10 @@ agentloop_result agentloop_reply_request(struct agentloop_reply *reply,
  *   shape): the reply's model error, with the codec's sentence naming the status and
  *   the provider's message, e.g. `the provider answered HTTP 429 (rate_limit_error):
  *   …`; when the callback returns, the run stops with `model_error` and that sentence.
+ *
+ * A reply records the SHA-256 of the answer's body (`response_sha256`) and of the
+ * last body `agentloop_reply_request` wrote for this turn (`request_sha256`; none when
+ * it wrote none), so `agentloop verify --requests` can prove what was sent.
  *
  * `(secret_ptr, secret_len)` is the API key the request was sent with (UTF-8; length
  * 0: none, for a server that takes no key). A provider may echo the key in an error

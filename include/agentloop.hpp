@@ -909,6 +909,15 @@ class agent {
                                                     detail::ptr(secret), secret.size()),
                       "agentloop_agent_feed_response");
     }
+    /// agentloop_agent_feed_exchange: as feed_response, saying what was sent: `sent` is
+    /// the exact request body posted, whose SHA-256 the transcript records.
+    void feed_exchange(agentloop_provider provider, std::string_view sent, uint32_t status,
+                       std::string_view body, std::string_view secret = {}) {
+        detail::check(agentloop_agent_feed_exchange(h_.get(), provider, detail::ptr(sent), sent.size(), status,
+                                                    detail::ptr(body), body.size(), detail::ptr(secret),
+                                                    secret.size()),
+                      "agentloop_agent_feed_exchange");
+    }
 
     /// agentloop_agent_call_json, _call_name, _call_id, _call_arguments: the call to run.
     std::string call_json() const { return out("agentloop_agent_call_json", agentloop_agent_call_json); }

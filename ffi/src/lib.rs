@@ -58,8 +58,8 @@ pub mod writer;
 pub use agent::{
     agentloop_agent, agentloop_agent_add_tool, agentloop_agent_call_arguments,
     agentloop_agent_call_id, agentloop_agent_call_json, agentloop_agent_call_name,
-    agentloop_agent_cancel, agentloop_agent_feed_model_error, agentloop_agent_feed_reply,
-    agentloop_agent_feed_response, agentloop_agent_feed_tool_error,
+    agentloop_agent_cancel, agentloop_agent_feed_exchange, agentloop_agent_feed_model_error,
+    agentloop_agent_feed_reply, agentloop_agent_feed_response, agentloop_agent_feed_tool_error,
     agentloop_agent_feed_tool_error_for, agentloop_agent_feed_tool_result,
     agentloop_agent_feed_tool_result_for, agentloop_agent_free, agentloop_agent_manifest_json,
     agentloop_agent_messages_json, agentloop_agent_new, agentloop_agent_outcome,

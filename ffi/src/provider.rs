@@ -9,6 +9,7 @@ use agentloop_core::json;
 use agentloop_core::model::{Message, ModelError, Reply};
 use agentloop_core::provider::{Provider, RequestOptions};
 use agentloop_core::tools::ToolSpec;
+use agentloop_core::Hash;
 
 use crate::bytes::{input, need, opt_text, write_out};
 use crate::json::parse_error;
@@ -86,12 +87,15 @@ pub(crate) fn options(bytes: &[u8]) -> Result<RequestOptions, Refusal> {
 /// # Safety
 /// `options_ptr` must point to `options_len` readable bytes; `out_buf`, if not NULL,
 /// to `out_cap` writable bytes; `out_len` must be valid for a write.
+///
+/// `Ok` holds the SHA-256 of the body written (a size query writes none: it is
+/// `INSUFFICIENT_SIZE`).
 pub(crate) unsafe fn write_request<'a>(
     provider: u32,
     (options_ptr, options_len): (*const u8, usize),
     shown: impl FnOnce() -> Result<(&'a [Message], &'a [ToolSpec]), Refusal>,
     (out_buf, out_cap, out_len): (*mut u8, usize, *mut usize),
-) -> Result<(), Refusal> {
+) -> Result<Hash, Refusal> {
     need(out_len).map_err(bare)?;
     // SAFETY: the caller's contract for the options bytes.
     let options = unsafe { input(options_ptr, options_len) }.map_err(bare)?;
@@ -102,20 +106,24 @@ pub(crate) unsafe fn write_request<'a>(
         .request(messages, manifest, &options)
         .map_err(|error| (agentloop_result::RequestRefused, error.to_string()))?;
     // SAFETY: the caller's contract for the output buffer and out_len.
-    unsafe { write_out(&body, out_buf, out_cap, out_len) }.map_err(bare)
+    unsafe { write_out(&body, out_buf, out_cap, out_len) }.map_err(bare)?;
+    Ok(Hash::of(&body))
 }
 
 /// Reads a provider's answer from C — the provider number, the HTTP status, the body
 /// `(body_ptr, body_len)` and the API key `(secret_ptr, secret_len)` it was sent with
 /// (length 0: none) — and parses it: the one reading of `agentloop_agent_feed_response`
 /// and `agentloop_reply_parse`. `Ok` holds the model's answer, a reply or the
-/// provider's error (data, not a refusal); `Err` a refused argument.
+/// provider's error (data, not a refusal); `Err` a refused argument. A reply reports
+/// the SHA-256 of the body it was read from and, when `sent` says, of the request
+/// body that was sent (`request_sha256`, `response_sha256` in its `provider` member).
 ///
 /// # Safety
 /// `body_ptr` must point to `body_len` readable bytes, `secret_ptr` to `secret_len`.
 pub(crate) unsafe fn read_response(
     provider: u32,
     status: u32,
+    sent: Option<Hash>,
     (body_ptr, body_len): (*const u8, usize),
     (secret_ptr, secret_len): (*const u8, usize),
 ) -> Result<Result<Reply, ModelError>, Refusal> {
@@ -125,7 +133,11 @@ pub(crate) unsafe fn read_response(
     let body = unsafe { input(body_ptr, body_len) }.map_err(bare)?;
     // SAFETY: the caller's contract for the secret bytes.
     let secret = unsafe { opt_text(secret_ptr, secret_len) }.map_err(bare)?;
-    Ok(provider.parse(status, body, secret))
+    Ok(provider.parse(status, body, secret).map(|reply| {
+        let mut report = reply.provider.clone().with_response_body(body);
+        report.request_sha256 = sent;
+        reply.with_provider(report)
+    }))
 }
 
 /// Keeps a refusal's sentence in `slot` (the code goes back to C); a size query is not

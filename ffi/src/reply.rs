@@ -3,6 +3,7 @@
 use agentloop_core::json::Value;
 use agentloop_core::model::{Message, ModelError, Reply};
 use agentloop_core::tools::ToolSpec;
+use agentloop_core::Hash;
 
 use crate::answer::{provider_report, read_model_error, Answer};
 use crate::boundary::boundary;
@@ -36,6 +37,9 @@ pub struct agentloop_reply {
     /// Why the last `agentloop_reply_request` was refused: the run's model_error when
     /// the callback sets nothing else.
     request_refusal: Option<String>,
+    /// The SHA-256 of the last body `agentloop_reply_request` wrote: the request a
+    /// parsed answer (`agentloop_reply_parse`) reports having been sent.
+    sent: Option<Hash>,
 }
 
 impl agentloop_reply {
@@ -47,6 +51,7 @@ impl agentloop_reply {
             messages: messages.to_vec(),
             manifest: manifest.to_vec(),
             request_refusal: None,
+            sent: None,
         }
     }
 
@@ -241,6 +246,7 @@ pub unsafe extern "C" fn agentloop_reply_request(
         // SAFETY: this function's contract for the options bytes and the output.
         let outcome =
             unsafe { provider::write_request(provider, (options_ptr, options_len), shown, out) };
+        let outcome = outcome.map(|digest| reply.sent = Some(digest));
         note(&mut reply.request_refusal, outcome)
     })
 }
@@ -258,6 +264,10 @@ pub unsafe extern "C" fn agentloop_reply_request(
 ///   shape): the reply's model error, with the codec's sentence naming the status and
 ///   the provider's message, e.g. `the provider answered HTTP 429 (rate_limit_error):
 ///   …`; when the callback returns, the run stops with `model_error` and that sentence.
+///
+/// A reply records the SHA-256 of the answer's body (`response_sha256`) and of the
+/// last body `agentloop_reply_request` wrote for this turn (`request_sha256`; none when
+/// it wrote none), so `agentloop verify --requests` can prove what was sent.
 ///
 /// `(secret_ptr, secret_len)` is the API key the request was sent with (UTF-8; length
 /// 0: none, for a server that takes no key). A provider may echo the key in an error
@@ -295,7 +305,8 @@ pub unsafe extern "C" fn agentloop_reply_parse(
         let body = (body_ptr, body_len);
         let secret = (secret_ptr, secret_len);
         // SAFETY: this function's contract for the body and secret bytes.
-        let answer = match unsafe { provider::read_response(provider, status, body, secret) } {
+        let read = unsafe { provider::read_response(provider, status, reply.sent, body, secret) };
+        let answer = match read {
             Ok(answer) => answer,
             Err(refusal) => return Err(reply.refuse_saying("provider response", refusal)),
         };
@@ -374,7 +385,14 @@ mod tests {
         ] {
             let mut reply = agentloop_reply::new(&[], &[]);
             parse(&mut reply, number, exchange.status, &exchange.body);
-            let expected = provider.parse(exchange.status, &exchange.body, None);
+            // A parsed reply records the SHA-256 of the body it was read from (no
+            // request body was written for this turn, so no request digest).
+            let expected = provider
+                .parse(exchange.status, &exchange.body, None)
+                .map(|reply| {
+                    let report = reply.provider.clone().with_response_body(&exchange.body);
+                    reply.with_provider(report)
+                });
             if let Ok(reply) = &expected {
                 assert!(reply.provider.model.is_some() && reply.provider.input_tokens.is_some());
                 assert!(reply.output_tokens.is_some());

@@ -313,7 +313,8 @@ impl HttpModel {
         Ok(Some(key.to_string()))
     }
 
-    /// One try: post `body`, read the answer, parse it.
+    /// One try: post `body`, read the answer, parse it; a reply reports the SHA-256 of
+    /// the response body.
     fn try_once(&self, body: &[u8], key: Option<&str>) -> Result<Reply, Failure> {
         let config = &self.config;
         let fail = |error, in_body| {
@@ -363,17 +364,21 @@ impl HttpModel {
             .limit(config.max_response_bytes)
             .read_to_vec()
             .map_err(|e| fail(e, true))?;
-        self.provider
-            .parse(status, &bytes, key)
-            .map_err(|error| Failure::Provider {
-                error,
-                retry_after,
-                should_retry,
-            })
+        let reply =
+            self.provider
+                .parse(status, &bytes, key)
+                .map_err(|error| Failure::Provider {
+                    error,
+                    retry_after,
+                    should_retry,
+                })?;
+        let report = reply.provider.clone().with_response_body(&bytes);
+        Ok(reply.with_provider(report))
     }
 
     /// The turn: build the body, then try until a reply, a failure that is not
-    /// retried, or the last try.
+    /// retried, or the last try. The reply's report carries the SHA-256 of the body
+    /// sent and of the response body it was read from (the successful try's).
     fn call(&mut self, messages: &[Message], manifest: &[ToolSpec]) -> Result<Reply, ModelError> {
         let body = self
             .provider
@@ -384,7 +389,10 @@ impl HttpModel {
         loop {
             tries += 1;
             let failure = match self.try_once(&body, key.as_deref()) {
-                Ok(reply) => return Ok(reply),
+                Ok(reply) => {
+                    let report = reply.provider.clone().with_request_body(&body);
+                    return Ok(reply.with_provider(report));
+                }
                 Err(failure) => failure,
             };
             match self.config.next_wait(tries, &failure) {

@@ -4,12 +4,16 @@
 //!   resource is skipped locally, said on the terminal and in the run's summary, but
 //!   fails in CI ([`skip_or_fail`]);
 //! - scratch directories that clean up after themselves ([`TempDir`]);
+//! - the MCP servers `.ci/run` installs ([`mcp_servers_dir`], [`filesystem_server`],
+//!   [`typescript_sdk`], [`python_sdk`]);
 //! - SHA-256 straight from `sha2` ([`sha256`]), so forged records are hashed without the
 //!   core's record encoder;
 //! - building, forging and tampering transcripts ([`sample_chain`], [`forge_chain`],
 //!   [`seal`], [`transcript`]);
 //! - running every verifier entry point on the same bytes and checking they agree
 //!   ([`verify_everywhere`]);
+//! - the workspace's Rust sources and which are test code ([`rust_files`],
+//!   [`is_test_file`]);
 //! - a seeded PRNG ([`XorShift`]) and a writer of valid but non-canonical JSON
 //!   ([`write_noisy`]);
 //! - proptest strategies for JSON values and record kinds ([`json_value`], [`record_kind`]).
@@ -18,20 +22,24 @@
 
 mod env;
 mod everywhere;
+mod mcp_servers;
 mod noisy;
 mod oracle;
 mod records;
 mod scratch;
 mod skips;
+mod sources;
 mod strategies;
 
 pub use env::*;
 pub use everywhere::*;
+pub use mcp_servers::*;
 pub use noisy::*;
 pub use oracle::*;
 pub use records::*;
 pub use scratch::*;
 pub use skips::*;
+pub use sources::*;
 pub use strategies::*;
 
 #[cfg(test)]

@@ -12,6 +12,12 @@ impl Hash {
     /// The all-zero hash: `prev` of the first record of a chain that starts at seq 0.
     pub const ZERO: Hash = Hash([0; 32]);
 
+    /// The SHA-256 of `bytes` (a request or response body, say).
+    pub fn of(bytes: &[u8]) -> Hash {
+        use sha2::{Digest, Sha256};
+        Hash(Sha256::digest(bytes).into())
+    }
+
     /// Parses exactly 64 **lowercase** hex digits; anything else is `None`
     /// (the record format allows only one spelling of a hash).
     pub fn from_hex(hex: &[u8]) -> Option<Hash> {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use agentloop_core::durable::SyncPolicy;
 use agentloop_core::provider::Provider;
-use clap::Args;
+use clap::{ArgGroup, Args};
 
 use super::values::*;
 
@@ -206,12 +206,20 @@ pub enum ManifestFormat {
 Prints one line: the history as canonical JSON (RFC 8785), the same encoding the live
 loop sends (agentloop_core::export). A call the loop left unrun is answered with
 'not run: the loop stopped (<reason>)'. The file must verify and be a run of the loop.
-Exit status: 0 printed; 1 the file does not verify; 2 the file could not be read, or a
-record is not what the loop writes (the record is named).")]
+With --requests, prints instead each turn's request body rebuilt from the transcript
+(its setup and the conversation before the turn), one line each, in turn order: the
+bytes `verify --requests` hashes.
+Exit status: 0 printed; 1 the file does not verify, or (--requests) its requests cannot
+be rebuilt (no setup, say); 2 the file could not be read, or a record is not what the
+loop writes (the record is named).")]
+#[command(group(ArgGroup::new("what").required(true).args(["format", "requests"])))]
 pub struct ExportArgs {
     /// The history's shape: openai (Chat Completions messages) or anthropic (Messages).
     #[arg(long, value_name = "FORMAT", value_parser = parse_provider)]
-    pub format: Provider,
+    pub format: Option<Provider>,
+    /// Print each turn's request body, rebuilt from the transcript, one a line.
+    #[arg(long)]
+    pub requests: bool,
     /// The transcript ('-' reads standard input).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,

@@ -13,6 +13,9 @@ use super::values::*;
 #[derive(Debug, Args)]
 #[command(after_help = "\
 With --loop, each file is also audited as a run of the loop in the same streaming pass.
+With --requests, each file's chain is verified, then each turn's request is rebuilt and
+its SHA-256 compared with the recorded one: one line a file, 'ok, N requests …' or the
+first turn that does not match or is not provable (exit 1).
 Every core is used: one large file is checked in chunks on worker threads, several
 files are verified at once; the output is always in argument order.
 Exit status: 0 every file verified; 1 a fault was found; 2 a file could not be read,
@@ -32,6 +35,13 @@ pub struct VerifyArgs {
     /// what is wrong is reported as loop_malformed faults.
     #[arg(long = "loop")]
     pub check_loop: bool,
+    /// Instead, check that each turn's request is proven: rebuild every request body
+    /// from the transcript alone (its setup, the conversation before the turn) and
+    /// compare its SHA-256 with the assistant record's request_sha256. The first turn
+    /// that differs, or records no digest, is named (exit 1).
+    #[arg(long, conflicts_with_all = ["json", "lenient", "check_loop", "anchor",
+        "expect_count", "checkpoint", "keys", "key_files", "origin"])]
+    pub requests: bool,
     /// Where the chain starts, for a transcript that continues another:
     /// SEQ0 (the first record's seq) and PREV0 (its prev, 64 lowercase hex).
     #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]

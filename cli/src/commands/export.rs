@@ -18,6 +18,9 @@ use crate::report_json::to_line;
 /// Verifies the file, reads its records back as the loop's conversation and prints it
 /// in the provider's shape, as one line of canonical JSON.
 pub fn run(args: &ExportArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
+    let Some(format) = args.format else {
+        return super::requests::export(&args.file, out);
+    };
     let source = Source::from_arg(&args.file);
     let name = source.name();
     // The bytes read are the bytes verified (standard input cannot be read twice).
@@ -36,7 +39,7 @@ pub fn run(args: &ExportArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
             error: e.error,
         })
     })?;
-    let history = match args.format {
+    let history = match format {
         Provider::OpenAi => export::openai_messages(&records),
         Provider::Anthropic => export::anthropic_messages(&records),
     }

@@ -9,6 +9,7 @@ pub mod keygen;
 pub mod prove;
 pub mod repair;
 pub mod replay;
+pub mod requests;
 pub mod run;
 pub mod show;
 pub mod tools;

@@ -26,6 +26,9 @@ const CHECKPOINT_LIMIT: u64 = 1 << 16;
 
 /// Verifies each file in argument order; the exit status is the worst of theirs.
 pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
+    if args.requests {
+        return super::requests::verify(&args.files, out);
+    }
     let trusted = keys::trusted(&args.keys, &args.key_files)?;
     let mut given = Vec::new();
     for path in &args.checkpoint {

@@ -7,7 +7,7 @@ use std::io;
 
 use agentloop_core::driver::OpenError;
 use agentloop_core::durable::WriteError;
-use agentloop_core::export::HistoryError;
+use agentloop_core::export::{HistoryError, RequestsError};
 use agentloop_core::jcs::EncodeError;
 use agentloop_core::json::ParseErrorKind;
 use agentloop_core::schema::SchemaError;
@@ -114,6 +114,15 @@ pub enum Failure {
         name: String,
         /// Which record, and what is wrong.
         error: HistoryError,
+    },
+    /// `verify --requests`, `export --requests`: the requests cannot be rebuilt from
+    /// the transcript (no setup, a setup that builds no request, records the loop does
+    /// not write with its tools).
+    Requests {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Why (boxed: a difference holds two records).
+        error: Box<RequestsError>,
     },
     /// `validate`: the instance breaks the schema (the violations are on stdout).
     Invalid {
@@ -237,7 +246,9 @@ impl Failure {
         match self {
             Failure::Input(failure) => failure.exit(),
             Failure::Writing(failure) => failure.exit(),
-            Failure::Encode { .. } | Failure::Invalid { .. } => Exit::Fault,
+            Failure::Encode { .. } | Failure::Invalid { .. } | Failure::Requests { .. } => {
+                Exit::Fault
+            }
             Failure::DoesNotVerify { exit, .. } => *exit,
             Failure::StdinTwice(_)
             | Failure::ValidateJson { .. }
@@ -354,6 +365,9 @@ impl fmt::Display for Failure {
             Failure::Replay { name, error } => write!(f, "{name}: cannot replay it: {error}"),
             Failure::Export { name, error } => {
                 write!(f, "{name} {error}; nothing was exported")
+            }
+            Failure::Requests { name, error } => {
+                write!(f, "{name}: its requests cannot be rebuilt: {error}")
             }
             Failure::Anchor(failure) => failure.fmt(f),
             Failure::Input(failure) => failure.fmt(f),

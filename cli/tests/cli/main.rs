@@ -13,6 +13,7 @@ mod full_disk;
 mod record_lines;
 mod repair;
 mod replay;
+mod requests;
 mod run;
 mod run_mcp;
 mod run_mcp_eras;

@@ -10,45 +10,16 @@ use crate::common;
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Child;
 use std::sync::mpsc::{self, Receiver};
 use std::thread;
 
 use agentloop_core::json::{self, Value};
 use agentloop_standin::{canned, Exchange, Server};
-use agentloop_tests::{have_program, skip_or_fail, workspace_root};
+use agentloop_tests::{filesystem_server, have_program, skip_or_fail, workspace_root};
 use common::runs::*;
 use common::{member, Run, Scratch};
-
-/// Where `.ci/run` installs the MCP servers (`$AGENTLOOP_MCP_SERVERS`, a relative path
-/// from the workspace root; else `<workspace>/target/mcp-servers`).
-fn servers_dir() -> PathBuf {
-    match std::env::var_os("AGENTLOOP_MCP_SERVERS") {
-        Some(dir) if !dir.is_empty() => workspace_root().join(dir),
-        _ => workspace_root().join("target").join("mcp-servers"),
-    }
-}
-
-/// The filesystem server's entry point, or `None` after reporting the skip.
-fn filesystem_server() -> Option<PathBuf> {
-    if !have_program("node") {
-        skip_or_fail("skipped: node is not installed (the MCP filesystem server runs on it)");
-        return None;
-    }
-    let entry = servers_dir()
-        .join("npm/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
-    if !entry.is_file() {
-        skip_or_fail(&format!(
-            "skipped: {} is missing; install it as .ci/run does: npm install --prefix {} \
-             @modelcontextprotocol/server-filesystem@2026.8.31",
-            entry.display(),
-            servers_dir().join("npm").display()
-        ));
-        return None;
-    }
-    Some(entry)
-}
 
 /// `python3` with the fake server's script, or `None` after reporting the skip.
 fn fake_server() -> Option<String> {

@@ -8,51 +8,11 @@
 
 use crate::common;
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use agentloop_core::json::Value;
 use agentloop_standin::{canned, Server};
-use agentloop_tests::{have_program, skip_or_fail, workspace_root};
+use agentloop_tests::{python_sdk, typescript_sdk, workspace_root};
 use common::runs::*;
 use common::{member, Scratch};
-
-/// The npm prefix holding the TypeScript SDK v2 (`$AGENTLOOP_MCP_SERVERS/npm`, default
-/// `<workspace>/target/mcp-servers/npm`), or `None` after reporting the skip.
-fn typescript_sdk() -> Option<PathBuf> {
-    let servers = match std::env::var_os("AGENTLOOP_MCP_SERVERS") {
-        Some(dir) if !dir.is_empty() => workspace_root().join(dir),
-        _ => workspace_root().join("target").join("mcp-servers"),
-    };
-    let prefix = servers.join("npm");
-    let installed = prefix
-        .join("node_modules/@modelcontextprotocol/server/package.json")
-        .is_file();
-    if !have_program("node") || !installed {
-        skip_or_fail(&format!(
-            "skipped: node and the TypeScript SDK v2 are needed; install it as .ci/run does: \
-             npm install --prefix {} @modelcontextprotocol/server@2.4.0",
-            prefix.display()
-        ));
-        return None;
-    }
-    Some(prefix)
-}
-
-/// Whether `python3` has the Python SDK 2.x, after reporting the skip when not.
-fn python_sdk() -> bool {
-    let installed = Command::new("python3")
-        .args(["-c", "import mcp.server.mcpserver"])
-        .output()
-        .is_ok_and(|out| out.status.success());
-    if !installed {
-        skip_or_fail(
-            "skipped: python3 with the PyPI package mcp 2.x is needed; install it as .ci/run \
-             does: python3 -m pip install mcp==2.3.0",
-        );
-    }
-    installed
-}
 
 fn script(name: &str) -> String {
     let path = workspace_root().join("mcp/tests/servers").join(name);

@@ -6,6 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::hash::Hash;
 use crate::json::Value;
 use crate::tools::ToolSpec;
 
@@ -137,12 +138,31 @@ pub struct ProviderReport {
     pub input_tokens: Option<u64>,
     /// Of those, the tokens the provider read from its prompt cache, when it says.
     pub cached_input_tokens: Option<u64>,
+    /// The SHA-256 of the exact request body sent for the turn, when the host knows
+    /// it (an HTTP model does; `verify --requests` rebuilds the body from the
+    /// transcript and compares).
+    pub request_sha256: Option<Hash>,
+    /// The SHA-256 of the exact response body the reply was read from, when the host
+    /// knows it.
+    pub response_sha256: Option<Hash>,
 }
 
 impl ProviderReport {
     /// Whether nothing was reported.
     pub fn is_empty(&self) -> bool {
         *self == ProviderReport::default()
+    }
+
+    /// The same report, with the SHA-256 of the request body sent for the turn.
+    pub fn with_request_body(mut self, body: &[u8]) -> ProviderReport {
+        self.request_sha256 = Some(Hash::of(body));
+        self
+    }
+
+    /// The same report, with the SHA-256 of the response body the reply was read from.
+    pub fn with_response_body(mut self, body: &[u8]) -> ProviderReport {
+        self.response_sha256 = Some(Hash::of(body));
+        self
     }
 }
 
@@ -283,6 +303,9 @@ impl<M: Model + ?Sized> Model for &mut M {
 }
 
 /// What asking for a turn with [`Model::reply_unless_cancelled`] came to.
+// One answer a turn, moved straight into the agent: a boxed reply would cost an
+// allocation a turn for nothing (the reply's report holds two optional digests).
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
     /// The model's reply, or its failure (recorded as `model_error`).

@@ -4,9 +4,10 @@
 
 use crate::agent::agentloop_agent;
 use crate::boundary::boundary;
-use crate::bytes::{handle, handle_mut, need, write_out};
+use crate::bytes::{handle, handle_mut, input, need, write_out};
 use crate::provider::{self, note};
 use crate::result::agentloop_result;
+use agentloop_core::Hash;
 
 /// Writes the request body for the model reply the agent waits for — the conversation
 /// so far and the tools on offer in the wire format `provider` (an
@@ -67,7 +68,7 @@ pub unsafe extern "C" fn agentloop_agent_request(
         // SAFETY: this function's contract for the options bytes and the output.
         let outcome =
             unsafe { provider::write_request(provider, (options_ptr, options_len), shown, out) };
-        note(&mut agent.request_refusal, outcome)
+        note(&mut agent.request_refusal, outcome.map(|_| ()))
     })
 }
 
@@ -125,6 +126,10 @@ pub unsafe extern "C" fn agentloop_agent_request_error(
 /// the whole key, and any run of 8 of its characters left by a cut (the key is not
 /// kept). Without it, an echoed key reaches the transcript.
 ///
+/// A reply records the SHA-256 of the body (`response_sha256` in the `assistant`
+/// record's `provider` member), not of the request: a host that says what it sent
+/// feeds the answer with `agentloop_agent_feed_exchange` instead.
+///
 /// Either way the answer was taken: `OK`; poll again (and take the records). To retry
 /// an answer worth retrying (408, 409, 429, 5xx, Anthropic's 529 overloaded), post the
 /// request again instead of feeding it.
@@ -155,7 +160,53 @@ pub unsafe extern "C" fn agentloop_agent_feed_response(
         let body = (body_ptr, body_len);
         let secret = (secret_ptr, secret_len);
         // SAFETY: this function's contract for the body and secret bytes.
-        let answer = unsafe { provider::read_response(provider, status, body, secret) }
+        let answer = unsafe { provider::read_response(provider, status, None, body, secret) }
+            .map_err(|(code, _)| code)?;
+        agent.conversation()?;
+        agent.feed_reply(answer)
+    })
+}
+
+/// As `agentloop_agent_feed_response`, and says what was sent: `(sent_ptr, sent_len)`
+/// is the exact request body the host posted for this answer (the bytes
+/// `agentloop_agent_request` wrote, unless the host sent something else). A reply then
+/// records the SHA-256 of both bodies (`request_sha256`, `response_sha256` in the
+/// `assistant` record's `provider` member), so `agentloop verify --requests` can
+/// rebuild the request from the transcript and prove it — and catches a host that sent
+/// other bytes than the conversation the transcript holds. The sent bytes are hashed,
+/// not kept or checked here.
+///
+/// Refusals, each leaving the agent unchanged and still waiting, as for
+/// `agentloop_agent_feed_response`: `INVALID_ARGUMENT` for a provider number this
+/// library does not know or a status outside 100..999; `INVALID_UTF8` for a secret
+/// that is not UTF-8; `INVALID_STATE` when the last poll did not ask for a model reply.
+/// NULL `agent` (or a NULL sent bytes, body or secret with a non-zero length) is
+/// `NULL_PARAMETER`. Not thread-safe for one agent.
+///
+/// # Safety
+/// As `agentloop_agent_feed_response`; `sent_ptr` must point to `sent_len` readable
+/// bytes.
+#[no_mangle]
+pub unsafe extern "C" fn agentloop_agent_feed_exchange(
+    agent: *mut agentloop_agent,
+    provider: u32,
+    sent_ptr: *const u8,
+    sent_len: usize,
+    status: u32,
+    body_ptr: *const u8,
+    body_len: usize,
+    secret_ptr: *const u8,
+    secret_len: usize,
+) -> agentloop_result {
+    boundary(|| {
+        // SAFETY: the caller promises a live agent used by no other thread.
+        let agent = unsafe { handle_mut(agent) }?;
+        // SAFETY: this function's contract for the sent bytes.
+        let sent = Hash::of(unsafe { input(sent_ptr, sent_len) }?);
+        let body = (body_ptr, body_len);
+        let secret = (secret_ptr, secret_len);
+        // SAFETY: this function's contract for the body and secret bytes.
+        let answer = unsafe { provider::read_response(provider, status, Some(sent), body, secret) }
             .map_err(|(code, _)| code)?;
         agent.conversation()?;
         agent.feed_reply(answer)

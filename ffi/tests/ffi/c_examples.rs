@@ -1066,7 +1066,7 @@ mod provider_example {
         }
     }
 
-    /// The codec's model over the same answers.
+    /// The codec's model over the same answers, reporting the digests of both bodies.
     struct Reference {
         provider: Provider,
         options: RequestOptions,
@@ -1081,9 +1081,17 @@ mod provider_example {
             manifest: &[ToolSpec],
         ) -> Result<Reply, ModelError> {
             let body = self.provider.request(messages, manifest, &self.options);
-            self.bodies.push(body.unwrap());
+            let body = body.unwrap();
+            self.bodies.push(body.clone());
             let answer = self.answers.pop_front().expect("an answer left");
-            self.provider.parse(answer.status, &answer.body, None)
+            // The callback driver records the SHA-256 of the body it built and of the
+            // answer parsed, as the HTTP model does.
+            let reply = self.provider.parse(answer.status, &answer.body, None)?;
+            let report = reply.provider.clone();
+            let report = report
+                .with_request_body(&body)
+                .with_response_body(&answer.body);
+            Ok(reply.with_provider(report))
         }
     }
 

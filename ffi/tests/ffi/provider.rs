@@ -13,7 +13,9 @@ use std::collections::VecDeque;
 use agentloop::*;
 use agentloop_core::agent::{Agent, Budgets, Need};
 use agentloop_core::driver;
-use agentloop_core::export::parse_records;
+use agentloop_core::export::{
+    check_requests, parse_records, rebuild_requests, RequestMismatch, Requester,
+};
 use agentloop_core::json::{self, Value};
 use agentloop_core::model::{Message, Model, ModelError, Reply};
 use agentloop_core::provider::{Provider, RequestOptions};
@@ -92,23 +94,44 @@ fn add_spec() -> ToolSpec {
     )
 }
 
+/// Which bodies' SHA-256 a reply reports: none (a Rust host that parses and says
+/// nothing), the response's (`agentloop_agent_feed_response`), or both the request's
+/// and the response's (`agentloop_agent_feed_exchange`, the callback driver).
+#[derive(Clone, Copy, PartialEq)]
+enum Digests {
+    None,
+    Response,
+    Both,
+}
+
 /// The Rust model the C runs are held to: the codec's request, then its parse.
 struct Reference {
     provider: Provider,
     options: RequestOptions,
     answers: VecDeque<Answer>,
     bodies: Vec<Vec<u8>>,
+    digests: Digests,
 }
 
 impl Model for Reference {
     fn reply(&mut self, messages: &[Message], manifest: &[ToolSpec]) -> Result<Reply, ModelError> {
-        let body = self
+        let request = self
             .provider
             .request(messages, manifest, &self.options)
             .unwrap();
-        self.bodies.push(body);
+        self.bodies.push(request.clone());
         let (status, body) = self.answers.pop_front().expect("an answer left");
-        self.provider.parse(status, &body, None)
+        let reply = self.provider.parse(status, &body, None)?;
+        let report = match self.digests {
+            Digests::None => reply.provider.clone(),
+            Digests::Response => reply.provider.clone().with_response_body(&body),
+            Digests::Both => reply
+                .provider
+                .clone()
+                .with_response_body(&body)
+                .with_request_body(&request),
+        };
+        Ok(reply.with_provider(report))
     }
 }
 
@@ -122,13 +145,14 @@ struct Run {
 }
 
 /// The Rust driver's run with the same codec and answers.
-fn reference(provider: u32, answers: &[Answer]) -> Run {
+fn reference(provider: u32, answers: &[Answer], digests: Digests) -> Run {
     let options = json::parse(options(provider).as_bytes()).unwrap();
     let mut model = Reference {
         provider: core_provider(provider),
         options: RequestOptions::from_json(&options).unwrap(),
         answers: answers.iter().cloned().collect(),
         bodies: Vec::new(),
+        digests,
     };
     let mut toolbox = Toolbox::new();
     toolbox
@@ -278,6 +302,30 @@ fn feed_response_with(
     }
 }
 
+/// `agentloop_agent_feed_exchange`: the answer, and the body the host says it sent.
+fn feed_exchange(
+    agent: &CAgent,
+    provider: u32,
+    sent: &[u8],
+    status: u32,
+    body: &[u8],
+) -> agentloop_result {
+    // SAFETY: a live agent, valid sent bytes and body; no secret.
+    unsafe {
+        agentloop_agent_feed_exchange(
+            agent.0,
+            provider,
+            sent.as_ptr(),
+            sent.len(),
+            status,
+            body.as_ptr(),
+            body.len(),
+            null(),
+            0,
+        )
+    }
+}
+
 /// Takes every pending record into `chain`, appending the lines to `out`.
 fn drain(agent: &CAgent, chain: *mut agentloop_chain, out: &mut String) {
     loop {
@@ -294,8 +342,16 @@ fn drain(agent: &CAgent, chain: *mut agentloop_chain, out: &mut String) {
     }
 }
 
-/// The run through the agent handle, as a C event loop drives it.
+/// The run through the agent handle, as a C event loop drives it, each answer fed
+/// with `agentloop_agent_feed_response`.
 fn poll_run(provider: u32, answers: &[Answer]) -> Run {
+    poll_run_sending(provider, answers, None)
+}
+
+/// As [`poll_run`]; with `sending`, each answer is fed with
+/// `agentloop_agent_feed_exchange`, saying the host sent `sending(body)` for the
+/// request body the agent wrote.
+fn poll_run_sending(provider: u32, answers: &[Answer], sending: Option<fn(&str) -> String>) -> Run {
     let agent = c_agent();
     let mut chain = null_mut();
     // SAFETY: a valid out pointer.
@@ -313,10 +369,15 @@ fn poll_run(provider: u32, answers: &[Answer]) -> Run {
                 bodies.push(request(&agent, provider, options(provider).as_bytes()).unwrap());
                 assert_eq!(request_error(&agent), "");
                 let (status, body) = answers.next().expect("an answer left");
-                assert_eq!(
-                    feed_response(&agent, provider, u32::from(*status), body),
-                    agentloop_result::Ok
-                );
+                let status = u32::from(*status);
+                let fed = match sending {
+                    None => feed_response(&agent, provider, status, body),
+                    Some(sending) => {
+                        let sent = sending(bodies.last().unwrap());
+                        feed_exchange(&agent, provider, sent.as_bytes(), status, body)
+                    }
+                };
+                assert_eq!(fed, agentloop_result::Ok);
             }
             2 => {
                 let arguments = fetch(|buf, cap, len| {
@@ -535,7 +596,7 @@ fn callback_run(provider: u32, answers: &[Answer], twist: Twist) -> (Run, Vec<ag
 fn a_tool_call_then_a_text_answer_runs_to_no_tool_calls_as_the_rust_codec_does() {
     for provider in [OPENAI, ANTHROPIC] {
         let answers = [tool_call(provider), text(provider)];
-        let expected = reference(provider, &answers);
+        let expected = reference(provider, &answers, Digests::None);
         assert_eq!(expected.reason, agentloop_stop::NoToolCalls as u32);
         assert_eq!(expected.bodies.len(), 2);
         // The second body holds the call and its result, under the loop's call id.
@@ -561,10 +622,11 @@ fn a_tool_call_then_a_text_answer_runs_to_no_tool_calls_as_the_rust_codec_does()
 
         assert_eq!(
             poll_run(provider, &answers),
-            expected,
+            reference(provider, &answers, Digests::Response),
             "provider {provider}: agent"
         );
         let (run, codes) = callback_run(provider, &answers, Twist::None);
+        let expected = reference(provider, &answers, Digests::Both);
         assert_eq!(run, expected, "provider {provider}: agentloop_driver_run");
         assert_eq!(codes, [agentloop_result::Ok; 2]);
     }
@@ -588,7 +650,7 @@ fn an_error_answer_ends_the_run_with_model_error_and_the_codecs_sentence() {
             vec![tool_call(provider), error(provider)],
             vec![error(provider)],
         ] {
-            let expected = reference(provider, &answers);
+            let expected = reference(provider, &answers, Digests::Response);
             assert_eq!(expected.reason, agentloop_stop::ModelError as u32);
             assert_eq!(expected.error, sentence.message());
             assert_eq!(
@@ -597,6 +659,7 @@ fn an_error_answer_ends_the_run_with_model_error_and_the_codecs_sentence() {
                 "provider {provider}: agent"
             );
             let (run, codes) = callback_run(provider, &answers, Twist::None);
+            let expected = reference(provider, &answers, Digests::Both);
             assert_eq!(run, expected, "provider {provider}: agentloop_driver_run");
             assert!(
                 codes.iter().all(|&c| c == agentloop_result::Ok),
@@ -663,7 +726,7 @@ fn a_key_given_with_the_answer_is_redacted_before_the_text_is_cut() {
 fn a_later_parse_replaces_an_error_answer_so_the_callback_can_retry() {
     for provider in [OPENAI, ANTHROPIC] {
         let answers = [tool_call(provider), text(provider)];
-        let expected = reference(provider, &answers);
+        let expected = reference(provider, &answers, Digests::Both);
         let (run, codes) = callback_run(provider, &answers, Twist::RetryAfterError);
         assert_eq!(run, expected, "provider {provider}");
         assert_eq!(codes, [agentloop_result::Ok; 4]);
@@ -908,7 +971,7 @@ fn the_agent_refuses_bad_numbers_options_nulls_and_the_wrong_state_with_codes() 
 /// OpenAI's sends it; the sentence is the codec's.
 #[test]
 fn a_conversation_the_provider_cannot_take_is_refused_with_the_codecs_sentence() {
-    let finished = reference(OPENAI, &[text(OPENAI)]);
+    let finished = reference(OPENAI, &[text(OPENAI)], Digests::None);
     let agent = c_agent();
     let (mut next, mut head) = (0u64, agentloop_hash::default());
     let transcript = finished.transcript.as_bytes();
@@ -963,4 +1026,48 @@ fn a_conversation_the_provider_cannot_take_is_refused_with_the_codecs_sentence()
         body
     );
     assert_eq!(request_error(&agent), "");
+}
+
+/// `agentloop_agent_feed_exchange`: a host that says what it sent records both digests,
+/// and the requests rebuilt from the transcript prove them; a host that sent other
+/// bytes than the agent's body (another system prompt here) is caught at that turn.
+#[test]
+fn a_host_that_says_what_it_sent_is_proven_and_one_that_sent_something_else_is_caught() {
+    fn honest(body: &str) -> String {
+        String::from(body)
+    }
+    fn other(body: &str) -> String {
+        body.replace("gpt-4.1", "gpt-4.1-mini")
+            .replace("Use the tools.", "Ignore the tools.")
+    }
+    for provider in [OPENAI, ANTHROPIC] {
+        let answers = [tool_call(provider), text(provider)];
+        let run = poll_run_sending(provider, &answers, Some(honest));
+        assert_eq!(
+            run,
+            reference(provider, &answers, Digests::Both),
+            "provider {provider}"
+        );
+        let options = json::parse(options(provider).as_bytes()).unwrap();
+        let mut manifest = Manifest::new();
+        manifest.register(add_spec(), None).unwrap();
+        let requester = Requester {
+            provider: core_provider(provider),
+            options: RequestOptions::from_json(&options).unwrap(),
+            manifest,
+        };
+        let records = parse_records(run.transcript.as_bytes()).unwrap();
+        let rebuilt = rebuild_requests(&records, &requester).unwrap();
+        assert_eq!(check_requests(&rebuilt), Ok(2), "provider {provider}");
+
+        let run = poll_run_sending(provider, &answers, Some(other));
+        let records = parse_records(run.transcript.as_bytes()).unwrap();
+        let rebuilt = rebuild_requests(&records, &requester).unwrap();
+        let mismatch = check_requests(&rebuilt).unwrap_err();
+        assert_eq!(mismatch.seq(), 1, "provider {provider}");
+        assert!(
+            matches!(mismatch, RequestMismatch::Differs { .. }),
+            "{mismatch}"
+        );
+    }
 }

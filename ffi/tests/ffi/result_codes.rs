@@ -1608,6 +1608,39 @@ fn agents(m: &mut Matrix) {
             R::InvalidUtf8,
             response(agent.0, 1, 200, e, bytes(BAD_UTF8)),
         );
+        let exchange = |a, provider, sent: Bytes, status, body: Bytes, secret: Bytes| {
+            agentloop_agent_feed_exchange(
+                a, provider, sent.0, sent.1, status, body.0, body.1, secret.0, secret.1,
+            )
+        };
+        let n = "agentloop_agent_feed_exchange";
+        m.hit(
+            n,
+            R::NullParameter,
+            exchange(null_mut(), 1, e, 200, e, NONE),
+        );
+        m.hit(
+            n,
+            R::NullParameter,
+            exchange(agent.0, 1, NULL1, 200, e, NONE),
+        );
+        m.hit(
+            n,
+            R::NullParameter,
+            exchange(agent.0, 1, e, 200, NULL1, NONE),
+        );
+        m.hit(n, R::NullParameter, exchange(agent.0, 1, e, 200, e, NULL1));
+        m.hit(
+            n,
+            R::InvalidArgument,
+            exchange(agent.0, 99, e, 200, e, NONE),
+        );
+        m.hit(n, R::InvalidArgument, exchange(agent.0, 1, e, 0, e, NONE));
+        m.hit(
+            n,
+            R::InvalidUtf8,
+            exchange(agent.0, 1, e, 200, e, bytes(BAD_UTF8)),
+        );
         let n = "agentloop_agent_request";
         let mut buf = [0u8; 1];
         let b = buf.as_mut_ptr();
@@ -1706,6 +1739,21 @@ fn agents(m: &mut Matrix) {
             "agentloop_agent_feed_response",
             R::InvalidState,
             agentloop_agent_feed_response(agent.0, 1, 200, b"{}".as_ptr(), 2, null(), 0),
+        );
+        m.hit(
+            "agentloop_agent_feed_exchange",
+            R::InvalidState,
+            agentloop_agent_feed_exchange(
+                agent.0,
+                1,
+                b"{}".as_ptr(),
+                2,
+                200,
+                b"{}".as_ptr(),
+                2,
+                null(),
+                0,
+            ),
         );
         let mut len = 0;
         m.hit(
@@ -1973,6 +2021,13 @@ fn null_before_state(m: &mut Matrix) {
         let r = agentloop_agent_feed_response(a, 1, 200, null(), 1, null(), 0);
         m.null_first(n, "body_ptr", r);
         let r = agentloop_agent_feed_response(a, 1, 200, e, 1, null(), 1);
+        m.null_first(n, "secret_ptr", r);
+        let n = "agentloop_agent_feed_exchange";
+        let r = agentloop_agent_feed_exchange(a, 1, null(), 1, 200, e, 1, null(), 0);
+        m.null_first(n, "sent_ptr", r);
+        let r = agentloop_agent_feed_exchange(a, 1, e, 1, 200, null(), 1, null(), 0);
+        m.null_first(n, "body_ptr", r);
+        let r = agentloop_agent_feed_exchange(a, 1, e, 1, 200, e, 1, null(), 1);
         m.null_first(n, "secret_ptr", r);
         let n = "agentloop_agent_request";
         let r = agentloop_agent_request(a, 1, null(), 1, b, 1, l);

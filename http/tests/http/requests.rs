@@ -5,6 +5,7 @@ use crate::common;
 
 use agentloop_core::model::Model;
 use agentloop_core::provider::{Provider, RequestOptions};
+use agentloop_core::Hash;
 use agentloop_http::{HttpModel, RecordedSleep};
 use agentloop_standin::{canned, Exchange, Request, Server};
 use common::{
@@ -43,6 +44,38 @@ fn openai_requests_carry_the_codec_body_and_a_bearer_key() {
         request.header("content-length"),
         Some(expected.len().to_string().as_str())
     );
+}
+
+/// The reply reports the SHA-256 of the body the provider received and of the body it
+/// answered with, for both providers; after a retry, the answer is the successful
+/// try's.
+#[test]
+fn the_reply_reports_the_digests_of_the_bodies_sent_and_received() {
+    for provider in [Provider::OpenAi, Provider::Anthropic] {
+        let (busy, answer) = match provider {
+            Provider::OpenAi => (canned::openai::rate_limited(0), canned::openai::text("hi")),
+            Provider::Anthropic => (
+                canned::anthropic::overloaded(),
+                canned::anthropic::text("hi"),
+            ),
+        };
+        let server = Server::start([busy, answer.clone()]).unwrap();
+        let (mut model, _) = model(provider, &server, config());
+        let reply = model.reply(&conversation(), &manifest()).unwrap();
+        let requests = server.requests();
+        assert_eq!(requests.len(), 2, "{provider}");
+        let report = &reply.provider;
+        assert_eq!(
+            report.request_sha256,
+            Some(Hash::of(&requests[1].body)),
+            "{provider}"
+        );
+        assert_eq!(
+            report.response_sha256,
+            Some(Hash::of(&answer.body)),
+            "{provider}"
+        );
+    }
 }
 
 #[test]

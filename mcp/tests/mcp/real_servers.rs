@@ -24,28 +24,8 @@ use agentloop_core::model::{Reply, Scripted};
 use agentloop_core::tools::Toolbox;
 use agentloop_core::{driver, verify};
 use agentloop_mcp::{register_tools, McpError, McpOptions, McpServer, Registration};
-use agentloop_tests::{have_program, hex, sha256, skip_or_fail, TempDir};
-use common::{json, kill, mkfifo, options, servers_dir, text};
-
-/// The filesystem server's entry point, or `None` after reporting the skip.
-fn filesystem_server() -> Option<PathBuf> {
-    if !have_program("node") {
-        skip_or_fail("skipped: node is not installed (the MCP filesystem server runs on it)");
-        return None;
-    }
-    let entry = servers_dir()
-        .join("npm/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
-    if !entry.is_file() {
-        skip_or_fail(&format!(
-            "skipped: {} is missing; install it as .ci/run does: npm install --prefix {} \
-             @modelcontextprotocol/server-filesystem@2026.8.31",
-            entry.display(),
-            servers_dir().join("npm").display()
-        ));
-        return None;
-    }
-    Some(entry)
-}
+use agentloop_tests::{filesystem_server, hex, sha256, skip_or_fail, TempDir};
+use common::{json, kill, mkfifo, options, text};
 
 /// The filesystem server allowed to work in `dir`.
 fn filesystem(entry: &Path, dir: &Path, options: &McpOptions) -> McpServer {

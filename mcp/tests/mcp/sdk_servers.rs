@@ -13,12 +13,11 @@ use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use agentloop_core::tools::Toolbox;
 use agentloop_mcp::{register_tools, McpServer};
-use agentloop_tests::{have_program, skip_or_fail};
-use common::{json, options, servers_dir, text};
+use agentloop_tests::{python_sdk, typescript_sdk};
+use common::{json, options, text};
 
 /// The eras each SDK server is run in, and the revision the client agrees on with it.
 const ERAS: [(&str, &str); 3] = [
@@ -32,43 +31,6 @@ fn script(name: &str) -> PathBuf {
         .join("tests")
         .join("servers")
         .join(name)
-}
-
-/// `node` and the npm prefix holding the TypeScript SDK v2, or `None` after reporting
-/// the skip.
-fn typescript_sdk() -> Option<PathBuf> {
-    if !have_program("node") {
-        skip_or_fail("skipped: node is not installed (the TypeScript SDK server runs on it)");
-        return None;
-    }
-    let prefix = servers_dir().join("npm");
-    if !prefix
-        .join("node_modules/@modelcontextprotocol/server/package.json")
-        .is_file()
-    {
-        skip_or_fail(&format!(
-            "skipped: the TypeScript SDK v2 is missing; install it as .ci/run does: npm \
-             install --prefix {} @modelcontextprotocol/server@2.4.0",
-            prefix.display()
-        ));
-        return None;
-    }
-    Some(prefix)
-}
-
-/// Whether `python3` has the Python SDK 2.x, after reporting the skip when not.
-fn python_sdk() -> bool {
-    let installed = Command::new("python3")
-        .args(["-c", "import mcp.server.mcpserver"])
-        .output()
-        .is_ok_and(|out| out.status.success());
-    if !installed {
-        skip_or_fail(
-            "skipped: python3 with the PyPI package mcp 2.x is needed; install it as .ci/run \
-             does: python3 -m pip install mcp==2.3.0",
-        );
-    }
-    installed
 }
 
 /// The TypeScript SDK server, wired for `era`.

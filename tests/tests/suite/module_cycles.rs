@@ -15,7 +15,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use agentloop_tests::{is_test_file, rust_files};
 
 /// The layer folders, lowest first (`fixed` is the transcript crate now; the checks'
 /// own tests still build a three-layer tree).
@@ -39,26 +41,6 @@ const SPLIT: &[(&str, &[&str])] = &[
 
 /// A dependency graph: module → module it names → where (file:line).
 type Graph = BTreeMap<String, BTreeMap<String, Vec<String>>>;
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
-/// Whether the file is test code: a `tests` folder, `tests.rs` or `*_tests.rs`.
-fn is_test_file(relative: &Path) -> bool {
-    relative.components().any(|c| c.as_os_str() == "tests")
-        || relative
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n == "tests.rs" || n.ends_with("_tests.rs"))
-}
 
 /// The `crate::<name>` paths in `line` (letters, digits and `_`), each with the rest
 /// of the line after the name. `crate::fixed::x` and the like name `x`.
@@ -195,8 +177,7 @@ fn defines(code: &str, item: &str) -> bool {
 
 /// The graph of `src`'s modules, from each file's non-test code.
 fn graph_of(src: &Path) -> Graph {
-    let mut files = Vec::new();
-    rust_files(src, &mut files);
+    let files = rust_files(src);
     // Each module's non-test code, and where each line came from.
     let mut code_of: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
     for file in files {
@@ -418,9 +399,7 @@ fn layers_point_down() {
 /// picks SSE2 on x86-64 and words elsewhere). The files named in `allowed` (relative to
 /// `src`) are not read.
 fn layer_breaks_in(src: &Path, folder: &Path, allowed: &[&str]) -> Vec<String> {
-    let mut files = Vec::new();
-    rust_files(folder, &mut files);
-    files.sort();
+    let files = rust_files(folder);
     let mut found = Vec::new();
     for file in files {
         let relative = file.strip_prefix(src).unwrap().to_path_buf();

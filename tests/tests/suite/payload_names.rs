@@ -22,6 +22,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use agentloop_tests::{is_test_file, rust_files};
+
 /// Member names only a record payload uses.
 const DISTINCTIVE: &[&str] = &[
     "task",
@@ -123,29 +125,6 @@ const OTHER_VOCABULARIES: &[(&str, &str, &str)] = &[
 /// The folder that spells the names.
 const VOCABULARY: &str = "core/src/heap/vocabulary/";
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
-/// Whether a file (its path from the workspace root) is test code.
-fn is_test_file(relative: &str) -> bool {
-    let name = relative.rsplit('/').next().unwrap_or_default();
-    relative
-        .split('/')
-        .any(|c| c == "tests" || c.ends_with("_tests"))
-        || name == "tests.rs"
-        || name == "testing.rs"
-        || name.ends_with("_tests.rs")
-        || name.starts_with("tests_")
-}
-
 /// The lines of a file's non-test code, numbered from 1, comments dropped: a
 /// `#[cfg(test)]` item that opens a block ends the code (test modules come last in this
 /// code base); one on a single line is left out.
@@ -172,7 +151,7 @@ fn code_lines(text: &str) -> Vec<(usize, String)> {
 /// The breaches of the rule in one file's `text` (`relative` is its path from the
 /// workspace root): `file:line: "name"`.
 fn breaches(relative: &str, text: &str) -> Vec<String> {
-    if relative.starts_with(VOCABULARY) || is_test_file(relative) {
+    if relative.starts_with(VOCABULARY) || is_test_file(Path::new(relative)) {
         return Vec::new();
     }
     let record_file = RECORD_FILES.contains(&relative);
@@ -200,11 +179,10 @@ fn root() -> PathBuf {
 #[test]
 fn payload_member_names_are_spelled_only_in_the_vocabulary() {
     let root = root();
-    let mut files = Vec::new();
-    for dir in ["core/src", "cli/src", "ffi/src"] {
-        rust_files(&root.join(dir), &mut files);
-    }
-    files.sort();
+    let files: Vec<PathBuf> = ["core/src", "cli/src", "ffi/src"]
+        .iter()
+        .flat_map(|dir| rust_files(&root.join(dir)))
+        .collect();
     let mut found = Vec::new();
     for file in &files {
         let relative = file.strip_prefix(&root).unwrap().to_string_lossy();

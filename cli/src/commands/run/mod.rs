@@ -3,6 +3,7 @@
 //! verified from disk (chain and loop audit), the stop reason and head printed, and the
 //! checkpoint written if asked.
 
+mod format1;
 mod outputs;
 mod progress;
 mod resumed;
@@ -25,7 +26,7 @@ use agentloop_core::chain::{Log, LogError, Logged};
 use agentloop_core::driver::{self, Counts, Io, OnRecord, Resumable, RunError, RunOptions};
 use agentloop_core::durable::{Appended, WriteError, Writer, WriterOptions};
 use agentloop_core::json::Value;
-use agentloop_core::model::ThreadedModel;
+use agentloop_core::model::{Model, ThreadedModel};
 use agentloop_core::note::SignerKey;
 use agentloop_core::sink::SinkError;
 use agentloop_core::tlog::make_checkpoint;
@@ -94,6 +95,11 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         .collect();
     let mut remote =
         ThreadedModel::start(model).map_err(|e| Failure::Run(RunFailure::ModelThread(e)))?;
+    let mut format1 = format1::WithoutDigests(&mut remote);
+    let model: &mut dyn Model = match format1::continues_format1(records.as_ref()) {
+        true => &mut format1,
+        false => format1.0,
+    };
     let signals::Interrupts { cancel, ending } = signals::cancel_on_sigint(Box::new(move || {
         end_process_groups(&servers.groups, servers.grace)
     }));
@@ -120,7 +126,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     };
     let io = Io {
         log: &mut log,
-        model: &mut remote,
+        model,
         toolbox: &mut toolbox,
         cancel: &mut || cancel.load(Ordering::SeqCst),
         records: &mut shown,

@@ -18,9 +18,9 @@ use core::fmt;
 use super::{Agent, Record, RecordKind, State, StopReason};
 use crate::jcs::to_vec;
 use crate::json::{Object, Value};
-use crate::model::{ModelError, Reply, ToolCall};
+use crate::model::{Message, ModelError, Reply, ToolCall};
 use crate::quote::escape_controls;
-use crate::tools::ToolError;
+use crate::tools::{ToolError, ToolSpec};
 use crate::vocabulary::{
     as_count, result_lost_sentence, AssistantPayload, PayloadError, StopPayload, ToolPayload,
 };
@@ -151,7 +151,22 @@ impl<'r> Recorded<'r> {
 pub(crate) fn follow(
     agent: &mut Agent,
     records: &[Value],
+    tools: Tools<'_>,
+) -> Result<(), Difference> {
+    follow_turns(agent, records, tools, &mut |_, _, _| {})
+}
+
+/// What a recorded turn was asked with: the index of its `assistant` record, the
+/// messages the model was shown and the tools on offer.
+pub(crate) type OnTurn<'s> = dyn FnMut(usize, &[Message], &[ToolSpec]) + 's;
+
+/// [`follow`], telling `on_turn` what the model was shown for each recorded `assistant`
+/// record, just before the recorded reply is fed.
+pub(crate) fn follow_turns(
+    agent: &mut Agent,
+    records: &[Value],
     mut tools: Tools<'_>,
+    on_turn: &mut OnTurn<'_>,
 ) -> Result<(), Difference> {
     // The setup the task record states (format 2) is the agent's too: the host states
     // it, not the loop. A setup that will not go in is left out, and record 0 differs.
@@ -199,6 +214,7 @@ pub(crate) fn follow(
             }
             State::Done(_) => return Err(differs("has stopped and writes nothing more")),
             State::AwaitingReply if want.kind == Some(RecordKind::Assistant) => {
+                on_turn(next, &agent.messages, agent.manifest.specs());
                 let reply = want.reply();
                 feed(agent.feed_reply(Ok(reply)), next, recorded)?;
             }

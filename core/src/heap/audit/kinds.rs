@@ -8,11 +8,12 @@ use alloc::vec::Vec;
 
 use super::describe::{count_member, describe, describe_member, quoted, truncate};
 use super::{LoopAudit, Phase};
+use crate::hash::Hash;
 use crate::json::{Object, Value};
 use crate::vocabulary::member::{
     AFTER, ARGUMENTS, BUDGETS, CACHED_INPUT_TOKENS, ERROR, FINISH_REASON, ID, INPUT_TOKENS, MODEL,
-    NAME, OK, PROVIDER, REASON, RESPONSE_ID, SETUP, STEPS, TASK, TEXT, TOKENS, TOOL_CALLS,
-    UNRUN_CALLS, VALUE,
+    NAME, OK, PROVIDER, REASON, REQUEST_SHA256, RESPONSE_ID, RESPONSE_SHA256, SETUP, STEPS, TASK,
+    TEXT, TOKENS, TOOL_CALLS, UNRUN_CALLS, VALUE,
 };
 use crate::vocabulary::{call_id, StopReason};
 
@@ -148,7 +149,8 @@ impl LoopAudit {
 
     /// An `assistant` payload's `provider` member: only the members the loop writes
     /// (each reported one; none is required, but the loop writes no empty object),
-    /// strings and counts, and no more cached input tokens than input tokens.
+    /// strings, counts and digests (64 lowercase hex digits), and no more cached input
+    /// tokens than input tokens.
     fn provider(&mut self, index: u64, provider: &Object) {
         let what = "assistant payload: provider";
         self.members(index, what, provider, &[], &PROVIDER_MEMBERS);
@@ -166,6 +168,19 @@ impl LoopAudit {
                     self.find(
                         index,
                         format!("{what}: {key} must be a string, found {found}"),
+                    );
+                }
+            }
+        }
+        for key in [REQUEST_SHA256, RESPONSE_SHA256] {
+            match provider.get(key) {
+                None => {}
+                Some(Value::String(hex)) if Hash::from_hex(hex.as_bytes()).is_some() => {}
+                Some(other) => {
+                    let found = describe(other);
+                    self.find(
+                        index,
+                        format!("{what}: {key} must be a SHA-256 (64 lowercase hex digits), found {found}"),
                     );
                 }
             }
@@ -404,10 +419,12 @@ impl LoopAudit {
 }
 
 /// The members an `assistant` payload's `provider` object may have.
-const PROVIDER_MEMBERS: [&str; 5] = [
+const PROVIDER_MEMBERS: [&str; 7] = [
     CACHED_INPUT_TOKENS,
     FINISH_REASON,
     INPUT_TOKENS,
     MODEL,
+    REQUEST_SHA256,
     RESPONSE_ID,
+    RESPONSE_SHA256,
 ];

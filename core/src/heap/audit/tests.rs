@@ -314,6 +314,7 @@ fn the_provider_member_has_the_reported_members_of_their_types() {
         r#"{"input_tokens":0}"#,
         r#"{"cached_input_tokens":7}"#,
         r#"{"cached_input_tokens":7,"input_tokens":7}"#,
+        r#"{"request_sha256":"44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a","response_sha256":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}"#,
     ] {
         assert_eq!(findings(&with(good)), [], "{good}");
     }
@@ -328,6 +329,9 @@ fn the_provider_member_has_the_reported_members_of_their_types() {
         (r#"{"input_tokens":"9"}"#, "provider: input_tokens must be an integer from 0 to 2^53-1, found \"9\""),
         (r#"{"cached_input_tokens":9007199254740992}"#, "provider: cached_input_tokens must be an integer from 0 to 2^53-1, found the number 9007199254740992"),
         (r#"{"cached_input_tokens":8,"input_tokens":7}"#, "provider: cached_input_tokens is 8, more than input_tokens 7"),
+        (r#"{"request_sha256":"44136FA355B3678A1146AD16F7E8649E94FB4FC21FE77E8310C060F61CAAFF8A"}"#, "provider: request_sha256 must be a SHA-256 (64 lowercase hex digits), found \"44136FA355B3678A1146AD16F7E8649E94FB4FC21FE77E8310C060F61CAAFF8A\""),
+        (r#"{"response_sha256":"e3b0"}"#, "provider: response_sha256 must be a SHA-256 (64 lowercase hex digits), found \"e3b0\""),
+        (r#"{"response_sha256":7}"#, "provider: response_sha256 must be a SHA-256 (64 lowercase hex digits), found the number 7"),
         ("{}", "provider is empty; the loop leaves it out when nothing was reported"),
         ("null", "assistant payload: provider must be an object, found null"),
         (r#""m""#, "assistant payload: provider must be an object, found \"m\""),

@@ -8,7 +8,9 @@
 //! [`openai_tools`], [`anthropic_tools`] and [`mcp_tools`] turn the loop's
 //! [`ToolSpec`](crate::tools::ToolSpec)s into tool lists. [`native_messages`],
 //! [`native_tools`] and [`native_calls`] give the loop's own shapes of the same, for
-//! programs (and the C ABI) that talk to a model themselves.
+//! programs (and the C ABI) that talk to a model themselves. [`rebuild_requests`]
+//! rebuilds each turn's request body from the transcript alone, and
+//! [`check_requests`] compares them with the digests the records hold.
 //!
 //! ```
 //! use agentloop_core::{demo, export};
@@ -25,11 +27,18 @@
 mod conversation;
 mod history;
 mod native;
+mod requests;
+#[cfg(test)]
+mod requests_tests;
 
 pub use crate::provider::{anthropic_tools, mcp_tools, openai_tools};
 pub use conversation::{HistoryError, HistoryErrorKind};
 pub use history::{anthropic_messages, openai_messages};
 pub use native::{native_call, native_calls, native_message, native_messages, native_tools};
+pub use requests::{
+    check_requests, rebuild_requests, rebuild_requests_from_setup, RebuiltRequest, RequestMismatch,
+    Requester, RequestsError,
+};
 
 use alloc::vec::Vec;
 use core::fmt;

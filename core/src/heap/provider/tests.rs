@@ -32,6 +32,7 @@ fn report(
         finish_reason: finish_reason.map(String::from),
         input_tokens,
         cached_input_tokens,
+        ..ProviderReport::default()
     }
 }
 

@@ -1,13 +1,13 @@
 //! The `assistant` payload: `{"text", "tool_calls": [{"id", "name", "arguments"}],
 //! "tokens"}`, plus `provider` with the members reported when the provider reported
-//! anything.
+//! anything (the request and response digests among them, when the host knew them).
 
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::member::{
     ARGUMENTS, CACHED_INPUT_TOKENS, FINISH_REASON, ID, INPUT_TOKENS, MODEL, NAME, PROVIDER,
-    RESPONSE_ID, TEXT, TOKENS, TOOL_CALLS,
+    REQUEST_SHA256, RESPONSE_ID, RESPONSE_SHA256, TEXT, TOKENS, TOOL_CALLS,
 };
 use super::read::{number, object, Members};
 use super::{PayloadError, RecordKind};
@@ -38,6 +38,10 @@ const PROVIDER_STRINGS: [(&str, &str); 3] = [
 const PROVIDER_COUNTS: [(&str, &str); 2] = [
     (CACHED_INPUT_TOKENS, "provider.cached_input_tokens"),
     (INPUT_TOKENS, "provider.input_tokens"),
+];
+const PROVIDER_DIGESTS: [(&str, &str); 2] = [
+    (REQUEST_SHA256, "provider.request_sha256"),
+    (RESPONSE_SHA256, "provider.response_sha256"),
 ];
 
 impl AssistantPayload {
@@ -104,6 +108,7 @@ fn report(provider: &ProviderReport) -> Value {
         &provider.response_id,
     ];
     let counts = [provider.cached_input_tokens, provider.input_tokens];
+    let digests = [provider.request_sha256, provider.response_sha256];
     let strings = PROVIDER_STRINGS
         .iter()
         .zip(strings)
@@ -112,17 +117,24 @@ fn report(provider: &ProviderReport) -> Value {
         .iter()
         .zip(counts)
         .filter_map(|((key, _), value)| Some((*key, number(value?))));
-    object(strings.chain(counts))
+    let digests = PROVIDER_DIGESTS
+        .iter()
+        .zip(digests)
+        .filter_map(|((key, _), value)| Some((*key, Value::from(value?.to_string()))));
+    object(strings.chain(counts).chain(digests))
 }
 
 fn decode_report(provider: Members<'_>) -> Result<ProviderReport, PayloadError> {
     let [finish_reason, model, response_id] = PROVIDER_STRINGS;
     let [cached_input_tokens, input_tokens] = PROVIDER_COUNTS;
+    let [request, response] = PROVIDER_DIGESTS;
     Ok(ProviderReport {
         model: provider.opt_string(model.0, model.1)?,
         response_id: provider.opt_string(response_id.0, response_id.1)?,
         finish_reason: provider.opt_string(finish_reason.0, finish_reason.1)?,
         input_tokens: provider.opt_count(input_tokens.0, input_tokens.1)?,
         cached_input_tokens: provider.opt_count(cached_input_tokens.0, cached_input_tokens.1)?,
+        request_sha256: provider.opt_hash(request.0, request.1)?,
+        response_sha256: provider.opt_hash(response.0, response.1)?,
     })
 }

@@ -40,8 +40,12 @@ pub const FINISH_REASON: &str = "finish_reason";
 pub const INPUT_TOKENS: &str = "input_tokens";
 /// `provider.model`, and `setup.model` (`{provider, name}`).
 pub const MODEL: &str = "model";
+/// `provider.request_sha256`: the SHA-256 of the request body sent for the turn.
+pub const REQUEST_SHA256: &str = "request_sha256";
 /// `provider.response_id`.
 pub const RESPONSE_ID: &str = "response_id";
+/// `provider.response_sha256`: the SHA-256 of the response body received.
+pub const RESPONSE_SHA256: &str = "response_sha256";
 
 /// A call's and a `tool` record's call id.
 pub const ID: &str = "id";

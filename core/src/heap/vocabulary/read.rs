@@ -5,10 +5,14 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{as_count, PayloadError, RecordKind};
+use crate::hash::Hash;
 use crate::json::{Object, Value};
 
 /// What a count must be.
 pub(crate) const A_COUNT: &str = "a count (an integer from 0 to 2^53-1)";
+
+/// What a digest must be.
+pub(crate) const A_DIGEST: &str = "a SHA-256 (64 lowercase hex digits)";
 
 /// The members of one payload (or of an object inside it), read for `kind`.
 #[derive(Clone, Copy)]
@@ -128,6 +132,22 @@ impl<'a> Members<'a> {
         match self.object.get(key) {
             None => Ok(None),
             Some(_) => self.count(key, shown).map(Some),
+        }
+    }
+
+    /// An optional SHA-256 member: 64 lowercase hex digits (absent: `None`).
+    pub(crate) fn opt_hash(
+        &self,
+        key: &str,
+        shown: &'static str,
+    ) -> Result<Option<Hash>, PayloadError> {
+        match self.object.get(key) {
+            None => Ok(None),
+            Some(value) => value
+                .as_str()
+                .and_then(|hex| Hash::from_hex(hex.as_bytes()))
+                .map(Some)
+                .ok_or(self.malformed(shown, A_DIGEST)),
         }
     }
 

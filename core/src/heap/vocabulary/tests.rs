@@ -122,7 +122,7 @@ fn a_decode_error_names_the_member_and_what_it_must_be() {
     let tool = |v: &crate::json::Value| ToolPayload::decode(v).map(drop);
     let stop = |v: &crate::json::Value| StopPayload::decode(v).map(drop);
     let resume = |v: &crate::json::Value| ResumePayload::decode(v).map(drop);
-    let cases: [(Decode, &str, &str); 7] = [
+    let cases: [(Decode, &str, &str); 8] = [
         (assistant, "[]", "the assistant payload must be an object"),
         (
             assistant,
@@ -133,6 +133,11 @@ fn a_decode_error_names_the_member_and_what_it_must_be() {
             assistant,
             r#"{"provider":{"input_tokens":-1},"text":"","tokens":1,"tool_calls":[]}"#,
             "the assistant payload's provider.input_tokens must be a count (an integer from 0 to 2^53-1)",
+        ),
+        (
+            assistant,
+            r#"{"provider":{"request_sha256":"AB"},"text":"","tokens":1,"tool_calls":[]}"#,
+            "the assistant payload's provider.request_sha256 must be a SHA-256 (64 lowercase hex digits)",
         ),
         (tool, r#"{"id":"c","name":"x","ok":1}"#, "the tool payload's ok must be a boolean"),
         (tool, r#"{"id":"c","name":"x","ok":true}"#, "the tool payload has no value"),
@@ -147,6 +152,31 @@ fn a_decode_error_names_the_member_and_what_it_must_be() {
     for (decode, json, sentence) in cases {
         assert_eq!(refused(decode, json), sentence, "{json}");
     }
+}
+
+/// The request and response digests are written as 64 lowercase hex digits, after the
+/// other provider members (name order), and read back.
+#[test]
+fn the_provider_digests_round_trip() {
+    let report = ProviderReport::default()
+        .with_request_body(b"{}")
+        .with_response_body(b"");
+    let assistant = AssistantPayload {
+        text: "".into(),
+        tool_calls: alloc::vec![],
+        tokens: 0,
+        provider: report,
+    };
+    let bytes = concat!(
+        r#"{"provider":{"request_sha256":"44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a","#,
+        r#""response_sha256":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},"#,
+        r#""text":"","tokens":0,"tool_calls":[]}"#
+    );
+    assert_eq!(text(&assistant.encode()), bytes);
+    assert_eq!(
+        AssistantPayload::decode(&parse(bytes.as_bytes()).unwrap()),
+        Ok(assistant)
+    );
 }
 
 #[test]

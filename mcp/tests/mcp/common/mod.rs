@@ -6,17 +6,7 @@ use std::time::Duration;
 
 use agentloop_core::json::{parse, Value};
 use agentloop_mcp::{McpError, McpOptions, McpServer};
-use agentloop_tests::{have_program, skip_or_fail, workspace_root};
-
-/// Where `.ci/run` installs the MCP servers the tests drive: `$AGENTLOOP_MCP_SERVERS`
-/// (a relative path is taken from the workspace root, as `.ci/run` does), else
-/// `<workspace>/target/mcp-servers` (npm packages under `npm/`).
-pub fn servers_dir() -> PathBuf {
-    match std::env::var_os("AGENTLOOP_MCP_SERVERS") {
-        Some(dir) if !dir.is_empty() => workspace_root().join(dir),
-        _ => workspace_root().join("target").join("mcp-servers"),
-    }
-}
+use agentloop_tests::{have_program, skip_or_fail};
 
 /// `python3`, or `None` after reporting the skip (a failure in CI).
 pub fn python() -> Option<&'static str> {

@@ -49,6 +49,7 @@ fn a_provider_report_is_recorded_member_by_member() {
         finish_reason: Some("tool_calls".into()),
         input_tokens: Some(120),
         cached_input_tokens: Some(64),
+        ..ProviderReport::default()
     };
     // Provider strings are any Rust string: quotes, backslashes, controls, DEL,
     // U+2028 and astral characters are recorded in canonical JSON like the text.

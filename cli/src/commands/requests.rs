@@ -1,0 +1,81 @@
+//! `verify --requests` and `export --requests`: each turn's request body rebuilt from
+//! the transcript alone (`agentloop_core::export::rebuild_requests_from_setup`), checked
+//! against the `request_sha256` its `assistant` record holds, or printed.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use agentloop_core::export::{
+    check_requests, parse_records, rebuild_requests_from_setup, RebuiltRequest,
+};
+use agentloop_core::verify::Options;
+
+use super::{emit, flush, say_line};
+use crate::diag::plural;
+use crate::exit::Exit;
+use crate::failure::{Failure, RunFailure};
+use crate::input::Source;
+use crate::lines::{read_transcript, Transcript};
+
+/// `verify --requests`: for each file in order, one line — every request matches its
+/// record (0), or the first turn that does not or cannot be proven (1).
+pub fn verify(files: &[PathBuf], out: &mut dyn Write) -> Result<Exit, Failure> {
+    let mut worst = Exit::Held;
+    for file in files {
+        let source = Source::from_arg(file);
+        let name = source.name();
+        let line = match rebuilt(source, "no request was checked") {
+            Err(Failure::Requests { name, error }) => {
+                worst = worst.max(Exit::Fault);
+                format!("{name}: requests not provable: {error}")
+            }
+            Err(other) => return Err(other),
+            Ok(rebuilt) => match check_requests(&rebuilt) {
+                Ok(n) => format!(
+                    "{name}: ok, {} rebuilt from the transcript, each matching its \
+                     request_sha256",
+                    plural(n as u64, "request")
+                ),
+                Err(mismatch) => {
+                    worst = worst.max(Exit::Fault);
+                    format!("{name}: {mismatch}")
+                }
+            },
+        };
+        say_line(out, &line)?;
+        flush(out)?;
+    }
+    Ok(worst)
+}
+
+/// `export --requests`: each turn's request body, one line each (canonical JSON).
+pub fn export(file: &Path, out: &mut dyn Write) -> Result<Exit, Failure> {
+    for request in rebuilt(Source::from_arg(file), "nothing was exported")? {
+        emit(out, &request.body)?;
+        emit(out, b"\n")?;
+    }
+    flush(out)?;
+    Ok(Exit::Held)
+}
+
+/// Verifies the file (its chain must hold), reads its records and rebuilds each turn's
+/// request; `consequence` says what did not happen if the file does not verify.
+fn rebuilt(source: Source<'_>, consequence: &'static str) -> Result<Vec<RebuiltRequest>, Failure> {
+    let name = source.name();
+    // The bytes read are the bytes verified (standard input cannot be read twice).
+    let Transcript { bytes, report } = read_transcript(source, &Options::default())?;
+    if !report.ok() {
+        return Err(Failure::does_not_verify(&name, &report, consequence));
+    }
+    let records = parse_records(&bytes).map_err(|e| {
+        Failure::Run(RunFailure::RecordUnreadable {
+            name: name.clone(),
+            index: e.index,
+            error: e.error,
+        })
+    })?;
+    rebuild_requests_from_setup(&records).map_err(|error| Failure::Requests {
+        name,
+        error: Box::new(error),
+    })
+}
