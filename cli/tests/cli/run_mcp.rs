@@ -17,7 +17,7 @@ use std::thread;
 
 use agentloop_core::json::{self, Value};
 use agentloop_standin::{canned, Exchange, Server};
-use agentloop_tests::{filesystem_server, have_program, skip_or_fail, workspace_root};
+use agentloop_tests::{filesystem_server, have_program, hex, sha256, skip_or_fail, workspace_root};
 use common::runs::*;
 use common::{member, Run, Scratch};
 
@@ -645,6 +645,32 @@ fn the_readme_mcp_example_runs_its_script_on_the_filesystem_server() {
     let task = member(&records(&bytes)[0], "payload").clone();
     assert!(canonical(member(&task, "setup")).contains(r#""mcp_name":"write_file""#));
     assert_verifies_as_a_loop(&scratch, "run-fs.jsonl");
+    // Each request the provider received is the one its assistant record proves, and the
+    // transcript alone rebuilds every one of them.
+    let received: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| hex(&sha256(&r.body)))
+        .collect();
+    let recorded: Vec<String> = records(&bytes)
+        .iter()
+        .filter(|r| member(r, "kind") == &Value::from("assistant"))
+        .map(|r| {
+            let provider = member(member(r, "payload"), "provider");
+            member(provider, "request_sha256")
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert!(!received.is_empty());
+    assert_eq!(recorded, received);
+    let proven = agentloop(
+        scratch.dir(),
+        &["verify", "--requests", "run-fs.jsonl"],
+        &[],
+    );
+    assert_eq!(proven.code, 0, "{}{}", proven.stdout, proven.stderr);
 
     // Cut after its first tool record, as a crash leaves it, the transcript alone
     // resumes it — no --model, no --task, only the server (and where the stand-in
@@ -679,6 +705,8 @@ fn the_readme_mcp_example_runs_its_script_on_the_filesystem_server() {
         String::from_utf8(scratch.read("cut.jsonl")).unwrap(),
         String::from_utf8(bytes).unwrap()
     );
+    let proven = agentloop(scratch.dir(), &["verify", "--requests", "cut.jsonl"], &[]);
+    assert_eq!(proven.code, 0, "{}{}", proven.stdout, proven.stderr);
 }
 
 /// `agentloop run` on two MCP servers and the demo tools, `--parallel N`, the model
