@@ -44,6 +44,11 @@ const DISTINCTIVE: &[&str] = &[
     "steps",
     "unrun_calls",
     "after",
+    "setup",
+    "endpoint",
+    "command_sha256",
+    "request_sha256",
+    "response_sha256",
 ];
 
 /// Member names record payloads share with other formats.
