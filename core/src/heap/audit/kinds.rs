@@ -15,12 +15,12 @@ use crate::vocabulary::member::{
     NAME, OK, PROVIDER, REASON, REQUEST_SHA256, RESPONSE_ID, RESPONSE_SHA256, SETUP, STEPS, TASK,
     TEXT, TOKENS, TOOL_CALLS, UNRUN_CALLS, VALUE,
 };
-use crate::vocabulary::{call_id, StopReason};
+use crate::vocabulary::{call_id, RecordKind, StopReason};
 
 impl LoopAudit {
     pub(super) fn task(&mut self, index: u64, payload: &Object) {
         self.members(index, "task payload", payload, &[BUDGETS, TASK], &[SETUP]);
-        self.setup(index, "task payload", payload);
+        self.setup(index, RecordKind::Task, payload);
         // An absent member is reported once, as missing, by `members`.
         if payload.contains_key(TASK) && !matches!(payload.get(TASK), Some(Value::String(_))) {
             let found = describe_member(payload, TASK);
@@ -366,7 +366,7 @@ impl LoopAudit {
 
     pub(super) fn resume(&mut self, index: u64, payload: &Object) {
         self.members(index, "resume payload", payload, &[AFTER], &[SETUP]);
-        self.setup(index, "resume payload", payload);
+        self.setup(index, RecordKind::Resume, payload);
         let after = payload.get(AFTER).and_then(Value::as_str);
         match (self.phase, after) {
             (Phase::Stopped(_, Some(reason)), Some(after)) if after == reason.as_str() => {}

@@ -12,16 +12,17 @@ use super::LoopAudit;
 use crate::json::{Object, Value};
 use crate::tools::{check_call, Manifest, ToolSpec};
 use crate::vocabulary::member::{BUDGETS, ERROR, OK, SETUP, TOOL_LIMITS};
-use crate::vocabulary::Setup;
+use crate::vocabulary::{RecordKind, Setup};
 
 /// How the error sentence of a schema refusal begins.
 const INVALID: &str = "invalid arguments: ";
 
 impl LoopAudit {
-    /// The `setup` member of a `task` or `resume` payload (`what` names it), if there
-    /// is one: decoded, it is the setup in force from here on; a `task` record's
-    /// `tool_limits` then name offered tools.
-    pub(super) fn setup(&mut self, index: u64, what: &str, payload: &Object) {
+    /// The `setup` member of a `task` or `resume` payload (of `kind`), if there is one:
+    /// decoded, it is the setup in force from here on; a `task` record's `tool_limits`
+    /// then name offered tools.
+    pub(super) fn setup(&mut self, index: u64, kind: RecordKind, payload: &Object) {
+        let what = format!("{kind} payload");
         let Some(value) = payload.get(SETUP) else {
             return;
         };
@@ -29,6 +30,7 @@ impl LoopAudit {
             Ok(setup) => setup,
             Err(error) => {
                 self.offered = None;
+                let error = error.of_kind(kind);
                 return self.find(index, format!("{what}: setup: {error}"));
             }
         };

@@ -47,4 +47,21 @@ impl fmt::Display for PayloadError {
     }
 }
 
+impl PayloadError {
+    /// The same error, said of a payload of `kind` (a member read by a decode that
+    /// serves two kinds: a `setup` in a `task` or a `resume` record).
+    pub(crate) fn of_kind(self, kind: RecordKind) -> PayloadError {
+        match self {
+            PayloadError::Missing { member, .. } => PayloadError::Missing { kind, member },
+            PayloadError::Malformed {
+                member, expected, ..
+            } => PayloadError::Malformed {
+                kind,
+                member,
+                expected,
+            },
+        }
+    }
+}
+
 impl core::error::Error for PayloadError {}

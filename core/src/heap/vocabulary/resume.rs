@@ -33,7 +33,7 @@ impl ResumePayload {
         let members = Members::of(RecordKind::Resume, payload)?;
         let setup = match members.optional(SETUP) {
             None => None,
-            Some(setup) => Some(Setup::decode(setup)?),
+            Some(setup) => Some(Setup::decode(setup).map_err(|e| e.of_kind(RecordKind::Resume))?),
         };
         Ok(ResumePayload {
             after: reason(members, AFTER)?,

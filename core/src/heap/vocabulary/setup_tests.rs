@@ -280,3 +280,17 @@ fn the_agent_records_a_setup_of_its_own_tools_in_its_task_record() {
         .unwrap_err();
     assert!(matches!(too_long, SetupError::TooLong(n) if n > crate::verify::MAX_LINE_BYTES));
 }
+
+#[test]
+fn a_setup_in_a_resume_record_is_refused_as_the_resume_payload_s() {
+    let resume = parse(br#"{"after":"no_tool_calls","setup":{}}"#).unwrap();
+    assert_eq!(
+        ResumePayload::decode(&resume).unwrap_err().to_string(),
+        "the resume payload has no setup.tools"
+    );
+    let fine = parse(br#"{"after":"no_tool_calls","setup":{"tools":[]}}"#).unwrap();
+    assert_eq!(
+        ResumePayload::decode(&fine).unwrap().setup,
+        Some(Setup::default())
+    );
+}
