@@ -55,6 +55,9 @@ pub struct ListedTool {
     pub description: Option<String>,
     /// Its `inputSchema` (MCP requires one; `None` when the server gave none).
     pub input_schema: Option<Value>,
+    /// Its `outputSchema`, if it has one (`null` reads as none): the schema its
+    /// results' `structuredContent` must match (docs/mcp.md, "Output schemas").
+    pub output_schema: Option<Value>,
     /// `annotations.readOnlyHint`, if given.
     pub read_only_hint: Option<bool>,
     /// `annotations.idempotentHint`, if given.
@@ -270,6 +273,10 @@ fn listed_tool(tool: &Value, index: usize) -> Result<ListedTool, McpError> {
         title: text("title")?,
         description: text("description")?,
         input_schema: tool.get("inputSchema").cloned(),
+        output_schema: tool
+            .get("outputSchema")
+            .filter(|schema| !matches!(schema, Value::Null))
+            .cloned(),
         read_only_hint,
         idempotent_hint,
         name,

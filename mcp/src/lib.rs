@@ -52,6 +52,7 @@ mod client;
 mod content;
 mod era;
 mod error;
+mod output;
 mod register;
 mod transport;
 

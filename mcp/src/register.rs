@@ -22,7 +22,8 @@
 //!
 //! # Skipped tools
 //! A tool the toolbox refuses (a schema the validator does not accept, a root that is
-//! not `"type": "object"`), one with no `inputSchema`, and every tool whose MCP name a
+//! not `"type": "object"`), one with no `inputSchema`, one whose `outputSchema` the
+//! validator does not accept (its calls could not be checked), and every tool whose MCP name a
 //! server lists twice are skipped: [`Registration::skipped`] says which and why, and
 //! the others are registered. A skipped tool's name is not taken.
 //!
@@ -37,6 +38,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use agentloop_core::json::Value;
+use agentloop_core::schema::Schema;
 use agentloop_core::tools::{
     provider_safe_name, Tool, ToolError, ToolOptions, ToolSpec, Toolbox, MAX_NAME_CHARS,
 };
@@ -44,6 +46,7 @@ use agentloop_core::tools::{
 use crate::client::{ListedTool, McpServer};
 use crate::content::cut;
 use crate::error::McpError;
+use crate::output;
 
 /// One MCP tool as an agentloop [`Tool`]: a call is a `tools/call` to its server.
 /// It is registered as concurrent ([`ToolOptions::concurrent`]): calls may be made from
@@ -52,6 +55,9 @@ use crate::error::McpError;
 ///
 /// A call fails (the loop records `ok:false`) with:
 /// - `the server reported an error: <its text>` when the result has `isError: true`;
+/// - when the tool has an `outputSchema`, `its structuredContent does not match its
+///   outputSchema: <violations>` or `the tool has an outputSchema but its result has
+///   no structuredContent` (docs/mcp.md, "Output schemas");
 /// - the [`McpError`]'s sentence otherwise: a JSON-RPC error (`'tools/call' failed with
 ///   JSON-RPC error <code>: <message>`), a timeout, garbage on stdout, a result too
 ///   large to record, or a server that has exited.
@@ -63,6 +69,8 @@ pub struct McpTool {
     mcp_name: String,
     spec: ToolSpec,
     idempotent: bool,
+    /// Its compiled `outputSchema`, if it has one.
+    output: Option<Schema>,
 }
 
 impl McpTool {
@@ -89,7 +97,14 @@ impl Tool for McpTool {
                 &format!("the server reported an error: {}", output.error_text()),
                 max,
             ))),
-            Ok(output) => Ok(output.value),
+            Ok(result) => match self
+                .output
+                .as_ref()
+                .map(|schema| output::check(schema, &result))
+            {
+                Some(Err(why)) => Err(ToolError::new(cut(&why, max))),
+                _ => Ok(result.value),
+            },
             Err(error) => Err(ToolError::new(cut(&error.to_string(), max))),
         }
     }
@@ -217,6 +232,13 @@ pub fn register_tools(
                 registration.skipped.push(skip(tool, reason));
                 continue;
             };
+            let output = match tool.output_schema.as_ref().map(output::compile) {
+                Some(Err(reason)) => {
+                    registration.skipped.push(skip(tool, reason));
+                    continue;
+                }
+                compiled => compiled.and_then(Result::ok),
+            };
             let name = free_name(&tool.name, index, &taken);
             let description = tool
                 .description
@@ -231,6 +253,7 @@ pub fn register_tools(
                 mcp_name: tool.name.clone(),
                 spec: ToolSpec::new(name.clone(), description, schema),
                 idempotent,
+                output,
             };
             match toolbox.register(
                 mcp_tool,
