@@ -5,5 +5,6 @@ mod common;
 
 mod eras;
 mod fake_server;
+mod output_schema;
 mod real_servers;
 mod sdk_servers;

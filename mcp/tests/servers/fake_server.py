@@ -8,7 +8,8 @@ inputSchema, as JSON, instead of {"type": "object"}):
   --no-init          answer nothing (read stdin until it closes)
   --banner           write a line that is not JSON before answering `initialize`
   --no-tools         declare no `tools` capability
-  --tools SET        `basic` (default), `names`, `pipe` (echo, block, write),
+  --tools SET        `basic` (default), `names`, `output` (tools with an
+                     outputSchema), `pipe` (echo, block, write),
                      `family` (family) or `many:N` (N tools t0000…)
   --page-size N      `tools/list` pages of N tools (default: all on one page)
   --endless          every `tools/list` page has a `nextCursor`
@@ -53,6 +54,7 @@ def flag(name):
 
 
 OBJECT = {"type": "object"}
+TYPED = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
 # "hello", whose SHA-256 the tests know.
 HELLO = base64.b64encode(b"hello").decode()
 
@@ -85,6 +87,19 @@ def tool_set():
             tool("idem", annotations={"idempotentHint": True, "readOnlyHint": False}),
             {"name": "titled", "title": "Only a title", "inputSchema": OBJECT},
             tool("x" * 70),
+        ]
+    if chosen == "output":
+        # Tools with an outputSchema; a call answers `structuredContent` = its
+        # argument "structured" (none without it), `isError` = its argument "error".
+        return [
+            tool("typed", outputSchema=TYPED),
+            tool("typed_07", outputSchema={
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object", "dependencies": {"a": ["b"]}}),
+            tool("typed_list", outputSchema={"type": "array", "items": {"type": "string"}}),
+            tool("typed_null", outputSchema=None),
+            tool("bad_output", outputSchema={"type": "dict"}),
+            tool("draft_04_output", outputSchema={"$schema": "http://json-schema.org/draft-04/schema#"}),
         ]
     if chosen == "pipe":
         return [tool(n) for n in ["echo", "block", "write"]]
@@ -124,7 +139,14 @@ def text(value):
 
 
 def call(id, name, arguments):
-    if name == "echo":
+    if name.startswith("typed"):
+        answer = text(json.dumps(arguments.get("structured"), sort_keys=True))
+        if "structured" in arguments:
+            answer["structuredContent"] = arguments["structured"]
+        if arguments.get("error"):
+            answer["isError"] = True
+        result(id, answer)
+    elif name == "echo":
         result(id, {"content": [{"type": "text", "text": json.dumps(arguments, sort_keys=True)}],
                     "structuredContent": arguments})
     elif name == "media":
