@@ -116,11 +116,20 @@ fn python_sdk_2_servers_are_spoken_to_in_their_era_and_serve_their_tools() {
         let server = python(era);
         assert_eq!(server.protocol_version(), version, "{era}");
         assert_eq!(name(&server), r#""agentloop-python-sdk-test""#, "{era}");
-        list_and_call(
+        let toolbox = list_and_call(
             &server,
             era,
-            &["add", "fail"],
+            &["add", "count", "fail"],
             r#"{"content":[{"text":"5","type":"text"}],"structuredContent":{"result":"5"}}"#,
+        );
+        // Its `count` declares an integer and answers a string, which the SDK's lax
+        // check lets through: this client's check fails the call.
+        let counted = toolbox.call("count", &json("{}")).unwrap_err().to_string();
+        assert_eq!(
+            counted,
+            "its structuredContent does not match its outputSchema: \
+             $.structuredContent.result: expected type integer, got string",
+            "{era}"
         );
     }
 }

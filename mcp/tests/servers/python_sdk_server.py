@@ -12,16 +12,20 @@ ERA is how the server is run:
   handshake  the SDK's handshake-only loop (`mcp.server.runner.serve_loop`) —
              `server/discover` is an unknown method
 
-Tools: `add` (a, b: integers) -> their sum as text; `fail` -> an error result.
+Tools: `add` (a, b: integers) -> their sum as text; `fail` -> an error result;
+`count` -> declares an integer `result` (outputSchema) and answers the string "5",
+which the SDK's own check (pydantic, lax: "5" is an int to it) lets through.
 """
 
 import sys
+from typing import Annotated
 
 import anyio
 from mcp.server import runner
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.stdio import stdio_server
+from mcp_types import CallToolResult, TextContent
 
 ERA = sys.argv[1]
 app = MCPServer("agentloop-python-sdk-test", version="1.0.0")
@@ -37,6 +41,14 @@ def add(a: int, b: int) -> str:
 def fail() -> str:
     """Always fails."""
     raise ToolError("it failed on purpose")
+
+
+@app.tool()
+def count() -> Annotated[CallToolResult, int]:
+    """Counts to five, but answers the number as a string."""
+    return CallToolResult(
+        content=[TextContent(type="text", text="5")], structured_content={"result": "5"}
+    )
 
 
 async def serve():
