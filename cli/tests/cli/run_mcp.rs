@@ -2,7 +2,8 @@
 //! driven by a scripted model through the stand-in provider, end to end for both
 //! providers; Ctrl-C while an MCP tool runs (a fake server's tool that blocks on a
 //! FIFO): the first lets it finish, the second ends the run at once, and `--resume`
-//! finishes either; renamed and skipped tools, the tools map. Tests skip with a
+//! finishes either; renamed and skipped tools, the tools map; a result checked against
+//! its tool's outputSchema. Tests skip with a
 //! message when `node`, the server or `python3` is missing, and fail instead in CI.
 
 use crate::common;
@@ -1036,4 +1037,64 @@ fn a_second_sigint_ends_the_mcp_server_in_a_call_and_what_it_started() {
     }
     assert!(left.is_empty(), "left running: {left:?} of {family:?}");
     assert_eq!(kinds(&scratch.read("t.jsonl")), ["task", "assistant"]);
+}
+
+/// A tool with an `outputSchema` (the fake server's `typed`: `structuredContent` is its
+/// argument `structured`): a call whose result breaks the schema is recorded `ok:false`
+/// with a sentence naming the tool and the violation, one whose result has no
+/// `structuredContent` too, and a conforming one `ok:true` with the result as sent.
+#[test]
+fn a_result_that_breaks_its_tools_output_schema_is_recorded_as_a_failed_call() {
+    let Some(fake) = fake_server() else { return };
+    let scratch = Scratch::new("mcp-output-schema");
+    let model = Server::start([
+        calls(
+            OpenAi,
+            &[
+                ("typed", r#"{"structured":{"n":"one"}}"#),
+                ("typed", "{}"),
+                ("typed", r#"{"structured":{"n":1}}"#),
+            ],
+        ),
+        OpenAi.answer("done"),
+    ])
+    .unwrap();
+    let url = format!("{}/v1", model.url());
+    let output = format!("{fake} --tools output");
+    let run = agentloop(
+        scratch.dir(),
+        &[
+            "run",
+            "--task",
+            "t",
+            "--model",
+            "openai:m",
+            "--base-url",
+            &url,
+            "--mcp",
+            &output,
+            "--out",
+            "t.jsonl",
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The two tools whose outputSchema cannot be checked are skipped, saying why.
+    assert!(
+        run.stderr
+            .contains("tool 'bad_output' skipped: its outputSchema is refused"),
+        "{}",
+        run.stderr
+    );
+    assert_verifies_as_a_loop(&scratch, "t.jsonl");
+    let payloads = tool_payloads(&scratch.read("t.jsonl"));
+    assert_eq!(payloads.len(), 3, "{payloads:?}");
+    assert_eq!(
+        payloads,
+        [
+            r#"{"error":"tool 'typed' failed: its structuredContent does not match its outputSchema: $.structuredContent.n: expected type integer, got string","id":"call_1_0","name":"typed","ok":false}"#,
+            r#"{"error":"tool 'typed' failed: the tool has an outputSchema but its result has no structuredContent","id":"call_1_1","name":"typed","ok":false}"#,
+            r#"{"id":"call_1_2","name":"typed","ok":true,"value":{"content":[{"text":"{\"n\": 1}","type":"text"}],"structuredContent":{"n":1}}}"#,
+        ]
+    );
 }
