@@ -12,10 +12,6 @@ use agentloop_core::schema::{Schema, Violation};
 
 use crate::content::ToolOutput;
 
-/// At most this many violations are spelled out in one sentence; the rest are counted
-/// (`; and 3 more`), as the loop does for arguments.
-const MAX_SHOWN_VIOLATIONS: usize = 10;
-
 /// The JSON path the violations of a `structuredContent` start from.
 const ROOT: &str = "$.structuredContent";
 
@@ -47,23 +43,8 @@ pub(crate) fn check(schema: &Schema, output: &ToolOutput) -> Result<(), String> 
     }
     Err(format!(
         "its structuredContent does not match its outputSchema: {}",
-        listed(&violations)
+        Violation::list(&violations)
     ))
-}
-
-/// `a; b; c`, at most [`MAX_SHOWN_VIOLATIONS`] of them, then `; and N more`.
-fn listed(violations: &[Violation]) -> String {
-    let shown: Vec<String> = violations
-        .iter()
-        .take(MAX_SHOWN_VIOLATIONS)
-        .map(Violation::to_string)
-        .collect();
-    let mut sentence = shown.join("; ");
-    let more = violations.len().saturating_sub(MAX_SHOWN_VIOLATIONS);
-    if more > 0 {
-        sentence.push_str(&format!("; and {more} more"));
-    }
-    sentence
 }
 
 #[cfg(test)]

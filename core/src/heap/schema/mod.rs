@@ -293,6 +293,29 @@ impl fmt::Display for Violation {
     }
 }
 
+impl Violation {
+    /// At most this many violations are spelled out by [`Violation::list`].
+    pub const MAX_LISTED: usize = 10;
+
+    /// The violations as one bounded sentence, `a; b; c`: the first
+    /// [`Violation::MAX_LISTED`] spelled out, the rest counted (`; and 3 more`), so one
+    /// bad value cannot make a huge record. The loop's `invalid arguments: …` and an MCP
+    /// tool's `structuredContent` check both say their violations so.
+    pub fn list(violations: &[Violation]) -> String {
+        let shown: Vec<String> = violations
+            .iter()
+            .take(Violation::MAX_LISTED)
+            .map(|v| alloc::format!("{v}"))
+            .collect();
+        let mut sentence = shown.join("; ");
+        let more = violations.len().saturating_sub(Violation::MAX_LISTED);
+        if more > 0 {
+            sentence.push_str(&alloc::format!("; and {more} more"));
+        }
+        sentence
+    }
+}
+
 impl Schema {
     /// Compiles a schema document, refusing what the validator cannot honour and
     /// schemas that are not valid against their draft's meta-schema (see the

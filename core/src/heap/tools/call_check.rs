@@ -8,10 +8,7 @@ use alloc::vec::Vec;
 
 use super::Manifest;
 use crate::json::Value;
-
-/// At most this many schema violations are spelled out in one `error` sentence; the
-/// rest are counted (`; and 3 more`), so one bad call cannot make a huge record.
-pub(crate) const MAX_SHOWN_VIOLATIONS: usize = 10;
+use crate::schema::Violation;
 
 /// Decides whether `call` may run: the index of its tool, or the `ok:false` sentence.
 /// In SPEC order: unknown tool → its tool's call limit → schema. `runs` holds how many
@@ -40,18 +37,10 @@ pub(crate) fn check_call(
     if violations.is_empty() {
         return Ok(index);
     }
-    let mut sentence = String::from("invalid arguments: ");
-    let shown: Vec<String> = violations
-        .iter()
-        .take(MAX_SHOWN_VIOLATIONS)
-        .map(|v| format!("{v}"))
-        .collect();
-    sentence.push_str(&shown.join("; "));
-    let more = violations.len().saturating_sub(MAX_SHOWN_VIOLATIONS);
-    if more > 0 {
-        sentence.push_str(&format!("; and {more} more"));
-    }
-    Err(sentence)
+    Err(format!(
+        "invalid arguments: {}",
+        Violation::list(&violations)
+    ))
 }
 
 /// `no tool named 'x' (have: a, b)`, names sorted.

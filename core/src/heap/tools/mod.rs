@@ -34,8 +34,6 @@ mod provider;
 mod typed;
 
 pub(crate) use call_check::check_call;
-#[cfg(test)]
-pub(crate) use call_check::MAX_SHOWN_VIOLATIONS;
 pub(crate) use provider::ShownName;
 pub use provider::{
     check_name, check_root, provider_safe_name, NameError, RootError, RootType, MAX_NAME_CHARS,

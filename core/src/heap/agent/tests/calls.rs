@@ -375,7 +375,7 @@ fn a_long_list_of_violations_is_cut() {
     assert!(error.starts_with("invalid arguments: $.list.l[0]: expected type string, got "));
     assert_eq!(
         error.matches("; ").count(),
-        crate::tools::MAX_SHOWN_VIOLATIONS
+        crate::schema::Violation::MAX_LISTED
     );
     assert!(error.ends_with("; and 15 more"), "{error}");
 }
