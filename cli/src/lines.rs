@@ -6,9 +6,11 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 
+use agentloop_core::export::parse_records;
+use agentloop_core::json::Value;
 use agentloop_core::verify::{Options, Report, Verifier};
 
-use crate::failure::{Failure, InputFailure};
+use crate::failure::{Failure, InputFailure, RunFailure};
 use crate::input::Source;
 
 /// One line of the input.
@@ -141,6 +143,29 @@ pub fn read_transcript(source: Source<'_>, options: &Options) -> Result<Transcri
         bytes,
         report: verifier.finish(),
     })
+}
+
+/// A transcript's records, read whole and verified (its chain must hold; `consequence`
+/// says what did not happen when it does not), with the name the input goes by:
+/// `export` and `export --requests`/`verify --requests` read their input so.
+pub fn verified_records(
+    source: Source<'_>,
+    consequence: &'static str,
+) -> Result<(String, Vec<Value>), Failure> {
+    let name = source.name();
+    // The bytes read are the bytes verified (standard input cannot be read twice).
+    let Transcript { bytes, report } = read_transcript(source, &Options::default())?;
+    if !report.ok() {
+        return Err(Failure::does_not_verify(&name, &report, consequence));
+    }
+    let records = parse_records(&bytes).map_err(|e| {
+        Failure::Run(RunFailure::RecordUnreadable {
+            name: name.clone(),
+            index: e.index,
+            error: e.error,
+        })
+    })?;
+    Ok((name, records))
 }
 
 #[cfg(test)]

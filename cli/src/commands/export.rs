@@ -3,16 +3,15 @@
 
 use std::io::Write;
 
-use agentloop_core::export::{self, parse_records};
+use agentloop_core::export;
 use agentloop_core::provider::Provider;
-use agentloop_core::verify::Options;
 
 use super::emit;
 use crate::args::ExportArgs;
 use crate::exit::Exit;
-use crate::failure::{Failure, RunFailure};
+use crate::failure::Failure;
 use crate::input::Source;
-use crate::lines::{read_transcript, Transcript};
+use crate::lines::verified_records;
 use crate::report_json::to_line;
 
 /// Verifies the file, reads its records back as the loop's conversation and prints it
@@ -21,24 +20,7 @@ pub fn run(args: &ExportArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let Some(format) = args.format else {
         return super::requests::export(&args.file, out);
     };
-    let source = Source::from_arg(&args.file);
-    let name = source.name();
-    // The bytes read are the bytes verified (standard input cannot be read twice).
-    let Transcript { bytes, report } = read_transcript(source, &Options::default())?;
-    if !report.ok() {
-        return Err(Failure::does_not_verify(
-            &name,
-            &report,
-            "nothing was exported",
-        ));
-    }
-    let records = parse_records(&bytes).map_err(|e| {
-        Failure::Run(RunFailure::RecordUnreadable {
-            name: name.clone(),
-            index: e.index,
-            error: e.error,
-        })
-    })?;
+    let (name, records) = verified_records(Source::from_arg(&args.file), "nothing was exported")?;
     let history = match format {
         Provider::OpenAi => export::openai_messages(&records),
         Provider::Anthropic => export::anthropic_messages(&records),

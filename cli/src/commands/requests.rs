@@ -5,17 +5,14 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use agentloop_core::export::{
-    check_requests, parse_records, rebuild_requests_from_setup, RebuiltRequest,
-};
-use agentloop_core::verify::Options;
+use agentloop_core::export::{check_requests, rebuild_requests_from_setup, RebuiltRequest};
 
 use super::{emit, flush, say_line};
 use crate::diag::plural;
 use crate::exit::Exit;
-use crate::failure::{Failure, RunFailure};
+use crate::failure::Failure;
 use crate::input::Source;
-use crate::lines::{read_transcript, Transcript};
+use crate::lines::verified_records;
 
 /// `verify --requests`: for each file in order, one line — every request matches its
 /// record (0), or the first turn that does not or cannot be proven (1).
@@ -61,19 +58,7 @@ pub fn export(file: &Path, out: &mut dyn Write) -> Result<Exit, Failure> {
 /// Verifies the file (its chain must hold), reads its records and rebuilds each turn's
 /// request; `consequence` says what did not happen if the file does not verify.
 fn rebuilt(source: Source<'_>, consequence: &'static str) -> Result<Vec<RebuiltRequest>, Failure> {
-    let name = source.name();
-    // The bytes read are the bytes verified (standard input cannot be read twice).
-    let Transcript { bytes, report } = read_transcript(source, &Options::default())?;
-    if !report.ok() {
-        return Err(Failure::does_not_verify(&name, &report, consequence));
-    }
-    let records = parse_records(&bytes).map_err(|e| {
-        Failure::Run(RunFailure::RecordUnreadable {
-            name: name.clone(),
-            index: e.index,
-            error: e.error,
-        })
-    })?;
+    let (name, records) = verified_records(source, consequence)?;
     rebuild_requests_from_setup(&records).map_err(|error| Failure::Requests {
         name,
         error: Box::new(error),
