@@ -12,7 +12,7 @@ use crate::diag::plural;
 use crate::exit::Exit;
 use crate::failure::Failure;
 use crate::input::Source;
-use crate::lines::verified_records;
+use crate::lines::{verified_records, Check};
 
 /// `verify --requests`: for each file in order, one line — every request matches its
 /// record (0), or the first turn that does not or cannot be proven (1).
@@ -58,7 +58,7 @@ pub fn export(file: &Path, out: &mut dyn Write) -> Result<Exit, Failure> {
 /// Verifies the file (its chain must hold), reads its records and rebuilds each turn's
 /// request; `consequence` says what did not happen if the file does not verify.
 fn rebuilt(source: Source<'_>, consequence: &'static str) -> Result<Vec<RebuiltRequest>, Failure> {
-    let (name, records) = verified_records(source, consequence)?;
+    let (name, records) = verified_records(source, consequence, Check::Chain)?;
     rebuild_requests(&records, None).map_err(|error| Failure::Requests {
         name,
         error: Box::new(error),

@@ -13,6 +13,7 @@ use agentloop_core::json::ParseErrorKind;
 use agentloop_core::schema::SchemaError;
 use agentloop_core::tools::RegisterError;
 use agentloop_core::verify::{Fault, Report};
+use agentloop_otel::MapError;
 
 use crate::diag::{fault_sentence, plural};
 use crate::exit::Exit;
@@ -114,6 +115,13 @@ pub enum Failure {
         name: String,
         /// Which record, and what is wrong.
         error: HistoryError,
+    },
+    /// `export --format otlp`: a record the trace cannot be made of.
+    Trace {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Which record, and what is wrong.
+        error: MapError,
     },
     /// `verify --requests`, `export --requests`: the requests cannot be rebuilt from
     /// the transcript (no setup, a setup that builds no request, records the loop does
@@ -260,6 +268,7 @@ impl Failure {
             | Failure::DemoTools(_)
             | Failure::DemoWrite { .. }
             | Failure::Export { .. }
+            | Failure::Trace { .. }
             | Failure::Anchor(_)
             | Failure::Setup(_)
             | Failure::Run(_) => Exit::CannotGrade,
@@ -366,6 +375,7 @@ impl fmt::Display for Failure {
             Failure::Export { name, error } => {
                 write!(f, "{name} {error}; nothing was exported")
             }
+            Failure::Trace { name, error } => write!(f, "{name}: {error}; nothing was exported"),
             Failure::Requests { name, error } => {
                 write!(f, "{name}: its requests cannot be rebuilt: {error}")
             }

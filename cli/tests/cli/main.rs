@@ -10,6 +10,7 @@ mod cli;
 mod demo;
 mod format1;
 mod full_disk;
+mod otel;
 mod record_lines;
 mod repair;
 mod replay;
