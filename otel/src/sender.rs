@@ -317,3 +317,6 @@ impl Post {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
