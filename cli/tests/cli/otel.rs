@@ -340,29 +340,106 @@ fn a_collector_that_never_answers_neither_stops_nor_changes_the_run() {
         run.stderr
     );
     assert!(run.stderr.contains("4 not sent"), "{}", run.stderr);
-    let refused = agentloop(
+}
+
+#[test]
+fn a_resumed_run_is_a_second_agent_span_of_the_same_trace_live_and_from_the_file() {
+    if !have_oracle() {
+        return;
+    }
+    let scratch = Scratch::new("otel-resumed");
+    readme_run(&scratch, "t.jsonl", &[], &[]);
+    let inbox = scratch.path("inbox");
+    fs::create_dir(&inbox).unwrap();
+    let (mut child, url) = receiver(&inbox);
+    let server = Server::start([OpenAi.answer("Still 42.")]).unwrap();
+    let extra = ["--demo-tools", "--otlp-endpoint", &url];
+    let resumed = run_resume(&scratch, "openai:gpt-4.1-mini", &server, &extra);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    // The resumed run's own records (resume, assistant, stop): its turn and its run.
+    assert!(
+        resumed.stderr.contains("otlp: 2 spans sent to"),
+        "{}",
+        resumed.stderr
+    );
+    let exported = agentloop(
         scratch.dir(),
-        &[
-            "run",
-            "--task",
-            "t",
-            "--model",
-            "openai:m",
-            "--out",
-            "x.jsonl",
-            "--otlp-endpoint",
-            "ftp://x",
-        ],
+        &["export", "--format", "otlp", "t.jsonl"],
         &[],
     );
-    assert_eq!(refused.code, 2);
-    assert!(
-        refused.stderr.contains("--otlp-endpoint"),
-        "{}",
-        refused.stderr
-    );
-    assert!(
-        !scratch.path("x.jsonl").exists(),
-        "a refused run wrote its file"
-    );
+    let file = scratch.write("t.otlp.json", &exported.raw_stdout);
+    let verdict = &oracle(&[&file])[0];
+    assert_eq!(count(verdict, "invoke_agent"), 2, "{verdict:?}");
+    assert_eq!(count(verdict, "chat"), 3, "{verdict:?}");
+    let from_file = spans_of(std::slice::from_ref(verdict));
+    let live = received(&inbox);
+    assert_eq!(live.len(), 2, "{live:?}");
+    for span in &live {
+        assert!(
+            from_file.contains(span),
+            "{span} is not in the file's trace"
+        );
+    }
+}
+
+#[test]
+fn a_bad_endpoint_or_header_is_refused_before_anything_is_written() {
+    let scratch = Scratch::new("otel-refused");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--otlp-endpoint", "ftp://x"],
+            "--otlp-endpoint: the OTLP endpoint \"ftp://x\" is not",
+        ),
+        (
+            &[
+                "--otlp-endpoint",
+                "http://127.0.0.1:9",
+                "--otlp-header",
+                "x-token",
+            ],
+            "give the header's name and the variable holding its value, NAME=VAR",
+        ),
+        (
+            &[
+                "--otlp-endpoint",
+                "http://127.0.0.1:9",
+                "--otlp-header",
+                "x token=HOME",
+            ],
+            "the header's name is not a valid HTTP header name",
+        ),
+        (
+            &[
+                "--otlp-endpoint",
+                "http://127.0.0.1:9",
+                "--otlp-header",
+                "x=AGENTLOOP_UNSET_9",
+            ],
+            "the variable is not set",
+        ),
+    ];
+    for (extra, sentence) in cases {
+        let mut args = vec![
+            "run", "--task", "t", "--model", "openai:m", "--out", "x.jsonl",
+        ];
+        args.extend(extra);
+        let refused = agentloop(scratch.dir(), &args, &[]);
+        assert_eq!(refused.code, 2, "{extra:?}: {}", refused.stderr);
+        assert!(
+            refused.stderr.contains(sentence),
+            "{extra:?}: {}",
+            refused.stderr
+        );
+        assert!(
+            refused.stderr.contains("nothing was run"),
+            "{}",
+            refused.stderr
+        );
+        assert!(
+            !scratch.path("x.jsonl").exists(),
+            "a refused run wrote its file"
+        );
+    }
 }
