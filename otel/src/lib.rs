@@ -27,7 +27,7 @@ mod content;
 mod error;
 mod file;
 mod mapping;
-pub mod names;
+mod names;
 mod otlp;
 mod sender;
 
