@@ -5,8 +5,8 @@
 use agentloop_core::json::Value;
 use agentloop_core::model::ToolCall;
 use agentloop_core::vocabulary::{
-    AssistantPayload, RecordKind, ResumePayload, Setup, StopPayload, StopReason, TaskPayload,
-    ToolPayload,
+    AssistantPayload, CallFailure, RecordKind, ResumePayload, Setup, StopPayload, StopReason,
+    TaskPayload, ToolPayload,
 };
 use agentloop_core::Hash;
 
@@ -277,7 +277,7 @@ impl Mapping {
         }
         let recorded = self.content == Content::Recorded;
         if let Err(sentence) = &result.result {
-            attributes.string(ERROR_TYPE, error_type(sentence));
+            attributes.string(ERROR_TYPE, CallFailure::of(&result.name, sentence).name());
         }
         if recorded {
             if let Some(call) = self.calls.iter().find(|c| c.id == result.id) {
@@ -341,23 +341,6 @@ impl Mapping {
             }
             .into_value(),
         )
-    }
-}
-
-/// The class of a failed call (`error.type`), from the loop's sentence: a refusal
-/// (`unknown_tool`, `tool_limit`, `invalid_arguments`), a call whose result was lost
-/// when a run died (`result_lost`), or the tool's own failure (`tool_error`).
-fn error_type(sentence: &str) -> &'static str {
-    if sentence.starts_with("no tool named ") {
-        "unknown_tool"
-    } else if sentence.starts_with("invalid arguments: ") {
-        "invalid_arguments"
-    } else if sentence.starts_with("tool '") && sentence.contains("' reached its limit of ") {
-        "tool_limit"
-    } else if sentence.starts_with("result lost: ") {
-        "result_lost"
-    } else {
-        "tool_error"
     }
 }
 
