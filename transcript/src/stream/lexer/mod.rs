@@ -35,6 +35,10 @@ mod fast;
 mod fast_tests;
 mod kinds;
 mod numeric;
+// The size path (feature `small`), also compiled for the tests, which hold it to the
+// default path on every build.
+#[cfg(any(test, feature = "small"))]
+mod numeric_small;
 #[cfg(test)]
 mod numeric_tests;
 mod scan;
