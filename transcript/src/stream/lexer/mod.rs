@@ -191,7 +191,10 @@ impl Lexer {
         // the whole input is scanned once.
         let mut clean = 0;
         loop {
-            if i >= clean {
+            // With the feature `small` every byte goes to `byte`: the fast paths and the
+            // wide scans are speed bought with code, which a microcontroller's flash
+            // cannot spare (docs/embedded.md).
+            if i >= clean && !cfg!(feature = "small") {
                 clean = i + clean_prefix(input.get(i..).unwrap_or_default());
             }
             let fast_input = input.get(..clean).unwrap_or_default();
@@ -206,7 +209,7 @@ impl Lexer {
                 break;
             };
             runs.pos = i;
-            if let Err(stop) = self.byte(b, &mut runs) {
+            if let Err(stop) = self.byte(b, events(&mut runs)) {
                 runs.flush();
                 return Err((i, stop));
             }
@@ -220,7 +223,7 @@ impl Lexer {
     /// outermost value's type.
     pub(crate) fn end<O: Observer + ?Sized>(&mut self, obs: &mut O) -> Result<JsonType, Stop> {
         let mut runs = Runs::new(&[], obs);
-        let ended = self.end_events(&mut runs);
+        let ended = self.end_events(events(&mut runs));
         runs.flush();
         ended
     }
@@ -231,4 +234,20 @@ impl Lexer {
         len.saturating_sub(usize::from(self.key_at)) + n <= MAX_KEY_BYTES
             && len + n <= KEY_PATH_BYTES
     }
+}
+
+/// The state machine's events as it is given them: [`Runs`] itself (one copy of the
+/// state machine per observer, each inlined), or with the feature `small` a trait
+/// object, so that one copy serves the verifier's and the appender's observers.
+#[cfg(not(feature = "small"))]
+fn events<'r, 'a, 'o, O: Observer + ?Sized>(
+    runs: &'r mut Runs<'a, 'o, O>,
+) -> &'r mut Runs<'a, 'o, O> {
+    runs
+}
+
+/// See the other `events`.
+#[cfg(feature = "small")]
+fn events<'r, O: Observer + ?Sized>(runs: &'r mut Runs<'_, '_, O>) -> &'r mut dyn events::Events {
+    runs
 }
