@@ -5,6 +5,7 @@ use super::events::Events;
 use super::scan::digits;
 use super::state::{Num, State};
 use super::{Departure, JsonType, Lexer, NumberProblem, Stop, Syntax};
+#[cfg(any(test, not(feature = "small")))]
 use crate::number;
 
 impl Lexer {
@@ -81,6 +82,11 @@ pub(super) fn judge_text(text: &str, need_value: bool) -> Judged {
     let literal = text.as_bytes();
     if let Some(value) = small_integer(literal) {
         return Judged::Canonical(value);
+    }
+    if cfg!(feature = "small") {
+        // No shortcut by the literal's shape: its code is more than a microcontroller
+        // can spare for the time it saves.
+        return judge_exact(text);
     }
     let at_a_glance = || {
         Shape::of(literal)
@@ -188,6 +194,7 @@ fn same_layout(spelling: &[u8]) -> bool {
 
 /// [`judge_exact`]'s verdict on a finite literal whose double is not a zero it
 /// underflowed to, from the double's ECMAScript spelling.
+#[cfg(any(test, not(feature = "small")))]
 pub(super) fn judge_by_ecmascript(literal: &[u8], value: f64) -> Judged {
     let mut buf = ryu_js::Buffer::new();
     let canonical = number::spelling(value, &mut buf).unwrap_or_default();

@@ -5,10 +5,11 @@
 //! A literal is canonical exactly when some double's ECMAScript spelling is the literal,
 //! and a double whose spelling has the literal's decimal value is the literal's nearest
 //! double (the spelling reads back as it). So no correctly rounded parse is needed: the
-//! literal's first 19 significant digits, scaled by a power of ten made of nine
-//! constants, land within a few ulps of its nearest double, and the doubles around that
-//! estimate, nearest first, are spelled by ryu-js and compared by decimal value. A wrong
-//! estimate can only miss, never accept another double. Where no double is found:
+//! literal's first 19 significant digits, scaled by a power of ten in integer
+//! arithmetic, land within an ulp of its nearest double, and the doubles around that
+//! estimate, nearest first, are spelled by ryu-js and compared by decimal value (read as
+//! the literal is read, so no second decimal reader is linked). A wrong estimate can
+//! only miss, never accept another double. Where no double is found:
 //! - an integer literal of at most 38 digits is read exactly as a `u128`, whose
 //!   conversion rounds correctly: its double, and the verdict, are today's (this is
 //!   where `InexactInteger` and its value come from);
@@ -26,7 +27,7 @@
 
 use core::cmp::Ordering;
 
-use super::numeric::{judge_by_ecmascript, Judged};
+use super::numeric::Judged;
 use super::NumberProblem;
 use crate::number;
 
@@ -43,9 +44,8 @@ const OVERFLOW: (&[u8; KEPT], i64) = (b"1797693134862315807937289714053034150799
 /// ten is -324.
 const UNDERFLOW: (&[u8; KEPT], i64) = (b"2470328229206232720882843964341106861825", -324);
 
-/// Doubles tried on each side of the estimate. The estimate is off by at most about
-/// seven ulps (nine constants, each within half an ulp, and as many roundings).
-const WINDOW: u64 = 12;
+/// Doubles tried on each side of the estimate, which is within an ulp of the nearest.
+const WINDOW: u64 = 4;
 
 /// The largest finite double's bits, sign aside.
 const MAX_BITS: u64 = 0x7fef_ffff_ffff_ffff;
@@ -70,34 +70,55 @@ pub(super) fn judge(text: &str) -> Judged {
     let Some(read) = read(literal) else {
         return Judged::Invalid;
     };
-    let sign = if read.negative { -1.0 } else { 1.0 };
-    if read.kept == 0 {
-        return judge_by_ecmascript(literal, sign * 0.0);
+    // The sign by negation, not multiplication: no floating-point arithmetic.
+    let sign = |x: f64| if read.negative { -x } else { x };
+    if read.kept > 0 && compare(&read, OVERFLOW) != Ordering::Less {
+        return Judged::Unserialisable(NumberProblem::OutOfRange, sign(f64::INFINITY));
     }
-    if compare(&read, OVERFLOW) != Ordering::Less {
-        return Judged::Unserialisable(NumberProblem::OutOfRange, sign * f64::INFINITY);
+    if read.kept > 0 && compare(&read, UNDERFLOW) != Ordering::Greater {
+        return Judged::Unserialisable(NumberProblem::Underflow, sign(0.0));
     }
-    if compare(&read, UNDERFLOW) != Ordering::Greater {
-        return Judged::Unserialisable(NumberProblem::Underflow, sign * 0.0);
-    }
-    if read.integer {
-        if let Some(value) = exact_integer(literal) {
-            return judge_by_ecmascript(literal, sign * value);
+    let exact = match (read.kept, read.integer) {
+        (0, _) => Some(0.0),
+        (_, true) => exact_integer(literal),
+        _ => None,
+    };
+    let (found, value) = match exact {
+        Some(y) => (spelled(literal, &read, sign(y)), y),
+        None => {
+            let estimate = estimate(&read);
+            let found = nearby(estimate, |y| {
+                spelled(literal, &read, sign(y)).map(|same| (same, y))
+            });
+            match found {
+                Some((same, y)) => (Some(same), y),
+                None => (None, estimate),
+            }
         }
-    }
-    let estimate = estimate(&read);
-    let found = nearby(estimate, |y| {
-        let mut buf = ryu_js::Buffer::new();
-        let spelling = number::spelling(sign * y, &mut buf).unwrap_or_default();
-        number::same_decimal_value(literal, spelling)
-    });
+    };
     match found {
-        Some(y) => judge_by_ecmascript(literal, sign * y),
-        None if read.integer => {
-            Judged::Unserialisable(NumberProblem::InexactInteger, sign * estimate)
-        }
+        Some(true) => Judged::Canonical(sign(value)),
+        Some(false) => Judged::NotCanonical,
+        None if read.integer => Judged::Unserialisable(NumberProblem::InexactInteger, sign(value)),
         None => Judged::NotCanonical,
     }
+}
+
+/// How the ECMAScript spelling of `y` compares with the literal: `None` when it denotes
+/// another decimal value, else whether it is the literal's very bytes. (For an integer
+/// literal, another value is `InexactInteger`: the spelling would change the number.)
+fn spelled(literal: &[u8], read: &Literal, y: f64) -> Option<bool> {
+    let mut buf = ryu_js::Buffer::new();
+    let spelling = number::spelling(y, &mut buf)?;
+    let theirs = self::read(spelling)?;
+    let zeros = read.kept == 0 && theirs.kept == 0;
+    let same = zeros
+        || (read.negative == theirs.negative
+            && read.lead == theirs.lead
+            && read.kept == theirs.kept
+            && read.digits == theirs.digits
+            && !read.more);
+    same.then_some(spelling == literal)
 }
 
 /// Reads a literal of `-?[0-9]*(\.[0-9]*)?([eE][+-]?[0-9]+)?` with at least one digit
@@ -197,10 +218,15 @@ fn exact_integer(literal: &[u8]) -> Option<f64> {
     Some(n as f64)
 }
 
-/// The double nearest the literal's magnitude, within a few ulps: its first 19
-/// significant digits (exact in a `u64`, within half an ulp as a double) scaled by the
-/// power of ten of the last of them. Kept finite and non-zero.
+/// The double nearest the literal's magnitude, within an ulp: its first 19 significant
+/// digits (exact in a `u64`) times the power of ten of the last of them, in integers
+/// (no floating-point arithmetic, which a microcontroller without a double FPU links
+/// as code): 10^e as a 64-bit significand and a power of two, built a ten (or a tenth)
+/// at a time, each step cut to 64 bits (a relative error of 2^-63 each, at most 342 of
+/// them), then rounded to a double's 53 bits. Kept finite and non-zero.
 fn estimate(read: &Literal) -> f64 {
+    /// A tenth: 0xCCCC_CCCC_CCCC_CCCD × 2^-67 (above it by 2^-66 of it).
+    const TENTH: (u64, i64) = (0xCCCC_CCCC_CCCC_CCCD, -67);
     let n = read.kept.min(19);
     let m = read
         .digits
@@ -208,37 +234,67 @@ fn estimate(read: &Literal) -> f64 {
         .take(n)
         .fold(0u64, |m, &d| m * 10 + u64::from(d));
     let e10 = read.lead - (n as i64 - 1);
-    let x = m as f64;
-    let y = if e10 >= 0 {
-        x * pow10(e10)
-    } else if e10 < -280 {
-        // 10^-e10 alone would overflow: divide in two steps, staying normal until the
-        // last.
-        x / 1e64 / pow10(-e10 - 64)
+    let (factor, steps) = if e10 >= 0 {
+        ((10, 0), e10)
     } else {
-        x / pow10(-e10)
+        (TENTH, -e10)
     };
-    y.clamp(f64::from_bits(1), f64::MAX)
+    let power = (0..steps).fold((1 << 63, -63), |p, _| times(p, factor));
+    let shift = m.leading_zeros();
+    let (sig, exp) = times(power, (m << shift, -i64::from(shift)));
+    f64::from_bits(double_bits(sig, exp).clamp(1, MAX_BITS))
 }
 
-/// 10^k for k in 0..512, a product of the constants 10^(2^i) chosen by k's bits.
-fn pow10(k: i64) -> f64 {
-    const POWERS: [f64; 9] = [1e1, 1e2, 1e4, 1e8, 1e16, 1e32, 1e64, 1e128, 1e256];
-    POWERS
-        .iter()
-        .enumerate()
-        .filter(|&(bit, _)| (k >> bit) & 1 == 1)
-        .fold(1.0, |p, (_, &power)| p * power)
+/// `sig × 2^exp` (`sig` with its top bit set) times `factor × 2^factor_exp`, cut to a
+/// 64-bit significand with its top bit set.
+fn times((sig, exp): (u64, i64), (factor, factor_exp): (u64, i64)) -> (u64, i64) {
+    let product = u128::from(sig) * u128::from(factor);
+    let zeros = product.leading_zeros();
+    let top = ((product << zeros) >> 64) as u64;
+    (top, exp + factor_exp + 64 - i64::from(zeros))
 }
 
-/// The first positive finite double within [`WINDOW`] ulps of `estimate`, nearest first,
-/// that `hit` takes.
-fn nearby(estimate: f64, mut hit: impl FnMut(f64) -> bool) -> Option<f64> {
+/// The bits of the double nearest `sig × 2^exp` (`sig` with its top bit set), half an
+/// ulp rounded up; past the largest double, more than its bits.
+fn double_bits(sig: u64, exp: i64) -> u64 {
+    // The value is 1.f × 2^(exp + 63): that exponent, biased.
+    let biased = exp + 63 + 1023;
+    if biased >= 2047 {
+        return u64::MAX;
+    }
+    // Bits of `sig` below the double's last: 11 for a normal double, more below.
+    let cut = if biased >= 1 { 11 } else { 11 + (1 - biased) };
+    let Ok(cut) = u32::try_from(cut) else {
+        return 0;
+    };
+    let kept = sig.checked_shr(cut).unwrap_or(0);
+    let half = sig.checked_shr(cut - 1).unwrap_or(0) & 1;
+    // A normal double's significand has its leading 1 at bit 52: its exponent field
+    // is `biased - 1` plus that bit (which carries when rounding overflows it).
+    let exponent = u64::try_from(biased - 1).unwrap_or(0) << 52;
+    exponent + kept + half
+}
+
+/// What `hit` makes of the first positive finite double within [`WINDOW`] ulps of
+/// `estimate` that it takes, nearest first.
+fn nearby<T>(estimate: f64, mut hit: impl FnMut(f64) -> Option<T>) -> Option<T> {
     let bits = estimate.to_bits();
-    (0..=WINDOW)
-        .flat_map(|d| [bits.checked_add(d), bits.checked_sub(d).filter(|_| d > 0)])
-        .flatten()
-        .filter(|&b| (1..=MAX_BITS).contains(&b))
-        .map(f64::from_bits)
-        .find(|&y| hit(y))
+    for d in 0..=WINDOW {
+        for candidate in [bits.wrapping_add(d), bits.wrapping_sub(d)] {
+            if (1..=MAX_BITS).contains(&candidate) {
+                if let Some(found) = hit(f64::from_bits(candidate)) {
+                    return Some(found);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The estimate of a non-zero literal's magnitude, for the tests.
+#[cfg(test)]
+pub(super) fn estimate_of(text: &str) -> Option<f64> {
+    read(text.as_bytes())
+        .filter(|read| read.kept > 0)
+        .map(|read| estimate(&read))
 }

@@ -365,6 +365,23 @@ fn the_size_path_gives_the_reference_verdict_at_the_range_edges_and_rfc_8785_num
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+    /// The size path's estimate of a double's spelling (any double: normal, subnormal,
+    /// the largest) is within an ulp of the double, as its window of 4 ulps assumes.
+    #[test]
+    fn the_size_path_estimates_within_an_ulp(value in double()) {
+        let mut buf = [0u8; 32];
+        let len = number::format_f64(value.abs(), &mut buf).unwrap_or(0);
+        let literal = core::str::from_utf8(buf.get(..len).unwrap_or_default()).unwrap_or("");
+        if value != 0.0 {
+            let estimate = numeric_small::estimate_of(literal).unwrap_or(f64::NAN);
+            let ulps = estimate.to_bits().abs_diff(value.abs().to_bits());
+            prop_assert!(ulps <= 1, "{}: estimate {:e}, {} ulps off", literal, estimate, ulps);
+        }
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
     /// Any literal of JSON's grammar within the lexer's 32 bytes: up to 20 digits before
     /// and after the point, any exponent that reaches past both ends of the double
