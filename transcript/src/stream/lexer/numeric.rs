@@ -5,7 +5,6 @@ use super::events::Events;
 use super::scan::digits;
 use super::state::{Num, State};
 use super::{Departure, JsonType, Lexer, NumberProblem, Stop, Syntax};
-#[cfg(any(test, not(feature = "small")))]
 use crate::number;
 
 impl Lexer {
@@ -83,7 +82,7 @@ pub(super) fn judge_text(text: &str, need_value: bool) -> Judged {
     if let Some(value) = small_integer(literal) {
         return Judged::Canonical(value);
     }
-    if cfg!(feature = "small") {
+    if crate::SMALL {
         // No shortcut by the literal's shape: its code is more than a microcontroller
         // can spare for the time it saves.
         return judge_exact(text);
@@ -109,12 +108,12 @@ pub(super) fn judge_text(text: &str, need_value: bool) -> Judged {
 /// is printed only where the two spellings may differ and zmij's does not settle it:
 /// see [`judge_by_zmij`].
 ///
-/// With the feature `small` (microcontrollers): the same verdicts without
+/// Small (`crate::SMALL`, microcontrollers): the same verdicts without
 /// `f64::from_str` and zmij, in less code and more time (`numeric_small`).
 pub(super) fn judge_exact(text: &str) -> Judged {
-    #[cfg(feature = "small")]
-    return super::numeric_small::judge(text);
-    #[cfg(not(feature = "small"))]
+    if crate::SMALL {
+        return super::numeric_small::judge(text);
+    }
     judge_parsed(text, |literal, value| {
         judge_by_zmij(literal, value).unwrap_or_else(|| judge_by_ecmascript(literal, value))
     })
@@ -123,7 +122,6 @@ pub(super) fn judge_exact(text: &str) -> Judged {
 /// The literal converted to the nearest double: no number, out of range, or a nonzero
 /// literal that underflowed to zero; any other double is judged by `spelled` (the
 /// literal and its double).
-#[cfg(any(test, not(feature = "small")))]
 pub(super) fn judge_parsed(text: &str, spelled: impl FnOnce(&[u8], f64) -> Judged) -> Judged {
     let literal = text.as_bytes();
     let Ok(value) = text.parse::<f64>() else {
@@ -163,7 +161,6 @@ pub(super) fn judge_parsed(text: &str, spelled: impl FnOnce(&[u8], f64) -> Judge
 ///   writes a non-integer as ECMAScript does. Either way zmij would have written the
 ///   literal too.
 /// - Else (integers, `0.00000`…): `None`, for ryu-js to settle.
-#[cfg(any(test, not(feature = "small")))]
 pub(super) fn judge_by_zmij(literal: &[u8], value: f64) -> Option<Judged> {
     let mut buf = zmij::Buffer::new();
     let spelling = buf.format_finite(value).as_bytes();
@@ -181,7 +178,6 @@ pub(super) fn judge_by_zmij(literal: &[u8], value: f64) -> Option<Judged> {
 
 /// Whether ECMAScript writes a double as zmij does, told by how zmij's spelling of it
 /// ends: not with `.0` (an integer), `e-6`, or `e+16` to `e+20` (see [`judge_by_zmij`]).
-#[cfg(any(test, not(feature = "small")))]
 fn same_layout(spelling: &[u8]) -> bool {
     !matches!(
         spelling,
@@ -194,7 +190,6 @@ fn same_layout(spelling: &[u8]) -> bool {
 
 /// [`judge_exact`]'s verdict on a finite literal whose double is not a zero it
 /// underflowed to, from the double's ECMAScript spelling.
-#[cfg(any(test, not(feature = "small")))]
 pub(super) fn judge_by_ecmascript(literal: &[u8], value: f64) -> Judged {
     let mut buf = ryu_js::Buffer::new();
     let canonical = number::spelling(value, &mut buf).unwrap_or_default();

@@ -37,7 +37,7 @@ fn agrees(literal: &str) -> Result<(), String> {
         .bytes()
         .any(|b| b.is_ascii_alphabetic() && !matches!(b, b'e' | b'E'));
     let small = numeric_small::judge(literal);
-    let size_agrees = |v| (word && cfg!(feature = "small")) || same(v, expected);
+    let size_agrees = |v| (word && crate::SMALL) || same(v, expected);
     if !size_agrees(exact) || !size_agrees(text) || !(word || same(small, expected)) {
         return Err(format!(
             "{literal}: judge_exact {exact:?}, judge_text {text:?}, size path {small:?}, \
