@@ -406,3 +406,73 @@ proptest! {
         prop_assert_eq!(agrees(&literal), Ok(()));
     }
 }
+
+/// Every number literal of the public RFC 8785 vectors (`../shared/vectors/jcs`: the
+/// inputs' spellings and the outputs' canonical ones) gets the reference verdict from
+/// `judge_exact` and the size path alike. `AGENTLOOP_VECTORS` names another vectors
+/// folder; the vectors must be there when `CI` is set.
+#[test]
+fn the_public_rfc_8785_vectors_numbers_get_the_reference_verdict() {
+    use std::path::PathBuf;
+    let root = match std::env::var_os("AGENTLOOP_VECTORS") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/vectors"),
+    }
+    .join("jcs/testdata");
+    let Ok(folders) = ["input", "output"]
+        .iter()
+        .map(|f| std::fs::read_dir(root.join(f)))
+        .collect::<Result<Vec<_>, _>>()
+    else {
+        let in_ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty());
+        assert!(!in_ci, "the RFC 8785 vectors are not at {}", root.display());
+        std::eprintln!(
+            "SKIPPED: the RFC 8785 vectors are not at {}",
+            root.display()
+        );
+        return;
+    };
+    let mut literals = Vec::new();
+    for entry in folders.into_iter().flatten() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        literals.extend(number_literals(&text));
+    }
+    // values.json alone has ten (five spellings, five canonical forms).
+    assert!(literals.len() >= 10, "{literals:?}");
+    for literal in &literals {
+        agrees(literal).unwrap();
+    }
+    assert!(literals.iter().any(|l| l == "333333333.33333329"));
+    assert_eq!(judge_exact("333333333.33333329"), Judged::NotCanonical);
+    assert_eq!(
+        numeric_small::judge("333333333.3333333"),
+        Judged::Canonical(333333333.3333333)
+    );
+}
+
+/// The number literals of a JSON text outside its strings: each maximal run of
+/// `-+.0-9eE` that starts with `-` or a digit.
+fn number_literals(json: &str) -> Vec<String> {
+    let (mut literals, mut current, mut in_string, mut escaped) =
+        (Vec::new(), String::new(), false, false);
+    for c in json.chars() {
+        if in_string {
+            (in_string, escaped) = match (escaped, c) {
+                (false, '\\') => (true, true),
+                (false, '"') => (false, false),
+                _ => (true, false),
+            };
+            continue;
+        }
+        let part = c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E');
+        if part && (!current.is_empty() || c == '-' || c.is_ascii_digit()) {
+            current.push(c);
+            continue;
+        }
+        if !current.is_empty() {
+            literals.push(core::mem::take(&mut current));
+        }
+        in_string = c == '"';
+    }
+    literals
+}
