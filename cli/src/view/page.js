@@ -39,6 +39,11 @@
     return box;
   }
 
+  // A count and its noun, plural unless the count is 1.
+  function count(n, noun) {
+    return n + ' ' + noun + (n === 1 ? '' : 's');
+  }
+
   function short(text, n) {
     text = String(text).replace(/\s+/g, ' ');
     return text.length > n ? text.slice(0, n) + '\u2026' : text;
@@ -89,9 +94,8 @@
         }];
       case 'assistant':
         var names = b.calls.map(function (c) { return c.tool; }).join(', ');
-        return [(b.say ? short(b.say, 100) + ' \u00b7 ' : '') + b.calls.length + ' call' +
-          (b.calls.length === 1 ? '' : 's') + (names ? ' (' + short(names, 60) + ')' : '') +
-          ' \u00b7 ' + b.spent + ' tokens', function (body) {
+        return [(b.say ? short(b.say, 100) + ' \u00b7 ' : '') + count(b.calls.length, 'call') +
+          (names ? ' (' + short(names, 60) + ')' : '') + ' \u00b7 ' + count(b.spent, 'token'), function (body) {
           if (b.say) body.appendChild(value(b.say));
           b.calls.forEach(function (c) {
             var d = el('details', 'call');
@@ -115,8 +119,8 @@
           body.appendChild(value(b.out));
         }];
       case 'stop':
-        return ['stopped: ' + b.why + ' \u00b7 ' + b.turns + ' turns, ' + b.spent + ' tokens' +
-          (b.unrun ? ', ' + b.unrun + ' calls not run' : ''), function (body) {
+        return ['stopped: ' + b.why + ' \u00b7 ' + count(b.turns, 'turn') + ', ' + count(b.spent, 'token') +
+          (b.unrun ? ', ' + count(b.unrun, 'call') + ' not run' : ''), function (body) {
           body.appendChild(list([['reason', b.why], ['turns', b.turns], ['tokens', b.spent],
             ['calls not run', b.unrun], ['error', b.fail]]));
         }];
@@ -194,8 +198,8 @@
     }
     stops.forEach(function (r) {
       var b = r.body;
-      box.appendChild(el('p', null, 'Stop reason (seq ' + r.seq + '): ' + b.why + ' after ' + b.turns +
-        ' turns and ' + b.spent + ' tokens' + (b.unrun ? '; ' + b.unrun + ' calls not run' : '') +
+      box.appendChild(el('p', null, 'Stop reason (seq ' + r.seq + '): ' + b.why + ' after ' + count(b.turns, 'turn') +
+        ' and ' + count(b.spent, 'token') + (b.unrun ? '; ' + count(b.unrun, 'call') + ' not run' : '') +
         (b.fail ? '; error: ' + short(b.fail, 200) : '')));
     });
   }
@@ -251,8 +255,8 @@
     var limits = {};
     plot.limits.forEach(function (l) { limits[l[0]] = l[1]; });
     var last = pts.length ? pts[pts.length - 1] : [0, 0, 0, 0];
-    box.appendChild(el('p', null, pts.length + ' turns' + (limits.max_steps !== undefined ? ' of max_steps ' + limits.max_steps : '') +
-      ', ' + last[1] + ' tokens, ' + last[3] + ' tool calls; budgets: ' + limitsText(plot.limits) +
+    box.appendChild(el('p', null, count(pts.length, 'turn') + (limits.max_steps !== undefined ? ' of max_steps ' + limits.max_steps : '') +
+      ', ' + count(last[1], 'token') + ', ' + count(last[3], 'tool call') + '; budgets: ' + limitsText(plot.limits) +
       (plot.sentinel !== undefined ? '; stop sentinel ' + JSON.stringify(plot.sentinel) : '')));
     if (!pts.length) return;
     var wrap = el('div', 'plots');

@@ -49,8 +49,27 @@ async function one(browser, job) {
   if (job.screenshot) {
     await page.screenshot({ path: job.screenshot });
   }
+  // Every row opened (a short page's), then every "show all" pressed.
+  let opened = null;
+  if (seen.rows <= 100) {
+    await page.evaluate(() => document.querySelectorAll('#timeline > .row > details').forEach((d) => { d.open = true; }));
+    await page.waitForFunction((n) => document.querySelectorAll('#timeline > .row > details > .body').length === n, seen.rows);
+    opened = await page.evaluate(() => {
+      const buttons = Array.from(document.querySelectorAll('#timeline button.more'));
+      const values = buttons.map((b) => b.previousSibling);
+      const cut = values.map((v) => v.textContent.length);
+      buttons.forEach((b) => b.click());
+      const whole = values.map((v) => v.textContent.length);
+      return {
+        bodies: document.querySelectorAll('#timeline > .row > details > .body').length,
+        more: buttons.length,
+        grown: cut.every((n, i) => whole[i] > n),
+        left: document.querySelectorAll('#timeline button.more').length,
+      };
+    });
+  }
   await context.close();
-  return Object.assign({ page: job.page, loadMs, requests, errors, dialogs }, seen);
+  return Object.assign({ page: job.page, loadMs, requests, errors, dialogs, opened }, seen);
 }
 
 (async () => {

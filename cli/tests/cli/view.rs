@@ -131,7 +131,7 @@ fn hostile() -> Vec<u8> {
     let mut out = Vec::new();
     let evil = "</script><script>alert(1)</script><!-- <img src=x onerror=alert(2)> \u{0}\u{1b}[31m\u{7f}\u{202e}";
     let task = TaskPayload {
-        task: String::from(evil),
+        task: format!("{evil} {}", "long ".repeat(200)),
         budgets: Budgets::default(),
         tool_limits: BTreeMap::new(),
         setup: None,
@@ -406,6 +406,27 @@ fn the_pages_in_headless_chromium() {
         assert_eq!(member(report, "faulty"), &Value::Number(0.0));
         assert_eq!(member(report, "plots"), &Value::Number(2.0));
     }
+    for (report, lines) in reports[..5].iter().zip(&lines) {
+        let opened = member(report, "opened");
+        let page = member(report, "page").as_str().unwrap();
+        assert_eq!(
+            member(opened, "bodies"),
+            &Value::Number(*lines as f64),
+            "{page}: each row opens"
+        );
+        assert_eq!(
+            member(opened, "grown"),
+            &Value::Bool(true),
+            "{page}: show all shows all"
+        );
+        assert_eq!(member(opened, "left"), &Value::Number(0.0), "{page}");
+    }
+    let hostile = member(&reports[4], "opened");
+    assert_eq!(
+        member(hostile, "more"),
+        &Value::Number(1.0),
+        "its long task is cut"
+    );
     let tampered = &reports[3];
     assert_eq!(member(tampered, "verdict").as_str(), Some("bad"));
     assert_eq!(member(tampered, "faulty"), &Value::Number(1.0));
