@@ -278,10 +278,11 @@ fn browser() -> Option<(PathBuf, PathBuf)> {
 }
 
 /// Opens each `(page, screenshot)` in headless Chromium: one report per page.
-fn open_pages(npm: &Path, chromium: &Path, jobs: &[(PathBuf, Option<PathBuf>)]) -> Vec<Value> {
+fn open_pages(npm: &Path, chromium: &Path, jobs: &[Job]) -> Vec<Value> {
     let jobs: Vec<Value> = jobs
         .iter()
-        .map(|(page, shot)| {
+        .map(|job| {
+            let (page, shot) = (&job.page, &job.screenshot);
             let mut job = json::Object::new();
             job.insert("page", Value::from(page.display().to_string()));
             let shot = shot.as_ref().map(|p| Value::from(p.display().to_string()));
@@ -345,114 +346,134 @@ fn assert_clean(report: &Value, lines: usize) {
     assert_eq!(member(report, "scripts"), &Value::Number(2.0), "{page}");
 }
 
-#[test]
-fn the_pages_in_headless_chromium() {
-    let Some((npm, chromium)) = browser() else {
-        return;
+/// One page to open: the page, its screenshot (if any) and its file's line count.
+struct Job {
+    page: PathBuf,
+    screenshot: Option<PathBuf>,
+    lines: usize,
+}
+
+/// Writes the pages the browser test opens, in `s`: the three demos (with their
+/// screenshots in `shots`), a tampered copy of `demo-recover.jsonl` (and the first fault
+/// `verify --json` names in it: index, line), the hostile transcript and a
+/// 10,000-record run.
+fn write_pages(s: &Scratch, shots: &Path) -> (Vec<Job>, (Value, Value)) {
+    demo(s);
+    let mut jobs = Vec::new();
+    let mut view = |file: &str, exit: i32, screenshot: Option<PathBuf>| {
+        let html = format!("{file}.html");
+        assert_eq!(s.run(&["view", file, "-o", &html]).code, exit, "{file}");
+        let lines = String::from_utf8(s.read(file)).unwrap().lines().count();
+        jobs.push(Job {
+            page: s.path(&html),
+            screenshot,
+            lines,
+        });
     };
-    let s = Scratch::new("view-browser");
-    demo(&s);
-    let shots = workspace_root().join("docs/view");
-    // The committed screenshots: missing ones fail the test (after it wrote them).
-    let committed: Vec<(String, Option<(u32, u32)>)> = DEMOS
+    for (file, png) in DEMOS {
+        view(file, 0, Some(shots.join(png)));
+    }
+    tamper(s, "demo-recover.jsonl", 5, "tampered.jsonl");
+    view("tampered.jsonl", 1, Some(shots.join(TAMPERED_PNG)));
+    s.write("hostile.jsonl", hostile());
+    view("hostile.jsonl", 0, None);
+    s.write("long.jsonl", long_run(10_000));
+    view("long.jsonl", 0, None);
+    let verify = s.run(&["verify", "--json", "tampered.jsonl"]);
+    let (index, line, _) = faults(&json_lines(&verify.stdout)[0])[0].clone();
+    (jobs, (index, line))
+}
+
+/// The committed screenshots' sizes (None: missing), before the test writes them.
+fn committed_sizes(shots: &Path) -> Vec<(&'static str, Option<(u32, u32)>)> {
+    DEMOS
         .iter()
         .map(|(_, png)| *png)
         .chain([TAMPERED_PNG])
-        .map(|png| {
-            (
-                png.to_owned(),
-                fs::read(shots.join(png)).ok().map(|b| png_size(&b)),
-            )
-        })
-        .collect();
-    fs::create_dir_all(&shots).unwrap();
-    let mut jobs = Vec::new();
-    let mut lines = Vec::new();
-    for (file, png) in DEMOS {
-        let html = format!("{file}.html");
-        assert_eq!(s.run(&["view", file, "-o", &html]).code, 0);
-        jobs.push((s.path(&html), Some(shots.join(png))));
-        lines.push(String::from_utf8(s.read(file)).unwrap().lines().count());
-    }
-    tamper(&s, "demo-recover.jsonl", 5, "tampered.jsonl");
-    let verify = s.run(&["verify", "--json", "tampered.jsonl"]);
-    let (index, line, _) = faults(&json_lines(&verify.stdout)[0])[0].clone();
-    assert_eq!(
-        s.run(&["view", "tampered.jsonl", "-o", "tampered.html"])
-            .code,
-        1
-    );
-    jobs.push((s.path("tampered.html"), Some(shots.join(TAMPERED_PNG))));
-    lines.push(11);
-    s.write("hostile.jsonl", hostile());
-    assert_eq!(
-        s.run(&["view", "hostile.jsonl", "-o", "hostile.html"]).code,
-        0
-    );
-    jobs.push((s.path("hostile.html"), None));
-    lines.push(2);
-    s.write("long.jsonl", long_run(10_000));
-    assert_eq!(s.run(&["view", "long.jsonl", "-o", "long.html"]).code, 0);
-    jobs.push((s.path("long.html"), None));
-    lines.push(10_000);
+        .map(|png| (png, fs::read(shots.join(png)).ok().map(|b| png_size(&b))))
+        .collect()
+}
 
-    let reports = open_pages(&npm, &chromium, &jobs);
-    assert_eq!(reports.len(), jobs.len());
-    for (report, lines) in reports.iter().zip(&lines) {
-        assert_clean(report, *lines);
-    }
-    for report in &reports[..3] {
-        assert_eq!(member(report, "verdict").as_str(), Some("ok"));
-        assert_eq!(member(report, "faulty"), &Value::Number(0.0));
-        assert_eq!(member(report, "plots"), &Value::Number(2.0));
-    }
-    for (report, lines) in reports[..5].iter().zip(&lines) {
-        let opened = member(report, "opened");
-        let page = member(report, "page").as_str().unwrap();
-        assert_eq!(
-            member(opened, "bodies"),
-            &Value::Number(*lines as f64),
-            "{page}: each row opens"
-        );
-        assert_eq!(
-            member(opened, "grown"),
-            &Value::Bool(true),
-            "{page}: show all shows all"
-        );
-        assert_eq!(member(opened, "left"), &Value::Number(0.0), "{page}");
-    }
-    let hostile = member(&reports[4], "opened");
-    assert_eq!(
-        member(hostile, "more"),
-        &Value::Number(1.0),
-        "its long task is cut"
-    );
-    let tampered = &reports[3];
-    assert_eq!(member(tampered, "verdict").as_str(), Some("bad"));
-    assert_eq!(member(tampered, "faulty"), &Value::Number(1.0));
-    assert_eq!(member(tampered, "faultLine"), &line, "the row verify names");
-    assert_eq!(
-        member(tampered, "faultSeq"),
-        &index,
-        "the record verify names"
-    );
-    assert_eq!(
-        member(tampered, "faultVisible"),
-        &Value::Bool(true),
-        "scrolled to"
-    );
-    let long = &reports[5];
-    // Said, not asserted: a time depends on the machine (the issue asks under 2 s).
-    eprintln!(
-        "view: the 10,000-record page loaded in {} ms",
-        member(long, "loadMs").as_f64().unwrap()
-    );
+/// Asserts that each screenshot was written at the viewport's size, and was committed
+/// (at that size) before: a missing one fails, after the test wrote it.
+fn assert_screenshots(shots: &Path, committed: Vec<(&'static str, Option<(u32, u32)>)>) {
     for (png, before) in committed {
-        let now = png_size(&fs::read(shots.join(&png)).unwrap());
+        let now = png_size(&fs::read(shots.join(png)).unwrap());
         assert_eq!(now, (1200, 900), "{png}: the viewport's size");
         match before {
             None => panic!("docs/view/{png} was missing; the test wrote it: commit it"),
             Some(before) => assert_eq!(before, now, "docs/view/{png}: another size"),
         }
     }
+}
+
+/// Asserts that every row of a short page opened, and that "show all" showed all.
+fn assert_opened(report: &Value, lines: usize) {
+    let opened = member(report, "opened");
+    let page = member(report, "page").as_str().unwrap();
+    let bodies = member(opened, "bodies");
+    assert_eq!(
+        bodies,
+        &Value::Number(lines as f64),
+        "{page}: each row opens"
+    );
+    let grown = member(opened, "grown");
+    assert_eq!(grown, &Value::Bool(true), "{page}: show all shows all");
+    assert_eq!(member(opened, "left"), &Value::Number(0.0), "{page}");
+}
+
+#[test]
+fn the_pages_in_headless_chromium() {
+    let Some((npm, chromium)) = browser() else {
+        return;
+    };
+    let s = Scratch::new("view-browser");
+    let shots = workspace_root().join("docs/view");
+    let committed = committed_sizes(&shots);
+    fs::create_dir_all(&shots).unwrap();
+    let (jobs, (index, line)) = write_pages(&s, &shots);
+    let reports = open_pages(&npm, &chromium, &jobs);
+    assert_eq!(reports.len(), jobs.len());
+    for (report, job) in reports.iter().zip(&jobs) {
+        assert_clean(report, job.lines);
+    }
+    for report in &reports[..3] {
+        assert_eq!(member(report, "verdict").as_str(), Some("ok"));
+        assert_eq!(member(report, "faulty"), &Value::Number(0.0));
+        assert_eq!(member(report, "plots"), &Value::Number(2.0));
+    }
+    for (report, job) in reports[..5].iter().zip(&jobs) {
+        assert_opened(report, job.lines);
+    }
+    let hostile = member(&reports[4], "opened");
+    let cut = member(hostile, "more");
+    assert_eq!(cut, &Value::Number(1.0), "its long task is cut");
+    let tampered = &reports[3];
+    assert_eq!(member(tampered, "verdict").as_str(), Some("bad"));
+    assert_eq!(member(tampered, "faulty"), &Value::Number(1.0));
+    assert_eq!(member(tampered, "faultLine"), &line, "the row verify names");
+    let seq = member(tampered, "faultSeq");
+    assert_eq!(seq, &index, "the record verify names");
+    let visible = member(tampered, "faultVisible");
+    assert_eq!(visible, &Value::Bool(true), "scrolled to");
+    // Said, not asserted: a time depends on the machine (the issue asks under 2 s).
+    let ms = member(&reports[5], "loadMs").as_f64().unwrap();
+    eprintln!("view: the 10,000-record page loaded in {ms} ms");
+    assert_screenshots(&shots, committed);
+}
+
+#[test]
+fn standard_input_gets_its_page_too() {
+    let s = Scratch::new("view-stdin");
+    demo(&s);
+    let bytes = s.read("demo-budget.jsonl");
+    let run = s.run_stdin(&["view", "-", "-o", "page.html"], &bytes);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let data = page_data(&s.read("page.html"));
+    assert_eq!(member(&data, "file").as_str(), Some("<stdin>"));
+    assert_eq!(rows(&data).len(), 9);
+    let run = s.run(&["view", "demo-budget.jsonl", "-o", "page.html"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let from_file = page_data(&s.read("page.html"));
+    assert_eq!(rows(&data), rows(&from_file), "the same rows either way");
 }
