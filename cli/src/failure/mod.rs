@@ -303,7 +303,7 @@ pub(super) fn size_hint(error: &io::Error) -> &'static str {
 }
 
 /// "is not I-JSON" or "has no canonical encoding", by kind of parse error.
-pub(super) fn parse_verdict(kind: ParseErrorKind) -> &'static str {
+pub(crate) fn parse_verdict(kind: ParseErrorKind) -> &'static str {
     if kind.is_unserialisable() {
         "has no canonical encoding"
     } else {

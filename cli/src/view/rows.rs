@@ -17,6 +17,12 @@ use agentloop_core::vocabulary::{
 };
 use agentloop_otel::{entry, Entry};
 
+use crate::failure::parse_verdict;
+
+/// Why a JSON line is not a record.
+const NOT_A_RECORD: &str =
+    "not a record: expected an object with a 64-hex hash, an integer seq, a string kind and a payload";
+
 /// An object of the page's model from its members.
 fn obj<const N: usize>(members: [(&str, Value); N]) -> Value {
     let mut object = Object::new();
@@ -39,7 +45,7 @@ fn opt(text: Option<&str>) -> Value {
 }
 
 /// A value's canonical JSON text, shown as text on the page (never as markup).
-pub fn json_text(value: &Value) -> String {
+fn json_text(value: &Value) -> String {
     match jcs::to_vec(value) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => format!("<{e}>"),
@@ -150,7 +156,8 @@ impl Rows {
         let value = match json::parse_record_line(content) {
             Ok(value) => value,
             Err(e) => {
-                let why = format!("not JSON (column {}): {}", e.offset + 1, e.kind);
+                let verdict = parse_verdict(e.kind);
+                let why = format!("the line {verdict} (column {}): {}", e.offset + 1, e.kind);
                 return obj([
                     ("n", n),
                     ("raw", raw()),
@@ -159,14 +166,14 @@ impl Rows {
                 ]);
             }
         };
-        let index = self.rows.len();
-        let record = match entry(index, &value) {
+        let record = match entry(self.rows.len(), &value) {
             Ok(record) => record,
-            Err(e) => {
+            // The one error `entry` gives names the record by position: the row says it.
+            Err(_) => {
                 return obj([
                     ("n", n),
                     ("raw", raw()),
-                    ("why", Value::from(e.to_string())),
+                    ("why", Value::from(NOT_A_RECORD)),
                     ("torn", torn),
                 ])
             }

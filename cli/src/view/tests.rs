@@ -106,5 +106,5 @@ fn what_does_not_decode_is_shown_as_written_with_the_reason() {
     assert!(get(&rows[2], "why")
         .as_str()
         .unwrap()
-        .starts_with("not JSON (column 1)"));
+        .starts_with("the line is not I-JSON (column 1)"));
 }
