@@ -23,12 +23,14 @@ mod anchor;
 mod input;
 mod run;
 mod setup;
+mod view;
 mod writing;
 
 pub use anchor::AnchorFailure;
 pub use input::InputFailure;
 pub use run::RunFailure;
 pub use setup::SetupFailure;
+pub use view::ViewFailure;
 pub use writing::WriteFailure;
 
 /// A command's failure. Its `Display` is the sentence printed after `agentloop: `.
@@ -156,6 +158,8 @@ pub enum Failure {
     /// Failures during `agentloop run` or its `--resume`: the model thread, the
     /// transcript being continued, writing records.
     Run(RunFailure),
+    /// `view` wrote no page.
+    View(ViewFailure),
 }
 
 impl From<AnchorFailure> for Failure {
@@ -185,6 +189,12 @@ impl From<SetupFailure> for Failure {
 impl From<RunFailure> for Failure {
     fn from(failure: RunFailure) -> Failure {
         Failure::Run(failure)
+    }
+}
+
+impl From<ViewFailure> for Failure {
+    fn from(failure: ViewFailure) -> Failure {
+        Failure::View(failure)
     }
 }
 
@@ -271,7 +281,8 @@ impl Failure {
             | Failure::Trace { .. }
             | Failure::Anchor(_)
             | Failure::Setup(_)
-            | Failure::Run(_) => Exit::CannotGrade,
+            | Failure::Run(_)
+            | Failure::View(_) => Exit::CannotGrade,
         }
     }
 
@@ -292,7 +303,7 @@ pub(super) fn size_hint(error: &io::Error) -> &'static str {
 }
 
 /// "is not I-JSON" or "has no canonical encoding", by kind of parse error.
-pub(super) fn parse_verdict(kind: ParseErrorKind) -> &'static str {
+pub(crate) fn parse_verdict(kind: ParseErrorKind) -> &'static str {
     if kind.is_unserialisable() {
         "has no canonical encoding"
     } else {
@@ -384,6 +395,7 @@ impl fmt::Display for Failure {
             Failure::Writing(failure) => failure.fmt(f),
             Failure::Setup(failure) => failure.fmt(f),
             Failure::Run(failure) => failure.fmt(f),
+            Failure::View(failure) => failure.fmt(f),
         }
     }
 }

@@ -22,4 +22,5 @@ mod run_sizes;
 mod setup;
 mod validate;
 mod verify_loop;
+mod view;
 mod writes;
