@@ -6,10 +6,10 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::failure::{tool_limit_sentence, INVALID_ARGUMENTS, UNKNOWN_TOOL};
 use super::Manifest;
 use crate::json::Value;
 use crate::schema::Violation;
-use crate::vocabulary::{tool_limit_sentence, INVALID_ARGUMENTS, UNKNOWN_TOOL};
 
 /// Decides whether `call` may run: the index of its tool, or the `ok:false` sentence.
 /// In SPEC order: unknown tool → its tool's call limit → schema. `runs` holds how many

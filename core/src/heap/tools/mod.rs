@@ -19,6 +19,7 @@
 //! (`#[derive(Serialize)]`), its schema generated from the argument type.
 
 mod call_check;
+pub(crate) mod failure;
 mod kinds;
 mod manifest;
 mod spec;

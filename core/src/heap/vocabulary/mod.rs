@@ -28,7 +28,6 @@ use crate::anchor::MAX_SEQ;
 mod assistant;
 mod budgets;
 mod error;
-mod failure;
 #[doc(hidden)]
 pub mod member;
 mod read;
@@ -40,12 +39,12 @@ mod stop;
 pub(crate) mod task;
 mod tool;
 
+pub(crate) use crate::tools::failure::INVALID_ARGUMENTS;
+pub use crate::tools::failure::{result_lost_sentence, CallFailure};
 pub(crate) use assistant::encode_call;
 pub use assistant::AssistantPayload;
 pub use budgets::{BudgetError, Budgets};
 pub use error::PayloadError;
-pub use failure::{result_lost_sentence, CallFailure};
-pub(crate) use failure::{tool_limit_sentence, INVALID_ARGUMENTS, UNKNOWN_TOOL};
 pub use resume::ResumePayload;
 pub use setup::{ModelName, OfferedTool, ServerIdentity, Setup, SetupDifference, ToolSource};
 pub use stop::StopPayload;

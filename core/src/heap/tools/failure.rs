@@ -1,6 +1,8 @@
 //! The sentences the loop writes for a call that failed before or instead of running,
 //! and their class: one place for the words, so that a reader of `tool` records (the
 //! loop audit, a trace exporter) classifies a failure without spelling them again.
+//! Part of the record vocabulary, which re-exports them (`crate::vocabulary`); here
+//! because the call checks that write them are the tools' own.
 
 use alloc::format;
 use alloc::string::String;
