@@ -10,21 +10,23 @@ use agentloop_core::json::{Object, Value};
 use crate::content::{self, ToolOutput};
 use crate::era;
 use crate::error::McpError;
-use crate::transport::{members, Connection, ProcessGroup};
+use crate::transport::{members, Connection, HttpConnection, Link, ProcessGroup};
 use crate::McpOptions;
 #[cfg(doc)]
 use crate::PROTOCOL_VERSIONS;
 
-/// A running MCP server, spoken to over its standard input and output. Cheap to clone:
-/// clones (and the tools registered from it) share the one process, which is reaped
-/// when the last of them is dropped. Requests may be made from several threads at once.
+/// An MCP server: a process spoken to over its standard input and output
+/// ([`McpServer::spawn`]), or a remote server spoken to over Streamable HTTP
+/// ([`McpServer::connect`]). Cheap to clone: clones (and the tools registered from it)
+/// share the one process (reaped when the last of them is dropped) or connection
+/// (whose session is ended then). Requests may be made from several threads at once.
 #[derive(Clone)]
 pub struct McpServer {
     inner: Arc<Inner>,
 }
 
 struct Inner {
-    connection: Connection,
+    connection: Link,
     options: McpOptions,
     protocol_version: String,
     /// Whether the revision is a stateless one (2026-07-28): requests carry `_meta`.
@@ -36,8 +38,12 @@ struct Inner {
 
 impl std::fmt::Debug for McpServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("McpServer")
-            .field("pid", &self.inner.connection.pid())
+        let mut debug = f.debug_struct("McpServer");
+        match &self.inner.connection {
+            Link::Stdio(connection) => debug.field("pid", &connection.pid()),
+            Link::Http(connection) => debug.field("url", &connection.url()),
+        };
+        debug
             .field("protocol_version", &self.inner.protocol_version)
             .field("server_info", &self.inner.server_info)
             .finish_non_exhaustive()
@@ -82,6 +88,41 @@ impl McpServer {
     ) -> Result<McpServer, McpError> {
         let args: Vec<&OsStr> = args.iter().map(AsRef::as_ref).collect();
         let connection = Connection::spawn(program.as_ref(), &args, options)?;
+        McpServer::open(Link::Stdio(connection), options)
+    }
+
+    /// Connects to the server at `url` over Streamable HTTP (docs/mcp.md) and finds
+    /// which protocol era it speaks, as a dual-era client does over HTTP: a
+    /// `server/discover` POST in the stateless revision first; a server that answers it
+    /// is spoken to statelessly (`Mcp-Method`, `Mcp-Name` and `MCP-Protocol-Version` on
+    /// each POST); one that answers with an HTTP 4xx or a JSON-RPC error that is not a
+    /// recognized modern one gets the handshake, as [`McpServer::spawn`] describes, and
+    /// the session it gives (`Mcp-Session-Id`) is sent on every later request and
+    /// ended with a DELETE when the last clone is dropped.
+    ///
+    /// Each of `headers` (name, value) is sent on every request; in a value, `$NAME`
+    /// and `${NAME}` are replaced by environment variable `NAME` (which must be set)
+    /// and `$$` by `$` — so a secret is named (`("Authorization", "Bearer $TOKEN")`),
+    /// never written. A userinfo in `url` is sent as HTTP Basic authorization. No
+    /// header value and no userinfo is ever shown: not by [`McpServer::url`], its
+    /// `Debug` or an error sentence. Each request (body included) is bounded by its
+    /// timeout and its body by [`McpOptions::max_line_bytes`]; redirects are not
+    /// followed.
+    pub fn connect<N: AsRef<str>, V: AsRef<str>>(
+        url: &str,
+        headers: &[(N, V)],
+        options: &McpOptions,
+    ) -> Result<McpServer, McpError> {
+        let headers: Vec<(&str, &str)> = headers
+            .iter()
+            .map(|(name, value)| (name.as_ref(), value.as_ref()))
+            .collect();
+        let connection = HttpConnection::open(url, &headers, options)?;
+        McpServer::open(Link::Http(connection), options)
+    }
+
+    /// The opening exchange on `connection`, and the handle.
+    fn open(connection: Link, options: &McpOptions) -> Result<McpServer, McpError> {
         let opening = era::open(&connection, options.init_timeout)?;
         Ok(McpServer {
             inner: Arc::new(Inner {
@@ -134,24 +175,43 @@ impl McpServer {
         self.inner.has_tools
     }
 
-    /// The server process's id (for logs and tests; never recorded).
-    pub fn process_id(&self) -> u32 {
-        self.inner.connection.pid()
+    /// The server process's id (for logs and tests; never recorded); `None` for a
+    /// server over HTTP.
+    pub fn process_id(&self) -> Option<u32> {
+        match &self.inner.connection {
+            Link::Stdio(connection) => Some(connection.pid()),
+            Link::Http(_) => None,
+        }
+    }
+
+    /// The URL of a server over HTTP, without its userinfo; `None` for a process.
+    pub fn url(&self) -> Option<&str> {
+        match &self.inner.connection {
+            Link::Stdio(_) => None,
+            Link::Http(connection) => Some(connection.url()),
+        }
     }
 
     /// The server's process group (its own, on Unix: the server and every process it
     /// starts), for ending it from another thread — a Ctrl-C handler — with
     /// [`end_process_groups`](crate::end_process_groups), while this handle and its
-    /// tools are busy in a call. It does not keep the server running.
+    /// tools are busy in a call. It does not keep the server running. A server over
+    /// HTTP has none: its group ends nothing.
     pub fn process_group(&self) -> ProcessGroup {
-        self.inner.connection.process_group()
+        match &self.inner.connection {
+            Link::Stdio(connection) => connection.process_group(),
+            Link::Http(_) => ProcessGroup::none(),
+        }
     }
 
     /// `None` while the server runs; `Some(status)` once its output ended (the status
     /// is `None` when it was not known within the grace period). Once dead, every
-    /// request fails at once with [`McpError::Exited`].
+    /// request fails at once with [`McpError::Exited`]. Always `None` over HTTP.
     pub fn exited(&self) -> Option<Option<ExitStatus>> {
-        self.inner.connection.dead()
+        match &self.inner.connection {
+            Link::Stdio(connection) => connection.dead(),
+            Link::Http(_) => None,
+        }
     }
 
     /// The options it was started with.

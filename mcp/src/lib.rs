@@ -62,7 +62,7 @@ use std::time::Duration;
 
 pub use client::{ListedTool, McpServer};
 pub use content::ToolOutput;
-pub use error::{Garbage, McpError};
+pub use error::{Garbage, HttpFailure, McpError, RemoteError};
 pub use register::{
     register_tools, McpTool, RegisterToolsError, RegisteredTool, Registration, SkippedTool,
 };
