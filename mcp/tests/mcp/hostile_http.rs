@@ -1,0 +1,121 @@
+//! The client's bounds over HTTP, against a hostile fake (tests/servers/
+//! fake_http_server.py) started on loopback: every bad answer ends the call as an
+//! error — data for the loop — within the timeout and the body limit given to the
+//! client, and no sentence holds a header value or a userinfo.
+
+use crate::common;
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use agentloop_core::tools::Toolbox;
+use agentloop_mcp::{register_tools, McpOptions, McpServer};
+use common::{json, text, Listening};
+
+/// Small bounds: a 2 s timeout, a 64 KiB body.
+fn bounded() -> McpOptions {
+    McpOptions {
+        call_timeout: Duration::from_secs(2),
+        init_timeout: Duration::from_secs(8),
+        max_line_bytes: 64 << 10,
+        shutdown_grace: Duration::from_millis(200),
+        ..McpOptions::default()
+    }
+}
+
+fn hostile() -> Option<Listening> {
+    let python = common::python()?;
+    let script = common::fake_script().with_file_name("fake_http_server.py");
+    Some(Listening::start(python, &[script.as_os_str()], &[]))
+}
+
+#[test]
+fn every_bad_answer_to_a_call_ends_it_as_an_error_within_its_bounds() {
+    let Some(listening) = hostile() else {
+        return;
+    };
+    let token = "hostile-token-93c1e7b25a40";
+    let variable = "AGENTLOOP_MCP_HOSTILE_TEST_TOKEN";
+    std::env::set_var(variable, token);
+    let headers = [("Authorization", format!("Bearer ${{{variable}}}"))];
+    let server = McpServer::connect(&listening.url("/mcp"), &headers, &bounded()).unwrap();
+    let mut toolbox = Toolbox::new();
+    register_tools(&[server], &mut toolbox, &BTreeMap::new()).unwrap();
+    let call = |tool: &str| toolbox.call(tool, &json("{}")).map(|v| text(&v));
+    let over = "'tools/call' to the MCP server over HTTP failed: ";
+    for (tool, expected) in [
+        (
+            "huge",
+            format!("{over}a body longer than the limit of 65536 bytes"),
+        ),
+        (
+            "drip",
+            String::from("the MCP server did not answer 'tools/call' within 2s"),
+        ),
+        (
+            "endless",
+            String::from("the MCP server did not answer 'tools/call' within 2s"),
+        ),
+        (
+            "flood",
+            format!("{over}a body longer than the limit of 65536 bytes"),
+        ),
+        (
+            "redirect",
+            format!("{over}a redirect (HTTP 307 to http://127.0.0.2:9/mcp), which is not followed"),
+        ),
+        (
+            "wrongtype",
+            format!("{over}a body of type 'text/html', not application/json or text/event-stream"),
+        ),
+        (
+            "echo_auth",
+            String::from("'tools/call' failed with JSON-RPC error -32000: refused: [redacted]"),
+        ),
+    ] {
+        let error = call(tool).unwrap_err().to_string();
+        assert_eq!(error, expected, "{tool}");
+        assert!(
+            !error.contains(token) && !error.contains("s3cret"),
+            "{tool}"
+        );
+    }
+    // A good answer after a ping (answered), a notification and another id's answer.
+    assert_eq!(
+        call("ok").unwrap(),
+        r#"{"content":[{"text":"fine","type":"text"}]}"#
+    );
+}
+
+#[test]
+fn a_bad_answer_to_the_opening_is_a_clear_error() {
+    let Some(listening) = hostile() else {
+        return;
+    };
+    for (behaviour, expected) in [
+        (
+            "redirect",
+            "a redirect (HTTP 307 to http://127.0.0.2:9/mcp), which is not followed",
+        ),
+        (
+            "wrongtype",
+            "a body of type 'text/html', not application/json or text/event-stream",
+        ),
+        ("huge", "a body longer than the limit of 65536 bytes"),
+    ] {
+        let url = listening.url(&format!("/open/{behaviour}"));
+        let error = McpServer::connect::<&str, &str>(&url, &[], &bounded()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("'server/discover' to the MCP server over HTTP failed: {expected}"),
+            "{behaviour}"
+        );
+    }
+    let refused = McpServer::connect::<&str, &str>("http://127.0.0.1:9/mcp", &[], &bounded())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        refused.starts_with("'server/discover' to the MCP server over HTTP failed: no answer ("),
+        "{refused}"
+    );
+}

@@ -1,0 +1,141 @@
+"""A hostile MCP server over Streamable HTTP, for the client's bounds: it speaks the
+stateless revision (2026-07-28) well enough to be listed, and misbehaves in the answer
+to a `tools/call` of the tool it names, or — with a path `/open/BEHAVIOUR` — in its
+answer to the opening `server/discover`.
+
+    python3 fake_http_server.py
+
+It serves on 127.0.0.1 at a port of the system's choosing, printed as the first line
+of stdout. It refuses (400, HeaderMismatch) a POST whose `Mcp-Method` or `Mcp-Name`
+header does not match the body, as the revision says a server must.
+
+Behaviours (tool names):
+  huge       a 1 MiB JSON body
+  drip       a JSON body announced as 100 bytes, sent one byte every 0.1 s
+  endless    an event stream of notifications, one every 0.05 s, never the answer
+  flood      an event stream of notifications as fast as it can, never the answer
+  redirect   307 to another origin, with a userinfo in the Location
+  wrongtype  200 with a text/html body
+  echo_auth  a JSON-RPC error whose message quotes the Authorization header it got
+  ok         the answer, in an event stream after a ping request and a notification
+"""
+
+import json
+import sys
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+TOOLS = ["huge", "drip", "endless", "flood", "redirect", "wrongtype", "echo_auth", "ok"]
+
+
+def notification():
+    return {"jsonrpc": "2.0", "method": "notifications/message",
+            "params": {"level": "info", "data": "x" * 100}}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body, kind="application/json", extra=()):
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in extra:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def answer(self, rid, result):
+        self.send(200, {"jsonrpc": "2.0", "id": rid, "result": result})
+
+    def events(self, messages, pause):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        self.close_connection = True
+        for message in messages:
+            self.wfile.write(b"data: " + json.dumps(message).encode() + b"\n\n")
+            self.wfile.flush()
+            if pause:
+                time.sleep(pause)
+
+    def do_DELETE(self):
+        self.send(405, b"", "text/plain")
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if "method" not in body:
+            # A reply to our ping.
+            self.send(202, b"", "text/plain")
+            return
+        method, rid = body["method"], body.get("id")
+        params = body.get("params") or {}
+        name = params.get("name")
+        if self.headers.get("Mcp-Method") != method or (
+            method == "tools/call" and self.headers.get("Mcp-Name") != name
+        ):
+            error = {"code": -32020, "message": "Header mismatch"}
+            self.send(400, {"jsonrpc": "2.0", "id": rid, "error": error})
+            return
+        if method == "server/discover":
+            if self.path.startswith("/open/"):
+                return self.misbehave(self.path[len("/open/"):], rid)
+            return self.answer(rid, {
+                "supportedVersions": ["2026-07-28"],
+                "capabilities": {"tools": {}},
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "hostile", "version": "1"}},
+            })
+        if method == "tools/list":
+            tools = [{"name": t, "inputSchema": {"type": "object"}} for t in TOOLS]
+            return self.answer(rid, {"tools": tools})
+        if method == "tools/call":
+            return self.misbehave(name, rid)
+        self.send(404, {"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "no"}})
+
+    def misbehave(self, behaviour, rid):
+        if behaviour == "huge":
+            result = {"content": [{"type": "text", "text": "x" * (1 << 20)}]}
+            self.answer(rid, result)
+        elif behaviour == "drip":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "100")
+            self.end_headers()
+            while True:
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(0.1)
+        elif behaviour == "endless":
+            self.events(iter(notification, None), 0.05)
+        elif behaviour == "flood":
+            self.events(iter(notification, None), 0)
+        elif behaviour == "redirect":
+            location = "http://user:s3cret-in-location@127.0.0.2:9/mcp"
+            self.send(307, b"", "text/plain", [("Location", location)])
+        elif behaviour == "wrongtype":
+            self.send(200, b"<html>hello</html>", "text/html")
+        elif behaviour == "echo_auth":
+            message = "refused: " + str(self.headers.get("Authorization"))
+            self.send(200, {"jsonrpc": "2.0", "id": rid, "error": {"code": -32000, "message": message}})
+        elif behaviour == "ok":
+            ping = {"jsonrpc": "2.0", "id": "p1", "method": "ping"}
+            answer = {"jsonrpc": "2.0", "id": rid,
+                      "result": {"content": [{"type": "text", "text": "fine"}]}}
+            self.events([ping, notification(), {"jsonrpc": "2.0", "id": 999, "result": {}}, answer], 0)
+        else:
+            self.send(500, b"unknown behaviour", "text/plain")
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
