@@ -44,7 +44,9 @@ pub use assistant::AssistantPayload;
 pub use budgets::{BudgetError, Budgets};
 pub use error::PayloadError;
 pub use resume::ResumePayload;
-pub use setup::{ModelName, OfferedTool, ServerIdentity, Setup, SetupDifference, ToolSource};
+pub use setup::{
+    ModelName, OfferedTool, ServerIdentity, ServerOrigin, Setup, SetupDifference, ToolSource,
+};
 pub use stop::StopPayload;
 pub use task::TaskPayload;
 pub use tool::ToolPayload;

@@ -22,7 +22,7 @@ use core::fmt;
 use super::member::{
     COMMAND_SHA256, DESCRIPTION, ENDPOINT, IDEMPOTENT, MCP_NAME, MODEL, NAME, OPTIONS,
     PROTOCOL_VERSION, PROVIDER, SCHEMA, SERVER, SERVERS, SERVER_INFO, SOURCE, SOURCE_HOST,
-    SOURCE_MCP, SYSTEM, TOOLS,
+    SOURCE_MCP, SYSTEM, TOOLS, URL,
 };
 use super::read::{number, object, Members};
 use super::{PayloadError, RecordKind};
@@ -108,13 +108,24 @@ pub enum ToolSource {
 /// An MCP server as it reported itself.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServerIdentity {
-    /// SHA-256 of the canonical JSON array of the command line's words
-    /// ([`ServerIdentity::command_digest`]).
-    pub command_sha256: Hash,
+    /// Where it ran: its command line's digest, or its URL.
+    pub origin: ServerOrigin,
     /// The protocol revision agreed.
     pub protocol_version: String,
     /// The server's `serverInfo` (`name`, `version`, `title`, …), if it sent one.
     pub server_info: Option<Object>,
+}
+
+/// Where an MCP server ran: recorded without any secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerOrigin {
+    /// A process: SHA-256 of the canonical JSON array of its command line's words
+    /// ([`ServerIdentity::command_digest`]), member `command_sha256` (a word may hold
+    /// a secret).
+    Command(Hash),
+    /// A server over HTTP: its URL without userinfo, member `url` (the headers sent to
+    /// it are not recorded).
+    Url(String),
 }
 
 /// The first thing two setups do not agree on: `what`, and what each has there
@@ -336,11 +347,12 @@ impl ServerIdentity {
     }
 
     fn encode(&self) -> Value {
+        let origin = match &self.origin {
+            ServerOrigin::Command(digest) => (COMMAND_SHA256, Value::from(hex(digest).as_str())),
+            ServerOrigin::Url(url) => (URL, Value::from(url.as_str())),
+        };
         let mut members = alloc::vec![
-            (
-                COMMAND_SHA256,
-                Value::from(hex(&self.command_sha256).as_str())
-            ),
+            origin,
             (
                 PROTOCOL_VERSION,
                 Value::from(self.protocol_version.as_str())
@@ -353,21 +365,35 @@ impl ServerIdentity {
     }
 
     fn decode(server: Members<'_>) -> Result<ServerIdentity, PayloadError> {
-        let digest = server.string(COMMAND_SHA256, "setup.servers[].command_sha256")?;
-        let lowercase = !digest.bytes().any(|b| b.is_ascii_uppercase());
-        let command_sha256 = Hash::from_hex(digest.as_bytes())
-            .filter(|_| lowercase)
-            .ok_or(malformed(
-                "setup.servers[].command_sha256",
-                "64 lowercase hex digits",
-            ))?;
+        let origin = match (server.optional(COMMAND_SHA256), server.optional(URL)) {
+            (Some(_), None) => {
+                let digest = server.string(COMMAND_SHA256, "setup.servers[].command_sha256")?;
+                let lowercase = !digest.bytes().any(|b| b.is_ascii_uppercase());
+                let digest = Hash::from_hex(digest.as_bytes())
+                    .filter(|_| lowercase)
+                    .ok_or(malformed(
+                        "setup.servers[].command_sha256",
+                        "64 lowercase hex digits",
+                    ))?;
+                ServerOrigin::Command(digest)
+            }
+            (None, Some(_)) => {
+                ServerOrigin::Url(String::from(server.string(URL, "setup.servers[].url")?))
+            }
+            _ => {
+                return Err(malformed(
+                    "setup.servers[]",
+                    "an object with one of command_sha256 and url",
+                ))
+            }
+        };
         let server_info = match server.optional(SERVER_INFO) {
             None => None,
             Some(Value::Object(info)) => Some(info.clone()),
             Some(_) => return Err(malformed("setup.servers[].server_info", "an object")),
         };
         Ok(ServerIdentity {
-            command_sha256,
+            origin,
             protocol_version: String::from(
                 server.string(PROTOCOL_VERSION, "setup.servers[].protocol_version")?,
             ),
@@ -375,14 +401,32 @@ impl ServerIdentity {
         })
     }
 
-    /// `name version` from its `serverInfo`, else its command's digest, shortened.
+    /// `name version` from its `serverInfo`, else its origin.
     fn label(&self) -> String {
         let info = self.server_info.as_ref();
         let get = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str);
         match (get(NAME), get("version")) {
             (Some(name), Some(version)) => format!("{name} {version}"),
             (Some(name), None) => String::from(name),
-            _ => format!("command {}", &hex(&self.command_sha256)[..12]),
+            _ => self.origin.label(),
+        }
+    }
+}
+
+impl ServerOrigin {
+    /// `command <its digest, shortened>`, or `url <the URL>`.
+    fn label(&self) -> String {
+        match self {
+            ServerOrigin::Command(digest) => format!("command {}", &hex(digest)[..12]),
+            ServerOrigin::Url(url) => format!("url {url}"),
+        }
+    }
+
+    /// Its digest in hex, or its URL as JSON, for a difference.
+    fn shown(&self) -> String {
+        match self {
+            ServerOrigin::Command(digest) => hex(digest),
+            ServerOrigin::Url(url) => canonical(&Value::from(url.as_str())),
         }
     }
 }
@@ -396,15 +440,12 @@ fn servers_difference(
         let (r, g) = (count(recorded), count(given));
         return Some(differ("the number of MCP servers", r, g));
     }
-    // Servers that report the same identity are told apart by their command's digest.
+    // Servers that report the same identity are told apart by their origin.
     let order = |servers: &[ServerIdentity]| {
         let mut labels: Vec<String> = servers.iter().map(ServerIdentity::label).collect();
         if (1..labels.len()).any(|i| labels[..i].contains(&labels[i])) {
             for (label, server) in labels.iter_mut().zip(servers) {
-                label.push_str(&format!(
-                    " (command {})",
-                    &hex(&server.command_sha256)[..12]
-                ));
+                label.push_str(&format!(" ({})", server.origin.label()));
             }
         }
         labels.join(", ")
@@ -429,9 +470,13 @@ fn servers_difference(
         })
     };
     let version = |v: &str| canonical(&Value::from(v));
-    let (part, recorded, other) = if r.command_sha256 != g.command_sha256 {
-        let (a, b) = (hex(&r.command_sha256), hex(&g.command_sha256));
-        ("command line (its SHA-256)", a, b)
+    let (part, recorded, other) = if r.origin != g.origin {
+        let part = match (&r.origin, &g.origin) {
+            (ServerOrigin::Command(_), ServerOrigin::Command(_)) => "command line (its SHA-256)",
+            (ServerOrigin::Url(_), ServerOrigin::Url(_)) => "URL",
+            _ => "command line (its SHA-256) or URL",
+        };
+        (part, r.origin.shown(), g.origin.shown())
     } else if r.protocol_version != g.protocol_version {
         let (a, b) = (version(&r.protocol_version), version(&g.protocol_version));
         ("protocol revision", a, b)
