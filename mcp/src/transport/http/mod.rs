@@ -82,7 +82,7 @@ impl HttpConnection {
             .map(|(name, value)| remote::header(name, value))
             .collect::<Result<Vec<_>, _>>()?;
         let mut secrets: Vec<String> = headers.iter().map(|(_, v)| v.clone()).collect();
-        if let Some(userinfo) = userinfo(url) {
+        if let Some(userinfo) = agentloop_core::redact::userinfo(url) {
             secrets.push(String::from(userinfo));
         }
         let agent: ureq::Agent = ureq::Agent::config_builder()
@@ -228,8 +228,8 @@ impl HttpConnection {
             failure,
         };
         if (300..400).contains(&status) {
-            let location =
-                header("location").map(|l| agentloop_http::without_userinfo(&l).into_owned());
+            let location = header("location")
+                .map(|l| agentloop_core::redact::without_userinfo(&l).into_owned());
             return Err(http(HttpFailure::Redirect { status, location }));
         }
         if status == 404 && session.is_some() {
@@ -446,17 +446,6 @@ fn hide_whole(text: &str, secret: &str) -> String {
     )
 }
 
-/// The userinfo of `url`, if it has one.
-fn userinfo(url: &str) -> Option<&str> {
-    let shown = agentloop_http::without_userinfo(url);
-    if shown.len() == url.len() {
-        return None;
-    }
-    let start = url.find("://").map_or(0, |at| at + 3);
-    let at = start + (url.len() - shown.len()) - 1;
-    url.get(start..at)
-}
-
 /// The `_meta` protocol version of a stateless request's params.
 fn meta_version(params: Option<&Value>) -> Option<&str> {
     params?
@@ -512,9 +501,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_userinfo_is_found_to_be_hidden() {
-        assert_eq!(userinfo("https://u:p@h/mcp"), Some("u:p"));
-        assert_eq!(userinfo("https://h/mcp"), None);
+    fn a_secret_is_hidden_whole_and_in_runs() {
         assert_eq!(
             hide_whole("token abcdefghijklmnop and abcdefghij", "abcdefghijklmnop"),
             "token [redacted] and [redacted]"

@@ -21,7 +21,7 @@ const RESERVED: [&str; 11] = [
 
 /// `url` checked (an `http://` or `https://` URL with a host), and as it is shown.
 pub(crate) fn check_url(url: &str) -> Result<String, McpError> {
-    let shown = agentloop_http::without_userinfo(url).into_owned();
+    let shown = agentloop_core::redact::without_userinfo(url).into_owned();
     let bad = |why| McpError::Remote(RemoteError::BadUrl(shown.clone(), why));
     if !(url.starts_with("http://") || url.starts_with("https://")) {
         return Err(bad("does not start with http:// or https://"));
