@@ -1,8 +1,9 @@
 //! The MCP client: the opening (era.rs), `tools/list`, `tools/call`.
 
+use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::process::ExitStatus;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use agentloop_core::jcs;
 use agentloop_core::json::{Object, Value};
@@ -10,6 +11,7 @@ use agentloop_core::json::{Object, Value};
 use crate::content::{self, ToolOutput};
 use crate::era;
 use crate::error::McpError;
+use crate::params::{self, Param};
 use crate::transport::{members, Connection, HttpConnection, Link, ProcessGroup};
 use crate::McpOptions;
 #[cfg(doc)]
@@ -34,6 +36,8 @@ struct Inner {
     server_info: Option<Object>,
     instructions: Option<String>,
     has_tools: bool,
+    /// Over HTTP, each listed tool's `x-mcp-header` properties (params.rs).
+    params: Mutex<BTreeMap<String, Vec<Param>>>,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -131,6 +135,7 @@ impl McpServer {
                 has_tools: opening.has_tools,
                 server_info: opening.server_info,
                 instructions: opening.instructions,
+                params: Mutex::new(BTreeMap::new()),
                 options: options.clone(),
                 connection,
             }),
@@ -139,16 +144,27 @@ impl McpServer {
 
     /// Request `method` in the server's era (with the `_meta` envelope in the stateless
     /// one), waited for at most [`McpOptions::call_timeout`]; its result if complete.
-    fn request(&self, method: &str, params: Option<Value>) -> Result<Value, McpError> {
+    fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        headers: &[(String, String)],
+    ) -> Result<Value, McpError> {
         let inner = &self.inner;
         let params = match inner.modern {
             true => Some(era::with_envelope(params, &inner.protocol_version)),
             false => params,
         };
+        let timeout = inner.options.call_timeout;
         let result = inner
             .connection
-            .request(method, params, inner.options.call_timeout)?;
+            .request_with(method, params, timeout, headers)?;
         era::complete(method, result)
+    }
+
+    /// Whether it is spoken to over HTTP.
+    pub(crate) fn is_remote(&self) -> bool {
+        matches!(self.inner.connection, Link::Http(_))
     }
 
     /// The protocol version agreed on: `2026-07-28` with a server that answered
@@ -236,7 +252,7 @@ impl McpServer {
                 .map(|cursor| members(vec![("cursor", Value::from(cursor))]));
             // A stateless server's cache hints (`ttlMs`, `cacheScope`) need nothing: the
             // list is read once.
-            let page = self.request("tools/list", params)?;
+            let page = self.request("tools/list", params, &[])?;
             let page = page
                 .as_object()
                 .ok_or_else(|| list_error("it is not an object"))?;
@@ -251,7 +267,10 @@ impl McpServer {
                 tools.push(listed_tool(tool, tools.len())?);
             }
             match page.get("nextCursor") {
-                None | Some(Value::Null) => return Ok(tools),
+                None | Some(Value::Null) => {
+                    self.keep_params(&tools);
+                    return Ok(tools);
+                }
                 Some(Value::String(next)) => cursor = Some(next.clone()),
                 Some(_) => return Err(list_error("its \"nextCursor\" is not a string")),
             }
@@ -259,18 +278,44 @@ impl McpServer {
         Err(McpError::TooManyPages(options.max_pages))
     }
 
+    /// Over HTTP, keeps the `x-mcp-header` properties of each listed tool whose marks
+    /// are valid (register.rs skips the others).
+    fn keep_params(&self, tools: &[ListedTool]) {
+        if !self.is_remote() {
+            return;
+        }
+        let mut kept = self
+            .inner
+            .params
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        for tool in tools {
+            let read = tool.input_schema.as_ref().map(params::read);
+            if let Some(Ok(marked)) = read.filter(|r| r.as_ref().is_ok_and(|p| !p.is_empty())) {
+                kept.insert(tool.name.clone(), marked);
+            }
+        }
+    }
+
     /// Calls tool `name` (its name on the server) with `arguments`: `tools/call`,
-    /// waited for at most [`McpOptions::call_timeout`]. The result is mapped to the
-    /// recorded shape ([`ToolOutput`], docs/mcp.md); a result that is not an error
-    /// and is longer than [`McpOptions::max_result_bytes`] as canonical JSON is
-    /// [`McpError::ResultTooLarge`].
+    /// waited for at most [`McpOptions::call_timeout`]. Over HTTP, the values of the
+    /// properties its `inputSchema` marks with `x-mcp-header` are sent as
+    /// `Mcp-Param-*` headers (as [`McpServer::list_tools`] read them). The result is
+    /// mapped to the recorded shape ([`ToolOutput`], docs/mcp.md); a result that is not
+    /// an error and is longer than [`McpOptions::max_result_bytes`] as canonical JSON
+    /// is [`McpError::ResultTooLarge`].
     pub fn call_tool(&self, name: &str, arguments: &Value) -> Result<ToolOutput, McpError> {
         let options = &self.inner.options;
+        let kept = self.inner.params.lock();
+        let headers = kept
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(name)
+            .map(|marked| params::headers(marked, arguments));
         let params = members(vec![
             ("name", Value::from(name)),
             ("arguments", arguments.clone()),
         ]);
-        let result = self.request("tools/call", Some(params))?;
+        let result = self.request("tools/call", Some(params), &headers.unwrap_or_default())?;
         let output = content::map_result(&result, options.inline_media).map_err(|reason| {
             McpError::BadAnswer {
                 method: String::from("tools/call"),

@@ -58,6 +58,7 @@ mod content;
 mod era;
 mod error;
 mod output;
+mod params;
 mod register;
 mod transport;
 

@@ -25,9 +25,20 @@ impl Link {
         params: Option<Value>,
         timeout: Duration,
     ) -> Result<Value, McpError> {
+        self.request_with(method, params, timeout, &[])
+    }
+
+    /// [`Link::request`], with `headers` besides over HTTP (a call's `Mcp-Param-*`).
+    pub(crate) fn request_with(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        timeout: Duration,
+        headers: &[(String, String)],
+    ) -> Result<Value, McpError> {
         match self {
             Link::Stdio(connection) => connection.request(method, params, timeout),
-            Link::Http(connection) => connection.request(method, params, timeout),
+            Link::Http(connection) => connection.request(method, params, timeout, headers),
         }
     }
 

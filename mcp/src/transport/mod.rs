@@ -39,7 +39,7 @@ mod link;
 mod message;
 mod pipes;
 mod process;
-pub(crate) use http::HttpConnection;
+pub(crate) use http::{header_safe, HttpConnection};
 pub(crate) use link::Link;
 use pipes::*;
 use process::Process;

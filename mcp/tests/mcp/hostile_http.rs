@@ -40,7 +40,20 @@ fn every_bad_answer_to_a_call_ends_it_as_an_error_within_its_bounds() {
     let headers = [("Authorization", format!("Bearer {token}"))];
     let server = McpServer::connect(&listening.url("/mcp"), &headers, &bounded()).unwrap();
     let mut toolbox = Toolbox::new();
-    register_tools(&[server], &mut toolbox, &BTreeMap::new()).unwrap();
+    let registration = register_tools(&[server], &mut toolbox, &BTreeMap::new()).unwrap();
+    // A tool whose `x-mcp-header` is where it cannot be read is refused; a marked
+    // argument is sent as its `Mcp-Param-*` header, which the fake checks.
+    assert_eq!(
+        registration
+            .skipped
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
+        [
+            "MCP server 0: tool 'badmark' skipped: its inputSchema has an \"x-mcp-header\" \
+          on a property not reached by \"properties\" alone from the root"
+        ]
+    );
     let call = |tool: &str| toolbox.call(tool, &json("{}")).map(|v| text(&v));
     let over = "'tools/call' to the MCP server over HTTP failed: ";
     for (tool, expected) in [
@@ -80,6 +93,13 @@ fn every_bad_answer_to_a_call_ends_it_as_an_error_within_its_bounds() {
             "{tool}"
         );
     }
+    assert_eq!(
+        toolbox
+            .call("region", &json(r#"{"region":"us-west1"}"#))
+            .map(|v| text(&v))
+            .unwrap(),
+        r#"{"content":[{"text":"us-west1","type":"text"}]}"#
+    );
     // A good answer after a ping (answered), a notification and another id's answer.
     assert_eq!(
         call("ok").unwrap(),

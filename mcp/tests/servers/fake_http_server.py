@@ -18,6 +18,10 @@ Behaviours (tool names):
   wrongtype  200 with a text/html body
   echo_auth  a JSON-RPC error whose message quotes the Authorization header it got
   ok         the answer, in an event stream after a ping request and a notification
+  region     its `region` argument is marked `x-mcp-header: Region`: the answer is the
+             `Mcp-Param-Region` header it got (refused, HeaderMismatch, when it does not
+             match the argument)
+  badmark    an `x-mcp-header` inside `items`, which makes the tool invalid
 """
 
 import json
@@ -91,7 +95,19 @@ class Handler(BaseHTTPRequestHandler):
             })
         if method == "tools/list":
             tools = [{"name": t, "inputSchema": {"type": "object"}} for t in TOOLS]
+            region = {"type": "string", "x-mcp-header": "Region"}
+            tools.append({"name": "region", "inputSchema": {
+                "type": "object", "properties": {"region": region}}})
+            marked = {"type": "array", "items": {"type": "string", "x-mcp-header": "Item"}}
+            tools.append({"name": "badmark", "inputSchema": {
+                "type": "object", "properties": {"items": marked}}})
             return self.answer(rid, {"tools": tools})
+        if method == "tools/call" and name == "region":
+            got = self.headers.get("Mcp-Param-Region")
+            if got != params["arguments"].get("region"):
+                error = {"code": -32020, "message": "Header mismatch: Mcp-Param-Region"}
+                return self.send(400, {"jsonrpc": "2.0", "id": rid, "error": error})
+            return self.answer(rid, {"content": [{"type": "text", "text": str(got)}]})
         if method == "tools/call":
             return self.misbehave(name, rid)
         self.send(404, {"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "no"}})

@@ -28,7 +28,7 @@ use crate::McpOptions;
 mod remote;
 mod sse;
 
-pub(crate) use remote::check_url;
+pub(crate) use remote::{check_url, header_safe};
 
 /// The `_meta` key of a request's protocol version (era.rs writes it).
 const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
@@ -47,6 +47,8 @@ struct Post<'a> {
     message: Value,
     /// The whole exchange's limit.
     timeout: Duration,
+    /// More headers: a call's `Mcp-Param-*`.
+    extra: &'a [(String, String)],
 }
 
 /// A server at a URL.
@@ -123,6 +125,7 @@ impl HttpConnection {
         method: &str,
         params: Option<Value>,
         timeout: Duration,
+        extra: &[(String, String)],
     ) -> Result<Value, McpError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let stateless = meta_version(params.as_ref()).is_some();
@@ -140,6 +143,7 @@ impl HttpConnection {
             id: Some(id),
             message: members(message),
             timeout,
+            extra,
         };
         let answer = self.post(&post);
         if matches!(answer, Err(McpError::Timeout { .. }))
@@ -176,6 +180,7 @@ impl HttpConnection {
             id: None,
             message: members(message),
             timeout: self.short,
+            extra: &[],
         };
         self.post(&post).map(|_| ()).map_err(|e| self.hide(e))
     }
@@ -204,7 +209,7 @@ impl HttpConnection {
         if let Some(session) = &session {
             request = request.header("mcp-session-id", session);
         }
-        for (name, value) in &self.headers {
+        for (name, value) in self.headers.iter().chain(post.extra) {
             request = request.header(name, value);
         }
         // Every value here was built from parsed JSON and finite numbers.
@@ -375,6 +380,7 @@ impl HttpConnection {
             id: None,
             message: reply,
             timeout: self.short,
+            extra: &[],
         };
         let _ = self.post(&post);
     }
