@@ -10,7 +10,7 @@ use agentloop_core::json::{Object, Value};
 
 use crate::content::{self, ToolOutput};
 use crate::era;
-use crate::error::McpError;
+use crate::error::{HttpFailure, McpError};
 use crate::params::{self, Param};
 use crate::transport::{members, Connection, HttpConnection, Link, ProcessGroup};
 use crate::McpOptions;
@@ -156,9 +156,19 @@ impl McpServer {
             false => params,
         };
         let timeout = inner.options.call_timeout;
-        let result = inner
-            .connection
-            .request_with(method, params, timeout, headers)?;
+        let link = &inner.connection;
+        let result = match link.request_with(method, params.clone(), timeout, headers) {
+            // The server ended the handshake era's session over HTTP: a new one, as
+            // the 2025-11-25 binding says, and the request again, once.
+            Err(McpError::Http {
+                failure: HttpFailure::SessionEnded,
+                ..
+            }) => {
+                era::handshake(link, inner.options.init_timeout)?;
+                link.request_with(method, params, timeout, headers)?
+            }
+            answer => answer?,
+        };
         era::complete(method, result)
     }
 

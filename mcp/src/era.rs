@@ -306,7 +306,7 @@ fn capabilities_and_instructions(
 
 /// The handshake: `initialize` with the latest handshake revision, the answer's version
 /// checked against [`PROTOCOL_VERSIONS`], then `notifications/initialized`.
-fn handshake(connection: &Link, wait: Duration) -> Result<Opening, McpError> {
+pub(crate) fn handshake(connection: &Link, wait: Duration) -> Result<Opening, McpError> {
     let params = members(vec![
         ("protocolVersion", Value::from(PROTOCOL_VERSIONS[0])),
         ("capabilities", Value::Object(Object::new())),

@@ -145,7 +145,8 @@ pub enum HttpFailure {
     /// The event stream ended before the answer came.
     StreamEnded,
     /// The server answered 404 to a request with the session it gave: it ended the
-    /// session.
+    /// session. (A request is sent once more in a new session; this is the error when
+    /// that fails the same way.)
     SessionEnded,
 }
 

@@ -139,3 +139,27 @@ fn a_bad_answer_to_the_opening_is_a_clear_error() {
         "{refused}"
     );
 }
+
+#[test]
+fn a_session_is_kept_renewed_when_the_server_ends_it_and_deleted_at_the_end() {
+    let Some(listening) = hostile() else {
+        return;
+    };
+    let url = listening.url("/sessions");
+    let connect = || McpServer::connect::<&str, &str>(&url, &[], &bounded()).unwrap();
+    let call = |server: &McpServer, tool: &str| {
+        let output = server.call_tool(tool, &json("{}")).unwrap();
+        text(&output.value)
+    };
+    let said = |text: &str| format!(r#"{{"content":[{{"text":"{text}","type":"text"}}]}}"#);
+    let server = connect();
+    assert_eq!(server.protocol_version(), "2025-11-25");
+    assert_eq!(call(&server, "whoami"), said("s1"));
+    assert_eq!(call(&server, "whoami"), said("s1"));
+    // The server ends it: the next request gets 404, then a new session.
+    assert_eq!(call(&server, "expire"), said("expired"));
+    assert_eq!(call(&server, "whoami"), said("s2"));
+    drop(server);
+    let again = connect();
+    assert_eq!(call(&again, "deleted"), said("s2"));
+}

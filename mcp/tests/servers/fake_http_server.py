@@ -22,12 +22,20 @@ Behaviours (tool names):
              `Mcp-Param-Region` header it got (refused, HeaderMismatch, when it does not
              match the argument)
   badmark    an `x-mcp-header` inside `items`, which makes the tool invalid
+
+At the path `/sessions` it is a handshake-era server instead (2025-11-25) with
+sessions: `server/discover` gets a 400 with no body, `initialize` a new
+`Mcp-Session-Id` (s1, s2, …), and every later request must carry a live session (404
+for an ended one) and `MCP-Protocol-Version: 2025-11-25`. Its tools: `whoami` answers
+the session, `expire` ends it, `deleted` lists the sessions ended by a DELETE.
 """
 
 import json
 import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+SESSIONS = {"next": 1, "live": set(), "deleted": []}
 
 TOOLS = ["huge", "drip", "endless", "flood", "redirect", "wrongtype", "echo_auth", "ok"]
 
@@ -68,10 +76,47 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(pause)
 
     def do_DELETE(self):
-        self.send(405, b"", "text/plain")
+        if self.path != "/sessions":
+            return self.send(405, b"", "text/plain")
+        session = self.headers.get("Mcp-Session-Id")
+        SESSIONS["live"].discard(session)
+        SESSIONS["deleted"].append(session)
+        self.send(200, b"", "text/plain")
+
+    def sessions(self, body):
+        method, rid = body.get("method"), body.get("id")
+        if method == "server/discover":
+            return self.send(400, b"", "text/plain")
+        if method == "initialize":
+            session = "s%d" % SESSIONS["next"]
+            SESSIONS["next"] += 1
+            SESSIONS["live"].add(session)
+            result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                      "serverInfo": {"name": "sessions", "version": "1"}}
+            response = {"jsonrpc": "2.0", "id": rid, "result": result}
+            return self.send(200, response, extra=[("Mcp-Session-Id", session)])
+        session = self.headers.get("Mcp-Session-Id")
+        if session not in SESSIONS["live"]:
+            return self.send(404 if session else 400, b"", "text/plain")
+        if self.headers.get("MCP-Protocol-Version") != "2025-11-25":
+            return self.send(400, b"", "text/plain")
+        if rid is None:
+            return self.send(202, b"", "text/plain")
+        if method == "tools/list":
+            tools = [{"name": t, "inputSchema": {"type": "object"}}
+                     for t in ("whoami", "expire", "deleted")]
+            return self.answer(rid, {"tools": tools})
+        name = body["params"]["name"]
+        if name == "expire":
+            SESSIONS["live"].discard(session)
+        text = {"whoami": session, "expire": "expired",
+                "deleted": ",".join(SESSIONS["deleted"])}[name]
+        self.answer(rid, {"content": [{"type": "text", "text": text}]})
 
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if self.path == "/sessions":
+            return self.sessions(body)
         if "method" not in body:
             # A reply to our ping.
             self.send(202, b"", "text/plain")

@@ -238,6 +238,11 @@ impl HttpConnection {
             return Err(http(HttpFailure::Redirect { status, location }));
         }
         if status == 404 && session.is_some() {
+            // The next `initialize` starts a new one.
+            let mut current = lock(&self.session);
+            if *current == session {
+                *current = None;
+            }
             return Err(http(HttpFailure::SessionEnded));
         }
         if method == "initialize" && (200..300).contains(&status) {
