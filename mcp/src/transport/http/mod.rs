@@ -18,7 +18,6 @@ use std::time::Duration;
 
 use agentloop_core::jcs;
 use agentloop_core::json::Value;
-use agentloop_core::redact::hide_runs;
 
 use super::message::{self, Incoming};
 use super::{lock, members};
@@ -27,11 +26,11 @@ use crate::McpOptions;
 
 mod remote;
 mod sse;
+mod wire;
+
+use wire::{failure, hide_whole, mcp_name, media_type, meta_version};
 
 pub(crate) use remote::{check_url, header_safe};
-
-/// The `_meta` key of a request's protocol version (era.rs writes it).
-const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// What a POST carries and expects.
 struct Post<'a> {
@@ -189,29 +188,8 @@ impl HttpConnection {
     /// notification or reply that was accepted.
     fn post(&self, post: &Post) -> Result<Option<Value>, McpError> {
         let method = post.method;
-        let params = post.message.as_object().and_then(|m| m.get("params"));
-        let mut request = self
-            .agent
-            .post(&self.target)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream");
-        if post.is_call {
-            request = request.header("mcp-method", method);
-            if let Some(name) = mcp_name(method, params) {
-                request = request.header("mcp-name", remote::header_safe(name));
-            }
-        }
-        let version = meta_version(params).map(String::from);
-        if let Some(version) = version.or_else(|| lock(&self.agreed).clone()) {
-            request = request.header("mcp-protocol-version", version);
-        }
         let session = lock(&self.session).clone();
-        if let Some(session) = &session {
-            request = request.header("mcp-session-id", session);
-        }
-        for (name, value) in self.headers.iter().chain(post.extra) {
-            request = request.header(name, value);
-        }
+        let request = self.request_for(post, session.as_deref());
         // Every value here was built from parsed JSON and finite numbers.
         let body = jcs::to_vec(&post.message).unwrap_or_default();
         let response = request
@@ -271,6 +249,38 @@ impl HttpConnection {
             _ if !(200..300).contains(&status) => Err(http(HttpFailure::Status(status))),
             _ => Err(http(HttpFailure::ContentType(kind))),
         }
+    }
+
+    /// The POST of `post`, with every header it carries.
+    fn request_for(
+        &self,
+        post: &Post,
+        session: Option<&str>,
+    ) -> ureq::RequestBuilder<ureq::typestate::WithBody> {
+        let method = post.method;
+        let params = post.message.as_object().and_then(|m| m.get("params"));
+        let mut request = self
+            .agent
+            .post(&self.target)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        if post.is_call {
+            request = request.header("mcp-method", method);
+            if let Some(name) = mcp_name(method, params) {
+                request = request.header("mcp-name", remote::header_safe(name));
+            }
+        }
+        let version = meta_version(params).map(String::from);
+        if let Some(version) = version.or_else(|| lock(&self.agreed).clone()) {
+            request = request.header("mcp-protocol-version", version);
+        }
+        if let Some(session) = session {
+            request = request.header("mcp-session-id", session);
+        }
+        for (name, value) in self.headers.iter().chain(post.extra) {
+            request = request.header(name, value);
+        }
+        request
     }
 
     /// A JSON body: the answer to request `id` (`None`: an error status to a
@@ -446,92 +456,5 @@ impl Drop for HttpConnection {
             .timeout_global(Some(self.short))
             .build()
             .call();
-    }
-}
-
-/// `text` with every whole `secret` and every run of 8 of its characters hidden.
-fn hide_whole(text: &str, secret: &str) -> String {
-    hide_runs(
-        &text.replace(secret, agentloop_core::redact::REDACTED),
-        Some(secret),
-    )
-}
-
-/// The `_meta` protocol version of a stateless request's params.
-fn meta_version(params: Option<&Value>) -> Option<&str> {
-    params?
-        .as_object()?
-        .get("_meta")?
-        .as_object()?
-        .get(PROTOCOL_VERSION_KEY)?
-        .as_str()
-}
-
-/// The `Mcp-Name` of a request: `params.name` of `tools/call` and `prompts/get`,
-/// `params.uri` of `resources/read`.
-fn mcp_name<'a>(method: &str, params: Option<&'a Value>) -> Option<&'a str> {
-    let key = match method {
-        "tools/call" | "prompts/get" => "name",
-        "resources/read" => "uri",
-        _ => return None,
-    };
-    params?.as_object()?.get(key)?.as_str()
-}
-
-/// A `Content-Type`'s media type, lowercase, without parameters.
-fn media_type(kind: &str) -> String {
-    kind.split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase()
-}
-
-/// The error a ureq failure of request `method` stands for.
-fn failure(method: &str, error: ureq::Error, timeout: Duration, max_body: usize) -> McpError {
-    let http = |failure| McpError::Http {
-        method: String::from(method),
-        failure,
-    };
-    match error {
-        ureq::Error::Timeout(_) => McpError::Timeout {
-            method: String::from(method),
-            after: timeout,
-        },
-        ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => McpError::Timeout {
-            method: String::from(method),
-            after: timeout,
-        },
-        ureq::Error::BodyExceedsLimit(_) => http(HttpFailure::TooLarge(max_body)),
-        other => http(HttpFailure::NoAnswer(other.to_string())),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_secret_is_hidden_whole_and_in_runs() {
-        assert_eq!(
-            hide_whole("token abcdefghijklmnop and abcdefghij", "abcdefghijklmnop"),
-            "token [redacted] and [redacted]"
-        );
-    }
-
-    #[test]
-    fn the_media_type_is_read_without_parameters() {
-        assert_eq!(
-            media_type("Application/JSON; charset=utf-8"),
-            "application/json"
-        );
-        assert_eq!(media_type("text/event-stream"), "text/event-stream");
-    }
-
-    #[test]
-    fn the_name_header_comes_from_the_params() {
-        let params = members(vec![("name", Value::from("add"))]);
-        assert_eq!(mcp_name("tools/call", Some(&params)), Some("add"));
-        assert_eq!(mcp_name("tools/list", Some(&params)), None);
     }
 }
