@@ -3,7 +3,7 @@
 //! SDK v2 stateless-only (behind a bearer token), the Python SDK 2.x (both eras; the
 //! stateless one is spoken), the TypeScript SDK's sessionful handshake-only transport —
 //! their tools called by a scripted model, each recorded by its URL; the token, given
-//! only as a variable's name, is in no file, no output, no log; `--resume` reconnects
+//! only as a variable's name, and a URL's password are in no file, no output, no log; `--resume` reconnects
 //! with the headers given again and compares the URLs. Skips with a message when
 //! `node`, `python3` or an SDK is missing, and fails instead in CI.
 
@@ -71,6 +71,7 @@ fn every_file(dir: &Path) -> Vec<(String, Vec<u8>)> {
 }
 
 const TOKEN: &str = "mcp-tok-5d1f0a9e7c3b42e8";
+const PASSWORD: &str = "pw-b81c4e02d7";
 
 #[test]
 fn a_run_serves_the_tools_of_remote_sdk_servers_and_keeps_their_token_secret() {
@@ -104,11 +105,15 @@ fn a_run_serves_the_tools_of_remote_sdk_servers_and_keeps_their_token_secret() {
     ])
     .unwrap();
     let base = format!("{}/v1", model.url());
+    // A userinfo in a URL is sent (as Basic authorization), never recorded or shown.
+    let with_userinfo = python
+        .url
+        .replace("http://", &format!("http://agent:{PASSWORD}@"));
     let servers = [
         "--mcp-url",
         &guarded.url,
         "--mcp-url",
-        &python.url,
+        &with_userinfo,
         "--mcp-url",
         &sessions.url,
         "--mcp-header",
@@ -196,7 +201,7 @@ fn a_run_serves_the_tools_of_remote_sdk_servers_and_keeps_their_token_secret() {
         "--mcp-url",
         &sessions.url,
         "--mcp-url",
-        &python.url,
+        &with_userinfo,
         "--mcp-header",
         "0:Authorization=Bearer ${MCP_TOKEN}",
     ];
@@ -213,12 +218,14 @@ fn a_run_serves_the_tools_of_remote_sdk_servers_and_keeps_their_token_secret() {
     );
     assert_eq!(scratch.read("t.jsonl"), before);
 
-    // The token is nowhere: no file of the run, no output.
-    for (name, bytes) in every_file(scratch.dir()) {
-        let text = String::from_utf8_lossy(&bytes);
-        assert!(!text.contains(TOKEN), "{name}");
-    }
-    for output in [&run, &resumed, &unset, &refused] {
-        assert!(!output.stdout.contains(TOKEN) && !output.stderr.contains(TOKEN));
+    // The token and the password are nowhere: no file of the run, no output.
+    for secret in [TOKEN, PASSWORD] {
+        for (name, bytes) in every_file(scratch.dir()) {
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(!text.contains(secret), "{name}");
+        }
+        for output in [&run, &resumed, &unset, &refused] {
+            assert!(!output.stdout.contains(secret) && !output.stderr.contains(secret));
+        }
     }
 }
