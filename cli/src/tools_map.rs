@@ -40,15 +40,18 @@ fn object(members: Vec<(&str, Value)>) -> Value {
 pub fn map(args: &ToolsArgs, servers: &[McpServer], offered: &Offered) -> Value {
     let servers = servers
         .iter()
-        .zip(&args.mcp)
-        .map(|(server, command)| {
-            let words = command
-                .words
-                .iter()
-                .map(|w| Value::from(w.as_str()))
-                .collect();
+        .enumerate()
+        .map(|(index, server)| {
+            // The `--mcp` servers come first, then the `--mcp-url` ones.
+            let origin = match args.mcp.get(index) {
+                Some(command) => {
+                    let words = command.words.iter().map(|w| Value::from(w.as_str()));
+                    ("command", Value::Array(words.collect()))
+                }
+                None => ("url", Value::from(server.url().unwrap_or_default())),
+            };
             let mut members = vec![
-                ("command", Value::Array(words)),
+                origin,
                 ("protocol_version", Value::from(server.protocol_version())),
             ];
             if let Some(info) = server.server_info() {
@@ -383,6 +386,8 @@ mod tests {
         let args = ToolsArgs {
             demo_tools: true,
             mcp: Vec::new(),
+            mcp_url: Vec::new(),
+            mcp_header: Vec::new(),
             mcp_timeout: 60,
             mcp_init_timeout: 60,
             mcp_log: None,

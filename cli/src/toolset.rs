@@ -49,28 +49,79 @@ pub fn options(args: &ToolsArgs, default_log: Option<PathBuf>) -> Result<McpOpti
     })
 }
 
-/// Starts every `--mcp` server, in order (each handshake done); the first that fails
-/// is the error (those already started are reaped as they are dropped).
+/// Starts every `--mcp` server, in order (each handshake done), then connects to every
+/// `--mcp-url` server, in order, with its `--mcp-header`s; the first that fails is the
+/// error (those already started are reaped as they are dropped). The headers are
+/// checked first: a bad one starts nothing.
 pub fn spawn(args: &ToolsArgs, options: &McpOptions) -> Result<Vec<McpServer>, Failure> {
-    let mut servers = Vec::with_capacity(args.mcp.len());
+    let headers = headers(&args.mcp_header, args.mcp_url.len())?;
+    let mut servers = Vec::with_capacity(args.mcp.len() + args.mcp_url.len());
     for (index, command) in args.mcp.iter().enumerate() {
-        let Some((program, rest)) = command.words.split_first() else {
-            return Err(Failure::Setup(SetupFailure::Mcp {
-                index,
-                command: command.text.clone(),
-                error: String::from("the command is empty"),
-            }));
-        };
-        let server = McpServer::spawn(program, rest, options).map_err(|error| {
+        let failed = |error: String| {
             Failure::Setup(SetupFailure::Mcp {
                 index,
+                flag: "--mcp",
                 command: command.text.clone(),
+                error,
+            })
+        };
+        let Some((program, rest)) = command.words.split_first() else {
+            return Err(failed(String::from("the command is empty")));
+        };
+        let server = McpServer::spawn(program, rest, options).map_err(|e| failed(e.to_string()))?;
+        servers.push(server);
+    }
+    for (at, url) in args.mcp_url.iter().enumerate() {
+        let server = McpServer::connect(url, &headers[at], options).map_err(|error| {
+            Failure::Setup(SetupFailure::Mcp {
+                index: args.mcp.len() + at,
+                flag: "--mcp-url",
+                command: agentloop_http::without_userinfo(url).into_owned(),
                 error: error.to_string(),
             })
         })?;
         servers.push(server);
     }
     Ok(servers)
+}
+
+/// The `--mcp-header`s of each of `urls` `--mcp-url` servers: `[N:]NAME=VALUE`, `N`
+/// needed when there is more than one. A refusal names the header, never its value.
+fn headers(given: &[String], urls: usize) -> Result<Vec<Vec<(String, String)>>, Failure> {
+    let mut headers = vec![Vec::new(); urls];
+    for text in given {
+        let refuse = |why: String| Err(Failure::Setup(SetupFailure::McpHeader(why)));
+        let Some((target, value)) = text.split_once('=') else {
+            return refuse(String::from(
+                "takes 'NAME=VALUE' (or 'N:NAME=VALUE'), and this one has no '='",
+            ));
+        };
+        let (server, name) = match target.split_once(':') {
+            Some((index, name)) => match index.parse::<usize>() {
+                Ok(index) if index < urls => (index, name),
+                _ => {
+                    return refuse(format!(
+                        "{target}: there is no --mcp-url {index} (N counts the --mcp-url \
+                         from 0, and there {})",
+                        match urls {
+                            1 => String::from("is 1"),
+                            n => format!("are {n}"),
+                        }
+                    ))
+                }
+            },
+            None if urls == 1 => (0, target),
+            None if urls == 0 => return refuse(format!("{target}: there is no --mcp-url")),
+            None => {
+                return refuse(format!(
+                    "{target}: there are {urls} --mcp-url servers; say which: \
+                     'N:{target}=…' (N counts the --mcp-url from 0)"
+                ))
+            }
+        };
+        headers[server].push((String::from(name), String::from(value)));
+    }
+    Ok(headers)
 }
 
 /// The toolbox: the demo tools when asked (under their own names), then the servers'
@@ -94,13 +145,15 @@ pub fn offer(
     }
     let registration = register_tools(servers, &mut toolbox, limits).map_err(|error| {
         let agentloop_mcp::RegisterToolsError::List { server, error } = error;
+        let (flag, command) = match (args.mcp.get(server), servers.get(server)) {
+            (Some(command), _) => ("--mcp", command.text.clone()),
+            (None, Some(remote)) => ("--mcp-url", String::from(remote.url().unwrap_or(""))),
+            (None, None) => ("--mcp", String::new()),
+        };
         Failure::Setup(SetupFailure::Mcp {
             index: server,
-            command: args
-                .mcp
-                .get(server)
-                .map(|c| c.text.clone())
-                .unwrap_or_default(),
+            flag,
+            command,
             error: format!("could not list its tools: {error}"),
         })
     })?;
@@ -133,10 +186,46 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_header_goes_to_the_url_it_names_and_a_refusal_never_shows_its_value() {
+        let given = |texts: &[&str]| texts.iter().map(|t| String::from(*t)).collect::<Vec<_>>();
+        let one = headers(&given(&["Authorization=Bearer $T", "X-A=b=c"]), 1).unwrap();
+        assert_eq!(
+            one,
+            [[
+                (String::from("Authorization"), String::from("Bearer $T")),
+                (String::from("X-A"), String::from("b=c")),
+            ]]
+        );
+        let two = headers(&given(&["1:X-A=v:w", "0:X-B=u"]), 2).unwrap();
+        assert_eq!(two[0], [(String::from("X-B"), String::from("u"))]);
+        assert_eq!(two[1], [(String::from("X-A"), String::from("v:w"))]);
+        for (texts, urls, said) in [
+            (
+                &["X-A=literal-secret"][..],
+                2,
+                "X-A: there are 2 --mcp-url servers; say which",
+            ),
+            (
+                &["2:X-A=literal-secret"][..],
+                2,
+                "2:X-A: there is no --mcp-url 2",
+            ),
+            (&["X-A=literal-secret"][..], 0, "X-A: there is no --mcp-url"),
+            (&["literal-secret"][..], 1, "takes 'NAME=VALUE'"),
+        ] {
+            let refused = headers(&given(texts), urls).err().unwrap().to_string();
+            assert!(refused.contains(said), "{refused}");
+            assert!(!refused.contains("literal-secret"), "{refused}");
+        }
+    }
+
+    #[test]
     fn demo_tools_are_offered_first_with_their_limits_and_a_stray_limit_is_refused() {
         let args = ToolsArgs {
             demo_tools: true,
             mcp: Vec::new(),
+            mcp_url: Vec::new(),
+            mcp_header: Vec::new(),
             mcp_timeout: 60,
             mcp_init_timeout: 60,
             mcp_log: None,

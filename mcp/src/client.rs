@@ -1,30 +1,34 @@
 //! The MCP client: the opening (era.rs), `tools/list`, `tools/call`.
 
+use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::process::ExitStatus;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use agentloop_core::jcs;
 use agentloop_core::json::{Object, Value};
 
 use crate::content::{self, ToolOutput};
 use crate::era;
-use crate::error::McpError;
-use crate::transport::{members, Connection, ProcessGroup};
+use crate::error::{HttpFailure, McpError};
+use crate::params::{self, Param};
+use crate::transport::{members, Connection, HttpConnection, Link, ProcessGroup};
 use crate::McpOptions;
 #[cfg(doc)]
 use crate::PROTOCOL_VERSIONS;
 
-/// A running MCP server, spoken to over its standard input and output. Cheap to clone:
-/// clones (and the tools registered from it) share the one process, which is reaped
-/// when the last of them is dropped. Requests may be made from several threads at once.
+/// An MCP server: a process spoken to over its standard input and output
+/// ([`McpServer::spawn`]), or a remote server spoken to over Streamable HTTP
+/// ([`McpServer::connect`]). Cheap to clone: clones (and the tools registered from it)
+/// share the one process (reaped when the last of them is dropped) or connection
+/// (whose session is ended then). Requests may be made from several threads at once.
 #[derive(Clone)]
 pub struct McpServer {
     inner: Arc<Inner>,
 }
 
 struct Inner {
-    connection: Connection,
+    connection: Link,
     options: McpOptions,
     protocol_version: String,
     /// Whether the revision is a stateless one (2026-07-28): requests carry `_meta`.
@@ -32,12 +36,18 @@ struct Inner {
     server_info: Option<Object>,
     instructions: Option<String>,
     has_tools: bool,
+    /// Over HTTP, each listed tool's `x-mcp-header` properties (params.rs).
+    params: Mutex<BTreeMap<String, Vec<Param>>>,
 }
 
 impl std::fmt::Debug for McpServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("McpServer")
-            .field("pid", &self.inner.connection.pid())
+        let mut debug = f.debug_struct("McpServer");
+        match &self.inner.connection {
+            Link::Stdio(connection) => debug.field("pid", &connection.pid()),
+            Link::Http(connection) => debug.field("url", &connection.url()),
+        };
+        debug
             .field("protocol_version", &self.inner.protocol_version)
             .field("server_info", &self.inner.server_info)
             .finish_non_exhaustive()
@@ -82,6 +92,41 @@ impl McpServer {
     ) -> Result<McpServer, McpError> {
         let args: Vec<&OsStr> = args.iter().map(AsRef::as_ref).collect();
         let connection = Connection::spawn(program.as_ref(), &args, options)?;
+        McpServer::open(Link::Stdio(connection), options)
+    }
+
+    /// Connects to the server at `url` over Streamable HTTP (docs/mcp.md) and finds
+    /// which protocol era it speaks, as a dual-era client does over HTTP: a
+    /// `server/discover` POST in the stateless revision first; a server that answers it
+    /// is spoken to statelessly (`Mcp-Method`, `Mcp-Name` and `MCP-Protocol-Version` on
+    /// each POST); one that answers with an HTTP 4xx or a JSON-RPC error that is not a
+    /// recognized modern one gets the handshake, as [`McpServer::spawn`] describes, and
+    /// the session it gives (`Mcp-Session-Id`) is sent on every later request and
+    /// ended with a DELETE when the last clone is dropped.
+    ///
+    /// Each of `headers` (name, value) is sent on every request; in a value, `$NAME`
+    /// and `${NAME}` are replaced by environment variable `NAME` (which must be set)
+    /// and `$$` by `$` — so a secret is named (`("Authorization", "Bearer $TOKEN")`),
+    /// never written. A userinfo in `url` is sent as HTTP Basic authorization. No
+    /// header value and no userinfo is ever shown: not by [`McpServer::url`], its
+    /// `Debug` or an error sentence. Each request (body included) is bounded by its
+    /// timeout and its body by [`McpOptions::max_line_bytes`]; redirects are not
+    /// followed.
+    pub fn connect<N: AsRef<str>, V: AsRef<str>>(
+        url: &str,
+        headers: &[(N, V)],
+        options: &McpOptions,
+    ) -> Result<McpServer, McpError> {
+        let headers: Vec<(&str, &str)> = headers
+            .iter()
+            .map(|(name, value)| (name.as_ref(), value.as_ref()))
+            .collect();
+        let connection = HttpConnection::open(url, &headers, options)?;
+        McpServer::open(Link::Http(connection), options)
+    }
+
+    /// The opening exchange on `connection`, and the handle.
+    fn open(connection: Link, options: &McpOptions) -> Result<McpServer, McpError> {
         let opening = era::open(&connection, options.init_timeout)?;
         Ok(McpServer {
             inner: Arc::new(Inner {
@@ -90,6 +135,7 @@ impl McpServer {
                 has_tools: opening.has_tools,
                 server_info: opening.server_info,
                 instructions: opening.instructions,
+                params: Mutex::new(BTreeMap::new()),
                 options: options.clone(),
                 connection,
             }),
@@ -98,16 +144,37 @@ impl McpServer {
 
     /// Request `method` in the server's era (with the `_meta` envelope in the stateless
     /// one), waited for at most [`McpOptions::call_timeout`]; its result if complete.
-    fn request(&self, method: &str, params: Option<Value>) -> Result<Value, McpError> {
+    fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        headers: &[(String, String)],
+    ) -> Result<Value, McpError> {
         let inner = &self.inner;
         let params = match inner.modern {
             true => Some(era::with_envelope(params, &inner.protocol_version)),
             false => params,
         };
-        let result = inner
-            .connection
-            .request(method, params, inner.options.call_timeout)?;
+        let timeout = inner.options.call_timeout;
+        let link = &inner.connection;
+        let result = match link.request_with(method, params.clone(), timeout, headers) {
+            // The server ended the handshake era's session over HTTP: a new one, as
+            // the 2025-11-25 binding says, and the request again, once.
+            Err(McpError::Http {
+                failure: HttpFailure::SessionEnded,
+                ..
+            }) => {
+                era::handshake(link, inner.options.init_timeout)?;
+                link.request_with(method, params, timeout, headers)?
+            }
+            answer => answer?,
+        };
         era::complete(method, result)
+    }
+
+    /// Whether it is spoken to over HTTP.
+    pub(crate) fn is_remote(&self) -> bool {
+        matches!(self.inner.connection, Link::Http(_))
     }
 
     /// The protocol version agreed on: `2026-07-28` with a server that answered
@@ -134,24 +201,43 @@ impl McpServer {
         self.inner.has_tools
     }
 
-    /// The server process's id (for logs and tests; never recorded).
-    pub fn process_id(&self) -> u32 {
-        self.inner.connection.pid()
+    /// The server process's id (for logs and tests; never recorded); `None` for a
+    /// server over HTTP.
+    pub fn process_id(&self) -> Option<u32> {
+        match &self.inner.connection {
+            Link::Stdio(connection) => Some(connection.pid()),
+            Link::Http(_) => None,
+        }
+    }
+
+    /// The URL of a server over HTTP, without its userinfo; `None` for a process.
+    pub fn url(&self) -> Option<&str> {
+        match &self.inner.connection {
+            Link::Stdio(_) => None,
+            Link::Http(connection) => Some(connection.url()),
+        }
     }
 
     /// The server's process group (its own, on Unix: the server and every process it
     /// starts), for ending it from another thread — a Ctrl-C handler — with
     /// [`end_process_groups`](crate::end_process_groups), while this handle and its
-    /// tools are busy in a call. It does not keep the server running.
+    /// tools are busy in a call. It does not keep the server running. A server over
+    /// HTTP has none: its group ends nothing.
     pub fn process_group(&self) -> ProcessGroup {
-        self.inner.connection.process_group()
+        match &self.inner.connection {
+            Link::Stdio(connection) => connection.process_group(),
+            Link::Http(_) => ProcessGroup::none(),
+        }
     }
 
     /// `None` while the server runs; `Some(status)` once its output ended (the status
     /// is `None` when it was not known within the grace period). Once dead, every
-    /// request fails at once with [`McpError::Exited`].
+    /// request fails at once with [`McpError::Exited`]. Always `None` over HTTP.
     pub fn exited(&self) -> Option<Option<ExitStatus>> {
-        self.inner.connection.dead()
+        match &self.inner.connection {
+            Link::Stdio(connection) => connection.dead(),
+            Link::Http(_) => None,
+        }
     }
 
     /// The options it was started with.
@@ -176,7 +262,7 @@ impl McpServer {
                 .map(|cursor| members(vec![("cursor", Value::from(cursor))]));
             // A stateless server's cache hints (`ttlMs`, `cacheScope`) need nothing: the
             // list is read once.
-            let page = self.request("tools/list", params)?;
+            let page = self.request("tools/list", params, &[])?;
             let page = page
                 .as_object()
                 .ok_or_else(|| list_error("it is not an object"))?;
@@ -191,7 +277,10 @@ impl McpServer {
                 tools.push(listed_tool(tool, tools.len())?);
             }
             match page.get("nextCursor") {
-                None | Some(Value::Null) => return Ok(tools),
+                None | Some(Value::Null) => {
+                    self.keep_params(&tools);
+                    return Ok(tools);
+                }
                 Some(Value::String(next)) => cursor = Some(next.clone()),
                 Some(_) => return Err(list_error("its \"nextCursor\" is not a string")),
             }
@@ -199,18 +288,44 @@ impl McpServer {
         Err(McpError::TooManyPages(options.max_pages))
     }
 
+    /// Over HTTP, keeps the `x-mcp-header` properties of each listed tool whose marks
+    /// are valid (register.rs skips the others).
+    fn keep_params(&self, tools: &[ListedTool]) {
+        if !self.is_remote() {
+            return;
+        }
+        let mut kept = self
+            .inner
+            .params
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        for tool in tools {
+            let read = tool.input_schema.as_ref().map(params::read);
+            if let Some(Ok(marked)) = read.filter(|r| r.as_ref().is_ok_and(|p| !p.is_empty())) {
+                kept.insert(tool.name.clone(), marked);
+            }
+        }
+    }
+
     /// Calls tool `name` (its name on the server) with `arguments`: `tools/call`,
-    /// waited for at most [`McpOptions::call_timeout`]. The result is mapped to the
-    /// recorded shape ([`ToolOutput`], docs/mcp.md); a result that is not an error
-    /// and is longer than [`McpOptions::max_result_bytes`] as canonical JSON is
-    /// [`McpError::ResultTooLarge`].
+    /// waited for at most [`McpOptions::call_timeout`]. Over HTTP, the values of the
+    /// properties its `inputSchema` marks with `x-mcp-header` are sent as
+    /// `Mcp-Param-*` headers (as [`McpServer::list_tools`] read them). The result is
+    /// mapped to the recorded shape ([`ToolOutput`], docs/mcp.md); a result that is not
+    /// an error and is longer than [`McpOptions::max_result_bytes`] as canonical JSON
+    /// is [`McpError::ResultTooLarge`].
     pub fn call_tool(&self, name: &str, arguments: &Value) -> Result<ToolOutput, McpError> {
         let options = &self.inner.options;
+        let kept = self.inner.params.lock();
+        let headers = kept
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(name)
+            .map(|marked| params::headers(marked, arguments));
         let params = members(vec![
             ("name", Value::from(name)),
             ("arguments", arguments.clone()),
         ]);
-        let result = self.request("tools/call", Some(params))?;
+        let result = self.request("tools/call", Some(params), &headers.unwrap_or_default())?;
         let output = content::map_result(&result, options.inline_media).map_err(|reason| {
             McpError::BadAnswer {
                 method: String::from("tools/call"),

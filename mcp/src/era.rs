@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use agentloop_core::json::{Object, Value};
 
-use crate::error::McpError;
-use crate::transport::{members, Connection};
+use crate::error::{HttpFailure, McpError};
+use crate::transport::{members, Link};
 use crate::{MODERN_PROTOCOL_VERSIONS, PROTOCOL_VERSIONS};
 
 /// The `_meta` key of a request's protocol version.
@@ -128,7 +128,7 @@ pub(crate) fn complete(method: &str, result: Value) -> Result<Value, McpError> {
 /// at most a quarter of it (and at most 5 s), `initialize` the rest less a second
 /// probe's share — kept for a server that came up after the first probe timed out and
 /// refuses `initialize` naming the modern revision.
-pub(crate) fn open(connection: &Connection, init_timeout: Duration) -> Result<Opening, McpError> {
+pub(crate) fn open(connection: &Link, init_timeout: Duration) -> Result<Opening, McpError> {
     let probe_wait = (init_timeout / 4).min(PROBE_LIMIT);
     let handshake_wait = init_timeout.saturating_sub(probe_wait * 2);
     let why_not_modern = match discover(connection, probe_wait) {
@@ -170,7 +170,7 @@ fn no_era(discover: McpError, initialize: McpError) -> McpError {
 }
 
 /// `server/discover` with the latest modern revision, and what its answer says.
-fn discover(connection: &Connection, wait: Duration) -> Probe {
+fn discover(connection: &Link, wait: Duration) -> Probe {
     let method = "server/discover";
     let params = with_envelope(None, MODERN_PROTOCOL_VERSIONS[0]);
     let error = match connection.request(method, Some(params), wait) {
@@ -184,6 +184,13 @@ fn discover(connection: &Connection, wait: Duration) -> Probe {
     };
     match &error {
         McpError::Timeout { .. } => Probe::Handshake(error),
+        // Over HTTP, 400, 404 or 405 without a recognized modern error in the body
+        // (2026-07-28 Streamable HTTP, "Backward Compatibility"); 401 or 403 is not
+        // about the era.
+        McpError::Http {
+            failure: HttpFailure::Status(400 | 404 | 405),
+            ..
+        } => Probe::Handshake(error),
         McpError::Rpc { code, .. } if !MODERN_ERRORS.contains(code) => Probe::Handshake(error),
         McpError::Rpc { code, data, .. } if *code == UNSUPPORTED_PROTOCOL_VERSION => {
             let supported = data.as_deref().map(supported_in_error).unwrap_or_default();
@@ -299,7 +306,7 @@ fn capabilities_and_instructions(
 
 /// The handshake: `initialize` with the latest handshake revision, the answer's version
 /// checked against [`PROTOCOL_VERSIONS`], then `notifications/initialized`.
-fn handshake(connection: &Connection, wait: Duration) -> Result<Opening, McpError> {
+pub(crate) fn handshake(connection: &Link, wait: Duration) -> Result<Opening, McpError> {
     let params = members(vec![
         ("protocolVersion", Value::from(PROTOCOL_VERSIONS[0])),
         ("capabilities", Value::Object(Object::new())),
@@ -326,6 +333,7 @@ fn handshake(connection: &Connection, wait: Duration) -> Result<Opening, McpErro
         Some(_) => return Err(bad("its \"serverInfo\" is not an object")),
     };
     let (has_tools, instructions) = capabilities_and_instructions(result, bad)?;
+    connection.agree(version);
     connection.notify("notifications/initialized", None)?;
     Ok(Opening {
         protocol_version: version.clone(),

@@ -108,6 +108,120 @@ pub enum McpError {
         /// The limit.
         max: usize,
     },
+    /// A request to a server over HTTP ([`crate::McpServer::connect`]) failed below
+    /// JSON-RPC: no answer, an HTTP status, a redirect, a body of the wrong type or size.
+    Http {
+        /// The request's method.
+        method: String,
+        /// What went wrong.
+        failure: HttpFailure,
+    },
+    /// A server's URL or one of its headers cannot be used; nothing was sent.
+    Remote(RemoteError),
+}
+
+/// How an exchange with a server over HTTP failed below JSON-RPC. No sentence holds a
+/// header value or the URL's userinfo.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HttpFailure {
+    /// No answer: the connection failed, or was cut (ureq's reason).
+    NoAnswer(String),
+    /// An HTTP error status whose body is not a JSON-RPC error.
+    Status(u16),
+    /// A redirect, which is not followed (it could carry the headers elsewhere).
+    Redirect {
+        /// The status (301, 302, 303, 307, 308).
+        status: u16,
+        /// Its `Location`, without userinfo, if it gave one.
+        location: Option<String>,
+    },
+    /// A body whose `Content-Type` is neither `application/json` nor
+    /// `text/event-stream` (the type given, or `None` for none).
+    ContentType(Option<String>),
+    /// A body longer than [`crate::McpOptions::max_line_bytes`].
+    TooLarge(usize),
+    /// A request answered with no body (202 or 204).
+    NoBody(u16),
+    /// The event stream ended before the answer came.
+    StreamEnded,
+    /// The server answered 404 to a request with the session it gave: it ended the
+    /// session. (A request is sent once more in a new session; this is the error when
+    /// that fails the same way.)
+    SessionEnded,
+}
+
+/// Why a server's URL or headers were refused ([`crate::McpServer::connect`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RemoteError {
+    /// The URL is not an `http://` or `https://` URL with a host (shown without
+    /// userinfo): why.
+    BadUrl(String, &'static str),
+    /// A header name that is not an HTTP token, or one the client sets itself.
+    BadHeaderName(String, &'static str),
+    /// A header's value names an environment variable that is not set.
+    VariableNotSet {
+        /// The header.
+        header: String,
+        /// The variable.
+        variable: String,
+    },
+    /// A header's value (after expansion) cannot be sent: the header, and why (never
+    /// the value).
+    BadHeaderValue(String, &'static str),
+}
+
+impl fmt::Display for HttpFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HttpFailure::NoAnswer(reason) => write!(f, "no answer ({reason})"),
+            HttpFailure::Status(status) => write!(
+                f,
+                "HTTP status {status}, with no JSON-RPC error in the body"
+            ),
+            HttpFailure::Redirect { status, location } => {
+                write!(f, "a redirect (HTTP {status}")?;
+                if let Some(location) = location {
+                    write!(f, " to {location}")?;
+                }
+                f.write_str("), which is not followed")
+            }
+            HttpFailure::ContentType(Some(kind)) => write!(
+                f,
+                "a body of type '{kind}', not application/json or text/event-stream"
+            ),
+            HttpFailure::ContentType(None) => f.write_str(
+                "a body with no Content-Type (application/json or text/event-stream is needed)",
+            ),
+            HttpFailure::TooLarge(max) => {
+                write!(f, "a body longer than the limit of {max} bytes")
+            }
+            HttpFailure::NoBody(status) => write!(f, "HTTP status {status} with no body"),
+            HttpFailure::StreamEnded => {
+                f.write_str("an event stream that ended before the answer came")
+            }
+            HttpFailure::SessionEnded => {
+                f.write_str("HTTP status 404 for the session the server gave: it ended the session")
+            }
+        }
+    }
+}
+
+impl fmt::Display for RemoteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RemoteError::BadUrl(url, why) => write!(f, "the MCP server URL \"{url}\" {why}"),
+            RemoteError::BadHeaderName(name, why) => {
+                write!(f, "the MCP header name '{name}' {why}")
+            }
+            RemoteError::VariableNotSet { header, variable } => write!(
+                f,
+                "the MCP header '{header}' names the environment variable {variable}, which is not set"
+            ),
+            RemoteError::BadHeaderValue(header, why) => {
+                write!(f, "the value of the MCP header '{header}' {why}")
+            }
+        }
+    }
 }
 
 /// How a line on the server's standard output fails to be a JSON-RPC message.
@@ -235,6 +349,13 @@ impl fmt::Display for McpError {
                 "the result is {bytes} bytes as JSON, more than the limit of {max} bytes \
                  for a recorded result"
             ),
+            McpError::Http { method, failure } => {
+                write!(
+                    f,
+                    "'{method}' to the MCP server over HTTP failed: {failure}"
+                )
+            }
+            McpError::Remote(error) => error.fmt(f),
         }
     }
 }

@@ -1,5 +1,5 @@
-//! MCP tools for agentloop: a client for [Model Context Protocol] servers over stdio,
-//! whose tools become agentloop tools registered as concurrent
+//! MCP tools for agentloop: a client for [Model Context Protocol] servers over stdio
+//! or Streamable HTTP, whose tools become agentloop tools registered as concurrent
 //! ([`ToolOptions::concurrent`](agentloop_core::tools::ToolOptions::concurrent): the
 //! driver's parallel path runs a turn's calls to them together).
 //!
@@ -27,19 +27,24 @@
 //! ```
 //!
 //! - [`McpServer::spawn`] starts a server (no shell), finds its protocol era (the
-//!   stateless `server/discover`, else the `initialize` handshake) and gives a handle; [`McpServer::list_tools`] and [`McpServer::call_tool`] are the
-//!   two requests agentloop makes.
+//!   stateless `server/discover`, else the `initialize` handshake) and gives a handle;
+//!   [`McpServer::connect`] does the same with a remote server over Streamable HTTP,
+//!   sending headers whose values are read from the environment (`Bearer $TOKEN`);
+//!   [`McpServer::list_tools`] and [`McpServer::call_tool`] are the two requests
+//!   agentloop makes.
 //! - [`register_tools`] registers every tool of a list of servers into a
 //!   [`Toolbox`](agentloop_core::tools::Toolbox) under provider-safe, unique names,
 //!   and says which tools were renamed and which were skipped (and why).
 //! - A result becomes the tool record's value in the shape [`ToolOutput`] documents:
 //!   images, audio and blobs by media type, size and SHA-256.
 //!
-//! Threads and channels, no async runtime: each server has a reader and a writer
-//! thread; every request has a timeout. docs/mcp.md says what is recorded and the
-//! failure rules.
+//! Threads and channels, no async runtime: each server over stdio has a reader and a
+//! writer thread; a request over HTTP is a blocking POST (ureq, as `agentloop-http`)
+//! on the caller's thread; every request has a timeout. docs/mcp.md says what is
+//! recorded and the failure rules.
 //!
-//! Protocol: both eras of the specification over stdio — the stateless revision
+//! Protocol: both eras of the specification over stdio and over Streamable HTTP — the
+//! stateless revision
 //! ([`MODERN_PROTOCOL_VERSIONS`]: no handshake, the version, identity and capabilities
 //! on each request) and the handshake revisions ([`PROTOCOL_VERSIONS`], newest first),
 //! chosen by what the server answers to the `server/discover` probe.
@@ -53,6 +58,7 @@ mod content;
 mod era;
 mod error;
 mod output;
+mod params;
 mod register;
 mod transport;
 
@@ -62,7 +68,7 @@ use std::time::Duration;
 
 pub use client::{ListedTool, McpServer};
 pub use content::ToolOutput;
-pub use error::{Garbage, McpError};
+pub use error::{Garbage, HttpFailure, McpError, RemoteError};
 pub use register::{
     register_tools, McpTool, RegisterToolsError, RegisteredTool, Registration, SkippedTool,
 };
@@ -96,14 +102,17 @@ pub struct McpOptions {
     /// by `npx` on first use may need a while): 60 s. The `server/discover` probe waits
     /// at most a quarter of it, and at most 5 s (docs/mcp.md).
     pub init_timeout: Duration,
-    /// How long each `tools/call`, and each page of `tools/list`, may take: 60 s.
+    /// How long each `tools/call`, and each page of `tools/list`, may take: 60 s. Over
+    /// HTTP, the whole exchange: connection, request and the answer's last byte.
     pub call_timeout: Duration,
     /// At shutdown, how long the server gets to exit after its stdin is closed, and
     /// again after SIGTERM, before SIGKILL; also how long the reader waits for an
-    /// exit status once the server's stdout ends: 2 s.
+    /// exit status once the server's stdout ends: 2 s. (Not used over HTTP.)
     pub shutdown_grace: Duration,
     /// The longest line read from the server, without its newline (a longer one fails
     /// the requests waiting and is dropped as it comes): 16 MiB, as a record line.
+    /// Over HTTP, the longest answer body, JSON or event stream (a longer one fails the
+    /// request).
     pub max_line_bytes: usize,
     /// The most `tools/list` pages followed: 100.
     pub max_pages: usize,

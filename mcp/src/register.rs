@@ -232,6 +232,12 @@ pub fn register_tools(
                 registration.skipped.push(skip(tool, reason));
                 continue;
             };
+            // Over HTTP, a tool whose `x-mcp-header` marks break the rules is refused,
+            // as the 2026-07-28 Streamable HTTP binding says a client must.
+            if let (true, Err(reason)) = (server.is_remote(), crate::params::read(&schema)) {
+                registration.skipped.push(skip(tool, reason));
+                continue;
+            }
             let output = match tool.output_schema.as_ref().map(output::compile) {
                 Some(Err(reason)) => {
                     registration.skipped.push(skip(tool, reason));

@@ -160,6 +160,18 @@ pub struct ToolsArgs {
     /// shell runs). Repeatable: servers are numbered 0, 1, … in this order.
     #[arg(long = "mcp", value_name = "'CMD ARGS'", value_parser = parse_command)]
     pub mcp: Vec<McpCommand>,
+    /// Offer the tools of a remote MCP server at this URL, over Streamable HTTP.
+    /// Repeatable: these servers are numbered after every --mcp one, in this order. A
+    /// userinfo in the URL is sent as Basic authorization and never recorded or shown.
+    #[arg(long = "mcp-url", value_name = "URL")]
+    pub mcp_url: Vec<String>,
+    /// Send this header to an --mcp-url server: 'NAME=VALUE', where $VAR and ${VAR}
+    /// are read from the environment ($$ is a dollar), so a secret is named, not
+    /// written: --mcp-header 'Authorization=Bearer $TOKEN'. With more than one
+    /// --mcp-url, say which: 'N:NAME=VALUE' (N counts the --mcp-url from 0).
+    /// Repeatable. Never recorded or shown.
+    #[arg(long = "mcp-header", value_name = "'[N:]NAME=VALUE'")]
+    pub mcp_header: Vec<String>,
     /// Most seconds an MCP tool call (and each tools/list page) may take.
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_positive)]
     pub mcp_timeout: u64,

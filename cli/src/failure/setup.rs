@@ -61,11 +61,15 @@ pub enum SetupFailure {
     },
     /// `run`, `tools`: an `--mcp-env` variable is not set.
     McpEnvNotSet(String),
+    /// `run`, `tools`: an `--mcp-header` that cannot be used: why (never its value).
+    McpHeader(String),
     /// `run`, `tools`: an MCP server could not be started, or its tools listed.
     Mcp {
-        /// The server's index (0 for the first `--mcp`).
+        /// The server's index (0 for the first `--mcp`; the `--mcp-url` ones after).
         index: usize,
-        /// Its command line, as given.
+        /// `--mcp` or `--mcp-url`.
+        flag: &'static str,
+        /// Its command line, as given, or its URL without userinfo.
         command: String,
         /// What went wrong.
         error: String,
@@ -181,13 +185,15 @@ impl fmt::Display for SetupFailure {
             ),
             SetupFailure::Mcp {
                 index,
+                flag,
                 command,
                 error,
             } => write!(
                 f,
-                "MCP server {index} (--mcp {}): {error}",
+                "MCP server {index} ({flag} {}): {error}",
                 crate::record_line::quoted(command)
             ),
+            SetupFailure::McpHeader(why) => write!(f, "--mcp-header {why}; nothing was run"),
             SetupFailure::OneFileTwice {
                 first,
                 second,

@@ -18,6 +18,7 @@ mod requests;
 mod run;
 mod run_mcp;
 mod run_mcp_eras;
+mod run_mcp_http;
 mod run_sizes;
 mod setup;
 mod validate;

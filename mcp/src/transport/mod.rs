@@ -34,8 +34,13 @@ use agentloop_core::json::{Object, Value};
 use crate::error::McpError;
 use crate::{McpOptions, Stderr};
 
+mod http;
+mod link;
+mod message;
 mod pipes;
 mod process;
+pub(crate) use http::{header_safe, HttpConnection};
+pub(crate) use link::Link;
 use pipes::*;
 use process::Process;
 pub use process::{end_process_groups, ProcessGroup};

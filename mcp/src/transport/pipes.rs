@@ -5,9 +5,9 @@ use std::process::{ChildStdin, ChildStdout};
 use std::sync::mpsc::{Receiver, SyncSender};
 use std::time::Duration;
 
-use agentloop_core::jcs;
-use agentloop_core::json::{self, Object, Value};
+use agentloop_core::json::{Object, Value};
 
+use super::message::{self, Incoming};
 use super::*;
 use crate::error::{Garbage, McpError};
 
@@ -110,105 +110,34 @@ pub(super) fn handle(line: &[u8], shared: &Shared, out: &SyncSender<Out>) {
         return;
     }
     let garbage = |garbage: Garbage| shared.fail_waiting(|_| McpError::Garbage(garbage.clone()));
-    let message = match json::parse(line) {
-        Ok(Value::Object(message)) => message,
-        Ok(_) => return garbage(Garbage::NotMessage("it is not a JSON object")),
-        Err(error) => return garbage(Garbage::NotJson(error)),
+    let message = match message::parse(line) {
+        Ok(message) => message,
+        Err(error) => return garbage(error),
     };
-    if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return garbage(Garbage::NotMessage("it has no \"jsonrpc\": \"2.0\""));
-    }
-    match (message.get("method"), message.get("id")) {
-        // A request from the server: answered at once, never left waiting.
-        (Some(Value::String(method)), Some(id)) => {
-            let answer = if method == "ping" {
-                ("result", Value::Object(Object::new()))
-            } else {
-                let error = members(vec![
-                    ("code", Value::Number(METHOD_NOT_FOUND)),
-                    (
-                        "message",
-                        Value::from(format!(
-                            "Method not found: agentloop does not support '{method}'"
-                        )),
-                    ),
-                ]);
-                ("error", error)
-            };
-            let reply = members(vec![
-                ("jsonrpc", Value::from("2.0")),
-                ("id", id.clone()),
-                answer,
-            ]);
-            // A full queue drops the reply: the server is not reading anyway.
-            let _ = send(out, &reply);
+    match message::classify(&message) {
+        Err(error) => garbage(error),
+        // A full queue drops the reply: the server is not reading anyway.
+        Ok(Incoming::Request { method, id }) => {
+            let _ = send(out, &message::reply_to(method, id));
         }
-        // A notification (logging, progress, list changed): nothing to do.
-        (Some(Value::String(_)), None) => {}
-        (Some(_), _) => garbage(Garbage::NotMessage("its \"method\" is not a string")),
-        (None, Some(Value::Null)) => match message.get("error") {
-            // An error the server could not tie to a request (it could not read one).
-            Some(error) => shared.fail_waiting(|method| rpc_error(method, error)),
-            None => garbage(Garbage::NotMessage("it has a null \"id\" and no \"error\"")),
-        },
-        (None, Some(id)) => answer(&message, id, shared),
-        (None, None) => garbage(Garbage::NotMessage(
-            "it has neither a \"method\" nor an \"id\"",
-        )),
+        Ok(Incoming::Notification) => {}
+        Ok(Incoming::Orphan(error)) => {
+            shared.fail_waiting(|method| message::rpc_error(method, error))
+        }
+        Ok(Incoming::Response(id)) => answer(&message, id, shared),
     }
 }
 
 /// Hands a response to the request waiting for its id; one nobody waits for (its
 /// request timed out, or the id is not one of ours) is dropped.
-pub(super) fn answer(message: &Object, id: &Value, shared: &Shared) {
-    let Some(id) = id
-        .as_f64()
-        .filter(|n| n.fract() == 0.0 && *n >= 1.0 && *n < 2f64.powi(53))
-    else {
+pub(super) fn answer(response: &Object, id: &Value, shared: &Shared) {
+    let Some(id) = message::our_id(id) else {
         return;
     };
-    let Some(waiter) = lock(&shared.waiters).by_id.remove(&(id as u64)) else {
+    let Some(waiter) = lock(&shared.waiters).by_id.remove(&id) else {
         return;
     };
-    let method = &waiter.method;
-    let answer = match (message.get("result"), message.get("error")) {
-        (Some(result), None) => Ok(result.clone()),
-        (None, Some(error)) => Err(rpc_error(method, error)),
-        (Some(_), Some(_)) => Err(McpError::BadAnswer {
-            method: method.clone(),
-            reason: String::from("it has both \"result\" and \"error\""),
-        }),
-        (None, None) => Err(McpError::BadAnswer {
-            method: method.clone(),
-            reason: String::from("it has neither \"result\" nor \"error\""),
-        }),
-    };
-    let _ = waiter.answer.send(answer);
-}
-
-/// The error a JSON-RPC `error` member stands for.
-pub(super) fn rpc_error(method: &str, error: &Value) -> McpError {
-    let bad = |reason: &str| McpError::BadAnswer {
-        method: String::from(method),
-        reason: format!("its \"error\" {reason}"),
-    };
-    let Some(error) = error.as_object() else {
-        return bad("is not an object");
-    };
-    let code = match error.get("code").and_then(Value::as_f64) {
-        Some(code) if code.fract() == 0.0 && code.abs() < 2f64.powi(53) => code as i64,
-        _ => return bad("has no integer \"code\""),
-    };
-    let Some(message) = error.get("message").and_then(Value::as_str) else {
-        return bad("has no string \"message\"");
-    };
-    let data = error
-        .get("data")
-        .map(|data| String::from_utf8_lossy(&jcs::to_vec(data).unwrap_or_default()).into_owned());
-    McpError::Rpc {
-        method: String::from(method),
-        code,
-        message: String::from(message),
-        data,
-    }
+    let _ = waiter
+        .answer
+        .send(message::outcome(response, &waiter.method));
 }

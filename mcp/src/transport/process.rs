@@ -95,6 +95,13 @@ impl ProcessGroup {
             shared: Arc::downgrade(shared),
         }
     }
+
+    /// No group (a server over HTTP): ending it does nothing.
+    pub(crate) fn none() -> ProcessGroup {
+        ProcessGroup {
+            shared: Weak::new(),
+        }
+    }
 }
 
 /// Ends the process groups of `groups` together, in the middle of whatever they do (a

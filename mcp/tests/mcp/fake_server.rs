@@ -442,7 +442,7 @@ fn a_server_killed_mid_call_fails_it_and_every_later_call_at_once() {
     // Opening the FIFO for writing returns once the server has opened it for reading:
     // the call is running, blocked reading.
     let writer = OpenOptions::new().write(true).open(&fifo).unwrap();
-    kill(server.process_id());
+    kill(server.process_id().unwrap());
     let error = running.join().unwrap().unwrap_err();
     let sentence = "the MCP server exited (signal: 9 (SIGKILL)); it is not restarted, so every \
                     call to its tools fails";
@@ -590,7 +590,7 @@ fn dropping_the_last_handle_reaps_the_server_even_one_that_ignores_its_stdin_clo
         let server = fake(python, &all, &options()).unwrap();
         let tools = toolbox(&server);
         let pid = read_pid(&pid_file);
-        assert_eq!(pid, server.process_id());
+        assert_eq!(pid, server.process_id().unwrap());
         drop(server);
         // The tools hold the server too.
         assert!(process_exists(pid).unwrap_or(true));

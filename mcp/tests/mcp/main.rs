@@ -5,6 +5,8 @@ mod common;
 
 mod eras;
 mod fake_server;
+mod hostile_http;
+mod http_servers;
 mod output_schema;
 mod real_servers;
 mod sdk_servers;

@@ -237,7 +237,7 @@ fn filesystem_server_killed_mid_call_fails_the_call_and_every_later_one_at_once(
     let running = std::thread::spawn(move || calling.call_tool("read_text_file", &arguments));
     // Returns once the server has opened the FIFO to read it: the call is running.
     let writer = OpenOptions::new().write(true).open(&fifo).unwrap();
-    kill(server.process_id());
+    kill(server.process_id().unwrap());
     let sentence = "the MCP server exited (signal: 9 (SIGKILL)); it is not restarted, so every \
                     call to its tools fails";
     assert_eq!(running.join().unwrap().unwrap_err().to_string(), sentence);
@@ -423,7 +423,7 @@ fn time_server_killed_fails_every_later_call_at_once() {
         },
     );
     let (tools, _) = register(std::slice::from_ref(&server));
-    kill(server.process_id());
+    kill(server.process_id().unwrap());
     let sentence = "the MCP server exited (signal: 9 (SIGKILL)); it is not restarted, so every \
                     call to its tools fails";
     for _ in 0..2 {

@@ -1,7 +1,15 @@
 """A small MCP server written with the official Python SDK 2.x (`mcp`, pinned by
-.ci/run), for the client's tests against a real SDK in each era over stdio.
+.ci/run), for the client's tests against a real SDK in each era over stdio and over
+Streamable HTTP.
 
     python3 python_sdk_server.py ERA
+    python3 python_sdk_server.py dual http
+
+Over HTTP the SDK's `streamable_http_app` (with uvicorn, as `MCPServer.run` does) is
+served on 127.0.0.1 at a port of the system's choosing, printed as the first line of
+stdout. The SDK routes by the `MCP-Protocol-Version` header: a 2026-07-28 request is
+served statelessly, any other (`initialize` without the header) by the handshake era
+with sessions — so over HTTP it is always `dual`.
 
 ERA is how the server is run:
   modern     the SDK's stateless serving loop only (`mcp.server.runner`'s modern stream:
@@ -66,7 +74,22 @@ async def serve():
                 )
 
 
-if ERA == "dual":
+def serve_http():
+    import socket
+
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    print(sock.getsockname()[1], flush=True)
+    config = uvicorn.Config(app.streamable_http_app(), log_level="warning")
+    anyio.run(uvicorn.Server(config).serve, [sock])
+
+
+if sys.argv[2:] == ["http"]:
+    serve_http()
+elif ERA == "dual":
     app.run("stdio")
 elif ERA in ("modern", "handshake"):
     anyio.run(serve)

@@ -62,6 +62,7 @@ const GENERIC: &[&str] = &[
     "ok",
     "value",
     "error",
+    "url",
 ];
 
 /// The files that read or write record payloads, where no payload member name, generic

@@ -7,7 +7,9 @@
 
 use agentloop_core::json::{Object, Value};
 use agentloop_core::provider::{Provider, RequestOptions};
-use agentloop_core::vocabulary::{ModelName, OfferedTool, ServerIdentity, Setup, ToolSource};
+use agentloop_core::vocabulary::{
+    ModelName, OfferedTool, ServerIdentity, ServerOrigin, Setup, ToolSource,
+};
 use agentloop_mcp::McpServer;
 
 use super::setup::{default_base_url, ANTHROPIC_DEFAULT_MAX_OUTPUT_TOKENS};
@@ -178,7 +180,7 @@ pub fn endpoint(base_url: &str) -> String {
 }
 
 /// The setup of a run that asks `request` and offers `offered` from `servers` (started
-/// from `tools.mcp`'s command lines, in order).
+/// from `tools.mcp`'s command lines, then `tools.mcp_url`'s URLs, in order).
 pub fn setup(
     request: &Request,
     tools: &ToolsArgs,
@@ -199,11 +201,18 @@ pub fn setup(
             };
         }
     }
+    // The `--mcp` servers come first, then the `--mcp-url` ones (their URL has no
+    // userinfo; their headers are not recorded).
     let servers = servers
         .iter()
-        .zip(&tools.mcp)
-        .map(|(server, command)| ServerIdentity {
-            command_sha256: ServerIdentity::command_digest(&command.words),
+        .enumerate()
+        .map(|(index, server)| ServerIdentity {
+            origin: match tools.mcp.get(index) {
+                Some(command) => {
+                    ServerOrigin::Command(ServerIdentity::command_digest(&command.words))
+                }
+                None => ServerOrigin::Url(String::from(server.url().unwrap_or_default())),
+            },
             protocol_version: String::from(server.protocol_version()),
             server_info: server.server_info().cloned(),
         })

@@ -96,6 +96,8 @@ pub const SERVER: &str = "server";
 pub const MCP_NAME: &str = "mcp_name";
 /// `setup.servers[].command_sha256`: the digest of the server's command line.
 pub const COMMAND_SHA256: &str = "command_sha256";
+/// `setup.servers[].url`: the URL of a server over HTTP, without userinfo.
+pub const URL: &str = "url";
 /// `setup.servers[].protocol_version`: the MCP revision agreed.
 pub const PROTOCOL_VERSION: &str = "protocol_version";
 /// `setup.servers[].server_info`: the server's `serverInfo`.

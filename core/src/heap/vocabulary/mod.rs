@@ -32,6 +32,7 @@ mod error;
 pub mod member;
 mod read;
 mod resume;
+mod server;
 mod setup;
 #[cfg(test)]
 mod setup_tests;
@@ -46,7 +47,8 @@ pub use assistant::AssistantPayload;
 pub use budgets::{BudgetError, Budgets};
 pub use error::PayloadError;
 pub use resume::ResumePayload;
-pub use setup::{ModelName, OfferedTool, ServerIdentity, Setup, SetupDifference, ToolSource};
+pub use server::{ServerIdentity, ServerOrigin};
+pub use setup::{ModelName, OfferedTool, Setup, SetupDifference, ToolSource};
 pub use stop::StopPayload;
 pub use task::TaskPayload;
 pub use tool::ToolPayload;

@@ -20,11 +20,11 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::member::{
-    COMMAND_SHA256, DESCRIPTION, ENDPOINT, IDEMPOTENT, MCP_NAME, MODEL, NAME, OPTIONS,
-    PROTOCOL_VERSION, PROVIDER, SCHEMA, SERVER, SERVERS, SERVER_INFO, SOURCE, SOURCE_HOST,
-    SOURCE_MCP, SYSTEM, TOOLS,
+    DESCRIPTION, ENDPOINT, IDEMPOTENT, MCP_NAME, MODEL, NAME, OPTIONS, PROVIDER, SCHEMA, SERVER,
+    SERVERS, SOURCE, SOURCE_HOST, SOURCE_MCP, SYSTEM, TOOLS,
 };
 use super::read::{number, object, Members};
+use super::server::{servers_difference, ServerIdentity};
 use super::{PayloadError, RecordKind};
 use crate::hash::Hash;
 use crate::jcs::to_vec;
@@ -103,18 +103,6 @@ pub enum ToolSource {
         /// The tool's name on that server.
         name: String,
     },
-}
-
-/// An MCP server as it reported itself.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ServerIdentity {
-    /// SHA-256 of the canonical JSON array of the command line's words
-    /// ([`ServerIdentity::command_digest`]).
-    pub command_sha256: Hash,
-    /// The protocol revision agreed.
-    pub protocol_version: String,
-    /// The server's `serverInfo` (`name`, `version`, `title`, …), if it sent one.
-    pub server_info: Option<Object>,
 }
 
 /// The first thing two setups do not agree on: `what`, and what each has there
@@ -327,120 +315,6 @@ impl OfferedTool {
     }
 }
 
-impl ServerIdentity {
-    /// The digest of a command line: SHA-256 of the canonical JSON array of its words.
-    pub fn command_digest<S: AsRef<str>>(words: &[S]) -> Hash {
-        use sha2::{Digest, Sha256};
-        let words = words.iter().map(|w| Value::from(w.as_ref())).collect();
-        Hash(Sha256::digest(canonical(&Value::Array(words))).into())
-    }
-
-    fn encode(&self) -> Value {
-        let mut members = alloc::vec![
-            (
-                COMMAND_SHA256,
-                Value::from(hex(&self.command_sha256).as_str())
-            ),
-            (
-                PROTOCOL_VERSION,
-                Value::from(self.protocol_version.as_str())
-            ),
-        ];
-        if let Some(info) = &self.server_info {
-            members.push((SERVER_INFO, Value::Object(info.clone())));
-        }
-        object(members)
-    }
-
-    fn decode(server: Members<'_>) -> Result<ServerIdentity, PayloadError> {
-        let digest = server.string(COMMAND_SHA256, "setup.servers[].command_sha256")?;
-        let lowercase = !digest.bytes().any(|b| b.is_ascii_uppercase());
-        let command_sha256 = Hash::from_hex(digest.as_bytes())
-            .filter(|_| lowercase)
-            .ok_or(malformed(
-                "setup.servers[].command_sha256",
-                "64 lowercase hex digits",
-            ))?;
-        let server_info = match server.optional(SERVER_INFO) {
-            None => None,
-            Some(Value::Object(info)) => Some(info.clone()),
-            Some(_) => return Err(malformed("setup.servers[].server_info", "an object")),
-        };
-        Ok(ServerIdentity {
-            command_sha256,
-            protocol_version: String::from(
-                server.string(PROTOCOL_VERSION, "setup.servers[].protocol_version")?,
-            ),
-            server_info,
-        })
-    }
-
-    /// `name version` from its `serverInfo`, else its command's digest, shortened.
-    fn label(&self) -> String {
-        let info = self.server_info.as_ref();
-        let get = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str);
-        match (get(NAME), get("version")) {
-            (Some(name), Some(version)) => format!("{name} {version}"),
-            (Some(name), None) => String::from(name),
-            _ => format!("command {}", &hex(&self.command_sha256)[..12]),
-        }
-    }
-}
-
-fn servers_difference(
-    recorded: &[ServerIdentity],
-    given: &[ServerIdentity],
-) -> Option<SetupDifference> {
-    let count = |s: &[ServerIdentity]| format!("{}", s.len());
-    if recorded.len() != given.len() {
-        let (r, g) = (count(recorded), count(given));
-        return Some(differ("the number of MCP servers", r, g));
-    }
-    // Servers that report the same identity are told apart by their command's digest.
-    let order = |servers: &[ServerIdentity]| {
-        let mut labels: Vec<String> = servers.iter().map(ServerIdentity::label).collect();
-        if (1..labels.len()).any(|i| labels[..i].contains(&labels[i])) {
-            for (label, server) in labels.iter_mut().zip(servers) {
-                label.push_str(&format!(
-                    " (command {})",
-                    &hex(&server.command_sha256)[..12]
-                ));
-            }
-        }
-        labels.join(", ")
-    };
-    let same_set =
-        recorded.iter().all(|s| given.contains(s)) && given.iter().all(|s| recorded.contains(s));
-    if same_set && recorded != given {
-        return Some(differ(
-            "the order of the MCP servers",
-            order(recorded),
-            order(given),
-        ));
-    }
-    let (i, (r, g)) = recorded
-        .iter()
-        .zip(given)
-        .enumerate()
-        .find(|(_, (r, g))| r != g)?;
-    let info = |o: &Option<Object>| {
-        o.as_ref().map_or(String::from("none"), |o| {
-            canonical(&Value::Object(o.clone()))
-        })
-    };
-    let version = |v: &str| canonical(&Value::from(v));
-    let (part, recorded, other) = if r.command_sha256 != g.command_sha256 {
-        let (a, b) = (hex(&r.command_sha256), hex(&g.command_sha256));
-        ("command line (its SHA-256)", a, b)
-    } else if r.protocol_version != g.protocol_version {
-        let (a, b) = (version(&r.protocol_version), version(&g.protocol_version));
-        ("protocol revision", a, b)
-    } else {
-        ("serverInfo", info(&r.server_info), info(&g.server_info))
-    };
-    Some(differ(&format!("MCP server {i}'s {part}"), recorded, other))
-}
-
 fn tools_difference(recorded: &[OfferedTool], given: &[OfferedTool]) -> Option<SetupDifference> {
     let names = |tools: &[OfferedTool]| {
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
@@ -472,7 +346,7 @@ fn tools_difference(recorded: &[OfferedTool], given: &[OfferedTool]) -> Option<S
     Some(differ(&what, canonical(&a), canonical(&b)))
 }
 
-fn malformed(member: &'static str, expected: &'static str) -> PayloadError {
+pub(super) fn malformed(member: &'static str, expected: &'static str) -> PayloadError {
     PayloadError::Malformed {
         kind: KIND,
         member,
@@ -480,7 +354,7 @@ fn malformed(member: &'static str, expected: &'static str) -> PayloadError {
     }
 }
 
-fn differ(what: &str, recorded: String, given: String) -> SetupDifference {
+pub(super) fn differ(what: &str, recorded: String, given: String) -> SetupDifference {
     SetupDifference {
         what: String::from(what),
         recorded,
@@ -490,13 +364,13 @@ fn differ(what: &str, recorded: String, given: String) -> SetupDifference {
 
 /// The canonical JSON of `value` (of a value read from JSON or made of strings:
 /// always encodable).
-fn canonical(value: &Value) -> String {
+pub(super) fn canonical(value: &Value) -> String {
     to_vec(value)
         .ok()
         .and_then(|bytes| String::from_utf8(bytes).ok())
         .unwrap_or_default()
 }
 
-fn hex(hash: &Hash) -> String {
+pub(super) fn hex(hash: &Hash) -> String {
     String::from(core::str::from_utf8(&hash.to_hex()).unwrap_or_default())
 }

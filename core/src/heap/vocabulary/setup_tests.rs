@@ -22,7 +22,7 @@ fn info(name: &str, version: &str) -> Object {
 
 fn server(words: &[&str], name: &str) -> ServerIdentity {
     ServerIdentity {
-        command_sha256: ServerIdentity::command_digest(words),
+        origin: ServerOrigin::Command(ServerIdentity::command_digest(words)),
         protocol_version: "2025-11-25".into(),
         server_info: Some(info(name, "1")),
     }
@@ -212,7 +212,7 @@ fn a_command_line_is_kept_only_as_its_digest() {
     let words = ["postgres-mcp", "postgres://user:secret@db/prod"];
     let setup = Setup {
         servers: alloc::vec![ServerIdentity {
-            command_sha256: ServerIdentity::command_digest(&words),
+            origin: ServerOrigin::Command(ServerIdentity::command_digest(&words)),
             protocol_version: "2025-11-25".into(),
             server_info: None,
         }],
@@ -227,6 +227,53 @@ fn a_command_line_is_kept_only_as_its_digest() {
         ServerIdentity::command_digest(&words),
         ServerIdentity::command_digest(&["postgres-mcp", "postgres://user:other@db/prod"])
     );
+}
+
+#[test]
+fn a_remote_server_is_kept_as_its_url_and_compared_by_it() {
+    let remote = |url: &str| ServerIdentity {
+        origin: ServerOrigin::Url(url.into()),
+        protocol_version: "2026-07-28".into(),
+        server_info: Some(info("remote", "1")),
+    };
+    let setup = |servers| Setup {
+        servers,
+        ..Setup::default()
+    };
+    let recorded = setup(alloc::vec![remote("https://mcp.example/mcp")]);
+    let bytes = text(&recorded.encode());
+    assert_eq!(
+        bytes,
+        r#"{"servers":[{"protocol_version":"2026-07-28","server_info":{"name":"remote","version":"1"},"url":"https://mcp.example/mcp"}],"tools":[]}"#
+    );
+    assert_eq!(Setup::decode(&recorded.encode()).unwrap(), recorded);
+    let moved = setup(alloc::vec![remote("https://other.example/mcp")]);
+    assert_eq!(
+        recorded.difference(&moved).unwrap().to_string(),
+        r#"MCP server 0's URL: "https://mcp.example/mcp" against "https://other.example/mcp""#
+    );
+    let local = setup(alloc::vec![server(&["remote"], "remote")]);
+    assert!(recorded
+        .difference(&local)
+        .unwrap()
+        .to_string()
+        .starts_with("MCP server 0's command line (its SHA-256) or URL: "));
+    for (servers, member) in [
+        (r#"[{"protocol_version":"x"}]"#, "setup.servers[]"),
+        (
+            r#"[{"url":"u","command_sha256":"00","protocol_version":"x"}]"#,
+            "setup.servers[]",
+        ),
+        (
+            r#"[{"url":7,"protocol_version":"x"}]"#,
+            "setup.servers[].url",
+        ),
+    ] {
+        let value =
+            parse(alloc::format!(r#"{{"tools":[],"servers":{servers}}}"#).as_bytes()).unwrap();
+        let error = Setup::decode(&value).unwrap_err().to_string();
+        assert!(error.contains(member), "{servers}: {error}");
+    }
 }
 
 fn manifest() -> Manifest {

@@ -86,3 +86,49 @@ pub fn read_pid(file: &Path) -> u32 {
         .parse()
         .unwrap()
 }
+
+/// A server process listening on loopback, killed and reaped when dropped.
+pub struct Listening {
+    child: std::process::Child,
+    /// The port it printed.
+    pub port: u16,
+}
+
+impl Listening {
+    /// Starts `program` with `args` (and `env`), which prints the port it listens on
+    /// as the first line of its stdout.
+    pub fn start(program: &str, args: &[&std::ffi::OsStr], env: &[(&str, &str)]) -> Listening {
+        use std::io::BufRead;
+        let mut child = Command::new(program)
+            .args(args)
+            .envs(env.iter().copied())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{program}: {e}"));
+        let mut line = String::new();
+        let stdout = child.stdout.take().unwrap();
+        std::io::BufReader::new(stdout)
+            .read_line(&mut line)
+            .unwrap();
+        let port = line.trim().parse().unwrap_or_else(|_| {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{program} did not print a port: {line:?}")
+        });
+        Listening { child, port }
+    }
+
+    /// `http://127.0.0.1:<port><path>`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
