@@ -85,8 +85,10 @@ fn a_version_we_do_not_speak_is_refused_and_the_server_is_reaped() {
 fn a_server_that_answers_nothing_times_out_naming_both_eras_and_is_reaped() {
     let Some(python) = python() else { return };
     let dir = TempDir::new("mcp-no-init");
+    // Long enough for a Python server to start and write its pid file on a loaded
+    // machine (400 ms was not, once): a server killed before writing it fails the test.
     let options = McpOptions {
-        init_timeout: Duration::from_millis(400),
+        init_timeout: Duration::from_millis(2000),
         ..options()
     };
     // One that reads its stdin forever and ignores its end (so shutdown has to
@@ -110,19 +112,19 @@ fn a_server_that_answers_nothing_times_out_naming_both_eras_and_is_reaped() {
             McpError::NoEra {
                 discover: Box::new(McpError::Timeout {
                     method: String::from("server/discover"),
-                    after: Duration::from_millis(100)
+                    after: Duration::from_millis(500)
                 }),
                 initialize: Box::new(McpError::Timeout {
                     method: String::from("initialize"),
-                    after: Duration::from_millis(200)
+                    after: Duration::from_millis(1000)
                 }),
             }
         );
         assert_eq!(
             error.to_string(),
             "the MCP server answered neither protocol era this client speaks: to the \
-             2026-07-28 probe, the MCP server did not answer 'server/discover' within 100ms; \
-             to the handshake, the MCP server did not answer 'initialize' within 200ms"
+             2026-07-28 probe, the MCP server did not answer 'server/discover' within 500ms; \
+             to the handshake, the MCP server did not answer 'initialize' within 1s"
         );
     }
     for file in [pid_file, sleep_pid] {
