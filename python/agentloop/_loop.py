@@ -1,0 +1,52 @@
+"""`run`: the budgeted loop with a Python model and Python tools, driven by the Rust core."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, Union
+
+from agentloop._native import Outcome, Reply, run_native
+from agentloop._tools import Tool, as_tool
+
+Message = Mapping[str, Any]
+ToolSpec = Mapping[str, Any]
+Model = Callable[[List[Message], List[ToolSpec]], Reply]
+
+
+def run(
+    task: str,
+    *,
+    model: Model,
+    tools: Iterable[Union[Tool, Callable[..., Any]]] = (),
+    budgets: Optional[Mapping[str, Any]] = None,
+    out: Optional[Union[str, "os.PathLike[str]"]] = None,
+) -> Outcome:
+    """Runs `task` to its end: the model is asked for a turn, the tools it calls are
+    checked against their schemas and run, every step is a record of the hash-chained
+    transcript — written to `out` (a new file, durably) or kept in
+    `Outcome.transcript`. Ctrl-C stops the run as `cancelled`."""
+    given = [as_tool(t) for t in tools]
+    native = [(t.name, t.description, dict(t.schema), t.function, t.idempotent) for t in given]
+    return run_native(
+        task,
+        model=model,
+        tools=native,
+        budgets=dict(budgets) if budgets is not None else None,
+        out=os.fspath(out) if out is not None else None,
+    )
+
+
+class Scripted:
+    """A model that replays a fixed script of replies, whatever it is shown; past the
+    end it raises (a `model_error`)."""
+
+    def __init__(self, replies: Sequence[Reply]) -> None:
+        self._replies = list(replies)
+        self.served = 0
+
+    def __call__(self, messages: List[Message], manifest: List[ToolSpec]) -> Reply:
+        if self.served >= len(self._replies):
+            raise RuntimeError(f"the script has no reply left ({self.served} served)")
+        reply = self._replies[self.served]
+        self.served += 1
+        return reply

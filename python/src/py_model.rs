@@ -1,0 +1,142 @@
+//! A Python callable `(messages, manifest) -> Reply` as a core `Model`: an exception,
+//! or a return that is not a `Reply`, is the turn's `model_error`.
+
+use agentloop_core::json::{Object, Value};
+use agentloop_core::model::{Message, Model, ModelError, Reply as CoreReply};
+use agentloop_core::tools::ToolSpec;
+use pyo3::prelude::*;
+
+use crate::py_tool::exception_sentence;
+use crate::value::{to_python, to_value};
+
+/// A model's reply: its text, the tool calls it asks for (`(name, arguments)` pairs)
+/// and, when it knows them, its real output tokens.
+#[pyclass(module = "agentloop", frozen)]
+#[derive(Clone)]
+pub struct Reply {
+    reply: CoreReply,
+}
+
+#[pymethods]
+impl Reply {
+    #[new]
+    #[pyo3(signature = (text = String::new(), calls = Vec::new(), *, output_tokens = None))]
+    fn new(
+        text: String,
+        calls: Vec<(String, Bound<'_, PyAny>)>,
+        output_tokens: Option<u64>,
+    ) -> PyResult<Reply> {
+        let mut reply = CoreReply::new(text);
+        for (name, arguments) in &calls {
+            reply = reply.with_call(name.clone(), to_value(arguments)?);
+        }
+        if let Some(tokens) = output_tokens {
+            reply = reply.with_output_tokens(tokens);
+        }
+        Ok(Reply { reply })
+    }
+
+    /// The reply's text.
+    #[getter]
+    fn text(&self) -> &str {
+        &self.reply.text
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Reply(text={:?}, calls={})",
+            self.reply.text,
+            self.reply.tool_calls.len()
+        )
+    }
+}
+
+/// A message as the JSON-shaped dict the Python model is shown.
+fn message_value(message: &Message) -> Value {
+    let mut o = Object::new();
+    o.insert("role", Value::from(message.role().as_str()));
+    match message {
+        Message::User { text } => {
+            o.insert("text", Value::from(text.as_str()));
+        }
+        Message::Assistant { text, tool_calls } => {
+            o.insert("text", Value::from(text.as_str()));
+            let calls = tool_calls
+                .iter()
+                .map(|c| {
+                    let mut call = Object::new();
+                    call.insert("id", Value::from(c.id.as_str()));
+                    call.insert("name", Value::from(c.name.as_str()));
+                    call.insert("arguments", c.arguments.clone());
+                    Value::Object(call)
+                })
+                .collect();
+            o.insert("tool_calls", Value::Array(calls));
+        }
+        Message::Tool {
+            call_id,
+            name,
+            result,
+        } => {
+            o.insert("call_id", Value::from(call_id.as_str()));
+            o.insert("name", Value::from(name.as_str()));
+            o.insert("ok", Value::Bool(result.is_ok()));
+            match result {
+                Ok(value) => o.insert("value", value.clone()),
+                Err(error) => o.insert("error", Value::from(error.as_str())),
+            };
+        }
+    }
+    Value::Object(o)
+}
+
+/// A tool spec as `{"name", "description", "schema"}`.
+fn spec_value(spec: &ToolSpec) -> Value {
+    let mut o = Object::new();
+    o.insert("name", Value::from(spec.name.as_str()));
+    o.insert("description", Value::from(spec.description.as_str()));
+    o.insert("schema", spec.schema.clone());
+    Value::Object(o)
+}
+
+/// A Python callable as the loop's model.
+pub struct PyModel {
+    function: Py<PyAny>,
+}
+
+impl PyModel {
+    /// The model that calls `function`.
+    pub fn new(function: Py<PyAny>) -> PyModel {
+        PyModel { function }
+    }
+}
+
+impl Model for PyModel {
+    fn reply(
+        &mut self,
+        messages: &[Message],
+        manifest: &[ToolSpec],
+    ) -> Result<CoreReply, ModelError> {
+        Python::attach(|py| {
+            let fail = |e: PyErr| ModelError::new(exception_sentence(py, &e));
+            let messages = Value::Array(messages.iter().map(message_value).collect());
+            let manifest = Value::Array(manifest.iter().map(spec_value).collect());
+            let args = (
+                to_python(py, &messages).map_err(fail)?,
+                to_python(py, &manifest).map_err(fail)?,
+            );
+            let answer = self.function.bind(py).call1(args).map_err(fail)?;
+            match answer.cast::<Reply>() {
+                Ok(reply) => Ok(reply.get().reply.clone()),
+                Err(_) => Err(ModelError::new(format!(
+                    "the model returned a {}, not an agentloop.Reply",
+                    answer
+                        .get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
+                ))),
+            }
+        })
+    }
+}

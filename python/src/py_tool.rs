@@ -1,0 +1,65 @@
+//! A Python callable as a core `Tool`: called with the (schema-checked) arguments as
+//! keyword arguments; an exception is the call's failure (an `ok:false` record), and a
+//! result with no JSON form fails as a Rust typed tool's does.
+
+use agentloop_core::json::Value;
+use agentloop_core::tools::{Tool, ToolError, ToolSpec};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::value::{to_python, to_value_raw};
+
+/// A Python function behind a tool spec.
+pub struct PyTool {
+    spec: ToolSpec,
+    function: Py<PyAny>,
+    idempotent: bool,
+}
+
+impl PyTool {
+    /// The tool `spec` that calls `function`.
+    pub fn new(spec: ToolSpec, function: Py<PyAny>, idempotent: bool) -> PyTool {
+        PyTool {
+            spec,
+            function,
+            idempotent,
+        }
+    }
+}
+
+/// The sentence of a Python exception: its message, or its type's name when it has none.
+pub fn exception_sentence(py: Python<'_>, error: &PyErr) -> String {
+    let value = error.value(py);
+    let message = value.str().map(|s| s.to_string()).unwrap_or_default();
+    if message.is_empty() {
+        return value
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| String::from("an exception"));
+    }
+    message
+}
+
+impl Tool for PyTool {
+    fn spec(&self) -> ToolSpec {
+        self.spec.clone()
+    }
+
+    fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
+        Python::attach(|py| {
+            let fail = |e: PyErr| ToolError::new(exception_sentence(py, &e));
+            let kwargs = to_python(py, arguments).map_err(fail)?;
+            let kwargs = kwargs.cast::<PyDict>().ok();
+            let result = self.function.bind(py).call((), kwargs).map_err(fail)?;
+            // The sentence of core's typed tools (`tools::output_value`).
+            to_value_raw(&result).map_err(|error| {
+                ToolError::new(format!("its result cannot be written as JSON: {error}"))
+            })
+        })
+    }
+
+    fn idempotent(&self) -> bool {
+        self.idempotent
+    }
+}
