@@ -91,7 +91,10 @@ def schema_of(function: Callable[..., Any], name: str) -> Tuple[Schema, Optional
     """The argument schema of `function` from its signature, and the pydantic model its
     one parameter is, if it is one (the arguments are then validated into it)."""
     signature = inspect.signature(function)
-    hints = typing.get_type_hints(function)
+    try:
+        hints = typing.get_type_hints(function)
+    except Exception:  # a hint naming what the function's module cannot resolve
+        hints = {}
     params = [
         p
         for p in signature.parameters.values()

@@ -8,6 +8,7 @@
 mod anchors;
 mod chain;
 mod errors;
+mod interrupt;
 mod py_model;
 mod py_tool;
 mod report;

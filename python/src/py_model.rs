@@ -2,10 +2,11 @@
 //! or a return that is not a `Reply`, is the turn's `model_error`.
 
 use agentloop_core::json::{Object, Value};
-use agentloop_core::model::{Message, Model, ModelError, Reply as CoreReply};
+use agentloop_core::model::{Answer, Message, Model, ModelError, Reply as CoreReply};
 use agentloop_core::tools::ToolSpec;
 use pyo3::prelude::*;
 
+use crate::interrupt::Interrupt;
 use crate::py_tool::exception_sentence;
 use crate::value::{to_python, to_value};
 
@@ -102,12 +103,16 @@ fn spec_value(spec: &ToolSpec) -> Value {
 /// A Python callable as the loop's model.
 pub struct PyModel {
     function: Py<PyAny>,
+    interrupt: Interrupt,
 }
 
 impl PyModel {
     /// The model that calls `function`.
-    pub fn new(function: Py<PyAny>) -> PyModel {
-        PyModel { function }
+    pub fn new(function: Py<PyAny>, interrupt: Interrupt) -> PyModel {
+        PyModel {
+            function,
+            interrupt,
+        }
     }
 }
 
@@ -118,7 +123,10 @@ impl Model for PyModel {
         manifest: &[ToolSpec],
     ) -> Result<CoreReply, ModelError> {
         Python::attach(|py| {
-            let fail = |e: PyErr| ModelError::new(exception_sentence(py, &e));
+            let fail = |e: PyErr| {
+                self.interrupt.note(py, &e);
+                ModelError::new(exception_sentence(py, &e))
+            };
             let messages = Value::Array(messages.iter().map(message_value).collect());
             let manifest = Value::Array(manifest.iter().map(spec_value).collect());
             let args = (
@@ -138,5 +146,20 @@ impl Model for PyModel {
                 ))),
             }
         })
+    }
+
+    /// Ctrl-C while the model is asked abandons the turn: no `assistant` record, and
+    /// the run stops as cancelled.
+    fn reply_unless_cancelled(
+        &mut self,
+        messages: &[Message],
+        manifest: &[ToolSpec],
+        cancel: &mut dyn FnMut() -> bool,
+    ) -> Answer {
+        let reply = self.reply(messages, manifest);
+        if reply.is_err() && cancel() {
+            return Answer::Abandoned;
+        }
+        Answer::Reply(reply)
     }
 }

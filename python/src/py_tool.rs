@@ -7,6 +7,7 @@ use agentloop_core::tools::{Tool, ToolError, ToolSpec};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::interrupt::Interrupt;
 use crate::value::{to_python, to_value_raw};
 
 /// A Python function behind a tool spec.
@@ -14,15 +15,22 @@ pub struct PyTool {
     spec: ToolSpec,
     function: Py<PyAny>,
     idempotent: bool,
+    interrupt: Interrupt,
 }
 
 impl PyTool {
     /// The tool `spec` that calls `function`.
-    pub fn new(spec: ToolSpec, function: Py<PyAny>, idempotent: bool) -> PyTool {
+    pub fn new(
+        spec: ToolSpec,
+        function: Py<PyAny>,
+        idempotent: bool,
+        interrupt: Interrupt,
+    ) -> PyTool {
         PyTool {
             spec,
             function,
             idempotent,
+            interrupt,
         }
     }
 }
@@ -48,7 +56,11 @@ impl Tool for PyTool {
 
     fn call(&self, arguments: &Value) -> Result<Value, ToolError> {
         Python::attach(|py| {
-            let fail = |e: PyErr| ToolError::new(exception_sentence(py, &e));
+            let fail = |e: PyErr| {
+                // Ctrl-C in a tool fails the call and stops the run as cancelled.
+                self.interrupt.note(py, &e);
+                ToolError::new(exception_sentence(py, &e))
+            };
             let kwargs = to_python(py, arguments).map_err(fail)?;
             let kwargs = kwargs.cast::<PyDict>().ok();
             let result = self.function.bind(py).call((), kwargs).map_err(fail)?;

@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::errors::LoopError;
+use crate::interrupt::Interrupt;
 use crate::py_model::PyModel;
 use crate::py_tool::PyTool;
 use crate::value::to_value;
@@ -53,11 +54,11 @@ impl Outcome {
 type ToolTuple<'py> = (String, String, Bound<'py, PyAny>, Py<PyAny>, bool);
 
 /// The toolbox of the Python tools.
-fn toolbox(tools: Vec<ToolTuple<'_>>) -> PyResult<Toolbox> {
+fn toolbox(tools: Vec<ToolTuple<'_>>, interrupt: &Interrupt) -> PyResult<Toolbox> {
     let mut toolbox = Toolbox::new();
     for (name, description, schema, function, idempotent) in tools {
         let spec = ToolSpec::new(name, description, to_value(&schema)?);
-        let tool = PyTool::new(spec, function, idempotent);
+        let tool = PyTool::new(spec, function, idempotent, interrupt.clone());
         toolbox
             .register(tool, ToolOptions::new())
             .map_err(|e| LoopError::new_err(e.to_string()))?;
@@ -139,19 +140,16 @@ pub fn run_native(
     out: Option<PathBuf>,
 ) -> PyResult<Outcome> {
     let budgets = self::budgets(budgets)?;
-    let mut toolbox = toolbox(tools)?;
-    let mut model = PyModel::new(model);
+    let interrupt = Interrupt::default();
+    let mut toolbox = toolbox(tools, &interrupt)?;
+    let mut model = PyModel::new(model, interrupt.clone());
     let mut file = out.as_ref().map(|p| open_out(py, p)).transpose()?;
     let mut memory = Vec::new();
     let sink: &mut (dyn RecordSink + Send) = match &mut file {
         Some(writer) => writer,
         None => &mut memory,
     };
-    let mut stopped = false;
-    let mut cancel = || {
-        stopped = stopped || Python::attach(|py| py.check_signals().is_err());
-        stopped
-    };
+    let mut cancel = || interrupt.asked();
     let outcome = py.detach(|| {
         driver::run(
             task,
