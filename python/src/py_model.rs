@@ -5,6 +5,7 @@ use agentloop_core::json::{Object, Value};
 use agentloop_core::model::{Answer, Message, Model, ModelError, Reply as CoreReply};
 use agentloop_core::tools::ToolSpec;
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 use crate::interrupt::Interrupt;
 use crate::py_tool::exception_sentence;
@@ -101,9 +102,16 @@ fn spec_value(spec: &ToolSpec) -> Value {
 }
 
 /// A Python callable as the loop's model.
+///
+/// The conversation only grows during a run, so each message is made a Python dict
+/// once: the model is given a new list of the dicts made so far and of the new ones
+/// (a turn costs the new messages, not the whole conversation again). The manifest,
+/// fixed for a run, is made once.
 pub struct PyModel {
     function: Py<PyAny>,
     interrupt: Interrupt,
+    conversation: Option<Py<PyList>>,
+    manifest: Option<Py<PyAny>>,
 }
 
 impl PyModel {
@@ -112,7 +120,32 @@ impl PyModel {
         PyModel {
             function,
             interrupt,
+            conversation: None,
+            manifest: None,
         }
+    }
+
+    /// The model's two arguments: the conversation (a new list) and the manifest.
+    fn arguments<'py>(
+        &mut self,
+        py: Python<'py>,
+        messages: &[Message],
+        manifest: &[ToolSpec],
+    ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>)> {
+        let list = match &self.conversation {
+            Some(list) if list.bind(py).len() <= messages.len() => list.bind(py).clone(),
+            _ => PyList::empty(py),
+        };
+        for message in messages.get(list.len()..).unwrap_or_default() {
+            list.append(to_python(py, &message_value(message))?)?;
+        }
+        self.conversation = Some(list.clone().unbind());
+        let shown = match &self.manifest {
+            Some(shown) => shown.bind(py).clone(),
+            None => to_python(py, &Value::Array(manifest.iter().map(spec_value).collect()))?,
+        };
+        self.manifest = Some(shown.clone().unbind());
+        Ok((list.get_slice(0, list.len()), shown))
     }
 }
 
@@ -122,17 +155,13 @@ impl Model for PyModel {
         messages: &[Message],
         manifest: &[ToolSpec],
     ) -> Result<CoreReply, ModelError> {
+        let interrupt = self.interrupt.clone();
         Python::attach(|py| {
             let fail = |e: PyErr| {
-                self.interrupt.note(py, &e);
+                interrupt.note(py, &e);
                 ModelError::new(exception_sentence(py, &e))
             };
-            let messages = Value::Array(messages.iter().map(message_value).collect());
-            let manifest = Value::Array(manifest.iter().map(spec_value).collect());
-            let args = (
-                to_python(py, &messages).map_err(fail)?,
-                to_python(py, &manifest).map_err(fail)?,
-            );
+            let args = self.arguments(py, messages, manifest).map_err(fail)?;
             let answer = self.function.bind(py).call1(args).map_err(fail)?;
             match answer.cast::<Reply>() {
                 Ok(reply) => Ok(reply.get().reply.clone()),
