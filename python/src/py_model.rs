@@ -104,13 +104,14 @@ fn spec_value(spec: &ToolSpec) -> Value {
 /// A Python callable as the loop's model.
 ///
 /// The conversation only grows during a run, so each message is made a Python dict
-/// once: the model is given a new list of the dicts made so far and of the new ones
-/// (a turn costs the new messages, not the whole conversation again). The manifest,
-/// fixed for a run, is made once.
+/// once and the model is given the same list each turn, with the new messages appended
+/// (a turn costs the new messages, not the whole conversation again). A model that
+/// changed the list's length gets a list made anew. The manifest, fixed for a run, is
+/// made once.
 pub struct PyModel {
     function: Py<PyAny>,
     interrupt: Interrupt,
-    conversation: Option<Py<PyList>>,
+    conversation: Option<(Py<PyList>, usize)>,
     manifest: Option<Py<PyAny>>,
 }
 
@@ -133,19 +134,21 @@ impl PyModel {
         manifest: &[ToolSpec],
     ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>)> {
         let list = match &self.conversation {
-            Some(list) if list.bind(py).len() <= messages.len() => list.bind(py).clone(),
+            Some((list, made)) if list.bind(py).len() == *made && *made <= messages.len() => {
+                list.bind(py).clone()
+            }
             _ => PyList::empty(py),
         };
         for message in messages.get(list.len()..).unwrap_or_default() {
             list.append(to_python(py, &message_value(message))?)?;
         }
-        self.conversation = Some(list.clone().unbind());
+        self.conversation = Some((list.clone().unbind(), list.len()));
         let shown = match &self.manifest {
             Some(shown) => shown.bind(py).clone(),
             None => to_python(py, &Value::Array(manifest.iter().map(spec_value).collect()))?,
         };
         self.manifest = Some(shown.clone().unbind());
-        Ok((list.get_slice(0, list.len()), shown))
+        Ok((list, shown))
     }
 }
 

@@ -188,3 +188,42 @@ def test_ctrl_c_in_a_tool_or_the_model_stops_the_run_as_cancelled() -> None:
     outcome = agentloop.run("t", model=model)
     assert outcome.reason == "cancelled"
     assert [r["kind"] for r in records(outcome.transcript)] == ["task", "stop"]
+
+
+def test_a_pydantic_model_gives_the_schema_and_receives_the_arguments() -> None:
+    pydantic = pytest.importorskip("pydantic")
+
+    class Point(pydantic.BaseModel):  # type: ignore[name-defined,misc]
+        x: int
+        y: int = 0
+
+    got: List[Any] = []
+
+    def place(point: Point) -> Dict[str, int]:
+        got.append(point)
+        return {"sum": point.x + point.y}
+
+    # This file's annotations are strings, and Point is local to the test.
+    place.__annotations__["point"] = Point
+    t = agentloop.tool(place)
+    assert t.schema["properties"]["x"] == {"title": "X", "type": "integer"}
+    assert t.schema["required"] == ["x"]
+    assert tool_record(t, {"x": 2, "y": 40}, "place")["value"] == {"sum": 42}
+    assert isinstance(got[0], Point)
+    assert tool_record(t, {"x": "a"}, "place")["error"].startswith("invalid arguments: $.place.x")
+
+
+def test_a_model_that_changes_the_conversation_list_gets_it_whole_again() -> None:
+    lengths: List[int] = []
+
+    def model(messages: List[Any], manifest: Any) -> agentloop.Reply:
+        lengths.append(len(messages))
+        assert messages[0] == {"role": "user", "text": "t"}
+        messages.clear()
+        return agentloop.Reply("", [("noop", {})]) if len(lengths) < 3 else agentloop.Reply("end")
+
+    def noop() -> None:
+        return None
+
+    agentloop.run("t", model=model, tools=[noop])
+    assert lengths == [1, 3, 5]

@@ -6,7 +6,7 @@
    asking for one call of a Python tool (`noop`: `{}` -> None), stopped by max_steps = N
    — the shape of the Rust bench `loop/steps/N` (benches/benches/loop_overhead.rs).
 
-    python python/bench.py path/to/release/agentloop [transcript.jsonl]
+    python benches/python_bench.py path/to/release/agentloop [transcript.jsonl]
 
 Without a transcript one is generated with agentloop.Chain into a temporary folder.
 """
