@@ -32,10 +32,11 @@ from agentloop._native import (
     validate,
     verify,
 )
-from agentloop._loop import Message, Model, Scripted, run
+from agentloop._loop import Agent, Message, Model, Scripted, run
 from agentloop._tools import Tool, tool
 
 __all__ = [
+    "Agent",
     "Message",
     "Model",
     "Outcome",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, Union
 
+from agentloop._native import Agent as _NativeAgent
 from agentloop._native import Outcome, Reply, run_native
 from agentloop._tools import Tool, as_tool
 
@@ -50,3 +51,35 @@ class Scripted:
         reply = self._replies[self.served]
         self.served += 1
         return reply
+
+
+class Agent(_NativeAgent):
+    """The loop as a sans-I/O state machine, for a host with its own event loop: `poll()`
+    says what the loop needs — `("model", messages, manifest)`, `("tools", calls)`,
+    `("records",)` or `("done", outcome)` — the host answers with `feed_reply` and
+    `feed_result` when it has the answers, and writes the lines `take_records()` gives.
+    The host runs the tools itself; `tools` only declares them (a `Tool` or a callable,
+    whose schema is taken as `run` takes it)."""
+
+    def __new__(
+        cls,
+        task: str,
+        *,
+        tools: Iterable[Union[Tool, Callable[..., Any]]] = (),
+        budgets: Optional[Mapping[str, Any]] = None,
+    ) -> "Agent":
+        given = [as_tool(t) for t in tools]
+        declared = [(t.name, t.description, dict(t.schema)) for t in given]
+        agent: Agent = super().__new__(
+            cls, task, tools=declared, budgets=dict(budgets) if budgets is not None else None
+        )
+        return agent
+
+    def __init__(
+        self,
+        task: str,
+        *,
+        tools: Iterable[Union[Tool, Callable[..., Any]]] = (),
+        budgets: Optional[Mapping[str, Any]] = None,
+    ) -> None:
+        pass

@@ -5,6 +5,7 @@
 
 #![deny(missing_docs)]
 
+mod agent;
 mod anchors;
 mod chain;
 mod errors;
@@ -31,6 +32,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<schema::Violation>()?;
     m.add_class::<py_model::Reply>()?;
     m.add_class::<run::Outcome>()?;
+    m.add_class::<agent::Agent>()?;
     m.add_function(wrap_pyfunction!(run::run_native, m)?)?;
     m.add_function(wrap_pyfunction!(verify::verify, m)?)?;
     m.add_function(wrap_pyfunction!(chain::canonical, m)?)?;

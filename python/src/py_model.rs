@@ -16,7 +16,7 @@ use crate::value::{to_python, to_value};
 #[pyclass(module = "agentloop", frozen)]
 #[derive(Clone)]
 pub struct Reply {
-    reply: CoreReply,
+    pub(crate) reply: CoreReply,
 }
 
 #[pymethods]
@@ -54,7 +54,7 @@ impl Reply {
 }
 
 /// A message as the JSON-shaped dict the Python model is shown.
-fn message_value(message: &Message) -> Value {
+pub fn message_value(message: &Message) -> Value {
     let mut o = Object::new();
     o.insert("role", Value::from(message.role().as_str()));
     match message {
@@ -93,7 +93,7 @@ fn message_value(message: &Message) -> Value {
 }
 
 /// A tool spec as `{"name", "description", "schema"}`.
-fn spec_value(spec: &ToolSpec) -> Value {
+pub fn spec_value(spec: &ToolSpec) -> Value {
     let mut o = Object::new();
     o.insert("name", Value::from(spec.name.as_str()));
     o.insert("description", Value::from(spec.description.as_str()));

@@ -49,6 +49,13 @@ pub fn exception_sentence(py: Python<'_>, error: &PyErr) -> String {
     message
 }
 
+/// A tool's Python result as a value; one with no JSON form is the call's failure, with
+/// the sentence of core's typed tools (`tools::output_value`).
+pub fn tool_output(result: &Bound<'_, PyAny>) -> Result<Value, ToolError> {
+    to_value_raw(result)
+        .map_err(|error| ToolError::new(format!("its result cannot be written as JSON: {error}")))
+}
+
 impl Tool for PyTool {
     fn spec(&self) -> ToolSpec {
         self.spec.clone()
@@ -64,10 +71,7 @@ impl Tool for PyTool {
             let kwargs = to_python(py, arguments).map_err(fail)?;
             let kwargs = kwargs.cast::<PyDict>().ok();
             let result = self.function.bind(py).call((), kwargs).map_err(fail)?;
-            // The sentence of core's typed tools (`tools::output_value`).
-            to_value_raw(&result).map_err(|error| {
-                ToolError::new(format!("its result cannot be written as JSON: {error}"))
-            })
+            tool_output(&result)
         })
     }
 

@@ -81,7 +81,7 @@ fn count(dict: &Bound<'_, PyDict>, key: &str) -> PyResult<Option<u64>> {
 
 /// The budgets of a dict of `max_steps`, `max_tokens`, `max_tool_calls`,
 /// `max_total_tokens` and `stop_sentinel`.
-fn budgets(dict: Option<&Bound<'_, PyDict>>) -> PyResult<Budgets> {
+pub fn budgets(dict: Option<&Bound<'_, PyDict>>) -> PyResult<Budgets> {
     let Some(dict) = dict else {
         return Ok(Budgets::default());
     };
@@ -170,7 +170,8 @@ pub fn run_native(
     Ok(outcome_of(outcome, transcript))
 }
 
-fn outcome_of(outcome: CoreOutcome, transcript: Option<Py<PyBytes>>) -> Outcome {
+/// The Python outcome of a run.
+pub fn outcome_of(outcome: CoreOutcome, transcript: Option<Py<PyBytes>>) -> Outcome {
     Outcome {
         reason: outcome.reason.as_str().to_owned(),
         steps: outcome.steps,

@@ -45,4 +45,12 @@ def use(folder: Path) -> List[str]:
         agentloop.canonical(float("nan"))
     except agentloop.EncodeError as error:
         said: str = str(error)
+    agent = agentloop.Agent("add", tools=[add], budgets={"max_steps": 2})
+    need = agent.poll()
+    if need[0] == "model":
+        agent.feed_reply(model([{"role": "user", "text": "add"}], []))
+    lines: List[bytes] = agent.take_records()
+    agent.cancel()
+    ended: Optional[agentloop.Outcome] = agent.outcome
+    assert ended is not None and lines
     return [reason, str(record), line.decode(), appended.head, holds, violations[0].path, str(value), said]
