@@ -6,6 +6,9 @@ and the same fault sentences as the ``agentloop`` CLI and ``libagentloop``.
 """
 
 from agentloop._native import (
+    Anthropic,
+    OpenAI,
+    Provided,
     Appended,
     Chain,
     CheckpointError,
@@ -36,6 +39,9 @@ from agentloop._loop import Agent, Message, Model, Scripted, run
 from agentloop._tools import Tool, tool
 
 __all__ = [
+    "Anthropic",
+    "OpenAI",
+    "Provided",
     "Agent",
     "Message",
     "Model",

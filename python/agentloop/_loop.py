@@ -6,7 +6,7 @@ import os
 from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, Union
 
 from agentloop._native import Agent as _NativeAgent
-from agentloop._native import Outcome, Reply, run_native
+from agentloop._native import Outcome, Provided, Reply, run_native
 from agentloop._tools import Tool, as_tool
 
 Message = Mapping[str, Any]
@@ -17,7 +17,7 @@ Model = Callable[[List[Message], List[ToolSpec]], Reply]
 def run(
     task: str,
     *,
-    model: Model,
+    model: Union[Model, Provided],
     tools: Iterable[Union[Tool, Callable[..., Any]]] = (),
     budgets: Optional[Mapping[str, Any]] = None,
     out: Optional[Union[str, "os.PathLike[str]"]] = None,

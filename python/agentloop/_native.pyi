@@ -159,7 +159,7 @@ class Outcome:
 def run_native(
     task: str,
     *,
-    model: Callable[[List[Any], List[Any]], Reply],
+    model: Union[Callable[[List[Any], List[Any]], Reply], Provided],
     tools: Sequence[Tuple[str, str, Mapping[str, Any], Callable[..., Any], bool]],
     budgets: Optional[Mapping[str, Any]] = None,
     out: Optional[str] = None,
@@ -182,3 +182,23 @@ class Agent:
     def take_records(self) -> List[bytes]: ...
     @property
     def outcome(self) -> Optional[Outcome]: ...
+
+class Provided:
+    """A provider's model over HTTP (made by OpenAI or Anthropic)."""
+
+def OpenAI(
+    model: str,
+    *,
+    base_url: Optional[str] = None,
+    key_env: Optional[str] = "OPENAI_API_KEY",
+    max_output_tokens: Optional[int] = None,
+    system: Optional[str] = None,
+) -> Provided: ...
+def Anthropic(
+    model: str,
+    *,
+    base_url: Optional[str] = None,
+    key_env: Optional[str] = "ANTHROPIC_API_KEY",
+    max_output_tokens: Optional[int] = None,
+    system: Optional[str] = None,
+) -> Provided: ...

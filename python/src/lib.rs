@@ -9,6 +9,7 @@ mod agent;
 mod anchors;
 mod chain;
 mod errors;
+mod http_model;
 mod interrupt;
 mod py_model;
 mod py_tool;
@@ -33,6 +34,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<py_model::Reply>()?;
     m.add_class::<run::Outcome>()?;
     m.add_class::<agent::Agent>()?;
+    m.add_class::<http_model::Provided>()?;
+    m.add_function(wrap_pyfunction!(http_model::openai, m)?)?;
+    m.add_function(wrap_pyfunction!(http_model::anthropic, m)?)?;
     m.add_function(wrap_pyfunction!(run::run_native, m)?)?;
     m.add_function(wrap_pyfunction!(verify::verify, m)?)?;
     m.add_function(wrap_pyfunction!(chain::canonical, m)?)?;

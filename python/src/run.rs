@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use agentloop_core::agent::Outcome as CoreOutcome;
 use agentloop_core::driver::{self, RunOptions};
 use agentloop_core::durable::{Writer, WriterOptions};
+use agentloop_core::model::Model;
 use agentloop_core::sink::RecordSink;
 use agentloop_core::tools::{ToolOptions, ToolSpec, Toolbox};
 use agentloop_core::vocabulary::Budgets;
@@ -14,6 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::errors::LoopError;
+use crate::http_model::Provided;
 use crate::interrupt::Interrupt;
 use crate::py_model::PyModel;
 use crate::py_tool::PyTool;
@@ -142,7 +144,18 @@ pub fn run_native(
     let budgets = self::budgets(budgets)?;
     let interrupt = Interrupt::default();
     let mut toolbox = toolbox(tools, &interrupt)?;
-    let mut model = PyModel::new(model, interrupt.clone());
+    let mut provided;
+    let mut python;
+    let model: &mut (dyn Model + Send) = match model.bind(py).cast::<Provided>() {
+        Ok(spec) => {
+            provided = spec.get().start()?;
+            &mut provided
+        }
+        Err(_) => {
+            python = PyModel::new(model, interrupt.clone());
+            &mut python
+        }
+    };
     let mut file = out.as_ref().map(|p| open_out(py, p)).transpose()?;
     let mut memory = Vec::new();
     let sink: &mut (dyn RecordSink + Send) = match &mut file {
@@ -154,7 +167,7 @@ pub fn run_native(
         driver::run(
             task,
             budgets,
-            &mut model,
+            model,
             &mut toolbox,
             &mut cancel,
             sink,

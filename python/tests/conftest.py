@@ -54,3 +54,14 @@ def cli_demo(cli: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = run_cli(cli, ["demo", "--out", str(out)])
     assert done.returncode == 0, done.stderr.decode()
     return out
+
+
+@pytest.fixture(scope="session")
+def standin() -> str:
+    """The loopback stand-in provider: $AGENTLOOP_STANDIN, else target/debug/agentloop-standin."""
+    path = os.environ.get("AGENTLOOP_STANDIN") or str(REPO / "target" / "debug" / "agentloop-standin")
+    if not Path(path).exists():
+        if os.environ.get("CI"):
+            pytest.fail("CI must give the stand-in: set AGENTLOOP_STANDIN or build agentloop-standin")
+        pytest.skip("no stand-in built (cargo build -p agentloop-standin)")
+    return path
