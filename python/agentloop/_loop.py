@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, Union
 
 from agentloop._native import Agent as _NativeAgent
@@ -21,11 +22,14 @@ def run(
     tools: Iterable[Union[Tool, Callable[..., Any]]] = (),
     budgets: Optional[Mapping[str, Any]] = None,
     out: Optional[Union[str, "os.PathLike[str]"]] = None,
+    mcp: Iterable[Union[str, Sequence[str]]] = (),
 ) -> Outcome:
     """Runs `task` to its end: the model is asked for a turn, the tools it calls are
     checked against their schemas and run, every step is a record of the hash-chained
     transcript — written to `out` (a new file, durably) or kept in
-    `Outcome.transcript`. Ctrl-C stops the run as `cancelled`."""
+    `Outcome.transcript`. `mcp` names MCP servers by command line (a list of
+    arguments, or a string split as a shell would, without running one); their tools
+    join `tools`. Ctrl-C stops the run as `cancelled`."""
     given = [as_tool(t) for t in tools]
     native = [(t.name, t.description, dict(t.schema), t.function, t.idempotent) for t in given]
     return run_native(
@@ -34,6 +38,7 @@ def run(
         tools=native,
         budgets=dict(budgets) if budgets is not None else None,
         out=os.fspath(out) if out is not None else None,
+        mcp=[shlex.split(c) if isinstance(c, str) else list(c) for c in mcp],
     )
 
 

@@ -163,6 +163,7 @@ def run_native(
     tools: Sequence[Tuple[str, str, Mapping[str, Any], Callable[..., Any], bool]],
     budgets: Optional[Mapping[str, Any]] = None,
     out: Optional[str] = None,
+    mcp: Sequence[Sequence[str]] = (),
 ) -> Outcome: ...
 
 class Agent:

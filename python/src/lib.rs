@@ -11,6 +11,7 @@ mod chain;
 mod errors;
 mod http_model;
 mod interrupt;
+mod mcp;
 mod py_model;
 mod py_tool;
 mod report;

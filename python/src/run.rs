@@ -132,7 +132,7 @@ fn open_out(py: Python<'_>, path: &Path) -> PyResult<Writer> {
 
 /// Runs `task` to its end.
 #[pyfunction]
-#[pyo3(signature = (task, *, model, tools, budgets = None, out = None))]
+#[pyo3(signature = (task, *, model, tools, budgets = None, out = None, mcp = Vec::new()))]
 pub fn run_native(
     py: Python<'_>,
     task: &str,
@@ -140,10 +140,13 @@ pub fn run_native(
     tools: Vec<ToolTuple<'_>>,
     budgets: Option<&Bound<'_, PyDict>>,
     out: Option<PathBuf>,
+    mcp: Vec<Vec<String>>,
 ) -> PyResult<Outcome> {
     let budgets = self::budgets(budgets)?;
     let interrupt = Interrupt::default();
     let mut toolbox = toolbox(tools, &interrupt)?;
+    // Ended when the run is over (dropped at the end of this call).
+    let _servers = crate::mcp::start(py, mcp, &mut toolbox)?;
     let mut provided;
     let mut python;
     let model: &mut (dyn Model + Send) = match model.bind(py).cast::<Provided>() {
