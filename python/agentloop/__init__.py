@@ -35,7 +35,7 @@ from agentloop._native import (
     validate,
     verify,
 )
-from agentloop._loop import Agent, Message, Model, Scripted, run
+from agentloop._loop import Agent, Message, Model, Scripted, resume, run
 from agentloop._tools import Tool, tool
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "Reply",
     "Scripted",
     "Tool",
+    "resume",
     "run",
     "tool",
     "Appended",

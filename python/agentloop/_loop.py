@@ -7,7 +7,7 @@ import shlex
 from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, Union
 
 from agentloop._native import Agent as _NativeAgent
-from agentloop._native import Outcome, Provided, Reply, run_native
+from agentloop._native import Outcome, Provided, Reply, resume_native, run_native
 from agentloop._tools import Tool, as_tool
 
 Message = Mapping[str, Any]
@@ -38,6 +38,27 @@ def run(
         tools=native,
         budgets=dict(budgets) if budgets is not None else None,
         out=os.fspath(out) if out is not None else None,
+        mcp=[shlex.split(c) if isinstance(c, str) else list(c) for c in mcp],
+    )
+
+
+def resume(
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    model: Union[Model, Provided],
+    tools: Iterable[Union[Tool, Callable[..., Any]]] = (),
+    mcp: Iterable[Union[str, Sequence[str]]] = (),
+) -> Outcome:
+    """Continues the run in the transcript at `path` that stopped early (Ctrl-C, a crash),
+    as `agentloop run --resume`: the task, budgets and call limits are the ones its
+    `task` record states; `model`, `tools` and `mcp` are given again. A call that may
+    have run before the stop is recorded as lost unless its tool is idempotent."""
+    given = [as_tool(t) for t in tools]
+    native = [(t.name, t.description, dict(t.schema), t.function, t.idempotent) for t in given]
+    return resume_native(
+        os.fspath(path),
+        model=model,
+        tools=native,
         mcp=[shlex.split(c) if isinstance(c, str) else list(c) for c in mcp],
     )
 

@@ -203,3 +203,11 @@ def Anthropic(
     max_output_tokens: Optional[int] = None,
     system: Optional[str] = None,
 ) -> Provided: ...
+
+def resume_native(
+    path: str,
+    *,
+    model: Union[Callable[[List[Any], List[Any]], Reply], Provided],
+    tools: Sequence[Tuple[str, str, Mapping[str, Any], Callable[..., Any], bool]],
+    mcp: Sequence[Sequence[str]] = (),
+) -> Outcome: ...

@@ -15,6 +15,7 @@ mod mcp;
 mod py_model;
 mod py_tool;
 mod report;
+mod resume;
 mod run;
 mod schema;
 mod value;
@@ -39,6 +40,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(http_model::openai, m)?)?;
     m.add_function(wrap_pyfunction!(http_model::anthropic, m)?)?;
     m.add_function(wrap_pyfunction!(run::run_native, m)?)?;
+    m.add_function(wrap_pyfunction!(resume::resume_native, m)?)?;
     m.add_function(wrap_pyfunction!(verify::verify, m)?)?;
     m.add_function(wrap_pyfunction!(chain::canonical, m)?)?;
     m.add_function(wrap_pyfunction!(chain::parse, m)?)?;

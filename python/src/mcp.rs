@@ -11,11 +11,12 @@ use pyo3::prelude::*;
 use crate::errors::LoopError;
 
 /// Starts each server (`[program, arg, …]`) and registers its tools into `toolbox`;
-/// returns the servers, which must live as long as the run (dropping one ends it).
+/// with the call `limits` by name; returns the servers, which must live as long as the run (dropping one ends it).
 pub fn start(
     py: Python<'_>,
     commands: Vec<Vec<String>>,
     toolbox: &mut Toolbox,
+    limits: &BTreeMap<String, u64>,
 ) -> PyResult<Vec<McpServer>> {
     let options = McpOptions::default();
     let mut servers = Vec::new();
@@ -30,7 +31,7 @@ pub fn start(
             .map_err(|e| LoopError::new_err(format!("mcp[{i}] ({}): {e}", command.join(" "))))?;
         servers.push(server);
     }
-    let registered = py.detach(|| register_tools(&servers, toolbox, &BTreeMap::new()));
+    let registered = py.detach(|| register_tools(&servers, toolbox, limits));
     registered.map_err(|e| LoopError::new_err(e.to_string()))?;
     Ok(servers)
 }

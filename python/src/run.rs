@@ -2,6 +2,7 @@
 //! and Python tools, the GIL released but while Python code runs; Ctrl-C (any
 //! exception a signal handler raises) stops the run as `cancelled`.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use agentloop_core::agent::Outcome as CoreOutcome;
@@ -53,16 +54,22 @@ impl Outcome {
 
 /// A tool as the Python layer hands it over: `(name, description, schema, function,
 /// idempotent)`.
-type ToolTuple<'py> = (String, String, Bound<'py, PyAny>, Py<PyAny>, bool);
+pub type ToolTuple<'py> = (String, String, Bound<'py, PyAny>, Py<PyAny>, bool);
 
-/// The toolbox of the Python tools.
-fn toolbox(tools: Vec<ToolTuple<'_>>, interrupt: &Interrupt) -> PyResult<Toolbox> {
+/// The toolbox of the Python tools, with the call limits by name.
+pub fn toolbox(
+    tools: Vec<ToolTuple<'_>>,
+    interrupt: &Interrupt,
+    limits: &BTreeMap<String, u64>,
+) -> PyResult<Toolbox> {
     let mut toolbox = Toolbox::new();
     for (name, description, schema, function, idempotent) in tools {
+        let spec_name = name.clone();
         let spec = ToolSpec::new(name, description, to_value(&schema)?);
         let tool = PyTool::new(spec, function, idempotent, interrupt.clone());
+        let limit = limits.get(&spec_name).copied();
         toolbox
-            .register(tool, ToolOptions::new())
+            .register(tool, ToolOptions::new().limit(limit))
             .map_err(|e| LoopError::new_err(e.to_string()))?;
     }
     Ok(toolbox)
@@ -115,6 +122,18 @@ pub fn budgets(dict: Option<&Bound<'_, PyDict>>) -> PyResult<Budgets> {
     })
 }
 
+/// The model: a built-in HTTP model, or a Python callable.
+pub fn model_of(
+    py: Python<'_>,
+    model: Py<PyAny>,
+    interrupt: &Interrupt,
+) -> PyResult<Box<dyn Model + Send>> {
+    Ok(match model.bind(py).cast::<Provided>() {
+        Ok(spec) => Box::new(spec.get().start()?),
+        Err(_) => Box::new(PyModel::new(model, interrupt.clone())),
+    })
+}
+
 /// The transcript file, which must be new or empty: a run starts a chain.
 fn open_out(py: Python<'_>, path: &Path) -> PyResult<Writer> {
     let name = path.display().to_string();
@@ -144,21 +163,10 @@ pub fn run_native(
 ) -> PyResult<Outcome> {
     let budgets = self::budgets(budgets)?;
     let interrupt = Interrupt::default();
-    let mut toolbox = toolbox(tools, &interrupt)?;
+    let mut toolbox = toolbox(tools, &interrupt, &BTreeMap::new())?;
     // Ended when the run is over (dropped at the end of this call).
-    let _servers = crate::mcp::start(py, mcp, &mut toolbox)?;
-    let mut provided;
-    let mut python;
-    let model: &mut (dyn Model + Send) = match model.bind(py).cast::<Provided>() {
-        Ok(spec) => {
-            provided = spec.get().start()?;
-            &mut provided
-        }
-        Err(_) => {
-            python = PyModel::new(model, interrupt.clone());
-            &mut python
-        }
-    };
+    let _servers = crate::mcp::start(py, mcp, &mut toolbox, &BTreeMap::new())?;
+    let mut model = model_of(py, model, &interrupt)?;
     let mut file = out.as_ref().map(|p| open_out(py, p)).transpose()?;
     let mut memory = Vec::new();
     let sink: &mut (dyn RecordSink + Send) = match &mut file {
@@ -170,7 +178,7 @@ pub fn run_native(
         driver::run(
             task,
             budgets,
-            model,
+            &mut *model,
             &mut toolbox,
             &mut cancel,
             sink,

@@ -227,3 +227,32 @@ def test_a_model_that_changes_the_conversation_list_gets_it_whole_again() -> Non
 
     agentloop.run("t", model=model, tools=[noop])
     assert lengths == [1, 3, 5]
+
+
+def test_a_run_stopped_by_ctrl_c_resumes_to_its_end(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    stop_once = [True]
+
+    def add(a: int, b: int) -> Dict[str, int]:
+        if stop_once and a == 40:
+            stop_once.clear()
+            signal.raise_signal(signal.SIGINT)
+        return {"sum": a + b}
+
+    def model(messages: List[Any], manifest: Any) -> agentloop.Reply:
+        turns = sum(1 for m in messages if m["role"] == "assistant")
+        if turns < 3:
+            return agentloop.Reply("", [("add", {"a": 2 if turns == 0 else 40, "b": 2})])
+        return agentloop.Reply("done")
+
+    tools = [agentloop.tool(add, idempotent=True)]
+    first = agentloop.run("t", model=model, tools=tools, budgets={"max_steps": 6}, out=path)
+    assert first.reason == "cancelled"
+    resumed = agentloop.resume(path, model=model, tools=tools)
+    assert resumed.reason == "no_tool_calls", resumed.error
+    assert agentloop.verify(path, loop=True)
+    kinds = [json.loads(line)["kind"] for line in path.read_bytes().splitlines()]
+    assert kinds[:5] == ["task", "assistant", "tool", "assistant", "tool"]
+    assert "resume" in kinds and kinds[-1] == "stop"
+    with pytest.raises(agentloop.LoopError, match="no run to resume"):
+        agentloop.resume(tmp_path / "new.jsonl", model=model, tools=tools)

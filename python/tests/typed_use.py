@@ -45,6 +45,8 @@ def use(folder: Path) -> List[str]:
         agentloop.canonical(float("nan"))
     except agentloop.EncodeError as error:
         said: str = str(error)
+    again: agentloop.Outcome = agentloop.resume(out, model=model, tools=[add])
+    assert again.reason
     agent = agentloop.Agent("add", tools=[add], budgets={"max_steps": 2})
     need = agent.poll()
     if need[0] == "model":
