@@ -2,7 +2,7 @@
 
 import os
 from types import TracebackType
-from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple, Type, Union
+from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
 
 JSONValue = Union[
     None, bool, int, float, str, Sequence["JSONValue"], Mapping[str, "JSONValue"]
@@ -166,14 +166,16 @@ def run_native(
     mcp: Sequence[Sequence[str]] = (),
 ) -> Outcome: ...
 
+_A = TypeVar("_A", bound="Agent")
+
 class Agent:
     def __new__(
-        cls,
+        cls: Type[_A],
         task: str,
         *,
         tools: Sequence[Tuple[str, str, Mapping[str, Any]]],
         budgets: Optional[Mapping[str, Any]] = None,
-    ) -> "Agent": ...
+    ) -> _A: ...
     def poll(self, *, cancelled: bool = False) -> Tuple[Any, ...]: ...
     def feed_reply(self, reply: Union[Reply, BaseException]) -> None: ...
     def feed_result(
