@@ -4,6 +4,7 @@
 //! `agentloop.Error` subclasses.
 
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod agent;
 mod anchors;
