@@ -6,9 +6,10 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 
+use agentloop_core::audit;
 use agentloop_core::export::parse_records;
 use agentloop_core::json::Value;
-use agentloop_core::verify::{Options, Report, Verifier};
+use agentloop_core::verify::{Options, Report, Verifier, MAX_FAULTS};
 
 use crate::failure::{Failure, InputFailure, RunFailure};
 use crate::input::Source;
@@ -145,12 +146,23 @@ pub fn read_transcript(source: Source<'_>, options: &Options) -> Result<Transcri
     })
 }
 
-/// A transcript's records, read whole and verified (its chain must hold; `consequence`
-/// says what did not happen when it does not), with the name the input goes by:
-/// `export` and `export --requests`/`verify --requests` read their input so.
+/// How much of a transcript [`verified_records`] checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// The chain.
+    Chain,
+    /// The chain, and that its records are a run of the loop (`verify --loop`).
+    ChainAndLoop,
+}
+
+/// A transcript's records, read whole and verified (its chain must hold, and with
+/// [`Check::ChainAndLoop`] be a run of the loop; `consequence` says what did not happen
+/// when it does not), with the name the input goes by: `export` and `export
+/// --requests`/`verify --requests` read their input so.
 pub fn verified_records(
     source: Source<'_>,
     consequence: &'static str,
+    check: Check,
 ) -> Result<(String, Vec<Value>), Failure> {
     let name = source.name();
     // The bytes read are the bytes verified (standard input cannot be read twice).
@@ -165,6 +177,12 @@ pub fn verified_records(
             error: e.error,
         })
     })?;
+    if check == Check::ChainAndLoop {
+        let report = audit::merge(report, audit::audit_records(&records), MAX_FAULTS);
+        if !report.ok() {
+            return Err(Failure::does_not_verify(&name, &report, consequence));
+        }
+    }
     Ok((name, records))
 }
 

@@ -28,6 +28,7 @@ mod terminal;
 mod tools_map;
 mod toolset;
 mod usage;
+mod view;
 
 use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};

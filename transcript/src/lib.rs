@@ -51,6 +51,13 @@ pub mod stream;
 #[cfg(feature = "alloc")]
 mod with_alloc;
 
+/// Size over speed (the feature `small`, for microcontrollers; docs/embedded.md): the
+/// lexer sends every byte to its byte-at-a-time checker, through one copy of it for all
+/// observers, and checks numbers without `f64::from_str` (`stream::lexer::numeric_small`).
+/// The only place the crate's code names the feature: a constant, so both paths are
+/// compiled (and tested) on every build and the unused one is left out of the binary.
+const SMALL: bool = cfg!(feature = "small");
+
 mod checkpoint;
 mod fault_kind;
 mod parse_error;

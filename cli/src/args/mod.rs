@@ -56,6 +56,9 @@ pub enum Command {
     VerifyProof(VerifyProofArgs),
     /// Print one human-readable line per record, then verify the transcript.
     Show(ShowArgs),
+    /// Write one self-contained HTML page showing a transcript: its turns, calls and
+    /// results, where the budget went, and whether it verifies.
+    View(ViewArgs),
     /// Validate a JSON instance against a tool-argument schema (JSON Schema draft
     /// 2020-12, or 2019-09 / draft-07 by $schema; docs/schemas.md): one violation a
     /// line, with its JSON path.
@@ -113,6 +116,7 @@ impl Command {
                 note("--old", a.old.as_ref());
                 a.key_files.iter().for_each(|f| note("--key-file", Some(f)));
             }
+            Command::View(a) => note("FILE", Some(&a.file)),
             Command::Validate(a) => {
                 note("SCHEMA_FILE", Some(&a.schema));
                 note("INSTANCE_FILE", Some(&a.instance));

@@ -125,6 +125,28 @@ pub struct RunArgs {
     /// The most seconds one try may take (connect to the last byte).
     #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = parse_positive)]
     pub http_timeout: u64,
+    /// Send the run as OpenTelemetry GenAI spans to this OTLP/HTTP collector as it goes
+    /// (OTLP/JSON to URL/v1/traces; a URL ending in /v1/traces is taken as it is). A
+    /// collector down or slow never holds the run up: docs/otel.md.
+    #[arg(long, value_name = "URL")]
+    pub otlp_endpoint: Option<String>,
+    /// A header for the collector, its value read from the environment variable VAR
+    /// (never shown). Repeatable.
+    #[arg(
+        long = "otlp-header",
+        value_name = "NAME=VAR",
+        requires = "otlp_endpoint"
+    )]
+    pub otlp_headers: Vec<String>,
+    /// Put the conversation's content on the spans sent (messages, system prompt, tool
+    /// arguments and results, error sentences).
+    #[arg(long, requires = "otlp_endpoint")]
+    pub otlp_content: bool,
+    /// The most seconds one request to the collector may take, and the most the end of
+    /// the run waits for the spans still queued.
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_positive,
+          requires = "otlp_endpoint")]
+    pub otlp_timeout: u64,
 }
 
 /// The tools a run offers, for `run` and `tools`.
@@ -214,15 +236,30 @@ be rebuilt (no setup, say); 2 the file could not be read, or a record is not wha
 loop writes (the record is named).")]
 #[command(group(ArgGroup::new("what").required(true).args(["format", "requests"])))]
 pub struct ExportArgs {
-    /// The history's shape: openai (Chat Completions messages) or anthropic (Messages).
-    #[arg(long, value_name = "FORMAT", value_parser = parse_provider)]
-    pub format: Option<Provider>,
+    /// What to print: the history as openai (Chat Completions messages) or anthropic
+    /// (Messages) has it, or otlp (the run as OpenTelemetry GenAI spans, OTLP/JSON).
+    #[arg(long, value_name = "FORMAT", value_parser = parse_export_format)]
+    pub format: Option<ExportFormat>,
+    /// With --format otlp: put the conversation's content on the spans (messages,
+    /// system prompt, tool arguments and results, error sentences), the conventions'
+    /// opt-in attributes.
+    #[arg(long, conflicts_with = "requests")]
+    pub otlp_content: bool,
     /// Print each turn's request body, rebuilt from the transcript, one a line.
     #[arg(long)]
     pub requests: bool,
     /// The transcript ('-' reads standard input).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
+}
+
+/// `export --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// A provider's message history.
+    History(Provider),
+    /// OpenTelemetry GenAI spans, OTLP/JSON.
+    Otlp,
 }
 
 /// `--model PROVIDER:NAME`.

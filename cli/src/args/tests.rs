@@ -83,7 +83,10 @@ fn run_values_are_read_or_refused_with_the_form_expected() {
     assert_eq!(parse_parallel("-1"), Err(ValueError::BadParallel));
     assert_eq!(parse_parallel("1"), Ok(1));
     assert_eq!(parse_parallel("64"), Ok(64));
-    assert_eq!(parse_provider("anthropic"), Ok(Provider::Anthropic));
+    assert_eq!(
+        parse_export_format("anthropic"),
+        Ok(ExportFormat::History(Provider::Anthropic))
+    );
     assert_eq!(parse_manifest_format("mcp"), Ok(ManifestFormat::Mcp));
     assert_eq!(
         parse_manifest_format("json"),
@@ -116,7 +119,8 @@ fn command_lines_split_into_words_as_a_shell_would_without_expanding() {
     ] {
         assert_eq!(split_words(bad), Err(ValueError::BadCommand(why)), "{bad}");
     }
-    assert_eq!(parse_provider("mcp"), Err(ValueError::BadProvider));
+    assert_eq!(parse_export_format("mcp"), Err(ValueError::BadExportFormat));
+    assert_eq!(parse_export_format("otlp"), Ok(ExportFormat::Otlp));
 }
 
 #[test]

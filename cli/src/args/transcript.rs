@@ -168,6 +168,30 @@ pub struct ShowArgs {
     pub file: PathBuf,
 }
 
+/// `agentloop view`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Writes one self-contained HTML page (style and script inline; it fetches nothing):
+the records as a timeline, one row per line, each call with its arguments and result,
+long values cut with 'show all'; a plot of tokens and tool calls per turn against the
+budgets; the stop reason; and the verdict of verifying the file, made when the page
+is made. A file that does not verify still gets its page: a banner with verify's
+sentence, the faulty record highlighted, the records after it marked unverified.
+Exit status: 0 the page was written and the file verifies; 1 the page was written
+and the file does not verify; 2 no page: the file could not be read, no line of it
+is a record, or the page could not be written.")]
+pub struct ViewArgs {
+    /// Where the chain starts, for a transcript that continues another (SEQ0:PREV0).
+    #[arg(long, value_name = "SEQ0:PREV0", value_parser = parse_anchor)]
+    pub anchor: Option<Anchor>,
+    /// The page to write (replaced atomically), or '-' for standard output.
+    #[arg(short = 'o', long = "out", value_name = "OUT.html")]
+    pub out: PathBuf,
+    /// The transcript ('-' reads standard input).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
 /// `agentloop validate`.
 #[derive(Debug, Args)]
 #[command(after_help = "\

@@ -9,7 +9,7 @@ use agentloop_core::provider::Provider;
 use agentloop_core::tlog::{check_origin, OriginError};
 use agentloop_core::{Anchor, Hash};
 
-use super::run::{ManifestFormat, McpCommand, ModelSpec, ToolLimit};
+use super::run::{ExportFormat, ManifestFormat, McpCommand, ModelSpec, ToolLimit};
 
 /// Why a command-line value was refused (clap turns it into a usage error, exit 2).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,8 +24,6 @@ pub enum ValueError {
     BadModel(Option<String>),
     /// A `--model` with a provider and no name.
     NoModelName,
-    /// A provider name other than openai or anthropic.
-    BadProvider,
     /// A `--tool-limit` not of the form NAME=N.
     BadToolLimit,
     /// A `--sync` policy that is not always, every:N or on-close.
@@ -34,6 +32,8 @@ pub enum ValueError {
     NotPositive,
     /// A manifest format other than openai, anthropic or mcp.
     BadManifestFormat,
+    /// An `export --format` that is not openai, anthropic or otlp.
+    BadExportFormat,
     /// An `--mcp` command line that cannot be split into words: why.
     BadCommand(&'static str),
     /// A `--parallel` that is not a whole number of at least 1.
@@ -63,7 +63,6 @@ impl fmt::Display for ValueError {
             ValueError::NoModelName => f.write_str(
                 "the model's name is missing after the provider: openai:NAME or anthropic:NAME",
             ),
-            ValueError::BadProvider => f.write_str("the formats are openai and anthropic"),
             ValueError::BadToolLimit => {
                 f.write_str("give a tool's name and its most runs as NAME=N (N from 0 to 2^53-1)")
             }
@@ -73,6 +72,9 @@ impl fmt::Display for ValueError {
             ValueError::NotPositive => f.write_str("give a whole number of at least 1"),
             ValueError::BadManifestFormat => {
                 f.write_str("the formats are openai, anthropic and mcp")
+            }
+            ValueError::BadExportFormat => {
+                f.write_str("the formats are openai, anthropic and otlp")
             }
             ValueError::BadParallel => f.write_str(
                 "give how many calls of a turn may run at once: a whole number of at least 1 \
@@ -134,9 +136,13 @@ pub(super) fn parse_model(text: &str) -> Result<ModelSpec, ValueError> {
     })
 }
 
-/// Parses `--format openai|anthropic`.
-pub(super) fn parse_provider(text: &str) -> Result<Provider, ValueError> {
-    Provider::from_name(text).ok_or(ValueError::BadProvider)
+/// Parses `--format openai|anthropic|otlp` of `export`.
+pub(super) fn parse_export_format(text: &str) -> Result<ExportFormat, ValueError> {
+    match (text, Provider::from_name(text)) {
+        ("otlp", _) => Ok(ExportFormat::Otlp),
+        (_, Some(provider)) => Ok(ExportFormat::History(provider)),
+        _ => Err(ValueError::BadExportFormat),
+    }
 }
 
 /// Parses `--format openai|anthropic|mcp` of `tools`.

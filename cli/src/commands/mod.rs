@@ -16,6 +16,7 @@ pub mod tools;
 pub mod validate;
 pub mod verify;
 pub mod verify_proof;
+pub mod view;
 
 use std::io::Write;
 
@@ -41,6 +42,7 @@ pub fn run(command: &Command, out: &mut dyn Write) -> Result<Exit, Failure> {
         Command::Prove(args) => prove::run(args, out),
         Command::VerifyProof(args) => verify_proof::run(args, out),
         Command::Show(args) => show::run(args, out),
+        Command::View(args) => view::run(args, out),
         Command::Validate(args) => validate::run(args, out),
         Command::Repair(args) => repair::run(args, out),
         Command::Replay(args) => replay::run(args, out),

@@ -1,18 +1,18 @@
 //! `verify --requests` and `export --requests`: each turn's request body rebuilt from
-//! the transcript alone (`agentloop_core::export::rebuild_requests_from_setup`), checked
+//! the transcript alone (`agentloop_core::export::rebuild_requests`), checked
 //! against the `request_sha256` its `assistant` record holds, or printed.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use agentloop_core::export::{check_requests, rebuild_requests_from_setup, RebuiltRequest};
+use agentloop_core::export::{check_requests, rebuild_requests, RebuiltRequest};
 
 use super::{emit, flush, say_line};
 use crate::diag::plural;
 use crate::exit::Exit;
 use crate::failure::Failure;
 use crate::input::Source;
-use crate::lines::verified_records;
+use crate::lines::{verified_records, Check};
 
 /// `verify --requests`: for each file in order, one line — every request matches its
 /// record (0), or the first turn that does not or cannot be proven (1).
@@ -58,8 +58,8 @@ pub fn export(file: &Path, out: &mut dyn Write) -> Result<Exit, Failure> {
 /// Verifies the file (its chain must hold), reads its records and rebuilds each turn's
 /// request; `consequence` says what did not happen if the file does not verify.
 fn rebuilt(source: Source<'_>, consequence: &'static str) -> Result<Vec<RebuiltRequest>, Failure> {
-    let (name, records) = verified_records(source, consequence)?;
-    rebuild_requests_from_setup(&records).map_err(|error| Failure::Requests {
+    let (name, records) = verified_records(source, consequence, Check::Chain)?;
+    rebuild_requests(&records, None).map_err(|error| Failure::Requests {
         name,
         error: Box::new(error),
     })

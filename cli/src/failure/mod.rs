@@ -13,6 +13,7 @@ use agentloop_core::json::ParseErrorKind;
 use agentloop_core::schema::SchemaError;
 use agentloop_core::tools::RegisterError;
 use agentloop_core::verify::{Fault, Report};
+use agentloop_otel::MapError;
 
 use crate::diag::{fault_sentence, plural};
 use crate::exit::Exit;
@@ -22,12 +23,14 @@ mod anchor;
 mod input;
 mod run;
 mod setup;
+mod view;
 mod writing;
 
 pub use anchor::AnchorFailure;
 pub use input::InputFailure;
 pub use run::RunFailure;
 pub use setup::SetupFailure;
+pub use view::ViewFailure;
 pub use writing::WriteFailure;
 
 /// A command's failure. Its `Display` is the sentence printed after `agentloop: `.
@@ -115,6 +118,13 @@ pub enum Failure {
         /// Which record, and what is wrong.
         error: HistoryError,
     },
+    /// `export --format otlp`: a record the trace cannot be made of.
+    Trace {
+        /// The transcript, as named on the command line.
+        name: String,
+        /// Which record, and what is wrong.
+        error: MapError,
+    },
     /// `verify --requests`, `export --requests`: the requests cannot be rebuilt from
     /// the transcript (no setup, a setup that builds no request, records the loop does
     /// not write with its tools).
@@ -148,6 +158,8 @@ pub enum Failure {
     /// Failures during `agentloop run` or its `--resume`: the model thread, the
     /// transcript being continued, writing records.
     Run(RunFailure),
+    /// `view` wrote no page.
+    View(ViewFailure),
 }
 
 impl From<AnchorFailure> for Failure {
@@ -177,6 +189,12 @@ impl From<SetupFailure> for Failure {
 impl From<RunFailure> for Failure {
     fn from(failure: RunFailure) -> Failure {
         Failure::Run(failure)
+    }
+}
+
+impl From<ViewFailure> for Failure {
+    fn from(failure: ViewFailure) -> Failure {
+        Failure::View(failure)
     }
 }
 
@@ -260,9 +278,11 @@ impl Failure {
             | Failure::DemoTools(_)
             | Failure::DemoWrite { .. }
             | Failure::Export { .. }
+            | Failure::Trace { .. }
             | Failure::Anchor(_)
             | Failure::Setup(_)
-            | Failure::Run(_) => Exit::CannotGrade,
+            | Failure::Run(_)
+            | Failure::View(_) => Exit::CannotGrade,
         }
     }
 
@@ -283,7 +303,7 @@ pub(super) fn size_hint(error: &io::Error) -> &'static str {
 }
 
 /// "is not I-JSON" or "has no canonical encoding", by kind of parse error.
-pub(super) fn parse_verdict(kind: ParseErrorKind) -> &'static str {
+pub(crate) fn parse_verdict(kind: ParseErrorKind) -> &'static str {
     if kind.is_unserialisable() {
         "has no canonical encoding"
     } else {
@@ -366,6 +386,7 @@ impl fmt::Display for Failure {
             Failure::Export { name, error } => {
                 write!(f, "{name} {error}; nothing was exported")
             }
+            Failure::Trace { name, error } => write!(f, "{name}: {error}; nothing was exported"),
             Failure::Requests { name, error } => {
                 write!(f, "{name}: its requests cannot be rebuilt: {error}")
             }
@@ -374,6 +395,7 @@ impl fmt::Display for Failure {
             Failure::Writing(failure) => failure.fmt(f),
             Failure::Setup(failure) => failure.fmt(f),
             Failure::Run(failure) => failure.fmt(f),
+            Failure::View(failure) => failure.fmt(f),
         }
     }
 }

@@ -5,6 +5,7 @@ use std::fmt;
 
 use agentloop_core::agent::{BudgetError, SetupError, TaskError};
 use agentloop_http::BuildError;
+use agentloop_otel::SenderError;
 
 use crate::diag::plural;
 use crate::tools_map::MapDifference;
@@ -84,6 +85,17 @@ pub enum SetupFailure {
         name: String,
         /// What went wrong.
         reason: String,
+    },
+    /// `export --otlp-content` with a format other than otlp.
+    OtlpContentWithoutOtlp,
+    /// `run --otlp-endpoint`: the live export cannot start (a bad URL).
+    Otlp(SenderError),
+    /// `run --otlp-header NAME=VAR`: not of that form, or VAR is not set.
+    OtlpHeader {
+        /// The argument, as given.
+        given: String,
+        /// What is wrong with it.
+        why: &'static str,
     },
     /// `run --resume`: the tools differ from those the run recorded.
     ToolsMapDiffers {
@@ -197,6 +209,16 @@ impl fmt::Display for SetupFailure {
             SetupFailure::ToolsMap { name, reason } => {
                 write!(f, "{name}: {reason}; nothing was run")
             }
+            SetupFailure::OtlpContentWithoutOtlp => f.write_str(
+                "--otlp-content puts content on OTLP spans: it goes with --format otlp; nothing \
+                 was exported",
+            ),
+            SetupFailure::Otlp(error) => write!(f, "--otlp-endpoint: {error}; nothing was run"),
+            SetupFailure::OtlpHeader { given, why } => write!(
+                f,
+                "--otlp-header {}: {why}; nothing was run",
+                crate::record_line::quoted(given)
+            ),
             SetupFailure::ToolsMapDiffers { name, difference } => write!(
                 f,
                 "{name}: the tools differ from those the run began with (the file records \

@@ -1174,7 +1174,8 @@ fn export_refuses_what_it_cannot_export_naming_the_record() {
     );
     assert_eq!(run.code, 2);
     assert!(
-        run.stderr.contains("the formats are openai and anthropic"),
+        run.stderr
+            .contains("the formats are openai, anthropic and otlp"),
         "{}",
         run.stderr
     );

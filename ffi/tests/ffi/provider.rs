@@ -1057,12 +1057,12 @@ fn a_host_that_says_what_it_sent_is_proven_and_one_that_sent_something_else_is_c
             manifest,
         };
         let records = parse_records(run.transcript.as_bytes()).unwrap();
-        let rebuilt = rebuild_requests(&records, &requester).unwrap();
+        let rebuilt = rebuild_requests(&records, Some(&requester)).unwrap();
         assert_eq!(check_requests(&rebuilt), Ok(2), "provider {provider}");
 
         let run = poll_run_sending(provider, &answers, Some(other));
         let records = parse_records(run.transcript.as_bytes()).unwrap();
-        let rebuilt = rebuild_requests(&records, &requester).unwrap();
+        let rebuilt = rebuild_requests(&records, Some(&requester)).unwrap();
         let mismatch = check_requests(&rebuilt).unwrap_err();
         assert_eq!(mismatch.seq(), 1, "provider {provider}");
         assert!(

@@ -18,6 +18,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("agentloop-core", 1),
     ("agentloop-http", 2),
     ("agentloop-mcp", 2),
+    ("agentloop-otel", 2),
     ("agentloop-ffi", 3),
     ("agentloop-cli", 3),
     ("agentloop-python", 3),

@@ -78,6 +78,7 @@ const RECORD_FILES: &[&str] = &[
     "core/src/heap/driver/resume.rs",
     "core/src/heap/export/conversation.rs",
     "cli/src/record_line.rs",
+    "cli/src/view/rows.rs",
     "cli/src/commands/run/setup.rs",
     "ffi/src/agent/resume.rs",
 ];

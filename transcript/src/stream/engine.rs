@@ -264,7 +264,7 @@ impl Engine {
     }
 
     /// Applies the checkpoint, if any: its fault is put in its place, whatever the cap.
-    pub fn finish(self, faults: &mut impl Faults) -> Ending {
+    pub fn finish(&self, faults: &mut impl Faults) -> Ending {
         let mut beyond_checkpoint = None;
         if let Some(cp) = self.checkpoint {
             let verdict = cp.verdict(self.count, self.at_checkpoint, self.prev0, &self.tree);

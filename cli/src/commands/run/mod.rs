@@ -4,6 +4,7 @@
 //! checkpoint written if asked.
 
 mod format1;
+mod otlp;
 mod outputs;
 mod progress;
 mod resumed;
@@ -34,6 +35,7 @@ use agentloop_core::verify::{Options, Report};
 use agentloop_core::vocabulary::Setup;
 use agentloop_http::HttpModel;
 use agentloop_mcp::{end_process_groups, McpServer, ProcessGroup};
+use agentloop_otel::{Entry, Sender};
 
 use crate::args::RunArgs;
 use crate::atomic::write_atomically;
@@ -71,6 +73,7 @@ struct Servers {
 
 /// Runs the loop; see the module docs and `agentloop run --help`.
 pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
+    let mut sender = otlp::start(args)?;
     let Opened {
         name,
         model,
@@ -83,6 +86,9 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         offered,
         servers,
     } = open(args)?;
+    if let Some(sender) = &mut sender {
+        otlp::prime(sender, records.as_ref());
+    }
     let mut toolbox = offered.toolbox;
     let manifest = toolbox.manifest().clone();
     let mut agent = settle::agent(&name, &plan, records.as_ref(), manifest, setup)?;
@@ -123,6 +129,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let mut shown = Shown {
         progress: &mut progress,
         failure: None,
+        otlp: sender.as_mut(),
     };
     let io = Io {
         log: &mut log,
@@ -134,9 +141,12 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let options = RunOptions {
         parallel: args.parallel,
     };
-    let outcome = driver::drive(&mut agent, io, options).map_err(|error| {
+    let outcome = driver::drive(&mut agent, io, options);
+    let not_shown = shown.failure;
+    otlp::finish(sender);
+    let outcome = outcome.map_err(|error| {
         let failed = log.writer.take_last_error();
-        run_failure(&name, error, log.seq, failed, shown.failure)
+        run_failure(&name, error, log.seq, failed, not_shown)
     })?;
     writer.close().map_err(|error| {
         Failure::Run(RunFailure::RunClose {
@@ -380,19 +390,29 @@ impl Log for RunLog<'_> {
     }
 }
 
-/// Each record, once written: shown. A failure to show it is kept for [`run_failure`].
-struct Shown<'p, 'o> {
+/// Each record, once written: shown, and given to the live export if there is one. A
+/// failure to show it is kept for [`run_failure`].
+struct Shown<'p, 'o, 's> {
     progress: &'p mut Progress<'o>,
     failure: Option<Failure>,
+    otlp: Option<&'s mut Sender>,
 }
 
-impl OnRecord for Shown<'_, '_> {
+impl OnRecord for Shown<'_, '_, '_> {
     fn on_record(
         &mut self,
         record: &Record,
         logged: &Logged<'_>,
         counts: Counts,
     ) -> Result<(), SinkError> {
+        if let Some(sender) = &mut self.otlp {
+            sender.record(&Entry {
+                seq: logged.seq,
+                hash: logged.hash,
+                kind: record.kind.as_str(),
+                payload: &record.payload,
+            });
+        }
         let appended = Appended {
             seq: logged.seq,
             head: logged.hash,

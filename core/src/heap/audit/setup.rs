@@ -12,10 +12,7 @@ use super::LoopAudit;
 use crate::json::{Object, Value};
 use crate::tools::{check_call, Manifest, ToolSpec};
 use crate::vocabulary::member::{BUDGETS, ERROR, OK, SETUP, TOOL_LIMITS};
-use crate::vocabulary::{RecordKind, Setup};
-
-/// How the error sentence of a schema refusal begins.
-const INVALID: &str = "invalid arguments: ";
+use crate::vocabulary::{CallFailure, RecordKind, Setup, INVALID_ARGUMENTS};
 
 impl LoopAudit {
     /// The `setup` member of a `task` or `resume` payload (of `kind`), if there is one:
@@ -85,9 +82,9 @@ impl LoopAudit {
     ) {
         let refused = matches!(payload.get(OK), Some(Value::Bool(false)));
         let error = payload.get(ERROR).and_then(Value::as_str);
-        let invalid = refused && error.is_some_and(|e| e.starts_with(INVALID));
-        let limited =
-            error.is_some_and(|e| e.starts_with(&format!("tool '{name}' reached its limit")));
+        let class = error.map(|e| CallFailure::of(name, e));
+        let invalid = refused && class == Some(CallFailure::InvalidArguments);
+        let limited = class == Some(CallFailure::ToolLimit);
         let name = truncate(name);
         match expected {
             Ok(()) if invalid => self.find(
@@ -99,9 +96,9 @@ impl LoopAudit {
             ),
             Ok(()) => {}
             Err(sentence) if refused && error == Some(sentence.as_str()) => {}
-            Err(sentence) if sentence.starts_with(INVALID) && refused && limited => {}
+            Err(sentence) if schema_refusal(sentence) && refused && limited => {}
             Err(sentence) => {
-                let why = match sentence.starts_with(INVALID) {
+                let why = match schema_refusal(sentence) {
                     true => "the schema the setup records refuses its arguments",
                     false => "the setup offers no tool of that name",
                 };
@@ -118,4 +115,9 @@ impl LoopAudit {
             }
         }
     }
+}
+
+/// Whether `sentence` is a schema refusal.
+fn schema_refusal(sentence: &str) -> bool {
+    sentence.starts_with(INVALID_ARGUMENTS)
 }

@@ -36,8 +36,7 @@ pub use conversation::{HistoryError, HistoryErrorKind};
 pub use history::{anthropic_messages, openai_messages};
 pub use native::{native_call, native_calls, native_message, native_messages, native_tools};
 pub use requests::{
-    check_requests, rebuild_requests, rebuild_requests_from_setup, RebuiltRequest, RequestMismatch,
-    Requester, RequestsError,
+    check_requests, rebuild_requests, RebuiltRequest, RequestMismatch, Requester, RequestsError,
 };
 
 use alloc::vec::Vec;

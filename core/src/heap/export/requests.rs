@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use agentloop_core::agent::{Agent, Budgets, Need};
-//! use agentloop_core::export::{check_requests, parse_records, rebuild_requests_from_setup};
+//! use agentloop_core::export::{check_requests, parse_records, rebuild_requests};
 //! use agentloop_core::model::{ProviderReport, Reply};
 //! use agentloop_core::provider::{Provider, RequestOptions};
 //! use agentloop_core::tools::Manifest;
@@ -36,7 +36,7 @@
 //!     transcript.extend_from_slice(chain.append(record.kind.as_str(), &record.payload).unwrap());
 //! }
 //! let records = parse_records(&transcript).unwrap();
-//! let rebuilt = rebuild_requests_from_setup(&records).unwrap();
+//! let rebuilt = rebuild_requests(&records, None).unwrap();
 //! assert_eq!(rebuilt[0].body, body);
 //! assert_eq!(check_requests(&rebuilt), Ok(1));
 //! ```
@@ -231,15 +231,27 @@ impl fmt::Display for RequestsError {
 impl core::error::Error for RequestsError {}
 
 /// Each turn's request body, rebuilt from `records` (parsed records, in order, the
-/// `task` first; verify their chain first) with `requester`: one per `assistant`
-/// record, in order. A `task` record's setup is kept as recorded (the loop writes it
-/// again, to compare), but the requests are built with `requester` alone.
+/// `task` first; verify their chain first): one per `assistant` record, in order.
+///
+/// The requests are built with `requester`, or, given `None`, with the one the `task`
+/// record's setup states ([`Requester::from_setup`]; a transcript with no setup fails
+/// with [`RequestsError::NoSetup`]). A `task` record's setup is kept as recorded (the
+/// loop writes it again, to compare) either way.
 pub fn rebuild_requests(
     records: &[Value],
-    requester: &Requester,
+    requester: Option<&Requester>,
 ) -> Result<Vec<RebuiltRequest>, RequestsError> {
     let (seq0, text) = audited(records).map_err(RequestsError::Run)?;
     let task = task_payload(records)?;
+    let from_setup;
+    let requester = match requester {
+        Some(requester) => requester,
+        None => {
+            let setup = task.setup.as_ref().ok_or(RequestsError::NoSetup)?;
+            from_setup = Requester::from_setup(setup, &task.tool_limits)?;
+            &from_setup
+        }
+    };
     let mut agent =
         Agent::with_first_seq(seq0, text, task.budgets.clone(), requester.manifest.clone())
             .map_err(|e| RequestsError::Run(ResumeError::Budgets(e)))?;
@@ -271,18 +283,6 @@ pub fn rebuild_requests(
         Some(e) => Err(e),
         None => Ok(rebuilt),
     }
-}
-
-/// [`rebuild_requests`] with the requester the `task` record's setup states
-/// ([`Requester::from_setup`]).
-pub fn rebuild_requests_from_setup(
-    records: &[Value],
-) -> Result<Vec<RebuiltRequest>, RequestsError> {
-    audited(records).map_err(RequestsError::Run)?;
-    let task = task_payload(records)?;
-    let setup = task.setup.as_ref().ok_or(RequestsError::NoSetup)?;
-    let requester = Requester::from_setup(setup, &task.tool_limits)?;
-    rebuild_requests(records, &requester)
 }
 
 /// How many turns' requests match their records, or the first turn that does not

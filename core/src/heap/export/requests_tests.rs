@@ -134,7 +134,7 @@ fn every_request_of_a_run_is_rebuilt_byte_for_byte_for_both_providers() {
     for provider in [Provider::OpenAi, Provider::Anthropic] {
         let (transcript, sent) = run(provider, true);
         let records = parse_records(&transcript).unwrap();
-        let rebuilt = rebuild_requests_from_setup(&records).unwrap();
+        let rebuilt = rebuild_requests(&records, None).unwrap();
         let bodies: Vec<Vec<u8>> = rebuilt.iter().map(|r| r.body.clone()).collect();
         assert_eq!(bodies, sent, "{provider}");
         assert_eq!(sent.len(), 5, "{provider}: the recover run has five turns");
@@ -152,7 +152,7 @@ fn a_changed_system_prompt_fails_at_the_first_turn() {
             setup.insert("system", Value::from("You are verbose."));
         })
     });
-    let rebuilt = rebuild_requests_from_setup(&records).unwrap();
+    let rebuilt = rebuild_requests(&records, None).unwrap();
     let mismatch = check_requests(&rebuilt).unwrap_err();
     assert_eq!(mismatch.seq(), 1);
     assert!(matches!(mismatch, RequestMismatch::Differs { .. }));
@@ -178,7 +178,7 @@ fn a_changed_tool_description_or_result_fails_at_the_first_turn_it_reaches() {
             setup.insert("tools", Value::Array(tools));
         })
     });
-    let rebuilt = rebuild_requests_from_setup(&described).unwrap();
+    let rebuilt = rebuild_requests(&described, None).unwrap();
     assert_eq!(check_requests(&rebuilt).unwrap_err().seq(), 1);
 
     // The first result a tool gave (not a refusal the loop writes itself) is shown
@@ -201,7 +201,7 @@ fn a_changed_tool_description_or_result_fails_at_the_first_turn_it_reaches() {
             tool.insert("value", Value::from("edited"));
         })
     });
-    let rebuilt = rebuild_requests_from_setup(&edited).unwrap();
+    let rebuilt = rebuild_requests(&edited, None).unwrap();
     assert_eq!(check_requests(&rebuilt).unwrap_err().seq(), next_turn);
 }
 
@@ -216,7 +216,7 @@ fn a_changed_recorded_digest_fails_and_a_missing_one_is_not_provable() {
             turn.remove("provider");
         })
     });
-    let rebuilt = rebuild_requests_from_setup(&edited).unwrap();
+    let rebuilt = rebuild_requests(&edited, None).unwrap();
     let mismatch = check_requests(&rebuilt).unwrap_err();
     assert_eq!(mismatch, RequestMismatch::NotRecorded { seq: third });
     assert_eq!(
@@ -231,7 +231,7 @@ fn a_changed_recorded_digest_fails_and_a_missing_one_is_not_provable() {
 fn a_transcript_without_a_setup_needs_a_requester() {
     let (transcript, sent) = run(Provider::OpenAi, false);
     let records = parse_records(&transcript).unwrap();
-    let error = rebuild_requests_from_setup(&records).unwrap_err();
+    let error = rebuild_requests(&records, None).unwrap_err();
     assert_eq!(error, RequestsError::NoSetup);
     assert!(error.to_string().contains("format-1"), "{error}");
     let requester = Requester {
@@ -239,7 +239,7 @@ fn a_transcript_without_a_setup_needs_a_requester() {
         options: options(),
         manifest: demo::toolbox().unwrap().manifest().clone(),
     };
-    let rebuilt = rebuild_requests(&records, &requester).unwrap();
+    let rebuilt = rebuild_requests(&records, Some(&requester)).unwrap();
     let bodies: Vec<Vec<u8>> = rebuilt.into_iter().map(|r| r.body).collect();
     assert_eq!(bodies, sent);
 }
@@ -254,7 +254,7 @@ fn a_setup_that_cannot_build_requests_is_refused_saying_why() {
             })
         })
     });
-    let error = rebuild_requests_from_setup(&records).unwrap_err();
+    let error = rebuild_requests(&records, None).unwrap_err();
     assert_eq!(
         error.to_string(),
         "the setup's provider gemini is not openai or anthropic"
@@ -308,7 +308,7 @@ fn a_resumed_run_is_rebuilt_across_its_resume_record() {
         options: options(),
         manifest,
     };
-    let rebuilt = rebuild_requests(&records, &requester).unwrap();
+    let rebuilt = rebuild_requests(&records, Some(&requester)).unwrap();
     let bodies: Vec<Vec<u8>> = rebuilt.iter().map(|r| r.body.clone()).collect();
     assert_eq!(bodies, model.sent);
     assert_eq!(check_requests(&rebuilt), Ok(2));

@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use super::Manifest;
 use crate::json::Value;
 use crate::schema::Violation;
+use crate::vocabulary::{tool_limit_sentence, INVALID_ARGUMENTS, UNKNOWN_TOOL};
 
 /// Decides whether `call` may run: the index of its tool, or the `ok:false` sentence.
 /// In SPEC order: unknown tool → its tool's call limit → schema. `runs` holds how many
@@ -27,10 +28,7 @@ pub(crate) fn check_call(
     };
     if let Some(limit) = limit {
         if runs.get(index).copied().unwrap_or(0) >= limit {
-            let calls = if limit == 1 { "call" } else { "calls" };
-            return Err(format!(
-                "tool '{name}' reached its limit of {limit} {calls}"
-            ));
+            return Err(tool_limit_sentence(name, limit));
         }
     }
     let violations = schema.validate(arguments, &argument_root(name));
@@ -38,7 +36,7 @@ pub(crate) fn check_call(
         return Ok(index);
     }
     Err(format!(
-        "invalid arguments: {}",
+        "{INVALID_ARGUMENTS}{}",
         Violation::list(&violations)
     ))
 }
@@ -46,10 +44,10 @@ pub(crate) fn check_call(
 /// `no tool named 'x' (have: a, b)`, names sorted.
 fn unknown_tool(manifest: &Manifest, name: &str) -> String {
     if manifest.is_empty() {
-        return format!("no tool named '{name}' (no tools are registered)");
+        return format!("{UNKNOWN_TOOL}'{name}' (no tools are registered)");
     }
     let names: Vec<&str> = manifest.names().collect();
-    format!("no tool named '{name}' (have: {})", names.join(", "))
+    format!("{UNKNOWN_TOOL}'{name}' (have: {})", names.join(", "))
 }
 
 /// The JSON path of a call's arguments: `$.<name>` when the name is an identifier

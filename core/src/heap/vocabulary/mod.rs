@@ -28,6 +28,7 @@ use crate::anchor::MAX_SEQ;
 mod assistant;
 mod budgets;
 mod error;
+mod failure;
 #[doc(hidden)]
 pub mod member;
 mod read;
@@ -43,6 +44,8 @@ pub(crate) use assistant::encode_call;
 pub use assistant::AssistantPayload;
 pub use budgets::{BudgetError, Budgets};
 pub use error::PayloadError;
+pub use failure::{result_lost_sentence, CallFailure};
+pub(crate) use failure::{tool_limit_sentence, INVALID_ARGUMENTS, UNKNOWN_TOOL};
 pub use resume::ResumePayload;
 pub use setup::{ModelName, OfferedTool, ServerIdentity, Setup, SetupDifference, ToolSource};
 pub use stop::StopPayload;
@@ -168,15 +171,6 @@ pub(crate) fn as_count(n: f64) -> Option<u64> {
 /// The synthetic result of a call left unrun because the loop stopped for `reason`.
 pub(crate) fn not_run_sentence(reason: &str) -> String {
     format!("not run: the loop stopped ({reason})")
-}
-
-/// The `error` of a call whose result was lost: the run was interrupted while it may
-/// have been running, and its tool is not idempotent, so it is not run again.
-pub fn result_lost_sentence(name: &str) -> String {
-    format!(
-        "result lost: the run was interrupted while tool '{name}' was running; it may or may \
-         not have taken effect, and it is not run again"
-    )
 }
 
 #[cfg(test)]

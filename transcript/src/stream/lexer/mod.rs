@@ -35,6 +35,9 @@ mod fast;
 mod fast_tests;
 mod kinds;
 mod numeric;
+// The size path (`crate::SMALL`), compiled on every build: the tests hold it to the
+// default path.
+mod numeric_small;
 #[cfg(test)]
 mod numeric_tests;
 mod scan;
@@ -50,7 +53,7 @@ pub use check::{check_canonical, CheckError, CheckReason};
 pub(crate) use events::{Observer, ValueEnd, Where};
 pub use kinds::{Departure, Limit, NumberProblem, Stop, Syntax};
 
-use events::Runs;
+use events::{Events, Runs};
 use scan::clean_prefix;
 use state::{Frame, State};
 
@@ -187,7 +190,10 @@ impl Lexer {
         // the whole input is scanned once.
         let mut clean = 0;
         loop {
-            if i >= clean {
+            // Small (`crate::SMALL`): every byte goes to `byte`; the fast paths and the
+            // wide scans are speed bought with code, which a microcontroller's flash
+            // cannot spare (docs/embedded.md).
+            if i >= clean && !crate::SMALL {
                 clean = i + clean_prefix(input.get(i..).unwrap_or_default());
             }
             let fast_input = input.get(..clean).unwrap_or_default();
@@ -202,7 +208,14 @@ impl Lexer {
                 break;
             };
             runs.pos = i;
-            if let Err(stop) = self.byte(b, &mut runs) {
+            // Small: one copy of the state machine serves every observer, through a
+            // trait object; else one copy per observer, each inlined.
+            let step = if crate::SMALL {
+                self.byte(b, &mut runs as &mut dyn Events)
+            } else {
+                self.byte(b, &mut runs)
+            };
+            if let Err(stop) = step {
                 runs.flush();
                 return Err((i, stop));
             }
@@ -216,7 +229,11 @@ impl Lexer {
     /// outermost value's type.
     pub(crate) fn end<O: Observer + ?Sized>(&mut self, obs: &mut O) -> Result<JsonType, Stop> {
         let mut runs = Runs::new(&[], obs);
-        let ended = self.end_events(&mut runs);
+        let ended = if crate::SMALL {
+            self.end_events(&mut runs as &mut dyn Events)
+        } else {
+            self.end_events(&mut runs)
+        };
         runs.flush();
         ended
     }

@@ -82,6 +82,11 @@ pub(super) fn judge_text(text: &str, need_value: bool) -> Judged {
     if let Some(value) = small_integer(literal) {
         return Judged::Canonical(value);
     }
+    if crate::SMALL {
+        // No shortcut by the literal's shape: its code is more than a microcontroller
+        // can spare for the time it saves.
+        return judge_exact(text);
+    }
     let at_a_glance = || {
         Shape::of(literal)
             .is_some_and(|shape| shape.len == literal.len() && shape.canonical_at_a_glance(text))
@@ -102,7 +107,13 @@ pub(super) fn judge_text(text: &str, need_value: bool) -> Judged {
 /// fewer instructions, and compared; ECMAScript's own spelling (ryu-js, what the encoder writes)
 /// is printed only where the two spellings may differ and zmij's does not settle it:
 /// see [`judge_by_zmij`].
+///
+/// Small (`crate::SMALL`, microcontrollers): the same verdicts without
+/// `f64::from_str` and zmij, in less code and more time (`numeric_small`).
 pub(super) fn judge_exact(text: &str) -> Judged {
+    if crate::SMALL {
+        return super::numeric_small::judge(text);
+    }
     judge_parsed(text, |literal, value| {
         judge_by_zmij(literal, value).unwrap_or_else(|| judge_by_ecmascript(literal, value))
     })

@@ -2,7 +2,9 @@
 //! against the check it replaced: the double printed by ryu-js (ECMAScript's spelling,
 //! what the encoder writes) and compared. Same verdict on every literal: the spellings
 //! of arbitrary doubles and their near misses, and the places where zmij's and
-//! ECMAScript's layouts part.
+//! ECMAScript's layouts part. The size path of the feature `small` (`numeric_small`,
+//! without `f64::from_str`) is held to the same reference on every literal here, with
+//! or without the feature.
 
 use alloc::format;
 use alloc::string::String;
@@ -13,6 +15,8 @@ use proptest::prelude::*;
 use super::numeric::{
     judge_by_ecmascript, judge_by_zmij, judge_exact, judge_parsed, judge_text, Judged,
 };
+use super::numeric_small;
+use super::NumberProblem;
 use crate::number;
 
 /// The exact check before zmij: only ryu-js, for every literal (`judge_by_ecmascript`
@@ -21,18 +25,37 @@ fn judge_by_ryu_js(text: &str) -> Judged {
     judge_parsed(text, judge_by_ecmascript)
 }
 
-/// `judge_exact` (and `judge_text` asked for the value) agree with the reference on
-/// `literal`.
+/// `judge_exact` (and `judge_text` asked for the value) and the size path agree with the
+/// reference on `literal`, values to the bit (the sign of a zero included).
 fn agrees(literal: &str) -> Result<(), String> {
     let expected = judge_by_ryu_js(literal);
     let exact = judge_exact(literal);
     let text = judge_text(literal, true);
-    if exact != expected || text != expected {
+    // `str::parse` reads the words `inf` and `NaN`, which the lexer never passes and
+    // the size path (`judge_exact` too with the feature) calls `Invalid`.
+    let word = literal
+        .bytes()
+        .any(|b| b.is_ascii_alphabetic() && !matches!(b, b'e' | b'E'));
+    let small = numeric_small::judge(literal);
+    let size_agrees = |v| (word && crate::SMALL) || same(v, expected);
+    if !size_agrees(exact) || !size_agrees(text) || !(word || same(small, expected)) {
         return Err(format!(
-            "{literal}: judge_exact {exact:?}, judge_text {text:?}, ryu-js alone {expected:?}"
+            "{literal}: judge_exact {exact:?}, judge_text {text:?}, size path {small:?}, \
+             ryu-js alone {expected:?}"
         ));
     }
     Ok(())
+}
+
+/// Two verdicts are the same, their values compared by bits.
+fn same(a: Judged, b: Judged) -> bool {
+    match (a, b) {
+        (Judged::Canonical(x), Judged::Canonical(y)) => x.to_bits() == y.to_bits(),
+        (Judged::Unserialisable(p, x), Judged::Unserialisable(q, y)) => {
+            p == q && x.to_bits() == y.to_bits()
+        }
+        _ => a == b,
+    }
 }
 
 /// ECMAScript's spelling of `value`, and spellings around it: a `0` or `.0` appended,
@@ -233,4 +256,223 @@ fn judge_exact_gives_the_ryu_js_verdict_at_the_edges_of_the_fixed_ranges() {
     assert_eq!(judge_exact("0.000001"), Judged::Canonical(1e-6));
     assert_eq!(judge_exact("1e+20"), Judged::NotCanonical);
     assert_eq!(judge_exact("1e+21"), Judged::Canonical(1e21));
+}
+
+/// The size path where it differs most from a parse: the two rounding thresholds of the
+/// double range (just below and above each, to the 40th digit), integers past 2^53 and
+/// up to the 32 bytes the lexer passes, the RFC 8785 number table (Appendix B) and near
+/// misses of its spellings, and literals that are not numbers.
+#[test]
+fn the_size_path_gives_the_reference_verdict_at_the_range_edges_and_rfc_8785_numbers() {
+    let literals = [
+        // 2^1024 - 2^970 = 1.797693134862315807937289714053034150799…e308 reads as
+        // infinity; just below it, as the largest double.
+        "1.797693134862315807937289714053034150798e+308",
+        "1.797693134862315807937289714053034150799e+308",
+        "1.7976931348623158e+308",
+        "1.7976931348623158079e+308",
+        "1.797693134862315808e+308",
+        "-1.797693134862315808e+308",
+        "179769313486231580793728971405303415079900000000000000e+255",
+        "1e+309",
+        "1e+400",
+        "-1e+400",
+        // 2^-1075 = 2.470328229206232720882843964341106861825…e-324 reads as zero (a
+        // tie, to even); just above it, as the least subnormal.
+        "2.470328229206232720882843964341106861825e-324",
+        "2.470328229206232720882843964341106861826e-324",
+        "2.4703282292062327e-324",
+        "2.4703282292062328e-324",
+        "-2.4703282292062328e-324",
+        "3e-324",
+        "7e-324",
+        "1e-400",
+        "-1e-400",
+        "0.000e-400",
+        "-0e+999",
+        // Integers: exact, past 2^53, and of the lexer's most bytes.
+        "9007199254740992",
+        "9007199254740993",
+        "-9007199254740993",
+        "18446744073709551616",
+        "295147905179352830000",
+        "295147905179352825856",
+        "12345678901234567890123456789012",
+        "-1234567890123456789012345678901",
+        "99999999999999999999999999999999",
+        "100000000000000000000000000000000000000000000000000",
+        // Not numbers `str::parse` reads (the lexer passes none of them).
+        "",
+        "-",
+        ".",
+        "1e",
+        "1e+",
+        "--1",
+        "1.2.3",
+        "1e5.0",
+        "1.",
+        ".5",
+        "-.5e-3",
+    ];
+    let table: [u64; 24] = [
+        0x0000000000000000,
+        0x8000000000000000,
+        0x0000000000000001,
+        0x8000000000000001,
+        0x7fefffffffffffff,
+        0xffefffffffffffff,
+        0x4340000000000000,
+        0xc340000000000000,
+        0x4430000000000000,
+        0x44b52d02c7e14af5,
+        0x44b52d02c7e14af6,
+        0x44b52d02c7e14af7,
+        0x444b1ae4d6e2ef4e,
+        0x444b1ae4d6e2ef4f,
+        0x444b1ae4d6e2ef50,
+        0x3eb0c6f7a0b5ed8c,
+        0x3eb0c6f7a0b5ed8d,
+        0x41b3de4355555553,
+        0x41b3de4355555554,
+        0x41b3de4355555555,
+        0x41b3de4355555556,
+        0x41b3de4355555557,
+        0xbecbf647612f3696,
+        0x43143ff3c1cb0959,
+    ];
+    let around_the_table = table
+        .iter()
+        .flat_map(|&bits| spellings(f64::from_bits(bits)));
+    for literal in literals
+        .iter()
+        .map(|&l| String::from(l))
+        .chain(around_the_table)
+    {
+        if let Err(e) = agrees(&literal) {
+            panic!("{e}");
+        }
+    }
+    // What the edges are, by the spec rather than the reference.
+    let small = numeric_small::judge;
+    let out_of_range = Judged::Unserialisable(NumberProblem::OutOfRange, f64::INFINITY);
+    assert_eq!(small("1.797693134862315808e+308"), out_of_range);
+    assert_eq!(small("1.7976931348623158e+308"), Judged::NotCanonical);
+    let underflow = Judged::Unserialisable(NumberProblem::Underflow, 0.0);
+    assert_eq!(small("2.4703282292062327e-324"), underflow);
+    assert_eq!(small("5e-324"), Judged::Canonical(5e-324));
+    let inexact = Judged::Unserialisable(NumberProblem::InexactInteger, 9007199254740992.0);
+    assert_eq!(small("9007199254740993"), inexact);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+    /// The size path's estimate of a double's spelling (any double: normal, subnormal,
+    /// the largest) is within an ulp of the double, as its window of 4 ulps assumes.
+    #[test]
+    fn the_size_path_estimates_within_an_ulp(value in double()) {
+        let mut buf = [0u8; 32];
+        let len = number::format_f64(value.abs(), &mut buf).unwrap_or(0);
+        let literal = core::str::from_utf8(buf.get(..len).unwrap_or_default()).unwrap_or("");
+        if value != 0.0 {
+            let estimate = numeric_small::estimate_of(literal).unwrap_or(f64::NAN);
+            let ulps = estimate.to_bits().abs_diff(value.abs().to_bits());
+            prop_assert!(ulps <= 1, "{}: estimate {:e}, {} ulps off", literal, estimate, ulps);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+    /// Any literal of JSON's grammar within the lexer's 32 bytes: up to 20 digits before
+    /// and after the point, any exponent that reaches past both ends of the double
+    /// range. Most are not canonical: the size path must say so exactly as the
+    /// reference does, and give the same value for an integer.
+    #[test]
+    fn the_size_path_gives_the_reference_verdict_on_random_literals(
+        negative in any::<bool>(),
+        int in "(0|[1-9][0-9]{0,19})",
+        fraction in proptest::option::of("[0-9]{1,12}"),
+        exponent in proptest::option::of(-345i32..=330),
+    ) {
+        let mut literal = String::from(if negative { "-" } else { "" });
+        literal.push_str(&int);
+        if let Some(fraction) = fraction {
+            literal.push('.');
+            literal.push_str(&fraction);
+        }
+        if let Some(exponent) = exponent {
+            literal.push_str(&format!("e{exponent:+}"));
+        }
+        prop_assert_eq!(agrees(&literal), Ok(()));
+    }
+}
+
+/// Every number literal of the public RFC 8785 vectors (`../shared/vectors/jcs`: the
+/// inputs' spellings and the outputs' canonical ones) gets the reference verdict from
+/// `judge_exact` and the size path alike. `AGENTLOOP_VECTORS` names another vectors
+/// folder; the vectors must be there when `CI` is set.
+#[test]
+fn the_public_rfc_8785_vectors_numbers_get_the_reference_verdict() {
+    use std::path::PathBuf;
+    let root = match std::env::var_os("AGENTLOOP_VECTORS") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/vectors"),
+    }
+    .join("jcs/testdata");
+    let Ok(folders) = ["input", "output"]
+        .iter()
+        .map(|f| std::fs::read_dir(root.join(f)))
+        .collect::<Result<Vec<_>, _>>()
+    else {
+        let in_ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty());
+        assert!(!in_ci, "the RFC 8785 vectors are not at {}", root.display());
+        std::eprintln!(
+            "SKIPPED: the RFC 8785 vectors are not at {}",
+            root.display()
+        );
+        return;
+    };
+    let mut literals = Vec::new();
+    for entry in folders.into_iter().flatten() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        literals.extend(number_literals(&text));
+    }
+    // values.json alone has ten (five spellings, five canonical forms).
+    assert!(literals.len() >= 10, "{literals:?}");
+    for literal in &literals {
+        agrees(literal).unwrap();
+    }
+    assert!(literals.iter().any(|l| l == "333333333.33333329"));
+    assert_eq!(judge_exact("333333333.33333329"), Judged::NotCanonical);
+    assert_eq!(
+        numeric_small::judge("333333333.3333333"),
+        Judged::Canonical(333333333.3333333)
+    );
+}
+
+/// The number literals of a JSON text outside its strings: each maximal run of
+/// `-+.0-9eE` that starts with `-` or a digit.
+fn number_literals(json: &str) -> Vec<String> {
+    let (mut literals, mut current, mut in_string, mut escaped) =
+        (Vec::new(), String::new(), false, false);
+    for c in json.chars() {
+        if in_string {
+            (in_string, escaped) = match (escaped, c) {
+                (false, '\\') => (true, true),
+                (false, '"') => (false, false),
+                _ => (true, false),
+            };
+            continue;
+        }
+        let part = c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E');
+        if part && (!current.is_empty() || c == '-' || c.is_ascii_digit()) {
+            current.push(c);
+            continue;
+        }
+        if !current.is_empty() {
+            literals.push(core::mem::take(&mut current));
+        }
+        in_string = c == '"';
+    }
+    literals
 }

@@ -1,0 +1,8 @@
+//! Puts `link.x` (this folder) on the linker's path and names it as the link script.
+
+fn main() {
+    let dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    println!("cargo:rustc-link-search={dir}");
+    println!("cargo:rustc-link-arg-bins=-Tlink.x");
+    println!("cargo:rerun-if-changed=link.x");
+}
