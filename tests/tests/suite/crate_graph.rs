@@ -21,6 +21,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("agentloop-otel", 2),
     ("agentloop-ffi", 3),
     ("agentloop-cli", 3),
+    ("agentloop-python", 3),
     ("agentloop-tests", 3),
     ("agentloop-benches", 3),
 ];

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The top-level folders whose files the docs name.
-const ROOTS: [&str; 14] = [
+const ROOTS: [&str; 15] = [
     "ffi/",
     "transcript/",
     "cli/",
@@ -22,6 +22,7 @@ const ROOTS: [&str; 14] = [
     "include/",
     "nostd-check/",
     ".ci/",
+    "python/",
 ];
 
 /// The file name endings of the paths checked.
