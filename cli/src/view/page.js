@@ -64,7 +64,7 @@
   function setupList(conf) {
     if (!conf) return null;
     return list([
-      ['model', conf.llm], ['endpoint', conf.url],
+      ['model', conf.llm], ['endpoint', conf.address],
       ['system prompt', conf.system === undefined ? null : value(conf.system)],
       ['options', conf.options], ['tools offered', (conf.tools || []).join(', ') || '(none)']
     ]);

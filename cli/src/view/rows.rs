@@ -273,7 +273,7 @@ fn setup_body(setup: Option<&Setup>) -> Value {
     };
     obj([
         ("llm", model.unwrap_or(Value::Null)),
-        ("url", opt(setup.endpoint.as_deref())),
+        ("address", opt(setup.endpoint.as_deref())),
         ("system", opt(setup.system.as_deref())),
         ("options", options),
         ("tools", Value::Array(tools)),
