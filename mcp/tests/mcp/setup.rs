@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use agentloop_core::json::Value;
 use agentloop_core::tools::{FnTool, ToolOptions, ToolSpec, Toolbox};
 use agentloop_core::vocabulary::{ServerIdentity, ServerOrigin, ToolSource};
-use agentloop_mcp::register_tools;
+use agentloop_mcp::{register_tools, McpServer};
 use common::{fake, fake_script, json, options, python};
 
 #[test]
@@ -53,4 +53,18 @@ fn a_server_is_its_command_digest_and_its_tools_are_marked_with_their_source() {
     }
     assert_eq!(from_server, registration.tools.len());
     assert!(from_server > 0);
+}
+
+#[test]
+fn a_server_over_http_is_its_url_without_userinfo() {
+    let Some(python) = python() else { return };
+    let script = fake_script().with_file_name("fake_http_server.py");
+    let listening = common::Listening::start(python, &[script.as_os_str()], &[]);
+    let url = listening.url("/sessions");
+    let with_password = url.replace("://", "://agent:pw-in-url-3c@");
+    let server = McpServer::connect::<&str, &str>(&with_password, &[], &options()).unwrap();
+    let identity = server.identity();
+    assert_eq!(identity.origin, ServerOrigin::Url(url));
+    assert_eq!(identity.protocol_version, server.protocol_version());
+    assert!(!format!("{identity:?}").contains("pw-in-url"));
 }
