@@ -5,8 +5,10 @@ use std::ffi::OsStr;
 use std::process::ExitStatus;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use agentloop_core::hash::Hash;
 use agentloop_core::jcs;
 use agentloop_core::json::{Object, Value};
+use agentloop_core::vocabulary::{ServerIdentity, ServerOrigin};
 
 use crate::content::{self, ToolOutput};
 use crate::era;
@@ -29,6 +31,9 @@ pub struct McpServer {
 
 struct Inner {
     connection: Link,
+    /// A process's command line's digest ([`ServerIdentity::command_digest`] of the
+    /// program and its arguments); `None` over HTTP.
+    command_sha256: Option<Hash>,
     options: McpOptions,
     protocol_version: String,
     /// Whether the revision is a stateless one (2026-07-28): requests carry `_meta`.
@@ -92,7 +97,14 @@ impl McpServer {
     ) -> Result<McpServer, McpError> {
         let args: Vec<&OsStr> = args.iter().map(AsRef::as_ref).collect();
         let connection = Connection::spawn(program.as_ref(), &args, options)?;
-        McpServer::open(Link::Stdio(connection), options)
+        // A word that is not UTF-8 is digested as `to_string_lossy` shows it: the
+        // vocabulary digests JSON strings.
+        let words: Vec<_> = core::iter::once(program.as_ref())
+            .chain(args.iter().copied())
+            .map(OsStr::to_string_lossy)
+            .collect();
+        let digest = ServerIdentity::command_digest(&words);
+        McpServer::open(Link::Stdio(connection), Some(digest), options)
     }
 
     /// Connects to the server at `url` over Streamable HTTP (docs/mcp.md) and finds
@@ -122,14 +134,19 @@ impl McpServer {
             .map(|(name, value)| (name.as_ref(), value.as_ref()))
             .collect();
         let connection = HttpConnection::open(url, &headers, options)?;
-        McpServer::open(Link::Http(connection), options)
+        McpServer::open(Link::Http(connection), None, options)
     }
 
     /// The opening exchange on `connection`, and the handle.
-    fn open(connection: Link, options: &McpOptions) -> Result<McpServer, McpError> {
+    fn open(
+        connection: Link,
+        command_sha256: Option<Hash>,
+        options: &McpOptions,
+    ) -> Result<McpServer, McpError> {
         let opening = era::open(&connection, options.init_timeout)?;
         Ok(McpServer {
             inner: Arc::new(Inner {
+                command_sha256,
                 protocol_version: opening.protocol_version,
                 modern: opening.modern,
                 has_tools: opening.has_tools,
@@ -207,6 +224,22 @@ impl McpServer {
         match &self.inner.connection {
             Link::Stdio(connection) => Some(connection.pid()),
             Link::Http(_) => None,
+        }
+    }
+
+    /// The server as a run's setup records it (`setup.servers[]`, docs/format.md):
+    /// the SHA-256 of its command line ([`ServerIdentity::command_digest`] of the
+    /// program and its arguments: a word may hold a secret) or its URL without
+    /// userinfo ([`Self::url`]), the protocol version agreed and its `serverInfo`.
+    pub fn identity(&self) -> ServerIdentity {
+        let origin = match (self.inner.command_sha256, self.url()) {
+            (Some(digest), _) => ServerOrigin::Command(digest),
+            (None, url) => ServerOrigin::Url(String::from(url.unwrap_or_default())),
+        };
+        ServerIdentity {
+            origin,
+            protocol_version: self.inner.protocol_version.clone(),
+            server_info: self.inner.server_info.clone(),
         }
     }
 

@@ -40,8 +40,9 @@ use std::fmt;
 use agentloop_core::json::Value;
 use agentloop_core::schema::Schema;
 use agentloop_core::tools::{
-    provider_safe_name, Tool, ToolError, ToolOptions, ToolSpec, Toolbox, MAX_NAME_CHARS,
+    provider_safe_name, Manifest, Tool, ToolError, ToolOptions, ToolSpec, Toolbox, MAX_NAME_CHARS,
 };
+use agentloop_core::vocabulary::{OfferedTool, ToolSource};
 
 use crate::client::{ListedTool, McpServer};
 use crate::content::cut;
@@ -161,6 +162,24 @@ impl Registration {
     /// The registered tools whose toolbox name is not their MCP name.
     pub fn renamed(&self) -> impl Iterator<Item = &RegisteredTool> {
         self.tools.iter().filter(|t| t.name != t.mcp_name)
+    }
+
+    /// The tools of `manifest` as a run's setup records them (`setup.tools[]`,
+    /// [`OfferedTool::from_manifest`]), each tool this registration registered marked
+    /// with its source: its server's index in the list given to [`register_tools`]
+    /// (the index of that server's [`McpServer::identity`] in `setup.servers`) and its
+    /// name there. The others are the host's.
+    pub fn offered_tools(&self, manifest: &Manifest) -> Vec<OfferedTool> {
+        let mut offered = OfferedTool::from_manifest(manifest);
+        for tool in &mut offered {
+            if let Some(registered) = self.tools.iter().find(|t| t.name == tool.name) {
+                tool.source = ToolSource::Mcp {
+                    server: registered.server as u64,
+                    name: registered.mcp_name.clone(),
+                };
+            }
+        }
+        offered
     }
 }
 

@@ -23,13 +23,21 @@ def run(
     budgets: Optional[Mapping[str, Any]] = None,
     out: Optional[Union[str, "os.PathLike[str]"]] = None,
     mcp: Iterable[Union[str, Sequence[str]]] = (),
+    setup: bool = True,
 ) -> Outcome:
     """Runs `task` to its end: the model is asked for a turn, the tools it calls are
     checked against their schemas and run, every step is a record of the hash-chained
     transcript — written to `out` (a new file, durably) or kept in
     `Outcome.transcript`. `mcp` names MCP servers by command line (a list of
     arguments, or a string split as a shell would, without running one); their tools
-    join `tools`. Ctrl-C stops the run as `cancelled`."""
+    join `tools`. Ctrl-C stops the run as `cancelled`.
+
+    The `task` record states the run's setup, as `agentloop run` does: a built-in
+    model's provider, name, endpoint (without credentials), system prompt and options
+    (so `agentloop verify --requests` proves each request), and every tool with its
+    source (the host, or an MCP server, whose command line is kept as its SHA-256).
+    A Python callable model is recorded as no model. `setup=False` states none (format
+    1), as the scripted runs of `agentloop demo` do."""
     given = [as_tool(t) for t in tools]
     native = [(t.name, t.description, dict(t.schema), t.function, t.idempotent) for t in given]
     return run_native(
@@ -39,6 +47,7 @@ def run(
         budgets=dict(budgets) if budgets is not None else None,
         out=os.fspath(out) if out is not None else None,
         mcp=[shlex.split(c) if isinstance(c, str) else list(c) for c in mcp],
+        setup=setup,
     )
 
 
@@ -48,11 +57,15 @@ def resume(
     model: Union[Model, Provided],
     tools: Iterable[Union[Tool, Callable[..., Any]]] = (),
     mcp: Iterable[Union[str, Sequence[str]]] = (),
+    new_setup: bool = False,
 ) -> Outcome:
     """Continues the run in the transcript at `path` that stopped early (Ctrl-C, a crash),
     as `agentloop run --resume`: the task, budgets and call limits are the ones its
-    `task` record states; `model`, `tools` and `mcp` are given again. A call that may
-    have run before the stop is recorded as lost unless its tool is idempotent."""
+    `task` record states; `model`, `tools` and `mcp` are given again, and the setup
+    they make must be the one the transcript has in force (else `LoopError` names the
+    first difference and nothing is run) — unless `new_setup=True` after a `stop`, as
+    `--new-setup`: the `resume` record then states the new one. A call that may have
+    run before the stop is recorded as lost unless its tool is idempotent."""
     given = [as_tool(t) for t in tools]
     native = [(t.name, t.description, dict(t.schema), t.function, t.idempotent) for t in given]
     return resume_native(
@@ -60,6 +73,7 @@ def resume(
         model=model,
         tools=native,
         mcp=[shlex.split(c) if isinstance(c, str) else list(c) for c in mcp],
+        new_setup=new_setup,
     )
 
 
@@ -85,7 +99,9 @@ class Agent(_NativeAgent):
     `("records",)` or `("done", outcome)` — the host answers with `feed_reply` and
     `feed_result` when it has the answers, and writes the lines `take_records()` gives.
     The host runs the tools itself; `tools` only declares them (a `Tool` or a callable,
-    whose schema is taken as `run` takes it)."""
+    whose schema is taken as `run` takes it). `setup` is what the `task` record states
+    of the run's setup: a built-in model (`OpenAI(…)`, `Anthropic(…)`) the host asks
+    the way it would (its tools the host's), or the `setup` member of docs/format.md."""
 
     def __new__(
         cls,
@@ -93,11 +109,16 @@ class Agent(_NativeAgent):
         *,
         tools: Iterable[Union[Tool, Callable[..., Any]]] = (),
         budgets: Optional[Mapping[str, Any]] = None,
+        setup: Union[Provided, Mapping[str, Any], None] = None,
     ) -> "Agent":
         given = [as_tool(t) for t in tools]
         declared = [(t.name, t.description, dict(t.schema)) for t in given]
         agent: Agent = super().__new__(
-            cls, task, tools=declared, budgets=dict(budgets) if budgets is not None else None
+            cls,
+            task,
+            tools=declared,
+            budgets=dict(budgets) if budgets is not None else None,
+            setup=dict(setup) if isinstance(setup, Mapping) else setup,
         )
         return agent
 
@@ -107,5 +128,6 @@ class Agent(_NativeAgent):
         *,
         tools: Iterable[Union[Tool, Callable[..., Any]]] = (),
         budgets: Optional[Mapping[str, Any]] = None,
+        setup: Union[Provided, Mapping[str, Any], None] = None,
     ) -> None:
         pass

@@ -164,6 +164,7 @@ def run_native(
     budgets: Optional[Mapping[str, Any]] = None,
     out: Optional[str] = None,
     mcp: Sequence[Sequence[str]] = (),
+    setup: bool = True,
 ) -> Outcome: ...
 
 _A = TypeVar("_A", bound="Agent")
@@ -175,6 +176,7 @@ class Agent:
         *,
         tools: Sequence[Tuple[str, str, Mapping[str, Any]]],
         budgets: Optional[Mapping[str, Any]] = None,
+        setup: Union[Provided, Mapping[str, Any], None] = None,
     ) -> _A: ...
     def poll(self, *, cancelled: bool = False) -> Tuple[Any, ...]: ...
     def feed_reply(self, reply: Union[Reply, BaseException]) -> None: ...
@@ -212,4 +214,5 @@ def resume_native(
     model: Union[Callable[[List[Any], List[Any]], Reply], Provided],
     tools: Sequence[Tuple[str, str, Mapping[str, Any], Callable[..., Any], bool]],
     mcp: Sequence[Sequence[str]] = (),
+    new_setup: bool = False,
 ) -> Outcome: ...

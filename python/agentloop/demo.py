@@ -86,7 +86,7 @@ def write(directory: str = ".") -> List[str]:
     os.makedirs(directory, exist_ok=True)
     written = []
     for name, task, budgets, replies in scenarios():
-        outcome = run(task, model=Scripted(replies), tools=tools(), budgets=budgets)
+        outcome = run(task, model=Scripted(replies), tools=tools(), budgets=budgets, setup=False)
         path = os.path.join(directory, name)
         temporary = path + ".tmp"
         with open(temporary, "wb") as f:

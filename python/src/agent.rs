@@ -7,10 +7,13 @@ use agentloop_core::chain::Chain;
 use agentloop_core::json::Value;
 use agentloop_core::model::ModelError;
 use agentloop_core::tools::{Manifest, ToolError, ToolSpec};
+use agentloop_core::vocabulary::Setup;
+use agentloop_mcp::Registration;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::errors::LoopError;
+use crate::http_model::Provided;
 use crate::py_model::{message_value, spec_value, Reply};
 use crate::py_tool::tool_output;
 use crate::run::{outcome_of, Outcome};
@@ -28,23 +31,51 @@ fn refused(e: impl std::fmt::Display) -> PyErr {
     LoopError::new_err(e.to_string())
 }
 
+/// The setup `given` states: a built-in model's, with `manifest`'s tools as the
+/// host's; or a `setup` member, decoded.
+fn stated(given: &Bound<'_, PyAny>, manifest: &Manifest) -> PyResult<Setup> {
+    match given.cast::<Provided>() {
+        Ok(model) => {
+            let none = Registration::default();
+            Ok(crate::setup::with_tools(
+                model.get().setup(),
+                manifest,
+                &none,
+                &[],
+            ))
+        }
+        Err(_) => Setup::decode(&to_value(given)?).map_err(|e| refused(format!("setup: {e}"))),
+    }
+}
+
 #[pymethods]
 impl Agent {
-    /// A run of `task` with tools given as `(name, description, schema)`.
+    /// A run of `task` with tools given as `(name, description, schema)`; `setup`, the
+    /// setup its `task` record states: a built-in model (`OpenAI(…)`, `Anthropic(…)`:
+    /// its model, endpoint, system prompt and options, the tools the host's), or the
+    /// `setup` member itself as docs/format.md gives it (its tools the declared ones,
+    /// in order).
     #[new]
-    #[pyo3(signature = (task, *, tools, budgets = None))]
+    #[pyo3(signature = (task, *, tools, budgets = None, setup = None))]
     fn new(
         task: &str,
         tools: Vec<(String, String, Bound<'_, PyAny>)>,
         budgets: Option<&Bound<'_, pyo3::types::PyDict>>,
+        setup: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Agent> {
         let mut manifest = Manifest::new();
         for (name, description, schema) in tools {
             let spec = ToolSpec::new(name, description, to_value(&schema)?);
             manifest.register(spec, None).map_err(refused)?;
         }
-        let agent =
+        let setup = setup.map(|s| stated(s, &manifest)).transpose()?;
+        let mut agent =
             CoreAgent::new(task, crate::run::budgets(budgets)?, manifest).map_err(refused)?;
+        if let Some(setup) = setup {
+            agent = agent
+                .with_setup(setup)
+                .map_err(|e| refused(format!("setup: {e}")))?;
+        }
         Ok(Agent {
             agent,
             chain: Chain::new(),

@@ -4,6 +4,7 @@
 
 use agentloop_core::model::ThreadedModel;
 use agentloop_core::provider::{Provider, RequestOptions};
+use agentloop_core::vocabulary::Setup;
 use agentloop_http::{HttpModel, ANTHROPIC_BASE_URL, OPENAI_BASE_URL};
 use pyo3::prelude::*;
 
@@ -19,6 +20,12 @@ pub struct Provided {
 }
 
 impl Provided {
+    /// What the setup records of this model (no tools yet): the provider and model,
+    /// the endpoint without credentials, the system prompt and the options.
+    pub fn setup(&self) -> Setup {
+        crate::setup::of_http_model(self.provider, &self.base_url, &self.options)
+    }
+
     /// The model, started on its own thread.
     pub fn start(&self) -> PyResult<ThreadedModel> {
         let model = HttpModel::new(

@@ -19,6 +19,7 @@ mod report;
 mod resume;
 mod run;
 mod schema;
+mod setup;
 mod value;
 mod verify;
 

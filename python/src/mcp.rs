@@ -5,19 +5,20 @@
 use std::collections::BTreeMap;
 
 use agentloop_core::tools::Toolbox;
-use agentloop_mcp::{register_tools, McpOptions, McpServer};
+use agentloop_mcp::{register_tools, McpOptions, McpServer, Registration};
 use pyo3::prelude::*;
 
 use crate::errors::LoopError;
 
 /// Starts each server (`[program, arg, …]`) and registers its tools into `toolbox`;
-/// with the call `limits` by name; returns the servers, which must live as long as the run (dropping one ends it).
+/// with the call `limits` by name; returns the servers, which must live as long as the
+/// run (dropping one ends it), and how their tools were registered.
 pub fn start(
     py: Python<'_>,
     commands: Vec<Vec<String>>,
     toolbox: &mut Toolbox,
     limits: &BTreeMap<String, u64>,
-) -> PyResult<Vec<McpServer>> {
+) -> PyResult<(Vec<McpServer>, Registration)> {
     let options = McpOptions::default();
     let mut servers = Vec::new();
     for (i, command) in commands.iter().enumerate() {
@@ -32,6 +33,6 @@ pub fn start(
         servers.push(server);
     }
     let registered = py.detach(|| register_tools(&servers, toolbox, limits));
-    registered.map_err(|e| LoopError::new_err(e.to_string()))?;
-    Ok(servers)
+    let registration = registered.map_err(|e| LoopError::new_err(e.to_string()))?;
+    Ok((servers, registration))
 }

@@ -13,7 +13,8 @@ use pyo3::prelude::*;
 
 use crate::errors::LoopError;
 use crate::interrupt::Interrupt;
-use crate::run::{model_of, outcome_of, toolbox, Outcome, ToolTuple};
+use crate::run::{model_of, model_setup, outcome_of, toolbox, Outcome, ToolTuple};
+use crate::setup;
 
 /// Takes no record: the writer, the driver's log, has written each already.
 struct Written;
@@ -24,15 +25,18 @@ impl RecordSink for Written {
     }
 }
 
-/// Continues the run in the transcript at `path`.
+/// Continues the run in the transcript at `path`. The setup this run makes must be
+/// the one in force where the transcript ends (its first difference is refused),
+/// unless `new_setup` states it in the `resume` record after a `stop`.
 #[pyfunction]
-#[pyo3(signature = (path, *, model, tools, mcp = Vec::new()))]
+#[pyo3(signature = (path, *, model, tools, mcp = Vec::new(), new_setup = false))]
 pub fn resume_native(
     py: Python<'_>,
     path: PathBuf,
     model: Py<PyAny>,
     tools: Vec<ToolTuple<'_>>,
     mcp: Vec<Vec<String>>,
+    new_setup: bool,
 ) -> PyResult<Outcome> {
     let name = path.display().to_string();
     let refused = |e: &dyn std::fmt::Display| LoopError::new_err(format!("{name}: {e}"));
@@ -42,12 +46,38 @@ pub fn resume_native(
         return Err(refused(&"the file holds no run to resume"));
     }
     let stated = resumable.stated().map_err(|e| refused(&e))?;
+    let in_force = resumable.setup().map_err(|e| refused(&e))?;
     let interrupt = Interrupt::default();
     let mut toolbox = toolbox(tools, &interrupt, &stated.tool_limits)?;
-    let _servers = crate::mcp::start(py, mcp, &mut toolbox, &stated.tool_limits)?;
+    let (servers, registration) = crate::mcp::start(py, mcp, &mut toolbox, &stated.tool_limits)?;
+    let given = setup::with_tools(
+        model_setup(py, &model),
+        toolbox.manifest(),
+        &registration,
+        &servers,
+    );
     let (mut agent, _) = resumable
         .resume(stated.budgets, toolbox.manifest().clone())
         .map_err(|e| refused(&e))?;
+    match (in_force, new_setup) {
+        (_, true) => {
+            agent = agent
+                .with_setup(given)
+                .map_err(|e| refused(&format!("the new setup cannot be stated: {e}")))?
+        }
+        (Some(in_force), false) => {
+            if let Some(difference) = in_force.difference(&given) {
+                return Err(refused(&format!(
+                    "this run's setup differs from the transcript's: {difference}; give the \
+                     same model, tools and mcp servers in the same order (or new_setup=True \
+                     after a stop); nothing was run"
+                )));
+            }
+        }
+        // A transcript whose task record states no setup (format 1) has none to hold
+        // this run to.
+        (None, false) => {}
+    }
     let mut model = model_of(py, model, &interrupt)?;
     let mut cancel = || interrupt.asked();
     let outcome = py.detach(|| {

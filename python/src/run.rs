@@ -5,13 +5,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use agentloop_core::agent::Outcome as CoreOutcome;
-use agentloop_core::driver::{self, RunOptions};
+use agentloop_core::agent::{Agent, Outcome as CoreOutcome};
+use agentloop_core::chain::Chain;
+use agentloop_core::driver::{self, Io, RunError, RunOptions};
 use agentloop_core::durable::{Writer, WriterOptions};
 use agentloop_core::model::Model;
 use agentloop_core::sink::RecordSink;
 use agentloop_core::tools::{ToolOptions, ToolSpec, Toolbox};
-use agentloop_core::vocabulary::Budgets;
+use agentloop_core::vocabulary::{Budgets, Setup};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
@@ -20,6 +21,7 @@ use crate::http_model::Provided;
 use crate::interrupt::Interrupt;
 use crate::py_model::PyModel;
 use crate::py_tool::PyTool;
+use crate::setup;
 use crate::value::to_value;
 
 /// How a run ended, and its transcript's bytes when it was kept in memory.
@@ -134,6 +136,15 @@ pub fn model_of(
     })
 }
 
+/// What the setup records of the model: a built-in HTTP model's provider, name,
+/// endpoint, system prompt and options; nothing of a Python callable.
+pub fn model_setup(py: Python<'_>, model: &Py<PyAny>) -> Setup {
+    match model.bind(py).cast::<Provided>() {
+        Ok(spec) => spec.get().setup(),
+        Err(_) => Setup::default(),
+    }
+}
+
 /// The transcript file, which must be new or empty: a run starts a chain.
 fn open_out(py: Python<'_>, path: &Path) -> PyResult<Writer> {
     let name = path.display().to_string();
@@ -149,9 +160,12 @@ fn open_out(py: Python<'_>, path: &Path) -> PyResult<Writer> {
     Ok(writer)
 }
 
-/// Runs `task` to its end.
+/// Runs `task` to its end; its `task` record states the run's setup (the model, when
+/// it is a built-in one, and the tools with their sources) unless `setup` is false.
+// Each argument is one of `run`'s Python keyword arguments.
+#[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (task, *, model, tools, budgets = None, out = None, mcp = Vec::new()))]
+#[pyo3(signature = (task, *, model, tools, budgets = None, out = None, mcp = Vec::new(), setup = true))]
 pub fn run_native(
     py: Python<'_>,
     task: &str,
@@ -160,12 +174,22 @@ pub fn run_native(
     budgets: Option<&Bound<'_, PyDict>>,
     out: Option<PathBuf>,
     mcp: Vec<Vec<String>>,
+    setup: bool,
 ) -> PyResult<Outcome> {
     let budgets = self::budgets(budgets)?;
     let interrupt = Interrupt::default();
     let mut toolbox = toolbox(tools, &interrupt, &BTreeMap::new())?;
     // Ended when the run is over (dropped at the end of this call).
-    let _servers = crate::mcp::start(py, mcp, &mut toolbox, &BTreeMap::new())?;
+    let (servers, registration) = crate::mcp::start(py, mcp, &mut toolbox, &BTreeMap::new())?;
+    let manifest = toolbox.manifest().clone();
+    let stated = setup::with_tools(model_setup(py, &model), &manifest, &registration, &servers);
+    let mut agent = Agent::new(task, budgets, manifest)
+        .map_err(|e| LoopError::new_err(RunError::Budgets(e).to_string()))?;
+    if setup {
+        agent = agent
+            .with_setup(stated)
+            .map_err(|e| LoopError::new_err(e.to_string()))?;
+    }
     let mut model = model_of(py, model, &interrupt)?;
     let mut file = out.as_ref().map(|p| open_out(py, p)).transpose()?;
     let mut memory = Vec::new();
@@ -175,15 +199,14 @@ pub fn run_native(
     };
     let mut cancel = || interrupt.asked();
     let outcome = py.detach(|| {
-        driver::run(
-            task,
-            budgets,
-            &mut *model,
-            &mut toolbox,
-            &mut cancel,
-            sink,
-            RunOptions::default(),
-        )
+        let io = Io {
+            log: &mut Chain::new(),
+            model: &mut *model,
+            toolbox: &mut toolbox,
+            cancel: &mut cancel,
+            records: &mut { sink },
+        };
+        driver::drive(&mut agent, io, RunOptions::default())
     });
     let outcome = outcome.map_err(|e| LoopError::new_err(e.to_string()))?;
     if let Some(writer) = file {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -49,3 +50,27 @@ def test_a_server_that_cannot_start_is_a_loop_error() -> None:
         agentloop.run("t", model=agentloop.Scripted([]), mcp=["/nonexistent/server"])
     with pytest.raises(agentloop.LoopError, match="empty command line"):
         agentloop.run("t", model=agentloop.Scripted([]), mcp=[[]])
+
+
+def test_the_setup_records_the_server_and_each_tool_s_source(time_server: List[str]) -> None:
+    outcome = agentloop.run(
+        "what time is it", model=agentloop.Scripted([agentloop.Reply("noon")]), tools=[echo], mcp=[time_server]
+    )
+    assert outcome.reason == "no_tool_calls", outcome.error
+    setup = json.loads((outcome.transcript or b"").splitlines()[0])["payload"]["setup"]
+    assert sorted((t["name"], t["source"], t.get("server"), t.get("mcp_name")) for t in setup["tools"]) == [
+        ("convert_time", "mcp", 0, "convert_time"),
+        ("echo", "host", None, None),
+        ("get_current_time", "mcp", 0, "get_current_time"),
+    ]
+    [server] = setup["servers"]
+    # The command line only as the SHA-256 of its words' canonical JSON array.
+    words = agentloop.canonical(time_server)
+    assert server["command_sha256"] == hashlib.sha256(words).hexdigest()
+    assert server["server_info"]["name"]
+    assert server["protocol_version"]
+
+
+def echo(text: str) -> str:
+    """Says it back."""
+    return text

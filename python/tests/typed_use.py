@@ -45,9 +45,11 @@ def use(folder: Path) -> List[str]:
         agentloop.canonical(float("nan"))
     except agentloop.EncodeError as error:
         said: str = str(error)
-    again: agentloop.Outcome = agentloop.resume(out, model=model, tools=[add])
+    # Fewer tools than the run had: another setup, stated after the run's stop.
+    again: agentloop.Outcome = agentloop.resume(out, model=model, tools=[add], new_setup=True)
     assert again.reason
-    agent = agentloop.Agent("add", tools=[add], budgets={"max_steps": 2})
+    stated = agentloop.OpenAI("gpt-4.1-mini", key_env=None)
+    agent = agentloop.Agent("add", tools=[add], budgets={"max_steps": 2}, setup=stated)
     need = agent.poll()
     if need[0] == "model":
         agent.feed_reply(model([{"role": "user", "text": "add"}], []))

@@ -182,6 +182,21 @@ pub fn without_userinfo(url: &str) -> Cow<'_, str> {
     }
 }
 
+/// A base URL as a run's setup records it (SPEC section 4, "What a run records"):
+/// [`without_userinfo`], and without its query or fragment (either may hold a
+/// credential: `?key=…`).
+///
+/// ```
+/// use agentloop_core::redact::endpoint;
+///
+/// assert_eq!(endpoint("https://user:pw@api.example/v1?key=k#x"), "https://api.example/v1");
+/// ```
+pub fn endpoint(url: &str) -> String {
+    let shown = without_userinfo(url);
+    let end = shown.find(['?', '#']).unwrap_or(shown.len());
+    String::from(&shown[..end])
+}
+
 /// `url` as (scheme with `://`, authority, the rest).
 fn split_url(url: &str) -> (&str, &str, &str) {
     let start = url.find("://").map_or(0, |at| at + 3);
@@ -217,6 +232,24 @@ mod tests {
         ] {
             assert_eq!(without_userinfo(url), shown, "{url}");
             assert_eq!(userinfo(url), info, "{url}");
+        }
+    }
+
+    #[test]
+    fn an_endpoint_keeps_no_credential() {
+        for (given, recorded) in [
+            ("http://127.0.0.1:8080/v1", "http://127.0.0.1:8080/v1"),
+            (
+                "https://user:secret@api.example/v1",
+                "https://api.example/v1",
+            ),
+            (
+                "https://api.example/v1?key=secret#frag",
+                "https://api.example/v1",
+            ),
+            ("https://u@h/v1#x", "https://h/v1"),
+        ] {
+            assert_eq!(super::endpoint(given), recorded, "{given}");
         }
     }
 

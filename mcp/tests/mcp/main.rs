@@ -10,3 +10,4 @@ mod http_servers;
 mod output_schema;
 mod real_servers;
 mod sdk_servers;
+mod setup;

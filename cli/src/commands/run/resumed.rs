@@ -50,7 +50,7 @@ pub fn resumed(
         Some(in_force) => stated::from_recorded(args, in_force, name)?,
         None => stated::from_flags(args, name, "a format-1 transcript (it records no model)")?,
     };
-    let given = stated::setup(&request, &args.tools, servers, &offered);
+    let given = stated::setup(&request, servers, &offered);
     let setup = match (&in_force, args.new_setup) {
         (_, true) => Some(given),
         (Some(in_force), false) => match in_force.difference(&given) {

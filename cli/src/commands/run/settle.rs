@@ -58,7 +58,7 @@ pub fn new_run(
 ) -> Result<NewRun, Failure> {
     let plan = setup::new_plan(args, task, name)?;
     let offered = toolset::offer(&args.tools, servers, &plan.limits)?;
-    let setup = stated::setup(&request, &args.tools, servers, &offered);
+    let setup = stated::setup(&request, servers, &offered);
     Ok((plan, offered, request, model, setup))
 }
 

@@ -7,13 +7,12 @@
 
 use agentloop_core::json::{Object, Value};
 use agentloop_core::provider::{Provider, RequestOptions};
-use agentloop_core::vocabulary::{
-    ModelName, OfferedTool, ServerIdentity, ServerOrigin, Setup, ToolSource,
-};
+use agentloop_core::redact;
+use agentloop_core::vocabulary::{ModelName, Setup};
 use agentloop_mcp::McpServer;
 
 use super::setup::{default_base_url, ANTHROPIC_DEFAULT_MAX_OUTPUT_TOKENS};
-use crate::args::{ModelSpec, RunArgs, ToolsArgs};
+use crate::args::{ModelSpec, RunArgs};
 use crate::failure::{Failure, RunFailure};
 use crate::record_line::quoted;
 use crate::toolset::Offered;
@@ -171,81 +170,17 @@ fn base_url(args: &RunArgs, model: &ModelSpec, recorded: Option<&str>) -> String
     String::from(url.unwrap_or(default_base_url(model.provider)))
 }
 
-/// The base URL as a setup records it: without userinfo, query or fragment (either
-/// may hold a credential).
-pub fn endpoint(base_url: &str) -> String {
-    let shown = agentloop_http::without_userinfo(base_url);
-    let end = shown.find(['?', '#']).unwrap_or(shown.len());
-    String::from(&shown[..end])
-}
-
-/// The setup of a run that asks `request` and offers `offered` from `servers` (started
-/// from `tools.mcp`'s command lines, then `tools.mcp_url`'s URLs, in order).
-pub fn setup(
-    request: &Request,
-    tools: &ToolsArgs,
-    servers: &[McpServer],
-    offered: &Offered,
-) -> Setup {
-    let mut offered_tools = OfferedTool::from_manifest(offered.toolbox.manifest());
-    for tool in &mut offered_tools {
-        let from_server = offered
-            .registration
-            .tools
-            .iter()
-            .find(|t| t.name == tool.name);
-        if let Some(registered) = from_server {
-            tool.source = ToolSource::Mcp {
-                server: registered.server as u64,
-                name: registered.mcp_name.clone(),
-            };
-        }
-    }
-    // The `--mcp` servers come first, then the `--mcp-url` ones (their URL has no
-    // userinfo; their headers are not recorded).
-    let servers = servers
-        .iter()
-        .enumerate()
-        .map(|(index, server)| ServerIdentity {
-            origin: match tools.mcp.get(index) {
-                Some(command) => {
-                    ServerOrigin::Command(ServerIdentity::command_digest(&command.words))
-                }
-                None => ServerOrigin::Url(String::from(server.url().unwrap_or_default())),
-            },
-            protocol_version: String::from(server.protocol_version()),
-            server_info: server.server_info().cloned(),
-        })
-        .collect();
+/// The setup of a run that asks `request` and offers `offered` from `servers` (in the
+/// order their tools were registered: `--mcp`'s command lines, then `--mcp-url`'s URLs).
+pub fn setup(request: &Request, servers: &[McpServer], offered: &Offered) -> Setup {
     Setup {
         model: Some(request.model_name()),
-        endpoint: Some(endpoint(&request.base_url)),
+        endpoint: Some(redact::endpoint(&request.base_url)),
         system: request.system.clone(),
         options: request.options.clone(),
-        tools: offered_tools,
-        servers,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_endpoint_keeps_no_credential() {
-        for (given, recorded) in [
-            ("http://127.0.0.1:8080/v1", "http://127.0.0.1:8080/v1"),
-            (
-                "https://user:secret@api.example/v1",
-                "https://api.example/v1",
-            ),
-            (
-                "https://api.example/v1?key=secret#frag",
-                "https://api.example/v1",
-            ),
-            ("https://u@h/v1#x", "https://h/v1"),
-        ] {
-            assert_eq!(endpoint(given), recorded, "{given}");
-        }
+        tools: offered
+            .registration
+            .offered_tools(offered.toolbox.manifest()),
+        servers: servers.iter().map(McpServer::identity).collect(),
     }
 }
