@@ -106,7 +106,7 @@ impl<'r> Recorded<'r> {
         self.decoded(RecordKind::Tool, ToolPayload::decode)
     }
 
-    /// The setup a `task` or `resume` record states.
+    /// The setup a `task`, `resume` or `setup` record states.
     fn setup(&self) -> Option<crate::vocabulary::Setup> {
         super::setup::stated_setup(self.kind?, self.payload?)
     }
@@ -213,6 +213,18 @@ pub(crate) fn follow_turns(
                 }
             }
             State::Done(_) => return Err(differs("has stopped and writes nothing more")),
+            // A setup changed between turns: its tools are offered from here on.
+            State::AwaitingReply if want.kind == Some(RecordKind::Setup) => {
+                let Some(setup) = want.setup() else {
+                    return Err(differs("cannot read the setup this record states"));
+                };
+                if let Some(manifest) = agent.manifest_of(&setup) {
+                    agent.swap_manifest(manifest);
+                }
+                if let Err(e) = agent.record_setup(setup) {
+                    return Err(differs(&format!("refused the setup: {e}")));
+                }
+            }
             State::AwaitingReply if want.kind == Some(RecordKind::Assistant) => {
                 on_turn(next, &agent.messages, agent.manifest.specs());
                 let reply = want.reply();

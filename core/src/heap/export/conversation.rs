@@ -231,7 +231,9 @@ pub(crate) fn read(records: &[Value]) -> Result<Conversation, HistoryError> {
                 }
                 state = State::Running;
             }
-            _ => return fail(HistoryErrorKind::UnknownKind),
+            // The tools changed between turns: the conversation did not.
+            Some(RecordKind::Setup) => {}
+            None => return fail(HistoryErrorKind::UnknownKind),
         }
     }
     if let Some(turn) = conversation.turns.last_mut() {
