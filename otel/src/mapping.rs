@@ -5,8 +5,8 @@
 use agentloop_core::json::Value;
 use agentloop_core::model::ToolCall;
 use agentloop_core::vocabulary::{
-    AssistantPayload, CallFailure, RecordKind, ResumePayload, Setup, SetupPayload, StopPayload, StopReason,
-    TaskPayload, ToolPayload,
+    AssistantPayload, CallFailure, RecordKind, ResumePayload, Setup, SetupPayload, StopPayload,
+    StopReason, TaskPayload, ToolPayload,
 };
 use agentloop_core::Hash;
 

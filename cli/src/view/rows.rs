@@ -12,8 +12,8 @@ use agentloop_core::jcs;
 use agentloop_core::json::{self, Object, Value};
 use agentloop_core::verify::LineEvent;
 use agentloop_core::vocabulary::{
-    AssistantPayload, Budgets, RecordKind, ResumePayload, Setup, SetupPayload, StopPayload, TaskPayload,
-    ToolPayload,
+    AssistantPayload, Budgets, RecordKind, ResumePayload, Setup, SetupPayload, StopPayload,
+    TaskPayload, ToolPayload,
 };
 use agentloop_otel::{entry, Entry};
 

@@ -388,7 +388,12 @@ impl LoopAudit {
     pub(super) fn setup_record(&mut self, index: u64, payload: &Object) {
         self.members(index, "setup payload", payload, &[REASON, SETUP], &[]);
         let reason = payload.get(REASON);
-        if reason.is_some() && reason.and_then(Value::as_str).and_then(SetupReason::from_name).is_none() {
+        if reason.is_some()
+            && reason
+                .and_then(Value::as_str)
+                .and_then(SetupReason::from_name)
+                .is_none()
+        {
             let found = describe_member(payload, REASON);
             self.find(
                 index,

@@ -255,27 +255,8 @@ pub fn drive_changing(
     loop {
         write_records(agent, &mut io)?;
         agent.set_parallel(1);
-        if matches!(agent.poll(io.cancel), Need::ModelReply { .. }) {
-            if let Some((toolbox, setup)) = change(io.toolbox) {
-                let manifest = toolbox.manifest().clone();
-                agent
-                    .change_setup(manifest, setup)
-                    .map_err(RunError::Setup)?;
-                *io.toolbox = toolbox;
-                // The setup record is written before the model is asked.
-                continue;
-            }
-        }
         match agent.poll(io.cancel) {
-            Need::ModelReply { messages, manifest } => {
-                match io
-                    .model
-                    .reply_unless_cancelled(messages, manifest, io.cancel)
-                {
-                    Answer::Reply(reply) => agent.feed_reply(reply).map_err(RunError::Feed)?,
-                    Answer::Abandoned => agent.cancel(),
-                }
-            }
+            Need::ModelReply { .. } => ask_model(agent, &mut io, change)?,
             Need::ToolResults { .. } => run_calls(agent, &mut io, options.parallel)?,
             // Written at the top of the loop, before the next poll.
             Need::TakeRecords => {}
@@ -283,6 +264,38 @@ pub fn drive_changing(
                 write_records(agent, &mut io)?;
                 return Ok(outcome);
             }
+        }
+    }
+}
+
+/// The model is about to be asked: first `change` says whether the tools changed (then
+/// the `setup` record is pending, written at the top of [`drive_changing`]'s loop before
+/// the model is asked with the new tools); if not, the model is asked.
+fn ask_model(
+    agent: &mut Agent,
+    io: &mut Io<'_>,
+    change: &mut ChangeSetup<'_>,
+) -> Result<(), RunError> {
+    if let Some((toolbox, setup)) = change(io.toolbox) {
+        let manifest = toolbox.manifest().clone();
+        agent
+            .change_setup(manifest, setup)
+            .map_err(RunError::Setup)?;
+        *io.toolbox = toolbox;
+        return Ok(());
+    }
+    // Awaiting a reply is no check point: this poll asks nothing and returns the need.
+    let Need::ModelReply { messages, manifest } = agent.poll(io.cancel) else {
+        return Ok(());
+    };
+    match io
+        .model
+        .reply_unless_cancelled(messages, manifest, io.cancel)
+    {
+        Answer::Reply(reply) => agent.feed_reply(reply).map_err(RunError::Feed),
+        Answer::Abandoned => {
+            agent.cancel();
+            Ok(())
         }
     }
 }

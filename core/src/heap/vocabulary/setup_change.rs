@@ -79,12 +79,10 @@ impl SetupPayload {
         let members = Members::of(KIND, payload)?;
         let name = members.string(REASON, REASON)?;
         let reason = SetupReason::from_name(name).ok_or(members.malformed(REASON, A_REASON))?;
-        let setup = members
-            .optional(SETUP)
-            .ok_or(PayloadError::Missing {
-                kind: KIND,
-                member: SETUP,
-            })?;
+        let setup = members.optional(SETUP).ok_or(PayloadError::Missing {
+            kind: KIND,
+            member: SETUP,
+        })?;
         let setup = Setup::decode(setup).map_err(|e| e.of_kind(KIND))?;
         Ok(SetupPayload { setup, reason })
     }
