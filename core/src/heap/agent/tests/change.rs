@@ -9,7 +9,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::*;
-use crate::agent::{Agent, Need, Record, RecordKind, SetupError};
+use crate::agent::{Agent, Need, Record, SetupError};
 use crate::export::{check_requests, rebuild_requests};
 use crate::model::ProviderReport;
 use crate::provider::{Provider, RequestOptions};
@@ -174,7 +174,7 @@ fn an_edited_setup_record_is_not_what_the_requests_were_built_with() {
     record.insert("payload", edited.encode());
     let rebuilt = rebuild_requests(&parsed, None).unwrap();
     let refused = check_requests(&rebuilt).unwrap_err();
-    assert_eq!(refused.to_string().contains("seq 4"), true, "{refused}");
+    assert!(refused.to_string().contains("seq 4"), "{refused}");
 }
 
 #[test]
