@@ -1,6 +1,7 @@
 //! A run's setup in its `task` record (format 2, SPEC section 4 "What a run records"):
 //! [`Agent::with_setup`].
 
+use alloc::string::String;
 use core::fmt;
 
 use super::fit::line_len;
@@ -28,6 +29,9 @@ pub enum SetupError {
     /// [`Agent::change_setup`] was called when the agent was not about to ask the model
     /// (inside a turn, or after the run stopped): the setup changes between turns only.
     NotBetweenTurns,
+    /// [`Agent::change_setup`]'s manifest gives this tool another call limit than the
+    /// `task` record states (or one it does not state): the limits stay those recorded.
+    Limit(String),
 }
 
 impl fmt::Display for SetupError {
@@ -51,6 +55,12 @@ impl fmt::Display for SetupError {
             SetupError::NotBetweenTurns => f.write_str(
                 "the setup changes only between turns, when the agent is about to ask the \
                  model (its poll needs a model reply); it is inside a turn or has stopped",
+            ),
+            SetupError::Limit(name) => write!(
+                f,
+                "the new tools give '{}' another call limit than the task record states; \
+                 the limits stay those recorded",
+                crate::quote::escape_controls(name)
             ),
         }
     }
@@ -116,7 +126,8 @@ impl Agent {
     /// is pending, to be taken before the model is asked. Valid only when the agent is
     /// about to ask the model (its poll needs a model reply, none fed yet); poll again
     /// for the request's tools. The setup's tools must be `manifest`'s, in order, as for
-    /// [`Agent::with_setup`]. Each tool's runs are kept by name (a tool new to the run
+    /// [`Agent::with_setup`], and its call limits those the `task` record states (a tool
+    /// it names none of has none). Each tool's runs are kept by name (a tool new to the run
     /// has run none); a call to a tool no longer offered is refused as unknown. Budgets,
     /// steps and counts are unchanged. On an error the agent is unchanged.
     pub fn change_setup(&mut self, manifest: Manifest, setup: Setup) -> Result<(), SetupError> {
@@ -125,6 +136,10 @@ impl Agent {
         }
         if let Some(difference) = setup.offers(&manifest) {
             return Err(SetupError::Tools(difference));
+        }
+        let differs = |name: &&str| manifest.limit(name) != self.tool_limits.get(*name).copied();
+        if let Some(name) = manifest.names().find(differs) {
+            return Err(SetupError::Limit(String::from(name)));
         }
         self.record_setup(setup)?;
         self.swap_manifest(manifest);
@@ -161,14 +176,14 @@ impl Agent {
         self.manifest = manifest;
     }
 
-    /// The manifest `setup`'s tools make, each with the call limit the agent's manifest
-    /// has for its name (the `task` record's `tool_limits`); `None` when one cannot be
+    /// The manifest `setup`'s tools make, each with the call limit the `task` record
+    /// states for its name (`tool_limits`); `None` when one cannot be
     /// registered (then following keeps the host's tools, and differs where they do).
     pub(crate) fn manifest_of(&self, setup: &Setup) -> Option<Manifest> {
         let mut manifest = Manifest::new();
         for tool in &setup.tools {
             let spec = ToolSpec::new(&tool.name, &tool.description, tool.schema.clone());
-            let limit = self.manifest.limit(&tool.name);
+            let limit = self.tool_limits.get(&tool.name).copied();
             manifest.register_with(spec, limit, tool.idempotent).ok()?;
         }
         Some(manifest)

@@ -197,6 +197,22 @@ fn a_setup_changes_only_when_the_model_is_about_to_be_asked_and_only_to_the_mani
     let refused = agent.change_setup(second.clone(), other).unwrap_err();
     assert!(matches!(refused, SetupError::Tools(_)), "{refused}");
     assert!(agent.take_records().is_empty(), "{before:?}");
+    // A call limit the task record does not state.
+    let mut limited = Manifest::new();
+    for name in ["added", "echo"] {
+        let spec = ToolSpec::new(name, "a tool", j(r#"{"type":"object"}"#));
+        limited
+            .register(spec, (name == "added").then_some(2))
+            .unwrap();
+    }
+    let refused = agent.change_setup(limited.clone(), setup_of(&limited));
+    assert_eq!(refused, Err(SetupError::Limit("added".into())));
+    assert_eq!(
+        refused.unwrap_err().to_string(),
+        "the new tools give 'added' another call limit than the task record states; the \
+         limits stay those recorded"
+    );
+    assert!(agent.take_records().is_empty());
     // After the run stopped.
     answer(&mut agent, Reply::new("done"));
     assert!(matches!(agent.poll_one(), Need::Done(_)));
