@@ -135,6 +135,18 @@ fn a_server_that_changes_its_tools_mid_run_is_followed_and_the_change_is_in_the_
     assert_eq!(offered[3], ["added", "echo"]);
 
     assert_verifies_as_a_loop(&scratch, "t.jsonl");
+    // `show`, the provider history and the OTLP export read the setup record.
+    let shown = scratch.run(&["show", "t.jsonl"]);
+    assert_eq!(shown.code, 0, "{}", shown.stderr);
+    assert!(
+        shown.stdout.contains("seq=3 setup reason=tools_changed"),
+        "{}",
+        shown.stdout
+    );
+    for format in ["openai", "otlp"] {
+        let exported = scratch.run(&["export", "--format", format, "t.jsonl"]);
+        assert_eq!(exported.code, 0, "{format}: {}", exported.stderr);
+    }
     let proven = scratch.run(&["verify", "--requests", "t.jsonl"]);
     assert_eq!(proven.code, 0, "{}{}", proven.stdout, proven.stderr);
 
