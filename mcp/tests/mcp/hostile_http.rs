@@ -40,7 +40,12 @@ fn every_bad_answer_to_a_call_ends_it_as_an_error_within_its_bounds() {
     let headers = [("Authorization", format!("Bearer {token}"))];
     let server = McpServer::connect(&listening.url("/mcp"), &headers, &bounded()).unwrap();
     let mut toolbox = Toolbox::new();
-    let registration = register_tools(&[server.clone()], &mut toolbox, &BTreeMap::new()).unwrap();
+    let registration = register_tools(
+        std::slice::from_ref(&server),
+        &mut toolbox,
+        &BTreeMap::new(),
+    )
+    .unwrap();
     // A tool whose `x-mcp-header` is where it cannot be read is refused; a marked
     // argument is sent as its `Mcp-Param-*` header, which the fake checks.
     assert_eq!(
