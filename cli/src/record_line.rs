@@ -138,10 +138,14 @@ fn summary(kind: &str, payload: &Object) -> Option<String> {
             let after = format!("after={}", bare(str_member(payload, AFTER)?));
             Some(after + &setup(payload))
         }
+        RecordKind::Setup => {
+            let reason = format!("reason={}", bare(str_member(payload, REASON)?));
+            Some(reason + &setup(payload))
+        }
     }
 }
 
-/// A `task` or `resume` payload's setup (format 2), readably: ` model=… endpoint=…
+/// A `task`, `resume` or `setup` payload's setup (format 2), readably: ` model=… endpoint=…
 /// system=… options=… tools=… servers=…` (each when there), a tool from an MCP server as
 /// `name=mcpI:its-name`, a server as `I:name version revision`; a setup that does not
 /// decode is shown as its JSON; nothing when there is none.

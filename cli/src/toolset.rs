@@ -133,6 +133,29 @@ pub fn offer(
     servers: &[McpServer],
     limits: &BTreeMap<String, u64>,
 ) -> Result<Offered, Failure> {
+    let offered = build(args, servers, limits)?;
+    let names: Vec<String> = offered
+        .toolbox
+        .manifest()
+        .names()
+        .map(str::to_owned)
+        .collect();
+    if let Some(name) = limits.keys().find(|name| !names.contains(name)) {
+        return Err(Failure::Setup(SetupFailure::UnknownToolLimit {
+            name: name.clone(),
+            tools: names,
+        }));
+    }
+    Ok(offered)
+}
+
+/// [`offer`] without its check of the limits: the toolbox of servers listed again
+/// during a run (a limit may name a tool a server no longer lists).
+pub fn build(
+    args: &ToolsArgs,
+    servers: &[McpServer],
+    limits: &BTreeMap<String, u64>,
+) -> Result<Offered, Failure> {
     let mut toolbox = Toolbox::new();
     if args.demo_tools {
         // Concurrent, as the MCP tools are: a turn's calls to them run together.
@@ -159,13 +182,6 @@ pub fn offer(
     })?;
     for skipped in &registration.skipped {
         diag::say(format!("warning: {skipped}; the other tools are offered"));
-    }
-    let names: Vec<String> = toolbox.manifest().names().map(str::to_owned).collect();
-    if let Some(name) = limits.keys().find(|name| !names.contains(name)) {
-        return Err(Failure::Setup(SetupFailure::UnknownToolLimit {
-            name: name.clone(),
-            tools: names,
-        }));
     }
     Ok(Offered {
         toolbox,

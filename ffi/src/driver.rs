@@ -341,7 +341,7 @@ impl Run {
                     RunError::Append(_) => agentloop_result::NoCanonicalForm,
                     RunError::Sink(SinkError::Io(_)) => agentloop_result::Io,
                     RunError::Sink(_) => agentloop_result::CallbackRefused,
-                    RunError::Feed(_) => agentloop_result::InvalidState,
+                    RunError::Feed(_) | RunError::Setup(_) => agentloop_result::InvalidState,
                 }
             })?;
         Ok(agentloop_outcome::from_core(&outcome))

@@ -273,6 +273,16 @@ impl McpServer {
         }
     }
 
+    /// Whether the server said its tool list changed
+    /// (`notifications/tools/list_changed`) since the last look; the note is cleared, so
+    /// the next look says no until it says so again. Over stdio the notification may
+    /// come at any time; over HTTP only on an event stream that answers a request (the
+    /// client opens no standing stream). Read the list again with
+    /// [`McpServer::list_tools`].
+    pub fn tools_changed(&self) -> bool {
+        self.inner.connection.take_tools_changed()
+    }
+
     /// The options it was started with.
     pub fn options(&self) -> &McpOptions {
         &self.inner.options
@@ -294,7 +304,7 @@ impl McpServer {
                 .take()
                 .map(|cursor| members(vec![("cursor", Value::from(cursor))]));
             // A stateless server's cache hints (`ttlMs`, `cacheScope`) need nothing: the
-            // list is read once.
+            // list is read at the start and again when the server says it changed.
             let page = self.request("tools/list", params, &[])?;
             let page = page
                 .as_object()

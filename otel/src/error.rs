@@ -49,7 +49,7 @@ impl fmt::Display for MapError {
             MapError::UnknownKind { seq, kind } => write!(
                 f,
                 "record at seq {seq}: kind {kind:?} is not one the loop writes (task, assistant, \
-                 tool, stop, resume)"
+                 tool, stop, resume, setup)"
             ),
             MapError::Payload { seq, error } => write!(f, "record at seq {seq}: {error}"),
             MapError::OutsideARun { seq, kind } => write!(

@@ -5,8 +5,8 @@
 use agentloop_core::json::Value;
 use agentloop_core::model::ToolCall;
 use agentloop_core::vocabulary::{
-    AssistantPayload, CallFailure, RecordKind, ResumePayload, Setup, StopPayload, StopReason,
-    TaskPayload, ToolPayload,
+    AssistantPayload, CallFailure, RecordKind, ResumePayload, Setup, SetupPayload, StopPayload,
+    StopReason, TaskPayload, ToolPayload,
 };
 use agentloop_core::Hash;
 
@@ -82,7 +82,7 @@ impl Mapping {
     }
 
     /// Maps the record `entry`, written at `at` (unix nanoseconds): the spans it ends,
-    /// as OTLP/JSON `Span`s (none for a `task` or `resume` record, whose run's span
+    /// as OTLP/JSON `Span`s (none for a `task`, `resume` or `setup` record, whose run's span
     /// ends with its `stop`).
     pub fn push(&mut self, entry: &Entry<'_>, at: u64) -> Result<Vec<Value>, MapError> {
         self.first.get_or_insert(entry.hash);
@@ -110,6 +110,11 @@ impl Mapping {
                     self.setup = resume.setup;
                 }
                 spans.extend(self.open(entry, at));
+            }
+            // The tools changed between turns: later turns are described with them.
+            Some(RecordKind::Setup) => {
+                let changed = SetupPayload::decode(entry.payload).map_err(payload_error)?;
+                self.setup = Some(changed.setup);
             }
             Some(RecordKind::Assistant) => {
                 let turn = AssistantPayload::decode(entry.payload).map_err(payload_error)?;

@@ -130,6 +130,12 @@
           var s = setupList(b.conf);
           if (s) body.appendChild(s);
         }];
+      case 'setup':
+        return ['setup changed: ' + b.why, function (body) {
+          body.appendChild(list([['reason', b.why]]));
+          var s = setupList(b.conf);
+          if (s) body.appendChild(s);
+        }];
     }
     return ['', function () {}];
   }

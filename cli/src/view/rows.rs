@@ -12,8 +12,8 @@ use agentloop_core::jcs;
 use agentloop_core::json::{self, Object, Value};
 use agentloop_core::verify::LineEvent;
 use agentloop_core::vocabulary::{
-    AssistantPayload, Budgets, RecordKind, ResumePayload, Setup, StopPayload, TaskPayload,
-    ToolPayload,
+    AssistantPayload, Budgets, RecordKind, ResumePayload, Setup, SetupPayload, StopPayload,
+    TaskPayload, ToolPayload,
 };
 use agentloop_otel::{entry, Entry};
 
@@ -229,6 +229,13 @@ impl Rows {
                 obj([
                     ("since", Value::from(resume.after.as_str())),
                     ("conf", setup_body(resume.setup.as_ref())),
+                ])
+            }
+            RecordKind::Setup => {
+                let changed = SetupPayload::decode(record.payload).map_err(why)?;
+                obj([
+                    ("why", Value::from(changed.reason.as_str())),
+                    ("conf", setup_body(Some(&changed.setup))),
                 ])
             }
         })

@@ -17,6 +17,7 @@ mod replay;
 mod requests;
 mod run;
 mod run_mcp;
+mod run_mcp_changes;
 mod run_mcp_eras;
 mod run_mcp_http;
 mod run_sizes;

@@ -23,7 +23,7 @@ use common::runs::*;
 use common::{member, Run, Scratch};
 
 /// `python3` with the fake server's script, or `None` after reporting the skip.
-fn fake_server() -> Option<String> {
+pub(crate) fn fake_server() -> Option<String> {
     if !have_program("python3") {
         skip_or_fail("skipped: python3 is not installed (the fake MCP server is a Python script)");
         return None;

@@ -50,6 +50,14 @@ impl Link {
         }
     }
 
+    /// Whether the server said its tool list changed since the last look (cleared).
+    pub(crate) fn take_tools_changed(&self) -> bool {
+        match self {
+            Link::Stdio(connection) => connection.take_tools_changed(),
+            Link::Http(connection) => connection.take_tools_changed(),
+        }
+    }
+
     /// The handshake agreed on `version`: over HTTP, the `MCP-Protocol-Version` of
     /// every later request.
     pub(crate) fn agree(&self, version: &str) {

@@ -17,13 +17,17 @@ pub(crate) enum Incoming<'a> {
         /// Its id.
         id: &'a Value,
     },
-    /// A notification (logging, progress, list changed): nothing to do.
-    Notification,
+    /// A notification (logging, progress, list changed), by its method: nothing to
+    /// answer ([`TOOLS_LIST_CHANGED`] is noted).
+    Notification(&'a str),
     /// A response to the request with this id.
     Response(&'a Value),
     /// An error with a null id: one the server could not tie to a request.
     Orphan(&'a Value),
 }
+
+/// The notification a server sends when its tool list changed.
+pub(crate) const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
 
 /// `bytes` as a JSON-RPC message object, or how it is not one.
 pub(crate) fn parse(bytes: &[u8]) -> Result<Object, Garbage> {
@@ -41,7 +45,7 @@ pub(crate) fn classify(message: &Object) -> Result<Incoming<'_>, Garbage> {
     }
     match (message.get("method"), message.get("id")) {
         (Some(Value::String(method)), Some(id)) => Ok(Incoming::Request { method, id }),
-        (Some(Value::String(_)), None) => Ok(Incoming::Notification),
+        (Some(Value::String(method)), None) => Ok(Incoming::Notification(method)),
         (Some(_), _) => Err(Garbage::NotMessage("its \"method\" is not a string")),
         (None, Some(Value::Null)) => match message.get("error") {
             Some(error) => Ok(Incoming::Orphan(error)),

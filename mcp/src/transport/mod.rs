@@ -7,8 +7,9 @@
 //! - The **reader** thread reads the child's stdout line by line, each line bounded
 //!   (longer ones are dropped as they come and reported), and hands each answer to
 //!   the request waiting for its id. It answers the server's own requests itself
-//!   (`ping` → `{}`, anything else → error -32601) and ignores notifications, so a
-//!   server never waits on us.
+//!   (`ping` → `{}`, anything else → error -32601) and ignores notifications but
+//!   `notifications/tools/list_changed`, which it notes
+//!   ([`Connection::take_tools_changed`]), so a server never waits on us.
 //! - A request waits for its answer on its own channel, at most its timeout.
 //!
 //! When stdout ends, the reader waits (at most the shutdown grace period) for the
@@ -22,7 +23,7 @@
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle};
@@ -107,6 +108,8 @@ struct Waiters {
 struct Shared {
     waiters: Mutex<Waiters>,
     process: Mutex<Process>,
+    /// Set when the server sends `notifications/tools/list_changed`.
+    tools_changed: AtomicBool,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -215,6 +218,7 @@ impl Connection {
         let shared = Arc::new(Shared {
             waiters: Mutex::new(Waiters::default()),
             process: Mutex::new(Process::new(child)),
+            tools_changed: AtomicBool::new(false),
         });
         let (out, queue) = mpsc::sync_channel(QUEUE);
         let mut connection = Connection {
@@ -257,6 +261,12 @@ impl Connection {
     /// The exit status if the connection is dead (`Some(None)`: dead, status unknown).
     pub(crate) fn dead(&self) -> Option<Option<ExitStatus>> {
         lock(&self.shared.waiters).dead
+    }
+
+    /// Whether the server said its tool list changed since the last look (the note is
+    /// cleared).
+    pub(crate) fn take_tools_changed(&self) -> bool {
+        self.shared.tools_changed.swap(false, Ordering::Relaxed)
     }
 
     /// Sends request `method` and waits at most `timeout` for its answer. On a timeout

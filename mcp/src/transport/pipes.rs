@@ -120,7 +120,11 @@ pub(super) fn handle(line: &[u8], shared: &Shared, out: &SyncSender<Out>) {
         Ok(Incoming::Request { method, id }) => {
             let _ = send(out, &message::reply_to(method, id));
         }
-        Ok(Incoming::Notification) => {}
+        Ok(Incoming::Notification(method)) => {
+            if method == message::TOOLS_LIST_CHANGED {
+                shared.tools_changed.store(true, Ordering::Relaxed);
+            }
+        }
         Ok(Incoming::Orphan(error)) => {
             shared.fail_waiting(|method| message::rpc_error(method, error))
         }

@@ -189,6 +189,38 @@ fn tools_are_listed_across_pages_in_the_servers_order() {
 }
 
 #[test]
+fn a_list_changed_notification_is_noted_once_and_the_list_read_again_is_the_new_one() {
+    let Some(python) = python() else { return };
+    let dir = TempDir::new("mcp-list-changed");
+    let state = dir.path().join("changed");
+    let state = state.to_str().unwrap();
+    let server = fake(
+        python,
+        &["--tools", "changing", "--state", state],
+        &options(),
+    )
+    .unwrap();
+    let names = |server: &McpServer| -> Vec<String> {
+        server
+            .list_tools()
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name)
+            .collect()
+    };
+    assert_eq!(names(&server), ["echo", "gone"]);
+    assert!(!server.tools_changed());
+    // The server sends the notification before the call's answer.
+    call(&server, "gone", "{}").unwrap();
+    assert!(server.tools_changed());
+    assert!(!server.tools_changed(), "the note is cleared once read");
+    assert_eq!(names(&server), ["echo", "added"]);
+    // Other notifications are not taken for it.
+    call(&server, "ask", "{}").unwrap();
+    assert!(!server.tools_changed());
+}
+
+#[test]
 fn listing_is_bounded_in_pages_and_in_tools() {
     let Some(python) = python() else { return };
     let few_pages = McpOptions {

@@ -40,7 +40,12 @@ fn every_bad_answer_to_a_call_ends_it_as_an_error_within_its_bounds() {
     let headers = [("Authorization", format!("Bearer {token}"))];
     let server = McpServer::connect(&listening.url("/mcp"), &headers, &bounded()).unwrap();
     let mut toolbox = Toolbox::new();
-    let registration = register_tools(&[server], &mut toolbox, &BTreeMap::new()).unwrap();
+    let registration = register_tools(
+        std::slice::from_ref(&server),
+        &mut toolbox,
+        &BTreeMap::new(),
+    )
+    .unwrap();
     // A tool whose `x-mcp-header` is where it cannot be read is refused; a marked
     // argument is sent as its `Mcp-Param-*` header, which the fake checks.
     assert_eq!(
@@ -105,6 +110,14 @@ fn every_bad_answer_to_a_call_ends_it_as_an_error_within_its_bounds() {
         call("ok").unwrap(),
         r#"{"content":[{"text":"fine","type":"text"}]}"#
     );
+    assert!(
+        !server.tools_changed(),
+        "another notification is not a list change"
+    );
+    // A list change announced on the answer's event stream is noted, once.
+    call("changed").unwrap();
+    assert!(server.tools_changed());
+    assert!(!server.tools_changed());
 }
 
 #[test]

@@ -18,6 +18,7 @@ Behaviours (tool names):
   wrongtype  200 with a text/html body
   echo_auth  a JSON-RPC error whose message quotes the Authorization header it got
   ok         the answer, in an event stream after a ping request and a notification
+  changed    the answer, in an event stream after notifications/tools/list_changed
   region     its `region` argument is marked `x-mcp-header: Region`: the answer is the
              `Mcp-Param-Region` header it got (refused, HeaderMismatch, when it does not
              match the argument)
@@ -37,7 +38,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SESSIONS = {"next": 1, "live": set(), "deleted": []}
 
-TOOLS = ["huge", "drip", "endless", "flood", "redirect", "wrongtype", "echo_auth", "ok"]
+TOOLS = ["huge", "drip", "endless", "flood", "redirect", "wrongtype", "echo_auth", "ok",
+         "changed"]
 
 
 def notification():
@@ -187,6 +189,11 @@ class Handler(BaseHTTPRequestHandler):
             answer = {"jsonrpc": "2.0", "id": rid,
                       "result": {"content": [{"type": "text", "text": "fine"}]}}
             self.events([ping, notification(), {"jsonrpc": "2.0", "id": 999, "result": {}}, answer], 0)
+        elif behaviour == "changed":
+            changed = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+            answer = {"jsonrpc": "2.0", "id": rid,
+                      "result": {"content": [{"type": "text", "text": "changed"}]}}
+            self.events([changed, answer], 0)
         else:
             self.send(500, b"unknown behaviour", "text/plain")
 

@@ -10,7 +10,12 @@ inputSchema, as JSON, instead of {"type": "object"}):
   --no-tools         declare no `tools` capability
   --tools SET        `basic` (default), `names`, `output` (tools with an
                      outputSchema), `pipe` (echo, block, write),
-                     `family` (family) or `many:N` (N tools t0000…)
+                     `family` (family), `many:N` (N tools t0000…) or `changing`
+                     (echo and gone; after a call to gone, echo and added, for
+                     good: see --state)
+  --state PATH       (`changing`) the file whose presence says the list changed: a
+                     call to gone creates it and sends notifications/tools/list_changed
+                     before its answer, so a server started again lists the new tools
   --page-size N      `tools/list` pages of N tools (default: all on one page)
   --endless          every `tools/list` page has a `nextCursor`
   --stderr TEXT      write TEXT to stderr at start
@@ -105,6 +110,9 @@ def tool_set():
         return [tool(n) for n in ["echo", "block", "write"]]
     if chosen == "family":
         return [tool("family")]
+    if chosen == "changing":
+        changed = os.path.exists(option("--state"))
+        return [tool("echo"), tool("added" if changed else "gone")]
     if chosen.startswith("many:"):
         return [tool("t%04d" % i) for i in range(int(chosen[5:]))]
     raise SystemExit("unknown tool set " + chosen)
@@ -194,6 +202,14 @@ def call(id, name, arguments):
         os.rename(arguments["path"] + ".tmp", arguments["path"])
         time.sleep(600)
         result(id, text("the family slept"))
+    elif name == "gone":
+        # The list changes for good, and the client is told before the answer.
+        with open(option("--state"), "w") as f:
+            f.write("changed")
+        send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        result(id, text("gone, and the list changed"))
+    elif name == "added":
+        result(id, text("added ran"))
     elif name == "exit":
         sys.exit(int(arguments["code"]))
     elif name == "ask":
@@ -337,6 +353,7 @@ def main():
                 while True:
                     time.sleep(1)
         elif method == "tools/list":
+            tools = tool_set()
             cursor = (message.get("params") or {}).get("cursor")
             start = int(cursor[5:]) if cursor else 0
             page = {"tools": tools[start:start + page_size]}

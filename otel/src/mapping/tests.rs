@@ -164,6 +164,6 @@ fn a_record_outside_a_run_or_of_another_kind_is_named() {
     let error = mapping.push(&other, 0).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "record at seq 3: kind \"note\" is not one the loop writes (task, assistant, tool, stop, resume)"
+        "record at seq 3: kind \"note\" is not one the loop writes (task, assistant, tool, stop, resume, setup)"
     );
 }

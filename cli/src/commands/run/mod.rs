@@ -7,6 +7,7 @@ mod format1;
 mod otlp;
 mod outputs;
 mod progress;
+mod relist;
 mod resumed;
 mod settle;
 mod setup;
@@ -62,6 +63,8 @@ struct Opened {
     setup: Option<Setup>,
     offered: toolset::Offered,
     servers: Servers,
+    /// The MCP servers, to list again when one says its tools changed.
+    mcp: Vec<McpServer>,
 }
 
 /// The MCP servers' process groups, which a second Ctrl-C ends before the process
@@ -85,12 +88,14 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         setup,
         offered,
         servers,
+        mcp,
     } = open(args)?;
     if let Some(sender) = &mut sender {
         otlp::prime(sender, records.as_ref());
     }
     let mut toolbox = offered.toolbox;
     let manifest = toolbox.manifest().clone();
+    let in_force = relist::in_force(setup.as_ref(), records.as_ref());
     let mut agent = settle::agent(&name, &plan, records.as_ref(), manifest, setup)?;
     let url = model.url().to_owned();
     let tools: Vec<String> = toolbox.manifest().names().map(str::to_owned).collect();
@@ -141,7 +146,16 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let options = RunOptions {
         parallel: args.parallel,
     };
-    let outcome = driver::drive(&mut agent, io, options);
+    let mut relist = relist::Relist {
+        servers: mcp,
+        in_force,
+        tools: &args.tools,
+        request: &request,
+        limits: &plan.limits,
+    };
+    let outcome = driver::drive_changing(&mut agent, io, options, &mut |current| {
+        relist.change(current)
+    });
     let not_shown = shown.failure;
     otlp::finish(sender);
     let outcome = outcome.map_err(|error| {
@@ -221,7 +235,6 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
             (model, plan, Some(recorded), offered, request, resumed.setup)
         }
     };
-    drop(servers);
     Ok(Opened {
         name,
         model,
@@ -236,6 +249,7 @@ fn open(args: &RunArgs) -> Result<Opened, Failure> {
             groups,
             grace: mcp_options.shutdown_grace,
         },
+        mcp: servers,
     })
 }
 

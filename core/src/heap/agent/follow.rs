@@ -106,7 +106,7 @@ impl<'r> Recorded<'r> {
         self.decoded(RecordKind::Tool, ToolPayload::decode)
     }
 
-    /// The setup a `task` or `resume` record states.
+    /// The setup a `task`, `resume` or `setup` record states.
     fn setup(&self) -> Option<crate::vocabulary::Setup> {
         super::setup::stated_setup(self.kind?, self.payload?)
     }
@@ -213,6 +213,10 @@ pub(crate) fn follow_turns(
                 }
             }
             State::Done(_) => return Err(differs("has stopped and writes nothing more")),
+            // A setup changed between turns: its tools are offered from here on.
+            State::AwaitingReply if want.kind == Some(RecordKind::Setup) => {
+                change(agent, &want).map_err(|found| differs(&found))?;
+            }
             State::AwaitingReply if want.kind == Some(RecordKind::Assistant) => {
                 on_turn(next, &agent.messages, agent.manifest.specs());
                 let reply = want.reply();
@@ -225,30 +229,57 @@ pub(crate) fn follow_turns(
             }
             State::AwaitingReply => return Err(differs("asks the model for a turn here")),
             State::Calls(turn) => {
-                let Some(call) = turn.waiting.first().cloned() else {
-                    return Err(differs("has no call to run here"));
-                };
-                if !want.answers(&call) {
-                    let found = format!("runs call {} '{}' here", call.id, call.name);
-                    return Err(differs(&found));
-                }
-                let lost = Err(result_lost_sentence(&call.name));
-                match &mut tools {
-                    Tools::Recorded => agent.feed_waiting(0, |_| want.result()),
-                    // A lost result was never a tool's answer: it is taken as recorded.
-                    Tools::Run(_)
-                        if want.result() == lost && !agent.manifest.idempotent(&call.name) =>
-                    {
-                        agent.feed_waiting(0, |_| lost)
-                    }
-                    Tools::Run(run) => {
-                        let result = run(&call);
-                        feed(agent.feed_tool_result(&call.id, result), next, recorded)?;
-                    }
-                }
+                let call = turn.waiting.first().cloned();
+                answer(agent, call, &want, &mut tools, next, recorded)?;
             }
         }
     }
+}
+
+/// Feeds the recorded result of the waiting `call` (or, replaying, the tool's result).
+fn answer(
+    agent: &mut Agent,
+    call: Option<ToolCall>,
+    want: &Recorded<'_>,
+    tools: &mut Tools<'_>,
+    next: usize,
+    recorded: &Value,
+) -> Result<(), Difference> {
+    let differs = |found: &str| difference(next, recorded, String::from(found));
+    let Some(call) = call else {
+        return Err(differs("has no call to run here"));
+    };
+    if !want.answers(&call) {
+        let found = format!("runs call {} '{}' here", call.id, call.name);
+        return Err(differs(&found));
+    }
+    let lost = Err(result_lost_sentence(&call.name));
+    match tools {
+        Tools::Recorded => agent.feed_waiting(0, |_| want.result()),
+        // A lost result was never a tool's answer: it is taken as recorded.
+        Tools::Run(_) if want.result() == lost && !agent.manifest.idempotent(&call.name) => {
+            agent.feed_waiting(0, |_| lost)
+        }
+        Tools::Run(run) => {
+            let result = run(&call);
+            feed(agent.feed_tool_result(&call.id, result), next, recorded)?;
+        }
+    }
+    Ok(())
+}
+
+/// Follows a `setup` record: offers its tools from here on and writes it; what the loop
+/// does instead when it cannot.
+fn change(agent: &mut Agent, want: &Recorded<'_>) -> Result<(), String> {
+    let Some(setup) = want.setup() else {
+        return Err(String::from("cannot read the setup this record states"));
+    };
+    if let Some(manifest) = agent.manifest_of(&setup) {
+        agent.swap_manifest(manifest);
+    }
+    agent
+        .record_setup(setup)
+        .map_err(|e| format!("refused the setup: {e}"))
 }
 
 /// Follows a recorded setup: states it in the pending `task` or `resume` record, and

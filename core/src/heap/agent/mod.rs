@@ -109,6 +109,7 @@ pub use resume::ResumeError;
 pub use setup::SetupError;
 pub use task::{check_task, TaskError};
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -151,6 +152,9 @@ pub struct Agent {
     in_flight: Vec<String>,
     /// How many calls may wait for their results at once ([`Agent::set_parallel`]).
     parallel: usize,
+    /// Each limited tool's most runs, as the `task` record states them: the limits of
+    /// every manifest offered later ([`Agent::change_setup`]).
+    tool_limits: BTreeMap<String, u64>,
 }
 
 impl Agent {
@@ -170,6 +174,10 @@ impl Agent {
     ) -> Result<Agent, BudgetError> {
         budgets.check()?;
         let payload = records::task(task, &budgets, &manifest);
+        let tool_limits = manifest
+            .limits()
+            .map(|(name, limit)| (String::from(name), limit))
+            .collect();
         let mut agent = Agent {
             runs: alloc::vec![0; manifest.len()],
             budgets,
@@ -184,6 +192,7 @@ impl Agent {
             state: State::BeforeTurn,
             in_flight: Vec::new(),
             parallel: 1,
+            tool_limits,
         };
         agent.push_record(RecordKind::Task, payload);
         Ok(agent)

@@ -1,14 +1,17 @@
 //! A run's setup in its `task` record (format 2, SPEC section 4 "What a run records"):
 //! [`Agent::with_setup`].
 
+use alloc::string::String;
 use core::fmt;
 
 use super::fit::line_len;
-use super::{Agent, RecordKind};
+use super::{Agent, RecordKind, State};
 use crate::json::Value;
 use crate::tools::{Manifest, ToolSpec};
 use crate::verify::MAX_LINE_BYTES;
-use crate::vocabulary::{ResumePayload, Setup, SetupDifference, TaskPayload};
+use crate::vocabulary::{
+    ResumePayload, Setup, SetupDifference, SetupPayload, SetupReason, TaskPayload,
+};
 
 /// Why a setup was not put in the `task` record. The agent is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +26,12 @@ pub enum SetupError {
     /// The `task` record would be a line of this many bytes, longer than a verifier
     /// reads ([`MAX_LINE_BYTES`]).
     TooLong(usize),
+    /// [`Agent::change_setup`] was called when the agent was not about to ask the model
+    /// (inside a turn, or after the run stopped): the setup changes between turns only.
+    NotBetweenTurns,
+    /// [`Agent::change_setup`]'s manifest gives this tool another call limit than the
+    /// `task` record states (or one it does not state): the limits stay those recorded.
+    Limit(String),
 }
 
 impl fmt::Display for SetupError {
@@ -42,6 +51,16 @@ impl fmt::Display for SetupError {
                 f,
                 "with its setup the task record would be a line of {len} bytes, longer than a \
                  verifier reads ({MAX_LINE_BYTES})"
+            ),
+            SetupError::NotBetweenTurns => f.write_str(
+                "the setup changes only between turns, when the agent is about to ask the \
+                 model (its poll needs a model reply); it is inside a turn or has stopped",
+            ),
+            SetupError::Limit(name) => write!(
+                f,
+                "the new tools give '{}' another call limit than the task record states; \
+                 the limits stay those recorded",
+                crate::quote::escape_controls(name)
             ),
         }
     }
@@ -102,6 +121,47 @@ impl Agent {
 }
 
 impl Agent {
+    /// Changes the setup between turns: from the next request on, `manifest`'s tools
+    /// are offered, and a `setup` record stating `setup` (its reason `tools_changed`)
+    /// is pending, to be taken before the model is asked. Valid only when the agent is
+    /// about to ask the model (its poll needs a model reply, none fed yet); poll again
+    /// for the request's tools. The setup's tools must be `manifest`'s, in order, as for
+    /// [`Agent::with_setup`], and its call limits those the `task` record states (a tool
+    /// it names none of has none). Each tool's runs are kept by name (a tool new to the run
+    /// has run none); a call to a tool no longer offered is refused as unknown. Budgets,
+    /// steps and counts are unchanged. On an error the agent is unchanged.
+    pub fn change_setup(&mut self, manifest: Manifest, setup: Setup) -> Result<(), SetupError> {
+        if self.state != State::AwaitingReply {
+            return Err(SetupError::NotBetweenTurns);
+        }
+        if let Some(difference) = setup.offers(&manifest) {
+            return Err(SetupError::Tools(difference));
+        }
+        let differs = |name: &&str| manifest.limit(name) != self.tool_limits.get(*name).copied();
+        if let Some(name) = manifest.names().find(differs) {
+            return Err(SetupError::Limit(String::from(name)));
+        }
+        self.record_setup(setup)?;
+        self.swap_manifest(manifest);
+        Ok(())
+    }
+
+    /// Writes the `setup` record of `setup` (following a transcript: the manifest is
+    /// the caller's to swap), if its line fits.
+    pub(crate) fn record_setup(&mut self, setup: Setup) -> Result<(), SetupError> {
+        let payload = SetupPayload {
+            setup,
+            reason: SetupReason::ToolsChanged,
+        }
+        .encode();
+        let len = line_len(RecordKind::Setup, self.next_seq, &payload);
+        if len > MAX_LINE_BYTES {
+            return Err(SetupError::TooLong(len));
+        }
+        self.push_record(RecordKind::Setup, payload);
+        Ok(())
+    }
+
     /// Offers `manifest` from here on, each tool's runs kept by name (a tool new to it
     /// has run none): following a transcript, the tools of the setup in force.
     pub(crate) fn swap_manifest(&mut self, manifest: Manifest) {
@@ -116,25 +176,27 @@ impl Agent {
         self.manifest = manifest;
     }
 
-    /// The manifest `setup`'s tools make, each with the call limit the agent's manifest
-    /// has for its name (the `task` record's `tool_limits`); `None` when one cannot be
+    /// The manifest `setup`'s tools make, each with the call limit the `task` record
+    /// states for its name (`tool_limits`); `None` when one cannot be
     /// registered (then following keeps the host's tools, and differs where they do).
     pub(crate) fn manifest_of(&self, setup: &Setup) -> Option<Manifest> {
         let mut manifest = Manifest::new();
         for tool in &setup.tools {
             let spec = ToolSpec::new(&tool.name, &tool.description, tool.schema.clone());
-            let limit = self.manifest.limit(&tool.name);
+            let limit = self.tool_limits.get(&tool.name).copied();
             manifest.register_with(spec, limit, tool.idempotent).ok()?;
         }
         Some(manifest)
     }
 }
 
-/// The setup a `task` or `resume` payload states, if it states one that decodes.
+/// The setup a `task`, `resume` or `setup` payload states, if it states one that
+/// decodes.
 pub(crate) fn stated_setup(kind: RecordKind, payload: &Value) -> Option<Setup> {
     match kind {
         RecordKind::Task => TaskPayload::decode(payload).ok()?.setup,
         RecordKind::Resume => ResumePayload::decode(payload).ok()?.setup,
+        RecordKind::Setup => Some(SetupPayload::decode(payload).ok()?.setup),
         _ => None,
     }
 }

@@ -15,7 +15,7 @@ use crate::vocabulary::member::{
     NAME, OK, PROVIDER, REASON, REQUEST_SHA256, RESPONSE_ID, RESPONSE_SHA256, SETUP, STEPS, TASK,
     TEXT, TOKENS, TOOL_CALLS, UNRUN_CALLS, VALUE,
 };
-use crate::vocabulary::{call_id, RecordKind, StopReason};
+use crate::vocabulary::{call_id, RecordKind, SetupReason, StopReason};
 
 impl LoopAudit {
     pub(super) fn task(&mut self, index: u64, payload: &Object) {
@@ -382,6 +382,25 @@ impl LoopAudit {
             _ => {}
         }
         self.phase = Phase::Running;
+    }
+
+    /// A `setup` record: its members, its reason, and its setup, in force from here on.
+    pub(super) fn setup_record(&mut self, index: u64, payload: &Object) {
+        self.members(index, "setup payload", payload, &[REASON, SETUP], &[]);
+        let reason = payload.get(REASON);
+        if reason.is_some()
+            && reason
+                .and_then(Value::as_str)
+                .and_then(SetupReason::from_name)
+                .is_none()
+        {
+            let found = describe_member(payload, REASON);
+            self.find(
+                index,
+                format!("setup payload: reason must be tools_changed, found {found}"),
+            );
+        }
+        self.setup(index, RecordKind::Setup, payload);
     }
 
     /// Reports members other than `required` and `optional`, and absent `required` ones.

@@ -163,7 +163,8 @@ impl LoopAudit {
                 Some(RecordKind::Tool) => self.tool(index, payload),
                 Some(RecordKind::Stop) => self.stop(index, payload),
                 Some(RecordKind::Resume) => self.resume(index, payload),
-                _ => {}
+                Some(RecordKind::Setup) => self.setup_record(index, payload),
+                None => {}
             }
         }
         self.last_kind = Some(String::from(kind));
@@ -257,6 +258,7 @@ impl LoopAudit {
                     String::from("a resume record that does not follow a stop record"),
                 ),
             },
+            Some(RecordKind::Setup) => self.setup_between_turns(index),
             Some(RecordKind::Assistant | RecordKind::Tool | RecordKind::Stop) => {
                 if let Phase::Stopped(at, _) = self.phase {
                     self.find(
@@ -278,11 +280,35 @@ impl LoopAudit {
                 index,
                 format!(
                     "{} '{}' record, which the loop does not write (task, assistant, tool, \
-                     stop, resume)",
+                     stop, resume, setup)",
                     a(kind),
                     truncate(kind)
                 ),
             ),
+        }
+    }
+
+    /// A `setup` record is written between turns only: not after a `stop` (a run that
+    /// goes on with another setup says so in its `resume` record), not inside a turn.
+    fn setup_between_turns(&mut self, index: u64) {
+        if let Phase::Stopped(at, _) = self.phase {
+            return self.find(
+                index,
+                format!(
+                    "a setup record after the stop record at index {at}; only a resume record \
+                     may follow a stop (it states a changed setup itself)"
+                ),
+            );
+        }
+        let left = self.calls.len() - self.answered;
+        if left > 0 {
+            let detail = format!(
+                "a setup record inside the turn of the assistant record at index {} ({left} \
+                 call{} left with no tool record); the setup changes only between turns",
+                self.turn.unwrap_or_default(),
+                if left == 1 { "" } else { "s" },
+            );
+            self.find(index, detail);
         }
     }
 

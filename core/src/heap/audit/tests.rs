@@ -650,7 +650,7 @@ fn a_payload_must_be_an_object_for_the_loop_kinds_only() {
         [(
             1,
             String::from(
-                "a 'note' record, which the loop does not write (task, assistant, tool, stop, resume)"
+                "a 'note' record, which the loop does not write (task, assistant, tool, stop, resume, setup)"
             )
         )]
     );
@@ -822,7 +822,7 @@ fn long_names_are_cut_at_70_characters() {
             [(
                 1,
                 format!(
-                    "a '{shown}' record, which the loop does not write (task, assistant, tool, stop, resume)"
+                    "a '{shown}' record, which the loop does not write (task, assistant, tool, stop, resume, setup)"
                 )
             )]
         );

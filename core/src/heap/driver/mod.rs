@@ -73,15 +73,18 @@ pub use resume::{open, replay, OpenError, ReplayReport};
 
 use core::fmt;
 
-use crate::agent::{Agent, BudgetError, Budgets, FeedError, Need, Outcome, Record, RecordKind};
+use crate::agent::{
+    Agent, BudgetError, Budgets, FeedError, Need, Outcome, Record, RecordKind, SetupError,
+};
 use crate::chain::{AppendError, Chain, Log, LogError, Logged};
 use crate::model::{Answer, Model};
 use crate::sink::{RecordSink, SinkError};
 use crate::tools::Toolbox;
+use crate::vocabulary::Setup;
 
 /// Why a run could not be carried out (the model's and tools' failures are not
 /// errors: they are recorded, and the run stops or goes on).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunError {
     /// The budgets were refused before anything was written.
     Budgets(BudgetError),
@@ -91,6 +94,8 @@ pub enum RunError {
     Sink(SinkError),
     /// The driver fed the agent out of turn (a bug in the driver, reported, not panicked).
     Feed(FeedError),
+    /// A change of setup between turns was refused ([`drive_changing`]).
+    Setup(SetupError),
 }
 
 impl fmt::Display for RunError {
@@ -100,6 +105,7 @@ impl fmt::Display for RunError {
             RunError::Append(e) => write!(f, "a record could not be appended: {e}"),
             RunError::Sink(e) => write!(f, "a record could not be written: {e}"),
             RunError::Feed(e) => write!(f, "the driver fed the loop out of turn: {e}"),
+            RunError::Setup(e) => write!(f, "the tools could not change between turns: {e}"),
         }
     }
 }
@@ -225,20 +231,32 @@ impl fmt::Debug for Io<'_> {
 /// A turn the model abandons ([`Answer::Abandoned`]: the run was cancelled while it was
 /// awaited) stops the run as cancelled ([`Agent::cancel`]). The bytes written are the
 /// same whatever `options` say.
-pub fn drive(agent: &mut Agent, mut io: Io<'_>, options: RunOptions) -> Result<Outcome, RunError> {
+pub fn drive(agent: &mut Agent, io: Io<'_>, options: RunOptions) -> Result<Outcome, RunError> {
+    drive_changing(agent, io, options, &mut |_| None)
+}
+
+/// What a host that may change the tools between turns gives [`drive_changing`]:
+/// asked with the toolbox in use each time the model is about to be asked, it answers
+/// `None` (no change) or the toolbox to use from then on and the setup that states
+/// it (its tools those of the toolbox's manifest, in order).
+pub type ChangeSetup<'a> = dyn FnMut(&Toolbox) -> Option<(Toolbox, Setup)> + 'a;
+
+/// [`drive`], asking `change` before each request to the model whether the tools
+/// changed (an MCP server's list did): a change is made with [`Agent::change_setup`]
+/// (its `setup` record written before the request that offers the new tools) and the
+/// new toolbox runs the calls from then on. A change the agent refuses stops the
+/// driver with [`RunError::Setup`], the old toolbox kept.
+pub fn drive_changing(
+    agent: &mut Agent,
+    mut io: Io<'_>,
+    options: RunOptions,
+    change: &mut ChangeSetup<'_>,
+) -> Result<Outcome, RunError> {
     loop {
         write_records(agent, &mut io)?;
         agent.set_parallel(1);
         match agent.poll(io.cancel) {
-            Need::ModelReply { messages, manifest } => {
-                match io
-                    .model
-                    .reply_unless_cancelled(messages, manifest, io.cancel)
-                {
-                    Answer::Reply(reply) => agent.feed_reply(reply).map_err(RunError::Feed)?,
-                    Answer::Abandoned => agent.cancel(),
-                }
-            }
+            Need::ModelReply { .. } => ask_model(agent, &mut io, change)?,
             Need::ToolResults { .. } => run_calls(agent, &mut io, options.parallel)?,
             // Written at the top of the loop, before the next poll.
             Need::TakeRecords => {}
@@ -246,6 +264,38 @@ pub fn drive(agent: &mut Agent, mut io: Io<'_>, options: RunOptions) -> Result<O
                 write_records(agent, &mut io)?;
                 return Ok(outcome);
             }
+        }
+    }
+}
+
+/// The model is about to be asked: first `change` says whether the tools changed (then
+/// the `setup` record is pending, written at the top of [`drive_changing`]'s loop before
+/// the model is asked with the new tools); if not, the model is asked.
+fn ask_model(
+    agent: &mut Agent,
+    io: &mut Io<'_>,
+    change: &mut ChangeSetup<'_>,
+) -> Result<(), RunError> {
+    if let Some((toolbox, setup)) = change(io.toolbox) {
+        let manifest = toolbox.manifest().clone();
+        agent
+            .change_setup(manifest, setup)
+            .map_err(RunError::Setup)?;
+        *io.toolbox = toolbox;
+        return Ok(());
+    }
+    // Awaiting a reply is no check point: this poll asks nothing and returns the need.
+    let Need::ModelReply { messages, manifest } = agent.poll(io.cancel) else {
+        return Ok(());
+    };
+    match io
+        .model
+        .reply_unless_cancelled(messages, manifest, io.cancel)
+    {
+        Answer::Reply(reply) => agent.feed_reply(reply).map_err(RunError::Feed),
+        Answer::Abandoned => {
+            agent.cancel();
+            Ok(())
         }
     }
 }

@@ -13,7 +13,9 @@ use crate::export::{parse_records, ParseRecordsError};
 use crate::json::Value;
 use crate::tools::Manifest;
 use crate::verify::{self, Options};
-use crate::vocabulary::{task, PayloadError, RecordKind, ResumePayload, Setup, TaskPayload};
+use crate::vocabulary::{
+    task, PayloadError, RecordKind, ResumePayload, Setup, SetupPayload, TaskPayload,
+};
 
 /// A transcript that verified, read to be continued: its records and where its chain
 /// goes on. Made by [`Resumable::read`] (or by the durable writer, from the bytes it
@@ -87,8 +89,9 @@ impl Resumable {
     }
 
     /// The setup in force where the transcript ends (format 2): the `task` record's,
-    /// replaced by each later `resume` record's that states one; `None` when the
-    /// `task` record states none (format 1, or a host that gave none).
+    /// replaced by each later `resume` record's that states one and by each `setup`
+    /// record's (a change between turns); `None` when the `task` record states none
+    /// (format 1, or a host that gave none).
     pub fn setup(&self) -> Result<Option<Setup>, PayloadError> {
         let mut setup = self.stated()?.setup;
         for record in self.records.iter().skip(1) {
@@ -96,12 +99,15 @@ impl Resumable {
                 continue;
             };
             let kind = record.get("kind").and_then(Value::as_str);
-            if kind.and_then(RecordKind::from_name) != Some(RecordKind::Resume) {
-                continue;
-            }
             let payload = record.get("payload").unwrap_or(&Value::Null);
-            if let Some(changed) = ResumePayload::decode(payload)?.setup {
-                setup = Some(changed);
+            match kind.and_then(RecordKind::from_name) {
+                Some(RecordKind::Resume) => {
+                    if let Some(changed) = ResumePayload::decode(payload)?.setup {
+                        setup = Some(changed);
+                    }
+                }
+                Some(RecordKind::Setup) => setup = Some(SetupPayload::decode(payload)?.setup),
+                _ => {}
             }
         }
         Ok(setup)

@@ -454,3 +454,98 @@ fn records_too_large_for_a_line_end_the_run_the_same_whatever_parallel_is() {
     let report = verify_loop_bytes(&resumed, &verify::Options::default());
     assert!(report.ok(), "{:?}", report.faults);
 }
+
+/// The demo tools but `echo`, and the setup offering them.
+fn without_echo() -> (Toolbox, crate::vocabulary::Setup) {
+    let mut toolbox = Toolbox::new();
+    for tool in demo::all_tools() {
+        if tool.spec().name != "echo" {
+            toolbox.register(tool, ToolOptions::new()).unwrap();
+        }
+    }
+    let setup = crate::vocabulary::Setup {
+        tools: crate::vocabulary::OfferedTool::from_manifest(toolbox.manifest()),
+        ..Default::default()
+    };
+    (toolbox, setup)
+}
+
+/// [`drive_changing`]: a change the host reports before the second turn is recorded
+/// before it, and the tools it drops are refused as unknown from then on; a change the
+/// agent refuses stops the driver and keeps the toolbox in use.
+#[test]
+fn a_change_of_tools_before_a_turn_is_recorded_before_it_and_followed() {
+    let replies = vec![
+        Reply::new("").with_call("echo", j(r#"{"text":"hi"}"#)),
+        Reply::new("").with_call("echo", j(r#"{"text":"again"}"#)),
+        Reply::new("done"),
+    ];
+    let mut tools = demo::toolbox().unwrap();
+    let mut agent = Agent::new("t", Budgets::default(), tools.manifest().clone()).unwrap();
+    let mut kept = Kept::default();
+    let mut asked = 0;
+    let outcome = drive_changing(
+        &mut agent,
+        Io {
+            log: &mut Chain::new(),
+            model: &mut Scripted::new(replies),
+            toolbox: &mut tools,
+            cancel: &mut || false,
+            records: &mut kept,
+        },
+        RunOptions::default(),
+        &mut |_| {
+            asked += 1;
+            (asked == 2).then(without_echo)
+        },
+    )
+    .unwrap();
+    assert_eq!(outcome.reason, StopReason::NoToolCalls);
+    let kinds: Vec<&str> = kept.seen.iter().map(|(_, kind, _)| kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "task",
+            "assistant",
+            "tool",
+            "setup",
+            "assistant",
+            "tool",
+            "assistant",
+            "stop"
+        ]
+    );
+    // Asked before each request, and once more after the change.
+    assert_eq!(asked, 4);
+    assert!(tools.manifest().names().all(|name| name != "echo"));
+    let text = String::from_utf8(kept.bytes.clone()).unwrap();
+    assert!(text.contains(r#""error":"no tool named 'echo' (have: add, fail, greet)""#));
+    assert!(verify_loop_bytes(&kept.bytes, &verify::Options::default()).ok());
+
+    let mut tools = demo::toolbox().unwrap();
+    let mut agent = Agent::new("t", Budgets::default(), tools.manifest().clone()).unwrap();
+    let refused = drive_changing(
+        &mut agent,
+        Io {
+            log: &mut Chain::new(),
+            model: &mut Scripted::new([Reply::new("done")]),
+            toolbox: &mut tools,
+            cancel: &mut || false,
+            records: &mut Kept::default(),
+        },
+        RunOptions::default(),
+        &mut |_| {
+            let (toolbox, _) = without_echo();
+            Some((toolbox, crate::vocabulary::Setup::default()))
+        },
+    )
+    .unwrap_err();
+    assert!(
+        matches!(refused, RunError::Setup(SetupError::Tools(_))),
+        "{refused}"
+    );
+    assert!(refused
+        .to_string()
+        .starts_with("the tools could not change between turns: the setup's tools are not"));
+    assert_eq!(tools.manifest().len(), 4);
+}

@@ -65,7 +65,7 @@ impl fmt::Display for HistoryError {
             }
             HistoryErrorKind::SecondTask => f.write_str("a second task record"),
             HistoryErrorKind::UnknownKind => {
-                f.write_str("a record kind the loop does not write (task, assistant, tool, stop, resume)")
+                f.write_str("a record kind the loop does not write (task, assistant, tool, stop, resume, setup)")
             }
             HistoryErrorKind::BadPayload(what) => write!(f, "the payload's {what} is missing or malformed"),
             HistoryErrorKind::BadCallId => f.write_str(
@@ -231,7 +231,9 @@ pub(crate) fn read(records: &[Value]) -> Result<Conversation, HistoryError> {
                 }
                 state = State::Running;
             }
-            _ => return fail(HistoryErrorKind::UnknownKind),
+            // The tools changed between turns: the conversation did not.
+            Some(RecordKind::Setup) => {}
+            None => return fail(HistoryErrorKind::UnknownKind),
         }
     }
     if let Some(turn) = conversation.turns.last_mut() {

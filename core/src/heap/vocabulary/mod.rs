@@ -1,7 +1,7 @@
 //! The loop's record vocabulary (SPEC section 4): the kinds of record, one type per
 //! payload with its one encode and its one decode ([`TaskPayload`], [`AssistantPayload`],
-//! [`ToolPayload`], [`StopPayload`], [`ResumePayload`]; a decode's error is a
-//! [`PayloadError`]), the budgets a `task` record states, why a run stops, call ids,
+//! [`ToolPayload`], [`StopPayload`], [`ResumePayload`], [`SetupPayload`]; a decode's
+//! error is a [`PayloadError`]), the budgets a `task` record states, why a run stops, call ids,
 //! counts, and the fixed sentences the loop writes for calls it did not run. The loop
 //! ([`crate::agent`], [`crate::driver`]), its audit ([`crate::audit`]) and its exports
 //! ([`crate::export`]) all speak it, so that none of them needs another for its words.
@@ -34,6 +34,7 @@ mod read;
 mod resume;
 mod server;
 mod setup;
+mod setup_change;
 #[cfg(test)]
 mod setup_tests;
 mod stop;
@@ -49,6 +50,7 @@ pub use error::PayloadError;
 pub use resume::ResumePayload;
 pub use server::{ServerIdentity, ServerOrigin};
 pub use setup::{ModelName, OfferedTool, Setup, SetupDifference, ToolSource};
+pub use setup_change::{SetupPayload, SetupReason};
 pub use stop::StopPayload;
 pub use task::TaskPayload;
 pub use tool::ToolPayload;
@@ -66,6 +68,9 @@ pub enum RecordKind {
     Stop,
     /// A run continues a transcript that ended with `stop` (after the stop it names).
     Resume,
+    /// Between turns: the setup changed (an MCP server's tools), and this one is in
+    /// force from here on.
+    Setup,
 }
 
 impl RecordKind {
@@ -77,16 +82,18 @@ impl RecordKind {
             RecordKind::Tool => "tool",
             RecordKind::Stop => "stop",
             RecordKind::Resume => "resume",
+            RecordKind::Setup => "setup",
         }
     }
 
     /// Every kind, in the order a run first writes them.
-    pub const ALL: [RecordKind; 5] = [
+    pub const ALL: [RecordKind; 6] = [
         RecordKind::Task,
         RecordKind::Assistant,
         RecordKind::Tool,
         RecordKind::Stop,
         RecordKind::Resume,
+        RecordKind::Setup,
     ];
 
     /// The kind with this name, if the loop writes one.

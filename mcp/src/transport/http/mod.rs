@@ -12,7 +12,7 @@
 //! Every error sentence has the header values and the URL's userinfo hidden.
 
 use std::io::BufReader;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -67,6 +67,8 @@ pub(crate) struct HttpConnection {
     max_body: usize,
     /// How long a notification, a reply or the closing DELETE may take.
     short: Duration,
+    /// Set when an event stream carried `notifications/tools/list_changed`.
+    tools_changed: AtomicBool,
 }
 
 impl HttpConnection {
@@ -103,6 +105,7 @@ impl HttpConnection {
             next_id: AtomicU64::new(1),
             max_body: options.max_line_bytes,
             short: options.call_timeout.min(options.init_timeout),
+            tools_changed: AtomicBool::new(false),
         })
     }
 
@@ -329,6 +332,12 @@ impl HttpConnection {
         }
     }
 
+    /// Whether an event stream carried `notifications/tools/list_changed` since the
+    /// last look (cleared).
+    pub(crate) fn take_tools_changed(&self) -> bool {
+        self.tools_changed.swap(false, Ordering::Relaxed)
+    }
+
     /// An event stream: its events until the answer to request `id`. A server request
     /// on it is answered (`ping`) or refused, each in a POST of its own; notifications
     /// and answers to other requests are passed over.
@@ -359,7 +368,12 @@ impl HttpConnection {
                     self.reply(method, message::reply_to(method, id));
                     None
                 }
-                Ok(Incoming::Notification) => None,
+                Ok(Incoming::Notification(method)) => {
+                    if method == message::TOOLS_LIST_CHANGED {
+                        self.tools_changed.store(true, Ordering::Relaxed);
+                    }
+                    None
+                }
                 Ok(Incoming::Orphan(error)) => Some(Err(message::rpc_error(method, error))),
                 Ok(Incoming::Response(got)) if message::our_id(got) == Some(id) => {
                     Some(message::outcome(&message, method))

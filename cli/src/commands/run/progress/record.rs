@@ -10,7 +10,7 @@ use agentloop_core::vocabulary::member::{
     AFTER, BUDGETS, ERROR, ID, NAME, OK, REASON, TASK, TEXT, UNRUN_CALLS,
 };
 use agentloop_core::vocabulary::{
-    AssistantPayload, ResumePayload, StopPayload, TaskPayload, ToolPayload,
+    AssistantPayload, ResumePayload, SetupPayload, StopPayload, TaskPayload, ToolPayload,
 };
 
 use super::{count, object};
@@ -69,6 +69,7 @@ pub(super) fn record_event(record: &Record, appended: &Appended, counts: Counts)
         RecordKind::Tool => copy(&mut members, &[ID, NAME, OK, ERROR]),
         RecordKind::Stop => copy(&mut members, &[REASON, UNRUN_CALLS, ERROR]),
         RecordKind::Resume => copy(&mut members, &[AFTER]),
+        RecordKind::Setup => copy(&mut members, &[REASON]),
     }
     object(members)
 }
@@ -142,6 +143,14 @@ pub(super) fn record_line(record: &Record, counts: Counts, budgets: &Budgets) ->
         }),
         RecordKind::Resume => ResumePayload::decode(payload)
             .map(|resume| format!("seq {seq} resume after {}", bare(resume.after.as_str()))),
+        RecordKind::Setup => SetupPayload::decode(payload).map(|changed| {
+            let names: Vec<String> = changed.setup.tools.iter().map(|t| bare(&t.name)).collect();
+            format!(
+                "seq {seq} setup {}: tools {}",
+                bare(changed.reason.as_str()),
+                names.join(", ")
+            )
+        }),
     };
     line.unwrap_or_else(|_| format!("seq {seq} {}", record.kind))
 }

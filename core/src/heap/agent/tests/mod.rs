@@ -3,6 +3,7 @@
 
 mod batch;
 mod calls;
+mod change;
 mod follow;
 mod machine;
 mod order;
