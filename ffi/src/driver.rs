@@ -329,6 +329,7 @@ impl Run {
             toolbox: &mut self.toolbox,
             cancel: &mut asked,
             records: &mut sink,
+            changes: None,
         };
         let outcome =
             driver::drive(&mut agent, io, driver::RunOptions::default()).map_err(|error| {

@@ -87,6 +87,7 @@ pub fn resume_native(
             toolbox: &mut toolbox,
             cancel: &mut cancel,
             records: &mut Written,
+            changes: None,
         };
         driver::drive(&mut agent, io, RunOptions::default())
     });

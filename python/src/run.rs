@@ -205,6 +205,7 @@ pub fn run_native(
             toolbox: &mut toolbox,
             cancel: &mut cancel,
             records: &mut { sink },
+            changes: None,
         };
         driver::drive(&mut agent, io, RunOptions::default())
     });

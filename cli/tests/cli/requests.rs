@@ -105,6 +105,7 @@ fn run_with_setup(scratch: &Scratch, provider: Provider) {
         toolbox: &mut toolbox,
         cancel: &mut || false,
         records: &mut transcript,
+        changes: None,
     };
     drive(&mut agent, io, RunOptions::default()).unwrap();
     scratch.write("t.jsonl", transcript);

@@ -211,6 +211,7 @@ fn cases() -> Vec<Case> {
         toolbox: &mut toolbox,
         cancel: &mut || false,
         records: &mut appended,
+        changes: None,
     };
     driver::drive(&mut agent, io, driver::RunOptions::default())
         .expect("the cancelled run resumes");

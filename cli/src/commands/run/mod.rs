@@ -136,16 +136,6 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         failure: None,
         otlp: sender.as_mut(),
     };
-    let io = Io {
-        log: &mut log,
-        model,
-        toolbox: &mut toolbox,
-        cancel: &mut || cancel.load(Ordering::SeqCst),
-        records: &mut shown,
-    };
-    let options = RunOptions {
-        parallel: args.parallel,
-    };
     let mut relist = relist::Relist {
         servers: mcp,
         in_force,
@@ -153,9 +143,18 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
         request: &request,
         limits: &plan.limits,
     };
-    let outcome = driver::drive_changing(&mut agent, io, options, &mut |current| {
-        relist.change(current)
-    });
+    let io = Io {
+        log: &mut log,
+        model,
+        toolbox: &mut toolbox,
+        cancel: &mut || cancel.load(Ordering::SeqCst),
+        records: &mut shown,
+        changes: Some(&mut |current| relist.change(current)),
+    };
+    let options = RunOptions {
+        parallel: args.parallel,
+    };
+    let outcome = driver::drive(&mut agent, io, options);
     let not_shown = shown.failure;
     otlp::finish(sender);
     let outcome = outcome.map_err(|error| {

@@ -63,7 +63,7 @@ impl Relist<'_> {
                 return None;
             }
         };
-        let setup = stated::setup(self.request, self.tools, &self.servers, &offered);
+        let setup = stated::setup(self.request, &self.servers, &offered);
         if setup == *in_force {
             return None;
         }

@@ -94,7 +94,7 @@ pub enum RunError {
     Sink(SinkError),
     /// The driver fed the agent out of turn (a bug in the driver, reported, not panicked).
     Feed(FeedError),
-    /// A change of setup between turns was refused ([`drive_changing`]).
+    /// A change of setup between turns was refused ([`Io::changes`]).
     Setup(SetupError),
 }
 
@@ -158,6 +158,7 @@ pub fn run(
         toolbox,
         cancel,
         records: &mut sink,
+        changes: None,
     };
     drive(&mut agent, io, options)
 }
@@ -212,6 +213,9 @@ pub struct Io<'a> {
     pub cancel: &'a mut dyn FnMut() -> bool,
     /// Takes each record.
     pub records: &'a mut dyn OnRecord,
+    /// Asked each time the model is about to be asked whether the tools changed (an
+    /// MCP server's list did; [`ChangeSetup`]); `None` for tools that never change.
+    pub changes: Option<&'a mut ChangeSetup<'a>>,
 }
 
 impl fmt::Debug for Io<'_> {
@@ -223,6 +227,12 @@ impl fmt::Debug for Io<'_> {
     }
 }
 
+/// What a host that may change the tools between turns gives [`drive`] ([`Io::changes`]):
+/// asked with the toolbox in use each time the model is about to be asked, it answers
+/// `None` (no change) or the toolbox to use from then on and the setup that states
+/// it (its tools those of the toolbox's manifest, in order).
+pub type ChangeSetup<'a> = dyn FnMut(&Toolbox) -> Option<(Toolbox, Setup)> + 'a;
+
 /// Runs `agent` — new ([`Agent::with_first_seq`]) or resumed ([`open`],
 /// [`Agent::resume`]) — to its end: writes its pending records, then answers each
 /// need, running the calls of a turn as `options` say. Each record is appended to
@@ -231,32 +241,18 @@ impl fmt::Debug for Io<'_> {
 /// A turn the model abandons ([`Answer::Abandoned`]: the run was cancelled while it was
 /// awaited) stops the run as cancelled ([`Agent::cancel`]). The bytes written are the
 /// same whatever `options` say.
-pub fn drive(agent: &mut Agent, io: Io<'_>, options: RunOptions) -> Result<Outcome, RunError> {
-    drive_changing(agent, io, options, &mut |_| None)
-}
-
-/// What a host that may change the tools between turns gives [`drive_changing`]:
-/// asked with the toolbox in use each time the model is about to be asked, it answers
-/// `None` (no change) or the toolbox to use from then on and the setup that states
-/// it (its tools those of the toolbox's manifest, in order).
-pub type ChangeSetup<'a> = dyn FnMut(&Toolbox) -> Option<(Toolbox, Setup)> + 'a;
-
-/// [`drive`], asking `change` before each request to the model whether the tools
-/// changed (an MCP server's list did): a change is made with [`Agent::change_setup`]
-/// (its `setup` record written before the request that offers the new tools) and the
-/// new toolbox runs the calls from then on. A change the agent refuses stops the
-/// driver with [`RunError::Setup`], the old toolbox kept.
-pub fn drive_changing(
-    agent: &mut Agent,
-    mut io: Io<'_>,
-    options: RunOptions,
-    change: &mut ChangeSetup<'_>,
-) -> Result<Outcome, RunError> {
+///
+/// With [`Io::changes`], the host is asked before each request to the model whether
+/// the tools changed (an MCP server's list did): a change is made with
+/// [`Agent::change_setup`] (its `setup` record written before the request that offers
+/// the new tools) and the new toolbox runs the calls from then on. A change the agent
+/// refuses stops the driver with [`RunError::Setup`], the old toolbox kept.
+pub fn drive(agent: &mut Agent, mut io: Io<'_>, options: RunOptions) -> Result<Outcome, RunError> {
     loop {
         write_records(agent, &mut io)?;
         agent.set_parallel(1);
         match agent.poll(io.cancel) {
-            Need::ModelReply { .. } => ask_model(agent, &mut io, change)?,
+            Need::ModelReply { .. } => ask_model(agent, &mut io)?,
             Need::ToolResults { .. } => run_calls(agent, &mut io, options.parallel)?,
             // Written at the top of the loop, before the next poll.
             Need::TakeRecords => {}
@@ -268,15 +264,15 @@ pub fn drive_changing(
     }
 }
 
-/// The model is about to be asked: first `change` says whether the tools changed (then
-/// the `setup` record is pending, written at the top of [`drive_changing`]'s loop before
+/// The model is about to be asked: first [`Io::changes`] says whether the tools changed
+/// (then the `setup` record is pending, written at the top of [`drive`]'s loop before
 /// the model is asked with the new tools); if not, the model is asked.
-fn ask_model(
-    agent: &mut Agent,
-    io: &mut Io<'_>,
-    change: &mut ChangeSetup<'_>,
-) -> Result<(), RunError> {
-    if let Some((toolbox, setup)) = change(io.toolbox) {
+fn ask_model(agent: &mut Agent, io: &mut Io<'_>) -> Result<(), RunError> {
+    let change = match io.changes.as_deref_mut() {
+        Some(changes) => changes(io.toolbox),
+        None => None,
+    };
+    if let Some((toolbox, setup)) = change {
         let manifest = toolbox.manifest().clone();
         agent
             .change_setup(manifest, setup)

@@ -30,6 +30,7 @@ pub(crate) fn run_on(
         toolbox,
         cancel,
         records: &mut sink,
+        changes: None,
     };
     drive(&mut agent, io, RunOptions::default())
 }
@@ -72,6 +73,7 @@ pub(crate) fn resume_at(
         toolbox,
         cancel,
         records: &mut sink,
+        changes: None,
     };
     Ok(drive(&mut agent, io, options).expect("the resumed run is carried out"))
 }

@@ -105,6 +105,7 @@ fn each_record_is_handed_over_with_its_line_and_the_counts_as_of_it() {
                 toolbox: &mut tools,
                 cancel: &mut || false,
                 records: &mut kept,
+                changes: None,
             },
             RunOptions { parallel },
         )
@@ -179,6 +180,7 @@ fn a_record_that_is_refused_stops_the_run_before_anything_else_is_called() {
                 toolbox: &mut tools,
                 cancel: &mut || false,
                 records: &mut refuses,
+                changes: None,
             },
             RunOptions { parallel },
         )
@@ -470,7 +472,7 @@ fn without_echo() -> (Toolbox, crate::vocabulary::Setup) {
     (toolbox, setup)
 }
 
-/// [`drive_changing`]: a change the host reports before the second turn is recorded
+/// [`Io::changes`]: a change the host reports before the second turn is recorded
 /// before it, and the tools it drops are refused as unknown from then on; a change the
 /// agent refuses stops the driver and keeps the toolbox in use.
 #[test]
@@ -484,7 +486,7 @@ fn a_change_of_tools_before_a_turn_is_recorded_before_it_and_followed() {
     let mut agent = Agent::new("t", Budgets::default(), tools.manifest().clone()).unwrap();
     let mut kept = Kept::default();
     let mut asked = 0;
-    let outcome = drive_changing(
+    let outcome = drive(
         &mut agent,
         Io {
             log: &mut Chain::new(),
@@ -492,12 +494,12 @@ fn a_change_of_tools_before_a_turn_is_recorded_before_it_and_followed() {
             toolbox: &mut tools,
             cancel: &mut || false,
             records: &mut kept,
+            changes: Some(&mut |_| {
+                asked += 1;
+                (asked == 2).then(without_echo)
+            }),
         },
         RunOptions::default(),
-        &mut |_| {
-            asked += 1;
-            (asked == 2).then(without_echo)
-        },
     )
     .unwrap();
     assert_eq!(outcome.reason, StopReason::NoToolCalls);
@@ -524,7 +526,7 @@ fn a_change_of_tools_before_a_turn_is_recorded_before_it_and_followed() {
 
     let mut tools = demo::toolbox().unwrap();
     let mut agent = Agent::new("t", Budgets::default(), tools.manifest().clone()).unwrap();
-    let refused = drive_changing(
+    let refused = drive(
         &mut agent,
         Io {
             log: &mut Chain::new(),
@@ -532,12 +534,12 @@ fn a_change_of_tools_before_a_turn_is_recorded_before_it_and_followed() {
             toolbox: &mut tools,
             cancel: &mut || false,
             records: &mut Kept::default(),
+            changes: Some(&mut |_| {
+                let (toolbox, _) = without_echo();
+                Some((toolbox, crate::vocabulary::Setup::default()))
+            }),
         },
         RunOptions::default(),
-        &mut |_| {
-            let (toolbox, _) = without_echo();
-            Some((toolbox, crate::vocabulary::Setup::default()))
-        },
     )
     .unwrap_err();
     assert!(

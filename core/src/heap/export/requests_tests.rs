@@ -80,6 +80,7 @@ fn run(provider: Provider, with_setup: bool) -> (Vec<u8>, Vec<Vec<u8>>) {
         toolbox: &mut toolbox,
         cancel: &mut || false,
         records: &mut transcript,
+        changes: None,
     };
     drive(&mut agent, io, RunOptions::default()).unwrap();
     (transcript, model.sent)
@@ -288,6 +289,7 @@ fn a_resumed_run_is_rebuilt_across_its_resume_record() {
             asked == 3
         },
         records: &mut transcript,
+        changes: None,
     };
     drive(&mut agent, io, RunOptions::default()).unwrap();
     assert_eq!(model.sent.len(), 1);
@@ -299,6 +301,7 @@ fn a_resumed_run_is_rebuilt_across_its_resume_record() {
         toolbox: &mut toolbox,
         cancel: &mut || false,
         records: &mut transcript,
+        changes: None,
     };
     drive(&mut resumed, io, RunOptions::default()).unwrap();
     let records = parse_records(&transcript).unwrap();
