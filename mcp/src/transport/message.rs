@@ -1,6 +1,9 @@
 //! One JSON-RPC message from a server, whatever carried it (a line on stdout, an HTTP
 //! body, an event of a stream): what kind it is, the answer a response gives, the
-//! reply a server request gets.
+//! reply a server request gets; and the messages the client sends, over either
+//! transport ([`outgoing`], [`cancelled`]).
+
+use std::time::Duration;
 
 use agentloop_core::jcs;
 use agentloop_core::json::{self, Object, Value};
@@ -103,6 +106,31 @@ pub(crate) fn reply_to(method: &str, id: &Value) -> Value {
         ("jsonrpc", Value::from("2.0")),
         ("id", id.clone()),
         answer,
+    ])
+}
+
+/// A request to the server (with its `id`) or a notification (without one): `method`
+/// and its `params`, if any.
+pub(crate) fn outgoing(id: Option<u64>, method: &str, params: Option<Value>) -> Value {
+    let mut message = vec![("jsonrpc", Value::from("2.0"))];
+    if let Some(id) = id {
+        message.push(("id", Value::Number(id as f64)));
+    }
+    message.push(("method", Value::from(method)));
+    if let Some(params) = params {
+        message.push(("params", params));
+    }
+    members(message)
+}
+
+/// The params of `notifications/cancelled` for request `id`, unanswered after `timeout`.
+pub(crate) fn cancelled(id: u64, timeout: Duration) -> Value {
+    members(vec![
+        (
+            "reason",
+            Value::from(format!("no answer within {timeout:?}")),
+        ),
+        ("requestId", Value::Number(id as f64)),
     ])
 }
 

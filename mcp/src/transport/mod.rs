@@ -294,15 +294,7 @@ impl Connection {
                 },
             );
         }
-        let mut message = vec![
-            ("jsonrpc", Value::from("2.0")),
-            ("id", Value::Number(id as f64)),
-            ("method", Value::from(method)),
-        ];
-        if let Some(params) = params {
-            message.push(("params", params));
-        }
-        if let Err(error) = self.send(&members(message)) {
+        if let Err(error) = self.send(&message::outgoing(Some(id), method, params)) {
             lock(&self.shared.waiters).by_id.remove(&id);
             return Err(error);
         }
@@ -317,11 +309,7 @@ impl Connection {
                     }
                 }
                 if method != "initialize" && method != "server/discover" {
-                    let reason = format!("no answer within {timeout:?}");
-                    let params = members(vec![
-                        ("reason", Value::from(reason)),
-                        ("requestId", Value::Number(id as f64)),
-                    ]);
+                    let params = message::cancelled(id, timeout);
                     let _ = self.notify("notifications/cancelled", Some(params));
                 }
                 Err(McpError::Timeout {
@@ -336,14 +324,7 @@ impl Connection {
 
     /// Sends notification `method`.
     pub(crate) fn notify(&self, method: &str, params: Option<Value>) -> Result<(), McpError> {
-        let mut message = vec![
-            ("jsonrpc", Value::from("2.0")),
-            ("method", Value::from(method)),
-        ];
-        if let Some(params) = params {
-            message.push(("params", params));
-        }
-        self.send(&members(message))
+        self.send(&message::outgoing(None, method, params))
     }
 
     fn send(&self, message: &Value) -> Result<(), McpError> {

@@ -19,8 +19,8 @@ use std::time::Duration;
 use agentloop_core::jcs;
 use agentloop_core::json::Value;
 
+use super::lock;
 use super::message::{self, Incoming};
-use super::{lock, members};
 use crate::error::{HttpFailure, McpError};
 use crate::McpOptions;
 
@@ -131,19 +131,11 @@ impl HttpConnection {
     ) -> Result<Value, McpError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let stateless = meta_version(params.as_ref()).is_some();
-        let mut message = vec![
-            ("jsonrpc", Value::from("2.0")),
-            ("id", Value::Number(id as f64)),
-            ("method", Value::from(method)),
-        ];
-        if let Some(params) = params {
-            message.push(("params", params));
-        }
         let post = Post {
             method,
             is_call: true,
             id: Some(id),
-            message: members(message),
+            message: message::outgoing(Some(id), method, params),
             timeout,
             extra,
         };
@@ -153,13 +145,7 @@ impl HttpConnection {
             && method != "initialize"
             && method != "server/discover"
         {
-            let params = members(vec![
-                (
-                    "reason",
-                    Value::from(format!("no answer within {timeout:?}")),
-                ),
-                ("requestId", Value::Number(id as f64)),
-            ]);
+            let params = message::cancelled(id, timeout);
             let _ = self.notify("notifications/cancelled", Some(params));
         }
         answer
@@ -169,18 +155,11 @@ impl HttpConnection {
 
     /// Posts notification `method`.
     pub(crate) fn notify(&self, method: &str, params: Option<Value>) -> Result<(), McpError> {
-        let mut message = vec![
-            ("jsonrpc", Value::from("2.0")),
-            ("method", Value::from(method)),
-        ];
-        if let Some(params) = params {
-            message.push(("params", params));
-        }
         let post = Post {
             method,
             is_call: true,
             id: None,
-            message: members(message),
+            message: message::outgoing(None, method, params),
             timeout: self.short,
             extra: &[],
         };
