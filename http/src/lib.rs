@@ -96,6 +96,23 @@ use failure::{CallError, Failure};
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 /// Anthropic's API base URL.
 pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com/v1";
+/// A provider's API base URL: [`OPENAI_BASE_URL`] or [`ANTHROPIC_BASE_URL`].
+pub fn default_base_url(provider: Provider) -> &'static str {
+    match provider {
+        Provider::OpenAi => OPENAI_BASE_URL,
+        Provider::Anthropic => ANTHROPIC_BASE_URL,
+    }
+}
+
+/// The environment variable that holds a provider's API key by default:
+/// `OPENAI_API_KEY` or `ANTHROPIC_API_KEY`.
+pub fn default_key_variable(provider: Provider) -> &'static str {
+    match provider {
+        Provider::OpenAi => "OPENAI_API_KEY",
+        Provider::Anthropic => "ANTHROPIC_API_KEY",
+    }
+}
+
 /// The `anthropic-version` header sent with every Anthropic request.
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 
@@ -190,21 +207,22 @@ impl HttpModel {
 
     /// OpenAI at [`OPENAI_BASE_URL`], the key from `OPENAI_API_KEY`.
     pub fn openai(options: RequestOptions) -> Result<HttpModel, BuildError> {
-        HttpModel::new(
-            Provider::OpenAi,
-            OPENAI_BASE_URL,
-            options,
-            Some("OPENAI_API_KEY"),
-        )
+        HttpModel::new_default(Provider::OpenAi, options)
     }
 
     /// Anthropic at [`ANTHROPIC_BASE_URL`], the key from `ANTHROPIC_API_KEY`.
     pub fn anthropic(options: RequestOptions) -> Result<HttpModel, BuildError> {
+        HttpModel::new_default(Provider::Anthropic, options)
+    }
+
+    /// `provider` at its [`default_base_url`], the key from its [`default_key_variable`].
+    fn new_default(provider: Provider, options: RequestOptions) -> Result<HttpModel, BuildError> {
+        let key_variable = default_key_variable(provider);
         HttpModel::new(
-            Provider::Anthropic,
-            ANTHROPIC_BASE_URL,
+            provider,
+            default_base_url(provider),
             options,
-            Some("ANTHROPIC_API_KEY"),
+            Some(key_variable),
         )
     }
 

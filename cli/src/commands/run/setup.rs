@@ -8,7 +8,7 @@ use std::time::Duration;
 use agentloop_core::agent::{check_task, Budgets};
 use agentloop_core::driver::Resumable;
 use agentloop_core::provider::Provider;
-use agentloop_http::{HttpConfig, HttpModel, ANTHROPIC_BASE_URL, OPENAI_BASE_URL};
+use agentloop_http::{default_key_variable, HttpConfig, HttpModel};
 
 use super::stated::Request;
 use crate::args::RunArgs;
@@ -186,22 +186,6 @@ fn same_as_recorded(
         }
     }
     Ok(())
-}
-
-/// The default key variable of a provider.
-pub fn default_key_variable(provider: Provider) -> &'static str {
-    match provider {
-        Provider::OpenAi => "OPENAI_API_KEY",
-        Provider::Anthropic => "ANTHROPIC_API_KEY",
-    }
-}
-
-/// The default base URL of a provider.
-pub fn default_base_url(provider: Provider) -> &'static str {
-    match provider {
-        Provider::OpenAi => OPENAI_BASE_URL,
-        Provider::Anthropic => ANTHROPIC_BASE_URL,
-    }
 }
 
 /// Whether `base_url` names this machine (`localhost`, `127.x.x.x`, `[::1]`): a local

@@ -9,9 +9,10 @@ use agentloop_core::json::{Object, Value};
 use agentloop_core::provider::{Provider, RequestOptions};
 use agentloop_core::redact;
 use agentloop_core::vocabulary::{ModelName, Setup};
+use agentloop_http::default_base_url;
 use agentloop_mcp::McpServer;
 
-use super::setup::{default_base_url, ANTHROPIC_DEFAULT_MAX_OUTPUT_TOKENS};
+use super::setup::ANTHROPIC_DEFAULT_MAX_OUTPUT_TOKENS;
 use crate::args::{ModelSpec, RunArgs};
 use crate::failure::{Failure, RunFailure};
 use crate::record_line::quoted;
