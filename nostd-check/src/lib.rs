@@ -1,4 +1,5 @@
-//! Builds agentloop-core, and agentloop-transcript on its own, without std: `cargo build`
+//! Builds agentloop-core, and agentloop-transcript and agentloop-json on their own,
+//! without std: `cargo build`
 //! (no allocator),
 //! `cargo build --features alloc` (with a global allocator of our own), and
 //! `--features serde` / `--features schemars` (serde, schemars and serde_json
@@ -63,6 +64,13 @@ mod with_alloc {
         chain.append_json("task", b"{\"task\":\"x\"}").ok().map(<[u8]>::len)
     }
 
+    /// The JSON crate alone, as a user who wants values but not the loop depends on it:
+    /// a value parsed and encoded canonically, returning the encoding's length.
+    pub fn json_alone(text: &[u8]) -> Option<usize> {
+        let value = agentloop_json::parse(text).ok()?;
+        agentloop_json::jcs::to_vec(&value).ok().map(|bytes| bytes.len())
+    }
+
     /// Runs the demo's first scenario — the agent loop, its scripted model and tools,
     /// the schema validator and the chain — returning the transcript's length.
     pub fn run_demo() -> Option<usize> {
@@ -87,7 +95,7 @@ mod with_alloc {
 }
 
 #[cfg(feature = "alloc")]
-pub use with_alloc::{append_one, run_demo};
+pub use with_alloc::{append_one, json_alone, run_demo};
 
 /// The `serde` feature without std: serde data appended and read back.
 #[cfg(feature = "serde")]

@@ -7,9 +7,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The top-level folders whose files the docs name.
-const ROOTS: [&str; 15] = [
+const ROOTS: [&str; 16] = [
     "ffi/",
     "transcript/",
+    "json/",
     "cli/",
     "core/",
     "tests/",

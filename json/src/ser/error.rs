@@ -5,9 +5,9 @@ use core::fmt;
 
 use serde::ser::{self};
 
-use crate::json::steps::Steps;
-use crate::json::MAX_DEPTH;
 use crate::quote::escape_controls;
+use crate::steps::Steps;
+use crate::MAX_DEPTH;
 
 /// What was wrong with the data being serialized.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,7 +79,7 @@ impl fmt::Display for Inexact<'_> {
     }
 }
 
-/// Why Rust data could not become a JSON value ([`to_value`](crate::json::to_value)) or canonical bytes
+/// Why Rust data could not become a JSON value ([`to_value`](crate::to_value)) or canonical bytes
 /// (`jcs::write_serialize`): what was wrong, and where in the data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SerializeError {

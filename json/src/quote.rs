@@ -7,8 +7,8 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use core::fmt::Write;
 
-use crate::jcs::write_str;
-use crate::sink::CountingSink;
+use agentloop_transcript::jcs::write_str;
+use agentloop_transcript::sink::CountingSink;
 
 /// `text` with every control character (U+0000–U+001F, U+007F, U+0080–U+009F) and the
 /// line and paragraph separators (U+2028, U+2029) written as JSON writes them: `\n`,
@@ -18,7 +18,7 @@ use crate::sink::CountingSink;
 /// is nothing to escape.
 ///
 /// ```
-/// use agentloop_core::quote::escape_controls;
+/// use agentloop_json::quote::escape_controls;
 /// assert_eq!(escape_controls("a\n\u{1b}[31m"), r"a\n\u001b[31m");
 /// assert_eq!(escape_controls(r#"{"a":"\n"}"#), r#"{"a":"\n"}"#);
 /// ```
@@ -51,7 +51,7 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
 /// line must stay within a limit.
 ///
 /// ```
-/// use agentloop_core::quote::cut_to_fit;
+/// use agentloop_json::quote::cut_to_fit;
 /// assert_eq!(cut_to_fit("abcd", 3), "abc… (cut: 4 bytes in all)");
 /// // A newline takes two bytes as JSON, a control character six.
 /// assert_eq!(cut_to_fit("a\nb", 3), "a\n… (cut: 3 bytes in all)");
@@ -77,7 +77,8 @@ pub fn cut_to_fit(text: &str, max: usize) -> String {
 }
 
 /// What [`cut_to_fit`] writes after the characters kept of a text `len` bytes long.
-pub(crate) fn cut_note(len: usize) -> String {
+#[doc(hidden)]
+pub fn cut_note(len: usize) -> String {
     alloc::format!("… (cut: {len} bytes in all)")
 }
 

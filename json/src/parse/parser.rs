@@ -4,8 +4,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::*;
-use crate::json::{cmp_keys, Object, Value};
 use crate::number;
+use crate::{cmp_keys, Object, Value};
 
 pub(super) struct Parser<'a> {
     pub(super) text: &'a str,

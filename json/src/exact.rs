@@ -72,9 +72,9 @@ mod tests {
             (true, 9 * 10u128.pow(21)),
         ] {
             let literal = alloc::format!("{}{magnitude}", if negative { "-" } else { "" });
-            let parsed = crate::json::parse(literal.as_bytes()).unwrap();
+            let parsed = crate::parse(literal.as_bytes()).unwrap();
             assert_eq!(
-                exact_integer(negative, magnitude).map(crate::json::Value::Number),
+                exact_integer(negative, magnitude).map(crate::Value::Number),
                 Some(parsed),
                 "{literal}"
             );
@@ -88,7 +88,7 @@ mod tests {
             (false, 10u128.pow(23) + 1),
         ] {
             let literal = alloc::format!("{}{magnitude}", if negative { "-" } else { "" });
-            assert!(crate::json::parse(literal.as_bytes()).is_err(), "{literal}");
+            assert!(crate::parse(literal.as_bytes()).is_err(), "{literal}");
             assert_eq!(exact_integer(negative, magnitude), None, "{literal}");
         }
     }

@@ -5,10 +5,10 @@ use core::fmt;
 
 use serde::de::{self};
 
-use crate::json::steps::Steps;
 use crate::quote::escape_controls;
+use crate::steps::Steps;
 
-/// Why a JSON value could not become the Rust data asked for ([`from_value`](crate::json::from_value)): serde's
+/// Why a JSON value could not become the Rust data asked for ([`from_value`](crate::from_value)): serde's
 /// sentence (`invalid type: string "x", expected u32`, `missing field 'b'`), and where
 /// in the value.
 #[derive(Debug, Clone, PartialEq, Eq)]

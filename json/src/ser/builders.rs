@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use serde::ser::{self, Serialize};
 
 use super::*;
-use crate::json::{Object, Value};
+use crate::{Object, Value};
 
 /// Capacity to reserve from a size hint, bounded so a lying hint cannot reserve much.
 pub(super) fn capacity(len: Option<usize>) -> usize {

@@ -6,7 +6,7 @@ use serde::de::{
 };
 
 use super::*;
-use crate::json::Value;
+use crate::Value;
 
 /// The items of an array, for a visitor.
 pub(super) struct Items<'de> {

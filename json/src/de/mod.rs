@@ -8,7 +8,7 @@ use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::Deserialize;
 
 use super::{Object, Value};
-use crate::json::exact::spelled_integer;
+use crate::exact::spelled_integer;
 use crate::number::is_integral;
 use crate::quote::escape_controls;
 
@@ -35,7 +35,7 @@ pub use error::DeserializeError;
 /// `#[serde(deny_unknown_fields)]`, as with serde_json).
 ///
 /// ```
-/// use agentloop_core::json::{self, from_value};
+/// use agentloop_json::{self as json, from_value};
 /// #[derive(serde::Deserialize, Debug, PartialEq)]
 /// struct Add { a: u32, b: u32 }
 ///

@@ -8,10 +8,10 @@ use core::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use crate::json::exact::exact_integer;
-use crate::json::ser::Inexact;
-use crate::json::{Object, Value, MAX_DEPTH};
+use crate::exact::exact_integer;
 use crate::quote::escape_controls;
+use crate::ser::Inexact;
+use crate::{Object, Value, MAX_DEPTH};
 
 /// Reads any serde data as a JSON value.
 ///

@@ -1,21 +1,54 @@
-//! The JSON value type and its strict parser.
+//! # agentloop-json
 //!
-//! Objects keep their members sorted in canonical order (by key, compared as UTF-16
-//! code units) with no duplicate keys, so encoding never sorts and lookups are binary
-//! searches.
+//! JSON for agentloop: the [`Value`] type, whose [`Object`]s keep their members sorted in
+//! canonical order (by key, compared as UTF-16 code units) with no duplicate keys, so
+//! encoding never sorts and lookups are binary searches; the strict I-JSON parser
+//! ([`parse`], SPEC section 1); the RFC 8785 canonical encoding of any value ([`jcs`]);
+//! and [`quote`], record text made safe to show in a sentence. `no_std` + `alloc`; its
+//! dependencies are `agentloop-transcript` (the canonical strings and numbers, the byte
+//! sinks, the parse error) and, with the feature `serde`, serde — no regex, no ed25519,
+//! no base64.
 //!
 //! With the `serde` feature, [`Value`] is serde data both ways, `to_value` turns any
 //! `T: Serialize` into a value and `from_value` reads a value as any
 //! `T: Deserialize`; both keep numbers' meaning (see their docs: an integer is taken only
 //! when it is exact as a double — every integer up to 2^53 in magnitude — and NaN and
 //! infinities are refused).
+//!
+//! `agentloop-core` re-exports this crate's items as `agentloop_core::json`, its
+//! [`jcs`] as part of `agentloop_core::jcs` and [`quote`] as `agentloop_core::quote`.
+//!
+//! ```
+//! use agentloop_json::{jcs, parse, Value};
+//!
+//! let value = parse(br#"{"b":[1e0,"\u0041"],"a":null}"#).unwrap();
+//! assert_eq!(value.as_object().and_then(|o| o.get("a")), Some(&Value::Null));
+//! assert_eq!(jcs::to_vec(&value).unwrap(), br#"{"a":null,"b":[1,"A"]}"#);
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+extern crate alloc;
+#[cfg(test)]
+extern crate std;
+
+pub mod jcs;
+pub mod quote;
+
+mod payload;
+
+#[doc(hidden)]
+pub mod __private;
+
+use agentloop_transcript::__private::number;
 
 #[cfg(feature = "serde")]
 mod de;
 #[cfg(feature = "serde")]
-pub(crate) mod exact;
+mod exact;
 mod parse;
-pub(crate) mod path;
+mod path;
 #[cfg(feature = "serde")]
 mod ser;
 #[cfg(feature = "serde")]
@@ -26,7 +59,6 @@ pub use de::{from_value, DeserializeError};
 #[cfg(feature = "serde")]
 pub use ser::{to_value, SerializeError, SerializeErrorKind};
 
-pub(crate) use parse::parse_tolerant;
 pub use parse::{
     parse, parse_record_line, parse_with, ParseError, ParseErrorKind, ParseOptions, MAX_DEPTH,
     RECORD_MAX_DEPTH,

@@ -12,7 +12,7 @@ use core::fmt::Write;
 /// Where a value sits in the instance: a chain of steps up to the root, kept on the
 /// stack while validating, and spelled out only when a violation needs it.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Location<'a> {
+pub enum Location<'a> {
     /// The instance itself.
     Root,
     /// A member of an object.
@@ -35,7 +35,7 @@ pub(crate) enum Location<'a> {
 
 impl Location<'_> {
     /// The path from `root` (e.g. `$` or `$.add`) to this value.
-    pub(crate) fn spell(&self, root: &str) -> String {
+    pub fn spell(&self, root: &str) -> String {
         let mut out = String::with_capacity(root.len() + 24);
         out.push_str(root);
         self.push_steps(&mut out);
@@ -60,7 +60,7 @@ impl Location<'_> {
 
     /// Appends the positions (member or item index) from the root down to this value.
     /// Sorting by them puts values in document order, a value before its members.
-    pub(crate) fn push_order(&self, out: &mut Vec<usize>) {
+    pub fn push_order(&self, out: &mut Vec<usize>) {
         if let Location::Member { parent, index, .. } | Location::Item { parent, index } = self {
             parent.push_order(out);
             out.push(*index);
@@ -69,7 +69,7 @@ impl Location<'_> {
 }
 
 /// Whether `key` can be written `.key`: `[A-Za-z_][A-Za-z0-9_]*`.
-pub(crate) fn is_identifier(key: &str) -> bool {
+pub fn is_identifier(key: &str) -> bool {
     let mut bytes = key.bytes();
     match bytes.next() {
         Some(b) if b.is_ascii_alphabetic() || b == b'_' => {}
@@ -79,7 +79,7 @@ pub(crate) fn is_identifier(key: &str) -> bool {
 }
 
 /// Appends the step to member `key`: `.key` or `['key']`.
-pub(crate) fn push_member(out: &mut String, key: &str) {
+pub fn push_member(out: &mut String, key: &str) {
     if is_identifier(key) {
         out.push('.');
         out.push_str(key);
@@ -91,7 +91,7 @@ pub(crate) fn push_member(out: &mut String, key: &str) {
 }
 
 /// Appends the step to item `index`: `[index]`.
-pub(crate) fn push_index(out: &mut String, index: usize) {
+pub fn push_index(out: &mut String, index: usize) {
     out.push('[');
     push_decimal(out, index as u64);
     out.push(']');
@@ -99,7 +99,7 @@ pub(crate) fn push_index(out: &mut String, index: usize) {
 
 /// Appends `n` in decimal (what `write!(out, "{n}")` writes, without the formatting
 /// machinery).
-pub(crate) fn push_decimal(out: &mut String, mut n: u64) {
+pub fn push_decimal(out: &mut String, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {
@@ -116,7 +116,7 @@ pub(crate) fn push_decimal(out: &mut String, mut n: u64) {
 }
 
 /// Appends `text` in single quotes, escaping `'`, `\` and control characters.
-pub(crate) fn push_quoted(out: &mut String, text: &str) {
+pub fn push_quoted(out: &mut String, text: &str) {
     out.push('\'');
     if is_plain_key(text) {
         out.push_str(text);
@@ -146,7 +146,7 @@ fn is_plain_key(text: &str) -> bool {
 }
 
 /// `text` in single quotes, escaped as [`push_quoted`] does.
-pub(crate) fn quoted(text: &str) -> String {
+pub fn quoted(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     push_quoted(&mut out, text);
     out

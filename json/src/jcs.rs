@@ -1,12 +1,14 @@
-//! The canonical encoding of values (needs an allocator for the values themselves):
-//! [`write_value`], [`to_vec`], [`canonicalize`] and, with `serde`, any `T: Serialize`.
-//! Public as part of [`crate::jcs`].
+//! The RFC 8785 (JSON Canonicalization Scheme) encoder, whole: strings and numbers
+//! from `agentloop_transcript::jcs` (no allocator), re-exported here, and values, which
+//! need one to exist: [`write_value`], [`to_vec`], [`canonicalize`] and, with `serde`,
+//! any `T: Serialize`. Everything goes to a [`ByteSink`].
 
 use alloc::vec::Vec;
 
-use crate::jcs::{write_f64, write_str, EncodeError};
-use crate::json::{Object, Value};
-use crate::sink::ByteSink;
+pub use agentloop_transcript::jcs::*;
+use agentloop_transcript::sink::ByteSink;
+
+use crate::{Object, Value};
 
 /// Writes the canonical encoding of `value`.
 pub fn write_value<S: ByteSink + ?Sized>(value: &Value, out: &mut S) -> Result<(), EncodeError> {
@@ -65,7 +67,7 @@ pub fn to_vec(value: &Value) -> Result<Vec<u8>, EncodeError> {
 
 /// Writes the canonical (RFC 8785) encoding of any `T: Serialize` (feature
 /// `serde`): byte for byte what [`write_value`] writes for the same data as a
-/// [`Value`] ([`crate::json::to_value`], whose rules it follows: inexact integers,
+/// [`Value`] ([`crate::to_value`], whose rules it follows: inexact integers,
 /// NaN, infinities, non-string and repeated map keys are refused, naming where).
 /// Object members are written in canonical order (UTF-16 code units), whatever
 /// order the type gives them in, so the data is collected as a value first: the sort
@@ -73,10 +75,11 @@ pub fn to_vec(value: &Value) -> Result<Vec<u8>, EncodeError> {
 /// nothing was written, except for [`SerializeErrorKind::BufferFull`], after which
 /// the sink may hold a prefix.
 ///
-/// [`SerializeErrorKind::BufferFull`]: crate::json::SerializeErrorKind::BufferFull
+/// [`SerializeErrorKind::BufferFull`]: crate::SerializeErrorKind::BufferFull
 ///
 /// ```
-/// use agentloop_core::{jcs, sink::SliceSink};
+/// use agentloop_json::jcs;
+/// use agentloop_transcript::sink::SliceSink;
 /// #[derive(serde::Serialize)]
 /// struct Reading { sensor: &'static str, celsius: f64, ok: bool }
 ///
@@ -87,13 +90,13 @@ pub fn to_vec(value: &Value) -> Result<Vec<u8>, EncodeError> {
 /// assert_eq!(sink.written(), br#"{"celsius":1e+21,"ok":true,"sensor":"t1"}"#);
 /// ```
 #[cfg(feature = "serde")]
-pub fn write_serialize<T, S>(value: &T, out: &mut S) -> Result<(), crate::json::SerializeError>
+pub fn write_serialize<T, S>(value: &T, out: &mut S) -> Result<(), crate::SerializeError>
 where
     T: serde::Serialize + ?Sized,
     S: ByteSink + ?Sized,
 {
-    use crate::json::{SerializeError, SerializeErrorKind};
-    let value = crate::json::to_value(value)?;
+    use crate::{SerializeError, SerializeErrorKind};
+    let value = crate::to_value(value)?;
     write_value(&value, out).map_err(|e| {
         SerializeError::new(match e {
             EncodeError::BufferFull => SerializeErrorKind::BufferFull,
@@ -108,15 +111,15 @@ where
 #[cfg(feature = "serde")]
 pub fn serialize_to_vec<T: serde::Serialize + ?Sized>(
     value: &T,
-) -> Result<Vec<u8>, crate::json::SerializeError> {
+) -> Result<Vec<u8>, crate::SerializeError> {
     let mut out = Vec::new();
     write_serialize(value, &mut out)?;
     Ok(out)
 }
 
 /// Parses `input` strictly and returns its canonical encoding.
-pub fn canonicalize(input: &[u8]) -> Result<Vec<u8>, crate::json::ParseError> {
-    let value = crate::json::parse(input)?;
+pub fn canonicalize(input: &[u8]) -> Result<Vec<u8>, crate::ParseError> {
+    let value = crate::parse(input)?;
     // A parsed value holds only finite numbers, and a Vec never fills up.
     Ok(to_vec(&value).unwrap_or_default())
 }

@@ -14,7 +14,7 @@ use core::fmt;
 use serde::de::MapAccess;
 
 use super::*;
-use crate::json::{parse, to_value};
+use crate::{parse, to_value};
 
 fn value(text: &str) -> Value {
     parse(text.as_bytes()).unwrap()
@@ -411,7 +411,7 @@ fn a_value_from_other_shapes_of_serde_data() {
 
 #[test]
 fn a_value_read_from_serde_data_nests_at_most_as_deep_as_the_parser_reads() {
-    use crate::json::MAX_DEPTH;
+    use crate::MAX_DEPTH;
     let nested = |depth: usize| {
         let mut value = Value::Object(Object::new());
         for _ in 1..depth {

@@ -4,7 +4,7 @@
 use serde::ser::{self, Serialize, SerializeMap as _, SerializeSeq as _};
 
 use super::{Object, Value};
-use crate::json::exact::exact_integer;
+use crate::exact::exact_integer;
 use crate::number::is_integral;
 
 mod builders;
@@ -26,7 +26,7 @@ use value::*;
 /// | Rust (serde data model) | JSON value |
 /// | --- | --- |
 /// | `bool` | `true` / `false` |
-/// | integers (`u8` … `u128`, `i8` … `i128`) | a number, when its canonical spelling denotes the same integer (every integer up to 2^53 in magnitude; above, only those such as `10^20` — the strict parser's rule; [`from_value`](crate::json::from_value) reads it back unchanged); otherwise refused ([`SerializeErrorKind::InexactInteger`]) |
+/// | integers (`u8` … `u128`, `i8` … `i128`) | a number, when its canonical spelling denotes the same integer (every integer up to 2^53 in magnitude; above, only those such as `10^20` — the strict parser's rule; [`from_value`](crate::from_value) reads it back unchanged); otherwise refused ([`SerializeErrorKind::InexactInteger`]) |
 /// | `f32`, `f64` | a number (an `f32` widened exactly: `0.1f32` is `0.10000000149011612`); NaN and infinities refused ([`SerializeErrorKind::NonFiniteNumber`]) |
 /// | `char`, `str` | a string |
 /// | `()`, unit struct, `None` | `null` |
@@ -37,12 +37,12 @@ use value::*;
 /// | unit variant | its name, as a string |
 /// | newtype, tuple or struct variant | `{"<variant>": <content>}` |
 ///
-/// Arrays and objects may nest [`MAX_DEPTH`](crate::json::MAX_DEPTH) (128) deep, as the strict parser reads
+/// Arrays and objects may nest [`MAX_DEPTH`](crate::MAX_DEPTH) (128) deep, as the strict parser reads
 /// them; deeper data is refused ([`SerializeErrorKind::TooDeep`]), so whatever `to_value`
 /// gives encodes to bytes every reader here accepts.
 ///
 /// ```
-/// use agentloop_core::json::{self, Value};
+/// use agentloop_json::{self as json, Value};
 /// #[derive(serde::Serialize)]
 /// struct Reading { sensor: &'static str, celsius: f64 }
 ///

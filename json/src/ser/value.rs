@@ -3,7 +3,7 @@
 use serde::ser::{self, Serialize};
 
 use super::*;
-use crate::json::{Value, MAX_DEPTH};
+use crate::{Value, MAX_DEPTH};
 
 /// Builds a [`Value`] nested inside `depth` arrays and objects.
 pub(super) struct ValueSerializer {

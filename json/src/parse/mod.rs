@@ -4,7 +4,7 @@
 use super::Value;
 
 mod parser;
-pub use crate::fixed::parse_error::{ParseError, ParseErrorKind};
+pub use agentloop_transcript::__private::parse_error::{ParseError, ParseErrorKind};
 use parser::*;
 
 /// The deepest nesting a payload may have: the outermost array or object is depth 1.
@@ -16,8 +16,8 @@ pub const MAX_DEPTH: usize = 128;
 /// [`MAX_DEPTH`] deep and the record object adds one level around it (SPEC section 1).
 /// The same as `stream::RECORD_MAX_DEPTH`.
 pub const RECORD_MAX_DEPTH: usize = MAX_DEPTH + 1;
-const _: () = assert!(RECORD_MAX_DEPTH == crate::stream::RECORD_MAX_DEPTH);
-const _: () = assert!(MAX_DEPTH == crate::stream::MAX_DEPTH);
+const _: () = assert!(RECORD_MAX_DEPTH == agentloop_transcript::stream::RECORD_MAX_DEPTH);
+const _: () = assert!(MAX_DEPTH == agentloop_transcript::stream::MAX_DEPTH);
 
 /// Parser settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,7 +63,7 @@ pub fn parse_with(input: &[u8], options: ParseOptions) -> Result<Value, ParseErr
 /// Parses, but reads on past numbers that have no canonical encoding, keeping the
 /// nearest double, and returns the first such problem beside the value. Syntax errors
 /// are still errors. The verifier uses this to check the rest of such a record.
-pub(crate) fn parse_tolerant(
+pub fn parse_tolerant(
     input: &[u8],
     max_depth: usize,
 ) -> Result<(Value, Option<ParseError>), ParseError> {
