@@ -4,8 +4,9 @@
 //! transcript whose records form a SHA-256 hash chain, and a verifier that names
 //! exactly which record was rewritten, reordered or cut.
 //!
-//! Layers: each is a folder of `src/` and a cargo feature, and each uses only the ones
-//! before it (docs/architecture.md says why folders and not crates):
+//! Layers: each is a cargo feature, and each uses only the ones before it; the first is
+//! the crate agentloop-transcript, and the values and schemas of the second are the
+//! crates agentloop-json and agentloop-schema, re-exported here (docs/architecture.md):
 //! - `fixed/`, no features: [`sink`], [`hash`], string and number encoding in [`jcs`], the
 //!   record format's constants in [`record`], and the no-allocation layer [`stream`]
 //!   (a streaming verifier with fixed state, canonical-form checking of bytes, append

@@ -22,5 +22,5 @@ pub use agentloop_json::{
     from_value, to_value, DeserializeError, SerializeError, SerializeErrorKind,
 };
 
-// What core's verifiers and schemas build on (`#[doc(hidden)]` in agentloop-json).
-pub(crate) use agentloop_json::__private::{parse_tolerant, path};
+// What core's verifiers build on (`#[doc(hidden)]` in agentloop-json).
+pub(crate) use agentloop_json::__private::parse_tolerant;

@@ -19,7 +19,7 @@ pub(crate) mod record_log;
 pub(crate) mod record_sink;
 pub(crate) mod record_value;
 pub mod redact;
-pub mod schema;
+pub use agentloop_schema as schema;
 #[cfg(test)]
 pub(crate) mod test_cells;
 pub mod tlog;

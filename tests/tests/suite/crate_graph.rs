@@ -9,23 +9,24 @@ use std::process::Command;
 
 use agentloop_core::json::{self, Value};
 
-/// Each workspace crate's layer: 0 depends on no crate of the workspace, 1 (the JSON
-/// layer) on the transcript layer only, 2 (the library's façade) on those, 3 on the
-/// library, 4 are the programs and the test and bench crates. A new crate must be given
-/// its place here.
+/// Each workspace crate's layer: 0 depends on no crate of the workspace, 1 (JSON values)
+/// on the transcript layer only, 2 (schemas) on those, 3 (the library's façade) on
+/// those, 4 on the library, 5 are the programs and the test and bench crates. A new
+/// crate must be given its place here.
 const LAYERS: &[(&str, u32)] = &[
     ("agentloop-transcript", 0),
     ("agentloop-standin", 0),
     ("agentloop-json", 1),
-    ("agentloop-core", 2),
-    ("agentloop-http", 3),
-    ("agentloop-mcp", 3),
-    ("agentloop-otel", 3),
-    ("agentloop-ffi", 4),
-    ("agentloop-cli", 4),
-    ("agentloop-python", 4),
-    ("agentloop-tests", 4),
-    ("agentloop-benches", 4),
+    ("agentloop-schema", 2),
+    ("agentloop-core", 3),
+    ("agentloop-http", 4),
+    ("agentloop-mcp", 4),
+    ("agentloop-otel", 4),
+    ("agentloop-ffi", 5),
+    ("agentloop-cli", 5),
+    ("agentloop-python", 5),
+    ("agentloop-tests", 5),
+    ("agentloop-benches", 5),
 ];
 
 /// Every dependency of a workspace crate on another, not a dev-dependency:

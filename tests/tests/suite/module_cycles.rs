@@ -1,10 +1,11 @@
 //! Core's layers and modules, read from its source, and those of agentloop-transcript
 //! (the no-allocator layer, `fixed` in core's paths, its own crate since issue 29) and
-//! agentloop-json (core's `json`, the values half of `jcs`, and `quote`).
+//! agentloop-json (core's `json`, the values half of `jcs`, and `quote`) and
+//! agentloop-schema (core's `schema`).
 //!
 //! - **No module cycles**: the modules of `core/src` (each file or folder of a layer
-//!   folder `heap/`, `host/`), of `transcript/src` and of `json/src` depend on one another
-//!   only one way. A module
+//!   folder `heap/`, `host/`), of `transcript/src`, `json/src` and `schema/src` depend on
+//!   one another only one way. A module
 //!   depends on another when a non-comment line of its non-test code names
 //!   `crate::<module>`; a public module made of parts in several layers (`jcs`,
 //!   `record`, `sink`, `merkle`, `verify`, composed in `lib.rs`) resolves to the part
@@ -353,6 +354,11 @@ fn the_transcript_crates_modules_form_no_cycle() {
 #[test]
 fn the_json_crates_modules_form_no_cycle() {
     assert_no_cycle_in("json", 4);
+}
+
+#[test]
+fn the_schema_crates_modules_form_no_cycle() {
+    assert_no_cycle_in("schema", 3);
 }
 
 #[test]
