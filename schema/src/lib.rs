@@ -28,7 +28,8 @@
 //! - Assertions: `type`, `enum`, `const`, `multipleOf` (exact on the numbers as
 //!   written: `0.0075` is a multiple of `0.0001`), `minimum`, `maximum`,
 //!   `exclusiveMinimum`, `exclusiveMaximum`, `minLength`, `maxLength` (in code points),
-//!   `pattern` (ECMA-262 syntax, by a linear-time engine: [`pattern`]), `minItems`,
+//!   `pattern` (ECMA-262 syntax, by a linear-time engine, within [`MAX_PATTERN_CHARS`],
+//!   [`MAX_PATTERN_GROUP_DEPTH`] and [`MAX_PATTERN_COMPILED_BYTES`]), `minItems`,
 //!   `maxItems`, `uniqueItems`, `minContains`, `maxContains`, `minProperties`,
 //!   `maxProperties`, `required`, `dependentRequired`.
 //! - Applicators: `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`,
@@ -94,6 +95,47 @@
 //!   `patternProperties` of one object are compiled into one automaton). So compiling
 //!   any schema takes bounded time and memory: under a second and 64 MB for one of a
 //!   megabyte (docs/assurance.md).
+//!
+//! # Patterns
+//!
+//! `pattern` and the keys of `patternProperties` are ECMA-262 regular expressions (the
+//! `u` flag's syntax, which JSON Schema draft 2020-12 section 6.4 names), translated into
+//! regex-automata's linear-time automata: a match costs time linear in the text times the
+//! compiled pattern's size, whatever the pattern (`^(a+)+$` included). What has no
+//! linear-time meaning (look-around, back-references), what would be read with another
+//! meaning (inline modifiers, a lone surrogate escape, a `\p{…}` name that is not
+//! ECMAScript's exact spelling), every syntax error of the `u` flag, and what passes
+//! [`MAX_PATTERN_CHARS`], [`MAX_PATTERN_GROUP_DEPTH`] or [`MAX_PATTERN_COMPILED_BYTES`]
+//! is refused: the [`SchemaError`]'s message gives the pattern, the position (0-based,
+//! in code points) and the reason. What is accepted:
+//!
+//! Everything is matched against Unicode code points (a JSON string, which has no lone
+//! surrogate), as ECMAScript does with the `u` flag; there are no flags (no `i`, `m`, `s`).
+//!
+//! - Literal characters: anything but the syntax characters `^ $ \ . * + ? ( ) [ ] { } |`.
+//! - `.`: any code point except the line terminators U+000A, U+000D, U+2028, U+2029.
+//! - `\d` = `[0-9]`, `\w` = `[A-Za-z0-9_]` (ASCII only, as in ECMAScript), `\s` = the
+//!   ECMAScript WhiteSpace and LineTerminator code points (U+0009–U+000D, U+0020, U+00A0,
+//!   U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF), and their
+//!   complements `\D`, `\W`, `\S`.
+//! - `\p{…}` / `\P{…}` with ECMAScript's exact names (no loose matching): a
+//!   General_Category value (`\p{L}`, `\p{Letter}`, `\p{gc=Lu}`,
+//!   `\p{General_Category=Uppercase_Letter}`, `\p{punct}`), a binary property
+//!   (`\p{Alphabetic}`, `\p{Alpha}`, `\p{Any}`, `\p{ASCII}`, `\p{Assigned}`, `\p{Emoji}`, …),
+//!   `Script=` / `sc=` and `Script_Extensions=` / `scx=` with a long or short script name
+//!   (`\p{Script=Greek}`, `\p{sc=Grek}`). The tables are regex-syntax's (Unicode 16.0): a
+//!   character assigned by a later Unicode version is in no category here.
+//! - Escapes: `\t \n \v \f \r`, `\0` (not followed by a digit), `\cX` (X an ASCII letter),
+//!   `\xHH`, `\uHHHH`, `\u{H…}` (up to U+10FFFF), a surrogate pair written as two
+//!   `\uHHHH` escapes (one code point), and `\` before a syntax character or `/`.
+//! - Character classes `[…]` and `[^…]` with single characters, ranges `a-z`, the escapes
+//!   above, `\b` (U+0008) and `\-`; `[]` matches nothing and `[^]` any code point.
+//! - Groups `(…)`, `(?:…)`, `(?<name>…)` (a name may repeat only in separate alternatives,
+//!   as ECMAScript 2025 allows); alternation `|`; quantifiers `*`, `+`, `?`, `{n}`, `{n,}`,
+//!   `{n,m}` and their lazy forms (`*?`, …: laziness does not change whether a string
+//!   matches).
+//! - Assertions `^` and `$` (start and end of the string: no multiline flag), `\b` and `\B`
+//!   (ECMAScript's word boundary, in terms of the ASCII `\w`).
 //!
 //! # Violations
 //!
@@ -174,6 +216,10 @@ mod draft;
 mod memo;
 mod message;
 mod order;
+// The `pattern` engine: its types and error enums are internals (a refused pattern's
+// sentence is in its `SchemaError`'s message); public, hidden, for the crate's tests,
+// the pattern oracle and fuzzing, which drive it alone.
+#[doc(hidden)]
 pub mod pattern;
 mod reference;
 mod resources;
@@ -196,8 +242,20 @@ pub use compile::{
     MAX_SCHEMA_COMPILED_BYTES, SUBSCHEMA_BYTES,
 };
 pub use draft::Draft;
-pub use pattern::{LookAround, Pattern, PatternError, PatternErrorKind, SyntaxError};
 pub use validate::{MAX_NESTING, MAX_VALIDATION_STEPS};
+
+/// The longest `pattern` (or `patternProperties` key), in Unicode code points: a longer
+/// one is refused when the schema is compiled, before it is parsed.
+pub const MAX_PATTERN_CHARS: usize = pattern::MAX_PATTERN_CHARS;
+
+/// How deep groups (`(…)`, `(?:…)`, `(?<name>…)`) may nest in a `pattern`: deeper is
+/// refused when the schema is compiled.
+pub const MAX_PATTERN_GROUP_DEPTH: usize = pattern::MAX_GROUP_DEPTH;
+
+/// The most heap one `pattern`'s automaton may take (in each of the two directions the
+/// engine builds); a pattern past it is refused as soon as compiling crosses the bound.
+/// All of a schema's patterns together count against [`MAX_SCHEMA_COMPILED_BYTES`].
+pub const MAX_PATTERN_COMPILED_BYTES: usize = pattern::MAX_COMPILED_BYTES;
 
 /// A compiled schema: checked against the subset and the draft 2020-12 meta-schema once,
 /// then applied to instances without re-reading the schema document.
@@ -356,7 +414,7 @@ impl Schema {
     /// The bytes the schema's compiled form takes, as its budget counts them
     /// ([`MAX_SCHEMA_COMPILED_BYTES`]): its subschemas ([`SUBSCHEMA_BYTES`] each, and
     /// [`KEYWORDS_BYTES`] more for one with keywords) and the automata of its patterns
-    /// as regex-automata reports them ([`pattern::Pattern::compiled_bytes`]; each
+    /// as regex-automata reports them (each
     /// distinct pattern once: a pattern written twice is compiled once).
     pub fn compiled_bytes(&self) -> usize {
         self.compiled_bytes

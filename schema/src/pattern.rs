@@ -20,35 +20,8 @@
 //! assert_eq!(e.kind, PatternErrorKind::Syntax(SyntaxError::QuantifierOutOfOrder));
 //! ```
 //!
-//! # What is accepted, with ECMAScript's meaning
-//!
-//! Everything is matched against Unicode code points (a JSON string, which has no lone
-//! surrogate), as ECMAScript does with the `u` flag; there are no flags (no `i`, `m`, `s`).
-//!
-//! - Literal characters: anything but the syntax characters `^ $ \ . * + ? ( ) [ ] { } |`.
-//! - `.`: any code point except the line terminators U+000A, U+000D, U+2028, U+2029.
-//! - `\d` = `[0-9]`, `\w` = `[A-Za-z0-9_]` (ASCII only, as in ECMAScript), `\s` = the
-//!   ECMAScript WhiteSpace and LineTerminator code points (U+0009–U+000D, U+0020, U+00A0,
-//!   U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF), and their
-//!   complements `\D`, `\W`, `\S`.
-//! - `\p{…}` / `\P{…}` with ECMAScript's exact names (no loose matching): a
-//!   General_Category value (`\p{L}`, `\p{Letter}`, `\p{gc=Lu}`,
-//!   `\p{General_Category=Uppercase_Letter}`, `\p{punct}`), a binary property
-//!   (`\p{Alphabetic}`, `\p{Alpha}`, `\p{Any}`, `\p{ASCII}`, `\p{Assigned}`, `\p{Emoji}`, …),
-//!   `Script=` / `sc=` and `Script_Extensions=` / `scx=` with a long or short script name
-//!   (`\p{Script=Greek}`, `\p{sc=Grek}`). The tables are regex-syntax's (Unicode 16.0): a
-//!   character assigned by a later Unicode version is in no category here.
-//! - Escapes: `\t \n \v \f \r`, `\0` (not followed by a digit), `\cX` (X an ASCII letter),
-//!   `\xHH`, `\uHHHH`, `\u{H…}` (up to U+10FFFF), a surrogate pair written as two
-//!   `\uHHHH` escapes (one code point), and `\` before a syntax character or `/`.
-//! - Character classes `[…]` and `[^…]` with single characters, ranges `a-z`, the escapes
-//!   above, `\b` (U+0008) and `\-`; `[]` matches nothing and `[^]` any code point.
-//! - Groups `(…)`, `(?:…)`, `(?<name>…)` (a name may repeat only in separate alternatives,
-//!   as ECMAScript 2025 allows); alternation `|`; quantifiers `*`, `+`, `?`, `{n}`, `{n,}`,
-//!   `{n,m}` and their lazy forms (`*?`, …: laziness does not change whether a string
-//!   matches).
-//! - Assertions `^` and `$` (start and end of the string: no multiline flag), `\b` and `\B`
-//!   (ECMAScript's word boundary, in terms of the ASCII `\w`).
+//! The syntax accepted, with ECMAScript's meaning, is documented at the crate root
+//! (`Patterns`), for users; this module is the engine, hidden from the docs.
 //!
 //! # What is refused, and why
 //!

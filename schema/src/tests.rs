@@ -1723,3 +1723,42 @@ fn a_large_enum_is_matched_in_n_log_n_comparisons() {
         found[0]
     );
 }
+
+#[test]
+fn a_refused_pattern_says_why_in_the_schema_error_and_the_limits_are_the_engines() {
+    // The engine is hidden; its sentence reaches a user through the schema's error.
+    let error = refused(r#"{"properties":{"a":{"pattern":"ab(?=c)"}}}"#);
+    assert_eq!(error.pointer, "/properties/a/pattern");
+    assert_eq!(error.kind, super::SchemaErrorKind::Refused);
+    let engine = super::pattern::Pattern::compile("ab(?=c)").unwrap_err();
+    assert!(
+        error.message.contains(&engine.to_string()),
+        "{} / {engine}",
+        error.message
+    );
+    assert!(error
+        .to_string()
+        .contains("look-around '(?=' at position 2 has no linear-time meaning"));
+    // The limits a user reads at the root are the ones the engine holds.
+    let long = "a".repeat(super::MAX_PATTERN_CHARS + 1);
+    let error = refused(&format!(r#"{{"pattern":"{long}"}}"#));
+    let engine = super::pattern::Pattern::compile(&long).unwrap_err();
+    assert_eq!(engine.kind, super::pattern::PatternErrorKind::TooLong);
+    assert!(
+        error.message.contains(&engine.to_string()),
+        "{}",
+        error.message
+    );
+    assert!(super::pattern::Pattern::compile(&long[1..]).is_ok());
+    let deep = format!(
+        "{}a{}",
+        "(".repeat(super::MAX_PATTERN_GROUP_DEPTH + 1),
+        ")".repeat(super::MAX_PATTERN_GROUP_DEPTH + 1)
+    );
+    let engine = super::pattern::Pattern::compile(&deep).unwrap_err();
+    assert_eq!(engine.kind, super::pattern::PatternErrorKind::TooDeep);
+    assert_eq!(
+        super::MAX_PATTERN_COMPILED_BYTES,
+        super::pattern::MAX_COMPILED_BYTES
+    );
+}

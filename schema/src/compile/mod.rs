@@ -53,11 +53,11 @@ pub const MAX_ENUM_VALUES: usize = 100_000;
 /// its subschemas (each its node, its keywords and its entries in the compiler's tables,
 /// by their sizes: [`SUBSCHEMA_BYTES`] and [`KEYWORDS_BYTES`]) and the automata of its
 /// patterns (`pattern`, `patternProperties`, as regex-automata reports them:
-/// [`crate::pattern::Pattern::compiled_bytes`]). A schema past it is refused.
+/// `Pattern::compiled_bytes`). A schema past it is refused.
 /// Compiling costs time in proportion to what it builds, and each automaton is built
 /// with what the budget has left as its size limit, so this bounds the time and memory
 /// of compiling any schema (under 1 s and 64 MB for one of 1 MB, docs/assurance.md),
-/// where the bound of one pattern ([`crate::pattern::MAX_COMPILED_BYTES`])
+/// where the bound of one pattern ([`crate::MAX_PATTERN_COMPILED_BYTES`])
 /// would let many small patterns take gigabytes together. Realistic schemas take far
 /// less: a pattern a few kilobytes (`^[a-z0-9-]{1,39}$`: 7 KB), a subschema with
 /// keywords about one; the largest patterns that fit alone (`^\p{L}{1,100}$`: 4.8 MB)
