@@ -4,8 +4,9 @@
 //! transcript whose records form a SHA-256 hash chain, and a verifier that names
 //! exactly which record was rewritten, reordered or cut.
 //!
-//! Layers: each is a folder of `src/` and a cargo feature, and each uses only the ones
-//! before it (docs/architecture.md says why folders and not crates):
+//! Layers: each is a cargo feature, and each uses only the ones before it; the first is
+//! the crate agentloop-transcript, and the values and schemas of the second are the
+//! crates agentloop-json and agentloop-schema, re-exported here (docs/architecture.md):
 //! - `fixed/`, no features: [`sink`], [`hash`], string and number encoding in [`jcs`], the
 //!   record format's constants in [`record`], and the no-allocation layer [`stream`]
 //!   (a streaming verifier with fixed state, canonical-form checking of bytes, append
@@ -51,15 +52,15 @@ extern crate std;
 // allocating layers reach it by the paths they always used.
 mod fixed {
     #[cfg(feature = "alloc")]
-    pub use agentloop_transcript::__private::{
-        checkpoint, fault_kind, number, parse_detail, parse_error, scan,
-    };
+    pub use agentloop_transcript::__private::{checkpoint, fault_kind, number, parse_detail, scan};
     pub use agentloop_transcript::{anchor, hash, jcs, merkle, record, sink, stream};
 }
 #[cfg(feature = "alloc")]
 mod heap;
 #[cfg(feature = "std")]
 mod host;
+#[cfg(all(test, feature = "serde"))]
+mod json_tests;
 #[cfg(test)]
 mod transcript_tests;
 
@@ -82,13 +83,13 @@ pub use host::durable;
 pub mod jcs {
     //! The RFC 8785 (JSON Canonicalization Scheme) encoder.
     //!
-    //! Strings and numbers are encoded without an allocator (`fixed/jcs.rs`); values, which
-    //! need one to exist, by [`write_value`] (feature `alloc`, `heap/jcs_value.rs`).
-    //! Everything goes to a [`ByteSink`](crate::sink::ByteSink).
+    //! Strings and numbers are encoded without an allocator (agentloop-transcript's `jcs`);
+    //! values, which need one to exist, by [`write_value`] (feature `alloc`,
+    //! agentloop-json's `jcs`). Everything goes to a [`ByteSink`](crate::sink::ByteSink).
 
     pub use crate::fixed::jcs::*;
     #[cfg(feature = "alloc")]
-    pub use crate::heap::jcs_value::*;
+    pub use agentloop_json::jcs::*;
 }
 
 pub mod record {

@@ -1,4 +1,6 @@
-//! Builds agentloop-core, and agentloop-transcript on its own, without std: `cargo build`
+//! Builds agentloop-core, and agentloop-transcript, agentloop-json and agentloop-schema on
+//! their own,
+//! without std: `cargo build`
 //! (no allocator),
 //! `cargo build --features alloc` (with a global allocator of our own), and
 //! `--features serde` / `--features schemars` (serde, schemars and serde_json
@@ -60,7 +62,28 @@ mod with_alloc {
     /// Appends one record with the allocating layer, returning the line length.
     pub fn append_one() -> Option<usize> {
         let mut chain = agentloop_core::chain::Chain::new();
-        chain.append_json("task", b"{\"task\":\"x\"}").ok().map(<[u8]>::len)
+        chain
+            .append_json("task", b"{\"task\":\"x\"}")
+            .ok()
+            .map(<[u8]>::len)
+    }
+
+    /// The JSON crate alone, as a user who wants values but not the loop depends on it:
+    /// a value parsed and encoded canonically, returning the encoding's length.
+    pub fn json_alone(text: &[u8]) -> Option<usize> {
+        let value = agentloop_json::parse(text).ok()?;
+        agentloop_json::jcs::to_vec(&value)
+            .ok()
+            .map(|bytes| bytes.len())
+    }
+
+    /// The schema crate alone: a schema with a pattern compiled and applied, returning
+    /// the number of violations.
+    pub fn schema_alone(schema: &[u8], instance: &[u8]) -> Option<usize> {
+        let schema =
+            agentloop_schema::Schema::compile(&agentloop_json::parse(schema).ok()?).ok()?;
+        let instance = agentloop_json::parse(instance).ok()?;
+        Some(schema.validate(&instance, "$").len())
     }
 
     /// Runs the demo's first scenario — the agent loop, its scripted model and tools,
@@ -87,7 +110,7 @@ mod with_alloc {
 }
 
 #[cfg(feature = "alloc")]
-pub use with_alloc::{append_one, run_demo};
+pub use with_alloc::{append_one, json_alone, run_demo, schema_alone};
 
 /// The `serde` feature without std: serde data appended and read back.
 #[cfg(feature = "serde")]

@@ -1,5 +1,5 @@
 //! The RFC 8785 encoder's fixed-size part: strings and numbers into a [`ByteSink`].
-//! Public as part of [`crate::jcs`] (values are encoded in `heap/jcs_value.rs`).
+//! Public as part of [`crate::jcs`] (values are encoded in agentloop-json's `jcs`).
 
 use core::fmt;
 

@@ -2,8 +2,9 @@
 //!
 //! A [`Chain`] is the fixed-size layer's [`ChainState`] (the one append rule: line
 //! assembly and hashing, `stream::append`) with the Merkle range of its records and a
-//! reusable line buffer; a `json::Value` is a [`CanonicalPayload`] encoded as it is
-//! written.
+//! reusable line buffer; a `json::Value` is a
+//! [`CanonicalPayload`](crate::stream::CanonicalPayload) (agentloop-json implements it)
+//! encoded as it is written.
 
 use alloc::vec::Vec;
 #[cfg(feature = "serde")]
@@ -11,11 +12,9 @@ use core::fmt;
 
 use crate::anchor::Anchor;
 use crate::hash::Hash;
-use crate::jcs::{write_value, EncodeError};
-use crate::json::{self, Value, MAX_DEPTH};
+use crate::json::{self, Value};
 use crate::merkle::{record_leaf, CompactRange};
-use crate::sink::ByteSink;
-use crate::stream::{CanonicalPayload, ChainState};
+use crate::stream::ChainState;
 use crate::verify::MAX_LINE_BYTES;
 
 /// Why a record could not be appended: the one append error of every writer
@@ -23,22 +22,6 @@ use crate::verify::MAX_LINE_BYTES;
 pub use crate::stream::AppendError;
 
 pub use super::record_log::{Log, LogError, Logged};
-
-/// A value is written in its canonical encoding as it is hashed; a value nested past
-/// [`MAX_DEPTH`] (only one built by hand can be) is refused as
-/// [`AppendError::TooDeep`], a NaN or infinity as [`AppendError::Payload`].
-impl CanonicalPayload for Value {
-    fn check(&self) -> Result<Option<usize>, AppendError> {
-        if self.deeper_than(MAX_DEPTH) {
-            return Err(AppendError::TooDeep { max: MAX_DEPTH });
-        }
-        Ok(None)
-    }
-
-    fn write_canonical<S: ByteSink + ?Sized>(&self, out: &mut S) -> Result<(), EncodeError> {
-        write_value(self, out)
-    }
-}
 
 /// Why [`Chain::append_serialize`] appended nothing (feature `serde`).
 #[cfg(feature = "serde")]
@@ -232,6 +215,8 @@ impl Log for Chain {
 mod tests {
     use super::*;
     use crate::anchor::MAX_SEQ;
+    use crate::jcs::EncodeError;
+    use crate::json::MAX_DEPTH;
 
     const SPEC_CHAIN: &str = concat!(
         r#"{"hash":"dc8128e33932e02fe7844bcf36a188d0e23f18f2d25d6f4bdd36804c4008b949","kind":"task","payload":{"task":"add 2 and 40"},"prev":"0000000000000000000000000000000000000000000000000000000000000000","seq":0}"#,

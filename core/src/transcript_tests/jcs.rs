@@ -1,4 +1,4 @@
-//! The encoder's tests that need values (`heap/jcs_value.rs`), from the transcript
+//! The encoder's tests that need values (agentloop-json's `jcs`), from the transcript
 //! crate's `jcs.rs`, whose own part has no allocator.
 
 use crate::jcs::*;

@@ -7,9 +7,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The top-level folders whose files the docs name.
-const ROOTS: [&str; 15] = [
+const ROOTS: [&str; 17] = [
     "ffi/",
     "transcript/",
+    "json/",
+    "schema/",
     "cli/",
     "core/",
     "tests/",

@@ -1,8 +1,11 @@
 //! Core's layers and modules, read from its source, and those of agentloop-transcript
-//! (the no-allocator layer, `fixed` in core's paths, its own crate since issue 29).
+//! (the no-allocator layer, `fixed` in core's paths, its own crate since issue 29) and
+//! agentloop-json (core's `json`, the values half of `jcs`, and `quote`) and
+//! agentloop-schema (core's `schema`).
 //!
 //! - **No module cycles**: the modules of `core/src` (each file or folder of a layer
-//!   folder `heap/`, `host/`) and of `transcript/src` depend on one another only one way. A module
+//!   folder `heap/`, `host/`), of `transcript/src`, `json/src` and `schema/src` depend on
+//!   one another only one way. A module
 //!   depends on another when a non-comment line of its non-test code names
 //!   `crate::<module>`; a public module made of parts in several layers (`jcs`,
 //!   `record`, `sink`, `merkle`, `verify`, composed in `lib.rs`) resolves to the part
@@ -25,7 +28,7 @@ const LAYERS: [&str; 3] = ["fixed", "heap", "host"];
 
 /// The public modules made of parts in several layers (as `lib.rs` composes them).
 const SPLIT: &[(&str, &[&str])] = &[
-    ("jcs", &["fixed/jcs", "heap/jcs_value"]),
+    ("jcs", &["fixed/jcs"]),
     ("record", &["fixed/record", "heap/record_value"]),
     (
         "sink",
@@ -323,20 +326,39 @@ fn transcript_src() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../transcript/src")
 }
 
-#[test]
-fn the_transcript_crates_modules_form_no_cycle() {
-    let src = transcript_src();
+/// Fails with the lines that make each cycle among the modules of `crate_name`'s `src`
+/// (at least `least` modules, or the scan is broken).
+fn assert_no_cycle_in(crate_name: &str, least: usize) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../{crate_name}/src"));
     let graph = graph_of(&src);
-    assert!(graph.len() > 5, "the scan found too few modules in {src:?}");
+    assert!(
+        graph.len() >= least,
+        "the scan found too few modules in {src:?}"
+    );
     let found: Vec<String> = cycles(&graph)
         .iter()
         .map(|cycle| format!("{cycle:?}\n{}", explain(&graph, cycle)))
         .collect();
     assert!(
         found.is_empty(),
-        "module cycles in agentloop-transcript:\n{}",
+        "module cycles in agentloop-{crate_name}:\n{}",
         found.join("\n")
     );
+}
+
+#[test]
+fn the_transcript_crates_modules_form_no_cycle() {
+    assert_no_cycle_in("transcript", 6);
+}
+
+#[test]
+fn the_json_crates_modules_form_no_cycle() {
+    assert_no_cycle_in("json", 4);
+}
+
+#[test]
+fn the_schema_crates_modules_form_no_cycle() {
+    assert_no_cycle_in("schema", 3);
 }
 
 #[test]

@@ -314,7 +314,7 @@ fn node_answers(cases: &[(String, Vec<String>)]) -> Vec<String> {
     answers
 }
 
-/// The aliases (first column) of one table of `core/src/heap/schema/pattern/names.rs`
+/// The aliases (first column) of one table of `schema/src/pattern/names.rs`
 /// (and `names/script.rs`).
 fn table(source: &str, name: &str) -> Vec<String> {
     let start = source
@@ -340,7 +340,7 @@ fn property_names_are_ecmascript_s() {
         return;
     }
     // The tables: `names.rs`, and `SCRIPT` in its own file beside it.
-    let dir = agentloop_tests::workspace_root().join("core/src/heap/schema/pattern");
+    let dir = agentloop_tests::workspace_root().join("schema/src/pattern");
     let mut source = std::fs::read_to_string(dir.join("names.rs")).expect("read names.rs");
     source += &std::fs::read_to_string(dir.join("names/script.rs")).expect("read script.rs");
     let mut patterns = Vec::new();

@@ -1,0 +1,10 @@
+//! Internals, not an API: what `agentloop-core` and `agentloop-schema` build on (the
+//! verifier's tolerant parse, instance paths as violations spell them). Public only
+//! because they are other crates; hidden from the docs and outside any semver promise.
+
+pub use crate::parse::parse_tolerant;
+
+pub mod path {
+    //! Instance paths (`crate::path`).
+    pub use crate::path::*;
+}
