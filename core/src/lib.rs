@@ -52,7 +52,7 @@ extern crate std;
 mod fixed {
     #[cfg(feature = "alloc")]
     pub use agentloop_transcript::__private::{
-        checkpoint, fault_kind, number, parse_detail, parse_error, scan,
+        checkpoint, fault_kind, finding, number, parse_detail, parse_error, scan,
     };
     pub use agentloop_transcript::{anchor, hash, jcs, merkle, record, sink, stream};
 }

@@ -346,7 +346,7 @@ fn details_of_rarer_faults() {
         report.faults[0].detail.to_string(),
         alloc::format!(
             "hash must be 64 lowercase hex digits, found \"{}…\" (100 bytes)",
-            "x".repeat(crate::stream::EXCERPT_BYTES)
+            "x".repeat(crate::fixed::finding::EXCERPT_BYTES)
         )
     );
     let short = line.replace(&long, "xy");
