@@ -24,7 +24,7 @@ pub mod finding {
     //! What an opaque `stream::StreamDetail` holds, and its parts: the facts of a fault
     //! as both verifiers build them (agentloop-core's builds them too), with the
     //! sentences of their `Display`; and why a `stream::CheckError` stopped.
-    pub use crate::stream::lexer::{CheckReason, Limit, NumberProblem, Stop, Syntax};
+    pub use crate::stream::lexer::{CheckReason, JsonType, Limit, NumberProblem, Stop, Syntax};
     pub use crate::stream::report::detail::Finding;
     pub use crate::stream::report::found::{Excerpt, Found, EXCERPT_BYTES};
     pub use crate::stream::report::{FromStreamDetail, NAME_BYTES};

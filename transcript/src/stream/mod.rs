@@ -24,7 +24,7 @@
 //! default strict mode, in the same order, with the same record count and head; so are
 //! `torn_tail`, `truncated` and `head_mismatch` — and so are the details: both verifiers
 //! report the same fixed-size [`StreamDetail`] (the allocating one inside
-//! `verify::Detail::Check`), whose `Display` is the one sentence for that fault. The two
+//! `verify::Detail`), whose `Display` is the one sentence for that fault. The two
 //! verifiers share [`StreamFault`], [`StreamDetail`], [`FaultKind`] and [`Checkpoint`] (`verify`
 //! re-exports the last two).
 //!
@@ -82,11 +82,11 @@ mod record;
 pub(crate) mod report;
 
 pub use lexer::{
-    check_canonical, CheckError, Departure, JsonType, KEY_PATH_BYTES, MAX_DEPTH, MAX_KEY_BYTES,
+    check_canonical, CheckError, Departure, KEY_PATH_BYTES, MAX_DEPTH, MAX_KEY_BYTES,
     MAX_NUMBER_BYTES, RECORD_MAX_DEPTH,
 };
 // The parts of the opaque `StreamDetail` and `CheckError`: `__private::finding`.
-pub(crate) use lexer::{NumberProblem, Stop, Syntax};
+pub(crate) use lexer::{JsonType, NumberProblem, Stop, Syntax};
 pub use line::{LineChecker, Sealed};
 
 #[doc(hidden)]

@@ -3,7 +3,7 @@
 use core::fmt;
 
 use super::events::Observer;
-use super::{JsonType, Lexer, NumberProblem, Stop};
+use super::{Lexer, NumberProblem, Stop};
 
 /// Where a canonical-form check of a whole document stopped, and why: its `Display` is
 /// the sentence (not JSON, not canonical, past a limit of the checker, or a number with
@@ -79,7 +79,7 @@ impl Observer for FirstProblem {
 
 /// Checks that `bytes` are exactly the canonical encoding of one JSON document nested
 /// at most `max_depth` deep, within the checker's limits. No allocation.
-pub fn check_canonical(bytes: &[u8], max_depth: usize) -> Result<JsonType, CheckError> {
+pub fn check_canonical(bytes: &[u8], max_depth: usize) -> Result<(), CheckError> {
     let mut lexer = Lexer::new(max_depth);
     let mut first = FirstProblem::default();
     lexer
@@ -89,7 +89,7 @@ pub fn check_canonical(bytes: &[u8], max_depth: usize) -> Result<JsonType, Check
             reason: CheckReason::Stop(stop),
         })?;
     first.ending = Some(bytes.len());
-    let ty = lexer.end(&mut first).map_err(|stop| CheckError {
+    lexer.end(&mut first).map_err(|stop| CheckError {
         offset: bytes.len(),
         reason: CheckReason::Stop(stop),
     })?;
@@ -98,6 +98,6 @@ pub fn check_canonical(bytes: &[u8], max_depth: usize) -> Result<JsonType, Check
             offset,
             reason: CheckReason::Unserialisable(problem),
         }),
-        None => Ok(ty),
+        None => Ok(()),
     }
 }
