@@ -453,7 +453,7 @@ fn faults_display_with_their_place() {
         index,
         line,
         kind: FaultKind::SeqGap,
-        detail: Detail::Text(String::from("expected seq 1, found 5")),
+        detail: Detail::from("expected seq 1, found 5"),
     };
     assert_eq!(
         alloc::format!("{}", fault(Some(1), Some(2))),

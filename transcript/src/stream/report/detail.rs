@@ -15,7 +15,7 @@ use crate::stream::lexer::{Departure, JsonType, Limit, NumberProblem, Syntax};
 /// what was expected and what was found (SPEC section 3).
 ///
 /// Both verifiers report these — the streaming one ([`crate::stream::StreamVerifier`]) and the
-/// allocating one (`verify::Verifier`, whose `verify::Detail::Check` holds one) — so a
+/// allocating one (`verify::Verifier`, whose `verify::Detail` holds one) — so a
 /// fault has the same sentence whichever verifier found it. Nothing in it allocates; the
 /// only text kept is the start of an unexpected member's name. What a caller branches on
 /// is the fault's kind ([`crate::stream::FaultKind`]); the detail says it in words, and
@@ -74,7 +74,7 @@ impl fmt::Debug for StreamDetail {
 /// agentloop-core's verifier builds them).
 ///
 /// Both verifiers report these — the streaming one ([`crate::stream::StreamVerifier`]) and the
-/// allocating one (`verify::Verifier`, whose `verify::Detail::Check` holds one) — so a
+/// allocating one (`verify::Verifier`, whose `verify::Detail` holds one) — so a
 /// fault has the same sentence whichever verifier found it. No variant allocates; the
 /// only text kept is the start of an unexpected member's name, at most [`NAME_BYTES`]
 /// bytes. A few variants come from one verifier only: [`Finding::NotCanonical`],

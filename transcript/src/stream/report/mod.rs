@@ -41,7 +41,7 @@ pub struct StreamFault<D = StreamDetail> {
 }
 
 /// A richer fault detail that holds any [`StreamDetail`]: agentloop-core's
-/// `verify::Detail` (`Detail::Check`). It lets `StreamFault::<D>::from` widen a streaming
+/// `verify::Detail` (`Detail::check`). It lets `StreamFault::<D>::from` widen a streaming
 /// fault into that verifier's fault with the same place, kind and sentence.
 pub trait FromStreamDetail {
     /// The detail that says what `detail` says.
