@@ -94,7 +94,7 @@ mod tests {
             index: None,
             line: None,
             kind: FaultKind::Unreadable,
-            detail: Detail::Text(String::from("reading failed after 1 complete lines: EIO")),
+            detail: Detail::from("reading failed after 1 complete lines: EIO"),
         });
         assert_eq!(
             faults_line("t", &report),

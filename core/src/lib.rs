@@ -52,7 +52,9 @@ extern crate std;
 // allocating layers reach it by the paths they always used.
 mod fixed {
     #[cfg(feature = "alloc")]
-    pub use agentloop_transcript::__private::{checkpoint, fault_kind, number, parse_detail, scan};
+    pub use agentloop_transcript::__private::{
+        checkpoint, fault_kind, finding, number, parse_detail, scan,
+    };
     pub use agentloop_transcript::{anchor, hash, jcs, merkle, record, sink, stream};
 }
 #[cfg(feature = "alloc")]
@@ -231,10 +233,10 @@ pub mod verify {
     //!
     //! A [`Fault`] is the streaming verifier's fault type with a [`Detail`]: for every fault
     //! the record and chain checks find, the fixed-size [`crate::stream::StreamDetail`] the
-    //! streaming verifier reports for the same fault ([`Detail::Check`]), so the sentence is
-    //! the same in both; [`Detail::Text`] holds the sentences of what is found outside those
-    //! checks (an input that could not be read, a checkpoint's signatures and its judging
-    //! against others, the loop audit).
+    //! streaming verifier reports for the same fault ([`Detail::check`]), so the sentence is
+    //! the same in both; otherwise the sentence of what is found outside those checks (an
+    //! input that could not be read, a checkpoint's signatures and its judging against
+    //! others, the loop audit).
 
     pub use crate::heap::verify::*;
     #[cfg(feature = "std")]

@@ -10,7 +10,7 @@
 
 use agentloop_core::jcs;
 use agentloop_core::json::{self, ParseOptions};
-use agentloop_core::stream::{check_canonical, CheckReason, Stop, MAX_DEPTH};
+use agentloop_core::stream::{check_canonical, MAX_DEPTH};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
             match check_canonical(bytes, MAX_DEPTH) {
                 Ok(_) => {}
                 Err(e) => assert!(
-                    matches!(e.reason, CheckReason::Stop(Stop::Limit(_))),
+                    e.past_limit(),
                     "the stream checker refused canonical bytes: {e}"
                 ),
             }

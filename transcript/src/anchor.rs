@@ -38,9 +38,13 @@ impl Anchor {
     };
 }
 
-/// Why an anchor string was refused.
+/// Why an anchor string was refused: its `Display` is the sentence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AnchorError {
+pub struct AnchorError(Problem);
+
+/// What was wrong with an anchor string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Problem {
     /// No `:` between SEQ0 and PREV0.
     MissingColon,
     /// SEQ0 is not a decimal integer from 0 to 2^53 − 1.
@@ -52,9 +56,9 @@ pub enum AnchorError {
 impl fmt::Display for AnchorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            AnchorError::MissingColon => "an anchor is SEQ0:PREV0, and the ':' is missing",
-            AnchorError::BadSeq => "the anchor's SEQ0 is not an integer from 0 to 2^53-1",
-            AnchorError::BadPrev => "the anchor's PREV0 is not 64 lowercase hex digits",
+            AnchorError(Problem::MissingColon) => "an anchor is SEQ0:PREV0, and the ':' is missing",
+            AnchorError(Problem::BadSeq) => "the anchor's SEQ0 is not an integer from 0 to 2^53-1",
+            AnchorError(Problem::BadPrev) => "the anchor's PREV0 is not 64 lowercase hex digits",
         })
     }
 }
@@ -66,13 +70,15 @@ impl FromStr for Anchor {
 
     /// Parses `SEQ0:PREV0`, e.g. `12:9f86d0…` (64 hex digits).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let (seq, prev) = s.split_once(':').ok_or(AnchorError::MissingColon)?;
+        let (seq, prev) = s
+            .split_once(':')
+            .ok_or(AnchorError(Problem::MissingColon))?;
         let digits_only = !seq.is_empty() && seq.bytes().all(|b| b.is_ascii_digit());
         let seq0: u64 = match seq.parse() {
             Ok(n) if digits_only && n <= MAX_SEQ => n,
-            _ => return Err(AnchorError::BadSeq),
+            _ => return Err(AnchorError(Problem::BadSeq)),
         };
-        let prev0 = Hash::from_hex(prev.as_bytes()).ok_or(AnchorError::BadPrev)?;
+        let prev0 = Hash::from_hex(prev.as_bytes()).ok_or(AnchorError(Problem::BadPrev))?;
         Ok(Anchor { seq0, prev0 })
     }
 }
@@ -99,27 +105,33 @@ mod tests {
             }
         );
         assert_eq!(alloc::format!("{a}"), alloc::format!("5:{zeros}"));
-        assert_eq!("5".parse::<Anchor>(), Err(AnchorError::MissingColon));
+        assert_eq!(
+            "5".parse::<Anchor>(),
+            Err(AnchorError(Problem::MissingColon))
+        );
         assert_eq!(
             alloc::format!("+5:{zeros}").parse::<Anchor>(),
-            Err(AnchorError::BadSeq)
+            Err(AnchorError(Problem::BadSeq))
         );
         assert_eq!(
             alloc::format!("9007199254740992:{zeros}").parse::<Anchor>(),
-            Err(AnchorError::BadSeq)
+            Err(AnchorError(Problem::BadSeq))
         );
-        assert_eq!("1:abc".parse::<Anchor>(), Err(AnchorError::BadPrev));
+        assert_eq!(
+            "1:abc".parse::<Anchor>(),
+            Err(AnchorError(Problem::BadPrev))
+        );
         for (error, text) in [
             (
-                AnchorError::MissingColon,
+                AnchorError(Problem::MissingColon),
                 "an anchor is SEQ0:PREV0, and the ':' is missing",
             ),
             (
-                AnchorError::BadSeq,
+                AnchorError(Problem::BadSeq),
                 "the anchor's SEQ0 is not an integer from 0 to 2^53-1",
             ),
             (
-                AnchorError::BadPrev,
+                AnchorError(Problem::BadPrev),
                 "the anchor's PREV0 is not 64 lowercase hex digits",
             ),
         ] {

@@ -82,7 +82,7 @@ pub fn write_f64<S: ByteSink + ?Sized>(value: f64, out: &mut S) -> Result<(), En
 
 /// Writes a non-negative integer in decimal (exact for every `u64`; the record format
 /// keeps `seq` at or below 2^53 − 1 so that it stays exact as a double).
-pub fn write_u64<S: ByteSink + ?Sized>(value: u64, out: &mut S) -> Result<(), BufferFull> {
+pub(crate) fn write_u64<S: ByteSink + ?Sized>(value: u64, out: &mut S) -> Result<(), BufferFull> {
     let mut buf = [0u8; 20];
     let len = number::format_u64(value, &mut buf);
     out.write(&buf[..len])

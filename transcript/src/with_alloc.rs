@@ -12,7 +12,8 @@ use crate::jcs::write_u64;
 use crate::sink::{BufferFull, ByteSink};
 use crate::stream::engine::Faults;
 use crate::stream::internals::LineBuf;
-use crate::stream::{FromStreamDetail, Place, StreamFault};
+use crate::stream::report::FromStreamDetail;
+use crate::stream::{Place, StreamFault};
 
 /// A growing buffer: never full.
 impl ByteSink for Vec<u8> {

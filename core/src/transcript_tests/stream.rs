@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use super::stream_faults::forge;
 use crate::anchor::Anchor;
 use crate::chain::Chain;
+use crate::fixed::finding::*;
 use crate::hash::Hash;
 use crate::json;
 use crate::stream::*;
@@ -208,21 +209,22 @@ fn write_record_refusals() {
     );
     for payload in [&b"{ }"[..], b"1.0", b"{\"b\":1,\"a\":2}", b"\"\\/\""] {
         match write_record(&mut buf, "k", payload, &prev, 0) {
-            Err(AppendError::NotCanonical(CheckError {
-                reason: CheckReason::Stop(Stop::NotCanonical(_)),
-                ..
-            })) => {}
+            Err(AppendError::NotCanonical(e))
+                if matches!(e.reason(), CheckReason::Stop(Stop::NotCanonical(_))) => {}
             other => panic!("{}: {other:?}", String::from_utf8_lossy(payload)),
         }
     }
     let e = write_record(&mut buf, "k", b"9007199254740993", &prev, 0).unwrap_err();
-    assert_eq!(
-        e,
-        AppendError::NotCanonical(CheckError {
-            offset: 16,
-            reason: CheckReason::Unserialisable(NumberProblem::InexactInteger)
-        })
-    );
+    match &e {
+        AppendError::NotCanonical(check) => assert_eq!(
+            (check.offset(), check.reason()),
+            (
+                16,
+                CheckReason::Unserialisable(NumberProblem::InexactInteger)
+            )
+        ),
+        other => panic!("{other:?}"),
+    }
     assert!(format!("{e}").contains("integer literal"));
     let needed = write_record(&mut buf, "k", b"{}", &prev, 7).unwrap().0;
     for small in [0, 1, needed - 1] {
@@ -310,7 +312,7 @@ fn check_canonical_accepts_exactly_canonical_bytes() {
     for s in departures {
         let e = check_canonical(s.as_bytes(), MAX_DEPTH).unwrap_err();
         assert!(
-            matches!(e.reason, CheckReason::Stop(Stop::NotCanonical(_))),
+            matches!(e.reason(), CheckReason::Stop(Stop::NotCanonical(_))),
             "{s}: {e:?}"
         );
     }
@@ -341,7 +343,7 @@ fn check_canonical_accepts_exactly_canonical_bytes() {
     ];
     for (s, syntax) in bad {
         let e = check_canonical(s.as_bytes(), MAX_DEPTH).unwrap_err();
-        assert_eq!(e.reason, CheckReason::Stop(Stop::Bad(*syntax)), "{s}");
+        assert_eq!(e.reason(), CheckReason::Stop(Stop::Bad(*syntax)), "{s}");
         assert!(json::parse(s.as_bytes()).is_err(), "{s}");
     }
     for bytes in [
@@ -355,7 +357,7 @@ fn check_canonical_accepts_exactly_canonical_bytes() {
         let e = check_canonical(bytes, MAX_DEPTH).unwrap_err();
         assert!(
             matches!(
-                e.reason,
+                e.reason(),
                 CheckReason::Stop(Stop::Bad(Syntax::InvalidUtf8 | Syntax::UnexpectedEnd))
             ),
             "{bytes:?}: {e:?}"
@@ -369,7 +371,7 @@ fn check_canonical_accepts_exactly_canonical_bytes() {
         ("1152921504606846976", NumberProblem::InexactInteger),
     ] {
         let e = check_canonical(s.as_bytes(), MAX_DEPTH).unwrap_err();
-        assert_eq!(e.reason, CheckReason::Unserialisable(p), "{s}");
+        assert_eq!(e.reason(), CheckReason::Unserialisable(p), "{s}");
         assert!(json::parse(s.as_bytes())
             .unwrap_err()
             .kind
@@ -385,8 +387,8 @@ fn depth_and_key_limits() {
     let nested = |n: usize| "[".repeat(n) + &"]".repeat(n);
     assert!(check_canonical(nested(MAX_DEPTH).as_bytes(), MAX_DEPTH).is_ok());
     let e = check_canonical(nested(MAX_DEPTH + 1).as_bytes(), MAX_DEPTH).unwrap_err();
-    assert_eq!(e.reason, CheckReason::Stop(Stop::Bad(Syntax::TooDeep)));
-    assert_eq!(e.offset, MAX_DEPTH);
+    assert_eq!(e.reason(), CheckReason::Stop(Stop::Bad(Syntax::TooDeep)));
+    assert_eq!(e.offset(), MAX_DEPTH);
     // The stream verifier allows 129 on a record line, as the allocating one does.
     let mut state = ChainState::new();
     let mut buf = alloc::vec![0u8; 1024];
@@ -408,14 +410,17 @@ fn depth_and_key_limits() {
     assert!(check_canonical(ok.as_bytes(), MAX_DEPTH).is_ok());
     let too_long = format!("{{\"{long_key}k\":1}}");
     let e = check_canonical(too_long.as_bytes(), MAX_DEPTH).unwrap_err();
-    assert_eq!(e.reason, CheckReason::Stop(Stop::Limit(Limit::KeyTooLong)));
-    assert_eq!(e.offset, 2 + MAX_KEY_BYTES);
+    assert_eq!(
+        e.reason(),
+        CheckReason::Stop(Stop::Limit(Limit::KeyTooLong))
+    );
+    assert_eq!(e.offset(), 2 + MAX_KEY_BYTES);
     // Five open objects with a 250-byte last key each need 1250 bytes of key path.
     let key = "p".repeat(250);
     let path = format!("{{\"{key}\":").repeat(5) + "1" + &"}".repeat(5);
     let e = check_canonical(path.as_bytes(), MAX_DEPTH).unwrap_err();
     assert_eq!(
-        e.reason,
+        e.reason(),
         CheckReason::Stop(Stop::Limit(Limit::KeyPathTooLong))
     );
     assert!(json::parse(path.as_bytes()).is_ok());
@@ -503,7 +508,7 @@ fn details_of_edge_values_read_as_sentences() {
         "a number outside the double range"
     );
     assert_eq!(format!("{}", Found::Number(-2.5)), "the number -2.5");
-    let gap = |found| StreamDetail::SeqGap { expected: 4, found };
+    let gap = |found| Finding::SeqGap { expected: 4, found };
     assert_eq!(
         format!("{}", gap(Found::Number(f64::NEG_INFINITY))),
         "expected seq 4, found a number outside the double range"
@@ -520,7 +525,7 @@ fn details_of_edge_values_read_as_sentences() {
     let mut first = heapless::String::new();
     first.push_str("zz").unwrap();
     assert_eq!(
-        format!("{}", StreamDetail::Unexpected { count: 1, first }),
+        format!("{}", Finding::Unexpected { count: 1, first }),
         "unexpected member 'zz'; a record has only hash, kind, payload, prev and seq"
     );
 }
@@ -568,10 +573,11 @@ fn found_strings_read_as_excerpts() {
         .unwrap();
     assert_eq!(
         gap.detail,
-        StreamDetail::SeqGap {
+        Finding::SeqGap {
             expected: 0,
             found: Found::of_str(&long)
         }
+        .into()
     );
 }
 
@@ -695,13 +701,10 @@ fn a_line_that_is_one_unserialisable_number_is_not_canonical_here_and_not_an_obj
     let line = format!("{}\n", "3".repeat(60));
     let report = stream(line.as_bytes(), StreamOptions::default(), 7);
     assert_eq!(kinds(&report), [(0, "not_canonical")]);
-    assert!(matches!(
-        report.faults[0].detail,
-        StreamDetail::NotCanonical {
-            departure: Departure::NumberSpelling,
-            ..
-        }
-    ));
+    assert_eq!(
+        report.faults[0].detail.departure(),
+        Some(Departure::NumberSpelling)
+    );
     let alloc = verify::verify_bytes(line.as_bytes(), &verify::Options::default());
     let found: Vec<FaultKind> = alloc.faults.iter().map(|f| f.kind).collect();
     assert_eq!(found, [FaultKind::NotAnObject]);

@@ -1,9 +1,9 @@
 //! A strict parser's error as the verifiers' fault detail: agentloop-core's allocating
 //! verifier reports a line its fast path did not accept with the same fixed-size
-//! [`StreamDetail`] the streaming verifier would.
+//! detail ([`Finding`]) the streaming verifier would.
 
 use crate::parse_error::{ParseError, ParseErrorKind};
-use crate::stream::{NumberProblem, StreamDetail, Syntax};
+use crate::stream::{Finding, NumberProblem, Syntax};
 
 /// The problem of a number with no canonical encoding.
 pub fn number_problem(kind: ParseErrorKind) -> Option<NumberProblem> {
@@ -17,9 +17,9 @@ pub fn number_problem(kind: ParseErrorKind) -> Option<NumberProblem> {
 
 /// A parse error as a detail: what was wrong at which column (`bad_json`), or, for a
 /// number with no canonical encoding, that problem (`unserialisable_payload`).
-pub fn parse_detail(e: &ParseError) -> StreamDetail {
+pub fn parse_detail(e: &ParseError) -> Finding {
     if let Some(problem) = number_problem(e.kind) {
-        return StreamDetail::Unserialisable { problem };
+        return Finding::Unserialisable { problem };
     }
     let column = e.offset as u64 + 1;
     let error = match e.kind {
@@ -39,5 +39,5 @@ pub fn parse_detail(e: &ParseError) -> StreamDetail {
         ParseErrorKind::InvalidNumber => Syntax::InvalidNumber,
         ParseErrorKind::TrailingCharacters => Syntax::TrailingCharacters,
     };
-    StreamDetail::Syntax { column, error }
+    Finding::Syntax { column, error }
 }

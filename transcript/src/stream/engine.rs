@@ -15,7 +15,7 @@
 
 use heapless::String;
 
-use super::report::{Found, StreamDetail, StreamFault, NAME_BYTES};
+use super::report::{Finding, Found, StreamFault, NAME_BYTES};
 use super::{checkpoint_outcome, NumberProblem, Place, Sealed};
 use crate::anchor::{seq_of, Anchor};
 use crate::checkpoint::{Checkpoint, Tree};
@@ -149,19 +149,13 @@ impl Engine {
     }
 
     /// Keeps a fault, or counts it when the cap is reached.
-    pub fn fault(
-        &mut self,
-        faults: &mut impl Faults,
-        at: At,
-        kind: FaultKind,
-        detail: StreamDetail,
-    ) {
+    pub fn fault(&mut self, faults: &mut impl Faults, at: At, kind: FaultKind, detail: Finding) {
         if faults.kept() < self.max_faults {
             faults.keep(StreamFault {
                 index: Some(at.index),
                 line: at.line,
                 kind,
-                detail,
+                detail: detail.into(),
             });
         } else {
             self.faults_omitted += 1;
@@ -179,27 +173,27 @@ impl Engine {
     /// numbers with no canonical encoding, `hash`, `seq`, `prev`.
     pub fn record(&mut self, faults: &mut impl Faults, at: At, facts: Facts) {
         if facts.absent != 0 || facts.kind.is_some() {
-            let detail = StreamDetail::Missing {
+            let detail = Finding::Missing {
                 absent: facts.absent,
                 kind: facts.kind,
             };
             self.fault(faults, at, FaultKind::MissingFields, detail);
         }
         if facts.unexpected > 0 {
-            let detail = StreamDetail::Unexpected {
+            let detail = Finding::Unexpected {
                 count: facts.unexpected,
                 first: facts.first_unexpected,
             };
             self.fault(faults, at, FaultKind::UnexpectedFields, detail);
         }
         if let Some(problem) = facts.unserialisable {
-            let detail = StreamDetail::Unserialisable { problem };
+            let detail = Finding::Unserialisable { problem };
             self.fault(faults, at, FaultKind::UnserialisablePayload, detail);
         }
         let stored = match facts.hash {
             None => None,
             Some(Err(found)) => {
-                let detail = StreamDetail::HashMalformed { found };
+                let detail = Finding::HashMalformed { found };
                 self.fault(faults, at, FaultKind::HashMismatch, detail);
                 None
             }
@@ -215,7 +209,7 @@ impl Engine {
             Some(Ok(n)) => self.seq_number(faults, at, n),
             Some(Err(found)) => {
                 let expected = self.expected_seq;
-                let detail = StreamDetail::SeqGap { expected, found };
+                let detail = Finding::SeqGap { expected, found };
                 self.fault(faults, at, FaultKind::SeqGap, detail);
                 self.expected_seq = expected.saturating_add(1);
             }
@@ -223,7 +217,7 @@ impl Engine {
         match facts.prev {
             None => {}
             Some(Err(found)) => {
-                let detail = StreamDetail::PrevMalformed { found };
+                let detail = Finding::PrevMalformed { found };
                 self.fault(faults, at, FaultKind::PrevMismatch, detail);
             }
             Some(Ok(prev)) => self.prev_hash(faults, at, prev),
@@ -250,9 +244,9 @@ impl Engine {
             line: Some(self.count + 1),
         };
         let detail = if complete {
-            StreamDetail::UnterminatedRecord { len }
+            Finding::UnterminatedRecord { len }
         } else {
-            StreamDetail::TornTail { len }
+            Finding::TornTail { len }
         };
         self.fault(faults, at, FaultKind::TornTail, detail);
     }
@@ -286,7 +280,7 @@ impl Engine {
 
     fn compare_hash(&mut self, faults: &mut impl Faults, at: At, stored: Hash, computed: Hash) {
         if computed != stored {
-            let detail = StreamDetail::HashDiffers { stored, computed };
+            let detail = Finding::HashDiffers { stored, computed };
             self.fault(faults, at, FaultKind::HashMismatch, detail);
         }
     }
@@ -299,7 +293,7 @@ impl Engine {
         let expected = self.expected_seq;
         let seq = seq_of(n);
         if seq != Some(expected) {
-            let detail = StreamDetail::SeqGap {
+            let detail = Finding::SeqGap {
                 expected,
                 found: Found::Number(n),
             };
@@ -315,7 +309,7 @@ impl Engine {
     fn prev_hash(&mut self, faults: &mut impl Faults, at: At, found: Hash) {
         if let Some(expected) = self.prev {
             if found != expected {
-                let detail = StreamDetail::PrevDiffers {
+                let detail = Finding::PrevDiffers {
                     expected,
                     found,
                     index: at.index,

@@ -24,7 +24,7 @@
 //! default strict mode, in the same order, with the same record count and head; so are
 //! `torn_tail`, `truncated` and `head_mismatch` — and so are the details: both verifiers
 //! report the same fixed-size [`StreamDetail`] (the allocating one inside
-//! `verify::Detail::Check`), whose `Display` is the one sentence for that fault. The two
+//! `verify::Detail`), whose `Display` is the one sentence for that fault. The two
 //! verifiers share [`StreamFault`], [`StreamDetail`], [`FaultKind`] and [`Checkpoint`] (`verify`
 //! re-exports the last two).
 //!
@@ -70,29 +70,29 @@
 //! 1,590 (nesting stack 129 × 4, key buffer 1,024, number literal 32), the record state
 //! 592 (SHA-256 context and a 128-byte staging buffer for it, a 66-byte capture of
 //! `hash`/`prev`/`seq`, what `hash`/`prev`/`seq`/`kind` were when malformed, each with
-//! an [`EXCERPT_BYTES`] excerpt of a found string), the fault list 1,088 (120 bytes a
+//! a 40-byte excerpt of a found string), the fault list 1,088 (120 bytes a
 //! fault), the Merkle tree about 2,200 (a
 //! [`crate::merkle::CompactRange`] of 64 levels, so the root of every prefix is free);
 //! the unit test `state_size_is_fixed` prints the exact figures and bounds it at 6 KiB.
 //! [`StreamVerifier::push`] and [`write_record`] never allocate.
 
-mod lexer;
+pub(crate) mod lexer;
 mod line;
 mod record;
-mod report;
+pub(crate) mod report;
 
 pub use lexer::{
-    check_canonical, CheckError, CheckReason, Departure, JsonType, Limit, NumberProblem, Stop,
-    Syntax, KEY_PATH_BYTES, MAX_DEPTH, MAX_KEY_BYTES, MAX_NUMBER_BYTES, RECORD_MAX_DEPTH,
+    check_canonical, CheckError, Departure, KEY_PATH_BYTES, MAX_DEPTH, MAX_KEY_BYTES,
+    MAX_NUMBER_BYTES, RECORD_MAX_DEPTH,
 };
+// The parts of the opaque `StreamDetail` and `CheckError`: `__private::finding`.
+pub(crate) use lexer::{JsonType, NumberProblem, Stop, Syntax};
 pub use line::{LineChecker, Sealed};
 
 #[doc(hidden)]
 pub use report::name_start;
-pub use report::{
-    Excerpt, Found, FromStreamDetail, StreamDetail, StreamFault, StreamReport, EXCERPT_BYTES,
-    MAX_FAULTS, NAME_BYTES,
-};
+pub(crate) use report::Finding;
+pub use report::{StreamDetail, StreamFault, StreamReport, MAX_FAULTS};
 
 pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
@@ -269,9 +269,9 @@ impl StreamVerifier {
         let stopped = self.stopped.take();
         let mut record = core::mem::replace(&mut self.record, RecordState::new());
         let outcome = if len == 0 {
-            Err(StreamDetail::EmptyLine)
+            Err(Finding::EmptyLine)
         } else if len > self.options.max_line_bytes {
-            Err(StreamDetail::LineTooLong {
+            Err(Finding::LineTooLong {
                 len,
                 limit: self.options.max_line_bytes,
             })
@@ -283,11 +283,9 @@ impl StreamVerifier {
             stop.map_err(|(column, stop)| {
                 let column = column + 1;
                 match stop {
-                    Stop::Bad(error) => StreamDetail::Syntax { column, error },
-                    Stop::Limit(limit) => StreamDetail::Limit { column, limit },
-                    Stop::NotCanonical(departure) => {
-                        StreamDetail::NotCanonical { column, departure }
-                    }
+                    Stop::Bad(error) => Finding::Syntax { column, error },
+                    Stop::Limit(limit) => Finding::Limit { column, limit },
+                    Stop::NotCanonical(departure) => Finding::NotCanonical { column, departure },
                 }
             })
         };
@@ -300,8 +298,8 @@ impl StreamVerifier {
                     None => self.engine.record(&mut self.faults, at, record.facts()),
                 };
             }
-            Ok(found) => (FaultKind::NotAnObject, StreamDetail::NotAnObject { found }),
-            Err(detail @ StreamDetail::NotCanonical { .. }) => (FaultKind::NotCanonical, detail),
+            Ok(found) => (FaultKind::NotAnObject, Finding::NotAnObject { found }),
+            Err(detail @ Finding::NotCanonical { .. }) => (FaultKind::NotCanonical, detail),
             Err(detail) => (FaultKind::BadJson, detail),
         };
         self.engine.fault(&mut self.faults, at, kind, detail);
@@ -345,7 +343,7 @@ pub(crate) fn checkpoint_outcome(
                 index: Some(0),
                 line: Some(1),
                 kind: FaultKind::CheckpointOriginMismatch,
-                detail: StreamDetail::OriginMismatch { expected, found },
+                detail: Finding::OriginMismatch { expected, found }.into(),
             };
             (Some((Place::First, fault)), None)
         }
@@ -354,24 +352,25 @@ pub(crate) fn checkpoint_outcome(
                 index: Some(count),
                 line: None,
                 kind: FaultKind::Truncated,
-                detail: StreamDetail::Truncated {
+                detail: Finding::Truncated {
                     checkpoint: cp.count,
                     count,
-                },
+                }
+                .into(),
             };
             (Some((Place::Last, fault)), None)
         }
         Verdict::Reached { beyond, mismatch } => {
             let fault = mismatch.map(|m| {
                 let detail = match (m.head, m.root) {
-                    (Some(head), _) => StreamDetail::HeadMismatch {
+                    (Some(head), _) => Finding::HeadMismatch {
                         head,
                         checkpoint: cp.count,
                         found: m.found,
                     },
                     (None, root) => {
                         let (root, found) = root.unwrap_or_default();
-                        StreamDetail::RootMismatch {
+                        Finding::RootMismatch {
                             root,
                             checkpoint: cp.count,
                             found,
@@ -382,7 +381,7 @@ pub(crate) fn checkpoint_outcome(
                     index: m.index,
                     line: m.index.map(|i| i + 1),
                     kind: FaultKind::HeadMismatch,
-                    detail,
+                    detail: detail.into(),
                 };
                 (Place::InOrder, fault)
             });

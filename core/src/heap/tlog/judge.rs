@@ -210,7 +210,7 @@ fn judge_alone(old: Checkpoint, leaves: Leaves<'_>) -> Option<Fault> {
             index: Some(have as u64),
             line: None,
             kind: FaultKind::Truncated,
-            detail: crate::stream::StreamDetail::Truncated {
+            detail: crate::fixed::finding::Finding::Truncated {
                 checkpoint: old.count,
                 count: have as u64,
             }

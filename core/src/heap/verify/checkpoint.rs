@@ -10,9 +10,14 @@ use crate::checkpoint::Checkpoint;
 use crate::hash::Hash;
 use crate::json::{self, Value};
 
-/// Why a checkpoint text was refused (`checkpoint_malformed`).
+/// Why a checkpoint text was refused (`checkpoint_malformed`): its `Display` is the
+/// sentence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CheckpointError {
+pub struct CheckpointError(Problem);
+
+/// What was wrong with a checkpoint text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Problem {
     /// The text is not a JSON object.
     NotAnObject,
     /// `count` is missing or not an integer from 0 to 2^53.
@@ -26,12 +31,16 @@ pub enum CheckpointError {
 impl fmt::Display for CheckpointError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            CheckpointError::NotAnObject => {
+            CheckpointError(Problem::NotAnObject) => {
                 "a checkpoint is a JSON object {\"count\":N,\"head\":\"<64 hex>\"}"
             }
-            CheckpointError::BadCount => "the checkpoint's count is not an integer from 0 to 2^53",
-            CheckpointError::BadHead => "the checkpoint's head is not 64 lowercase hex digits",
-            CheckpointError::UnknownMember => {
+            CheckpointError(Problem::BadCount) => {
+                "the checkpoint's count is not an integer from 0 to 2^53"
+            }
+            CheckpointError(Problem::BadHead) => {
+                "the checkpoint's head is not 64 lowercase hex digits"
+            }
+            CheckpointError(Problem::UnknownMember) => {
                 "the checkpoint has a member other than count and head"
             }
         })
@@ -51,24 +60,26 @@ pub trait ParseCheckpoint: Sized {
 
 impl ParseCheckpoint for Checkpoint {
     fn parse(text: &[u8]) -> Result<Checkpoint, CheckpointError> {
-        let value = json::parse(text).map_err(|_| CheckpointError::NotAnObject)?;
-        let object = value.as_object().ok_or(CheckpointError::NotAnObject)?;
+        let value = json::parse(text).map_err(|_| CheckpointError(Problem::NotAnObject))?;
+        let object = value
+            .as_object()
+            .ok_or(CheckpointError(Problem::NotAnObject))?;
         if object.iter().any(|(k, _)| k != "count" && k != "head") {
-            return Err(CheckpointError::UnknownMember);
+            return Err(CheckpointError(Problem::UnknownMember));
         }
         let count = match object.get("count") {
             // `as` saturates; the round trip holds only for integers in range.
             Some(Value::Number(n)) if (*n as u64) as f64 == *n && *n <= (MAX_SEQ + 1) as f64 => {
                 *n as u64
             }
-            _ => return Err(CheckpointError::BadCount),
+            _ => return Err(CheckpointError(Problem::BadCount)),
         };
         let head = match object.get("head") {
             None => None,
             Some(v) => Some(
                 v.as_str()
                     .and_then(|s| Hash::from_hex(s.as_bytes()))
-                    .ok_or(CheckpointError::BadHead)?,
+                    .ok_or(CheckpointError(Problem::BadHead))?,
             ),
         };
         Ok(Checkpoint {
@@ -101,24 +112,33 @@ mod tests {
                 ..Default::default()
             })
         );
-        assert_eq!(Checkpoint::parse(b"[]"), Err(CheckpointError::NotAnObject));
-        assert_eq!(Checkpoint::parse(b"{"), Err(CheckpointError::NotAnObject));
+        assert_eq!(
+            Checkpoint::parse(b"[]"),
+            Err(CheckpointError(Problem::NotAnObject))
+        );
+        assert_eq!(
+            Checkpoint::parse(b"{"),
+            Err(CheckpointError(Problem::NotAnObject))
+        );
         assert_eq!(
             Checkpoint::parse(b"{\"count\":1.5}"),
-            Err(CheckpointError::BadCount)
+            Err(CheckpointError(Problem::BadCount))
         );
         assert_eq!(
             Checkpoint::parse(b"{\"count\":-1}"),
-            Err(CheckpointError::BadCount)
+            Err(CheckpointError(Problem::BadCount))
         );
-        assert_eq!(Checkpoint::parse(b"{}"), Err(CheckpointError::BadCount));
+        assert_eq!(
+            Checkpoint::parse(b"{}"),
+            Err(CheckpointError(Problem::BadCount))
+        );
         assert_eq!(
             Checkpoint::parse(b"{\"count\":1,\"head\":\"AB\"}"),
-            Err(CheckpointError::BadHead)
+            Err(CheckpointError(Problem::BadHead))
         );
         assert_eq!(
             Checkpoint::parse(b"{\"count\":1,\"x\":1}"),
-            Err(CheckpointError::UnknownMember)
+            Err(CheckpointError(Problem::UnknownMember))
         );
         // Counts go up to 2^53 (a transcript of seqs 0..=2^53-1).
         assert_eq!(
@@ -131,14 +151,14 @@ mod tests {
         );
         assert_eq!(
             Checkpoint::parse(b"{\"count\":9007199254740994}"),
-            Err(CheckpointError::BadCount)
+            Err(CheckpointError(Problem::BadCount))
         );
         assert_eq!(
-            alloc::format!("{}", CheckpointError::BadHead),
+            alloc::format!("{}", CheckpointError(Problem::BadHead)),
             "the checkpoint's head is not 64 lowercase hex digits"
         );
         assert_eq!(
-            alloc::format!("{}", CheckpointError::UnknownMember),
+            alloc::format!("{}", CheckpointError(Problem::UnknownMember)),
             "the checkpoint has a member other than count and head"
         );
     }

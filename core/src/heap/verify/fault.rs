@@ -14,59 +14,80 @@ use crate::hash::Hash;
 pub type Fault = crate::stream::StreamFault<Detail>;
 
 /// What a fault of a [`Report`] found; its `Display` is the detail sentence.
+///
+/// For every fault the record and chain checks find (all the verifier itself finds but
+/// `unreadable`), the fixed-size detail both verifiers report ([`Detail::check`]);
+/// otherwise a sentence from outside those checks: the input could not be read
+/// (`unreadable`), a checkpoint's own faults and their judging (`tlog`), the loop audit
+/// (`loop_malformed`). Made from either with `From`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Detail(Said);
+
+/// What a [`Detail`] holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Detail {
-    /// What the record and chain checks found: the fixed-size detail both verifiers
-    /// report (every fault the verifier itself finds but `unreadable`).
+enum Said {
+    /// What the record and chain checks found.
     Check(crate::stream::StreamDetail),
-    /// A sentence from outside the record checks: the input could not be read
-    /// (`unreadable`), a checkpoint's own faults and their judging (`tlog`), the loop
-    /// audit (`loop_malformed`).
+    /// A sentence from outside the record checks.
     Text(String),
 }
 
 impl Detail {
     /// The fixed-size detail, when the record and chain checks found the fault.
     pub fn check(&self) -> Option<&crate::stream::StreamDetail> {
-        match self {
-            Detail::Check(detail) => Some(detail),
-            Detail::Text(_) => None,
+        match &self.0 {
+            Said::Check(detail) => Some(detail),
+            Said::Text(_) => None,
         }
     }
 }
 
 impl fmt::Display for Detail {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Detail::Check(detail) => detail.fmt(f),
-            Detail::Text(text) => f.write_str(text),
+        match &self.0 {
+            Said::Check(detail) => detail.fmt(f),
+            Said::Text(text) => f.write_str(text),
         }
+    }
+}
+
+/// As what it holds (`Check(…)`, `Text("…")`).
+impl fmt::Debug for Detail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
     }
 }
 
 impl From<crate::stream::StreamDetail> for Detail {
     fn from(detail: crate::stream::StreamDetail) -> Self {
-        Detail::Check(detail)
+        Detail(Said::Check(detail))
     }
 }
 
 impl From<String> for Detail {
     fn from(text: String) -> Self {
-        Detail::Text(text)
+        Detail(Said::Text(text))
     }
 }
 
 impl From<&str> for Detail {
     fn from(text: &str) -> Self {
-        Detail::Text(String::from(text))
+        Detail(Said::Text(String::from(text)))
+    }
+}
+
+/// The facts of a fault the record and chain checks found, as a detail.
+impl From<crate::fixed::finding::Finding> for Detail {
+    fn from(finding: crate::fixed::finding::Finding) -> Self {
+        Detail(Said::Check(finding.into()))
     }
 }
 
 /// A streaming fault's detail as this verifier's: `Fault::from(stream_fault)` keeps its
 /// place, kind and sentence.
-impl crate::stream::FromStreamDetail for Detail {
+impl crate::fixed::finding::FromStreamDetail for Detail {
     fn from_stream_detail(detail: crate::stream::StreamDetail) -> Self {
-        Detail::Check(detail)
+        Detail(Said::Check(detail))
     }
 }
 

@@ -17,6 +17,7 @@ use alloc::vec::Vec;
 use sha2::{Digest, Sha256};
 
 use crate::anchor::Anchor;
+use crate::fixed::finding::{Finding as Check, Found, JsonType};
 use crate::fixed::parse_detail::{number_problem, parse_detail};
 use crate::hash::Hash;
 use crate::jcs::{write_object_except, write_value};
@@ -24,8 +25,7 @@ use crate::json::{parse_tolerant, Object, ParseError, Value, RECORD_MAX_DEPTH};
 use crate::record::FIELDS;
 use crate::sink::CompareSink;
 use crate::stream::engine::{At, Engine, Facts};
-use crate::stream::StreamDetail as Check;
-use crate::stream::{name_start, Departure, Found, JsonType, LineChecker, Sealed};
+use crate::stream::{name_start, Departure, LineChecker, Sealed};
 
 /// Default cap on the faults kept in a report (the SPEC asks for at least 10,000).
 pub const MAX_FAULTS: usize = 10_000;
@@ -218,7 +218,7 @@ impl Verifier {
             index: None,
             line: None,
             kind: FaultKind::Unreadable,
-            detail: fault::Detail::Text(detail),
+            detail: detail.into(),
         });
     }
 

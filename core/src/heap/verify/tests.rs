@@ -346,7 +346,7 @@ fn details_of_rarer_faults() {
         report.faults[0].detail.to_string(),
         alloc::format!(
             "hash must be 64 lowercase hex digits, found \"{}…\" (100 bytes)",
-            "x".repeat(crate::stream::EXCERPT_BYTES)
+            "x".repeat(crate::fixed::finding::EXCERPT_BYTES)
         )
     );
     let short = line.replace(&long, "xy");
@@ -453,7 +453,7 @@ fn faults_display_with_their_place() {
         index,
         line,
         kind: FaultKind::SeqGap,
-        detail: Detail::Text(String::from("expected seq 1, found 5")),
+        detail: Detail::from("expected seq 1, found 5"),
     };
     assert_eq!(
         alloc::format!("{}", fault(Some(1), Some(2))),

@@ -7,9 +7,9 @@ use std::vec::Vec;
 
 use super::WriteError;
 use crate::anchor::Anchor;
+use crate::fixed::finding::Finding as Check;
 use crate::hash::Hash;
-use crate::stream::StreamDetail as Check;
-use crate::verify::{self, Detail, FaultKind, Options, Report};
+use crate::verify::{self, FaultKind, Options, Report};
 
 /// The length of the file's complete lines: the offset just past the last `\n` before
 /// `len` (0 when there is none). Reads backwards from `len`, so a torn tail costs a
@@ -101,8 +101,8 @@ fn judge(
     if only_torn_tail(&report) {
         let offset = complete_len(file, to).map_err(WriteError::Open)?.max(from);
         let complete = matches!(
-            report.faults[0].detail,
-            Detail::Check(Check::UnterminatedRecord { .. })
+            report.faults[0].detail.check().map(|d| d.finding()),
+            Some(Check::UnterminatedRecord { .. })
         );
         return Err(WriteError::TornTail {
             offset,

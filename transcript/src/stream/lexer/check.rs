@@ -3,15 +3,38 @@
 use core::fmt;
 
 use super::events::Observer;
-use super::{JsonType, Lexer, NumberProblem, Stop};
+use super::{Lexer, NumberProblem, Stop};
 
-/// Where a canonical-form check of a whole document stopped.
+/// Where a canonical-form check of a whole document stopped, and why: its `Display` is
+/// the sentence (not JSON, not canonical, past a limit of the checker, or a number with
+/// no canonical form, at which byte).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CheckError {
     /// 0-based byte offset of the byte that stopped it (the length for an early end).
-    pub offset: usize,
+    pub(crate) offset: usize,
     /// Why: not JSON, not canonical, past a limit, or a number with no canonical form.
-    pub reason: CheckReason,
+    pub(crate) reason: CheckReason,
+}
+
+impl CheckError {
+    /// 0-based byte offset of the byte that stopped the check (the length for an early
+    /// end; for a number with no canonical form, the end of that number).
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// Whether the check stopped at a fixed limit of the checker (a key, or the keys of
+    /// the open objects, too long), not at a fault of the document: canonical bytes past
+    /// a limit are refused all the same.
+    pub fn past_limit(&self) -> bool {
+        matches!(self.reason, CheckReason::Stop(Stop::Limit(_)))
+    }
+
+    /// Why, as the checker's kinds (agentloop-core's tests read them).
+    #[doc(hidden)]
+    pub fn reason(&self) -> CheckReason {
+        self.reason
+    }
 }
 
 /// Why a document is not accepted as canonical.
@@ -56,7 +79,7 @@ impl Observer for FirstProblem {
 
 /// Checks that `bytes` are exactly the canonical encoding of one JSON document nested
 /// at most `max_depth` deep, within the checker's limits. No allocation.
-pub fn check_canonical(bytes: &[u8], max_depth: usize) -> Result<JsonType, CheckError> {
+pub fn check_canonical(bytes: &[u8], max_depth: usize) -> Result<(), CheckError> {
     let mut lexer = Lexer::new(max_depth);
     let mut first = FirstProblem::default();
     lexer
@@ -66,7 +89,7 @@ pub fn check_canonical(bytes: &[u8], max_depth: usize) -> Result<JsonType, Check
             reason: CheckReason::Stop(stop),
         })?;
     first.ending = Some(bytes.len());
-    let ty = lexer.end(&mut first).map_err(|stop| CheckError {
+    lexer.end(&mut first).map_err(|stop| CheckError {
         offset: bytes.len(),
         reason: CheckReason::Stop(stop),
     })?;
@@ -75,6 +98,6 @@ pub fn check_canonical(bytes: &[u8], max_depth: usize) -> Result<JsonType, Check
             offset,
             reason: CheckReason::Unserialisable(problem),
         }),
-        None => Ok(ty),
+        None => Ok(()),
     }
 }

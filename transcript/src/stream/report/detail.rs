@@ -1,4 +1,5 @@
-//! The detail of a fault ([`StreamDetail`]) in a fixed size, and its sentence.
+//! The detail of a fault in a fixed size ([`StreamDetail`], opaque; what it holds,
+//! [`Finding`]), and its sentence.
 
 use core::fmt;
 
@@ -14,19 +15,78 @@ use crate::stream::lexer::{Departure, JsonType, Limit, NumberProblem, Syntax};
 /// what was expected and what was found (SPEC section 3).
 ///
 /// Both verifiers report these — the streaming one ([`crate::stream::StreamVerifier`]) and the
-/// allocating one (`verify::Verifier`, whose `verify::Detail::Check` holds one) — so a
+/// allocating one (`verify::Verifier`, whose `verify::Detail` holds one) — so a
+/// fault has the same sentence whichever verifier found it. Nothing in it allocates; the
+/// only text kept is the start of an unexpected member's name. What a caller branches on
+/// is the fault's kind ([`crate::stream::FaultKind`]); the detail says it in words, and
+/// tells apart the two verifiers' documented differences: [`StreamDetail::departure`]
+/// (the streaming verifier stops at the first byte that departs from canonical form)
+/// and [`StreamDetail::past_limit`] (its fixed limits).
+#[derive(Clone, PartialEq, Eq)]
+pub struct StreamDetail(Finding);
+
+impl StreamDetail {
+    /// How the line departs from canonical form, when the verifier stopped at its first
+    /// departing byte (`not_canonical`; the allocating verifier names a carriage return
+    /// so too, [`Departure::CarriageReturn`], and reports other lines that are not
+    /// canonical by their first difference from the canonical encoding: `None`).
+    pub fn departure(&self) -> Option<Departure> {
+        match self.0 {
+            Finding::NotCanonical { departure, .. } => Some(departure),
+            _ => None,
+        }
+    }
+
+    /// Whether the line went past a fixed limit of the streaming verifier (a key or the
+    /// keys of the open objects too long: `bad_json` naming the limit).
+    pub fn past_limit(&self) -> bool {
+        matches!(self.0, Finding::Limit { .. })
+    }
+
+    /// What the detail holds (agentloop-core's verifier and writer read it).
+    #[doc(hidden)]
+    pub fn finding(&self) -> &Finding {
+        &self.0
+    }
+}
+
+#[doc(hidden)]
+impl From<Finding> for StreamDetail {
+    fn from(finding: Finding) -> Self {
+        StreamDetail(finding)
+    }
+}
+
+impl fmt::Display for StreamDetail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// As its finding (`NotCanonical { column: 3, .. }`).
+impl fmt::Debug for StreamDetail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// What a [`StreamDetail`] holds: the fault's facts, one variant a sentence (not an API:
+/// agentloop-core's verifier builds them).
+///
+/// Both verifiers report these — the streaming one ([`crate::stream::StreamVerifier`]) and the
+/// allocating one (`verify::Verifier`, whose `verify::Detail` holds one) — so a
 /// fault has the same sentence whichever verifier found it. No variant allocates; the
 /// only text kept is the start of an unexpected member's name, at most [`NAME_BYTES`]
-/// bytes. A few variants come from one verifier only: [`StreamDetail::NotCanonical`],
-/// [`StreamDetail::Limit`] from the streaming one (it stops at the first byte that departs
-/// from canonical form and has fixed limits), [`StreamDetail::CanonicalDiffers`] from the
+/// bytes. A few variants come from one verifier only: [`Finding::NotCanonical`],
+/// [`Finding::Limit`] from the streaming one (it stops at the first byte that departs
+/// from canonical form and has fixed limits), [`Finding::CanonicalDiffers`] from the
 /// allocating one (it compares the line with the canonical encoding of what it parsed)
 /// — except that where that first difference is a carriage return, the allocating one
-/// names it as the streaming one does ([`StreamDetail::NotCanonical`] with
+/// names it as the streaming one does ([`Finding::NotCanonical`] with
 /// [`Departure::CarriageReturn`]), so a CRLF line has one sentence in both.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum StreamDetail {
+pub enum Finding {
     /// `bad_json`: the line is empty.
     EmptyLine,
     /// `bad_json`: the line is longer than the line limit.
@@ -172,21 +232,21 @@ pub enum StreamDetail {
     },
 }
 
-impl fmt::Display for StreamDetail {
+impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StreamDetail::EmptyLine => f.write_str("the line is empty"),
-            StreamDetail::LineTooLong { len, limit } => write!(
+            Finding::EmptyLine => f.write_str("the line is empty"),
+            Finding::LineTooLong { len, limit } => write!(
                 f,
                 "the line is {len} bytes long, more than the limit of {limit} bytes"
             ),
-            StreamDetail::Syntax { column, error } => write!(f, "{error} at column {column}"),
-            StreamDetail::Limit { column, limit } => write!(f, "{limit} at column {column}"),
-            StreamDetail::NotCanonical { column, departure } => write!(
+            Finding::Syntax { column, error } => write!(f, "{error} at column {column}"),
+            Finding::Limit { column, limit } => write!(f, "{limit} at column {column}"),
+            Finding::NotCanonical { column, departure } => write!(
                 f,
                 "the line is not in canonical (RFC 8785) form: {departure} at column {column}"
             ),
-            StreamDetail::CanonicalDiffers {
+            Finding::CanonicalDiffers {
                 column,
                 len,
                 canonical,
@@ -194,32 +254,32 @@ impl fmt::Display for StreamDetail {
                 f,
                 "the line is not in canonical (RFC 8785) form: first difference at column {column} ({len} bytes, canonical is {canonical})"
             ),
-            StreamDetail::NotAnObject { found } => {
+            Finding::NotAnObject { found } => {
                 write!(f, "expected a JSON object, found {}", found.with_article())
             }
-            StreamDetail::Missing { absent, kind } => missing(f, *absent, kind.as_ref()),
-            StreamDetail::Unexpected { count, first } => {
+            Finding::Missing { absent, kind } => missing(f, *absent, kind.as_ref()),
+            Finding::Unexpected { count, first } => {
                 write!(f, "unexpected member '{}'", first.escape_debug())?;
                 if *count > 1 {
                     write!(f, " and {} more", count - 1)?;
                 }
                 f.write_str("; a record has only hash, kind, payload, prev and seq")
             }
-            StreamDetail::Unserialisable { problem } => write!(
+            Finding::Unserialisable { problem } => write!(
                 f,
                 "{problem}, so the record has no canonical encoding to hash"
             ),
-            StreamDetail::HashMalformed { found } => {
+            Finding::HashMalformed { found } => {
                 write!(f, "hash must be 64 lowercase hex digits, found {found}")
             }
-            StreamDetail::HashDiffers { stored, computed } => {
+            Finding::HashDiffers { stored, computed } => {
                 write!(f, "stored hash {stored}, but the record hashes to {computed}")
             }
-            StreamDetail::SeqGap { expected, found } => seq_gap(f, *expected, found),
-            StreamDetail::PrevMalformed { found } => {
+            Finding::SeqGap { expected, found } => seq_gap(f, *expected, found),
+            Finding::PrevMalformed { found } => {
                 write!(f, "prev must be 64 lowercase hex digits, found {found}")
             }
-            StreamDetail::PrevDiffers {
+            Finding::PrevDiffers {
                 expected,
                 found,
                 index,
@@ -231,34 +291,34 @@ impl fmt::Display for StreamDetail {
                 }
                 write!(f, "), found {found}")
             }
-            StreamDetail::TornTail { len } => write!(
+            Finding::TornTail { len } => write!(
                 f,
                 "the last line ({len} bytes) has no terminating newline: the last append did not finish"
             ),
-            StreamDetail::UnterminatedRecord { len } => write!(
+            Finding::UnterminatedRecord { len } => write!(
                 f,
                 "the last line ({len} bytes) is a complete, valid record that continues the chain, missing only its terminating newline"
             ),
-            StreamDetail::Truncated { .. }
-            | StreamDetail::HeadMismatch { .. }
-            | StreamDetail::RootMismatch { .. }
-            | StreamDetail::OriginMismatch { .. } => self.fmt_checkpoint(f),
+            Finding::Truncated { .. }
+            | Finding::HeadMismatch { .. }
+            | Finding::RootMismatch { .. }
+            | Finding::OriginMismatch { .. } => self.fmt_checkpoint(f),
         }
     }
 }
 
-impl StreamDetail {
+impl Finding {
     /// The sentences of a checkpoint's faults (any other detail: its own `Display`).
     pub(super) fn fmt_checkpoint(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StreamDetail::Truncated { checkpoint, count } => write!(
+            Finding::Truncated { checkpoint, count } => write!(
                 f,
                 "the checkpoint covers {checkpoint} records but the transcript has {count}: {} missing from the end",
                 checkpoint.saturating_sub(*count)
             ),
             // A checkpoint of 0 records stands for the anchor: no record carries its
             // head, the anchor's prev0 is it; its root is the empty tree's.
-            StreamDetail::HeadMismatch {
+            Finding::HeadMismatch {
                 head,
                 checkpoint,
                 found,
@@ -273,7 +333,7 @@ impl StreamDetail {
                     None => f.write_str("no well-formed hash"),
                 }
             }
-            StreamDetail::RootMismatch {
+            Finding::RootMismatch {
                 root,
                 checkpoint,
                 found,
@@ -288,7 +348,7 @@ impl StreamDetail {
                     None => f.write_str("none (a record has no well-formed hash)"),
                 }
             }
-            StreamDetail::OriginMismatch { expected, found } => {
+            Finding::OriginMismatch { expected, found } => {
                 write!(
                     f,
                     "the checkpoint's origin names a transcript whose record 0 carries {expected}, but record 0 carries "

@@ -7,12 +7,12 @@ use heapless::Vec;
 use crate::fault_kind::FaultKind;
 use crate::hash::Hash;
 
-mod detail;
-mod found;
+pub(crate) mod detail;
+pub(crate) mod found;
 
-pub use detail::StreamDetail;
+pub use detail::{Finding, StreamDetail};
 use found::Spelled;
-pub use found::{name_start, Excerpt, Found, EXCERPT_BYTES};
+pub use found::{name_start, Found, EXCERPT_BYTES};
 
 /// Line faults a [`StreamReport`] keeps; the rest are counted in
 /// [`StreamReport::faults_omitted`]. A checkpoint fault is always kept (one more slot).
@@ -41,7 +41,7 @@ pub struct StreamFault<D = StreamDetail> {
 }
 
 /// A richer fault detail that holds any [`StreamDetail`]: agentloop-core's
-/// `verify::Detail` (`Detail::Check`). It lets `StreamFault::<D>::from` widen a streaming
+/// `verify::Detail` (`Detail::check`). It lets `StreamFault::<D>::from` widen a streaming
 /// fault into that verifier's fault with the same place, kind and sentence.
 pub trait FromStreamDetail {
     /// The detail that says what `detail` says.
