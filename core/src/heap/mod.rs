@@ -14,6 +14,7 @@ pub mod json;
 pub(crate) mod merkle_prove;
 pub mod model;
 pub mod note;
+pub(crate) mod opaque;
 pub mod provider;
 pub mod quote;
 pub(crate) mod record_log;

@@ -106,7 +106,10 @@ pub use need::{FeedError, Need};
 pub use records::Record;
 pub(crate) use resume::recorded_budgets;
 pub use resume::ResumeError;
+pub(crate) use resume::ResumeErrorKind;
 pub use setup::SetupError;
+#[cfg(test)]
+pub(crate) use setup::SetupErrorKind;
 pub use task::{check_task, TaskError};
 
 use alloc::collections::BTreeMap;

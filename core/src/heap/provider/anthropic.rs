@@ -72,7 +72,7 @@ const RESERVED: [&str; 5] = ["max_tokens", "messages", "model", "system", "tools
 ///
 /// Refused, in this order: an empty model ([`RequestError::NoModel`]), a
 /// `max_output_tokens` of 0 or past 2^53 − 1, no `max_output_tokens`, a reserved member
-/// in `extra`, a NaN in `extra`, a conversation [`super::check_conversation`] refuses,
+/// in `extra`, a NaN in `extra`, a conversation that cannot be sent (see [the module](super)),
 /// a task that is empty or only white space, a conversation that ends with an assistant
 /// message, a NaN in the manifest.
 pub fn request(

@@ -46,8 +46,11 @@
 //! - Each tool result as the canonical JSON of its value, or its `ok:false` sentence
 //!   (marked as an error where the provider has a mark), a call the loop left unrun as
 //!   `not run: the loop stopped (<reason>)`.
-//! - Before anything is encoded, the conversation is checked ([`check_conversation`]):
-//!   a request never holds a call without its one result.
+//! - Before anything is encoded, the conversation is checked: the first message is the
+//!   user's task; every call id is non-empty, unique and made of `A-Z a-z 0-9 _ -`; each
+//!   call is answered by exactly one tool result (same id and name), in call order,
+//!   before the next user or assistant message; every value has a canonical encoding.
+//!   A request never holds a call without its one result.
 //!
 //! What is read back: the text, every call (an argument string that is not JSON
 //! becomes a JSON string value, which fails the tool's schema as data), the output
@@ -160,7 +163,7 @@ impl fmt::Display for Provider {
 /// user or assistant message and before the end; every argument and result value has a
 /// canonical encoding. The loop's own conversations always pass. A later `User`
 /// message (the loop writes none) is allowed where no call is owed a result.
-pub fn check_conversation(messages: &[Message]) -> Result<(), RequestError> {
+pub(crate) fn check_conversation(messages: &[Message]) -> Result<(), RequestError> {
     common::check_conversation(messages)
 }
 
@@ -240,7 +243,8 @@ pub enum RequestError {
     BadOption(&'static str, &'static str),
     /// An extra member names one the codec writes itself (`messages`, `tools`, …).
     Reserved(String),
-    /// The conversation cannot be sent ([`check_conversation`]): the index of the
+    /// The conversation cannot be sent (the check the module documentation states):
+    /// the index of the
     /// message at fault and what is wrong with it.
     BadConversation {
         /// 0-based index into the messages.

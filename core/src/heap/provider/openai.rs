@@ -79,7 +79,7 @@ const RESERVED: [&str; 5] = [
 ///
 /// Refused, in this order: an empty model ([`RequestError::NoModel`]), a
 /// `max_output_tokens` of 0 or past 2^53 − 1, a reserved member in `extra`, a NaN in
-/// `extra`, a conversation [`super::check_conversation`] refuses, a NaN in the
+/// `extra`, a conversation that cannot be sent (see [the module](super)), a NaN in the
 /// manifest.
 pub fn request(
     messages: &[Message],

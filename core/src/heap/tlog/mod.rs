@@ -34,6 +34,8 @@ pub use leaves::{leaves_of, LeafError};
 pub use make::{
     consistency_text, inclusion_text, make_checkpoint, report_checkpoint, MakeCheckpointError,
 };
+#[cfg(test)]
+pub(crate) use origin::OriginErrorKind;
 pub use origin::{check_origin, OriginError};
 pub use proof::{ConsistencyProof, InclusionProof, ProofText, ProofTextError};
 pub use prove::{covers, prove, Against, NotAPrefix, ProofRequest, ProveError};

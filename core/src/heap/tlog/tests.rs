@@ -701,41 +701,44 @@ fn an_origin_that_would_not_read_back_is_refused() {
         Err(Malformed::V1(_))
     ));
     let cases = [
-        ("", OriginError::Empty),
-        ("{example.com/log", OriginError::LeadingBrace),
-        ("{", OriginError::LeadingBrace),
-        (" {example.com/log", OriginError::LeadingWhiteSpace),
-        ("\u{a0}example.com", OriginError::LeadingWhiteSpace),
-        (" example.com", OriginError::LeadingWhiteSpace),
+        ("", OriginErrorKind::Empty),
+        ("{example.com/log", OriginErrorKind::LeadingBrace),
+        ("{", OriginErrorKind::LeadingBrace),
+        (" {example.com/log", OriginErrorKind::LeadingWhiteSpace),
+        ("\u{a0}example.com", OriginErrorKind::LeadingWhiteSpace),
+        (" example.com", OriginErrorKind::LeadingWhiteSpace),
         (
             "two\nlines",
-            OriginError::ControlCharacter { found: '\n', at: 3 },
+            OriginErrorKind::ControlCharacter { found: '\n', at: 3 },
         ),
         (
             "a\u{85}b",
-            OriginError::ControlCharacter {
+            OriginErrorKind::ControlCharacter {
                 found: '\u{85}',
                 at: 1,
             },
         ),
-        ("\t{", OriginError::ControlCharacter { found: '\t', at: 0 }),
+        (
+            "\t{",
+            OriginErrorKind::ControlCharacter { found: '\t', at: 0 },
+        ),
     ];
     for (origin, want) in cases {
-        assert_eq!(check_origin(origin), Err(want), "{origin:?}");
+        assert_eq!(check_origin(origin), Err(want.into()), "{origin:?}");
         assert_eq!(
             report_checkpoint(&report, Some(origin.to_string())),
-            Err(MakeCheckpointError::Origin(want)),
+            Err(MakeCheckpointError::Origin(want.into())),
             "{origin:?}"
         );
     }
-    assert_eq!(OriginError::Empty.to_string(), "the origin is empty");
-    assert!(OriginError::LeadingBrace
+    assert_eq!(OriginErrorKind::Empty.to_string(), "the origin is empty");
+    assert!(OriginErrorKind::LeadingBrace
         .to_string()
         .contains("starts with '{'"));
-    assert!(OriginError::LeadingWhiteSpace
+    assert!(OriginErrorKind::LeadingWhiteSpace
         .to_string()
         .contains("starts with white space"));
-    assert!(OriginError::ControlCharacter { found: '\n', at: 3 }
+    assert!(OriginErrorKind::ControlCharacter { found: '\n', at: 3 }
         .to_string()
         .contains("'\\n' at byte 3"));
     // A brace or white space after the first character is fine.

@@ -51,18 +51,22 @@ impl ToolSpec {
     /// [`ToolSpec::check`] with `budget` bytes for the automata of the schema's
     /// patterns ([`Schema::compile_within`]).
     pub(super) fn check_within(&self, budget: usize) -> Result<Schema, RegisterError> {
-        check_name(&self.name).map_err(|error| RegisterError::Name {
+        check_name(&self.name).map_err(|error| RegisterErrorKind::Name {
             name: self.name.clone(),
             error,
         })?;
-        check_root(&self.schema).map_err(|error| RegisterError::Root {
+        check_root(&self.schema).map_err(|error| RegisterErrorKind::Root {
             tool: self.name.clone(),
             error,
         })?;
-        Schema::compile_within(&self.schema, budget).map_err(|error| RegisterError::Schema {
-            tool: self.name.clone(),
-            error,
-        })
+        Ok(
+            Schema::compile_within(&self.schema, budget).map_err(|error| {
+                RegisterErrorKind::Schema {
+                    tool: self.name.clone(),
+                    error,
+                }
+            })?,
+        )
     }
 }
 

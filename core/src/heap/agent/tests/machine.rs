@@ -8,13 +8,14 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::*;
-use crate::agent::{Agent, BudgetError, FeedError, Need, RecordKind, StopReason};
+use crate::agent::{Agent, FeedError, Need, RecordKind, StopReason};
 use crate::demo;
 use crate::driver::RunError;
 use crate::jcs::to_vec;
 use crate::model::{Message, ProviderReport, ToolCall};
 use crate::sink::{RecordSink, SinkError};
 use crate::tools::Manifest;
+use crate::vocabulary::BudgetErrorKind;
 
 fn agent(budgets: Budgets) -> Agent {
     Agent::new("the task", budgets, demo_tools().manifest().clone()).unwrap()
@@ -306,7 +307,7 @@ fn budgets_that_cannot_be_applied_are_refused_before_anything_is_written() {
     };
     assert_eq!(
         Agent::new("t", empty.clone(), Default::default()).unwrap_err(),
-        BudgetError::EmptySentinel
+        BudgetErrorKind::EmptySentinel.into()
     );
     let mut out = Vec::new();
     let err = crate::driver::run(
@@ -319,7 +320,10 @@ fn budgets_that_cannot_be_applied_are_refused_before_anything_is_written() {
         crate::driver::RunOptions::default(),
     )
     .unwrap_err();
-    assert_eq!(err, RunError::Budgets(BudgetError::EmptySentinel));
+    assert_eq!(
+        err,
+        RunError::Budgets(BudgetErrorKind::EmptySentinel.into())
+    );
     assert!(out.is_empty());
 }
 
@@ -359,7 +363,7 @@ fn limits_and_token_counts_may_reach_what_a_transcript_can_record() {
         ];
         for (name, budgets) in budgets {
             let want = if limit > MAX_SEQ {
-                Err(BudgetError::TooLarge(name))
+                Err(BudgetErrorKind::TooLarge(name).into())
             } else {
                 Ok(())
             };
