@@ -113,7 +113,7 @@ impl ReplayReport {
 pub fn replay(transcript: &[u8], toolbox: &mut Toolbox) -> Result<ReplayReport, OpenError> {
     let read = Resumable::read(Anchor::GENESIS, transcript)?;
     let records = read.records();
-    let (seq0, task) = audited(records).map_err(|e| OpenErrorKind::Resume(e))?;
+    let (seq0, task) = audited(records).map_err(OpenErrorKind::Resume)?;
     let budgets = records.first().and_then(recorded_budgets).ok_or_else(|| {
         OpenErrorKind::Resume(
             ResumeErrorKind::Malformed(LoopFinding {

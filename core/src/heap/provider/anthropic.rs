@@ -144,7 +144,7 @@ fn text_block(text: &str) -> Value {
 /// All results of one turn go into the one `user` message that follows it, in call
 /// order, before anything else in it; `is_error` is present (and `true`) only for an
 /// `Err` result (an `ok:false` sentence, or a call that was not run). A text block is
-/// left out when its text is empty or only white space ([`is_blank`]: Claude may
+/// left out when its text is empty or only white space (Claude may
 /// answer `"\n\n"` before a `tool_use`), and a message left with no blocks is left out
 /// altogether (the API refuses text without a character other than white space, and
 /// empty content). Arguments that are not

@@ -5,8 +5,7 @@
 //! tool compiles its schema once — a schema the validator cannot honour is refused
 //! there, never skipped at call time — and may give it a call limit. Registration also
 //! enforces what model providers require ([`ToolSpec::check`]): a name matching
-//! `^[a-zA-Z0-9_-]{1,64}$` ([`check_name`]) and a root schema with `"type": "object"`
-//! ([`check_root`]), so every exported manifest is one their APIs accept. Every
+//! `^[a-zA-Z0-9_-]{1,64}$` and a root schema with `"type": "object"`, so every exported manifest is one their APIs accept. Every
 //! registration path — [`Manifest::register`], [`Toolbox::register`], the C ABI, and
 //! any tool source added later — goes through [`ToolSpec::check`].
 //!

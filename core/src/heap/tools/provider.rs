@@ -214,7 +214,7 @@ pub(crate) fn check_root(schema: &Value) -> Result<(), RootError> {
 const KEPT_CHARS: usize = 40;
 
 /// `name` as a provider accepts it in a history: unchanged when it matches
-/// [`NAME_PATTERN`] (every registered tool's name does); otherwise — a name a model made
+/// `^[a-zA-Z0-9_-]{1,64}$` (every registered tool's name does); otherwise — a name a model made
 /// up, answered `ok:false` — its first 40 characters with each one outside
 /// `[A-Za-z0-9_-]` replaced by `_`, then `-` and the first 16 hex digits of the SHA-256
 /// of the whole name's UTF-8. The result always matches the pattern (at most 57

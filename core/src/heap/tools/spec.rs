@@ -30,7 +30,7 @@ impl ToolSpec {
     }
 
     /// Everything registration checks of the spec alone, in this order: the name
-    /// ([`check_name`]), the root ([`check_root`]: a cheap rule that does not depend on
+    /// (`^[a-zA-Z0-9_-]{1,64}$`), the root (`"type": "object"`: a cheap rule that does not depend on
     /// what the validator supports), then the schema (compiled: one the
     /// validator cannot honour, or an invalid one, is refused). Gives the compiled schema.
     ///
