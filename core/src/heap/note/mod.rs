@@ -11,6 +11,8 @@ mod keys;
 mod text;
 
 pub use keys::{key_lines, signer_key_text, KeyError, SignerKey, SignerTextError, VerifierKey};
+#[cfg(test)]
+pub(crate) use text::NoteErrorKind;
 pub use text::{Note, NoteError, NoteSignature, SignatureCheck};
 
 #[cfg(test)]

@@ -117,37 +117,37 @@ fn every_mangling_of_gos_keys_is_refused() {
 #[test]
 fn malformed_notes_are_refused_as_go_refuses_them() {
     let bad = [
-        (String::from(TEXT), NoteError::NoSignatures),
-        ([TEXT, "\n"].concat(), NoteError::NoSignatures),
+        (String::from(TEXT), NoteErrorKind::NoSignatures),
+        ([TEXT, "\n"].concat(), NoteErrorKind::NoSignatures),
         (
             [TEXT, "\n", &PETER_SIG[..PETER_SIG.len() - 1]].concat(),
-            NoteError::BadSignatureLine(1),
+            NoteErrorKind::BadSignatureLine(1),
         ),
-        (["\x01", TEXT, "\n", PETER_SIG].concat(), NoteError::ControlCharacter),
+        (["\x01", TEXT, "\n", PETER_SIG].concat(), NoteErrorKind::ControlCharacter),
         (
             [TEXT, "\n", "\u{2014} Bad Name x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n"].concat(),
-            NoteError::BadSignatureLine(1),
+            NoteErrorKind::BadSignatureLine(1),
         ),
         (
             [TEXT, "\n", PETER_SIG, "Unexpected line.\n"].concat(),
-            NoteError::BadSignatureLine(2),
+            NoteErrorKind::BadSignatureLine(2),
         ),
         (
             [TEXT, "\n", &PETER_SIG.repeat(101)].concat(),
-            NoteError::TooManySignatures,
+            NoteErrorKind::TooManySignatures,
         ),
     ];
     for (message, want) in bad {
-        assert_eq!(Note::parse(&message), Err(want), "{message:?}");
+        assert_eq!(Note::parse(&message), Err(want.into()), "{message:?}");
     }
     let signer: SignerKey = PETER_SKEY.parse().unwrap();
     assert_eq!(
         Note::sign("abc", &signer),
-        Err(NoteError::TextNotTerminated)
+        Err(NoteErrorKind::TextNotTerminated.into())
     );
     assert_eq!(
         Note::sign("a\tb\n", &signer),
-        Err(NoteError::ControlCharacter)
+        Err(NoteErrorKind::ControlCharacter.into())
     );
 }
 
@@ -218,23 +218,23 @@ fn errors_say_what_is_wrong_and_debug_never_prints_a_secret() {
     }
     for (error, text) in [
         (
-            NoteError::TextNotTerminated,
+            NoteErrorKind::TextNotTerminated,
             "the note text is empty or does not end in a newline",
         ),
         (
-            NoteError::ControlCharacter,
+            NoteErrorKind::ControlCharacter,
             "the note holds a control character other than newline",
         ),
         (
-            NoteError::NoSignatures,
+            NoteErrorKind::NoSignatures,
             "no blank line and signature lines follow the note text",
         ),
         (
-            NoteError::BadSignatureLine(3),
+            NoteErrorKind::BadSignatureLine(3),
             "signature line 3 is not \"\u{2014} NAME BASE64\" ending in a newline",
         ),
         (
-            NoteError::TooManySignatures,
+            NoteErrorKind::TooManySignatures,
             "the note has more than 100 signatures",
         ),
     ] {
@@ -268,12 +268,18 @@ fn the_limits_of_a_signature_line_are_exact() {
         }]
     );
     let four = [TEXT, "\n\u{2014} a AQIDBA==\n"].concat();
-    assert_eq!(Note::parse(&four), Err(NoteError::BadSignatureLine(1)));
+    assert_eq!(
+        Note::parse(&four),
+        Err(NoteErrorKind::BadSignatureLine(1).into())
+    );
     // A space is not a control character; a tab, CR and 0x1f (just below the space) are.
     assert!(Note::parse(&["a b\n\n", PETER_SIG].concat()).is_ok());
     for c in ['\t', '\u{1f}', '\r'] {
         let text = alloc::format!("a{c}b\n\n{PETER_SIG}");
-        assert_eq!(Note::parse(&text), Err(NoteError::ControlCharacter));
+        assert_eq!(
+            Note::parse(&text),
+            Err(NoteErrorKind::ControlCharacter.into())
+        );
     }
 }
 

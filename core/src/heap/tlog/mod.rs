@@ -28,6 +28,8 @@ pub use by_checkpoints::{verify_by_checkpoints, ByCheckpoints, ByCheckpointsErro
 pub use check::{
     check_consistency, check_inclusion, check_inclusion_anchored, Problem, PROOF_INVALID,
 };
+#[cfg(test)]
+pub(crate) use checkpoint::MalformedKind;
 pub use checkpoint::{read_checkpoint, CheckpointText, Malformed, TlogCheckpoint};
 pub use judge::{Checkpoints, Leaves};
 pub use leaves::{leaves_of, LeafError};
@@ -37,6 +39,8 @@ pub use make::{
 #[cfg(test)]
 pub(crate) use origin::OriginErrorKind;
 pub use origin::{check_origin, OriginError};
+#[cfg(test)]
+pub(crate) use proof::ProofTextErrorKind;
 pub use proof::{ConsistencyProof, InclusionProof, ProofText, ProofTextError};
 pub use prove::{covers, prove, Against, NotAPrefix, ProofRequest, ProveError};
 

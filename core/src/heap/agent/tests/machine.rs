@@ -8,7 +8,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::*;
-use crate::agent::{Agent, FeedError, Need, RecordKind, StopReason};
+use crate::agent::FeedErrorKind;
+use crate::agent::{Agent, Need, RecordKind, StopReason};
 use crate::demo;
 use crate::driver::RunError;
 use crate::jcs::to_vec;
@@ -30,18 +31,18 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
     let mut a = agent(Budgets::default());
     assert_eq!(
         a.feed_reply(Ok(Reply::new("x"))),
-        Err(FeedError::NotAwaitingReply)
+        Err(FeedErrorKind::NotAwaitingReply.into())
     );
     assert_eq!(
         a.feed_tool_result("call_1_0", Ok(Value::Null)),
-        Err(FeedError::NotAwaitingToolResult)
+        Err(FeedErrorKind::NotAwaitingToolResult.into())
     );
     assert!(matches!(a.poll_one(), Need::ModelReply { .. }));
     // Polling again without feeding asks for the same thing.
     assert!(matches!(a.poll_one(), Need::ModelReply { .. }));
     assert_eq!(
         a.feed_tool_result("call_1_0", Ok(Value::Null)),
-        Err(FeedError::NotAwaitingToolResult)
+        Err(FeedErrorKind::NotAwaitingToolResult.into())
     );
     a.feed_reply(Ok(call("echo", r#"{"x":1}"#))).unwrap();
     let need = a.poll_one();
@@ -59,13 +60,13 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
     );
     assert_eq!(
         a.feed_reply(Ok(Reply::new("x"))),
-        Err(FeedError::NotAwaitingReply)
+        Err(FeedErrorKind::NotAwaitingReply.into())
     );
     assert!(matches!(a.poll_one(), Need::ToolResults { .. }));
     // A result is fed by the id of the call asked for; another id changes nothing.
     assert_eq!(
         a.feed_tool_result("call_1_1", Ok(Value::Null)),
-        Err(FeedError::NoSuchCall)
+        Err(FeedErrorKind::NoSuchCall.into())
     );
     a.feed_tool_result("call_1_0", Ok(j(r#"{"x":1}"#))).unwrap();
     assert!(matches!(a.poll_one(), Need::ModelReply { .. }));
@@ -78,10 +79,13 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
         outcome.error.as_deref(),
         Some("the model failed without saying why")
     );
-    assert_eq!(a.feed_reply(Ok(Reply::new("x"))), Err(FeedError::Finished));
+    assert_eq!(
+        a.feed_reply(Ok(Reply::new("x"))),
+        Err(FeedErrorKind::Finished.into())
+    );
     assert_eq!(
         a.feed_tool_result("call_1_0", Ok(Value::Null)),
-        Err(FeedError::Finished)
+        Err(FeedErrorKind::Finished.into())
     );
     assert!(matches!(a.poll_one(), Need::Done(_)));
     a.cancel(); // no effect once stopped
@@ -102,7 +106,7 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
     );
     assert!(a.take_records().is_empty());
     assert_eq!(
-        alloc::format!("{}", FeedError::NotAwaitingReply),
+        alloc::format!("{}", FeedErrorKind::NotAwaitingReply),
         "a model reply was fed, but none was asked for"
     );
 }
@@ -156,7 +160,7 @@ fn cancel_abandons_an_outstanding_call() {
     assert_eq!(outcome.unrun_calls, 2, "the abandoned call is unrun");
     assert_eq!(
         a.feed_tool_result("call_1_0", Ok(Value::Null)),
-        Err(FeedError::Finished)
+        Err(FeedErrorKind::Finished.into())
     );
     let records = a.take_records();
     assert_eq!(
