@@ -96,21 +96,25 @@ fn every_mangling_of_gos_keys_is_refused() {
     assert_eq!(
         "PeterNeumann+cc469956+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TWBADKEY=="
             .parse::<VerifierKey>(),
-        Err(KeyError::BadKey)
+        Err(KeyErrorKind::BadKey.into())
     );
     assert_eq!(
         "PeterNeumann+173116ae+ZRpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW".parse::<VerifierKey>(),
-        Err(KeyError::UnknownAlgorithm)
+        Err(KeyErrorKind::UnknownAlgorithm.into())
     );
     // The key id is exactly 8 hex digits: not 9 with a leading zero, not 7
     // (u32::from_str_radix would take either).
     for id in ["0c74f20a3", "c74f20a"] {
         let key = PETER_VKEY.replacen("c74f20a3", id, 1);
-        assert_eq!(key.parse::<VerifierKey>(), Err(KeyError::BadKeyId), "{key}");
+        assert_eq!(
+            key.parse::<VerifierKey>(),
+            Err(KeyErrorKind::BadKeyId.into()),
+            "{key}"
+        );
     }
     assert_eq!(
         SignerKey::from_seed("a+b", &[0; 32]).err(),
-        Some(KeyError::BadName)
+        Some(KeyErrorKind::BadName.into())
     );
 }
 
@@ -157,31 +161,34 @@ fn a_key_of_the_other_kind_is_named_as_such_and_its_secret_never_echoed() {
     // its prefix alone, so what follows it is never judged nor shown).
     for text in [PETER_SKEY, "PRIVATE+KEY+whatever"] {
         let e = text.parse::<VerifierKey>().unwrap_err();
-        assert_eq!(e, KeyError::SignerKeyGiven);
+        assert_eq!(e.0, KeyErrorKind::SignerKeyGiven);
         let said = e.to_string();
         assert!(said.contains("signer key"), "{said}");
         assert!(said.contains("verifier key"), "{said}");
         assert!(!said.contains("AYEKF"), "{said}");
     }
     assert_eq!(
-        KeyError::SignerKeyGiven.to_string(),
+        KeyErrorKind::SignerKeyGiven.to_string(),
         "this is a signer key (PRIVATE+KEY+..., secret), but a verifier key is wanted here: \
          NAME+KEYID+BASE64, without the PRIVATE+KEY+ prefix (`agentloop keygen` prints it \
          second)"
     );
     // A verifier key where a signer key is wanted.
     let e = PETER_VKEY.parse::<SignerKey>().unwrap_err();
-    assert_eq!(e, KeyError::VerifierKeyGiven);
+    assert_eq!(e.0, KeyErrorKind::VerifierKeyGiven);
     assert_eq!(
         e.to_string(),
         "this is a verifier key (NAME+KEYID+BASE64), but a signer key is wanted here: \
          PRIVATE+KEY+NAME+KEYID+BASE64 (`agentloop keygen` prints it first)"
     );
     // Anything else is still judged by its shape.
-    assert_eq!("a+b".parse::<SignerKey>().unwrap_err(), KeyError::Shape);
     assert_eq!(
-        "x+nothex+AAAA".parse::<VerifierKey>().unwrap_err(),
-        KeyError::BadKeyId
+        "a+b".parse::<SignerKey>().unwrap_err().0,
+        KeyErrorKind::Shape
+    );
+    assert_eq!(
+        "x+nothex+AAAA".parse::<VerifierKey>().unwrap_err().0,
+        KeyErrorKind::BadKeyId
     );
 }
 
@@ -196,21 +203,21 @@ fn key_lines_skip_blanks_and_comments_and_keep_line_numbers() {
 fn errors_say_what_is_wrong_and_debug_never_prints_a_secret() {
     for (error, text) in [
         (
-            KeyError::Shape,
+            KeyErrorKind::Shape,
             "a key is NAME+KEYID+BASE64 (PRIVATE+KEY+NAME+KEYID+BASE64 for a signer key)",
         ),
         (
-            KeyError::BadName,
+            KeyErrorKind::BadName,
             "the key name is empty or holds a space or '+'",
         ),
-        (KeyError::BadKeyId, "the key id is not 8 hex digits"),
-        (KeyError::BadKey, "the key is not base64 of 33 bytes"),
+        (KeyErrorKind::BadKeyId, "the key id is not 8 hex digits"),
+        (KeyErrorKind::BadKey, "the key is not base64 of 33 bytes"),
         (
-            KeyError::UnknownAlgorithm,
+            KeyErrorKind::UnknownAlgorithm,
             "the key is not an Ed25519 key (algorithm byte 0x01)",
         ),
         (
-            KeyError::KeyIdMismatch,
+            KeyErrorKind::KeyIdMismatch,
             "the key id does not match the name and key",
         ),
     ] {
@@ -333,7 +340,7 @@ fn the_signer_key_is_the_first_key_line_of_its_text() {
         err,
         SignerTextError::Line {
             line: 2,
-            error: KeyError::VerifierKeyGiven
+            error: KeyErrorKind::VerifierKeyGiven.into()
         }
     );
     assert!(err.to_string().starts_with("line 2: "), "{err}");
