@@ -13,16 +13,16 @@
 //! ```
 //!
 //! Anthropic requires `max_tokens`: without `max_output_tokens` the request is refused
-//! ([`RequestErrorKind::NoMaxOutputTokens`]). `system` is left out when not set, `tools`
+//! (a [`RequestError`](crate::provider::RequestError)). `system` is left out when not set, `tools`
 //! when the manifest is empty. Everything else — `temperature`, `tool_choice`,
 //! `top_p`, `top_k`, `stop_sequences`, `metadata`, `thinking`, … — goes in
 //! [`RequestOptions::extra`] and is copied as given; `model`, `messages`, `tools`,
-//! `system` and `max_tokens` there are refused ([`RequestErrorKind::Reserved`]). The body
+//! `system` and `max_tokens` there are refused (a [`RequestError`](crate::provider::RequestError)). The body
 //! is canonical JSON (RFC 8785).
 //!
 //! The conversation is written by [`messages`], and must begin and end with a `user`
 //! message. One that ends with an assistant message — a run resumed after
-//! `no_tool_calls` or `sentinel` — is refused ([`RequestErrorKind::BadConversation`]):
+//! `no_tool_calls` or `sentinel` — is refused (a [`RequestError`](crate::provider::RequestError)):
 //! Anthropic would take that message as a prefill and *continue* it, and the loop
 //! would record the continuation as a new turn of its own (models with extended
 //! thinking refuse a prefill outright). The codec adds no message the transcript does
@@ -70,7 +70,7 @@ const RESERVED: [&str; 5] = ["max_tokens", "messages", "model", "system", "tools
 
 /// The request body for the next turn, as canonical JSON bytes (see the module docs).
 ///
-/// Refused, in this order: an empty model ([`RequestErrorKind::NoModel`]), a
+/// Refused, in this order: an empty model (a [`RequestError`](crate::provider::RequestError)), a
 /// `max_output_tokens` of 0 or past 2^53 − 1, no `max_output_tokens`, a reserved member
 /// in `extra`, a NaN in `extra`, a conversation that cannot be sent (see [the module](super)),
 /// a task that is empty or only white space, a conversation that ends with an assistant

@@ -182,7 +182,7 @@ pub struct RequestOptions {
     pub system: Option<String>,
     /// Other members copied into the body as they are (`temperature`, `tool_choice`,
     /// `parallel_tool_calls`, `top_p`, `metadata`, …). A member the codec writes itself
-    /// is refused ([`RequestErrorKind::Reserved`]).
+    /// is refused (a [`RequestError`](crate::provider::RequestError)).
     pub extra: Object,
 }
 
