@@ -23,7 +23,6 @@ mod origin;
 mod proof;
 mod prove;
 
-pub use admit::{admit, Admission, Trust};
 pub use by_checkpoints::{verify_by_checkpoints, ByCheckpoints, ByCheckpointsError};
 pub use check::{
     check_consistency, check_inclusion, check_inclusion_anchored, Problem, PROOF_INVALID,

@@ -1,6 +1,7 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::admit::{admit, Admission, Trust};
 use super::checkpoint::{default_origin, origin_first, ORIGIN_PREFIX};
 use super::proof::{CONSISTENCY_HEADER, INCLUSION_HEADER};
 use super::*;
