@@ -65,15 +65,14 @@ pub fn trusted(keys: &[String], files: &[PathBuf]) -> Result<Vec<VerifierKey>, F
 /// (signer for verifier, or the reverse) is said as such; anything else is not a note
 /// key.
 fn refused(name: String, line: Option<usize>, error: KeyError) -> Failure {
-    match error {
-        KeyError::SignerKeyGiven | KeyError::VerifierKeyGiven => {
-            Failure::Anchor(AnchorFailure::KeyKind { name, line, error })
-        }
-        _ => Failure::Anchor(AnchorFailure::KeyMalformed {
+    if error.other_kind() {
+        Failure::Anchor(AnchorFailure::KeyKind { name, line, error })
+    } else {
+        Failure::Anchor(AnchorFailure::KeyMalformed {
             name,
             line,
             error: format!("{error}"),
-        }),
+        })
     }
 }
 

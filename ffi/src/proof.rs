@@ -34,9 +34,10 @@ fn checkpoint_error(error: MakeCheckpointError) -> agentloop_result {
 /// The code for a checkpoint text that does not parse: `INVALID_UTF8` when it is not
 /// UTF-8, else `ANCHOR_MALFORMED`.
 pub(crate) fn malformed_code(error: &Malformed) -> agentloop_result {
-    match error {
-        Malformed::NotUtf8 => agentloop_result::InvalidUtf8,
-        _ => agentloop_result::AnchorMalformed,
+    if error.not_utf8() {
+        agentloop_result::InvalidUtf8
+    } else {
+        agentloop_result::AnchorMalformed
     }
 }
 

@@ -7,7 +7,7 @@
 use agentloop_core::note::{key_lines, VerifierKey};
 use agentloop_core::tlog::{
     check_consistency, check_inclusion, read_checkpoint, CheckpointText, ConsistencyProof,
-    InclusionProof, ProofText, ProofTextError,
+    InclusionProof, ProofText,
 };
 
 use crate::boundary::boundary;
@@ -63,9 +63,10 @@ fn read_proof(bytes: &[u8], expect: Expect) -> Result<ProofText, Rejection> {
         Expect::Either => ProofText::parse(bytes),
     };
     parsed.map_err(|error| {
-        let code = match error {
-            ProofTextError::NotUtf8 => agentloop_result::InvalidUtf8,
-            _ => agentloop_result::AnchorMalformed,
+        let code = if error.not_utf8() {
+            agentloop_result::InvalidUtf8
+        } else {
+            agentloop_result::AnchorMalformed
         };
         reject(code, format!("the proof is malformed: {error}"))
     })

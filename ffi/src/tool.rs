@@ -39,16 +39,12 @@ pub(crate) unsafe fn read_spec(
 /// refuses (its own patterns past their budget, or past what the agent's tools have
 /// left of theirs, too), `INVALID_ARGUMENT` for a duplicate name or a limit too large.
 pub(crate) fn register_error(error: RegisterError) -> agentloop_result {
-    match error {
-        RegisterError::Name { .. } | RegisterError::Root { .. } => {
-            agentloop_result::NotProviderSafe
-        }
-        RegisterError::Schema { .. } | RegisterError::ToolSetBudget { .. } => {
-            agentloop_result::SchemaRefused
-        }
-        RegisterError::Duplicate(_) | RegisterError::LimitTooLarge(_) => {
-            agentloop_result::InvalidArgument
-        }
+    if error.not_provider_safe() {
+        agentloop_result::NotProviderSafe
+    } else if error.schema_refused() {
+        agentloop_result::SchemaRefused
+    } else {
+        agentloop_result::InvalidArgument
     }
 }
 

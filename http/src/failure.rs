@@ -214,6 +214,14 @@ mod tests {
 
     #[test]
     fn sentences_name_the_tries_why_they_stopped_and_the_last_failure() {
+        // Options that name no model: the codec refuses them before anything is sent.
+        let no_model = agentloop_core::provider::Provider::OpenAi
+            .request(
+                &[agentloop_core::model::Message::User { text: "t".into() }],
+                &[],
+                &agentloop_core::provider::RequestOptions::new(""),
+            )
+            .unwrap_err();
         let provider = |status| Failure::Provider {
             error: ModelError::new(format!("the provider answered HTTP {status}"))
                 .with_status(status),
@@ -257,7 +265,7 @@ mod tests {
                 None,
             ),
             (
-                CallError::NotBuilt(RequestError::NoModel),
+                CallError::NotBuilt(no_model),
                 "the model request was not sent: the request options name no model (\"model\" is missing or empty)",
                 None,
             ),

@@ -56,7 +56,7 @@ impl Reply {
 /// A message as the JSON-shaped dict the Python model is shown.
 pub fn message_value(message: &Message) -> Value {
     let mut o = Object::new();
-    o.insert("role", Value::from(message.role().as_str()));
+    o.insert("role", Value::from(message.role()));
     match message {
         Message::User { text } => {
             o.insert("text", Value::from(text.as_str()));

@@ -56,8 +56,8 @@ pub enum AnchorFailure {
         name: String,
         /// The 1-based line in the file, if any.
         line: Option<usize>,
-        /// Which kind was given ([`KeyError::SignerKeyGiven`] or
-        /// [`KeyError::VerifierKeyGiven`]).
+        /// Which kind was given (a [`KeyError`] of the other kind:
+        /// [`KeyError::other_kind`]).
         error: KeyError,
     },
     /// `keygen`: the operating system gave no randomness.

@@ -13,6 +13,7 @@ pub mod json;
 pub(crate) mod merkle_prove;
 pub mod model;
 pub mod note;
+pub(crate) mod opaque;
 pub mod provider;
 pub use agentloop_json::quote;
 pub(crate) mod record_log;

@@ -10,34 +10,6 @@ use crate::hash::Hash;
 use crate::json::Value;
 use crate::tools::ToolSpec;
 
-/// Who speaks in a [`Message`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Role {
-    /// The user: the task.
-    User,
-    /// The model.
-    Assistant,
-    /// A tool's result (or the loop's refusal to run a call).
-    Tool,
-}
-
-impl Role {
-    /// The role's conventional name: `user`, `assistant` or `tool`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-            Role::Tool => "tool",
-        }
-    }
-}
-
-impl fmt::Display for Role {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// One tool call of an assistant turn, with the id the loop gave it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCall {
@@ -93,12 +65,12 @@ pub enum Message {
 }
 
 impl Message {
-    /// Who speaks.
-    pub fn role(&self) -> Role {
+    /// Who speaks, by the role's conventional name: `user`, `assistant` or `tool`.
+    pub fn role(&self) -> &'static str {
         match self {
-            Message::User { .. } => Role::User,
-            Message::Assistant { .. } => Role::Assistant,
-            Message::Tool { .. } => Role::Tool,
+            Message::User { .. } => "user",
+            Message::Assistant { .. } => "assistant",
+            Message::Tool { .. } => "tool",
         }
     }
 }
@@ -109,13 +81,7 @@ impl Message {
 /// space). Anthropic refuses a text block that is blank ("text content blocks must
 /// contain non-whitespace text"), so its codec leaves such text out; a blank task asks
 /// nothing, so a run refuses one ([`crate::agent::check_task`]).
-///
-/// ```
-/// use agentloop_core::model::is_blank;
-/// assert!(is_blank("") && is_blank("\n\n") && is_blank(" \t\u{3000}"));
-/// assert!(!is_blank(" a ") && !is_blank("\u{200b}"));
-/// ```
-pub fn is_blank(text: &str) -> bool {
+pub(crate) fn is_blank(text: &str) -> bool {
     text.chars().all(char::is_whitespace)
 }
 
@@ -394,8 +360,7 @@ mod tests {
     #[test]
     fn roles_and_builders() {
         let m = Message::User { text: "t".into() };
-        assert_eq!(m.role().as_str(), "user");
-        assert_eq!(alloc::format!("{}", Role::Tool), "tool");
+        assert_eq!(m.role(), "user");
         let reply = Reply::new("x").with_output_tokens(7);
         assert_eq!(reply.output_tokens, Some(7));
         assert!(reply.tool_calls.is_empty());

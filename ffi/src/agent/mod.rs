@@ -30,7 +30,7 @@ pub use tools::*;
 
 use std::collections::VecDeque;
 
-use agentloop_core::agent::{Agent, Budgets, FeedError, Need, Record};
+use agentloop_core::agent::{Agent, Budgets, Need, Record};
 use agentloop_core::driver::Resumable;
 use agentloop_core::jcs;
 use agentloop_core::json::Value;
@@ -220,9 +220,12 @@ impl agentloop_agent {
     fn feed_tool_for(&mut self, id: &str, result: Result<Value, ToolError>) -> Outcome {
         self.waiting()?;
         let agent = self.running()?;
-        agent.feed_tool_result(id, result).map_err(|e| match e {
-            FeedError::NoSuchCall => agentloop_result::InvalidArgument,
-            _ => agentloop_result::InvalidState,
+        agent.feed_tool_result(id, result).map_err(|e| {
+            if e.no_such_call() {
+                agentloop_result::InvalidArgument
+            } else {
+                agentloop_result::InvalidState
+            }
         })?;
         if agent.waiting_calls().is_empty() {
             self.asked = Asked::Nothing;

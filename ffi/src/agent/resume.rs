@@ -2,7 +2,7 @@
 //! with `stop` (see docs/resume.md), and declaring tools idempotent.
 
 use agentloop_core::anchor::Anchor;
-use agentloop_core::driver::{OpenError, Resumable};
+use agentloop_core::driver::Resumable;
 use agentloop_core::hash::Hash;
 
 use crate::agent::agentloop_agent;
@@ -93,7 +93,7 @@ pub unsafe extern "C" fn agentloop_agent_resume(
         };
         let recorded = match Resumable::read(anchor, transcript) {
             Ok(recorded) => recorded,
-            Err(OpenError::Unreadable(..)) => return Err(agentloop_result::InvalidJson),
+            Err(error) if error.unreadable() => return Err(agentloop_result::InvalidJson),
             Err(error) => {
                 return agent
                     .refuse(error.to_string())

@@ -102,11 +102,15 @@ pub use crate::vocabulary::{call_id, result_lost_sentence, RecordKind, StopReaso
 pub use crate::vocabulary::{BudgetError, Budgets};
 pub use budget::{estimate_tokens, Outcome};
 pub use follow::Difference;
+pub(crate) use need::FeedErrorKind;
 pub use need::{FeedError, Need};
 pub use records::Record;
 pub(crate) use resume::recorded_budgets;
 pub use resume::ResumeError;
+pub(crate) use resume::ResumeErrorKind;
 pub use setup::SetupError;
+#[cfg(test)]
+pub(crate) use setup::SetupErrorKind;
 pub use task::{check_task, TaskError};
 
 use alloc::collections::BTreeMap;
@@ -246,8 +250,8 @@ impl Agent {
     pub fn feed_reply(&mut self, reply: Result<Reply, ModelError>) -> Result<(), FeedError> {
         match self.state {
             State::AwaitingReply => {}
-            State::Done(_) => return Err(FeedError::Finished),
-            _ => return Err(FeedError::NotAwaitingReply),
+            State::Done(_) => return Err(FeedErrorKind::Finished.into()),
+            _ => return Err(FeedErrorKind::NotAwaitingReply.into()),
         }
         match reply {
             Err(error) => {

@@ -4,6 +4,7 @@
 use core::fmt;
 
 use super::Outcome;
+use crate::heap::opaque::opaque_error;
 use crate::model::{Message, ToolCall};
 use crate::tools::ToolSpec;
 
@@ -40,9 +41,22 @@ pub enum Need<'a> {
     Done(Outcome),
 }
 
-/// Something was fed that the agent did not ask for. Nothing changed.
+opaque_error! {
+    /// Something was fed that the agent did not ask for. Nothing changed.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub struct FeedError(FeedErrorKind);
+}
+
+impl FeedError {
+    /// Whether a tool result was fed for a call id that is not waiting for one (unknown, or fed already), while the agent waits for other calls' results; otherwise nothing of the kind was asked for, or the run has stopped.
+    pub fn no_such_call(&self) -> bool {
+        matches!(self.0, FeedErrorKind::NoSuchCall)
+    }
+}
+
+/// What [`FeedError`] says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FeedError {
+pub(crate) enum FeedErrorKind {
     /// A model reply, but the agent is not waiting for one (poll first).
     NotAwaitingReply,
     /// A tool result, but the agent is not waiting for one (poll first).
@@ -54,18 +68,16 @@ pub enum FeedError {
     NoSuchCall,
 }
 
-impl fmt::Display for FeedError {
+impl fmt::Display for FeedErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            FeedError::NotAwaitingReply => "a model reply was fed, but none was asked for",
-            FeedError::NotAwaitingToolResult => "a tool result was fed, but none was asked for",
-            FeedError::Finished => "the run has stopped; nothing more can be fed",
-            FeedError::NoSuchCall => {
+            FeedErrorKind::NotAwaitingReply => "a model reply was fed, but none was asked for",
+            FeedErrorKind::NotAwaitingToolResult => "a tool result was fed, but none was asked for",
+            FeedErrorKind::Finished => "the run has stopped; nothing more can be fed",
+            FeedErrorKind::NoSuchCall => {
                 "a tool result was fed for a call id that is not waiting for one (unknown, \
                  or fed already)"
             }
         })
     }
 }
-
-impl core::error::Error for FeedError {}

@@ -7,13 +7,20 @@ use core::fmt;
 use super::follow::{follow, Difference, Tools};
 use super::{Agent, BudgetError, Budgets, State};
 use crate::audit::{LoopAudit, LoopFinding};
+use crate::heap::opaque::opaque_error;
 use crate::json::Value;
 use crate::tools::Manifest;
 use crate::vocabulary::{as_count, task, RecordKind};
 
-/// Why a transcript cannot be resumed. Nothing was produced.
+opaque_error! {
+    /// Why a transcript cannot be resumed. Nothing was produced.
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct ResumeError(ResumeErrorKind);
+}
+
+/// What [`ResumeError`] says.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ResumeError {
+pub(crate) enum ResumeErrorKind {
     /// The budgets were refused.
     Budgets(BudgetError),
     /// The transcript has no records: there is no task to resume (start a run instead).
@@ -30,32 +37,30 @@ pub enum ResumeError {
     Diverged(Difference),
 }
 
-impl fmt::Display for ResumeError {
+impl fmt::Display for ResumeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ResumeError::Budgets(e) => write!(f, "the budgets were refused: {e}"),
-            ResumeError::Empty => f.write_str(
+            ResumeErrorKind::Budgets(e) => write!(f, "the budgets were refused: {e}"),
+            ResumeErrorKind::Empty => f.write_str(
                 "the transcript has no records, so there is no task to resume; start a run instead",
             ),
-            ResumeError::Malformed(finding) => write!(
+            ResumeErrorKind::Malformed(finding) => write!(
                 f,
                 "the transcript is not a well-formed run of the loop: record {}: {}",
                 finding.index, finding.detail
             ),
-            ResumeError::Task(d) => write!(
+            ResumeErrorKind::Task(d) => write!(
                 f,
                 "the task record does not state the budgets and tool limits given (a resumed \
                  run uses the budgets in force): {d}"
             ),
-            ResumeError::Diverged(d) => write!(
+            ResumeErrorKind::Diverged(d) => write!(
                 f,
                 "the transcript is not what this loop writes with these budgets and tools: {d}"
             ),
         }
     }
 }
-
-impl core::error::Error for ResumeError {}
 
 impl Agent {
     /// An agent that continues the run `records` recorded (parsed records, in order,
@@ -94,14 +99,14 @@ impl Agent {
         manifest: Manifest,
         records: &[Value],
     ) -> Result<Agent, ResumeError> {
-        budgets.check().map_err(ResumeError::Budgets)?;
+        budgets.check().map_err(ResumeErrorKind::Budgets)?;
         let (seq0, task) = audited(records)?;
         let given = manifest.clone();
-        let mut agent =
-            Agent::with_first_seq(seq0, task, budgets, manifest).map_err(ResumeError::Budgets)?;
+        let mut agent = Agent::with_first_seq(seq0, task, budgets, manifest)
+            .map_err(ResumeErrorKind::Budgets)?;
         follow(&mut agent, records, Tools::Recorded).map_err(|d| match d.index {
-            0 => ResumeError::Task(d),
-            _ => ResumeError::Diverged(d),
+            0 => ResumeErrorKind::Task(d),
+            _ => ResumeErrorKind::Diverged(d),
         })?;
         // Followed with the tools each recorded setup offered; goes on with the host's.
         agent.swap_manifest(given);
@@ -129,26 +134,27 @@ impl Agent {
 /// record's `seq` and task text.
 pub(crate) fn audited(records: &[Value]) -> Result<(u64, &str), ResumeError> {
     let Some(first) = records.first() else {
-        return Err(ResumeError::Empty);
+        return Err(ResumeErrorKind::Empty.into());
     };
     let mut audit = LoopAudit::new();
     for record in records {
         audit.push_record(record);
     }
     if let Some(finding) = audit.finish_incomplete().findings.into_iter().next() {
-        return Err(ResumeError::Malformed(finding));
+        return Err(ResumeErrorKind::Malformed(finding).into());
     }
     let field = |key: &str| first.as_object().and_then(|o| o.get(key));
     let seq0 = field("seq").and_then(Value::as_f64).and_then(as_count);
     let task = field("payload").and_then(|p| task::text(p).ok());
     match (seq0, task) {
         (Some(seq0), Some(task)) => Ok((seq0, task)),
-        _ => Err(ResumeError::Malformed(LoopFinding {
+        _ => Err(ResumeErrorKind::Malformed(LoopFinding {
             index: 0,
             detail: String::from(
                 "the task record needs a seq (an integer from 0 to 2^53-1) and a task string",
             ),
-        })),
+        })
+        .into()),
     }
 }
 

@@ -6,6 +6,7 @@ use core::fmt;
 
 use super::fit::line_len;
 use super::{Agent, RecordKind, State};
+use crate::heap::opaque::opaque_error;
 use crate::json::Value;
 use crate::tools::{Manifest, ToolSpec};
 use crate::verify::MAX_LINE_BYTES;
@@ -13,9 +14,15 @@ use crate::vocabulary::{
     ResumePayload, Setup, SetupDifference, SetupPayload, SetupReason, TaskPayload,
 };
 
-/// Why a setup was not put in the `task` record. The agent is unchanged.
+opaque_error! {
+    /// Why a setup was not put in the `task` record. The agent is unchanged.
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct SetupError(SetupErrorKind);
+}
+
+/// What [`SetupError`] says.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SetupError {
+pub(crate) enum SetupErrorKind {
     /// Neither a `task` record nor the `resume` record of a run resumed after its `stop`
     /// is pending: the setup goes in one of those, so it is given before the records
     /// are taken (a run resumed inside a turn keeps the setup it had).
@@ -34,29 +41,29 @@ pub enum SetupError {
     Limit(String),
 }
 
-impl fmt::Display for SetupError {
+impl fmt::Display for SetupErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SetupError::TaskTaken => f.write_str(
+            SetupErrorKind::TaskTaken => f.write_str(
                 "no task record, and no resume record after a stop, is pending: a setup is \
                  given before the records are taken, and a run resumed inside a turn keeps its \
                  setup",
             ),
-            SetupError::Tools(d) => write!(
+            SetupErrorKind::Tools(d) => write!(
                 f,
                 "the setup's tools are not the ones offered: {}: the setup has {}, the manifest {}",
                 d.what, d.recorded, d.given
             ),
-            SetupError::TooLong(len) => write!(
+            SetupErrorKind::TooLong(len) => write!(
                 f,
                 "with its setup the task record would be a line of {len} bytes, longer than a \
                  verifier reads ({MAX_LINE_BYTES})"
             ),
-            SetupError::NotBetweenTurns => f.write_str(
+            SetupErrorKind::NotBetweenTurns => f.write_str(
                 "the setup changes only between turns, when the agent is about to ask the \
                  model (its poll needs a model reply); it is inside a turn or has stopped",
             ),
-            SetupError::Limit(name) => write!(
+            SetupErrorKind::Limit(name) => write!(
                 f,
                 "the new tools give '{}' another call limit than the task record states; \
                  the limits stay those recorded",
@@ -65,8 +72,6 @@ impl fmt::Display for SetupError {
         }
     }
 }
-
-impl core::error::Error for SetupError {}
 
 impl Agent {
     /// The same agent, with `setup` recorded in its `task` record (format 2): what
@@ -81,7 +86,7 @@ impl Agent {
     /// setup in force from there on).
     pub fn with_setup(mut self, setup: Setup) -> Result<Agent, SetupError> {
         if let Some(difference) = setup.offers(&self.manifest) {
-            return Err(SetupError::Tools(difference));
+            return Err(SetupErrorKind::Tools(difference).into());
         }
         self.state_setup(setup)?;
         Ok(self)
@@ -93,27 +98,27 @@ impl Agent {
     pub(crate) fn state_setup(&mut self, setup: Setup) -> Result<(), SetupError> {
         let pending = self.records.len();
         let Some(record) = self.records.first_mut() else {
-            return Err(SetupError::TaskTaken);
+            return Err(SetupErrorKind::TaskTaken.into());
         };
         // The pending payloads are the agent's own encodes: they decode.
         let payload = match record.kind {
             RecordKind::Task => {
                 let mut task =
-                    TaskPayload::decode(&record.payload).map_err(|_| SetupError::TaskTaken)?;
+                    TaskPayload::decode(&record.payload).map_err(|_| SetupErrorKind::TaskTaken)?;
                 task.setup = Some(setup);
                 task.encode()
             }
             RecordKind::Resume if pending == 1 => {
-                let mut resume =
-                    ResumePayload::decode(&record.payload).map_err(|_| SetupError::TaskTaken)?;
+                let mut resume = ResumePayload::decode(&record.payload)
+                    .map_err(|_| SetupErrorKind::TaskTaken)?;
                 resume.setup = Some(setup);
                 resume.encode()
             }
-            _ => return Err(SetupError::TaskTaken),
+            _ => return Err(SetupErrorKind::TaskTaken.into()),
         };
         let len = line_len(record.kind, record.seq, &payload);
         if len > MAX_LINE_BYTES {
-            return Err(SetupError::TooLong(len));
+            return Err(SetupErrorKind::TooLong(len).into());
         }
         record.payload = payload;
         Ok(())
@@ -132,14 +137,14 @@ impl Agent {
     /// steps and counts are unchanged. On an error the agent is unchanged.
     pub fn change_setup(&mut self, manifest: Manifest, setup: Setup) -> Result<(), SetupError> {
         if self.state != State::AwaitingReply {
-            return Err(SetupError::NotBetweenTurns);
+            return Err(SetupErrorKind::NotBetweenTurns.into());
         }
         if let Some(difference) = setup.offers(&manifest) {
-            return Err(SetupError::Tools(difference));
+            return Err(SetupErrorKind::Tools(difference).into());
         }
         let differs = |name: &&str| manifest.limit(name) != self.tool_limits.get(*name).copied();
         if let Some(name) = manifest.names().find(differs) {
-            return Err(SetupError::Limit(String::from(name)));
+            return Err(SetupErrorKind::Limit(String::from(name)).into());
         }
         self.record_setup(setup)?;
         self.swap_manifest(manifest);
@@ -156,7 +161,7 @@ impl Agent {
         .encode();
         let len = line_len(RecordKind::Setup, self.next_seq, &payload);
         if len > MAX_LINE_BYTES {
-            return Err(SetupError::TooLong(len));
+            return Err(SetupErrorKind::TooLong(len).into());
         }
         self.push_record(RecordKind::Setup, payload);
         Ok(())

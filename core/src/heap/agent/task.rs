@@ -4,20 +4,26 @@
 
 use core::fmt;
 
+use crate::heap::opaque::opaque_error;
 use crate::model::is_blank;
 
-/// Why a task was refused.
+opaque_error! {
+    /// Why a task was refused.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub struct TaskError(TaskErrorKind);
+}
+
+/// What [`TaskError`] says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum TaskError {
+pub(crate) enum TaskErrorKind {
     /// The task is empty or nothing but white space ([`is_blank`]).
     Blank,
 }
 
-impl fmt::Display for TaskError {
+impl fmt::Display for TaskErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TaskError::Blank => f.write_str(
+            TaskErrorKind::Blank => f.write_str(
                 "the task is empty or only white space: it asks the model nothing \
                  (and Anthropic refuses text without a character other than white space)",
             ),
@@ -25,24 +31,22 @@ impl fmt::Display for TaskError {
     }
 }
 
-impl core::error::Error for TaskError {}
-
 /// Checks a task before a run starts with it: one that is empty or nothing but white
-/// space ([`is_blank`]) is refused, whatever the provider — it asks nothing, a
+/// space (as [`char::is_whitespace`] counts it) is refused, whatever the provider — it asks nothing, a
 /// transcript of it records no question, and Anthropic refuses it outright (OpenAI
 /// would take it). [`crate::agent::Agent::new`] itself takes any task, so that a
 /// transcript written before this rule still resumes and replays; a host starting a
 /// run from a task it was given calls this first, as the CLI and the C ABI do.
 ///
 /// ```
-/// use agentloop_core::agent::{check_task, TaskError};
+/// use agentloop_core::agent::check_task;
 /// assert_eq!(check_task("add 2 and 40"), Ok(()));
-/// assert_eq!(check_task(" \n\t"), Err(TaskError::Blank));
-/// assert_eq!(check_task(""), Err(TaskError::Blank));
+/// assert!(check_task(" \n\t").is_err());
+/// assert!(check_task("").unwrap_err().to_string().starts_with("the task is empty"));
 /// ```
 pub fn check_task(task: &str) -> Result<(), TaskError> {
     if is_blank(task) {
-        return Err(TaskError::Blank);
+        return Err(TaskErrorKind::Blank.into());
     }
     Ok(())
 }
@@ -62,12 +66,16 @@ mod tests {
             "\t\r\n",
             "\u{a0}\u{2003}\u{3000}\u{2028}\u{85}",
         ] {
-            assert_eq!(check_task(blank), Err(TaskError::Blank), "{blank:?}");
+            assert_eq!(
+                check_task(blank),
+                Err(TaskErrorKind::Blank.into()),
+                "{blank:?}"
+            );
         }
         for task in ["a", " a ", "\n.\n", "\u{200b}", "😀"] {
             assert_eq!(check_task(task), Ok(()), "{task:?}");
         }
-        assert!(TaskError::Blank
+        assert!(TaskErrorKind::Blank
             .to_string()
             .starts_with("the task is empty or only white space"));
     }

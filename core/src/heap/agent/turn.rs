@@ -90,14 +90,14 @@ impl Agent {
     ) -> Result<(), FeedError> {
         let turn = match &self.state {
             State::Calls(turn) => turn,
-            State::Done(_) => return Err(FeedError::Finished),
-            _ => return Err(FeedError::NotAwaitingToolResult),
+            State::Done(_) => return Err(FeedErrorKind::Finished.into()),
+            _ => return Err(FeedErrorKind::NotAwaitingToolResult.into()),
         };
         if turn.waiting.is_empty() {
-            return Err(FeedError::NotAwaitingToolResult);
+            return Err(FeedErrorKind::NotAwaitingToolResult.into());
         }
         let Some(at) = turn.waiting.iter().position(|c| c.id == call_id) else {
-            return Err(FeedError::NoSuchCall);
+            return Err(FeedErrorKind::NoSuchCall.into());
         };
         self.feed_waiting(at, |call| checks::result(&call.name, result));
         Ok(())

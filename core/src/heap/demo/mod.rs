@@ -24,6 +24,7 @@ use core::fmt;
 
 use crate::agent::{Budgets, Outcome, RecordKind, StopReason};
 use crate::driver::{self, RunError};
+use crate::heap::opaque::opaque_error;
 use crate::json::Value;
 use crate::model::{Reply, Scripted};
 use crate::tools::RegisterError;
@@ -56,30 +57,34 @@ pub struct Scenario {
     pub expect: Expect,
 }
 
-/// Why a demo run failed to run at all.
+opaque_error! {
+    /// Why a demo run failed to run at all.
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct DemoError(DemoErrorKind);
+}
+
+/// What [`DemoError`] says.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DemoError {
+pub(crate) enum DemoErrorKind {
     /// A demo tool was refused at registration (its schema, say).
     Register(RegisterError),
     /// The run could not be carried out.
     Run(RunError),
 }
 
-impl fmt::Display for DemoError {
+impl fmt::Display for DemoErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DemoError::Register(e) => write!(f, "a demo tool was refused: {e}"),
-            DemoError::Run(e) => write!(f, "the demo run failed: {e}"),
+            DemoErrorKind::Register(e) => write!(f, "a demo tool was refused: {e}"),
+            DemoErrorKind::Run(e) => write!(f, "the demo run failed: {e}"),
         }
     }
 }
 
-impl core::error::Error for DemoError {}
-
 impl Scenario {
     /// Runs it in memory: the transcript's bytes and how the run ended.
     pub fn run(&self) -> Result<(Vec<u8>, Outcome), DemoError> {
-        let mut toolbox = toolbox().map_err(DemoError::Register)?;
+        let mut toolbox = toolbox().map_err(DemoErrorKind::Register)?;
         let mut model = Scripted::new(self.replies.iter().cloned());
         let mut transcript = Vec::new();
         let outcome = driver::run(
@@ -91,7 +96,7 @@ impl Scenario {
             &mut transcript,
             driver::RunOptions::default(),
         )
-        .map_err(DemoError::Run)?;
+        .map_err(DemoErrorKind::Run)?;
         Ok((transcript, outcome))
     }
 
@@ -213,7 +218,7 @@ pub fn scenario(file_name: &str) -> Option<Scenario> {
 }
 
 /// For docs and messages: `task assistant tool … stop`.
-pub fn kinds_text(kinds: &[RecordKind]) -> String {
+pub(crate) fn kinds_text(kinds: &[RecordKind]) -> String {
     let names: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
     names.join(" ")
 }

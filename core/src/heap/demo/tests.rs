@@ -48,16 +48,19 @@ fn a_scenario_is_found_by_its_file_name_only() {
 
 #[test]
 fn demo_errors_read_as_sentences() {
-    let register = DemoError::Register(RegisterError::Name {
-        name: String::new(),
-        error: crate::tools::NameError::Empty,
-    });
+    let register = DemoErrorKind::Register(
+        crate::tools::RegisterErrorKind::Name {
+            name: String::new(),
+            error: crate::tools::NameError::Empty,
+        }
+        .into(),
+    );
     assert_eq!(
         format!("{register}"),
         "a demo tool was refused: tool name '' is not provider-safe: it is empty \
          (providers accept ^[a-zA-Z0-9_-]{1,64}$)"
     );
-    let run = DemoError::Run(RunError::Sink(SinkError::Full));
+    let run = DemoErrorKind::Run(RunError::Sink(SinkError::Full));
     let text: String = format!("{run}");
     assert!(text.starts_with("the demo run failed: "), "{text}");
     assert!(

@@ -69,6 +69,7 @@ mod resume;
 pub(crate) use calls::call_tool;
 use calls::run_calls;
 pub use resumable::Resumable;
+pub(crate) use resume::OpenErrorKind;
 pub use resume::{open, replay, OpenError, ReplayReport};
 
 use core::fmt;

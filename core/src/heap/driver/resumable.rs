@@ -5,7 +5,7 @@
 
 use alloc::vec::Vec;
 
-use super::OpenError;
+use super::{OpenError, OpenErrorKind};
 use crate::agent::{Agent, Budgets};
 use crate::anchor::Anchor;
 use crate::chain::Chain;
@@ -37,13 +37,14 @@ impl Resumable {
         };
         let report = verify::verify_bytes(transcript, &options);
         if let Some(fault) = report.faults.into_iter().next() {
-            return Err(OpenError::Transcript(alloc::boxed::Box::new(fault)));
+            return Err(OpenErrorKind::Transcript(alloc::boxed::Box::new(fault)).into());
         }
         let next = Anchor {
             seq0: anchor.seq0.saturating_add(report.count),
             prev0: report.head.unwrap_or(anchor.prev0),
         };
-        Resumable::verified(next, transcript).map_err(|e| OpenError::Unreadable(e.index, e.error))
+        Ok(Resumable::verified(next, transcript)
+            .map_err(|e| OpenErrorKind::Unreadable(e.index, e.error))?)
     }
 
     /// The records of `transcript`, which the caller verified (its chain goes on at
@@ -122,7 +123,8 @@ impl Resumable {
         budgets: Budgets,
         manifest: Manifest,
     ) -> Result<(Agent, Chain), OpenError> {
-        let agent = Agent::resume(budgets, manifest, &self.records).map_err(OpenError::Resume)?;
+        let agent =
+            Agent::resume(budgets, manifest, &self.records).map_err(OpenErrorKind::Resume)?;
         Ok((agent, Chain::from_anchor(self.next)))
     }
 
@@ -174,14 +176,20 @@ mod tests {
         let (mut transcript, _) = recorded();
         transcript.pop();
         let refused = Resumable::read(Anchor::GENESIS, &transcript).unwrap_err();
-        assert!(matches!(refused, OpenError::Transcript(_)), "{refused}");
+        assert!(
+            matches!(refused.0, OpenErrorKind::Transcript(_)),
+            "{refused}"
+        );
         let elsewhere = Anchor {
             seq0: 5,
             prev0: Anchor::GENESIS.prev0,
         };
         let (transcript, _) = recorded();
         let refused = Resumable::read(elsewhere, &transcript).unwrap_err();
-        assert!(matches!(refused, OpenError::Transcript(_)), "{refused}");
+        assert!(
+            matches!(refused.0, OpenErrorKind::Transcript(_)),
+            "{refused}"
+        );
     }
 
     /// A one-record transcript of the task record `payload`.

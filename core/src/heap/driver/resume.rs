@@ -9,18 +9,34 @@ use super::call_tool;
 use super::Resumable;
 use crate::agent::follow::{follow, Tools};
 use crate::agent::resume::audited;
-use crate::agent::{recorded_budgets, Agent, Budgets, Difference, ResumeError};
+use crate::agent::{recorded_budgets, Agent, Budgets, Difference, ResumeError, ResumeErrorKind};
 use crate::anchor::Anchor;
 use crate::audit::LoopFinding;
 use crate::chain::Chain;
+use crate::heap::opaque::opaque_error;
 use crate::json::ParseError;
 use crate::tools::{Manifest, Toolbox};
 use crate::verify::Fault;
 
-/// Why a transcript could not be opened to resume or replay its run. Nothing was
-/// produced.
+opaque_error! {
+    /// Why a transcript could not be opened to resume or replay its run. Nothing was
+    /// produced.
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct OpenError(OpenErrorKind);
+}
+
+impl OpenError {
+    /// Whether a line verified but could not be read as a record (the C ABI's
+    /// `INVALID_JSON`); otherwise the transcript does not verify, or its records cannot
+    /// be resumed or replayed.
+    pub fn unreadable(&self) -> bool {
+        matches!(self.0, OpenErrorKind::Unreadable(..))
+    }
+}
+
+/// What [`OpenError`] says.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OpenError {
+pub(crate) enum OpenErrorKind {
     /// The transcript does not verify (strictly, from its anchor): its first fault. A
     /// torn last line must be repaired first; a rewritten record is not continued.
     Transcript(Box<Fault>),
@@ -30,21 +46,19 @@ pub enum OpenError {
     Resume(ResumeError),
 }
 
-impl fmt::Display for OpenError {
+impl fmt::Display for OpenErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OpenError::Transcript(fault) => {
+            OpenErrorKind::Transcript(fault) => {
                 write!(f, "the transcript does not verify: {fault}")
             }
-            OpenError::Unreadable(index, e) => {
+            OpenErrorKind::Unreadable(index, e) => {
                 write!(f, "record {index} cannot be read: {e}")
             }
-            OpenError::Resume(e) => write!(f, "{e}"),
+            OpenErrorKind::Resume(e) => write!(f, "{e}"),
         }
     }
 }
-
-impl core::error::Error for OpenError {}
 
 /// Opens `transcript`, whose chain starts at `anchor` ([`Anchor::GENESIS`] for a whole
 /// transcript), to continue its run: verifies it (strictly; any fault, a torn last line
@@ -99,18 +113,21 @@ impl ReplayReport {
 pub fn replay(transcript: &[u8], toolbox: &mut Toolbox) -> Result<ReplayReport, OpenError> {
     let read = Resumable::read(Anchor::GENESIS, transcript)?;
     let records = read.records();
-    let (seq0, task) = audited(records).map_err(OpenError::Resume)?;
+    let (seq0, task) = audited(records).map_err(OpenErrorKind::Resume)?;
     let budgets = records.first().and_then(recorded_budgets).ok_or_else(|| {
-        OpenError::Resume(ResumeError::Malformed(LoopFinding {
-            index: 0,
-            detail: String::from(
-                "the task record's budgets are not the counts and sentinel the loop writes",
-            ),
-        }))
+        OpenErrorKind::Resume(
+            ResumeErrorKind::Malformed(LoopFinding {
+                index: 0,
+                detail: String::from(
+                    "the task record's budgets are not the counts and sentinel the loop writes",
+                ),
+            })
+            .into(),
+        )
     })?;
     let manifest = toolbox.manifest().clone();
     let mut agent = Agent::with_first_seq(seq0, task, budgets, manifest)
-        .map_err(|e| OpenError::Resume(ResumeError::Budgets(e)))?;
+        .map_err(|e| OpenErrorKind::Resume(ResumeErrorKind::Budgets(e).into()))?;
     let mut run = |call: &crate::model::ToolCall| call_tool(toolbox, call);
     let difference = follow(&mut agent, records, Tools::Run(&mut run)).err();
     Ok(ReplayReport {
@@ -128,8 +145,8 @@ mod tests {
 
     #[test]
     fn open_errors_say_why() {
-        let empty = OpenError::Resume(ResumeError::Empty);
-        assert_eq!(empty.to_string(), ResumeError::Empty.to_string());
+        let empty = OpenErrorKind::Resume(ResumeErrorKind::Empty.into());
+        assert_eq!(empty.to_string(), ResumeErrorKind::Empty.to_string());
         assert!(!empty.to_string().is_empty());
     }
 

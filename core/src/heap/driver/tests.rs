@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 
 use super::testing::resume;
 
+use crate::agent::SetupErrorKind;
 use crate::agent::{Record, StopReason};
 use crate::audit::verify_loop_bytes;
 use crate::demo;
@@ -16,6 +17,7 @@ use crate::json::{parse, Value};
 use crate::model::{Message, ModelError, Reply, Scripted};
 use crate::tools::ToolSpec;
 use crate::verify;
+use crate::vocabulary::BudgetErrorKind;
 
 #[test]
 fn run_errors_name_the_step_that_failed_and_why() {
@@ -23,7 +25,7 @@ fn run_errors_name_the_step_that_failed_and_why() {
         RunError::Sink(SinkError::Full).to_string(),
         "a record could not be written: the record sink is full"
     );
-    let budgets = RunError::Budgets(BudgetError::EmptySentinel).to_string();
+    let budgets = RunError::Budgets(BudgetErrorKind::EmptySentinel.into()).to_string();
     assert!(
         budgets.starts_with("the budgets were refused: "),
         "{budgets}"
@@ -543,7 +545,7 @@ fn a_change_of_tools_before_a_turn_is_recorded_before_it_and_followed() {
     )
     .unwrap_err();
     assert!(
-        matches!(refused, RunError::Setup(SetupError::Tools(_))),
+        matches!(refused, RunError::Setup(ref e) if matches!(e.0, SetupErrorKind::Tools(_))),
         "{refused}"
     );
     assert!(refused

@@ -20,14 +20,13 @@ use crate::vocabulary::{not_run_sentence, RecordKind, StopReason};
 pub struct HistoryError {
     /// 0-based index of the record at fault (0 for an empty transcript).
     pub index: usize,
-    /// What is wrong with it.
-    pub kind: HistoryErrorKind,
+    /// What is wrong with it (its sentence is the error's `Display`).
+    pub(crate) kind: HistoryErrorKind,
 }
 
 /// What is wrong, for a [`HistoryError`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum HistoryErrorKind {
+pub(crate) enum HistoryErrorKind {
     /// Not an object with a string `kind` and a `payload`.
     NotARecord,
     /// The transcript is empty, or its first record is not a `task`.

@@ -50,7 +50,7 @@ pub fn openai_messages(records: &[Value]) -> Result<Value, HistoryError> {
 /// All results of one turn go into the one `user` message that follows it, in call
 /// order; `is_error` is present (and `true`) only for an `ok:false` result or a call
 /// that was not run. A text block is left out when its text is empty or only white
-/// space ([`is_blank`](crate::model::is_blank); a blank task too), and a message left
+/// space (only white space; a blank task too), and a message left
 /// with no blocks is left out altogether (the API refuses text without a character
 /// other than white space, and empty content). Arguments that are not an object (a
 /// model may send any JSON) are wrapped as `{"arguments": <value>}`, since `input` must

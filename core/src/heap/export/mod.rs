@@ -32,9 +32,9 @@ mod requests;
 mod requests_tests;
 
 pub use crate::provider::{anthropic_tools, mcp_tools, openai_tools};
-pub use conversation::{HistoryError, HistoryErrorKind};
+pub use conversation::HistoryError;
 pub use history::{anthropic_messages, openai_messages};
-pub use native::{native_call, native_calls, native_message, native_messages, native_tools};
+pub use native::{native_call, native_calls, native_messages, native_tools};
 pub use requests::{
     check_requests, rebuild_requests, RebuiltRequest, RequestMismatch, Requester, RequestsError,
 };

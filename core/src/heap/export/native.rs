@@ -34,14 +34,14 @@ pub fn native_calls(calls: &[ToolCall]) -> Value {
 }
 
 /// One message of the conversation (see the module's shapes).
-pub fn native_message(message: &Message) -> Value {
+fn native_message(message: &Message) -> Value {
     match message {
         Message::User { text } => object([
-            (ROLE, Value::from(message.role().as_str())),
+            (ROLE, Value::from(message.role())),
             (TEXT, Value::from(text.as_str())),
         ]),
         Message::Assistant { text, tool_calls } => object([
-            (ROLE, Value::from(message.role().as_str())),
+            (ROLE, Value::from(message.role())),
             (TEXT, Value::from(text.as_str())),
             (TOOL_CALLS, native_calls(tool_calls)),
         ]),
@@ -58,7 +58,7 @@ pub fn native_message(message: &Message) -> Value {
             }
             .encode();
             if let Value::Object(members) = &mut payload {
-                members.insert(ROLE, Value::from(message.role().as_str()));
+                members.insert(ROLE, Value::from(message.role()));
             }
             payload
         }
@@ -68,7 +68,7 @@ pub fn native_message(message: &Message) -> Value {
 /// A message's role member.
 const ROLE: &str = "role";
 
-/// The conversation, the task first: an array of [`native_message`]s.
+/// The conversation, the task first: an array of messages in the module's shapes.
 pub fn native_messages(messages: &[Message]) -> Value {
     Value::Array(messages.iter().map(native_message).collect())
 }

@@ -48,8 +48,9 @@ use core::fmt;
 
 use crate::agent::follow::{follow_turns, Tools};
 use crate::agent::resume::audited;
-use crate::agent::{Agent, Difference, ResumeError, SetupError};
+use crate::agent::{Agent, Difference, ResumeError, ResumeErrorKind, SetupError};
 use crate::hash::Hash;
+use crate::heap::opaque::opaque_error;
 use crate::json::Value;
 use crate::provider::{Provider, RequestError, RequestOptions};
 use crate::tools::{Manifest, RegisterError, ToolSpec};
@@ -76,11 +77,11 @@ impl Requester {
         setup: &Setup,
         tool_limits: &BTreeMap<String, u64>,
     ) -> Result<Requester, RequestsError> {
-        let model = setup.model.as_ref().ok_or(RequestsError::NoModel)?;
+        let model = setup.model.as_ref().ok_or(RequestsErrorKind::NoModel)?;
         let provider = Provider::from_name(&model.provider)
-            .ok_or_else(|| RequestsError::UnknownProvider(model.provider.clone()))?;
+            .ok_or_else(|| RequestsErrorKind::UnknownProvider(model.provider.clone()))?;
         let mut options = RequestOptions::from_json(&Value::Object(setup.options.clone()))
-            .map_err(RequestsError::Options)?;
+            .map_err(RequestsErrorKind::Options)?;
         options.model = model.name.clone();
         options.system = setup.system.clone();
         let mut manifest = Manifest::new();
@@ -89,7 +90,7 @@ impl Requester {
             let limit = tool_limits.get(&tool.name).copied();
             manifest
                 .register_with(spec, limit, tool.idempotent)
-                .map_err(RequestsError::Tool)?;
+                .map_err(RequestsErrorKind::Tool)?;
         }
         Ok(Requester {
             provider,
@@ -170,10 +171,15 @@ impl fmt::Display for RequestMismatch {
 
 impl core::error::Error for RequestMismatch {}
 
-/// Why a transcript's requests could not be rebuilt.
+opaque_error! {
+    /// Why a transcript's requests could not be rebuilt: one sentence (`Display`).
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct RequestsError(RequestsErrorKind);
+}
+
+/// What [`RequestsError`] says.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum RequestsError {
+pub(crate) enum RequestsErrorKind {
     /// The records are not a run of the loop that can be followed (empty, malformed,
     /// budgets refused).
     Run(ResumeError),
@@ -198,29 +204,29 @@ pub enum RequestsError {
     Body(u64, RequestError),
 }
 
-impl fmt::Display for RequestsError {
+impl fmt::Display for RequestsErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RequestsError::Run(e) => write!(f, "{e}"),
-            RequestsError::Task(e) => write!(f, "the task record cannot be read: {e}"),
-            RequestsError::NoSetup => f.write_str(
+            RequestsErrorKind::Run(e) => write!(f, "{e}"),
+            RequestsErrorKind::Task(e) => write!(f, "the task record cannot be read: {e}"),
+            RequestsErrorKind::NoSetup => f.write_str(
                 "the task record states no setup (a format-1 transcript), so no request can \
                  be rebuilt from the transcript alone",
             ),
-            RequestsError::NoModel => f.write_str("the setup names no model"),
-            RequestsError::UnknownProvider(name) => write!(
+            RequestsErrorKind::NoModel => f.write_str("the setup names no model"),
+            RequestsErrorKind::UnknownProvider(name) => write!(
                 f,
                 "the setup's provider {} is not openai or anthropic",
                 crate::quote::escape_controls(name)
             ),
-            RequestsError::Options(e) => write!(f, "the setup's options are refused: {e}"),
-            RequestsError::Tool(e) => write!(f, "a tool of the setup is refused: {e}"),
-            RequestsError::Setup(e) => write!(f, "{e}"),
-            RequestsError::Diverged(d) => write!(
+            RequestsErrorKind::Options(e) => write!(f, "the setup's options are refused: {e}"),
+            RequestsErrorKind::Tool(e) => write!(f, "a tool of the setup is refused: {e}"),
+            RequestsErrorKind::Setup(e) => write!(f, "{e}"),
+            RequestsErrorKind::Diverged(d) => write!(
                 f,
                 "the transcript is not what this loop writes with the setup's tools: {d}"
             ),
-            RequestsError::Body(seq, e) => write!(
+            RequestsErrorKind::Body(seq, e) => write!(
                 f,
                 "the request of the turn at seq {seq} cannot be built: {e}"
             ),
@@ -228,35 +234,33 @@ impl fmt::Display for RequestsError {
     }
 }
 
-impl core::error::Error for RequestsError {}
-
 /// Each turn's request body, rebuilt from `records` (parsed records, in order, the
 /// `task` first; verify their chain first): one per `assistant` record, in order.
 ///
 /// The requests are built with `requester`, or, given `None`, with the one the `task`
 /// record's setup states ([`Requester::from_setup`]; a transcript with no setup fails
-/// with [`RequestsError::NoSetup`]). A `task` record's setup is kept as recorded (the
+/// with a [`RequestsError`] saying so). A `task` record's setup is kept as recorded (the
 /// loop writes it again, to compare) either way.
 pub fn rebuild_requests(
     records: &[Value],
     requester: Option<&Requester>,
 ) -> Result<Vec<RebuiltRequest>, RequestsError> {
-    let (seq0, text) = audited(records).map_err(RequestsError::Run)?;
+    let (seq0, text) = audited(records).map_err(RequestsErrorKind::Run)?;
     let task = task_payload(records)?;
     let from_setup;
     let requester = match requester {
         Some(requester) => requester,
         None => {
-            let setup = task.setup.as_ref().ok_or(RequestsError::NoSetup)?;
+            let setup = task.setup.as_ref().ok_or(RequestsErrorKind::NoSetup)?;
             from_setup = Requester::from_setup(setup, &task.tool_limits)?;
             &from_setup
         }
     };
     let mut agent =
         Agent::with_first_seq(seq0, text, task.budgets.clone(), requester.manifest.clone())
-            .map_err(|e| RequestsError::Run(ResumeError::Budgets(e)))?;
+            .map_err(|e| RequestsErrorKind::Run(ResumeErrorKind::Budgets(e).into()))?;
     if let Some(setup) = task.setup {
-        agent = agent.with_setup(setup).map_err(RequestsError::Setup)?;
+        agent = agent.with_setup(setup).map_err(RequestsErrorKind::Setup)?;
     }
     let mut rebuilt = Vec::new();
     let mut failed = None;
@@ -273,14 +277,14 @@ pub fn rebuild_requests(
                 recorded: recorded_digest(record),
             }),
             Err(e) => {
-                failed.get_or_insert(RequestsError::Body(seq, e));
+                failed.get_or_insert(RequestsErrorKind::Body(seq, e));
             }
         }
     };
     follow_turns(&mut agent, records, Tools::Recorded, &mut on_turn)
-        .map_err(RequestsError::Diverged)?;
+        .map_err(RequestsErrorKind::Diverged)?;
     match failed {
-        Some(e) => Err(e),
+        Some(e) => Err(e.into()),
         None => Ok(rebuilt),
     }
 }
@@ -312,7 +316,7 @@ fn task_payload(records: &[Value]) -> Result<TaskPayload, RequestsError> {
         .and_then(Value::as_object)
         .and_then(|r| r.get("payload"))
         .unwrap_or(&Value::Null);
-    TaskPayload::decode(payload).map_err(RequestsError::Task)
+    Ok(TaskPayload::decode(payload).map_err(RequestsErrorKind::Task)?)
 }
 
 fn seq_of(record: &Value) -> Option<u64> {

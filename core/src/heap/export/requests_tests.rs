@@ -5,6 +5,7 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::requests::RequestsErrorKind;
 use super::*;
 use crate::agent::Agent;
 use crate::chain::Chain;
@@ -233,7 +234,7 @@ fn a_transcript_without_a_setup_needs_a_requester() {
     let (transcript, sent) = run(Provider::OpenAi, false);
     let records = parse_records(&transcript).unwrap();
     let error = rebuild_requests(&records, None).unwrap_err();
-    assert_eq!(error, RequestsError::NoSetup);
+    assert_eq!(error.0, RequestsErrorKind::NoSetup);
     assert!(error.to_string().contains("format-1"), "{error}");
     let requester = Requester {
         provider: Provider::OpenAi,

@@ -7,6 +7,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::conversation::HistoryErrorKind;
 use super::*;
 use crate::agent::Budgets;
 use crate::chain::Chain;

@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
 
+use crate::heap::opaque::opaque_error;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use ed25519_dalek::{Signer, SigningKey, Verifier, VerifyingKey};
@@ -17,9 +18,27 @@ const ALG_ED25519: u8 = 0x01;
 /// What a signer key's text form starts with (a verifier key cannot: `KEY` is no key id).
 const SIGNER_PREFIX: &str = "PRIVATE+KEY+";
 
-/// Why a key string was refused.
+opaque_error! {
+    /// Why a key string was refused.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub struct KeyError(KeyErrorKind);
+}
+
+impl KeyError {
+    /// Whether a key of the other kind was given: a signer key (secret) where a
+    /// verifier key is wanted, or a verifier key where a signer key is wanted; otherwise
+    /// the text is not a note key.
+    pub fn other_kind(&self) -> bool {
+        matches!(
+            self.0,
+            KeyErrorKind::SignerKeyGiven | KeyErrorKind::VerifierKeyGiven
+        )
+    }
+}
+
+/// What [`KeyError`] says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyError {
+pub(crate) enum KeyErrorKind {
     /// Not `NAME+HEX8+BASE64` (with `PRIVATE+KEY+` in front for a signer key).
     Shape,
     /// The name is empty or holds a space or `+`.
@@ -39,31 +58,29 @@ pub enum KeyError {
     VerifierKeyGiven,
 }
 
-impl fmt::Display for KeyError {
+impl fmt::Display for KeyErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            KeyError::Shape => {
+            KeyErrorKind::Shape => {
                 "a key is NAME+KEYID+BASE64 (PRIVATE+KEY+NAME+KEYID+BASE64 for a signer key)"
             }
-            KeyError::BadName => "the key name is empty or holds a space or '+'",
-            KeyError::BadKeyId => "the key id is not 8 hex digits",
-            KeyError::BadKey => "the key is not base64 of 33 bytes",
-            KeyError::UnknownAlgorithm => "the key is not an Ed25519 key (algorithm byte 0x01)",
-            KeyError::KeyIdMismatch => "the key id does not match the name and key",
-            KeyError::SignerKeyGiven => {
+            KeyErrorKind::BadName => "the key name is empty or holds a space or '+'",
+            KeyErrorKind::BadKeyId => "the key id is not 8 hex digits",
+            KeyErrorKind::BadKey => "the key is not base64 of 33 bytes",
+            KeyErrorKind::UnknownAlgorithm => "the key is not an Ed25519 key (algorithm byte 0x01)",
+            KeyErrorKind::KeyIdMismatch => "the key id does not match the name and key",
+            KeyErrorKind::SignerKeyGiven => {
                 "this is a signer key (PRIVATE+KEY+..., secret), but a verifier key is wanted \
                  here: NAME+KEYID+BASE64, without the PRIVATE+KEY+ prefix (`agentloop keygen` \
                  prints it second)"
             }
-            KeyError::VerifierKeyGiven => {
+            KeyErrorKind::VerifierKeyGiven => {
                 "this is a verifier key (NAME+KEYID+BASE64), but a signer key is wanted here: \
                  PRIVATE+KEY+NAME+KEYID+BASE64 (`agentloop keygen` prints it first)"
             }
         })
     }
 }
-
-impl core::error::Error for KeyError {}
 
 /// Whether `name` may name a key: non-empty, no Unicode white space, no `+`.
 pub(crate) fn valid_name(name: &str) -> bool {
@@ -83,21 +100,21 @@ pub fn key_id(name: &str, public_key: &[u8; 32]) -> u32 {
 
 /// Splits `NAME+HEX8+BASE64` and decodes the 32 key bytes after the algorithm byte.
 fn split_key(text: &str) -> Result<(&str, u32, [u8; 32]), KeyError> {
-    let (name, rest) = text.split_once('+').ok_or(KeyError::Shape)?;
-    let (id, key) = rest.split_once('+').ok_or(KeyError::Shape)?;
+    let (name, rest) = text.split_once('+').ok_or(KeyErrorKind::Shape)?;
+    let (id, key) = rest.split_once('+').ok_or(KeyErrorKind::Shape)?;
     if !valid_name(name) {
-        return Err(KeyError::BadName);
+        return Err(KeyErrorKind::BadName.into());
     }
     if id.len() != 8 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(KeyError::BadKeyId);
+        return Err(KeyErrorKind::BadKeyId.into());
     }
-    let id = u32::from_str_radix(id, 16).map_err(|_| KeyError::BadKeyId)?;
-    let key = STANDARD.decode(key).map_err(|_| KeyError::BadKey)?;
-    let (&alg, bytes) = key.split_first().ok_or(KeyError::BadKey)?;
+    let id = u32::from_str_radix(id, 16).map_err(|_| KeyErrorKind::BadKeyId)?;
+    let key = STANDARD.decode(key).map_err(|_| KeyErrorKind::BadKey)?;
+    let (&alg, bytes) = key.split_first().ok_or(KeyErrorKind::BadKey)?;
     if alg != ALG_ED25519 {
-        return Err(KeyError::UnknownAlgorithm);
+        return Err(KeyErrorKind::UnknownAlgorithm.into());
     }
-    let bytes = <[u8; 32]>::try_from(bytes).map_err(|_| KeyError::BadKey)?;
+    let bytes = <[u8; 32]>::try_from(bytes).map_err(|_| KeyErrorKind::BadKey)?;
     Ok((name, id, bytes))
 }
 
@@ -151,15 +168,15 @@ impl FromStr for VerifierKey {
     type Err = KeyError;
 
     /// Parses `NAME+KEYID+BASE64`. A signer key (`PRIVATE+KEY+...`) is refused as
-    /// [`KeyError::SignerKeyGiven`] by its prefix alone: nothing of the secret is read.
+    /// a key of the other kind ([`KeyError::other_kind`]) by its prefix alone: nothing of the secret is read.
     fn from_str(text: &str) -> Result<Self, KeyError> {
         if text.starts_with(SIGNER_PREFIX) {
-            return Err(KeyError::SignerKeyGiven);
+            return Err(KeyErrorKind::SignerKeyGiven.into());
         }
         let (name, id, bytes) = split_key(text)?;
-        let key = VerifyingKey::from_bytes(&bytes).map_err(|_| KeyError::BadKey)?;
+        let key = VerifyingKey::from_bytes(&bytes).map_err(|_| KeyErrorKind::BadKey)?;
         if key_id(name, &bytes) != id {
-            return Err(KeyError::KeyIdMismatch);
+            return Err(KeyErrorKind::KeyIdMismatch.into());
         }
         Ok(VerifierKey {
             name: String::from(name),
@@ -195,7 +212,7 @@ impl SignerKey {
     /// the operating system; nothing else in agentloop uses randomness).
     pub fn from_seed(name: &str, seed: &[u8; 32]) -> Result<Self, KeyError> {
         if !valid_name(name) {
-            return Err(KeyError::BadName);
+            return Err(KeyErrorKind::BadName.into());
         }
         let key = SigningKey::from_bytes(seed);
         Ok(SignerKey {
@@ -242,19 +259,20 @@ impl FromStr for SignerKey {
     type Err = KeyError;
 
     /// Parses `PRIVATE+KEY+NAME+KEYID+BASE64`. A verifier key is refused as
-    /// [`KeyError::VerifierKeyGiven`].
+    /// a key of the other kind ([`KeyError::other_kind`]).
     fn from_str(text: &str) -> Result<Self, KeyError> {
         let Some(rest) = text.strip_prefix(SIGNER_PREFIX) else {
             return Err(if text.parse::<VerifierKey>().is_ok() {
-                KeyError::VerifierKeyGiven
+                KeyErrorKind::VerifierKeyGiven
             } else {
-                KeyError::Shape
-            });
+                KeyErrorKind::Shape
+            }
+            .into());
         };
         let (name, id, seed) = split_key(rest)?;
         let key = SignerKey::from_seed(name, &seed)?;
         if key.id != id {
-            return Err(KeyError::KeyIdMismatch);
+            return Err(KeyErrorKind::KeyIdMismatch.into());
         }
         Ok(key)
     }

@@ -10,7 +10,11 @@
 mod keys;
 mod text;
 
+#[cfg(test)]
+pub(crate) use keys::KeyErrorKind;
 pub use keys::{key_lines, signer_key_text, KeyError, SignerKey, SignerTextError, VerifierKey};
+#[cfg(test)]
+pub(crate) use text::NoteErrorKind;
 pub use text::{Note, NoteError, NoteSignature, SignatureCheck};
 
 #[cfg(test)]

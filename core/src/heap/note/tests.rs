@@ -96,58 +96,62 @@ fn every_mangling_of_gos_keys_is_refused() {
     assert_eq!(
         "PeterNeumann+cc469956+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TWBADKEY=="
             .parse::<VerifierKey>(),
-        Err(KeyError::BadKey)
+        Err(KeyErrorKind::BadKey.into())
     );
     assert_eq!(
         "PeterNeumann+173116ae+ZRpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW".parse::<VerifierKey>(),
-        Err(KeyError::UnknownAlgorithm)
+        Err(KeyErrorKind::UnknownAlgorithm.into())
     );
     // The key id is exactly 8 hex digits: not 9 with a leading zero, not 7
     // (u32::from_str_radix would take either).
     for id in ["0c74f20a3", "c74f20a"] {
         let key = PETER_VKEY.replacen("c74f20a3", id, 1);
-        assert_eq!(key.parse::<VerifierKey>(), Err(KeyError::BadKeyId), "{key}");
+        assert_eq!(
+            key.parse::<VerifierKey>(),
+            Err(KeyErrorKind::BadKeyId.into()),
+            "{key}"
+        );
     }
     assert_eq!(
         SignerKey::from_seed("a+b", &[0; 32]).err(),
-        Some(KeyError::BadName)
+        Some(KeyErrorKind::BadName.into())
     );
 }
 
 #[test]
 fn malformed_notes_are_refused_as_go_refuses_them() {
     let bad = [
-        (String::from(TEXT), NoteError::NoSignatures),
-        ([TEXT, "\n"].concat(), NoteError::NoSignatures),
+        (String::from(TEXT), NoteErrorKind::NoSignatures),
+        ([TEXT, "\n"].concat(), NoteErrorKind::NoSignatures),
         (
             [TEXT, "\n", &PETER_SIG[..PETER_SIG.len() - 1]].concat(),
-            NoteError::BadSignatureLine(1),
+            NoteErrorKind::BadSignatureLine(1),
         ),
-        (["\x01", TEXT, "\n", PETER_SIG].concat(), NoteError::ControlCharacter),
+        (["\x01", TEXT, "\n", PETER_SIG].concat(), NoteErrorKind::ControlCharacter),
         (
             [TEXT, "\n", "\u{2014} Bad Name x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n"].concat(),
-            NoteError::BadSignatureLine(1),
+            NoteErrorKind::BadSignatureLine(1),
         ),
         (
             [TEXT, "\n", PETER_SIG, "Unexpected line.\n"].concat(),
-            NoteError::BadSignatureLine(2),
+            NoteErrorKind::BadSignatureLine(2),
         ),
         (
             [TEXT, "\n", &PETER_SIG.repeat(101)].concat(),
-            NoteError::TooManySignatures,
+            NoteErrorKind::TooManySignatures,
         ),
     ];
     for (message, want) in bad {
-        assert_eq!(Note::parse(&message), Err(want), "{message:?}");
+        assert_eq!(Note::parse(&message), Err(want.into()), "{message:?}");
     }
     let signer: SignerKey = PETER_SKEY.parse().unwrap();
     assert_eq!(
         Note::sign("abc", &signer),
-        Err(NoteError::TextNotTerminated)
+        Err(NoteErrorKind::TextNotTerminated.into())
     );
     assert_eq!(
         Note::sign("a\tb\n", &signer),
-        Err(NoteError::ControlCharacter)
+        Err(NoteErrorKind::ControlCharacter.into())
     );
 }
 
@@ -157,31 +161,34 @@ fn a_key_of_the_other_kind_is_named_as_such_and_its_secret_never_echoed() {
     // its prefix alone, so what follows it is never judged nor shown).
     for text in [PETER_SKEY, "PRIVATE+KEY+whatever"] {
         let e = text.parse::<VerifierKey>().unwrap_err();
-        assert_eq!(e, KeyError::SignerKeyGiven);
+        assert_eq!(e.0, KeyErrorKind::SignerKeyGiven);
         let said = e.to_string();
         assert!(said.contains("signer key"), "{said}");
         assert!(said.contains("verifier key"), "{said}");
         assert!(!said.contains("AYEKF"), "{said}");
     }
     assert_eq!(
-        KeyError::SignerKeyGiven.to_string(),
+        KeyErrorKind::SignerKeyGiven.to_string(),
         "this is a signer key (PRIVATE+KEY+..., secret), but a verifier key is wanted here: \
          NAME+KEYID+BASE64, without the PRIVATE+KEY+ prefix (`agentloop keygen` prints it \
          second)"
     );
     // A verifier key where a signer key is wanted.
     let e = PETER_VKEY.parse::<SignerKey>().unwrap_err();
-    assert_eq!(e, KeyError::VerifierKeyGiven);
+    assert_eq!(e.0, KeyErrorKind::VerifierKeyGiven);
     assert_eq!(
         e.to_string(),
         "this is a verifier key (NAME+KEYID+BASE64), but a signer key is wanted here: \
          PRIVATE+KEY+NAME+KEYID+BASE64 (`agentloop keygen` prints it first)"
     );
     // Anything else is still judged by its shape.
-    assert_eq!("a+b".parse::<SignerKey>().unwrap_err(), KeyError::Shape);
     assert_eq!(
-        "x+nothex+AAAA".parse::<VerifierKey>().unwrap_err(),
-        KeyError::BadKeyId
+        "a+b".parse::<SignerKey>().unwrap_err().0,
+        KeyErrorKind::Shape
+    );
+    assert_eq!(
+        "x+nothex+AAAA".parse::<VerifierKey>().unwrap_err().0,
+        KeyErrorKind::BadKeyId
     );
 }
 
@@ -196,21 +203,21 @@ fn key_lines_skip_blanks_and_comments_and_keep_line_numbers() {
 fn errors_say_what_is_wrong_and_debug_never_prints_a_secret() {
     for (error, text) in [
         (
-            KeyError::Shape,
+            KeyErrorKind::Shape,
             "a key is NAME+KEYID+BASE64 (PRIVATE+KEY+NAME+KEYID+BASE64 for a signer key)",
         ),
         (
-            KeyError::BadName,
+            KeyErrorKind::BadName,
             "the key name is empty or holds a space or '+'",
         ),
-        (KeyError::BadKeyId, "the key id is not 8 hex digits"),
-        (KeyError::BadKey, "the key is not base64 of 33 bytes"),
+        (KeyErrorKind::BadKeyId, "the key id is not 8 hex digits"),
+        (KeyErrorKind::BadKey, "the key is not base64 of 33 bytes"),
         (
-            KeyError::UnknownAlgorithm,
+            KeyErrorKind::UnknownAlgorithm,
             "the key is not an Ed25519 key (algorithm byte 0x01)",
         ),
         (
-            KeyError::KeyIdMismatch,
+            KeyErrorKind::KeyIdMismatch,
             "the key id does not match the name and key",
         ),
     ] {
@@ -218,23 +225,23 @@ fn errors_say_what_is_wrong_and_debug_never_prints_a_secret() {
     }
     for (error, text) in [
         (
-            NoteError::TextNotTerminated,
+            NoteErrorKind::TextNotTerminated,
             "the note text is empty or does not end in a newline",
         ),
         (
-            NoteError::ControlCharacter,
+            NoteErrorKind::ControlCharacter,
             "the note holds a control character other than newline",
         ),
         (
-            NoteError::NoSignatures,
+            NoteErrorKind::NoSignatures,
             "no blank line and signature lines follow the note text",
         ),
         (
-            NoteError::BadSignatureLine(3),
+            NoteErrorKind::BadSignatureLine(3),
             "signature line 3 is not \"\u{2014} NAME BASE64\" ending in a newline",
         ),
         (
-            NoteError::TooManySignatures,
+            NoteErrorKind::TooManySignatures,
             "the note has more than 100 signatures",
         ),
     ] {
@@ -268,12 +275,18 @@ fn the_limits_of_a_signature_line_are_exact() {
         }]
     );
     let four = [TEXT, "\n\u{2014} a AQIDBA==\n"].concat();
-    assert_eq!(Note::parse(&four), Err(NoteError::BadSignatureLine(1)));
+    assert_eq!(
+        Note::parse(&four),
+        Err(NoteErrorKind::BadSignatureLine(1).into())
+    );
     // A space is not a control character; a tab, CR and 0x1f (just below the space) are.
     assert!(Note::parse(&["a b\n\n", PETER_SIG].concat()).is_ok());
     for c in ['\t', '\u{1f}', '\r'] {
         let text = alloc::format!("a{c}b\n\n{PETER_SIG}");
-        assert_eq!(Note::parse(&text), Err(NoteError::ControlCharacter));
+        assert_eq!(
+            Note::parse(&text),
+            Err(NoteErrorKind::ControlCharacter.into())
+        );
     }
 }
 
@@ -327,7 +340,7 @@ fn the_signer_key_is_the_first_key_line_of_its_text() {
         err,
         SignerTextError::Line {
             line: 2,
-            error: KeyError::VerifierKeyGiven
+            error: KeyErrorKind::VerifierKeyGiven.into()
         }
     );
     assert!(err.to_string().starts_with("line 2: "), "{err}");

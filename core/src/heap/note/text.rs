@@ -8,13 +8,20 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
 use super::keys::{valid_name, SignerKey, VerifierKey};
+use crate::heap::opaque::opaque_error;
 
 /// Go's limit on signature lines in one note.
 const MAX_SIGNATURES: usize = 100;
 
-/// Why a note was refused as malformed.
+opaque_error! {
+    /// Why a note was refused as malformed.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub struct NoteError(NoteErrorKind);
+}
+
+/// What [`NoteError`] says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NoteError {
+pub(crate) enum NoteErrorKind {
     /// The text is empty or does not end in a newline.
     TextNotTerminated,
     /// A control character other than newline.
@@ -28,28 +35,28 @@ pub enum NoteError {
     TooManySignatures,
 }
 
-impl fmt::Display for NoteError {
+impl fmt::Display for NoteErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NoteError::TextNotTerminated => {
+            NoteErrorKind::TextNotTerminated => {
                 f.write_str("the note text is empty or does not end in a newline")
             }
-            NoteError::ControlCharacter => {
+            NoteErrorKind::ControlCharacter => {
                 f.write_str("the note holds a control character other than newline")
             }
-            NoteError::NoSignatures => {
+            NoteErrorKind::NoSignatures => {
                 f.write_str("no blank line and signature lines follow the note text")
             }
-            NoteError::BadSignatureLine(n) => write!(
+            NoteErrorKind::BadSignatureLine(n) => write!(
                 f,
                 "signature line {n} is not \"\u{2014} NAME BASE64\" ending in a newline"
             ),
-            NoteError::TooManySignatures => f.write_str("the note has more than 100 signatures"),
+            NoteErrorKind::TooManySignatures => {
+                f.write_str("the note has more than 100 signatures")
+            }
         }
     }
 }
-
-impl core::error::Error for NoteError {}
 
 /// One signature line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,21 +101,21 @@ pub enum SignatureCheck {
 
 fn check_text(text: &str) -> Result<(), NoteError> {
     if text.chars().any(|c| c < ' ' && c != '\n') {
-        return Err(NoteError::ControlCharacter);
+        return Err(NoteErrorKind::ControlCharacter.into());
     }
     Ok(())
 }
 
 fn parse_line(line: &str, n: usize) -> Result<NoteSignature, NoteError> {
-    let bad = NoteError::BadSignatureLine(n);
+    let bad = NoteErrorKind::BadSignatureLine(n);
     let rest = line.strip_prefix("\u{2014} ").ok_or(bad)?;
     let (name, b64) = rest.split_once(' ').ok_or(bad)?;
     if !valid_name(name) {
-        return Err(bad);
+        return Err(bad.into());
     }
     let raw = STANDARD.decode(b64).map_err(|_| bad)?;
     if raw.len() < 5 {
-        return Err(bad);
+        return Err(bad.into());
     }
     Ok(NoteSignature {
         name: String::from(name),
@@ -122,19 +129,19 @@ impl Note {
     /// the text is everything up to the last blank line.
     pub fn parse(message: &str) -> Result<Note, NoteError> {
         check_text(message)?;
-        let split = message.rfind("\n\n").ok_or(NoteError::NoSignatures)?;
+        let split = message.rfind("\n\n").ok_or(NoteErrorKind::NoSignatures)?;
         let (text, sigs) = (&message[..=split], &message[split + 2..]);
         if sigs.is_empty() {
-            return Err(NoteError::NoSignatures);
+            return Err(NoteErrorKind::NoSignatures.into());
         }
         let mut signatures = Vec::new();
         let mut lines = sigs.split_inclusive('\n');
         for (i, line) in lines.by_ref().enumerate() {
             let line = line
                 .strip_suffix('\n')
-                .ok_or(NoteError::BadSignatureLine(i + 1))?;
+                .ok_or(NoteErrorKind::BadSignatureLine(i + 1))?;
             if signatures.len() == MAX_SIGNATURES {
-                return Err(NoteError::TooManySignatures);
+                return Err(NoteErrorKind::TooManySignatures.into());
             }
             signatures.push(parse_line(line, i + 1)?);
         }
@@ -147,7 +154,7 @@ impl Note {
     /// A note of `text` (which must end in a newline) signed by `signer`.
     pub fn sign(text: &str, signer: &SignerKey) -> Result<Note, NoteError> {
         if text.is_empty() || !text.ends_with('\n') {
-            return Err(NoteError::TextNotTerminated);
+            return Err(NoteErrorKind::TextNotTerminated.into());
         }
         check_text(text)?;
         Ok(Note {

@@ -13,16 +13,16 @@
 //! ```
 //!
 //! Anthropic requires `max_tokens`: without `max_output_tokens` the request is refused
-//! ([`RequestError::NoMaxOutputTokens`]). `system` is left out when not set, `tools`
+//! (a [`RequestError`](crate::provider::RequestError)). `system` is left out when not set, `tools`
 //! when the manifest is empty. Everything else — `temperature`, `tool_choice`,
 //! `top_p`, `top_k`, `stop_sequences`, `metadata`, `thinking`, … — goes in
 //! [`RequestOptions::extra`] and is copied as given; `model`, `messages`, `tools`,
-//! `system` and `max_tokens` there are refused ([`RequestError::Reserved`]). The body
+//! `system` and `max_tokens` there are refused (a [`RequestError`](crate::provider::RequestError)). The body
 //! is canonical JSON (RFC 8785).
 //!
 //! The conversation is written by [`messages`], and must begin and end with a `user`
 //! message. One that ends with an assistant message — a run resumed after
-//! `no_tool_calls` or `sentinel` — is refused ([`RequestError::BadConversation`]):
+//! `no_tool_calls` or `sentinel` — is refused (a [`RequestError`](crate::provider::RequestError)):
 //! Anthropic would take that message as a prefill and *continue* it, and the loop
 //! would record the continuation as a new turn of its own (models with extended
 //! thinking refuse a prefill outright). The codec adds no message the transcript does
@@ -60,7 +60,7 @@ use alloc::vec::Vec;
 
 use super::anthropic_tools;
 use super::common::{self, object, result_text, Reader};
-use super::{RequestError, RequestOptions};
+use super::{RequestError, RequestErrorKind, RequestOptions};
 use crate::json::{Object, Value};
 use crate::model::{is_blank, Message, ModelError, ProviderReport, Reply};
 use crate::tools::{provider_safe_name, ToolSpec};
@@ -70,9 +70,9 @@ const RESERVED: [&str; 5] = ["max_tokens", "messages", "model", "system", "tools
 
 /// The request body for the next turn, as canonical JSON bytes (see the module docs).
 ///
-/// Refused, in this order: an empty model ([`RequestError::NoModel`]), a
+/// Refused, in this order: an empty model (a [`RequestError`](crate::provider::RequestError)), a
 /// `max_output_tokens` of 0 or past 2^53 − 1, no `max_output_tokens`, a reserved member
-/// in `extra`, a NaN in `extra`, a conversation [`super::check_conversation`] refuses,
+/// in `extra`, a NaN in `extra`, a conversation that cannot be sent (see [the module](super)),
 /// a task that is empty or only white space, a conversation that ends with an assistant
 /// message, a NaN in the manifest.
 pub fn request(
@@ -88,20 +88,21 @@ pub fn request(
         _ => (None, None),
     };
     if roles.0 != Some("user") {
-        return Err(RequestError::BadConversation {
+        return Err(RequestErrorKind::BadConversation {
             index: 0,
             what: "the task is empty or only white space, and Anthropic takes no such text",
-        });
+        }
+        .into());
     }
     if roles.1 != Some("user") {
         let index = messages
             .iter()
             .rposition(|m| matches!(m, Message::Assistant { .. }))
             .unwrap_or(0);
-        return Err(RequestError::BadConversation {
+        return Err(RequestErrorKind::BadConversation {
             index,
             what: "the conversation ends with an assistant message, which Anthropic would continue (a prefill) instead of answering",
-        });
+        }.into());
     }
     common::encode(
         options,
@@ -144,7 +145,7 @@ fn text_block(text: &str) -> Value {
 /// All results of one turn go into the one `user` message that follows it, in call
 /// order, before anything else in it; `is_error` is present (and `true`) only for an
 /// `Err` result (an `ok:false` sentence, or a call that was not run). A text block is
-/// left out when its text is empty or only white space ([`is_blank`]: Claude may
+/// left out when its text is empty or only white space (Claude may
 /// answer `"\n\n"` before a `tool_use`), and a message left with no blocks is left out
 /// altogether (the API refuses text without a character other than white space, and
 /// empty content). Arguments that are not

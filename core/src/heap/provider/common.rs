@@ -6,7 +6,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{RequestError, RequestOptions};
+use super::{RequestError, RequestErrorKind, RequestOptions};
 use crate::anchor::{seq_of, MAX_SEQ};
 use crate::jcs::{to_vec, write_value};
 use crate::json::{parse, Object, Value};
@@ -64,7 +64,9 @@ fn id_ok(id: &str) -> bool {
 
 /// See [`super::check_conversation`].
 pub(super) fn check_conversation(messages: &[Message]) -> Result<(), RequestError> {
-    let bad = |index: usize, what: &'static str| Err(RequestError::BadConversation { index, what });
+    let bad = |index: usize, what: &'static str| {
+        Err(RequestErrorKind::BadConversation { index, what }.into())
+    };
     if !matches!(messages.first(), Some(Message::User { .. })) {
         return bad(0, "the first message is not the user's task");
     }
@@ -133,23 +135,24 @@ pub(super) fn check_options(
     needs_max: bool,
 ) -> Result<(), RequestError> {
     if options.model.is_empty() {
-        return Err(RequestError::NoModel);
+        return Err(RequestErrorKind::NoModel.into());
     }
     match options.max_output_tokens {
         Some(n) if n == 0 || n > MAX_SEQ => {
-            return Err(RequestError::BadOption(
+            return Err(RequestErrorKind::BadOption(
                 "max_output_tokens",
                 "an integer from 1 to 2^53-1",
-            ))
+            )
+            .into())
         }
-        None if needs_max => return Err(RequestError::NoMaxOutputTokens),
+        None if needs_max => return Err(RequestErrorKind::NoMaxOutputTokens.into()),
         _ => {}
     }
     if let Some(name) = reserved.iter().find(|n| options.extra.contains_key(n)) {
-        return Err(RequestError::Reserved(String::from(*name)));
+        return Err(RequestErrorKind::Reserved(String::from(*name)).into());
     }
     if options.extra.iter().any(|(_, value)| !encodable(value)) {
-        return Err(RequestError::Unencodable("the extra options"));
+        return Err(RequestErrorKind::Unencodable("the extra options").into());
     }
     Ok(())
 }
@@ -167,7 +170,8 @@ pub(super) fn encode<const N: usize>(
             body.insert(key, value);
         }
     }
-    to_vec(&Value::Object(body)).map_err(|_| RequestError::Unencodable("the tool manifest"))
+    Ok(to_vec(&Value::Object(body))
+        .map_err(|_| RequestErrorKind::Unencodable("the tool manifest"))?)
 }
 
 /// A count as a JSON number (exact: [`check_options`] keeps it at or below 2^53 − 1).

@@ -46,8 +46,11 @@
 //! - Each tool result as the canonical JSON of its value, or its `ok:false` sentence
 //!   (marked as an error where the provider has a mark), a call the loop left unrun as
 //!   `not run: the loop stopped (<reason>)`.
-//! - Before anything is encoded, the conversation is checked ([`check_conversation`]):
-//!   a request never holds a call without its one result.
+//! - Before anything is encoded, the conversation is checked: the first message is the
+//!   user's task; every call id is non-empty, unique and made of `A-Z a-z 0-9 _ -`; each
+//!   call is answered by exactly one tool result (same id and name), in call order,
+//!   before the next user or assistant message; every value has a canonical encoding.
+//!   A request never holds a call without its one result.
 //!
 //! What is read back: the text, every call (an argument string that is not JSON
 //! becomes a JSON string value, which fails the tool's schema as data), the output
@@ -69,6 +72,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::heap::opaque::opaque_error;
 use crate::json::{Object, Value};
 use crate::model::{Message, ModelError, Reply};
 use crate::tools::ToolSpec;
@@ -160,7 +164,7 @@ impl fmt::Display for Provider {
 /// user or assistant message and before the end; every argument and result value has a
 /// canonical encoding. The loop's own conversations always pass. A later `User`
 /// message (the loop writes none) is allowed where no call is owed a result.
-pub fn check_conversation(messages: &[Message]) -> Result<(), RequestError> {
+pub(crate) fn check_conversation(messages: &[Message]) -> Result<(), RequestError> {
     common::check_conversation(messages)
 }
 
@@ -178,7 +182,7 @@ pub struct RequestOptions {
     pub system: Option<String>,
     /// Other members copied into the body as they are (`temperature`, `tool_choice`,
     /// `parallel_tool_calls`, `top_p`, `metadata`, …). A member the codec writes itself
-    /// is refused ([`RequestError::Reserved`]).
+    /// is refused (a [`RequestError`](crate::provider::RequestError)).
     pub extra: Object,
 }
 
@@ -195,27 +199,28 @@ impl RequestOptions {
     /// (integer), `system` (string); every other member goes to [`Self::extra`].
     pub fn from_json(value: &Value) -> Result<RequestOptions, RequestError> {
         let Some(members) = value.as_object() else {
-            return Err(RequestError::NotAnObject);
+            return Err(RequestErrorKind::NotAnObject.into());
         };
         let mut options = RequestOptions::default();
         for (key, member) in members.iter() {
             match key {
                 "model" => match member.as_str() {
                     Some(model) => options.model = String::from(model),
-                    None => return Err(RequestError::BadOption("model", "a string")),
+                    None => return Err(RequestErrorKind::BadOption("model", "a string").into()),
                 },
                 "max_output_tokens" => match member.as_f64().and_then(crate::anchor::seq_of) {
                     Some(n) if n >= 1 => options.max_output_tokens = Some(n),
                     _ => {
-                        return Err(RequestError::BadOption(
+                        return Err(RequestErrorKind::BadOption(
                             "max_output_tokens",
                             "an integer from 1 to 2^53-1",
-                        ))
+                        )
+                        .into())
                     }
                 },
                 "system" => match member.as_str() {
                     Some(system) => options.system = Some(String::from(system)),
-                    None => return Err(RequestError::BadOption("system", "a string")),
+                    None => return Err(RequestErrorKind::BadOption("system", "a string").into()),
                 },
                 _ => {
                     options.extra.insert(key, member.clone());
@@ -226,10 +231,15 @@ impl RequestOptions {
     }
 }
 
-/// Why a request body could not be built.
+opaque_error! {
+    /// Why a request body could not be built.
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct RequestError(RequestErrorKind);
+}
+
+/// What [`RequestError`] says.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum RequestError {
+pub(crate) enum RequestErrorKind {
     /// The options are not a JSON object.
     NotAnObject,
     /// `model` is missing or empty.
@@ -240,7 +250,8 @@ pub enum RequestError {
     BadOption(&'static str, &'static str),
     /// An extra member names one the codec writes itself (`messages`, `tools`, …).
     Reserved(String),
-    /// The conversation cannot be sent ([`check_conversation`]): the index of the
+    /// The conversation cannot be sent (the check the module documentation states):
+    /// the index of the
     /// message at fault and what is wrong with it.
     BadConversation {
         /// 0-based index into the messages.
@@ -253,32 +264,34 @@ pub enum RequestError {
     Unencodable(&'static str),
 }
 
-impl fmt::Display for RequestError {
+impl fmt::Display for RequestErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RequestError::NotAnObject => f.write_str("the request options are not a JSON object"),
-            RequestError::NoModel => {
+            RequestErrorKind::NotAnObject => {
+                f.write_str("the request options are not a JSON object")
+            }
+            RequestErrorKind::NoModel => {
                 f.write_str("the request options name no model (\"model\" is missing or empty)")
             }
-            RequestError::NoMaxOutputTokens => f.write_str(
+            RequestErrorKind::NoMaxOutputTokens => f.write_str(
                 "Anthropic requires max_tokens: set max_output_tokens in the request options",
             ),
-            RequestError::BadOption(name, what) => {
+            RequestErrorKind::BadOption(name, what) => {
                 write!(f, "the request option {name} must be {what}")
             }
-            RequestError::Reserved(name) => write!(
+            RequestErrorKind::Reserved(name) => write!(
                 f,
                 "the request option {} is one the codec writes itself (from the model, system, \
                  max_output_tokens, the conversation or the manifest)",
                 crate::quote::escape_controls(name)
             ),
-            RequestError::BadConversation { index, what } => {
+            RequestErrorKind::BadConversation { index, what } => {
                 write!(
                     f,
                     "message {index} of the conversation cannot be sent: {what}"
                 )
             }
-            RequestError::Unencodable(part) => {
+            RequestErrorKind::Unencodable(part) => {
                 write!(
                     f,
                     "a NaN or an infinite number in {part} has no JSON encoding"
@@ -287,8 +300,6 @@ impl fmt::Display for RequestError {
         }
     }
 }
-
-impl core::error::Error for RequestError {}
 
 #[cfg(test)]
 mod tests;

@@ -19,7 +19,7 @@
 //! OpenAI refuses). Everything else — `temperature`, `tool_choice`,
 //! `parallel_tool_calls`, `seed`, `top_p`, `user`, … — goes in `extra` and is copied
 //! as given; `model`, `messages`, `tools`, `system` and `max_completion_tokens` there
-//! are refused ([`RequestError::Reserved`]). The body is canonical JSON (RFC 8785), so
+//! are refused (a [`RequestError`](crate::provider::RequestError)). The body is canonical JSON (RFC 8785), so
 //! the same conversation always gives the same bytes.
 //!
 //! The conversation is written by [`messages`]. A conversation that ends with an
@@ -77,9 +77,9 @@ const RESERVED: [&str; 5] = [
 
 /// The request body for the next turn, as canonical JSON bytes (see the module docs).
 ///
-/// Refused, in this order: an empty model ([`RequestError::NoModel`]), a
+/// Refused, in this order: an empty model (a [`RequestError`](crate::provider::RequestError)), a
 /// `max_output_tokens` of 0 or past 2^53 − 1, a reserved member in `extra`, a NaN in
-/// `extra`, a conversation [`super::check_conversation`] refuses, a NaN in the
+/// `extra`, a conversation that cannot be sent (see [the module](super)), a NaN in the
 /// manifest.
 pub fn request(
     messages: &[Message],

@@ -14,7 +14,7 @@ use crate::verify::Fault;
 
 /// What the signatures established.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Trust {
+pub(crate) enum Trust {
     /// No key was trusted, so no signature was checked: the checkpoint is as good as
     /// the place it was kept (the v1 rule).
     NotChecked,
@@ -24,7 +24,7 @@ pub enum Trust {
 
 /// The outcome of [`admit`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Admission {
+pub(crate) struct Admission {
     /// The checkpoint to judge the transcript by, if it was admitted.
     pub checkpoint: Option<Checkpoint>,
     /// Its faults: `checkpoint_bad_signature`, `checkpoint_untrusted`,
@@ -48,7 +48,11 @@ fn file_fault(kind: FaultKind, detail: String) -> Fault {
 /// of their signature lines may be bad (`checkpoint_bad_signature`); lines by other
 /// keys are ignored, as the signed-note spec requires. With an `origin`, the
 /// checkpoint's must be that one (`checkpoint_origin_mismatch`).
-pub fn admit(text: &CheckpointText, trusted: &[VerifierKey], origin: Option<&str>) -> Admission {
+pub(crate) fn admit(
+    text: &CheckpointText,
+    trusted: &[VerifierKey],
+    origin: Option<&str>,
+) -> Admission {
     let mut trust = Trust::NotChecked;
     let mut faults = Vec::new();
     if !trusted.is_empty() {

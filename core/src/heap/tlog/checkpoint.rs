@@ -11,6 +11,7 @@ use base64::Engine;
 use crate::anchor::MAX_SEQ;
 use crate::checkpoint::Checkpoint;
 use crate::hash::Hash;
+use crate::heap::opaque::opaque_error;
 use crate::note::{Note, NoteError, SignerKey};
 use crate::verify::{CheckpointError, ParseCheckpoint};
 
@@ -50,9 +51,22 @@ pub struct TlogCheckpoint {
     pub extensions: Vec<String>,
 }
 
-/// Which part of a checkpoint text is wrong (`checkpoint_malformed`).
+opaque_error! {
+    /// Which part of a checkpoint text is wrong (`checkpoint_malformed`).
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct Malformed(MalformedKind);
+}
+
+impl Malformed {
+    /// Whether the text is not UTF-8 (the C ABI's `INVALID_UTF8`); otherwise a part of it is wrong.
+    pub fn not_utf8(&self) -> bool {
+        matches!(self.0, MalformedKind::NotUtf8)
+    }
+}
+
+/// What [`Malformed`] says.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Malformed {
+pub(crate) enum MalformedKind {
     /// The text is not UTF-8.
     NotUtf8,
     /// A v1 (`{"count":N,"head":…}`) checkpoint that is wrong.
@@ -72,23 +86,23 @@ pub enum Malformed {
     Extension(usize),
 }
 
-impl fmt::Display for Malformed {
+impl fmt::Display for MalformedKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Malformed::NotUtf8 => f.write_str("the checkpoint is not UTF-8 text"),
-            Malformed::V1(e) => write!(f, "{e}"),
-            Malformed::Note(e) => write!(f, "the signed note is malformed: {e}"),
-            Malformed::MissingLines => f.write_str(
+            MalformedKind::NotUtf8 => f.write_str("the checkpoint is not UTF-8 text"),
+            MalformedKind::V1(e) => write!(f, "{e}"),
+            MalformedKind::Note(e) => write!(f, "the signed note is malformed: {e}"),
+            MalformedKind::MissingLines => f.write_str(
                 "a checkpoint is an origin line, a size line and a root line, each ending in a newline",
             ),
-            Malformed::Origin => f.write_str("the origin line (line 1) is empty"),
-            Malformed::Size => f.write_str(
+            MalformedKind::Origin => f.write_str("the origin line (line 1) is empty"),
+            MalformedKind::Size => f.write_str(
                 "the size line (line 2) is not a decimal integer from 0 to 2^53 without leading zeros",
             ),
-            Malformed::Root => {
+            MalformedKind::Root => {
                 f.write_str("the root line (line 3) is not the base64 of a 32-byte hash")
             }
-            Malformed::Extension(n) => write!(
+            MalformedKind::Extension(n) => write!(
                 f,
                 "extension line {n} (line {}) is empty, or a second or malformed \"head <64 lowercase hex>\"",
                 n + 3
@@ -96,8 +110,6 @@ impl fmt::Display for Malformed {
         }
     }
 }
-
-impl core::error::Error for Malformed {}
 
 impl TlogCheckpoint {
     /// The note text: origin, size, root, `head` line, other extensions.
@@ -125,32 +137,32 @@ impl TlogCheckpoint {
 
     /// Reads a body (note text).
     pub fn parse_body(text: &str) -> Result<TlogCheckpoint, Malformed> {
-        let body = text.strip_suffix('\n').ok_or(Malformed::MissingLines)?;
+        let body = text.strip_suffix('\n').ok_or(MalformedKind::MissingLines)?;
         let mut lines = body.split('\n');
         let (Some(origin), Some(size), Some(root)) = (lines.next(), lines.next(), lines.next())
         else {
-            return Err(Malformed::MissingLines);
+            return Err(MalformedKind::MissingLines.into());
         };
         if origin.is_empty() {
-            return Err(Malformed::Origin);
+            return Err(MalformedKind::Origin.into());
         }
-        let count = parse_size(size).ok_or(Malformed::Size)?;
+        let count = parse_size(size).ok_or(MalformedKind::Size)?;
         let root = STANDARD
             .decode(root)
             .ok()
             .and_then(|b| <[u8; 32]>::try_from(b.as_slice()).ok())
             .map(Hash)
-            .ok_or(Malformed::Root)?;
+            .ok_or(MalformedKind::Root)?;
         let mut head = None;
         let mut extensions = Vec::new();
         for (i, line) in lines.enumerate() {
-            let bad = Malformed::Extension(i + 1);
+            let bad = MalformedKind::Extension(i + 1);
             if line.is_empty() {
-                return Err(bad);
+                return Err(bad.into());
             }
             if let Some(hex) = line.strip_prefix("head ") {
                 if head.is_some() {
-                    return Err(bad);
+                    return Err(bad.into());
                 }
                 head = Some(Hash::from_hex(hex.as_bytes()).ok_or(bad)?);
             } else {
@@ -215,14 +227,14 @@ impl CheckpointText {
 /// Reads a checkpoint file: v1 JSON if it starts with `{` (after white space), else a
 /// C2SP checkpoint — a signed note if it holds a blank line, else a bare body.
 pub fn read_checkpoint(bytes: &[u8]) -> Result<CheckpointText, Malformed> {
-    let text = core::str::from_utf8(bytes).map_err(|_| Malformed::NotUtf8)?;
+    let text = core::str::from_utf8(bytes).map_err(|_| MalformedKind::NotUtf8)?;
     if text.trim_start().starts_with('{') {
-        return Checkpoint::parse(bytes)
+        return Ok(Checkpoint::parse(bytes)
             .map(CheckpointText::V1)
-            .map_err(Malformed::V1);
+            .map_err(MalformedKind::V1)?);
     }
     if text.contains("\n\n") {
-        let note = Note::parse(text).map_err(Malformed::Note)?;
+        let note = Note::parse(text).map_err(MalformedKind::Note)?;
         let checkpoint = TlogCheckpoint::parse_body(&note.text)?;
         return Ok(CheckpointText::Tlog {
             checkpoint,

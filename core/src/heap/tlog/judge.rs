@@ -48,7 +48,12 @@ pub struct Leaves<'a> {
 
 impl Checkpoints {
     /// Admits each `(name, text)` against the `trusted` keys and the expected `origin`
-    /// ([`admit`]) and picks the newest: the largest count, the last given on a tie.
+    /// and picks the newest: the largest count, the last given on a tie. Admitting
+    /// one: with `trusted` keys, at least one of them must have signed it
+    /// (`checkpoint_untrusted` otherwise, also for an unsigned or v1 checkpoint) and
+    /// none of their signature lines may be bad (`checkpoint_bad_signature`); lines by
+    /// other keys are ignored, as the signed-note spec requires. With an `origin`, the
+    /// checkpoint's must be that one (`checkpoint_origin_mismatch`).
     pub fn admit(
         given: Vec<(String, CheckpointText)>,
         trusted: &[VerifierKey],

@@ -23,18 +23,23 @@ mod origin;
 mod proof;
 mod prove;
 
-pub use admit::{admit, Admission, Trust};
 pub use by_checkpoints::{verify_by_checkpoints, ByCheckpoints, ByCheckpointsError};
 pub use check::{
     check_consistency, check_inclusion, check_inclusion_anchored, Problem, PROOF_INVALID,
 };
+#[cfg(test)]
+pub(crate) use checkpoint::MalformedKind;
 pub use checkpoint::{read_checkpoint, CheckpointText, Malformed, TlogCheckpoint};
 pub use judge::{Checkpoints, Leaves};
 pub use leaves::{leaves_of, LeafError};
 pub use make::{
     consistency_text, inclusion_text, make_checkpoint, report_checkpoint, MakeCheckpointError,
 };
+#[cfg(test)]
+pub(crate) use origin::OriginErrorKind;
 pub use origin::{check_origin, OriginError};
+#[cfg(test)]
+pub(crate) use proof::ProofTextErrorKind;
 pub use proof::{ConsistencyProof, InclusionProof, ProofText, ProofTextError};
 pub use prove::{covers, prove, Against, NotAPrefix, ProofRequest, ProveError};
 

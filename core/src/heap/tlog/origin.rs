@@ -9,11 +9,18 @@
 //! non-white-space character is `{` for a v1 JSON checkpoint. Spaces and `+` inside an
 //! origin are still accepted, as before.
 
+use crate::heap::opaque::opaque_error;
 use core::fmt;
 
-/// Why an origin was refused (see [`check_origin`]).
+opaque_error! {
+    /// Why an origin was refused (see [`check_origin`]).
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub struct OriginError(OriginErrorKind);
+}
+
+/// What [`OriginError`] says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OriginError {
+pub(crate) enum OriginErrorKind {
     /// The origin is empty.
     Empty,
     /// The origin holds a control character (a newline among them) at this byte
@@ -30,24 +37,22 @@ pub enum OriginError {
     LeadingBrace,
 }
 
-impl fmt::Display for OriginError {
+impl fmt::Display for OriginErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OriginError::Empty => f.write_str("the origin is empty"),
-            OriginError::ControlCharacter { found, at } => write!(
+            OriginErrorKind::Empty => f.write_str("the origin is empty"),
+            OriginErrorKind::ControlCharacter { found, at } => write!(
                 f,
                 "the origin holds the control character {:?} at byte {at} (an origin is one line)",
                 found
             ),
-            OriginError::LeadingWhiteSpace => f.write_str("the origin starts with white space"),
-            OriginError::LeadingBrace => f.write_str(
+            OriginErrorKind::LeadingWhiteSpace => f.write_str("the origin starts with white space"),
+            OriginErrorKind::LeadingBrace => f.write_str(
                 "the origin starts with '{', so the checkpoint would read back as a v1 JSON checkpoint",
             ),
         }
     }
 }
-
-impl core::error::Error for OriginError {}
 
 /// Checks that `origin` is one agentloop may write as a checkpoint's origin line:
 /// non-empty, no control characters, not starting with white space or `{`. A
@@ -55,16 +60,16 @@ impl core::error::Error for OriginError {}
 /// [`read_checkpoint`](super::read_checkpoint)) with that origin.
 pub fn check_origin(origin: &str) -> Result<(), OriginError> {
     let Some(first) = origin.chars().next() else {
-        return Err(OriginError::Empty);
+        return Err(OriginErrorKind::Empty.into());
     };
     if let Some((at, found)) = origin.char_indices().find(|(_, c)| c.is_control()) {
-        return Err(OriginError::ControlCharacter { found, at });
+        return Err(OriginErrorKind::ControlCharacter { found, at }.into());
     }
     if first.is_whitespace() {
-        return Err(OriginError::LeadingWhiteSpace);
+        return Err(OriginErrorKind::LeadingWhiteSpace.into());
     }
     if first == '{' {
-        return Err(OriginError::LeadingBrace);
+        return Err(OriginErrorKind::LeadingBrace.into());
     }
     Ok(())
 }

@@ -12,15 +12,29 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
 use crate::hash::Hash;
+use crate::heap::opaque::opaque_error;
 
 /// The first line of an inclusion proof.
 pub const INCLUSION_HEADER: &str = "c2sp.org/tlog-proof@v1";
 /// The first line of a consistency proof.
 pub const CONSISTENCY_HEADER: &str = "agentloop/tlog-consistency@v1";
 
-/// Why a proof file was refused.
+opaque_error! {
+    /// Why a proof file was refused.
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct ProofTextError(ProofTextErrorKind);
+}
+
+impl ProofTextError {
+    /// Whether the proof text is not UTF-8 (the C ABI's `INVALID_UTF8`); otherwise a part of it is wrong.
+    pub fn not_utf8(&self) -> bool {
+        matches!(self.0, ProofTextErrorKind::NotUtf8)
+    }
+}
+
+/// What [`ProofTextError`] says.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ProofTextError {
+pub(crate) enum ProofTextErrorKind {
     /// Not UTF-8.
     NotUtf8,
     /// The first line is not one of the two headers.
@@ -35,27 +49,25 @@ pub enum ProofTextError {
     NoCheckpoint,
 }
 
-impl fmt::Display for ProofTextError {
+impl fmt::Display for ProofTextErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ProofTextError::NotUtf8 => f.write_str("the proof is not UTF-8 text"),
-            ProofTextError::Header => write!(
+            ProofTextErrorKind::NotUtf8 => f.write_str("the proof is not UTF-8 text"),
+            ProofTextErrorKind::Header => write!(
                 f,
                 "the first line is neither {INCLUSION_HEADER:?} nor {CONSISTENCY_HEADER:?}"
             ),
-            ProofTextError::Extra => f.write_str("the extra line is not \"extra <base64>\""),
-            ProofTextError::Position => f.write_str(
+            ProofTextErrorKind::Extra => f.write_str("the extra line is not \"extra <base64>\""),
+            ProofTextErrorKind::Position => f.write_str(
                 "the \"index N\" (inclusion) or \"old N\" (consistency) line is missing or not a decimal integer",
             ),
-            ProofTextError::Hash(n) => write!(f, "proof hash {n} is not the base64 of 32 bytes"),
-            ProofTextError::NoCheckpoint => {
+            ProofTextErrorKind::Hash(n) => write!(f, "proof hash {n} is not the base64 of 32 bytes"),
+            ProofTextErrorKind::NoCheckpoint => {
                 f.write_str("no blank line and checkpoint follow the proof hashes")
             }
         }
     }
 }
-
-impl core::error::Error for ProofTextError {}
 
 /// An inclusion proof of record `index` in the checkpoint's tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,14 +102,14 @@ fn write_hashes(out: &mut String, proof: &[Hash]) {
 
 /// Splits a proof file into its header, its lines and the checkpoint.
 fn split(text: &[u8]) -> Result<(&str, Vec<&str>, &str), ProofTextError> {
-    let text = core::str::from_utf8(text).map_err(|_| ProofTextError::NotUtf8)?;
-    let at = text.find("\n\n").ok_or(ProofTextError::NoCheckpoint)?;
+    let text = core::str::from_utf8(text).map_err(|_| ProofTextErrorKind::NotUtf8)?;
+    let at = text.find("\n\n").ok_or(ProofTextErrorKind::NoCheckpoint)?;
     let (head, checkpoint) = (&text[..at], &text[at + 2..]);
     if checkpoint.is_empty() {
-        return Err(ProofTextError::NoCheckpoint);
+        return Err(ProofTextErrorKind::NoCheckpoint.into());
     }
     let mut lines = head.split('\n');
-    let header = lines.next().ok_or(ProofTextError::Header)?;
+    let header = lines.next().ok_or(ProofTextErrorKind::Header)?;
     Ok((header, lines.collect(), checkpoint))
 }
 
@@ -105,12 +117,12 @@ fn position(line: Option<&&str>, key: &str) -> Result<u64, ProofTextError> {
     let n = line
         .and_then(|l| l.strip_prefix(key))
         .and_then(|l| l.strip_prefix(' '))
-        .ok_or(ProofTextError::Position)?;
+        .ok_or(ProofTextErrorKind::Position)?;
     if n.is_empty() || (n.len() > 1 && n.starts_with('0')) || !n.bytes().all(|b| b.is_ascii_digit())
     {
-        return Err(ProofTextError::Position);
+        return Err(ProofTextErrorKind::Position.into());
     }
-    n.parse().map_err(|_| ProofTextError::Position)
+    Ok(n.parse().map_err(|_| ProofTextErrorKind::Position)?)
 }
 
 fn hashes(lines: &[&str]) -> Result<Vec<Hash>, ProofTextError> {
@@ -123,7 +135,7 @@ fn hashes(lines: &[&str]) -> Result<Vec<Hash>, ProofTextError> {
                 .ok()
                 .and_then(|b| <[u8; 32]>::try_from(b.as_slice()).ok())
                 .map(Hash)
-                .ok_or(ProofTextError::Hash(i + 1))
+                .ok_or(ProofTextErrorKind::Hash(i + 1).into())
         })
         .collect()
 }
@@ -146,13 +158,17 @@ impl InclusionProof {
     pub fn parse(text: &[u8]) -> Result<InclusionProof, ProofTextError> {
         let (header, lines, checkpoint) = split(text)?;
         if header != INCLUSION_HEADER {
-            return Err(ProofTextError::Header);
+            return Err(ProofTextErrorKind::Header.into());
         }
         let mut at = 0;
         let record = match lines.first().and_then(|l| l.strip_prefix("extra ")) {
             Some(b64) => {
                 at = 1;
-                Some(STANDARD.decode(b64).map_err(|_| ProofTextError::Extra)?)
+                Some(
+                    STANDARD
+                        .decode(b64)
+                        .map_err(|_| ProofTextErrorKind::Extra)?,
+                )
             }
             None => None,
         };
@@ -180,7 +196,7 @@ impl ConsistencyProof {
     pub fn parse(text: &[u8]) -> Result<ConsistencyProof, ProofTextError> {
         let (header, lines, checkpoint) = split(text)?;
         if header != CONSISTENCY_HEADER {
-            return Err(ProofTextError::Header);
+            return Err(ProofTextErrorKind::Header.into());
         }
         Ok(ConsistencyProof {
             old: position(lines.first(), "old")?,

@@ -114,7 +114,7 @@ fn each_bad_input_to_prove_is_named() {
     assert!(err.to_string().contains("does not verify"), "{err}");
 
     let err = prove(&bytes, &good, inclusion, Against::Given(b"\xff\n")).unwrap_err();
-    assert_eq!(err, ProveError::Malformed(Malformed::NotUtf8));
+    assert_eq!(err, ProveError::Malformed(MalformedKind::NotUtf8.into()));
     assert!(err.to_string().contains("not UTF-8"), "{err}");
 
     let v1 = alloc::format!("{{\"count\":4,\"head\":\"{}\"}}\n", good.head.unwrap());

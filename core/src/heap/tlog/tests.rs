@@ -1,6 +1,7 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::admit::{admit, Admission, Trust};
 use super::checkpoint::{default_origin, origin_first, ORIGIN_PREFIX};
 use super::proof::{CONSISTENCY_HEADER, INCLUSION_HEADER};
 use super::*;
@@ -72,44 +73,57 @@ fn each_malformed_part_is_named() {
         out.push('\n');
         TlogCheckpoint::parse_body(&out)
     };
-    assert_eq!(with(0, "", &mut lines), Err(Malformed::Origin));
+    assert_eq!(with(0, "", &mut lines), Err(MalformedKind::Origin.into()));
     for size in ["", "03", "-1", "+3", "1.0", "9007199254740993", " 3"] {
-        assert_eq!(with(1, size, &mut lines), Err(Malformed::Size), "{size:?}");
+        assert_eq!(
+            with(1, size, &mut lines),
+            Err(MalformedKind::Size.into()),
+            "{size:?}"
+        );
     }
     // The largest size is 2^53 (records seq 0 to 2^53 - 1).
     let largest = with(1, "9007199254740992", &mut lines).unwrap();
     assert_eq!(largest.count, crate::anchor::MAX_SEQ + 1);
-    assert_eq!(with(2, "AAAA", &mut lines), Err(Malformed::Root));
-    assert_eq!(with(3, "", &mut lines), Err(Malformed::Extension(1)));
-    assert_eq!(with(3, "head 00", &mut lines), Err(Malformed::Extension(1)));
+    assert_eq!(with(2, "AAAA", &mut lines), Err(MalformedKind::Root.into()));
+    assert_eq!(
+        with(3, "", &mut lines),
+        Err(MalformedKind::Extension(1).into())
+    );
+    assert_eq!(
+        with(3, "head 00", &mut lines),
+        Err(MalformedKind::Extension(1).into())
+    );
     assert_eq!(
         TlogCheckpoint::parse_body(&[body.as_str(), "head ", &"0".repeat(64), "\n"].concat()),
-        Err(Malformed::Extension(2))
+        Err(MalformedKind::Extension(2).into())
     );
     assert_eq!(
         TlogCheckpoint::parse_body("a\n1\n"),
-        Err(Malformed::MissingLines)
+        Err(MalformedKind::MissingLines.into())
     );
     assert_eq!(
         TlogCheckpoint::parse_body(body.trim_end()),
-        Err(Malformed::MissingLines)
+        Err(MalformedKind::MissingLines.into())
     );
-    assert_eq!(read_checkpoint(b"\xff\n"), Err(Malformed::NotUtf8));
+    assert_eq!(
+        read_checkpoint(b"\xff\n"),
+        Err(MalformedKind::NotUtf8.into())
+    );
     assert!(matches!(
         read_checkpoint(b"{\"count\":-1}"),
-        Err(Malformed::V1(_))
+        Err(Malformed(MalformedKind::V1(_)))
     ));
     assert!(matches!(
         read_checkpoint([body.as_str(), "\nnot a signature\n"].concat().as_bytes()),
-        Err(Malformed::Note(_))
+        Err(Malformed(MalformedKind::Note(_)))
     ));
     for m in [
-        Malformed::Origin,
-        Malformed::Size,
-        Malformed::Root,
-        Malformed::Extension(1),
-        Malformed::MissingLines,
-        Malformed::NotUtf8,
+        MalformedKind::Origin,
+        MalformedKind::Size,
+        MalformedKind::Root,
+        MalformedKind::Extension(1),
+        MalformedKind::MissingLines,
+        MalformedKind::NotUtf8,
     ] {
         assert!(!alloc::format!("{m}").is_empty());
     }
@@ -240,28 +254,28 @@ fn proof_texts_round_trip_and_refuse_damage() {
                 .replacen(CONSISTENCY_HEADER, "agentloop/other@v1", 1)
                 .as_bytes()
         ),
-        Err(ProofTextError::Header)
+        Err(ProofTextErrorKind::Header.into())
     );
     assert_eq!(
         InclusionProof::parse(ctext.as_bytes()),
-        Err(ProofTextError::Header)
+        Err(ProofTextErrorKind::Header.into())
     );
     assert_eq!(
         InclusionProof::parse(text.replace("index 2", "index 02").as_bytes()),
-        Err(ProofTextError::Position)
+        Err(ProofTextErrorKind::Position.into())
     );
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         InclusionProof::parse(text.replace(lines[3], "AAAA").as_bytes()),
-        Err(ProofTextError::Hash(1))
+        Err(ProofTextErrorKind::Hash(1).into())
     );
     assert_eq!(
         InclusionProof::parse(text.replace("extra ", "extra !").as_bytes()),
-        Err(ProofTextError::Extra)
+        Err(ProofTextErrorKind::Extra.into())
     );
     assert_eq!(
         InclusionProof::parse(text.split("\n\n").next().unwrap().as_bytes()),
-        Err(ProofTextError::NoCheckpoint)
+        Err(ProofTextErrorKind::NoCheckpoint.into())
     );
 }
 
@@ -661,25 +675,25 @@ fn an_untrusted_checkpoint_names_who_signed_it() {
 #[test]
 fn proof_text_errors_say_what_is_wrong() {
     for (error, text) in [
-        (ProofTextError::NotUtf8, "the proof is not UTF-8 text"),
+        (ProofTextErrorKind::NotUtf8, "the proof is not UTF-8 text"),
         (
-            ProofTextError::Header,
+            ProofTextErrorKind::Header,
             "the first line is neither \"c2sp.org/tlog-proof@v1\" nor \"agentloop/tlog-consistency@v1\"",
         ),
         (
-            ProofTextError::Extra,
+            ProofTextErrorKind::Extra,
             "the extra line is not \"extra <base64>\"",
         ),
         (
-            ProofTextError::Position,
+            ProofTextErrorKind::Position,
             "the \"index N\" (inclusion) or \"old N\" (consistency) line is missing or not a decimal integer",
         ),
         (
-            ProofTextError::Hash(2),
+            ProofTextErrorKind::Hash(2),
             "proof hash 2 is not the base64 of 32 bytes",
         ),
         (
-            ProofTextError::NoCheckpoint,
+            ProofTextErrorKind::NoCheckpoint,
             "no blank line and checkpoint follow the proof hashes",
         ),
     ] {
@@ -698,44 +712,47 @@ fn an_origin_that_would_not_read_back_is_refused() {
     bad.origin = "{example.com/log".to_string();
     assert!(matches!(
         read_checkpoint(bad.body().as_bytes()),
-        Err(Malformed::V1(_))
+        Err(Malformed(MalformedKind::V1(_)))
     ));
     let cases = [
-        ("", OriginError::Empty),
-        ("{example.com/log", OriginError::LeadingBrace),
-        ("{", OriginError::LeadingBrace),
-        (" {example.com/log", OriginError::LeadingWhiteSpace),
-        ("\u{a0}example.com", OriginError::LeadingWhiteSpace),
-        (" example.com", OriginError::LeadingWhiteSpace),
+        ("", OriginErrorKind::Empty),
+        ("{example.com/log", OriginErrorKind::LeadingBrace),
+        ("{", OriginErrorKind::LeadingBrace),
+        (" {example.com/log", OriginErrorKind::LeadingWhiteSpace),
+        ("\u{a0}example.com", OriginErrorKind::LeadingWhiteSpace),
+        (" example.com", OriginErrorKind::LeadingWhiteSpace),
         (
             "two\nlines",
-            OriginError::ControlCharacter { found: '\n', at: 3 },
+            OriginErrorKind::ControlCharacter { found: '\n', at: 3 },
         ),
         (
             "a\u{85}b",
-            OriginError::ControlCharacter {
+            OriginErrorKind::ControlCharacter {
                 found: '\u{85}',
                 at: 1,
             },
         ),
-        ("\t{", OriginError::ControlCharacter { found: '\t', at: 0 }),
+        (
+            "\t{",
+            OriginErrorKind::ControlCharacter { found: '\t', at: 0 },
+        ),
     ];
     for (origin, want) in cases {
-        assert_eq!(check_origin(origin), Err(want), "{origin:?}");
+        assert_eq!(check_origin(origin), Err(want.into()), "{origin:?}");
         assert_eq!(
             report_checkpoint(&report, Some(origin.to_string())),
-            Err(MakeCheckpointError::Origin(want)),
+            Err(MakeCheckpointError::Origin(want.into())),
             "{origin:?}"
         );
     }
-    assert_eq!(OriginError::Empty.to_string(), "the origin is empty");
-    assert!(OriginError::LeadingBrace
+    assert_eq!(OriginErrorKind::Empty.to_string(), "the origin is empty");
+    assert!(OriginErrorKind::LeadingBrace
         .to_string()
         .contains("starts with '{'"));
-    assert!(OriginError::LeadingWhiteSpace
+    assert!(OriginErrorKind::LeadingWhiteSpace
         .to_string()
         .contains("starts with white space"));
-    assert!(OriginError::ControlCharacter { found: '\n', at: 3 }
+    assert!(OriginErrorKind::ControlCharacter { found: '\n', at: 3 }
         .to_string()
         .contains("'\\n' at byte 3"));
     // A brace or white space after the first character is fine.

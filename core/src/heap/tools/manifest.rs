@@ -6,6 +6,7 @@ use core::fmt;
 
 use super::*;
 use crate::anchor::MAX_SEQ;
+use crate::heap::opaque::opaque_error;
 use crate::schema::{Schema, SchemaError, SchemaErrorKind, MAX_SCHEMA_COMPILED_BYTES};
 
 /// The most bytes the automata of the patterns of all the tools registered together
@@ -13,13 +14,40 @@ use crate::schema::{Schema, SchemaError, SchemaErrorKind, MAX_SCHEMA_COMPILED_BY
 /// [`Schema::compiled_bytes`] counts them: four schemas at their own budget
 /// ([`MAX_SCHEMA_COMPILED_BYTES`]), hundreds of tools with realistic patterns (a few
 /// kilobytes each). A tool whose schema would pass it is refused
-/// ([`RegisterError::ToolSetBudget`]); each schema is compiled within what is left, so
+/// (a [`RegisterError`] saying so); each schema is compiled within what is left, so
 /// a refusal costs a bounded moment.
 pub const MAX_TOOLBOX_COMPILED_BYTES: usize = 64 << 20;
 
-/// Why a tool was refused at registration.
+opaque_error! {
+    /// Why a tool was refused at registration: one sentence naming the rule the tool
+    /// breaks (`Display`).
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct RegisterError(RegisterErrorKind);
+}
+
+impl RegisterError {
+    /// Whether the tool's name or its root schema is one providers refuse: a name
+    /// outside `^[a-zA-Z0-9_-]{1,64}$`, or a root schema without `"type": "object"`.
+    pub fn not_provider_safe(&self) -> bool {
+        matches!(
+            self.0,
+            RegisterErrorKind::Name { .. } | RegisterErrorKind::Root { .. }
+        )
+    }
+
+    /// Whether the tool's schema was refused: the validator cannot honour it, it is
+    /// invalid, or its patterns would pass what the tools registered together may take.
+    pub fn schema_refused(&self) -> bool {
+        matches!(
+            self.0,
+            RegisterErrorKind::Schema { .. } | RegisterErrorKind::ToolSetBudget { .. }
+        )
+    }
+}
+
+/// What [`RegisterError`] says.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RegisterError {
+pub(crate) enum RegisterErrorKind {
     /// The name breaks the providers' rule `^[a-zA-Z0-9_-]{1,64}$` (an empty name too).
     Name {
         /// The name.
@@ -60,27 +88,27 @@ pub enum RegisterError {
     },
 }
 
-impl fmt::Display for RegisterError {
+impl fmt::Display for RegisterErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RegisterError::Name { name, error } => write!(
+            RegisterErrorKind::Name { name, error } => write!(
                 f,
                 "tool name '{}' is not provider-safe: {error} (providers accept {NAME_PATTERN})",
                 ShownName(name)
             ),
-            RegisterError::Duplicate(name) => {
+            RegisterErrorKind::Duplicate(name) => {
                 write!(f, "a tool named '{name}' is already registered")
             }
-            RegisterError::Schema { tool, error } => write!(f, "tool '{tool}': {error}"),
-            RegisterError::Root { tool, error } => write!(
+            RegisterErrorKind::Schema { tool, error } => write!(f, "tool '{tool}': {error}"),
+            RegisterErrorKind::Root { tool, error } => write!(
                 f,
                 "tool '{tool}': {error}; providers require a root schema with \"type\": \"object\""
             ),
-            RegisterError::LimitTooLarge(name) => write!(
+            RegisterErrorKind::LimitTooLarge(name) => write!(
                 f,
                 "tool '{name}': a call limit must be at most 2^53-1 to be recorded exactly"
             ),
-            RegisterError::ToolSetBudget {
+            RegisterErrorKind::ToolSetBudget {
                 tool,
                 pointer,
                 spent,
@@ -99,8 +127,6 @@ impl fmt::Display for RegisterError {
         }
     }
 }
-
-impl core::error::Error for RegisterError {}
 
 /// What the loop checks a call against: the compiled schema and the call limit; and
 /// whether a resumed run may run the tool again.
@@ -141,7 +167,7 @@ impl Manifest {
     ///
     /// The schema is compiled within what [`MAX_TOOLBOX_COMPILED_BYTES`] has left (and
     /// [`MAX_SCHEMA_COMPILED_BYTES`] at most): a tool past it is refused with
-    /// [`RegisterError::ToolSetBudget`].
+    /// a [`RegisterError`] saying so.
     pub fn register_with(
         &mut self,
         spec: ToolSpec,
@@ -151,12 +177,12 @@ impl Manifest {
         let left = MAX_TOOLBOX_COMPILED_BYTES.saturating_sub(self.compiled_bytes);
         let schema = spec
             .check_within(left.min(MAX_SCHEMA_COMPILED_BYTES))
-            .map_err(|error| match error {
-                RegisterError::Schema { tool, error }
+            .map_err(|error| match error.0 {
+                RegisterErrorKind::Schema { tool, error }
                     if left < MAX_SCHEMA_COMPILED_BYTES
                         && matches!(error.kind, SchemaErrorKind::OverBudget(_)) =>
                 {
-                    RegisterError::ToolSetBudget {
+                    RegisterErrorKind::ToolSetBudget {
                         tool,
                         pointer: error.pointer,
                         spent: self.compiled_bytes,
@@ -166,11 +192,11 @@ impl Manifest {
                 other => other,
             })?;
         let at = match self.position(&spec.name) {
-            Ok(_) => return Err(RegisterError::Duplicate(spec.name)),
+            Ok(_) => return Err(RegisterErrorKind::Duplicate(spec.name).into()),
             Err(at) => at,
         };
         if limit.is_some_and(|l| l > MAX_SEQ) {
-            return Err(RegisterError::LimitTooLarge(spec.name));
+            return Err(RegisterErrorKind::LimitTooLarge(spec.name).into());
         }
         self.compiled_bytes += schema.compiled_bytes();
         self.specs.insert(at, spec);

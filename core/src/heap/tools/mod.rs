@@ -5,8 +5,7 @@
 //! tool compiles its schema once — a schema the validator cannot honour is refused
 //! there, never skipped at call time — and may give it a call limit. Registration also
 //! enforces what model providers require ([`ToolSpec::check`]): a name matching
-//! `^[a-zA-Z0-9_-]{1,64}$` ([`check_name`]) and a root schema with `"type": "object"`
-//! ([`check_root`]), so every exported manifest is one their APIs accept. Every
+//! `^[a-zA-Z0-9_-]{1,64}$` and a root schema with `"type": "object"`, so every exported manifest is one their APIs accept. Every
 //! registration path — [`Manifest::register`], [`Toolbox::register`], the C ABI, and
 //! any tool source added later — goes through [`ToolSpec::check`].
 //!
@@ -26,6 +25,7 @@ mod spec;
 mod toolbox;
 
 pub use kinds::{FnTool, Tool, ToolOptions};
+pub(crate) use manifest::RegisterErrorKind;
 pub use manifest::{Manifest, RegisterError, MAX_TOOLBOX_COMPILED_BYTES};
 pub use spec::{ToolError, ToolSpec};
 pub use toolbox::Toolbox;
@@ -36,10 +36,8 @@ mod typed;
 
 pub(crate) use call_check::check_call;
 pub(crate) use provider::ShownName;
-pub use provider::{
-    check_name, check_root, provider_safe_name, NameError, RootError, RootType, MAX_NAME_CHARS,
-    NAME_PATTERN,
-};
+pub(crate) use provider::{check_name, check_root, NameError, RootError, NAME_PATTERN};
+pub use provider::{provider_safe_name, MAX_NAME_CHARS};
 #[cfg(feature = "schemars")]
 pub use typed::{schema_of, TypedTool, TypedToolError};
 
@@ -80,18 +78,19 @@ mod tests {
         );
         assert_eq!(
             m.register(spec("add"), None),
-            Err(RegisterError::Duplicate("add".into()))
+            Err(RegisterErrorKind::Duplicate("add".into()).into())
         );
         assert_eq!(
             m.register(spec(""), None),
-            Err(RegisterError::Name {
+            Err(RegisterErrorKind::Name {
                 name: String::new(),
                 error: NameError::Empty
-            })
+            }
+            .into())
         );
         assert_eq!(
             m.register(spec("big"), Some(MAX_SEQ + 1)),
-            Err(RegisterError::LimitTooLarge("big".into()))
+            Err(RegisterErrorKind::LimitTooLarge("big".into()).into())
         );
         m.register(spec("lim"), Some(3)).unwrap();
         assert_eq!(m.limit("lim"), Some(3));

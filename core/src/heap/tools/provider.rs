@@ -31,11 +31,11 @@ use crate::quote::escape_controls;
 pub const MAX_NAME_CHARS: usize = 64;
 
 /// The rule a tool name must follow, as providers write it.
-pub const NAME_PATTERN: &str = "^[a-zA-Z0-9_-]{1,64}$";
+pub(crate) const NAME_PATTERN: &str = "^[a-zA-Z0-9_-]{1,64}$";
 
 /// How a tool name breaks [`NAME_PATTERN`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NameError {
+pub(crate) enum NameError {
     /// The name is empty.
     Empty,
     /// The first character that is not an ASCII letter, digit, `_` or `-`.
@@ -82,17 +82,8 @@ fn allowed(c: char) -> bool {
 }
 
 /// Checks `name` against [`NAME_PATTERN`]: empty first, then the first character outside
-/// the set, then the length.
-///
-/// ```
-/// use agentloop_core::tools::{check_name, NameError};
-/// assert_eq!(check_name("get-weather_2"), Ok(()));
-/// assert_eq!(
-///     check_name("my tool"),
-///     Err(NameError::Character { character: ' ', position: 2 })
-/// );
-/// ```
-pub fn check_name(name: &str) -> Result<(), NameError> {
+/// the set, then the length (`tests_provider.rs` holds the examples).
+pub(crate) fn check_name(name: &str) -> Result<(), NameError> {
     if name.is_empty() {
         return Err(NameError::Empty);
     }
@@ -130,7 +121,7 @@ impl fmt::Display for ShownName<'_> {
 
 /// What a root schema's `type` is when it is not the string `"object"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RootType {
+pub(crate) enum RootType {
     /// `"array"`
     Array,
     /// `"boolean"`
@@ -151,7 +142,7 @@ pub enum RootType {
 
 /// How a root schema fails to describe an object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RootError {
+pub(crate) enum RootError {
     /// The boolean schema `true` or `false`.
     Boolean(bool),
     /// A JSON value that is neither an object nor a boolean.
@@ -195,16 +186,7 @@ impl core::error::Error for RootError {}
 
 /// Checks that `schema` describes an object: a JSON object whose `type` is the string
 /// `"object"` (see the module documentation for why exactly that).
-///
-/// ```
-/// use agentloop_core::json::parse;
-/// use agentloop_core::tools::{check_root, RootError};
-/// let root = |text: &str| check_root(&parse(text.as_bytes()).unwrap());
-/// assert_eq!(root(r#"{"type":"object","anyOf":[{"required":["a"]}]}"#), Ok(()));
-/// assert_eq!(root(r#"{"anyOf":[{"type":"object"}]}"#), Err(RootError::NoType));
-/// assert_eq!(root("true"), Err(RootError::Boolean(true)));
-/// ```
-pub fn check_root(schema: &Value) -> Result<(), RootError> {
+pub(crate) fn check_root(schema: &Value) -> Result<(), RootError> {
     let object = match schema {
         Value::Object(object) => object,
         Value::Bool(value) => return Err(RootError::Boolean(*value)),
@@ -232,7 +214,7 @@ pub fn check_root(schema: &Value) -> Result<(), RootError> {
 const KEPT_CHARS: usize = 40;
 
 /// `name` as a provider accepts it in a history: unchanged when it matches
-/// [`NAME_PATTERN`] (every registered tool's name does); otherwise — a name a model made
+/// `^[a-zA-Z0-9_-]{1,64}$` (every registered tool's name does); otherwise — a name a model made
 /// up, answered `ok:false` — its first 40 characters with each one outside
 /// `[A-Za-z0-9_-]` replaced by `_`, then `-` and the first 16 hex digits of the SHA-256
 /// of the whole name's UTF-8. The result always matches the pattern (at most 57

@@ -30,7 +30,7 @@ impl ToolSpec {
     }
 
     /// Everything registration checks of the spec alone, in this order: the name
-    /// ([`check_name`]), the root ([`check_root`]: a cheap rule that does not depend on
+    /// (`^[a-zA-Z0-9_-]{1,64}$`), the root (`"type": "object"`: a cheap rule that does not depend on
     /// what the validator supports), then the schema (compiled: one the
     /// validator cannot honour, or an invalid one, is refused). Gives the compiled schema.
     ///
@@ -51,18 +51,22 @@ impl ToolSpec {
     /// [`ToolSpec::check`] with `budget` bytes for the automata of the schema's
     /// patterns ([`Schema::compile_within`]).
     pub(super) fn check_within(&self, budget: usize) -> Result<Schema, RegisterError> {
-        check_name(&self.name).map_err(|error| RegisterError::Name {
+        check_name(&self.name).map_err(|error| RegisterErrorKind::Name {
             name: self.name.clone(),
             error,
         })?;
-        check_root(&self.schema).map_err(|error| RegisterError::Root {
+        check_root(&self.schema).map_err(|error| RegisterErrorKind::Root {
             tool: self.name.clone(),
             error,
         })?;
-        Schema::compile_within(&self.schema, budget).map_err(|error| RegisterError::Schema {
-            tool: self.name.clone(),
-            error,
-        })
+        Ok(
+            Schema::compile_within(&self.schema, budget).map_err(|error| {
+                RegisterErrorKind::Schema {
+                    tool: self.name.clone(),
+                    error,
+                }
+            })?,
+        )
     }
 }
 

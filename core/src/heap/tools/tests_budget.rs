@@ -37,8 +37,8 @@ fn the_tool_that_passes_the_budget_of_its_tool_set_is_refused_naming_it() {
     let spent = tools.manifest().compiled_bytes();
     assert!(spent <= MAX_TOOLBOX_COMPILED_BYTES);
     assert_eq!(
-        error,
-        RegisterError::ToolSetBudget {
+        error.0,
+        RegisterErrorKind::ToolSetBudget {
             tool: format!("t{i}"),
             pointer: String::from("/properties/s/pattern"),
             spent,
@@ -81,7 +81,7 @@ fn a_schema_past_its_own_budget_is_refused_as_its_schema() {
     let Err(error) = m.register(spec, None) else {
         panic!("registered");
     };
-    let RegisterError::Schema { tool, error } = error else {
+    let RegisterErrorKind::Schema { tool, error } = error.0 else {
         panic!("{error}");
     };
     assert_eq!(tool, "t");

@@ -243,17 +243,18 @@ fn the_root_rule_comes_before_the_validator() {
     let bad = r#"{"type":"object","properties":{"a":{"type":"dict"}}}"#;
     let error = m.register(spec_with("t", bad), None).unwrap_err();
     assert!(
-        matches!(error, RegisterError::Schema { ref tool, .. } if tool == "t"),
+        matches!(error.0, RegisterErrorKind::Schema { ref tool, .. } if tool == "t"),
         "{error}"
     );
     // And the name comes first of all.
     let error = m.register(spec_with("a b", "true"), None).unwrap_err();
-    assert!(matches!(error, RegisterError::Name { .. }), "{error}");
+    assert!(matches!(error.0, RegisterErrorKind::Name { .. }), "{error}");
 }
 
 #[test]
 fn the_rules_are_exposed_as_values() {
-    use crate::tools::{check_name, check_root, NameError, RootError, RootType};
+    use crate::tools::provider::RootType;
+    use crate::tools::{check_name, check_root, NameError, RootError};
     assert_eq!(check_name(""), Err(NameError::Empty));
     assert_eq!(
         check_name("a.b"),

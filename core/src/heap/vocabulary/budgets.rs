@@ -6,6 +6,7 @@ use core::fmt;
 use super::member::{MAX_STEPS, MAX_TOKENS, MAX_TOOL_CALLS, MAX_TOTAL_TOKENS, STOP_SENTINEL};
 use super::read::number;
 use crate::anchor::MAX_SEQ;
+use crate::heap::opaque::opaque_error;
 use crate::json::{Object, Value};
 
 /// The limits a run works within. `None` means no limit; per-tool call limits are set
@@ -31,22 +32,28 @@ pub struct Budgets {
     pub stop_sentinel: Option<String>,
 }
 
-/// Why budgets were refused.
+opaque_error! {
+    /// Why budgets were refused.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub struct BudgetError(BudgetErrorKind);
+}
+
+/// What [`BudgetError`] says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BudgetError {
+pub(crate) enum BudgetErrorKind {
     /// `stop_sentinel` is the empty string, which every text contains.
     EmptySentinel,
     /// A limit is above 2^53 − 1 (the member name is given).
     TooLarge(&'static str),
 }
 
-impl fmt::Display for BudgetError {
+impl fmt::Display for BudgetErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BudgetError::EmptySentinel => {
+            BudgetErrorKind::EmptySentinel => {
                 f.write_str("stop_sentinel is empty, and every text contains the empty string")
             }
-            BudgetError::TooLarge(name) => write!(
+            BudgetErrorKind::TooLarge(name) => write!(
                 f,
                 "{name} is above 2^53-1, which a transcript cannot record exactly"
             ),
@@ -54,17 +61,15 @@ impl fmt::Display for BudgetError {
     }
 }
 
-impl core::error::Error for BudgetError {}
-
 impl Budgets {
     /// Checks the budgets can be applied and recorded as given.
     pub fn check(&self) -> Result<(), BudgetError> {
         if self.stop_sentinel.as_deref() == Some("") {
-            return Err(BudgetError::EmptySentinel);
+            return Err(BudgetErrorKind::EmptySentinel.into());
         }
         for (name, limit) in self.limits() {
             if limit > MAX_SEQ {
-                return Err(BudgetError::TooLarge(name));
+                return Err(BudgetErrorKind::TooLarge(name).into());
             }
         }
         Ok(())
@@ -121,14 +126,17 @@ mod tests {
             stop_sentinel: Some(String::new()),
             ..Budgets::default()
         };
-        assert_eq!(empty.check(), Err(BudgetError::EmptySentinel));
+        assert_eq!(empty.check(), Err(BudgetErrorKind::EmptySentinel.into()));
         let big = Budgets {
             max_tokens: Some(MAX_SEQ + 1),
             ..Budgets::default()
         };
-        assert_eq!(big.check(), Err(BudgetError::TooLarge("max_tokens")));
         assert_eq!(
-            alloc::format!("{}", BudgetError::TooLarge("max_tokens")),
+            big.check(),
+            Err(BudgetErrorKind::TooLarge("max_tokens").into())
+        );
+        assert_eq!(
+            alloc::format!("{}", BudgetErrorKind::TooLarge("max_tokens")),
             "max_tokens is above 2^53-1, which a transcript cannot record exactly"
         );
     }

@@ -4,11 +4,18 @@
 use core::fmt;
 
 use super::RecordKind;
+use crate::heap::opaque::opaque_error;
 
-/// Why a payload is not the one the loop writes for its kind. Members the loop does
-/// not write are not errors (the loop audit, [`crate::audit`], reports them).
+opaque_error! {
+    /// Why a payload is not the one the loop writes for its kind. Members the loop does
+    /// not write are not errors (the loop audit, [`crate::audit`], reports them).
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub struct PayloadError(PayloadErrorKind);
+}
+
+/// What [`PayloadError`] says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PayloadError {
+pub(crate) enum PayloadErrorKind {
     /// A member the loop writes is absent.
     Missing {
         /// The record's kind.
@@ -27,18 +34,18 @@ pub enum PayloadError {
     },
 }
 
-impl fmt::Display for PayloadError {
+impl fmt::Display for PayloadErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            PayloadError::Missing { kind, member } => {
+            PayloadErrorKind::Missing { kind, member } => {
                 write!(f, "the {kind} payload has no {member}")
             }
-            PayloadError::Malformed {
+            PayloadErrorKind::Malformed {
                 kind,
                 member: "",
                 expected,
             } => write!(f, "the {kind} payload must be {expected}"),
-            PayloadError::Malformed {
+            PayloadErrorKind::Malformed {
                 kind,
                 member,
                 expected,
@@ -51,17 +58,16 @@ impl PayloadError {
     /// The same error, said of a payload of `kind` (a member read by a decode that
     /// serves two kinds: a `setup` in a `task` or a `resume` record).
     pub(crate) fn of_kind(self, kind: RecordKind) -> PayloadError {
-        match self {
-            PayloadError::Missing { member, .. } => PayloadError::Missing { kind, member },
-            PayloadError::Malformed {
+        match self.0 {
+            PayloadErrorKind::Missing { member, .. } => PayloadErrorKind::Missing { kind, member },
+            PayloadErrorKind::Malformed {
                 member, expected, ..
-            } => PayloadError::Malformed {
+            } => PayloadErrorKind::Malformed {
                 kind,
                 member,
                 expected,
             },
         }
+        .into()
     }
 }
-
-impl core::error::Error for PayloadError {}

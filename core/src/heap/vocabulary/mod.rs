@@ -45,8 +45,11 @@ pub(crate) use crate::tools::failure::INVALID_ARGUMENTS;
 pub use crate::tools::failure::{result_lost_sentence, CallFailure};
 pub(crate) use assistant::encode_call;
 pub use assistant::AssistantPayload;
+#[cfg(test)]
+pub(crate) use budgets::BudgetErrorKind;
 pub use budgets::{BudgetError, Budgets};
 pub use error::PayloadError;
+pub(crate) use error::PayloadErrorKind;
 pub use resume::ResumePayload;
 pub use server::{ServerIdentity, ServerOrigin};
 pub use setup::{ModelName, OfferedTool, Setup, SetupDifference, ToolSource};

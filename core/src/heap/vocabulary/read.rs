@@ -4,7 +4,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{as_count, PayloadError, RecordKind};
+use super::{as_count, PayloadError, PayloadErrorKind, RecordKind};
 use crate::hash::Hash;
 use crate::json::{Object, Value};
 
@@ -26,20 +26,22 @@ impl<'a> Members<'a> {
     pub(crate) fn of(kind: RecordKind, payload: &'a Value) -> Result<Members<'a>, PayloadError> {
         match payload.as_object() {
             Some(object) => Ok(Members { kind, object }),
-            None => Err(PayloadError::Malformed {
+            None => Err(PayloadErrorKind::Malformed {
                 kind,
                 member: "",
                 expected: "an object",
-            }),
+            }
+            .into()),
         }
     }
 
     pub(crate) fn malformed(&self, member: &'static str, expected: &'static str) -> PayloadError {
-        PayloadError::Malformed {
+        PayloadErrorKind::Malformed {
             kind: self.kind,
             member,
             expected,
         }
+        .into()
     }
 
     /// The member `key`, if present.
@@ -49,10 +51,10 @@ impl<'a> Members<'a> {
 
     /// The member `key`; `shown` names it in the error when it is absent.
     pub(crate) fn value(&self, key: &str, shown: &'static str) -> Result<&'a Value, PayloadError> {
-        self.object.get(key).ok_or(PayloadError::Missing {
+        Ok(self.object.get(key).ok_or(PayloadErrorKind::Missing {
             kind: self.kind,
             member: shown,
-        })
+        })?)
     }
 
     /// A string member.

@@ -25,7 +25,7 @@ use super::member::{
 };
 use super::read::{number, object, Members};
 use super::server::{servers_difference, ServerIdentity};
-use super::{PayloadError, RecordKind};
+use super::{PayloadError, PayloadErrorKind, RecordKind};
 use crate::hash::Hash;
 use crate::jcs::to_vec;
 use crate::json::{Object, Value};
@@ -347,11 +347,12 @@ fn tools_difference(recorded: &[OfferedTool], given: &[OfferedTool]) -> Option<S
 }
 
 pub(super) fn malformed(member: &'static str, expected: &'static str) -> PayloadError {
-    PayloadError::Malformed {
+    PayloadErrorKind::Malformed {
         kind: KIND,
         member,
         expected,
     }
+    .into()
 }
 
 pub(super) fn differ(what: &str, recorded: String, given: String) -> SetupDifference {

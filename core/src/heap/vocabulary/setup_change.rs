@@ -4,7 +4,7 @@
 
 use super::member::{REASON, SETUP};
 use super::read::{object, Members};
-use super::{PayloadError, RecordKind, Setup};
+use super::{PayloadError, PayloadErrorKind, RecordKind, Setup};
 use crate::json::Value;
 
 /// Why a run's setup changed between turns.
@@ -79,7 +79,7 @@ impl SetupPayload {
         let members = Members::of(KIND, payload)?;
         let name = members.string(REASON, REASON)?;
         let reason = SetupReason::from_name(name).ok_or(members.malformed(REASON, A_REASON))?;
-        let setup = members.optional(SETUP).ok_or(PayloadError::Missing {
+        let setup = members.optional(SETUP).ok_or(PayloadErrorKind::Missing {
             kind: KIND,
             member: SETUP,
         })?;

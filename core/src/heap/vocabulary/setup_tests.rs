@@ -4,7 +4,8 @@
 use alloc::string::{String, ToString};
 
 use super::*;
-use crate::agent::{Agent, SetupError};
+use crate::agent::Agent;
+use crate::agent::SetupErrorKind;
 use crate::jcs::to_vec;
 use crate::json::{parse, Object, Value};
 use crate::tools::{Manifest, ToolSpec};
@@ -315,7 +316,7 @@ fn the_agent_records_a_setup_of_its_own_tools_in_its_task_record() {
     let _ = taken.take_records();
     assert_eq!(
         taken.with_setup(setup.clone()).unwrap_err(),
-        SetupError::TaskTaken
+        SetupErrorKind::TaskTaken.into()
     );
 
     // A setup that makes the task record longer than a verifier reads.
@@ -325,7 +326,7 @@ fn the_agent_records_a_setup_of_its_own_tools_in_its_task_record() {
         .unwrap()
         .with_setup(huge)
         .unwrap_err();
-    assert!(matches!(too_long, SetupError::TooLong(n) if n > crate::verify::MAX_LINE_BYTES));
+    assert!(matches!(too_long.0, SetupErrorKind::TooLong(n) if n > crate::verify::MAX_LINE_BYTES));
 }
 
 #[test]

@@ -12,7 +12,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::*;
-use crate::agent::{result_lost_sentence, Agent, FeedError, Need, Record, StopReason};
+use crate::agent::{result_lost_sentence, Agent, FeedErrorKind, Need, Record, StopReason};
 use crate::audit::verify_loop_bytes;
 use crate::export::parse_records;
 use crate::jcs::to_vec;
@@ -421,7 +421,7 @@ fn feeding_a_batch_out_of_turn_is_an_error_and_changes_nothing() {
     let mut agent = at_the_batch();
     assert_eq!(
         agent.feed_tool_result("call_1_0", Ok(Value::Null)),
-        Err(FeedError::NotAwaitingToolResult),
+        Err(FeedErrorKind::NotAwaitingToolResult.into()),
         "before the poll that hands the calls out"
     );
     agent.poll_all();
@@ -429,22 +429,22 @@ fn feeding_a_batch_out_of_turn_is_an_error_and_changes_nothing() {
     for id in ["call_1_1", "call_9_9", ""] {
         assert_eq!(
             agent.feed_tool_result(id, Ok(Value::Null)),
-            Err(FeedError::NoSuchCall)
+            Err(FeedErrorKind::NoSuchCall.into())
         );
     }
     agent.feed_tool_result("call_1_2", Ok(Value::Null)).unwrap();
     assert_eq!(
         agent.feed_tool_result("call_1_2", Ok(Value::Null)),
-        Err(FeedError::NoSuchCall),
+        Err(FeedErrorKind::NoSuchCall.into()),
         "fed twice"
     );
     assert!(agent.take_records().is_empty());
     assert_eq!(
         agent.feed_reply(Ok(Reply::new("x"))),
-        Err(FeedError::NotAwaitingReply)
+        Err(FeedErrorKind::NotAwaitingReply.into())
     );
     assert_eq!(
-        alloc::format!("{}", FeedError::NoSuchCall),
+        alloc::format!("{}", FeedErrorKind::NoSuchCall),
         "a tool result was fed for a call id that is not waiting for one (unknown, or fed \
          already)"
     );
@@ -463,7 +463,7 @@ fn feeding_a_batch_out_of_turn_is_an_error_and_changes_nothing() {
     );
     assert_eq!(
         agent.feed_tool_result("call_1_0", Ok(Value::Null)),
-        Err(FeedError::Finished)
+        Err(FeedErrorKind::Finished.into())
     );
 }
 

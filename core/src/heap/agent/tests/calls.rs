@@ -391,6 +391,8 @@ fn a_schema_outside_the_subset_is_refused_at_registration() {
             ToolOptions::new(),
         )
         .unwrap_err();
-    assert!(matches!(err, crate::tools::RegisterError::Schema { ref tool, .. } if tool == "bad"));
+    assert!(
+        matches!(err.0, crate::tools::RegisterErrorKind::Schema { ref tool, .. } if tool == "bad")
+    );
     assert!(tools.manifest().is_empty());
 }

@@ -9,7 +9,8 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::*;
-use crate::agent::{Agent, Need, Record, SetupError};
+use crate::agent::SetupErrorKind;
+use crate::agent::{Agent, Need, Record};
 use crate::export::{check_requests, rebuild_requests};
 use crate::model::ProviderReport;
 use crate::provider::{Provider, RequestOptions};
@@ -183,19 +184,19 @@ fn a_setup_changes_only_when_the_model_is_about_to_be_asked_and_only_to_the_mani
     // Before the first poll: the check point before the turn is not passed.
     let mut agent = started();
     let refused = agent.change_setup(second.clone(), setup_of(&second));
-    assert_eq!(refused, Err(SetupError::NotBetweenTurns));
+    assert_eq!(refused, Err(SetupErrorKind::NotBetweenTurns.into()));
     // Inside a turn.
     answer(&mut agent, call("echo", "{}"));
     assert!(matches!(agent.poll_one(), Need::ToolResults { .. }));
     let refused = agent.change_setup(second.clone(), setup_of(&second));
-    assert_eq!(refused, Err(SetupError::NotBetweenTurns));
+    assert_eq!(refused, Err(SetupErrorKind::NotBetweenTurns.into()));
     // Other tools than the manifest's.
     agent.feed_tool_result("call_1_0", Ok(j("1"))).unwrap();
     assert!(matches!(agent.poll_one(), Need::ModelReply { .. }));
     let before = agent.take_records();
     let other = setup_of(&manifest(&["echo", "other"]));
     let refused = agent.change_setup(second.clone(), other).unwrap_err();
-    assert!(matches!(refused, SetupError::Tools(_)), "{refused}");
+    assert!(matches!(refused.0, SetupErrorKind::Tools(_)), "{refused}");
     assert!(agent.take_records().is_empty(), "{before:?}");
     // A call limit the task record does not state.
     let mut limited = Manifest::new();
@@ -206,7 +207,7 @@ fn a_setup_changes_only_when_the_model_is_about_to_be_asked_and_only_to_the_mani
             .unwrap();
     }
     let refused = agent.change_setup(limited.clone(), setup_of(&limited));
-    assert_eq!(refused, Err(SetupError::Limit("added".into())));
+    assert_eq!(refused, Err(SetupErrorKind::Limit("added".into()).into()));
     assert_eq!(
         refused.unwrap_err().to_string(),
         "the new tools give 'added' another call limit than the task record states; the \
@@ -217,9 +218,9 @@ fn a_setup_changes_only_when_the_model_is_about_to_be_asked_and_only_to_the_mani
     answer(&mut agent, Reply::new("done"));
     assert!(matches!(agent.poll_one(), Need::Done(_)));
     let refused = agent.change_setup(second.clone(), setup_of(&second));
-    assert_eq!(refused, Err(SetupError::NotBetweenTurns));
+    assert_eq!(refused, Err(SetupErrorKind::NotBetweenTurns.into()));
     assert_eq!(
-        SetupError::NotBetweenTurns.to_string(),
+        SetupErrorKind::NotBetweenTurns.to_string(),
         "the setup changes only between turns, when the agent is about to ask the model (its \
          poll needs a model reply); it is inside a turn or has stopped"
     );

@@ -8,13 +8,15 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::*;
-use crate::agent::{Agent, BudgetError, FeedError, Need, RecordKind, StopReason};
+use crate::agent::FeedErrorKind;
+use crate::agent::{Agent, Need, RecordKind, StopReason};
 use crate::demo;
 use crate::driver::RunError;
 use crate::jcs::to_vec;
 use crate::model::{Message, ProviderReport, ToolCall};
 use crate::sink::{RecordSink, SinkError};
 use crate::tools::Manifest;
+use crate::vocabulary::BudgetErrorKind;
 
 fn agent(budgets: Budgets) -> Agent {
     Agent::new("the task", budgets, demo_tools().manifest().clone()).unwrap()
@@ -29,18 +31,18 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
     let mut a = agent(Budgets::default());
     assert_eq!(
         a.feed_reply(Ok(Reply::new("x"))),
-        Err(FeedError::NotAwaitingReply)
+        Err(FeedErrorKind::NotAwaitingReply.into())
     );
     assert_eq!(
         a.feed_tool_result("call_1_0", Ok(Value::Null)),
-        Err(FeedError::NotAwaitingToolResult)
+        Err(FeedErrorKind::NotAwaitingToolResult.into())
     );
     assert!(matches!(a.poll_one(), Need::ModelReply { .. }));
     // Polling again without feeding asks for the same thing.
     assert!(matches!(a.poll_one(), Need::ModelReply { .. }));
     assert_eq!(
         a.feed_tool_result("call_1_0", Ok(Value::Null)),
-        Err(FeedError::NotAwaitingToolResult)
+        Err(FeedErrorKind::NotAwaitingToolResult.into())
     );
     a.feed_reply(Ok(call("echo", r#"{"x":1}"#))).unwrap();
     let need = a.poll_one();
@@ -58,13 +60,13 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
     );
     assert_eq!(
         a.feed_reply(Ok(Reply::new("x"))),
-        Err(FeedError::NotAwaitingReply)
+        Err(FeedErrorKind::NotAwaitingReply.into())
     );
     assert!(matches!(a.poll_one(), Need::ToolResults { .. }));
     // A result is fed by the id of the call asked for; another id changes nothing.
     assert_eq!(
         a.feed_tool_result("call_1_1", Ok(Value::Null)),
-        Err(FeedError::NoSuchCall)
+        Err(FeedErrorKind::NoSuchCall.into())
     );
     a.feed_tool_result("call_1_0", Ok(j(r#"{"x":1}"#))).unwrap();
     assert!(matches!(a.poll_one(), Need::ModelReply { .. }));
@@ -77,10 +79,13 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
         outcome.error.as_deref(),
         Some("the model failed without saying why")
     );
-    assert_eq!(a.feed_reply(Ok(Reply::new("x"))), Err(FeedError::Finished));
+    assert_eq!(
+        a.feed_reply(Ok(Reply::new("x"))),
+        Err(FeedErrorKind::Finished.into())
+    );
     assert_eq!(
         a.feed_tool_result("call_1_0", Ok(Value::Null)),
-        Err(FeedError::Finished)
+        Err(FeedErrorKind::Finished.into())
     );
     assert!(matches!(a.poll_one(), Need::Done(_)));
     a.cancel(); // no effect once stopped
@@ -101,7 +106,7 @@ fn feeding_out_of_turn_is_an_error_and_changes_nothing() {
     );
     assert!(a.take_records().is_empty());
     assert_eq!(
-        alloc::format!("{}", FeedError::NotAwaitingReply),
+        alloc::format!("{}", FeedErrorKind::NotAwaitingReply),
         "a model reply was fed, but none was asked for"
     );
 }
@@ -155,7 +160,7 @@ fn cancel_abandons_an_outstanding_call() {
     assert_eq!(outcome.unrun_calls, 2, "the abandoned call is unrun");
     assert_eq!(
         a.feed_tool_result("call_1_0", Ok(Value::Null)),
-        Err(FeedError::Finished)
+        Err(FeedErrorKind::Finished.into())
     );
     let records = a.take_records();
     assert_eq!(
@@ -306,7 +311,7 @@ fn budgets_that_cannot_be_applied_are_refused_before_anything_is_written() {
     };
     assert_eq!(
         Agent::new("t", empty.clone(), Default::default()).unwrap_err(),
-        BudgetError::EmptySentinel
+        BudgetErrorKind::EmptySentinel.into()
     );
     let mut out = Vec::new();
     let err = crate::driver::run(
@@ -319,7 +324,10 @@ fn budgets_that_cannot_be_applied_are_refused_before_anything_is_written() {
         crate::driver::RunOptions::default(),
     )
     .unwrap_err();
-    assert_eq!(err, RunError::Budgets(BudgetError::EmptySentinel));
+    assert_eq!(
+        err,
+        RunError::Budgets(BudgetErrorKind::EmptySentinel.into())
+    );
     assert!(out.is_empty());
 }
 
@@ -359,7 +367,7 @@ fn limits_and_token_counts_may_reach_what_a_transcript_can_record() {
         ];
         for (name, budgets) in budgets {
             let want = if limit > MAX_SEQ {
-                Err(BudgetError::TooLarge(name))
+                Err(BudgetErrorKind::TooLarge(name).into())
             } else {
                 Ok(())
             };

@@ -11,11 +11,13 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::*;
-use crate::agent::{recorded_budgets, result_lost_sentence, Agent, Need, ResumeError, StopReason};
+use crate::agent::ResumeErrorKind;
+use crate::agent::{recorded_budgets, result_lost_sentence, Agent, Need, StopReason};
 use crate::audit::verify_loop_bytes;
-use crate::driver::{self, OpenError, ReplayReport};
+use crate::driver::OpenErrorKind;
+use crate::driver::{self, ReplayReport};
 use crate::export::{openai_messages, parse_records};
-use crate::model::{Message, Model, ProviderReport, Role};
+use crate::model::{Message, Model, ProviderReport};
 use crate::sink::{RecordSink, SinkError};
 use crate::tools::{ToolError, ToolSpec as Spec};
 
@@ -39,10 +41,7 @@ impl ByTurn {
 impl Model for ByTurn {
     fn reply(&mut self, messages: &[Message], _: &[Spec]) -> Result<Reply, ModelError> {
         self.shown.push(messages.to_vec());
-        let turn = messages
-            .iter()
-            .filter(|m| m.role() == Role::Assistant)
-            .count();
+        let turn = messages.iter().filter(|m| m.role() == "assistant").count();
         self.replies
             .get(turn)
             .cloned()
@@ -350,7 +349,10 @@ fn cut_everywhere(case: &Case, idempotent: bool) -> usize {
         &mut || false,
         &mut Vec::new(),
     );
-    assert_eq!(empty, Err(OpenError::Resume(ResumeError::Empty)));
+    assert_eq!(
+        empty,
+        Err(OpenErrorKind::Resume(ResumeErrorKind::Empty.into()).into())
+    );
     lost_cuts
 }
 
@@ -581,12 +583,12 @@ fn a_run_resumed_after_each_stop_reason_writes_resume_and_counts_on() {
             // Every call the stop left unrun is shown with its not-run result.
             let shown = &model.shown[0];
             let Some(Message::Assistant { tool_calls, .. }) =
-                shown.iter().rev().find(|m| m.role() == Role::Assistant)
+                shown.iter().rev().find(|m| m.role() == "assistant")
             else {
                 assert_eq!(reason, StopReason::Cancelled);
                 continue;
             };
-            let answers = shown.iter().filter(|m| m.role() == Role::Tool).count();
+            let answers = shown.iter().filter(|m| m.role() == "tool").count();
             let all_calls: usize = shown
                 .iter()
                 .map(|m| match m {
@@ -675,7 +677,9 @@ fn a_transcript_that_is_not_this_runs_is_refused() {
         max_steps: Some(9),
         ..Budgets::default()
     };
-    let Err(ResumeError::Task(d)) = Agent::resume(other, manifest.clone(), &records[..3]) else {
+    let Err(ResumeErrorKind::Task(d)) =
+        Agent::resume(other, manifest.clone(), &records[..3]).map_err(|e| e.0)
+    else {
         panic!("other budgets accepted")
     };
     assert_eq!((d.index, d.seq), (0, Some(0)));
@@ -686,8 +690,8 @@ fn a_transcript_that_is_not_this_runs_is_refused() {
     fewer
         .register(crate::demo::Add, ToolOptions::new())
         .unwrap();
-    let Err(ResumeError::Diverged(d)) =
-        Agent::resume(budgets.clone(), fewer.manifest().clone(), &records[..3])
+    let Err(ResumeErrorKind::Diverged(d)) =
+        Agent::resume(budgets.clone(), fewer.manifest().clone(), &records[..3]).map_err(|e| e.0)
     else {
         panic!("other tools accepted")
     };
@@ -696,14 +700,14 @@ fn a_transcript_that_is_not_this_runs_is_refused() {
     // Not a run: a tool record before any assistant record.
     let mut swapped = records[..3].to_vec();
     swapped.swap(1, 2);
-    let Err(ResumeError::Malformed(finding)) =
-        Agent::resume(budgets.clone(), manifest.clone(), &swapped)
+    let Err(ResumeErrorKind::Malformed(finding)) =
+        Agent::resume(budgets.clone(), manifest.clone(), &swapped).map_err(|e| e.0)
     else {
         panic!("a malformed run accepted")
     };
     assert_eq!(finding.index, 1);
     assert_eq!(
-        format!("{}", ResumeError::Malformed(finding)),
+        format!("{}", ResumeErrorKind::Malformed(finding)),
         "the transcript is not a well-formed run of the loop: record 1: a tool record \
          answering no call: no assistant record comes before it"
     );
@@ -718,7 +722,7 @@ fn a_transcript_that_is_not_this_runs_is_refused() {
         &mut Vec::new(),
     )
     .unwrap_err();
-    let OpenError::Transcript(fault) = err else {
+    let OpenErrorKind::Transcript(fault) = err.0 else {
         panic!("{err:?}")
     };
     assert_eq!(fault.kind, crate::fault_kind::FaultKind::TornTail);
@@ -736,7 +740,7 @@ fn a_transcript_that_is_not_this_runs_is_refused() {
     )
     .unwrap_err();
     assert!(
-        matches!(err, OpenError::Transcript(ref f) if f.kind == crate::fault_kind::FaultKind::HashMismatch),
+        matches!(err.0, OpenErrorKind::Transcript(ref f) if f.kind == crate::fault_kind::FaultKind::HashMismatch),
         "{err}"
     );
 }
@@ -921,6 +925,6 @@ fn a_transcript_on_an_anchored_chain_resumes_on_it() {
         &mut nothing,
     )
     .unwrap_err();
-    assert!(matches!(err, OpenError::Transcript(_)), "{err}");
+    assert!(matches!(err.0, OpenErrorKind::Transcript(_)), "{err}");
     assert!(nothing.is_empty());
 }

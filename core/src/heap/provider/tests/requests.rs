@@ -17,7 +17,7 @@ use crate::export::{
 use crate::json::{Object, Value};
 use crate::model::{Message, Model, ModelError, Reply, Scripted, ToolCall};
 use crate::provider::{
-    anthropic, check_conversation, openai, Provider, RequestError, RequestOptions,
+    anthropic, check_conversation, openai, Provider, RequestErrorKind, RequestOptions,
 };
 use crate::tools::ToolSpec;
 
@@ -389,8 +389,8 @@ fn a_run_resumed_after_its_answer_ends_on_the_assistant_which_only_anthropic_ref
     // Anthropic would continue it as a prefill: refused, naming the message.
     let error = anthropic::request(seen, &[], &options).unwrap_err();
     assert_eq!(
-        error,
-        RequestError::BadConversation {
+        error.0,
+        RequestErrorKind::BadConversation {
             index: 3,
             what: "the conversation ends with an assistant message, which Anthropic would continue (a prefill) instead of answering",
         }
@@ -533,25 +533,30 @@ fn options_are_refused_before_anything_is_encoded() {
         o
     };
     let nan_manifest = [ToolSpec::new("add", "", Value::Number(f64::NAN))];
-    type Case = (Provider, RequestOptions, &'static [ToolSpec], RequestError);
+    type Case = (
+        Provider,
+        RequestOptions,
+        &'static [ToolSpec],
+        RequestErrorKind,
+    );
     let mut cases: Vec<Case> = alloc::vec![
         (
             Provider::OpenAi,
             RequestOptions::new(""),
             &[],
-            RequestError::NoModel
+            RequestErrorKind::NoModel
         ),
         (
             Provider::Anthropic,
             RequestOptions::new(""),
             &[],
-            RequestError::NoModel
+            RequestErrorKind::NoModel
         ),
         (
             Provider::Anthropic,
             RequestOptions::new("m"),
             &[],
-            RequestError::NoMaxOutputTokens
+            RequestErrorKind::NoMaxOutputTokens
         ),
     ];
     for n in [0, crate::anchor::MAX_SEQ + 1] {
@@ -562,7 +567,7 @@ fn options_are_refused_before_anything_is_encoded() {
                 provider,
                 o,
                 &[],
-                RequestError::BadOption("max_output_tokens", "an integer from 1 to 2^53-1"),
+                RequestErrorKind::BadOption("max_output_tokens", "an integer from 1 to 2^53-1"),
             ));
         }
     }
@@ -577,7 +582,7 @@ fn options_are_refused_before_anything_is_encoded() {
             Provider::OpenAi,
             with_extra(key),
             &[],
-            RequestError::Reserved(key.into()),
+            RequestErrorKind::Reserved(key.into()),
         ));
     }
     for key in ["max_tokens", "messages", "model", "system", "tools"] {
@@ -585,7 +590,7 @@ fn options_are_refused_before_anything_is_encoded() {
             Provider::Anthropic,
             with_extra(key),
             &[],
-            RequestError::Reserved(key.into()),
+            RequestErrorKind::Reserved(key.into()),
         ));
     }
     for provider in [Provider::OpenAi, Provider::Anthropic] {
@@ -595,43 +600,43 @@ fn options_are_refused_before_anything_is_encoded() {
             provider,
             o,
             &[],
-            RequestError::Unencodable("the extra options"),
+            RequestErrorKind::Unencodable("the extra options"),
         ));
     }
     for (provider, options, manifest, want) in cases {
         assert_eq!(
             provider.request(&conversation, manifest, &options),
-            Err(want.clone()),
+            Err(want.clone().into()),
             "{provider} {options:?}"
         );
     }
     for provider in [Provider::OpenAi, Provider::Anthropic] {
         assert_eq!(
             provider.request(&conversation, &nan_manifest, &base()),
-            Err(RequestError::Unencodable("the tool manifest"))
+            Err(RequestErrorKind::Unencodable("the tool manifest").into())
         );
     }
     // What each says.
     let sentences = [
-        (RequestError::NotAnObject, "the request options are not a JSON object"),
+        (RequestErrorKind::NotAnObject, "the request options are not a JSON object"),
         (
-            RequestError::NoModel,
+            RequestErrorKind::NoModel,
             "the request options name no model (\"model\" is missing or empty)",
         ),
         (
-            RequestError::NoMaxOutputTokens,
+            RequestErrorKind::NoMaxOutputTokens,
             "Anthropic requires max_tokens: set max_output_tokens in the request options",
         ),
         (
-            RequestError::BadOption("system", "a string"),
+            RequestErrorKind::BadOption("system", "a string"),
             "the request option system must be a string",
         ),
         (
-            RequestError::Reserved(String::from("tools\n")),
+            RequestErrorKind::Reserved(String::from("tools\n")),
             "the request option tools\\n is one the codec writes itself (from the model, system, max_output_tokens, the conversation or the manifest)",
         ),
         (
-            RequestError::Unencodable("the tool manifest"),
+            RequestErrorKind::Unencodable("the tool manifest"),
             "a NaN or an infinite number in the tool manifest has no JSON encoding",
         ),
     ];
@@ -654,26 +659,30 @@ fn options_from_json() {
     extra.insert("tool_choice", Value::from("required"));
     assert_eq!(options.extra, extra);
     let refused = [
-        ("[]", RequestError::NotAnObject),
+        ("[]", RequestErrorKind::NotAnObject),
         (
             r#"{"model":1}"#,
-            RequestError::BadOption("model", "a string"),
+            RequestErrorKind::BadOption("model", "a string"),
         ),
         (
             r#"{"system":null}"#,
-            RequestError::BadOption("system", "a string"),
+            RequestErrorKind::BadOption("system", "a string"),
         ),
     ];
     for (text, want) in refused {
-        assert_eq!(RequestOptions::from_json(&json(text)), Err(want), "{text}");
+        assert_eq!(
+            RequestOptions::from_json(&json(text)),
+            Err(want.into()),
+            "{text}"
+        );
     }
     for n in ["0", "1.5", "-1", "9007199254740992", "\"5\""] {
         assert_eq!(
             RequestOptions::from_json(&json(&format!(r#"{{"max_output_tokens":{n}}}"#))),
-            Err(RequestError::BadOption(
-                "max_output_tokens",
-                "an integer from 1 to 2^53-1"
-            )),
+            Err(
+                RequestErrorKind::BadOption("max_output_tokens", "an integer from 1 to 2^53-1")
+                    .into()
+            ),
             "{n}"
         );
     }
@@ -768,16 +777,16 @@ fn conversations_that_break_the_pairing_rules_are_refused() {
     let mut options = RequestOptions::new("m");
     options.max_output_tokens = Some(1);
     for (conversation, index, what) in cases {
-        let want = RequestError::BadConversation { index, what };
+        let want = RequestErrorKind::BadConversation { index, what };
         assert_eq!(
             check_conversation(&conversation),
-            Err(want.clone()),
+            Err(want.clone().into()),
             "{conversation:?}"
         );
         for provider in [Provider::OpenAi, Provider::Anthropic] {
             assert_eq!(
                 provider.request(&conversation, &[], &options),
-                Err(want.clone())
+                Err(want.clone().into())
             );
         }
     }
@@ -800,10 +809,11 @@ fn conversations_that_break_the_pairing_rules_are_refused() {
 fn a_blank_task_is_no_text_block_and_anthropic_refuses_it() {
     let mut options = RequestOptions::new("m");
     options.max_output_tokens = Some(1);
-    let refused = Err(RequestError::BadConversation {
+    let refused = Err(RequestErrorKind::BadConversation {
         index: 0,
         what: "the task is empty or only white space, and Anthropic takes no such text",
-    });
+    }
+    .into());
     for task in ["", " ", "\n\n", "\t \r\n", "\u{a0}\u{3000}\u{2028}"] {
         let conversation = [user(task), assistant("hello", &[])];
         assert_eq!(

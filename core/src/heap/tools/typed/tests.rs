@@ -15,7 +15,7 @@ use crate::driver;
 use crate::jcs;
 use crate::json::parse;
 use crate::model::{Reply, Scripted};
-use crate::tools::{RegisterError, RootError, Toolbox};
+use crate::tools::{RegisterErrorKind, RootError, Toolbox};
 use crate::verify::{verify_bytes, Options};
 
 fn j(text: &str) -> Value {
@@ -238,7 +238,7 @@ fn an_enum_argument_type_is_refused_at_registration_naming_the_tool() {
         .register(tool, ToolOptions::new())
         .unwrap_err();
     assert!(
-        matches!(&error, RegisterError::Root { tool, error: RootError::Type(_) } if tool == "pick"),
+        matches!(&error.0, RegisterErrorKind::Root { tool, error: RootError::Type(_) } if tool == "pick"),
         "{error:?}"
     );
     #[derive(serde::Deserialize, JsonSchema)]
@@ -256,7 +256,7 @@ fn an_enum_argument_type_is_refused_at_registration_naming_the_tool() {
         .register(tool, ToolOptions::new())
         .unwrap_err();
     assert!(
-        matches!(&error, RegisterError::Root { tool, error: RootError::NoType } if tool == "choose"),
+        matches!(&error.0, RegisterErrorKind::Root { tool, error: RootError::NoType } if tool == "choose"),
         "{error:?}"
     );
 }
