@@ -202,9 +202,9 @@ fn cases() -> Vec<Case> {
     };
     let mut appended = Vec::new();
     let manifest = toolbox.manifest().clone();
-    let (mut agent, mut chain) =
-        driver::open(Anchor::GENESIS, &cancelled, budgets.clone(), manifest)
-            .expect("the cancelled run opens");
+    let (mut agent, mut chain) = driver::Resumable::read(Anchor::GENESIS, &cancelled)
+        .and_then(|read| read.resume(budgets.clone(), manifest))
+        .expect("the cancelled run opens");
     let io = driver::Io {
         log: &mut chain,
         model: &mut model,

@@ -4,8 +4,8 @@
 //! [`OnRecord`] (every [`RecordSink`] is one).
 //!
 //! Two entry points: [`run`] runs a task on a new chain into a sink; [`drive`] runs an
-//! [`Agent`] the host made — new ([`Agent::with_first_seq`]) or resumed ([`open`] a
-//! transcript, or [`Agent::resume`]) — with what [`Io`] gives.
+//! [`Agent`] the host made — new ([`Agent::with_first_seq`]) or resumed ([`Resumable::read`]
+//! a transcript, then [`Resumable::resume`]; or [`Agent::resume`]) — with what [`Io`] gives.
 //!
 //! ```
 //! use agentloop_core::agent::{Budgets, StopReason};
@@ -53,8 +53,9 @@
 //! thread, on the network) can abandon the turn when `cancel` says so and the run
 //! stops as cancelled at once. `agentloop run` is this driver.
 //!
-//! [`open`] reads a transcript that stopped early or ended with `stop` for [`drive`]
-//! to continue ([`Agent::resume`] says how), and [`replay`] runs a transcript's tools
+//! [`Resumable::read`] reads a transcript that stopped early or ended with `stop`, and
+//! [`Resumable::resume`] makes the agent for [`drive`] to continue ([`Agent::resume`]
+//! says how), and [`replay`] runs a transcript's tools
 //! again to find the first record a nondeterministic tool changes.
 //!
 //! With `std`, a tool that panics is caught (`std::panic::catch_unwind`) and recorded
@@ -70,7 +71,7 @@ pub(crate) use calls::call_tool;
 use calls::run_calls;
 pub use resumable::Resumable;
 pub(crate) use resume::OpenErrorKind;
-pub use resume::{open, replay, OpenError, ReplayReport};
+pub use resume::{replay, OpenError, ReplayReport};
 
 use core::fmt;
 
@@ -234,7 +235,7 @@ impl fmt::Debug for Io<'_> {
 /// it (its tools those of the toolbox's manifest, in order).
 pub type ChangeSetup<'a> = dyn FnMut(&Toolbox) -> Option<(Toolbox, Setup)> + 'a;
 
-/// Runs `agent` — new ([`Agent::with_first_seq`]) or resumed ([`open`],
+/// Runs `agent` — new ([`Agent::with_first_seq`]) or resumed ([`Resumable::resume`],
 /// [`Agent::resume`]) — to its end: writes its pending records, then answers each
 /// need, running the calls of a turn as `options` say. Each record is appended to
 /// `io.log` and handed to `io.records` before the model, a tool or `cancel` is called

@@ -1,6 +1,6 @@
 //! A transcript read to be continued ([`Resumable`]): its records, verified, where its
 //! chain goes on, and what its `task` record states. The one reading of a transcript
-//! for resuming, which [`super::open`], `agentloop run --resume` (through the durable
+//! for resuming, which a host that resumes over bytes, `agentloop run --resume` (through the durable
 //! writer, which reads and verifies the file once) and `agentloop_agent_resume` share.
 
 use alloc::vec::Vec;
@@ -116,8 +116,13 @@ impl Resumable {
 
     /// Continues the run: the agent [`Agent::resume`] rebuilds from the records (which
     /// says what happens at each place a run can end), and the chain that continues
-    /// them. `budgets` and the manifest's call limits must be those the `task` record
-    /// states ([`Resumable::stated`]).
+    /// them (from the last record's `seq` and `hash`): hand both to [`super::drive`],
+    /// with a sink that appends to the same file. `budgets` and the manifest's call
+    /// limits must be those the `task` record states ([`Resumable::stated`]). The model
+    /// is shown the conversation the interrupted run had reached, so a model that
+    /// answers by what it is shown gives the answers it would have given: where no call
+    /// was in flight (or their tools are idempotent) the resumed file is byte for byte
+    /// the file the uninterrupted run writes.
     pub fn resume(
         &self,
         budgets: Budgets,

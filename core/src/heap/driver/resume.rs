@@ -1,5 +1,5 @@
-//! Opening a transcript to continue its run ([`open`]) and running its tools again
-//! ([`replay`]).
+//! Why a transcript could not be opened to resume or replay its run ([`OpenError`]),
+//! and running its tools again ([`replay`]).
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -9,13 +9,12 @@ use super::call_tool;
 use super::Resumable;
 use crate::agent::follow::{follow, Tools};
 use crate::agent::resume::audited;
-use crate::agent::{recorded_budgets, Agent, Budgets, Difference, ResumeError, ResumeErrorKind};
+use crate::agent::{recorded_budgets, Agent, Difference, ResumeError, ResumeErrorKind};
 use crate::anchor::Anchor;
 use crate::audit::LoopFinding;
-use crate::chain::Chain;
 use crate::heap::opaque::opaque_error;
 use crate::json::ParseError;
-use crate::tools::{Manifest, Toolbox};
+use crate::tools::Toolbox;
 use crate::verify::Fault;
 
 opaque_error! {
@@ -58,30 +57,6 @@ impl fmt::Display for OpenErrorKind {
             OpenErrorKind::Resume(e) => write!(f, "{e}"),
         }
     }
-}
-
-/// Opens `transcript`, whose chain starts at `anchor` ([`Anchor::GENESIS`] for a whole
-/// transcript), to continue its run: verifies it (strictly; any fault, a torn last line
-/// included, refuses it), rebuilds the run with [`Agent::resume`] (which says what
-/// happens at each place a run can end), and returns the agent with the chain that
-/// continues the records (from the last record's `seq` and `hash`). Hand both to
-/// [`super::drive`], with a sink that appends to the same file. `budgets` and the
-/// manifest's call limits must be those the `task` record states
-/// ([`Resumable::stated`] reads them). The model is shown the conversation the
-/// interrupted run had reached, so a model that answers by what it is shown gives the
-/// answers it would have given: where no call was in flight (or their tools are
-/// idempotent) the resumed file is byte for byte the file the uninterrupted run writes.
-///
-/// The same as [`Resumable::read`] then [`Resumable::resume`]; a host that needs what
-/// the `task` record states ([`Resumable::stated`]) before it has the budgets and the
-/// manifest calls those two.
-pub fn open(
-    anchor: Anchor,
-    transcript: &[u8],
-    budgets: Budgets,
-    manifest: Manifest,
-) -> Result<(Agent, Chain), OpenError> {
-    Resumable::read(anchor, transcript)?.resume(budgets, manifest)
 }
 
 /// What [`replay`] found.

@@ -8,7 +8,7 @@ use crate::model::Model;
 use crate::sink::RecordSink;
 use crate::tools::Toolbox;
 
-use super::{drive, open, Io, OpenError, RunError, RunOptions};
+use super::{drive, Io, OpenError, Resumable, RunError, RunOptions};
 
 /// Runs `task` continuing `log`, one call at a time.
 pub(crate) fn run_on(
@@ -65,7 +65,7 @@ pub(crate) fn resume_at(
     options: RunOptions,
 ) -> Result<Outcome, OpenError> {
     let manifest = toolbox.manifest().clone();
-    let (mut agent, mut chain) = open(anchor, transcript, budgets, manifest)?;
+    let (mut agent, mut chain) = Resumable::read(anchor, transcript)?.resume(budgets, manifest)?;
     let mut sink = sink;
     let io = Io {
         log: &mut chain,
