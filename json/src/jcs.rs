@@ -72,10 +72,9 @@ pub fn to_vec(value: &Value) -> Result<Vec<u8>, EncodeError> {
 /// Object members are written in canonical order (UTF-16 code units), whatever
 /// order the type gives them in, so the data is collected as a value first: the sort
 /// needs every member of an object before the first can be written. On an error
-/// nothing was written, except for [`SerializeErrorKind::BufferFull`], after which
+/// nothing was written, except when the sink ran out of room
+/// ([`SerializeError::buffer_full`](crate::SerializeError::buffer_full)), after which
 /// the sink may hold a prefix.
-///
-/// [`SerializeErrorKind::BufferFull`]: crate::SerializeErrorKind::BufferFull
 ///
 /// ```
 /// use agentloop_json::jcs;
@@ -95,7 +94,8 @@ where
     T: serde::Serialize + ?Sized,
     S: ByteSink + ?Sized,
 {
-    use crate::{SerializeError, SerializeErrorKind};
+    use crate::ser::SerializeErrorKind;
+    use crate::SerializeError;
     let value = crate::to_value(value)?;
     write_value(&value, out).map_err(|e| {
         SerializeError::new(match e {

@@ -57,7 +57,7 @@ mod steps;
 #[cfg(feature = "serde")]
 pub use de::{from_value, DeserializeError};
 #[cfg(feature = "serde")]
-pub use ser::{to_value, SerializeError, SerializeErrorKind};
+pub use ser::{to_value, SerializeError};
 
 pub use parse::{
     parse, parse_record_line, parse_with, ParseError, ParseErrorKind, ParseOptions, MAX_DEPTH,

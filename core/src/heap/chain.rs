@@ -23,10 +23,19 @@ pub use crate::stream::AppendError;
 
 pub use super::record_log::{Log, LogError, Logged};
 
-/// Why [`Chain::append_serialize`] appended nothing (feature `serde`).
+#[cfg(feature = "serde")]
+crate::heap::opaque::opaque_error! {
+    /// Why [`Chain::append_serialize`] appended nothing (feature `serde`): the payload
+    /// could not become a JSON value (what, and where in it), or the record was
+    /// refused as [`Chain::append`] refuses it.
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct AppendSerializeError(AppendSerializeErrorKind);
+}
+
+/// What [`AppendSerializeError`] says.
 #[cfg(feature = "serde")]
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AppendSerializeError {
+pub(crate) enum AppendSerializeErrorKind {
     /// The payload could not become a JSON value: what, and where in it.
     Serialize(json::SerializeError),
     /// The record was refused as [`Chain::append`] refuses it.
@@ -34,19 +43,16 @@ pub enum AppendSerializeError {
 }
 
 #[cfg(feature = "serde")]
-impl fmt::Display for AppendSerializeError {
+impl fmt::Display for AppendSerializeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AppendSerializeError::Serialize(e) => {
+            AppendSerializeErrorKind::Serialize(e) => {
                 write!(f, "the payload cannot be written as JSON: {e}")
             }
-            AppendSerializeError::Append(e) => e.fmt(f),
+            AppendSerializeErrorKind::Append(e) => e.fmt(f),
         }
     }
 }
-
-#[cfg(feature = "serde")]
-impl core::error::Error for AppendSerializeError {}
 
 /// The head of a hash chain, and a reusable buffer for the lines it produces.
 ///
@@ -153,9 +159,10 @@ impl Chain {
         kind: &str,
         payload: &T,
     ) -> Result<&[u8], AppendSerializeError> {
-        let payload = json::to_value(payload).map_err(AppendSerializeError::Serialize)?;
-        self.append(kind, &payload)
-            .map_err(AppendSerializeError::Append)
+        let payload = json::to_value(payload).map_err(AppendSerializeErrorKind::Serialize)?;
+        Ok(self
+            .append(kind, &payload)
+            .map_err(AppendSerializeErrorKind::Append)?)
     }
 
     /// The `hash` of the last record, or `prev0` before the first.

@@ -18,9 +18,7 @@ pub use agentloop_json::{
     ParseOptions, Value, MAX_DEPTH, RECORD_MAX_DEPTH,
 };
 #[cfg(feature = "serde")]
-pub use agentloop_json::{
-    from_value, to_value, DeserializeError, SerializeError, SerializeErrorKind,
-};
+pub use agentloop_json::{from_value, to_value, DeserializeError, SerializeError};
 
 // What core's verifiers build on (`#[doc(hidden)]` in agentloop-json).
 pub(crate) use agentloop_json::__private::parse_tolerant;

@@ -9,10 +9,9 @@ use crate::quote::escape_controls;
 use crate::steps::Steps;
 use crate::MAX_DEPTH;
 
-/// What was wrong with the data being serialized.
+/// What was wrong with the data being serialized (what [`SerializeError`] says).
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SerializeErrorKind {
+pub(crate) enum SerializeErrorKind {
     /// A NaN or infinite float, which has no JSON spelling.
     NonFiniteNumber,
     /// An integer (its decimal digits here) whose canonical spelling would denote another
@@ -96,8 +95,16 @@ impl SerializeError {
     }
 
     /// What was wrong.
-    pub fn kind(&self) -> &SerializeErrorKind {
+    #[cfg(test)]
+    pub(crate) fn kind(&self) -> &SerializeErrorKind {
         &self.kind
+    }
+
+    /// Whether the sink ran out of room writing canonical bytes
+    /// (`jcs::write_serialize`), after which the sink holds a prefix; otherwise the
+    /// data cannot be written as JSON at all, and nothing was written.
+    pub fn buffer_full(&self) -> bool {
+        matches!(self.kind, SerializeErrorKind::BufferFull)
     }
 
     /// Where, as a JSON path of the value being built: `$` (the whole value),

@@ -14,7 +14,8 @@ mod value;
 
 use builders::*;
 pub(crate) use error::Inexact;
-pub use error::{SerializeError, SerializeErrorKind};
+pub use error::SerializeError;
+pub(crate) use error::SerializeErrorKind;
 use key::*;
 use value::*;
 
@@ -26,19 +27,19 @@ use value::*;
 /// | Rust (serde data model) | JSON value |
 /// | --- | --- |
 /// | `bool` | `true` / `false` |
-/// | integers (`u8` … `u128`, `i8` … `i128`) | a number, when its canonical spelling denotes the same integer (every integer up to 2^53 in magnitude; above, only those such as `10^20` — the strict parser's rule; [`from_value`](crate::from_value) reads it back unchanged); otherwise refused ([`SerializeErrorKind::InexactInteger`]) |
-/// | `f32`, `f64` | a number (an `f32` widened exactly: `0.1f32` is `0.10000000149011612`); NaN and infinities refused ([`SerializeErrorKind::NonFiniteNumber`]) |
+/// | integers (`u8` … `u128`, `i8` … `i128`) | a number, when its canonical spelling denotes the same integer (every integer up to 2^53 in magnitude; above, only those such as `10^20` — the strict parser's rule; [`from_value`](crate::from_value) reads it back unchanged); otherwise refused ("the integer … would become … as a JSON number") |
+/// | `f32`, `f64` | a number (an `f32` widened exactly: `0.1f32` is `0.10000000149011612`); NaN and infinities refused ("… have no JSON encoding") |
 /// | `char`, `str` | a string |
 /// | `()`, unit struct, `None` | `null` |
 /// | `Some(v)`, newtype struct | `v` |
 /// | bytes | an array of numbers |
 /// | sequence, tuple, tuple struct | an array |
-/// | map, struct | an object, members in canonical order; a key must be a string, a `char`, a unit variant or a newtype around one ([`SerializeErrorKind::KeyNotString`]), and may appear once ([`SerializeErrorKind::DuplicateKey`]) |
+/// | map, struct | an object, members in canonical order; a key must be a string, a `char`, a unit variant or a newtype around one ("a map key must be a string, not …"), and may appear once ("the key '…' appears twice") |
 /// | unit variant | its name, as a string |
 /// | newtype, tuple or struct variant | `{"<variant>": <content>}` |
 ///
 /// Arrays and objects may nest [`MAX_DEPTH`](crate::MAX_DEPTH) (128) deep, as the strict parser reads
-/// them; deeper data is refused ([`SerializeErrorKind::TooDeep`]), so whatever `to_value`
+/// them; deeper data is refused ("arrays and objects nest deeper than 128 levels …"), so whatever `to_value`
 /// gives encodes to bytes every reader here accepts.
 ///
 /// ```

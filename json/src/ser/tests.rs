@@ -463,6 +463,7 @@ fn a_full_sink_is_reported_and_errors_read_as_sentences() {
     let mut sink = agentloop_transcript::sink::SliceSink::new(&mut buf);
     let error = jcs::write_serialize(&[1, 2, 3], &mut sink).unwrap_err();
     assert_eq!(error.kind(), &SerializeErrorKind::BufferFull);
+    assert!(error.buffer_full());
     assert_eq!(error.to_string(), "the output buffer is too small at $");
     assert_eq!(
         SerializeErrorKind::KeyNotString("a float").to_string(),

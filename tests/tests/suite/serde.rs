@@ -14,9 +14,7 @@ use std::collections::BTreeMap;
 
 use agentloop_core::chain::Chain;
 use agentloop_core::jcs;
-use agentloop_core::json::{
-    self, from_value, parse, to_value, Object, ParseErrorKind, SerializeErrorKind, Value,
-};
+use agentloop_core::json::{self, from_value, parse, to_value, Object, ParseErrorKind, Value};
 use agentloop_tests::{json_number, json_string, json_value};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -239,7 +237,8 @@ proptest! {
             let mut doubled = unique.clone();
             doubled.push((k.clone(), *v));
             let error = to_value(&Entries(doubled)).unwrap_err();
-            prop_assert_eq!(error.kind(), &SerializeErrorKind::DuplicateKey(k.clone()));
+            prop_assert!(error.to_string().ends_with("' appears twice at $"), "{error}");
+            prop_assert!(!error.buffer_full());
         }
     }
 
@@ -269,7 +268,10 @@ proptest! {
             }
             Err(e) => {
                 prop_assert!(!x.is_finite());
-                prop_assert_eq!(e.kind(), &SerializeErrorKind::NonFiniteNumber);
+                prop_assert_eq!(
+                    e.to_string(),
+                    "NaN and infinite numbers have no JSON encoding at $"
+                );
             }
         }
     }
@@ -324,7 +326,8 @@ where
         }
         (Err(error), Err(parse_error)) => {
             prop_assert!(
-                matches!(error.kind(), SerializeErrorKind::InexactInteger(_)),
+                error.to_string().starts_with("the integer ")
+                    && error.to_string().contains(" as a JSON number "),
                 "{error}"
             );
             prop_assert_eq!(parse_error.kind, ParseErrorKind::InexactInteger);
@@ -371,7 +374,10 @@ fn non_finite_floats_and_non_string_keys_are_refused_with_where() {
         renamed: 'x',
     };
     let error = jcs::serialize_to_vec(&s).unwrap_err();
-    assert_eq!(error.kind(), &SerializeErrorKind::NonFiniteNumber);
+    assert_eq!(
+        error.to_string(),
+        "NaN and infinite numbers have no JSON encoding at $.inner.weight"
+    );
     assert_eq!(error.path(), "$.inner.weight");
     s.inner = None;
     s.shapes = vec![
@@ -386,10 +392,6 @@ fn non_finite_floats_and_non_string_keys_are_refused_with_where() {
         "NaN and infinite numbers have no JSON encoding at $.shapes[1].Rect.w"
     );
     let error = to_value(&BTreeMap::from([(1u8, "one")])).unwrap_err();
-    assert_eq!(
-        error.kind(),
-        &SerializeErrorKind::KeyNotString("an integer")
-    );
     assert_eq!(
         error.to_string(),
         "a map key must be a string, not an integer at $"
