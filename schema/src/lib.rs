@@ -89,7 +89,7 @@
 //!   names, or an `enum` of more than [`MAX_ENUM_VALUES`] values (far more than a tool
 //!   needs: bounds on the work of compiling and on the compiled schema's size).
 //! - a compiled form larger than its budget ([`MAX_SCHEMA_COMPILED_BYTES`], with
-//!   [`SchemaErrorKind::OverBudget`]): its subschemas ([`SUBSCHEMA_BYTES`] each,
+//!   [`SchemaError::over_budget`]): its subschemas ([`SUBSCHEMA_BYTES`] each,
 //!   [`KEYWORDS_BYTES`] more with keywords) and the automata of its patterns, as
 //!   regex-automata reports them (a pattern written twice counts once; many
 //!   `patternProperties` of one object are compiled into one automaton). So compiling
@@ -275,14 +275,13 @@ pub struct SchemaError {
     pub pointer: String,
     /// A sentence naming the keyword and what was wrong.
     pub message: String,
-    /// Which kind of refusal it is.
-    pub kind: SchemaErrorKind,
+    /// Which kind of refusal it is ([`SchemaError::over_budget`] asks).
+    pub(crate) kind: SchemaErrorKind,
 }
 
 /// The kind of a [`SchemaError`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SchemaErrorKind {
+pub(crate) enum SchemaErrorKind {
     /// The schema says what the validator cannot honour, or what its draft's
     /// meta-schema refuses (the message says which).
     Refused,
@@ -336,6 +335,18 @@ impl fmt::Display for SchemaError {
 }
 
 impl SchemaError {
+    /// The figures, when the schema's compiled form (its subschemas and the automata
+    /// of its patterns) would take more bytes than its budget
+    /// ([`MAX_SCHEMA_COMPILED_BYTES`], or the budget given to
+    /// [`Schema::compile_within`]); `None` when the schema says what the validator
+    /// cannot honour, or what its draft's meta-schema refuses (the message says which).
+    pub fn over_budget(&self) -> Option<OverBudget> {
+        match self.kind {
+            SchemaErrorKind::OverBudget(over) => Some(over),
+            SchemaErrorKind::Refused => None,
+        }
+    }
+
     /// A refusal at `pointer`.
     pub(crate) fn at(pointer: &str, message: String) -> SchemaError {
         SchemaError {
@@ -399,7 +410,7 @@ impl Schema {
     /// Like [`Schema::compile`], with `budget` bytes for its compiled form instead of
     /// [`MAX_SCHEMA_COMPILED_BYTES`]: what a tool set gives a schema of what its own
     /// budget has left (`agentloop_core::tools::MAX_TOOLBOX_COMPILED_BYTES`). Past it, the
-    /// schema is refused with [`SchemaErrorKind::OverBudget`], after a bounded moment:
+    /// schema is refused ([`SchemaError::over_budget`]), after a bounded moment:
     /// each automaton is built with what is left as its size limit.
     pub fn compile_within(schema: &Value, budget: usize) -> Result<Schema, SchemaError> {
         let compiled = compile::compile(schema, budget)?;

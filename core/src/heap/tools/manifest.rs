@@ -7,7 +7,7 @@ use core::fmt;
 use super::*;
 use crate::anchor::MAX_SEQ;
 use crate::heap::opaque::opaque_error;
-use crate::schema::{Schema, SchemaError, SchemaErrorKind, MAX_SCHEMA_COMPILED_BYTES};
+use crate::schema::{Schema, SchemaError, MAX_SCHEMA_COMPILED_BYTES};
 
 /// The most bytes the automata of the patterns of all the tools registered together
 /// (one [`Manifest`], so one [`super::Toolbox`], agent or MCP tool set) may take, as
@@ -179,8 +179,7 @@ impl Manifest {
             .check_within(left.min(MAX_SCHEMA_COMPILED_BYTES))
             .map_err(|error| match error.0 {
                 RegisterErrorKind::Schema { tool, error }
-                    if left < MAX_SCHEMA_COMPILED_BYTES
-                        && matches!(error.kind, SchemaErrorKind::OverBudget(_)) =>
+                    if left < MAX_SCHEMA_COMPILED_BYTES && error.over_budget().is_some() =>
                 {
                     RegisterErrorKind::ToolSetBudget {
                         tool,
