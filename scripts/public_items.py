@@ -24,7 +24,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # The crates whose surface 1.0 freezes (issue 29): the library crates a user links.
-CRATES = ["agentloop-transcript", "agentloop-json", "agentloop-schema", "agentloop-core"]
+CRATES = ["agentloop-transcript", "agentloop-json", "agentloop-schema", "agentloop-tlog", "agentloop-core"]
 
 
 def describe(crate):

@@ -5,8 +5,9 @@
 //! exactly which record was rewritten, reordered or cut.
 //!
 //! Layers: each is a cargo feature, and each uses only the ones before it; the first is
-//! the crate agentloop-transcript, and the values and schemas of the second are the
-//! crates agentloop-json and agentloop-schema, re-exported here (docs/architecture.md):
+//! the crate agentloop-transcript, and the values, schemas, and verifier with checkpoints,
+//! notes and proofs of the second are the crates agentloop-json, agentloop-schema and
+//! agentloop-tlog, re-exported here (docs/architecture.md):
 //! - `fixed/`, no features: [`sink`], [`hash`], string and number encoding in [`jcs`], the
 //!   record format's constants in [`record`], and the no-allocation layer [`stream`]
 //!   (a streaming verifier with fixed state, canonical-form checking of bytes, append
@@ -51,10 +52,14 @@ extern crate std;
 // layer is its own crate, agentloop-transcript; `fixed` names it here so that the
 // allocating layers reach it by the paths they always used.
 mod fixed {
+    #[cfg(any(test, feature = "std"))]
+    pub use agentloop_transcript::__private::finding;
     #[cfg(feature = "alloc")]
-    pub use agentloop_transcript::__private::{
-        checkpoint, fault_kind, finding, number, parse_detail, scan,
-    };
+    pub use agentloop_transcript::__private::number;
+    #[cfg(feature = "std")]
+    pub use agentloop_transcript::__private::scan;
+    #[cfg(test)]
+    pub use agentloop_transcript::__private::{checkpoint, fault_kind};
     pub use agentloop_transcript::{anchor, hash, jcs, merkle, record, sink, stream};
 }
 #[cfg(feature = "alloc")]
@@ -65,10 +70,16 @@ mod host;
 mod json_tests;
 #[cfg(test)]
 mod transcript_tests;
+#[cfg(test)]
+mod verify_tests;
 
-pub use fixed::{anchor, hash, stream};
 #[cfg(feature = "alloc")]
-use fixed::{checkpoint, fault_kind, number, scan};
+use fixed::number;
+#[cfg(feature = "std")]
+use fixed::scan;
+pub use fixed::{anchor, hash, stream};
+#[cfg(test)]
+use fixed::{checkpoint, fault_kind};
 
 #[cfg(feature = "alloc")]
 pub use heap::{
@@ -159,7 +170,7 @@ pub mod merkle {
 
     pub use crate::fixed::merkle::*;
     #[cfg(feature = "alloc")]
-    pub use crate::heap::merkle_prove::{consistency_proof, inclusion_proof, root_of};
+    pub use agentloop_tlog::merkle::{consistency_proof, inclusion_proof, root_of};
 }
 
 #[cfg(feature = "alloc")]

@@ -1,5 +1,5 @@
-//! Builds agentloop-core, and agentloop-transcript, agentloop-json and agentloop-schema on
-//! their own,
+//! Builds agentloop-core, and agentloop-transcript, agentloop-json, agentloop-schema and
+//! agentloop-tlog on their own,
 //! without std: `cargo build`
 //! (no allocator),
 //! `cargo build --features alloc` (with a global allocator of our own), and
@@ -86,6 +86,16 @@ mod with_alloc {
         Some(schema.validate(&instance, "$").len())
     }
 
+    /// The tlog crate alone: a transcript verified and its checkpoint made and read
+    /// back, returning the checkpoint's record count.
+    pub fn tlog_alone(transcript: &[u8]) -> Option<u64> {
+        let report =
+            agentloop_tlog::verify::verify_bytes(transcript, &agentloop_tlog::verify::Options::default());
+        let text = agentloop_tlog::make_checkpoint(&report, None, None).ok()?;
+        let read = agentloop_tlog::read_checkpoint(text.as_bytes()).ok()?;
+        Some(read.checkpoint().count)
+    }
+
     /// Runs the demo's first scenario — the agent loop, its scripted model and tools,
     /// the schema validator and the chain — returning the transcript's length.
     pub fn run_demo() -> Option<usize> {
@@ -110,7 +120,7 @@ mod with_alloc {
 }
 
 #[cfg(feature = "alloc")]
-pub use with_alloc::{append_one, json_alone, run_demo, schema_alone};
+pub use with_alloc::{append_one, json_alone, run_demo, schema_alone, tlog_alone};
 
 /// The `serde` feature without std: serde data appended and read back.
 #[cfg(feature = "serde")]

@@ -1,5 +1,5 @@
 //! The alloc layer: values, the parser and encoder of values, the chain, the
-//! verifier, checkpoints and notes, schemas, the loop, the provider codecs and exports.
+//! verifier, checkpoints and notes (the crate agentloop-tlog), schemas, the loop, the provider codecs and exports.
 //! Uses `alloc`'s `Vec`, `String` and `BTreeMap`, and the fixed-size layer; no I/O.
 
 pub mod agent;
@@ -10,9 +10,8 @@ pub mod demo;
 pub mod driver;
 pub mod export;
 pub mod json;
-pub(crate) mod merkle_prove;
 pub mod model;
-pub mod note;
+pub use agentloop_tlog::note;
 pub(crate) mod opaque;
 pub mod provider;
 pub use agentloop_json::quote;

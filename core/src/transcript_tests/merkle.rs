@@ -1,4 +1,4 @@
-//! The Merkle module whole, proof generation included (`heap/merkle_prove.rs`): moved
+//! The Merkle module whole, proof generation included (agentloop-tlog's `merkle_prove.rs`): moved
 //! from the transcript crate, which has no allocator to generate proofs with.
 
 use alloc::string::ToString;

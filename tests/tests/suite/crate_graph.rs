@@ -10,14 +10,15 @@ use std::process::Command;
 use agentloop_core::json::{self, Value};
 
 /// Each workspace crate's layer: 0 depends on no crate of the workspace, 1 (JSON values)
-/// on the transcript layer only, 2 (schemas) on those, 3 (the library's façade) on
-/// those, 4 on the library, 5 are the programs and the test and bench crates. A new
-/// crate must be given its place here.
+/// on the transcript layer only, 2 (schemas; the verifier, checkpoints, notes and
+/// proofs) on those, 3 (the library's façade) on those, 4 on the library, 5 are the
+/// programs and the test and bench crates. A new crate must be given its place here.
 const LAYERS: &[(&str, u32)] = &[
     ("agentloop-transcript", 0),
     ("agentloop-standin", 0),
     ("agentloop-json", 1),
     ("agentloop-schema", 2),
+    ("agentloop-tlog", 2),
     ("agentloop-core", 3),
     ("agentloop-http", 4),
     ("agentloop-mcp", 4),

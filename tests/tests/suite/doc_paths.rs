@@ -7,11 +7,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The top-level folders whose files the docs name.
-const ROOTS: [&str; 17] = [
+const ROOTS: [&str; 18] = [
     "ffi/",
     "transcript/",
     "json/",
     "schema/",
+    "tlog/",
     "cli/",
     "core/",
     "tests/",

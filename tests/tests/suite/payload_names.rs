@@ -3,8 +3,8 @@
 //! `core/src/heap/vocabulary/` (`vocabulary::member` and the payload types' encodes and
 //! decodes); everything else — core, the CLI, the FFI — takes them from there.
 //!
-//! The rule this test holds, over the non-test source of `json/src`, `schema/src`, `core/src`, `cli/src`
-//! and `ffi/src` (a `tests` or `*_tests` folder, `tests.rs`, `*_tests.rs`, `tests_*.rs`, `testing.rs`
+//! The rule this test holds, over the non-test source of `json/src`, `schema/src`, `tlog/src`,
+//! `core/src`, `cli/src` and `ffi/src` (a `tests` or `*_tests` folder, `tests.rs`, `*_tests.rs`, `tests_*.rs`, `testing.rs`
 //! and what follows a `#[cfg(test)]` are test code; comments are not code):
 //! - a **distinctive** name ([`DISTINCTIVE`]: `task`, `budgets`, `tool_calls`,
 //!   `unrun_calls`, …), which only a record payload uses, is not a string literal
@@ -186,10 +186,17 @@ fn root() -> PathBuf {
 #[test]
 fn payload_member_names_are_spelled_only_in_the_vocabulary() {
     let root = root();
-    let files: Vec<PathBuf> = ["json/src", "schema/src", "core/src", "cli/src", "ffi/src"]
-        .iter()
-        .flat_map(|dir| rust_files(&root.join(dir)))
-        .collect();
+    let files: Vec<PathBuf> = [
+        "json/src",
+        "schema/src",
+        "tlog/src",
+        "core/src",
+        "cli/src",
+        "ffi/src",
+    ]
+    .iter()
+    .flat_map(|dir| rust_files(&root.join(dir)))
+    .collect();
     let mut found = Vec::new();
     for file in &files {
         let relative = file.strip_prefix(&root).unwrap().to_string_lossy();

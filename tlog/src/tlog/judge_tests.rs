@@ -6,18 +6,20 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::*;
-use crate::chain::Chain;
 use crate::fault_kind::FaultKind;
+use crate::stream::ChainState;
 use crate::verify::{verify_bytes, Options, Report};
 
 /// A transcript of `n` records; record `changed` (if any) carries another payload.
 fn transcript(n: usize, changed: Option<usize>) -> Vec<u8> {
-    let mut chain = Chain::new();
+    let mut chain = ChainState::new();
+    let mut line = [0u8; 256];
     let mut out = Vec::new();
     for i in 0..n {
         let v = if Some(i) == changed { 1000 + i } else { i };
         let payload = format!("{{\"i\":{v}}}");
-        out.extend_from_slice(chain.append_json("note", payload.as_bytes()).unwrap());
+        let len = chain.append(&mut line, "note", payload.as_bytes()).unwrap();
+        out.extend_from_slice(&line[..len]);
     }
     out
 }

@@ -11,8 +11,8 @@ use base64::Engine;
 use crate::anchor::MAX_SEQ;
 use crate::checkpoint::Checkpoint;
 use crate::hash::Hash;
-use crate::heap::opaque::opaque_error;
 use crate::note::{Note, NoteError, SignerKey};
+use crate::opaque::opaque_error;
 use crate::verify::{CheckpointError, ParseCheckpoint};
 
 /// The default origin is this prefix and the 64 hex digits of record 0's `hash`

@@ -77,15 +77,15 @@ impl From<&str> for Detail {
 }
 
 /// The facts of a fault the record and chain checks found, as a detail.
-impl From<crate::fixed::finding::Finding> for Detail {
-    fn from(finding: crate::fixed::finding::Finding) -> Self {
+impl From<crate::finding::Finding> for Detail {
+    fn from(finding: crate::finding::Finding) -> Self {
         Detail(Said::Check(finding.into()))
     }
 }
 
 /// A streaming fault's detail as this verifier's: `Fault::from(stream_fault)` keeps its
 /// place, kind and sentence.
-impl crate::fixed::finding::FromStreamDetail for Detail {
+impl crate::finding::FromStreamDetail for Detail {
     fn from_stream_detail(detail: crate::stream::StreamDetail) -> Self {
         Detail(Said::Check(detail))
     }

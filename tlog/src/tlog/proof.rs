@@ -12,7 +12,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
 use crate::hash::Hash;
-use crate::heap::opaque::opaque_error;
+use crate::opaque::opaque_error;
 
 /// The first line of an inclusion proof.
 pub const INCLUSION_HEADER: &str = "c2sp.org/tlog-proof@v1";

@@ -215,7 +215,7 @@ fn judge_alone(old: Checkpoint, leaves: Leaves<'_>) -> Option<Fault> {
             index: Some(have as u64),
             line: None,
             kind: FaultKind::Truncated,
-            detail: crate::fixed::finding::Finding::Truncated {
+            detail: crate::finding::Finding::Truncated {
                 checkpoint: old.count,
                 count: have as u64,
             }

@@ -1,7 +1,12 @@
+//! Tests of agentloop-tlog's verifier (`verify`) that need this crate's chain to write
+//! transcripts, and its readers, files and threads to compare against.
+
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::*;
+use crate::hash::Hash;
+use crate::json::Value;
+use crate::verify::*;
 // The readers (`host/verify_io.rs`).
 use crate::chain::Chain;
 use crate::json::parse;

@@ -1,6 +1,6 @@
 //! Making inclusion and consistency proofs from the leaf hashes (RFC 9162 sections
 //! 2.1.3.1 and 2.1.4.1). Each costs O(n) hashes for a tree of n leaves. Public as part
-//! of [`crate::merkle`].
+//! of [`crate::merkle`] (and of `agentloop_core::merkle`).
 
 use alloc::vec::Vec;
 

@@ -1,5 +1,5 @@
 //! The verifier's alloc layer: the [`Verifier`] state machine, its reports and the
-//! in-memory entry points. Public as [`crate::verify`], with the readers of `host/`.
+//! in-memory entry points. Public as `agentloop_core::verify` too, with the readers of core's `host/`.
 
 mod checkpoint;
 mod fault;
@@ -17,15 +17,16 @@ use alloc::vec::Vec;
 use sha2::{Digest, Sha256};
 
 use crate::anchor::Anchor;
-use crate::fixed::finding::{Finding as Check, Found, JsonType};
-use crate::fixed::parse_detail::{number_problem, parse_detail};
+use crate::finding::{Finding as Check, Found, JsonType};
 use crate::hash::Hash;
-use crate::jcs::{write_object_except, write_value};
-use crate::json::{parse_tolerant, Object, ParseError, Value, RECORD_MAX_DEPTH};
+use crate::json::__private::parse_tolerant;
+use crate::json::{Object, ParseError, Value, RECORD_MAX_DEPTH};
+use crate::parse_detail::{number_problem, parse_detail};
 use crate::record::FIELDS;
 use crate::sink::CompareSink;
 use crate::stream::engine::{At, Engine, Facts};
 use crate::stream::{name_start, Departure, LineChecker, Sealed};
+use agentloop_json::jcs::{write_object_except, write_value};
 
 /// Default cap on the faults kept in a report (the SPEC asks for at least 10,000).
 pub const MAX_FAULTS: usize = 10_000;
@@ -387,6 +388,3 @@ fn found(value: &Value) -> Found {
         other => Found::Type(json_type(other)),
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,5 +1,5 @@
 //! Signed notes (C2SP `signed-note`, as Go's `golang.org/x/mod/sumdb/note` implements
-//! them) with Ed25519 keys: the envelope of a [`crate::tlog`] checkpoint.
+//! them) with Ed25519 keys: the envelope of a [checkpoint](crate::TlogCheckpoint).
 //!
 //! A note is UTF-8 text ending in a newline, a blank line, then one signature line per
 //! signer: `— NAME BASE64(KEY_ID || SIGNATURE)` (U+2014, a space). The key id is the

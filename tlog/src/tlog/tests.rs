@@ -5,19 +5,21 @@ use super::admit::{admit, Admission, Trust};
 use super::checkpoint::{default_origin, origin_first, ORIGIN_PREFIX};
 use super::proof::{CONSISTENCY_HEADER, INCLUSION_HEADER};
 use super::*;
-use crate::chain::Chain;
 use crate::fault_kind::FaultKind;
 use crate::hash::Hash;
 use crate::merkle::root_of;
 use crate::note::{SignerKey, VerifierKey};
+use crate::stream::ChainState;
 
 /// A transcript of `n` records, `{"i":i}` each.
 pub(super) fn transcript(n: usize) -> Vec<u8> {
-    let mut chain = Chain::new();
+    let mut chain = ChainState::new();
+    let mut line = [0u8; 256];
     let mut out = Vec::new();
     for i in 0..n {
         let payload = alloc::format!("{{\"i\":{i}}}");
-        out.extend_from_slice(chain.append_json("note", payload.as_bytes()).unwrap());
+        let len = chain.append(&mut line, "note", payload.as_bytes()).unwrap();
+        out.extend_from_slice(&line[..len]);
     }
     out
 }

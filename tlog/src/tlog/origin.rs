@@ -9,7 +9,7 @@
 //! non-white-space character is `{` for a v1 JSON checkpoint. Spaces and `+` inside an
 //! origin are still accepted, as before.
 
-use crate::heap::opaque::opaque_error;
+use crate::opaque::opaque_error;
 use core::fmt;
 
 opaque_error! {

@@ -8,7 +8,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
 use super::keys::{valid_name, SignerKey, VerifierKey};
-use crate::heap::opaque::opaque_error;
+use crate::opaque::opaque_error;
 
 /// Go's limit on signature lines in one note.
 const MAX_SIGNATURES: usize = 100;

@@ -1,5 +1,5 @@
 //! External anchors in the transparency-log formats (C2SP): checkpoints
-//! (`tlog-checkpoint`), optionally signed ([`crate::note`]), inclusion proofs
+//! (`tlog-checkpoint`), optionally signed ([`crate::note`]); public as the crate root (`agentloop_core::tlog`), inclusion proofs
 //! (`tlog-proof@v1`) and consistency proofs (this project's analogue of it), and the
 //! rules a verifier applies to them. See `docs/anchors.md`.
 //!
