@@ -60,9 +60,6 @@ mod merkle_prove;
 mod opaque;
 mod tlog;
 
-#[doc(hidden)]
-pub mod __private;
-
 pub use tlog::*;
 
 // The no-allocator layer's modules by the paths these modules always used (in core,

@@ -38,13 +38,16 @@ impl Anchor {
     };
 }
 
-/// Why an anchor string was refused: its `Display` is the sentence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AnchorError(Problem);
+use crate::opaque::opaque_error;
+opaque_error! {
+    /// Why an anchor string was refused: its `Display` is the sentence.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub struct AnchorError(Problem) debug(tuple);
+}
 
 /// What was wrong with an anchor string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Problem {
+pub(crate) enum Problem {
     /// No `:` between SEQ0 and PREV0.
     MissingColon,
     /// SEQ0 is not a decimal integer from 0 to 2^53 − 1.
@@ -53,17 +56,15 @@ enum Problem {
     BadPrev,
 }
 
-impl fmt::Display for AnchorError {
+impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            AnchorError(Problem::MissingColon) => "an anchor is SEQ0:PREV0, and the ':' is missing",
-            AnchorError(Problem::BadSeq) => "the anchor's SEQ0 is not an integer from 0 to 2^53-1",
-            AnchorError(Problem::BadPrev) => "the anchor's PREV0 is not 64 lowercase hex digits",
+            Problem::MissingColon => "an anchor is SEQ0:PREV0, and the ':' is missing",
+            Problem::BadSeq => "the anchor's SEQ0 is not an integer from 0 to 2^53-1",
+            Problem::BadPrev => "the anchor's PREV0 is not 64 lowercase hex digits",
         })
     }
 }
-
-impl core::error::Error for AnchorError {}
 
 impl FromStr for Anchor {
     type Err = AnchorError;
@@ -137,5 +138,10 @@ mod tests {
         ] {
             assert_eq!(alloc::format!("{error}"), text);
         }
+        // Its debug text is the struct's, as when it derived `Debug`.
+        assert_eq!(
+            alloc::format!("{:?}", AnchorError(Problem::BadPrev)),
+            "AnchorError(BadPrev)"
+        );
     }
 }

@@ -60,6 +60,7 @@ const SMALL: bool = cfg!(feature = "small");
 
 mod checkpoint;
 mod fault_kind;
+mod opaque;
 mod parse_error;
 
 #[doc(hidden)]

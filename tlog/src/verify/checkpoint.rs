@@ -9,15 +9,18 @@ use crate::anchor::MAX_SEQ;
 use crate::checkpoint::Checkpoint;
 use crate::hash::Hash;
 use crate::json::{self, Value};
+use crate::opaque::opaque_error;
 
-/// Why a checkpoint text was refused (`checkpoint_malformed`): its `Display` is the
-/// sentence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CheckpointError(Problem);
+opaque_error! {
+    /// Why a checkpoint text was refused (`checkpoint_malformed`): its `Display` is the
+    /// sentence.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub struct CheckpointError(Problem) debug(tuple);
+}
 
 /// What was wrong with a checkpoint text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Problem {
+pub(crate) enum Problem {
     /// The text is not a JSON object.
     NotAnObject,
     /// `count` is missing or not an integer from 0 to 2^53.
@@ -28,26 +31,18 @@ enum Problem {
     UnknownMember,
 }
 
-impl fmt::Display for CheckpointError {
+impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            CheckpointError(Problem::NotAnObject) => {
+            Problem::NotAnObject => {
                 "a checkpoint is a JSON object {\"count\":N,\"head\":\"<64 hex>\"}"
             }
-            CheckpointError(Problem::BadCount) => {
-                "the checkpoint's count is not an integer from 0 to 2^53"
-            }
-            CheckpointError(Problem::BadHead) => {
-                "the checkpoint's head is not 64 lowercase hex digits"
-            }
-            CheckpointError(Problem::UnknownMember) => {
-                "the checkpoint has a member other than count and head"
-            }
+            Problem::BadCount => "the checkpoint's count is not an integer from 0 to 2^53",
+            Problem::BadHead => "the checkpoint's head is not 64 lowercase hex digits",
+            Problem::UnknownMember => "the checkpoint has a member other than count and head",
         })
     }
 }
-
-impl core::error::Error for CheckpointError {}
 
 /// Reading a [`Checkpoint`]'s text form, which needs the JSON parser of this crate (the
 /// checkpoint itself is the transcript crate's, with no allocator; its

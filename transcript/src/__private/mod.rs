@@ -1,6 +1,6 @@
 //! Internals, not an API: what `agentloop-core`'s allocating verifier, chain and
 //! checkpoint code build on (the fixed-size checkpoint and its verdict, the fault kinds,
-//! ECMAScript number text, the parse error, the fault details' facts, the newline scan, the verifier's engine and
+//! ECMAScript number text, the parse error, the opaque-error macro, the fault details' facts, the newline scan, the verifier's engine and
 //! line assembly). Public only because core is another crate now; hidden from the docs
 //! and outside any semver promise. Users reach these types through their re-exports
 //! (`stream::Checkpoint`, `stream::FaultKind`, `jcs`).
@@ -29,6 +29,10 @@ pub mod finding {
     pub use crate::stream::report::found::{Excerpt, Found, EXCERPT_BYTES};
     pub use crate::stream::report::{FromStreamDetail, NAME_BYTES};
 }
+/// The declaration of an opaque error (a public struct around a crate-private kind):
+/// the workspace's one way to write one (this crate's, agentloop-tlog's and
+/// agentloop-core's errors use it).
+pub use crate::opaque_error;
 pub mod number;
 pub mod parse_detail;
 pub mod scan;
