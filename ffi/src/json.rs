@@ -10,7 +10,7 @@ use crate::result::agentloop_result;
 /// The result code for a strict-parser refusal: a number with no canonical encoding is
 /// `NO_CANONICAL_FORM`, everything else `INVALID_JSON`.
 pub(crate) fn parse_error(error: ParseError) -> agentloop_result {
-    if error.kind.is_unserialisable() {
+    if error.is_unserialisable() {
         agentloop_result::NoCanonicalForm
     } else {
         agentloop_result::InvalidJson

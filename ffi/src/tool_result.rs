@@ -18,7 +18,7 @@ pub(crate) fn tool_value(bytes: &[u8]) -> Outcome<Value> {
         Ok(value) => Ok(value),
         // The core turns a value it cannot encode into the SPEC's ok:false record;
         // a NaN stands for "the number the tool gave has no canonical encoding".
-        Err(error) if error.kind.is_unserialisable() => Ok(Value::Number(f64::NAN)),
+        Err(error) if error.is_unserialisable() => Ok(Value::Number(f64::NAN)),
         Err(error) => Err(parse_error(error)),
     }
 }

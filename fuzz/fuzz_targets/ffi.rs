@@ -74,7 +74,7 @@ fn size_query(small: usize, mut call: impl FnMut(*mut u8, usize, *mut usize) -> 
 }
 
 fn parse_result(e: json::ParseError) -> R {
-    if e.kind.is_unserialisable() {
+    if e.is_unserialisable() {
         R::NoCanonicalForm
     } else {
         R::InvalidJson

@@ -27,7 +27,7 @@ pub fn parse<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'
     let bytes = text_bytes(text, "text")?;
     let value = json::parse(&bytes).map_err(|e| {
         let (line, column) = e.line_column(&bytes);
-        ParseError::new_err(format!("line {line}, column {column}: {}", e.kind))
+        ParseError::new_err(format!("line {line}, column {column}: {}", e.kind()))
     })?;
     to_python(py, &value)
 }

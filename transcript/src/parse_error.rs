@@ -1,10 +1,14 @@
-//! Why input is not strict I-JSON: `ParseError` with its kind and byte offset (the
+//! Why input is not strict I-JSON: `ParseError`, its sentence and byte offset (the
 //! strict parser is `json`'s; the error is here so a record writer's error can carry it
-//! without an allocator). Public as part of `json`.
+//! without an allocator). Public as part of `json`; its kind is hidden: the json crate
+//! builds it, and the workspace's tools show its sentence without the offset.
 
 use core::fmt;
 
-/// What was wrong with the input.
+/// What was wrong with the input (not an API: the json crate builds it, and the CLI, the
+/// Python module and the tests read it through `ParseError::kind`; a caller asks
+/// `ParseError::is_unserialisable` or `ParseError::is_too_deep`).
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParseErrorKind {
@@ -88,16 +92,51 @@ impl fmt::Display for ParseErrorKind {
     }
 }
 
-/// A parse failure: what was wrong, and the byte offset where it was found.
+/// A parse failure: what was wrong, and the byte offset where it was found. Its
+/// `Display` is the sentence (`duplicate object key at byte 13`); a caller branches on
+/// [`ParseError::is_unserialisable`] (the verifier's `unserialisable_payload`, not
+/// `bad_json`) and [`ParseError::is_too_deep`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ParseError {
     /// What was wrong.
-    pub kind: ParseErrorKind,
+    kind: ParseErrorKind,
     /// 0-based byte offset into the input.
-    pub offset: usize,
+    offset: usize,
 }
 
 impl ParseError {
+    /// The error of `kind` at byte `offset` (the json crate's parser makes them).
+    #[doc(hidden)]
+    pub fn new(kind: ParseErrorKind, offset: usize) -> Self {
+        ParseError { kind, offset }
+    }
+
+    /// What was wrong (not an API: its `Display` is the sentence without the offset,
+    /// which the CLI and the Python module show beside a line and column).
+    #[doc(hidden)]
+    pub fn kind(&self) -> ParseErrorKind {
+        self.kind
+    }
+
+    /// 0-based byte offset into the input where the problem was found.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// Whether the input was read but a number in it has no canonical encoding (an
+    /// integer literal a double does not hold exactly, a number beyond the double range,
+    /// or a non-zero one that rounds to zero): the verifier's `unserialisable_payload`,
+    /// not `bad_json`.
+    pub fn is_unserialisable(&self) -> bool {
+        self.kind.is_unserialisable()
+    }
+
+    /// Whether arrays and objects nest deeper than the parser's limit
+    /// (`json::MAX_DEPTH` for a payload, `json::RECORD_MAX_DEPTH` for a record line).
+    pub fn is_too_deep(&self) -> bool {
+        self.kind == ParseErrorKind::TooDeep
+    }
+
     /// 1-based (line, column) of the error in `input`, columns counted in bytes.
     pub fn line_column(&self, input: &[u8]) -> (usize, usize) {
         let before = input.get(..self.offset).unwrap_or(input);

@@ -73,7 +73,7 @@ fn read_payload(args: &AppendArgs, file: &str) -> Result<Value, Failure> {
             origin,
             line,
             column,
-            kind: e.kind,
+            kind: e.kind(),
         })
     })
 }

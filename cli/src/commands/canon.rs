@@ -35,7 +35,7 @@ fn canon_document(source: Source<'_>, out: &mut dyn Write) -> Result<Exit, Failu
             name: source.name(),
             line,
             column,
-            kind: e.kind,
+            kind: e.kind(),
         })
     })?;
     let bytes = jcs::to_vec(&value).map_err(|error| Failure::Encode {
@@ -75,8 +75,8 @@ fn canon_lines(source: Source<'_>, out: &mut dyn Write) -> Result<Exit, Failure>
             Failure::Input(InputFailure::Json {
                 name: source.name(),
                 line: lines.number(),
-                column: e.offset + 1,
-                kind: e.kind,
+                column: e.offset() + 1,
+                kind: e.kind(),
             })
         })?;
         canonical.clear();

@@ -110,15 +110,15 @@ fn show_line(content: &[u8]) -> Result<String, String> {
     }
     match json::parse_record_line(content) {
         Err(e) => {
-            let verdict = if e.kind.is_unserialisable() {
+            let verdict = if e.is_unserialisable() {
                 "has no canonical encoding"
             } else {
                 "is not I-JSON"
             };
             Err(format!(
                 "the line {verdict} (column {}): {}",
-                e.offset + 1,
-                e.kind
+                e.offset() + 1,
+                e.kind()
             ))
         }
         Ok(value) => record_line(&value).map_err(|e| e.to_string()),

@@ -65,7 +65,7 @@ fn read_json(source: Source<'_>) -> Result<Value, Failure> {
             name: source.name(),
             line,
             column,
-            kind: e.kind,
+            kind: e.kind(),
         }
     })
 }

@@ -156,8 +156,12 @@ impl Rows {
         let value = match json::parse_record_line(content) {
             Ok(value) => value,
             Err(e) => {
-                let verdict = parse_verdict(e.kind);
-                let why = format!("the line {verdict} (column {}): {}", e.offset + 1, e.kind);
+                let verdict = parse_verdict(e.kind());
+                let why = format!(
+                    "the line {verdict} (column {}): {}",
+                    e.offset() + 1,
+                    e.kind()
+                );
                 return obj([
                     ("n", n),
                     ("raw", raw()),

@@ -75,15 +75,10 @@ fn parse_inner(
     max_depth: usize,
     tolerant: bool,
 ) -> Result<(Value, Option<ParseError>), ParseError> {
-    let text = core::str::from_utf8(input).map_err(|e| ParseError {
-        kind: ParseErrorKind::InvalidUtf8,
-        offset: e.valid_up_to(),
-    })?;
+    let text = core::str::from_utf8(input)
+        .map_err(|e| ParseError::new(ParseErrorKind::InvalidUtf8, e.valid_up_to()))?;
     if text.starts_with('\u{feff}') {
-        return Err(ParseError {
-            kind: ParseErrorKind::ByteOrderMark,
-            offset: 0,
-        });
+        return Err(ParseError::new(ParseErrorKind::ByteOrderMark, 0));
     }
     let mut p = Parser {
         text,
@@ -109,7 +104,7 @@ mod tests {
     use alloc::vec;
 
     fn kind(input: &str) -> ParseErrorKind {
-        parse(input.as_bytes()).unwrap_err().kind
+        parse(input.as_bytes()).unwrap_err().kind()
     }
 
     #[test]
@@ -162,8 +157,8 @@ mod tests {
         assert_eq!(kind("\"abc"), ParseErrorKind::UnexpectedEnd);
         assert_eq!(kind("tru"), ParseErrorKind::UnexpectedByte(b't'));
         let invalid_utf8 = parse(b"\"\xff\"").unwrap_err();
-        assert_eq!(invalid_utf8.kind, ParseErrorKind::InvalidUtf8);
-        assert_eq!(invalid_utf8.offset, 1);
+        assert_eq!(invalid_utf8.kind(), ParseErrorKind::InvalidUtf8);
+        assert_eq!(invalid_utf8.offset(), 1);
     }
 
     #[test]
@@ -199,9 +194,15 @@ mod tests {
     #[test]
     fn errors_at_the_end_of_input_point_past_the_last_byte() {
         let err = parse(b"\"\\").unwrap_err();
-        assert_eq!((err.kind, err.offset), (ParseErrorKind::UnexpectedEnd, 2));
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ParseErrorKind::UnexpectedEnd, 2)
+        );
         let err = parse(b"\"\\udc00\"").unwrap_err();
-        assert_eq!((err.kind, err.offset), (ParseErrorKind::LoneSurrogate, 1));
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ParseErrorKind::LoneSurrogate, 1)
+        );
     }
 
     #[test]
@@ -221,6 +222,17 @@ mod tests {
         ] {
             assert!(!kind.is_unserialisable(), "{kind}");
         }
+        // The questions a caller asks of the error itself.
+        for (input, unserialisable, too_deep) in [
+            (&b"1e400"[..], true, false),
+            (b"9007199254740993", true, false),
+            (b"[[1]]", false, true),
+            (b"{\"a\":1,\"a\":2}", false, false),
+        ] {
+            let err = parse_with(input, ParseOptions { max_depth: 1 }).unwrap_err();
+            assert_eq!(err.is_unserialisable(), unserialisable, "{err}");
+            assert_eq!(err.is_too_deep(), too_deep, "{err}");
+        }
         assert_eq!(
             alloc::format!("{}", parse(b"+1").unwrap_err()),
             "unexpected character '+' at byte 0"
@@ -237,14 +249,14 @@ mod tests {
         assert!(parse(ok.as_bytes()).is_ok());
         let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
         let err = parse(deep.as_bytes()).unwrap_err();
-        assert_eq!(err.kind, ParseErrorKind::TooDeep);
-        assert_eq!(err.offset, MAX_DEPTH);
+        assert_eq!(err.kind(), ParseErrorKind::TooDeep);
+        assert_eq!(err.offset(), MAX_DEPTH);
         // A record line is one level deeper than a payload may be.
         assert!(parse_record_line(deep.as_bytes()).is_ok());
         let deeper = "[".repeat(RECORD_MAX_DEPTH + 1) + &"]".repeat(RECORD_MAX_DEPTH + 1);
         let err = parse_record_line(deeper.as_bytes()).unwrap_err();
         assert_eq!(
-            (err.kind, err.offset),
+            (err.kind(), err.offset()),
             (ParseErrorKind::TooDeep, RECORD_MAX_DEPTH)
         );
         let objects = "{\"a\":".repeat(3) + "1" + &"}".repeat(3);
@@ -252,7 +264,7 @@ mod tests {
         assert_eq!(
             parse_with(objects.as_bytes(), ParseOptions { max_depth: 2 })
                 .unwrap_err()
-                .kind,
+                .kind(),
             ParseErrorKind::TooDeep
         );
     }
@@ -260,7 +272,7 @@ mod tests {
     #[test]
     fn errors_say_where() {
         let err = parse(b"{\n  \"a\": 1,\n  \"a\": 2\n}").unwrap_err();
-        assert_eq!(err.kind, ParseErrorKind::DuplicateKey);
+        assert_eq!(err.kind(), ParseErrorKind::DuplicateKey);
         assert_eq!(err.line_column(b"{\n  \"a\": 1,\n  \"a\": 2\n}"), (3, 3));
         assert_eq!(alloc::format!("{err}"), "duplicate object key at byte 14");
     }
@@ -268,7 +280,7 @@ mod tests {
     #[test]
     fn tolerant_mode_reads_past_bad_numbers() {
         let (value, issue) = parse_tolerant(br#"{"a":1e400,"b":9007199254740993}"#, 4).unwrap();
-        assert_eq!(issue.unwrap().kind, ParseErrorKind::NumberOutOfRange);
+        assert_eq!(issue.unwrap().kind(), ParseErrorKind::NumberOutOfRange);
         assert_eq!(
             value.as_object().unwrap().get("b"),
             Some(&Value::Number(9007199254740992.0))

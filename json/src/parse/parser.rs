@@ -19,10 +19,7 @@ pub(super) struct Parser<'a> {
 
 impl Parser<'_> {
     pub(super) fn err(&self, kind: ParseErrorKind) -> ParseError {
-        ParseError {
-            kind,
-            offset: self.pos,
-        }
+        ParseError::new(kind, self.pos)
     }
 
     pub(super) fn peek(&self) -> Option<u8> {
@@ -137,10 +134,7 @@ impl Parser<'_> {
                     match members.last() {
                         Some((last, _)) if !cmp_keys(last, &key).is_lt() => {
                             if *last == key {
-                                return Err(ParseError {
-                                    kind: ParseErrorKind::DuplicateKey,
-                                    offset: key_at,
-                                });
+                                return Err(ParseError::new(ParseErrorKind::DuplicateKey, key_at));
                             }
                             sorted = false;
                             // Keys so far were strictly increasing: none of them is a
@@ -224,22 +218,17 @@ impl Parser<'_> {
     }
 
     pub(super) fn hex4(&self, at: usize) -> Result<u16, ParseError> {
-        let digits = self.bytes.get(at..at + 4).ok_or(ParseError {
-            kind: ParseErrorKind::InvalidEscape,
-            offset: at,
-        })?;
+        let digits = self
+            .bytes
+            .get(at..at + 4)
+            .ok_or(ParseError::new(ParseErrorKind::InvalidEscape, at))?;
         let mut value = 0u16;
         for &d in digits {
             let n = match d {
                 b'0'..=b'9' => d - b'0',
                 b'a'..=b'f' => d - b'a' + 10,
                 b'A'..=b'F' => d - b'A' + 10,
-                _ => {
-                    return Err(ParseError {
-                        kind: ParseErrorKind::InvalidEscape,
-                        offset: at,
-                    })
-                }
+                _ => return Err(ParseError::new(ParseErrorKind::InvalidEscape, at)),
             };
             value = (value << 4) | u16::from(n);
         }
@@ -250,10 +239,7 @@ impl Parser<'_> {
     pub(super) fn unicode_escape(&mut self) -> Result<char, ParseError> {
         let at = self.pos;
         let unit = self.hex4(at + 2)?;
-        let lone = ParseError {
-            kind: ParseErrorKind::LoneSurrogate,
-            offset: at,
-        };
+        let lone = ParseError::new(ParseErrorKind::LoneSurrogate, at);
         let code = match unit {
             0xD800..=0xDBFF => {
                 let next = at + 6;
@@ -317,15 +303,10 @@ impl Parser<'_> {
             }
         }
         let literal = &self.text[start..self.pos];
-        let value = number::parse_f64(literal).ok_or(ParseError {
-            kind: ParseErrorKind::InvalidNumber,
-            offset: start,
-        })?;
+        let value = number::parse_f64(literal)
+            .ok_or(ParseError::new(ParseErrorKind::InvalidNumber, start))?;
         if let Some(kind) = number_problem(literal.as_bytes(), value, integer) {
-            let issue = ParseError {
-                kind,
-                offset: start,
-            };
+            let issue = ParseError::new(kind, start);
             if !self.tolerant {
                 return Err(issue);
             }
@@ -351,10 +332,10 @@ pub(super) fn sort_members(
         .map(|pair| pair[1])
         .min();
     if let Some(i) = repeat {
-        return Err(ParseError {
-            kind: ParseErrorKind::DuplicateKey,
-            offset: offsets.get(i).copied().unwrap_or_default(),
-        });
+        return Err(ParseError::new(
+            ParseErrorKind::DuplicateKey,
+            offsets.get(i).copied().unwrap_or_default(),
+        ));
     }
     members.sort_unstable_by(|a, b| cmp_keys(&a.0, &b.0));
     Ok(())

@@ -77,8 +77,8 @@ fn nesting_past_the_limit_is_refused_at_the_limit_in_little_memory() {
     let deep = "[".repeat(1_000_000);
     let (result, peak) = parse_peak(deep.as_bytes());
     let error = result.unwrap_err();
-    assert_eq!(error.kind, ParseErrorKind::TooDeep);
-    assert_eq!(error.offset, MAX_DEPTH);
+    assert!(error.is_too_deep(), "{error}");
+    assert_eq!(error.offset(), MAX_DEPTH);
     assert_eq!(
         error.to_string(),
         "nesting deeper than the limit at byte 128"
@@ -118,7 +118,7 @@ fn huge_numbers_are_refused_by_kind_without_copying_the_literal() {
     for (literal, expected) in cases {
         let (result, peak) = parse_peak(literal.as_bytes());
         let short = &literal[..literal.len().min(40)];
-        assert_eq!(result.err().map(|e| e.kind), expected, "{short}");
+        assert_eq!(result.err().map(|e| e.kind()), expected, "{short}");
         assert!(peak < 4096, "{short}: the number held {peak} heap bytes");
     }
     // In a record: `unserialisable_payload` naming the refusal, not `bad_json`.
@@ -165,12 +165,12 @@ fn a_repeated_key_among_reordered_keys_is_named_where_it_repeats() {
     // the second "c" (which comes later) — as when duplicates were found one by one.
     let input = br#"{"c":1,"a":2,"b":3,"a":4,"c":5}"#;
     let error = json::parse(input).unwrap_err();
-    assert_eq!(error.kind, ParseErrorKind::DuplicateKey);
-    assert_eq!(error.offset, 19, "{}", error);
+    assert_eq!(error.kind(), ParseErrorKind::DuplicateKey);
+    assert_eq!(error.offset(), 19, "{}", error);
     // Adjacent repeats in canonical order are found at once.
     let error = json::parse(br#"{"a":1,"b":2,"b":3}"#).unwrap_err();
     assert_eq!(
-        (error.kind, error.offset),
+        (error.kind(), error.offset()),
         (ParseErrorKind::DuplicateKey, 13)
     );
     // And among a quarter of a million reordered keys.
@@ -180,7 +180,7 @@ fn a_repeated_key_among_reordered_keys_is_named_where_it_repeats() {
     input.extend_from_slice(b",\"k0123456\":1}");
     let error = json::parse(&input).unwrap_err();
     assert_eq!(
-        (error.kind, error.offset),
+        (error.kind(), error.offset()),
         (ParseErrorKind::DuplicateKey, at)
     );
 }

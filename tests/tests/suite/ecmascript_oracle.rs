@@ -147,7 +147,7 @@ fn inputs_without_a_canonical_form_are_refused() {
     for (what, input, kind) in cases {
         match canonicalize(&input) {
             Ok(out) => panic!("{what}: accepted as {}", String::from_utf8_lossy(&out)),
-            Err(e) => assert_eq!(e.kind, kind, "{what}: {e}"),
+            Err(e) => assert_eq!(e.kind(), kind, "{what}: {e}"),
         }
     }
     // The literals that do survive are accepted, spelled the ECMAScript way.

@@ -330,7 +330,7 @@ where
                     && error.to_string().contains(" as a JSON number "),
                 "{error}"
             );
-            prop_assert_eq!(parse_error.kind, ParseErrorKind::InexactInteger);
+            prop_assert_eq!(parse_error.kind(), ParseErrorKind::InexactInteger);
         }
         (serialized, parsed) => {
             prop_assert!(false, "{n:?}: serialized {serialized:?}, parsed {parsed:?}");

@@ -142,8 +142,12 @@ fn record_hash(
     anchor: Option<Anchor>,
 ) -> Result<(Hash, u64), Vec<Problem>> {
     let bad = |detail: String| vec![problem(PROOF_INVALID, detail)];
-    let value = json::parse_record_line(record)
-        .map_err(|e| bad(format!("the record in the proof is not I-JSON: {}", e.kind)))?;
+    let value = json::parse_record_line(record).map_err(|e| {
+        bad(format!(
+            "the record in the proof is not I-JSON: {}",
+            e.kind()
+        ))
+    })?;
     let prev = value
         .as_object()
         .and_then(|o| o.get("prev"))

@@ -303,7 +303,7 @@ fn facts(record: &Object, number_issue: Option<&ParseError>) -> Facts {
     let unexpected = extra.count() as u64 + u64::from(first.is_some());
     let first_unexpected = first.map(name_start).unwrap_or_default();
     // `parse_tolerant` gives only a number with no canonical encoding as the issue.
-    let unserialisable = number_issue.and_then(|e| number_problem(e.kind));
+    let unserialisable = number_issue.and_then(|e| number_problem(e.kind()));
     let hash = record.get("hash").map(hex);
     let computed = match (&hash, number_issue) {
         (Some(Ok(_)), None) => {

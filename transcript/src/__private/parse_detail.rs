@@ -18,11 +18,11 @@ pub fn number_problem(kind: ParseErrorKind) -> Option<NumberProblem> {
 /// A parse error as a detail: what was wrong at which column (`bad_json`), or, for a
 /// number with no canonical encoding, that problem (`unserialisable_payload`).
 pub fn parse_detail(e: &ParseError) -> Finding {
-    if let Some(problem) = number_problem(e.kind) {
+    if let Some(problem) = number_problem(e.kind()) {
         return Finding::Unserialisable { problem };
     }
-    let column = e.offset as u64 + 1;
-    let error = match e.kind {
+    let column = e.offset() as u64 + 1;
+    let error = match e.kind() {
         ParseErrorKind::InexactInteger
         | ParseErrorKind::NumberOutOfRange
         | ParseErrorKind::NumberUnderflow => Syntax::InvalidNumber, // returned above

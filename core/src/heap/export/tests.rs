@@ -791,7 +791,10 @@ fn parse_records_reads_lines_and_names_a_bad_one() {
     assert_eq!(parse_records(b"").unwrap().len(), 0);
     let error = parse_records(b"{}\n{\n").unwrap_err();
     assert_eq!(error.index, 1);
-    assert_eq!(error.error.kind, crate::json::ParseErrorKind::UnexpectedEnd);
+    assert_eq!(
+        error.error.kind(),
+        crate::json::ParseErrorKind::UnexpectedEnd
+    );
     assert_eq!(
         error.to_string(),
         "transcript line 2: unexpected end of input at byte 1"
@@ -806,7 +809,7 @@ fn parse_records_reads_a_record_around_a_payload_of_the_deepest_nesting() {
     assert_eq!(parse_records(deepest.as_bytes()).unwrap().len(), 1);
     let error = parse_records(nested(crate::json::MAX_DEPTH + 2).as_bytes()).unwrap_err();
     assert_eq!(error.index, 0);
-    assert_eq!(error.error.kind, crate::json::ParseErrorKind::TooDeep);
+    assert_eq!(error.error.kind(), crate::json::ParseErrorKind::TooDeep);
 }
 
 /// `records` with the payload member `key` of record `at` (of a tool call, if `call`)
