@@ -11,7 +11,10 @@ pub const MAX_SEQ: u64 = (1 << 53) - 1;
 
 /// `n` as a `seq` a record may carry: an integer from 0 to [`MAX_SEQ`]; `None` for a
 /// fraction, a negative number, or one past [`MAX_SEQ`] (which no chain writes, and
-/// which a double cannot count in: 2^53 + 1 rounds back to 2^53).
+/// which a double cannot count in: 2^53 + 1 rounds back to 2^53). Not an API:
+/// agentloop-core's provider and request code read counts with it; hidden, so outside
+/// the public surface.
+#[doc(hidden)]
 pub fn seq_of(n: f64) -> Option<u64> {
     // `n as u64` saturates and maps NaN to 0; the round trip keeps only exact integers.
     (n >= 0.0 && n <= MAX_SEQ as f64 && (n as u64) as f64 == n).then_some(n as u64)
