@@ -33,6 +33,16 @@ const LAYERS: &[(&str, u32)] = &[
 /// Every dependency of a workspace crate on another, not a dev-dependency:
 /// `(crate, dependency)`.
 fn workspace_edges() -> Vec<(String, String)> {
+    normal_dependencies()
+        .into_iter()
+        .filter(|(_, _, in_workspace)| *in_workspace)
+        .map(|(from, to, _)| (from, to))
+        .collect()
+}
+
+/// Every dependency of a workspace crate that is not a dev-dependency: `(crate,
+/// dependency, whether the dependency is a crate of the workspace)`.
+fn normal_dependencies() -> Vec<(String, String, bool)> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| String::from("cargo"));
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let out = Command::new(cargo)
@@ -66,8 +76,8 @@ fn workspace_edges() -> Vec<(String, String)> {
             let dep = dep.as_object().expect("a dependency is an object");
             let dev = text(dep.get("kind")).as_deref() == Some("dev");
             let dep_name = text(dep.get("name")).expect("a dependency has a name");
-            if !dev && dep.get("path").is_some() {
-                edges.push((name.clone(), dep_name));
+            if !dev {
+                edges.push((name.clone(), dep_name, dep.get("path").is_some()));
             }
         }
     }
@@ -107,6 +117,48 @@ fn every_crate_depends_only_on_lower_layers() {
     assert!(
         unplaced.is_empty(),
         "crates with no layer in LAYERS: {unplaced:?}"
+    );
+}
+
+/// A user who wants only the chain and the verifier compiles no regex, ed25519, base64
+/// or schemars (issue 29): the regex crates come with the schema crate alone, ed25519 and
+/// base64 with the tlog crate alone, and the transcript and JSON crates name none of
+/// them (their workspace dependencies are lower layers, checked above).
+#[test]
+fn heavy_dependencies_come_only_with_the_crates_that_need_them() {
+    let heavy = [
+        "regex-automata",
+        "regex-syntax",
+        "ed25519-dalek",
+        "base64",
+        "schemars",
+    ];
+    let allowed = |from: &str, to: &str| match to {
+        "regex-automata" | "regex-syntax" => from == "agentloop-schema",
+        "ed25519-dalek" | "base64" => from == "agentloop-tlog",
+        _ => false,
+    };
+    let deps = normal_dependencies();
+    assert!(
+        deps.iter()
+            .any(|(a, b, _)| a == "agentloop-schema" && b == "regex-automata"),
+        "the dependencies were read: {deps:?}"
+    );
+    let light = [
+        "agentloop-transcript",
+        "agentloop-json",
+        "agentloop-schema",
+        "agentloop-tlog",
+    ];
+    let misplaced: Vec<String> = deps
+        .iter()
+        .filter(|(from, to, _)| light.contains(&from.as_str()) && heavy.contains(&to.as_str()))
+        .filter(|(from, to, _)| !allowed(from, to))
+        .map(|(from, to, _)| format!("{from} -> {to}"))
+        .collect();
+    assert!(
+        misplaced.is_empty(),
+        "heavy dependencies in a light crate: {misplaced:?}"
     );
 }
 
