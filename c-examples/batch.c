@@ -5,8 +5,9 @@
  * sans-I/O agent handle:
  *
  * - one call at a time: agentloop_agent_poll, each result fed as it is asked for;
- * - as a batch: agentloop_agent_poll_batch hands out every call that passed its checks
- *   (agentloop_agent_take_calls), each runs on a thread of its own, and the results are
+ * - as a batch: with agentloop_agent_set_parallel(agent, UINT64_MAX), agentloop_agent_poll
+ *   hands out every call that passed its checks at once (AGENTLOOP_NEED_TOOL_RESULTS,
+ *   agentloop_agent_take_calls), each runs on a thread of its own, and the results are
  *   fed by call id in reverse order (agentloop_agent_feed_tool_result_for,
  *   agentloop_agent_feed_tool_error_for), the records taken after every feed.
  *
@@ -390,9 +391,13 @@ static int batched(buffer *transcript) {
     buffer scratch = {0};
     size_t turn = 0;
     agentloop_result r = start(&agent, &chain);
+    if (r == AGENTLOOP_RESULT_OK) {
+        /* Every call of a turn at once; the one loop protocol otherwise. */
+        r = agentloop_agent_set_parallel(agent, UINT64_MAX);
+    }
     while (r == AGENTLOOP_RESULT_OK) {
         uint32_t need = 0;
-        r = agentloop_agent_poll_batch(agent, &need);
+        r = agentloop_agent_poll(agent, &need);
         if (r == AGENTLOOP_RESULT_OK) {
             /* A batch writes the refusals before its first runnable call first. */
             r = drain(agent, chain, transcript, NULL);

@@ -384,9 +384,11 @@ enum agentloop_need
    */
   AGENTLOOP_NEED_MODEL_REPLY = 1,
   /**
-   * A tool result: read the call (`agentloop_agent_call_name`,
-   * `agentloop_agent_call_arguments`, …), run it, then call
-   * `agentloop_agent_feed_tool_result` or `agentloop_agent_feed_tool_error`.
+   * A tool result, with parallelism 1 (the default): read the call
+   * (`agentloop_agent_call_name`, `agentloop_agent_call_arguments`, …), run it, then
+   * call `agentloop_agent_feed_tool_result` or `agentloop_agent_feed_tool_error`.
+   * The by-id functions of `AGENTLOOP_NEED_TOOL_RESULTS` serve too: the call is the
+   * one `agentloop_agent_take_calls` gives.
    */
   AGENTLOOP_NEED_TOOL_RESULT = 2,
   /**
@@ -394,9 +396,9 @@ enum agentloop_need
    */
   AGENTLOOP_NEED_DONE = 3,
   /**
-   * Tool results for a batch (`agentloop_agent_poll_batch` only): read the calls
-   * with `agentloop_agent_take_calls`, run them in any order or together, and feed
-   * each result by its id (`agentloop_agent_feed_tool_result_for`,
+   * Tool results, with parallelism other than 1 (`agentloop_agent_set_parallel`):
+   * read the calls with `agentloop_agent_take_calls`, run them in any order or
+   * together, and feed each result by its id (`agentloop_agent_feed_tool_result_for`,
    * `agentloop_agent_feed_tool_error_for`).
    */
   AGENTLOOP_NEED_TOOL_RESULTS = 4,
@@ -1042,14 +1044,28 @@ agentloop_result agentloop_agent_stop_error(const struct agentloop_agent *agent,
 
 /**
  * Runs the loop to its next need and writes it to `*out_need` (an `agentloop_need`):
- * `AGENTLOOP_NEED_MODEL_REPLY`, `AGENTLOOP_NEED_TOOL_RESULT` or `AGENTLOOP_NEED_DONE`.
- * Polling again without feeding gives the same need. The first poll writes the `task`
- * record and freezes the manifest; every poll may leave records to take
+ * `AGENTLOOP_NEED_MODEL_REPLY`, `AGENTLOOP_NEED_DONE`, and for the calls of a turn
+ * `AGENTLOOP_NEED_TOOL_RESULT` (parallelism 1, the default: one call at a time) or
+ * `AGENTLOOP_NEED_TOOL_RESULTS` (otherwise: up to that many calls at once, read with
+ * `agentloop_agent_take_calls` and fed by id, in any order, on any threads of yours).
+ * Polling again without feeding gives the same need (with more calls handed out, up
+ * to the parallelism, as results are fed). The first poll writes the `task` record
+ * and freezes the manifest; every poll may leave records to take
  * (`agentloop_agent_take_record`): take them all before acting on the need, so that
  * every record is stored before the next tool runs (a poll writes the record of a
  * call it refused, then goes on to the next call).
  *
- * NULL `agent` or `out_need` is `NULL_PARAMETER`. Not thread-safe for one agent.
+ * Each call is decided just before it is handed out, in call order (tool-call budget,
+ * unknown tool, the tool's limit counting the earlier calls of the turn, schema); a
+ * refused call gets its `tool` record as usual and is not handed out. Records are
+ * written in call order: a result fed for call 3 is recorded once calls 0–2 are. So
+ * the transcript is the same bytes whatever the parallelism. If the process dies with
+ * results unrecorded, a resume treats every call of the turn with no `tool` record as
+ * possibly run (docs/resume.md).
+ *
+ * NULL `agent` or `out_need` is `NULL_PARAMETER`. Not thread-safe for one agent: run
+ * the tools on other threads, but make the agent calls (feeds, takes) from one thread
+ * at a time.
  *
  * # Safety
  * `agent` must be a live agent from this library; `out_need` valid for a write.
@@ -1058,42 +1074,31 @@ agentloop_result agentloop_agent_poll(struct agentloop_agent *agent,
                                       uint32_t *out_need);
 
 /**
- * Like `agentloop_agent_poll`, but the calls of a turn come all at once: the need is
- * `AGENTLOOP_NEED_MODEL_REPLY`, `AGENTLOOP_NEED_TOOL_RESULTS` or `AGENTLOOP_NEED_DONE`
- * (never `AGENTLOOP_NEED_TOOL_RESULT`). With `AGENTLOOP_NEED_TOOL_RESULTS`, read the
- * calls with `agentloop_agent_take_calls`, run them — in any order, on any threads
- * of yours — and feed each result by call id with
- * `agentloop_agent_feed_tool_result_for` or `agentloop_agent_feed_tool_error_for`.
+ * Sets how many calls of a turn may wait for their results at once: 1 (the default,
+ * and what 0 means) hands out one call at a time (`AGENTLOOP_NEED_TOOL_RESULT`); more
+ * lets the host run that many together (`AGENTLOOP_NEED_TOOL_RESULTS`); `UINT64_MAX`
+ * hands out every call of a turn at once (a count of calls, so `uint64_t`, as every
+ * count in this API; above what the target can address it means every call too).
+ * The transcript is the same bytes whatever the parallelism.
  *
- * Every call of the turn is decided before the calls are handed out, as the
- * one-at-a-time poll decides them in call order (tool-call budget, unknown tool, the
- * tool's limit counting the earlier calls of the batch, schema); a refused call gets
- * its `tool` record as usual and is not handed out. Records are written in call
- * order: the records of the calls before the first that runs are pending when this
- * returns (take them before running anything); a result fed for call 3 is recorded
- * once calls 0–2 are. So the transcript is the same bytes as with
- * `agentloop_agent_poll`. If the process dies with results unrecorded, a resume
- * treats every call of the turn with no `tool` record as possibly run (docs/resume.md).
- *
- * Polling again before every result is fed gives `AGENTLOOP_NEED_TOOL_RESULTS` again
- * (the calls still waiting). Mixing: after this poll, `agentloop_agent_poll` asks for
- * the first waiting call one at a time. NULL `agent` or `out_need` is
- * `NULL_PARAMETER`. Not thread-safe for one agent: run the tools on other threads,
- * but make the agent calls (feeds, takes) from one thread at a time.
+ * May be called at any time; it takes effect at the next `agentloop_agent_poll`.
+ * Calls already handed out stay handed out: lowered to 1 while several wait, a poll
+ * asks for the first of them one at a time. NULL `agent` is `NULL_PARAMETER`. Not
+ * thread-safe for one agent.
  *
  * # Safety
- * `agent` must be a live agent from this library; `out_need` valid for a write.
+ * `agent` must be a live agent from this library.
  */
-agentloop_result agentloop_agent_poll_batch(struct agentloop_agent *agent,
-                                            uint32_t *out_need);
+agentloop_result agentloop_agent_set_parallel(struct agentloop_agent *agent,
+                                              uint64_t parallel);
 
 /**
  * The host's cancellation: stops the run now with `cancelled` (a reply or result
- * asked for and not yet fed is abandoned; an abandoned call counts as unrun). In a
- * batch (`agentloop_agent_poll_batch`), results already fed are kept: every call up
- * to the last one fed is recorded in call order, and a call before it still waiting
- * for its result gets an `ok:false` "result lost" record (it was handed out, so it
- * may have run); only the calls after those are unrun. Before the first poll it
+ * asked for and not yet fed is abandoned; an abandoned call counts as unrun). With
+ * several calls handed out (`agentloop_agent_set_parallel`), results already fed are
+ * kept: every call up to the last one fed is recorded in call order, and a call
+ * before it still waiting for its result gets an `ok:false` "result lost" record (it
+ * was handed out, so it may have run); only the calls after those are unrun. Before the first poll it
  * writes the `task` record first. Does nothing once the run has stopped. NULL `agent`
  * is `NULL_PARAMETER`. Not thread-safe for one agent.
  *
@@ -1508,17 +1513,20 @@ agentloop_result agentloop_agent_feed_tool_error(struct agentloop_agent *agent,
                                                  size_t len);
 
 /**
- * Writes the calls of the batch still waiting for a result — after
- * `agentloop_agent_poll_batch` gave `AGENTLOOP_NEED_TOOL_RESULTS` — as a canonical
- * JSON array `[{"arguments":…,"id":…,"name":…}, …]` in call order to
- * `(out_buf, out_cap)` and its length to `*out_len` (no NUL). Each call's arguments
- * have passed its tool's schema. It takes nothing away: calling it again gives the
- * calls still waiting (fewer, as results are fed).
+ * Writes the calls handed out and still waiting for a result — after a poll gave
+ * `AGENTLOOP_NEED_TOOL_RESULTS` or `AGENTLOOP_NEED_TOOL_RESULT` — as a canonical JSON
+ * array `[{"arguments":…,"id":…,"name":…}, …]` in call order to `(out_buf, out_cap)`
+ * and its length to `*out_len` (no NUL). Each call's arguments have passed its tool's
+ * schema. After `AGENTLOOP_NEED_TOOL_RESULT` it is the one call asked for (and any
+ * others still waiting from polls with a higher parallelism), so one code path —
+ * take the calls, feed each by id — serves every parallelism. It takes nothing away:
+ * calling it again gives the calls still waiting (fewer, as results are fed).
  *
  * Size query as `agentloop_json_canonicalize`: with a NULL or short buffer, the needed
  * length is written and the result is `INSUFFICIENT_SIZE`, nothing changed.
- * `INVALID_STATE` when the last poll was not `agentloop_agent_poll_batch` giving
- * `AGENTLOOP_NEED_TOOL_RESULTS`, or every result was fed since. NULL `agent` or
+ * `INVALID_STATE` when the last poll handed out no call (it gave
+ * `AGENTLOOP_NEED_MODEL_REPLY` or `AGENTLOOP_NEED_DONE`), or every result was fed
+ * since. NULL `agent` or
  * `out_len` is `NULL_PARAMETER`. Not thread-safe for one agent.
  *
  * # Safety
@@ -1534,11 +1542,14 @@ agentloop_result agentloop_agent_take_calls(const struct agentloop_agent *agent,
  * Feeds the value `(ptr, len)` — any JSON document — as the result of the waiting
  * call whose id is `(id_ptr, id_len)` (UTF-8, as `agentloop_agent_take_calls` gave
  * it), in any order. Recorded as `agentloop_agent_feed_tool_result` records it, once
- * the calls before it are recorded: take the records after every feed.
+ * the calls before it are recorded: take the records after every feed. It serves
+ * after `AGENTLOOP_NEED_TOOL_RESULT` too: feeding the call asked for (by its id) is
+ * then what `agentloop_agent_feed_tool_result` does (the call getters refuse until
+ * the next poll).
  *
- * Refusals, each leaving the agent unchanged: `INVALID_STATE` when no batch is
- * waiting (the last poll was not `agentloop_agent_poll_batch` giving
- * `AGENTLOOP_NEED_TOOL_RESULTS`, or every result was fed); `INVALID_ARGUMENT` when
+ * Refusals, each leaving the agent unchanged: `INVALID_STATE` when no call is
+ * waiting (the last poll handed out none, or every result was fed, as for
+ * `agentloop_agent_take_calls`); `INVALID_ARGUMENT` when
  * no waiting call has that id (unknown, refused, or fed already); `INVALID_UTF8`;
  * `INVALID_JSON` for text the strict parser refuses. NULL `agent` is
  * `NULL_PARAMETER`. Not thread-safe for one agent.
@@ -1557,7 +1568,7 @@ agentloop_result agentloop_agent_feed_tool_result_for(struct agentloop_agent *ag
  * Feeds the tool's failure, the sentence `(ptr, len)` (UTF-8), as the result of the
  * waiting call `(id_ptr, id_len)`: recorded as `agentloop_agent_feed_tool_error`
  * records it. Refusals, each leaving the agent unchanged: `INVALID_STATE` when no
- * batch is waiting; `INVALID_ARGUMENT` when no waiting call has that id;
+ * call is waiting; `INVALID_ARGUMENT` when no waiting call has that id;
  * `INVALID_UTF8` for an id or a sentence that is not UTF-8. NULL `agent` (or a NULL
  * input with a length above 0) is `NULL_PARAMETER`. Not thread-safe for one agent.
  *

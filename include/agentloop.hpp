@@ -835,11 +835,10 @@ class agent {
         detail::check(agentloop_agent_poll(h_.get(), &need), "agentloop_agent_poll");
         return static_cast<agentloop_need>(need);
     }
-    /// agentloop_agent_poll_batch.
-    agentloop_need poll_batch() {
-        uint32_t need = 0;
-        detail::check(agentloop_agent_poll_batch(h_.get(), &need), "agentloop_agent_poll_batch");
-        return static_cast<agentloop_need>(need);
+    /// agentloop_agent_set_parallel: how many calls of a turn may wait at once (1, the
+    /// default: one at a time; UINT64_MAX: every call of a turn).
+    void set_parallel(uint64_t parallel) {
+        detail::check(agentloop_agent_set_parallel(h_.get(), parallel), "agentloop_agent_set_parallel");
     }
     /// agentloop_agent_cancel.
     void cancel() { detail::check(agentloop_agent_cancel(h_.get()), "agentloop_agent_cancel"); }
@@ -936,15 +935,15 @@ class agent {
         detail::check(agentloop_agent_feed_tool_error(h_.get(), detail::ptr(message), message.size()),
                       "agentloop_agent_feed_tool_error");
     }
-    /// agentloop_agent_take_calls: the batch's waiting calls, a JSON array.
+    /// agentloop_agent_take_calls: the calls handed out and still waiting, a JSON array.
     std::string take_calls() const { return out("agentloop_agent_take_calls", agentloop_agent_take_calls); }
-    /// agentloop_agent_feed_tool_result_for: a batch call's value, by id.
+    /// agentloop_agent_feed_tool_result_for: a waiting call's value, by id.
     void feed_tool_result_for(std::string_view id, std::string_view value) {
         detail::check(agentloop_agent_feed_tool_result_for(h_.get(), detail::ptr(id), id.size(),
                                                            detail::ptr(value), value.size()),
                       "agentloop_agent_feed_tool_result_for");
     }
-    /// agentloop_agent_feed_tool_error_for: a batch call's failure, by id.
+    /// agentloop_agent_feed_tool_error_for: a waiting call's failure, by id.
     void feed_tool_error_for(std::string_view id, std::string_view message) {
         detail::check(agentloop_agent_feed_tool_error_for(h_.get(), detail::ptr(id), id.size(),
                                                           detail::ptr(message), message.size()),

@@ -63,9 +63,9 @@ pub use agent::{
     agentloop_agent_feed_tool_error_for, agentloop_agent_feed_tool_result,
     agentloop_agent_feed_tool_result_for, agentloop_agent_free, agentloop_agent_manifest_json,
     agentloop_agent_messages_json, agentloop_agent_new, agentloop_agent_outcome,
-    agentloop_agent_poll, agentloop_agent_poll_batch, agentloop_agent_request,
-    agentloop_agent_request_error, agentloop_agent_resume, agentloop_agent_resume_error,
-    agentloop_agent_set_idempotent, agentloop_agent_set_setup, agentloop_agent_stop_error,
+    agentloop_agent_poll, agentloop_agent_request, agentloop_agent_request_error,
+    agentloop_agent_resume, agentloop_agent_resume_error, agentloop_agent_set_idempotent,
+    agentloop_agent_set_parallel, agentloop_agent_set_setup, agentloop_agent_stop_error,
     agentloop_agent_take_calls, agentloop_agent_take_record, agentloop_agent_take_record_borrowed,
     agentloop_budgets, agentloop_budgets_init, agentloop_need, agentloop_stop, agentloop_stop_str,
 };

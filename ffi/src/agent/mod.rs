@@ -61,7 +61,8 @@ enum Asked {
     Nothing,
     ModelReply,
     ToolResult(ToolCall),
-    /// A batch was handed out; results are fed by call id.
+    /// Calls were handed out together (parallelism other than 1, or the call asked for
+    /// one at a time was fed while others still wait); results are fed by call id.
     ToolResults,
     Done,
 }
@@ -81,6 +82,9 @@ pub struct agentloop_agent {
     /// Records produced and not yet taken, in order.
     pending: VecDeque<Record>,
     asked: Asked,
+    /// How many calls of a turn may wait at once (`agentloop_agent_set_parallel`; at
+    /// least 1), given to the agent at each poll.
+    parallel: usize,
     /// Why the last `agentloop_agent_resume` refused the transcript.
     refusal: Option<String>,
     /// Why the last `agentloop_agent_request` was refused.
@@ -179,12 +183,14 @@ impl agentloop_agent {
         }
     }
 
-    /// Runs the loop to its next need, handing out one call at a time (`all: false`,
-    /// `AGENTLOOP_NEED_TOOL_RESULT`) or every call of a turn at once (`all: true`,
-    /// `AGENTLOOP_NEED_TOOL_RESULTS`).
-    fn poll(&mut self, all: bool) -> Outcome<agentloop_need> {
+    /// Runs the loop to its next need, handing out up to `parallel` calls: one at a
+    /// time (parallelism 1, `AGENTLOOP_NEED_TOOL_RESULT` with the first call waiting),
+    /// or more (`AGENTLOOP_NEED_TOOL_RESULTS`).
+    fn poll(&mut self) -> Outcome<agentloop_need> {
+        let parallel = self.parallel;
+        let all = parallel != 1;
         let agent = self.start()?;
-        agent.set_parallel(if all { usize::MAX } else { 1 });
+        agent.set_parallel(parallel);
         // No cancellation hook is asked here, so the records a check point writes
         // may queue up; the host takes them all before it acts on the need.
         let (asked, need) = loop {
@@ -208,17 +214,21 @@ impl agentloop_agent {
         Ok(need)
     }
 
-    /// The calls of the batch still waiting for a result.
+    /// The calls still waiting for a result, after a poll that handed out calls (one
+    /// or several) and until they are all fed.
     fn waiting(&self) -> Outcome<&[ToolCall]> {
         match (&self.asked, &self.agent) {
-            (Asked::ToolResults, Some(agent)) => Ok(agent.waiting_calls()),
+            (Asked::ToolResults | Asked::ToolResult(_), Some(agent)) => Ok(agent.waiting_calls()),
             _ => Err(agentloop_result::InvalidState),
         }
     }
 
-    /// Feeds the result of the waiting call `id` of a batch.
+    /// Feeds the result of the waiting call `id`. Feeding the call a one-at-a-time
+    /// poll asked for ends that ask (the call getters refuse until the next poll); any
+    /// other calls still waiting are still fed by id.
     fn feed_tool_for(&mut self, id: &str, result: Result<Value, ToolError>) -> Outcome {
         self.waiting()?;
+        let keep = matches!(&self.asked, Asked::ToolResult(call) if call.id != id);
         let agent = self.running()?;
         agent.feed_tool_result(id, result).map_err(|e| {
             if e.no_such_call() {
@@ -229,6 +239,8 @@ impl agentloop_agent {
         })?;
         if agent.waiting_calls().is_empty() {
             self.asked = Asked::Nothing;
+        } else if !keep {
+            self.asked = Asked::ToolResults;
         }
         self.collect();
         Ok(())
@@ -255,17 +267,10 @@ impl agentloop_agent {
         Ok(())
     }
 
+    /// Feeds the result of the call a one-at-a-time poll asked for.
     fn feed_tool(&mut self, result: Result<Value, ToolError>) -> Outcome {
-        let Asked::ToolResult(call) = &self.asked else {
-            return Err(agentloop_result::InvalidState);
-        };
-        let id = call.id.clone();
-        self.running()?
-            .feed_tool_result(&id, result)
-            .map_err(|_| agentloop_result::InvalidState)?;
-        self.asked = Asked::Nothing;
-        self.collect();
-        Ok(())
+        let id = self.call()?.id.clone();
+        self.feed_tool_for(&id, result)
     }
 
     fn call(&self) -> Outcome<&ToolCall> {
@@ -327,6 +332,7 @@ pub unsafe extern "C" fn agentloop_agent_new(
             specs: Vec::new(),
             pending: VecDeque::new(),
             asked: Asked::Nothing,
+            parallel: 1,
             refusal: None,
             request_refusal: None,
         };

@@ -1,5 +1,5 @@
-//! The tools' side of an `agentloop_agent`: the call to run (or the calls of a batch)
-//! and feeding each result or failure.
+//! The tools' side of an `agentloop_agent`: the call to run (or the calls handed out
+//! together) and feeding each result or failure.
 
 use agentloop_core::export::{native_call, native_calls};
 use agentloop_core::json::Value;
@@ -128,8 +128,7 @@ pub unsafe extern "C" fn agentloop_agent_call_arguments(
 }
 
 /// The body of the four tool feeds: the result `read` gives, fed to the call the last
-/// poll asked for or — with an id `(id_ptr, id_len)` (UTF-8) — to that waiting call of
-/// a batch. The id is read before the result.
+/// poll asked for or — with an id `(id_ptr, id_len)` (UTF-8) — to that waiting call. The id is read before the result.
 ///
 /// # Safety
 /// `agent` must be a live agent used by no other thread; the id must point to `id_len`
@@ -201,17 +200,20 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_error(
     })
 }
 
-/// Writes the calls of the batch still waiting for a result — after
-/// `agentloop_agent_poll_batch` gave `AGENTLOOP_NEED_TOOL_RESULTS` — as a canonical
-/// JSON array `[{"arguments":…,"id":…,"name":…}, …]` in call order to
-/// `(out_buf, out_cap)` and its length to `*out_len` (no NUL). Each call's arguments
-/// have passed its tool's schema. It takes nothing away: calling it again gives the
-/// calls still waiting (fewer, as results are fed).
+/// Writes the calls handed out and still waiting for a result — after a poll gave
+/// `AGENTLOOP_NEED_TOOL_RESULTS` or `AGENTLOOP_NEED_TOOL_RESULT` — as a canonical JSON
+/// array `[{"arguments":…,"id":…,"name":…}, …]` in call order to `(out_buf, out_cap)`
+/// and its length to `*out_len` (no NUL). Each call's arguments have passed its tool's
+/// schema. After `AGENTLOOP_NEED_TOOL_RESULT` it is the one call asked for (and any
+/// others still waiting from polls with a higher parallelism), so one code path —
+/// take the calls, feed each by id — serves every parallelism. It takes nothing away:
+/// calling it again gives the calls still waiting (fewer, as results are fed).
 ///
 /// Size query as `agentloop_json_canonicalize`: with a NULL or short buffer, the needed
 /// length is written and the result is `INSUFFICIENT_SIZE`, nothing changed.
-/// `INVALID_STATE` when the last poll was not `agentloop_agent_poll_batch` giving
-/// `AGENTLOOP_NEED_TOOL_RESULTS`, or every result was fed since. NULL `agent` or
+/// `INVALID_STATE` when the last poll handed out no call (it gave
+/// `AGENTLOOP_NEED_MODEL_REPLY` or `AGENTLOOP_NEED_DONE`), or every result was fed
+/// since. NULL `agent` or
 /// `out_len` is `NULL_PARAMETER`. Not thread-safe for one agent.
 ///
 /// # Safety
@@ -238,11 +240,14 @@ pub unsafe extern "C" fn agentloop_agent_take_calls(
 /// Feeds the value `(ptr, len)` — any JSON document — as the result of the waiting
 /// call whose id is `(id_ptr, id_len)` (UTF-8, as `agentloop_agent_take_calls` gave
 /// it), in any order. Recorded as `agentloop_agent_feed_tool_result` records it, once
-/// the calls before it are recorded: take the records after every feed.
+/// the calls before it are recorded: take the records after every feed. It serves
+/// after `AGENTLOOP_NEED_TOOL_RESULT` too: feeding the call asked for (by its id) is
+/// then what `agentloop_agent_feed_tool_result` does (the call getters refuse until
+/// the next poll).
 ///
-/// Refusals, each leaving the agent unchanged: `INVALID_STATE` when no batch is
-/// waiting (the last poll was not `agentloop_agent_poll_batch` giving
-/// `AGENTLOOP_NEED_TOOL_RESULTS`, or every result was fed); `INVALID_ARGUMENT` when
+/// Refusals, each leaving the agent unchanged: `INVALID_STATE` when no call is
+/// waiting (the last poll handed out none, or every result was fed, as for
+/// `agentloop_agent_take_calls`); `INVALID_ARGUMENT` when
 /// no waiting call has that id (unknown, refused, or fed already); `INVALID_UTF8`;
 /// `INVALID_JSON` for text the strict parser refuses. NULL `agent` is
 /// `NULL_PARAMETER`. Not thread-safe for one agent.
@@ -268,7 +273,7 @@ pub unsafe extern "C" fn agentloop_agent_feed_tool_result_for(
 /// Feeds the tool's failure, the sentence `(ptr, len)` (UTF-8), as the result of the
 /// waiting call `(id_ptr, id_len)`: recorded as `agentloop_agent_feed_tool_error`
 /// records it. Refusals, each leaving the agent unchanged: `INVALID_STATE` when no
-/// batch is waiting; `INVALID_ARGUMENT` when no waiting call has that id;
+/// call is waiting; `INVALID_ARGUMENT` when no waiting call has that id;
 /// `INVALID_UTF8` for an id or a sentence that is not UTF-8. NULL `agent` (or a NULL
 /// input with a length above 0) is `NULL_PARAMETER`. Not thread-safe for one agent.
 ///

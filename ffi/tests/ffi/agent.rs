@@ -1522,22 +1522,33 @@ fn eight_calls() -> Vec<agentloop_core::model::Reply> {
     ]
 }
 
-/// Drives the agent with `agentloop_agent_poll_batch`, feeding each batch's results by
-/// id in the order `order` gives (indices into the batch).
+fn set_parallel(a: &Agent, parallel: u64) {
+    // SAFETY: a live agent.
+    let r = unsafe { agentloop_agent_set_parallel(a.0, parallel) };
+    assert_eq!(r, agentloop_result::Ok);
+}
+
+/// Drives the agent with parallelism `parallel` by the one code path every parallelism
+/// shares: the calls handed out from `agentloop_agent_take_calls`, each result fed by
+/// id in the order `order` gives (indices into the calls handed out).
 fn drive_batched(
     a: &Agent,
     c: &Chain,
     replies: &[agentloop_core::model::Reply],
+    parallel: u64,
     order: fn(usize) -> Vec<usize>,
 ) -> String {
     let tools = demo::toolbox().unwrap();
     let mut replies = replies.iter();
+    set_parallel(a, parallel);
     let mut transcript = drain(a, c);
+    // The need that hands out calls: one at a time only with parallelism 1 (or 0).
+    let calls_need = match parallel {
+        0 | 1 => agentloop_need::ToolResult,
+        _ => agentloop_need::ToolResults,
+    } as u32;
     loop {
-        let mut need = 0;
-        // SAFETY: a live agent and a valid out pointer.
-        let r = unsafe { agentloop_agent_poll_batch(a.0, &mut need) };
-        assert_eq!(r, agentloop_result::Ok);
+        let need = poll(a);
         transcript += &drain(a, c);
         match need {
             n if n == agentloop_need::ModelReply as u32 => {
@@ -1559,7 +1570,7 @@ fn drive_batched(
                     agentloop_result::Ok
                 );
             }
-            n if n == agentloop_need::ToolResults as u32 => {
+            n if n == calls_need => {
                 let json = get(agentloop_agent_take_calls, a).unwrap();
                 let calls = agentloop_core::json::parse(json.as_bytes()).unwrap();
                 let agentloop_core::json::Value::Array(calls) = calls else {
@@ -1583,7 +1594,8 @@ fn drive_batched(
                     assert_eq!(feed_for(a, id, result.clone()), agentloop_result::Ok);
                     transcript += &drain(a, c);
                 }
-                // Every result fed: no batch is waiting.
+                assert!(results.len() as u64 <= parallel.max(1), "{json}");
+                // Every result fed: no call is waiting.
                 assert_eq!(
                     get(agentloop_agent_take_calls, a),
                     Err(agentloop_result::InvalidState)
@@ -1599,7 +1611,7 @@ fn drive_batched(
 }
 
 #[test]
-fn a_batch_through_the_c_agent_writes_the_one_at_a_time_bytes_in_any_feed_order() {
+fn any_parallelism_through_the_c_agent_writes_the_one_at_a_time_bytes_in_any_feed_order() {
     let replies = eight_calls();
     let one = agent("eight", None);
     demo_tools(&one);
@@ -1607,38 +1619,105 @@ fn a_batch_through_the_c_agent_writes_the_one_at_a_time_bytes_in_any_feed_order(
     let orders: [fn(usize) -> Vec<usize>; 3] = [
         |n| (0..n).collect(),
         |n| (0..n).rev().collect(),
-        |n| (0..n).map(|i| (i * 3 + 1) % n).collect(),
+        |n| (1..n).step_by(2).chain((0..n).step_by(2)).collect(),
     ];
-    for order in orders {
-        let a = agent("eight", None);
-        demo_tools(&a);
-        assert_eq!(drive_batched(&a, &chain(), &replies, order), want);
+    for parallel in [u64::MAX, 64, 3, 2, 1, 0] {
+        for order in orders {
+            let a = agent("eight", None);
+            demo_tools(&a);
+            let got = drive_batched(&a, &chain(), &replies, parallel, order);
+            assert_eq!(got, want, "parallel {parallel}");
+        }
     }
     assert_eq!(want.lines().count(), 12, "{want}");
-    // What a batch hands out: the calls that passed their checks, in call order.
+    // SAFETY: a NULL agent is refused before anything is read.
+    let r = unsafe { agentloop_agent_set_parallel(null_mut(), 2) };
+    assert_eq!(r, agentloop_result::NullParameter);
+}
+
+/// The parallelism may change between polls: calls already handed out stay handed
+/// out, and lowered to 1 a poll asks for the first of them one at a time. The call a
+/// one-at-a-time poll asks for may be fed by id; once it is, the call getters refuse
+/// until the next poll, and the other calls waiting are still fed by id.
+#[test]
+fn lowered_to_one_while_calls_wait_a_poll_asks_for_the_first_of_them() {
+    let a = agent("three", None);
+    demo_tools(&a);
+    let c = chain();
+    set_parallel(&a, 2);
+    assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
+    let calls = r#"[{"name":"echo","arguments":{"n":0}},{"name":"echo","arguments":{"n":1}},{"name":"echo","arguments":{"n":2}}]"#;
+    assert_eq!(feed_reply(&a, b"", calls.as_bytes()), agentloop_result::Ok);
+    drain(&a, &c);
+    assert_eq!(poll(&a), agentloop_need::ToolResults as u32);
+    let ids = |a: &Agent| {
+        let json = get(agentloop_agent_take_calls, a).unwrap();
+        json.match_indices("\"id\":\"")
+            .map(|(at, _)| json[at + 6..at + 14].to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ids(&a), ["call_1_0", "call_1_1"]);
+    set_parallel(&a, 1);
+    assert_eq!(poll(&a), agentloop_need::ToolResult as u32);
+    assert_eq!(get(agentloop_agent_call_id, &a).unwrap(), "call_1_0");
+    // Both still waiting. The call asked for, fed by id, is no longer asked for (the
+    // getters would name a call fed already); the other is still fed by id.
+    assert_eq!(ids(&a), ["call_1_0", "call_1_1"]);
+    assert_eq!(
+        feed_for(&a, "call_1_0", Ok(b"0".to_vec())),
+        agentloop_result::Ok
+    );
+    assert_eq!(
+        get(agentloop_agent_call_id, &a),
+        Err(agentloop_result::InvalidState),
+        "the call asked for was fed"
+    );
+    assert_eq!(feed_value(&a, b"0"), agentloop_result::InvalidState);
+    assert_eq!(ids(&a), ["call_1_1"]);
+    assert_eq!(
+        feed_for(&a, "call_1_1", Ok(b"1".to_vec())),
+        agentloop_result::Ok
+    );
+    let lines = drain(&a, &c);
+    assert_eq!(lines.lines().count(), 2, "{lines}");
+    // One at a time now: the third call alone, by either path.
+    assert_eq!(poll(&a), agentloop_need::ToolResult as u32);
+    assert_eq!(ids(&a), ["call_1_2"]);
+    assert_eq!(
+        feed_for(&a, "call_1_2", Ok(b"2".to_vec())),
+        agentloop_result::Ok
+    );
+    assert_eq!(
+        get(agentloop_agent_take_calls, &a),
+        Err(agentloop_result::InvalidState)
+    );
+    assert_eq!(drain(&a, &c).lines().count(), 1);
+}
+
+/// What a turn's calls handed out at once look like from C: the calls that passed their
+/// checks, in call order, fed by id in any order, each refusal leaving the agent as it
+/// was.
+#[test]
+fn the_calls_handed_out_at_once_are_fed_by_id_in_any_order() {
     let a = agent("eight", None);
     demo_tools(&a);
     let c = chain();
     assert_eq!(
         get(agentloop_agent_take_calls, &a),
         Err(agentloop_result::InvalidState),
-        "before a batch poll"
+        "before a poll"
     );
-    let mut need = 0;
-    // SAFETY: a live agent and a valid out pointer.
-    unsafe { agentloop_agent_poll_batch(a.0, &mut need) };
-    assert_eq!(need, agentloop_need::ModelReply as u32);
+    set_parallel(&a, u64::MAX);
+    assert_eq!(poll(&a), agentloop_need::ModelReply as u32);
     let calls = r#"[{"name":"add","arguments":{"a":1,"b":2}},{"name":"nosuch","arguments":{}},{"name":"echo","arguments":{}}]"#;
     assert_eq!(feed_reply(&a, b"", calls.as_bytes()), agentloop_result::Ok);
     drain(&a, &c);
-    // SAFETY: as above.
-    unsafe { agentloop_agent_poll_batch(a.0, &mut need) };
-    assert_eq!(need, agentloop_need::ToolResults as u32);
+    assert_eq!(poll(&a), agentloop_need::ToolResults as u32);
     assert_eq!(
         get(agentloop_agent_take_calls, &a).unwrap(),
         r#"[{"arguments":{"a":1,"b":2},"id":"call_1_0","name":"add"},{"arguments":{},"id":"call_1_2","name":"echo"}]"#
     );
-    // The one-at-a-time getters do not apply to a batch.
+    // The one-at-a-time getters do not apply to calls handed out together.
     assert_eq!(
         get(agentloop_agent_call_id, &a),
         Err(agentloop_result::InvalidState)
@@ -1691,7 +1770,7 @@ fn a_batch_through_the_c_agent_writes_the_one_at_a_time_bytes_in_any_feed_order(
     assert_eq!(
         feed_for(&a, "call_1_0", Ok(b"1".to_vec())),
         agentloop_result::InvalidState,
-        "no batch waiting"
+        "no call waiting"
     );
 }
 

@@ -1348,7 +1348,8 @@ fn echo_agent() -> Agent {
     agent
 }
 
-/// Feeds a reply asking for `n` calls of echo, then polls (batch or not).
+/// Feeds a reply asking for `n` calls of echo, then polls (every call at once, or one
+/// at a time).
 fn ask_calls(agent: &Agent, n: usize, batch: bool) -> u32 {
     let calls = format!(
         "[{}]",
@@ -1369,12 +1370,9 @@ fn ask_calls(agent: &Agent, n: usize, batch: bool) -> u32 {
             ),
             R::Ok
         );
-        let r = if batch {
-            agentloop_agent_poll_batch(agent.0, &mut need)
-        } else {
-            agentloop_agent_poll(agent.0, &mut need)
-        };
-        assert_eq!(r, R::Ok);
+        let parallel = if batch { u64::MAX } else { 1 };
+        assert_eq!(agentloop_agent_set_parallel(agent.0, parallel), R::Ok);
+        assert_eq!(agentloop_agent_poll(agent.0, &mut need), R::Ok);
     }
     need
 }
@@ -1537,18 +1535,18 @@ fn agents(m: &mut Matrix) {
             R::NullParameter,
             agentloop_agent_poll(agent.0, null_mut()),
         );
-        let n = "agentloop_agent_poll_batch";
+        let n = "agentloop_agent_set_parallel";
         m.hit(
             n,
             R::NullParameter,
-            agentloop_agent_poll_batch(null_mut(), &mut need),
+            agentloop_agent_set_parallel(null_mut(), u64::MAX),
         );
+        m.hit(n, R::Ok, agentloop_agent_set_parallel(agent.0, u64::MAX));
         m.hit(
-            n,
-            R::NullParameter,
-            agentloop_agent_poll_batch(agent.0, null_mut()),
+            "agentloop_agent_poll",
+            R::Ok,
+            agentloop_agent_poll(agent.0, &mut need),
         );
-        m.hit(n, R::Ok, agentloop_agent_poll_batch(agent.0, &mut need));
         getter(
             m,
             "agentloop_agent_messages_json",
