@@ -60,7 +60,9 @@ mod fixed {
     pub use agentloop_transcript::__private::scan;
     #[cfg(test)]
     pub use agentloop_transcript::__private::{checkpoint, fault_kind};
-    pub use agentloop_transcript::{anchor, hash, jcs, merkle, record, sink, stream};
+    pub use agentloop_transcript::{anchor, hash, record, sink, stream};
+    #[cfg(not(feature = "alloc"))]
+    pub use agentloop_transcript::{jcs, merkle};
 }
 #[cfg(feature = "alloc")]
 mod heap;
@@ -93,17 +95,13 @@ pub use heap::demo;
 #[cfg(feature = "std")]
 pub use host::durable;
 
-pub mod jcs {
-    //! The RFC 8785 (JSON Canonicalization Scheme) encoder.
-    //!
-    //! Strings and numbers are encoded without an allocator (agentloop-transcript's `jcs`);
-    //! values, which need one to exist, by [`write_value`] (feature `alloc`,
-    //! agentloop-json's `jcs`). Everything goes to a [`ByteSink`](crate::sink::ByteSink).
-
-    pub use crate::fixed::jcs::*;
-    #[cfg(feature = "alloc")]
-    pub use agentloop_json::jcs::*;
-}
+/// The RFC 8785 (JSON Canonicalization Scheme) encoder: agentloop-json's `jcs` with
+/// `alloc` (strings and numbers without an allocator, values with one), else
+/// agentloop-transcript's (strings and numbers).
+#[cfg(feature = "alloc")]
+pub use agentloop_json::jcs;
+#[cfg(not(feature = "alloc"))]
+pub use fixed::jcs;
 
 pub mod record {
     //! The record format (SPEC section 2): five members, hashed without `hash`.
@@ -155,23 +153,13 @@ pub mod sink {
     pub use crate::host::file_sink::FileSink;
 }
 
-pub mod merkle {
-    //! A Merkle tree over a transcript, as Certificate Transparency defines it (RFC 6962,
-    //! RFC 9162 section 2.1): leaf `i` is record `seq = i`, its leaf data the 32 raw bytes
-    //! of that record's `hash`.
-    //!
-    //! - [`leaf_hash`] / [`node_hash`]: `SHA-256(0x00 || data)`, `SHA-256(0x01 || l || r)`;
-    //! - [`CompactRange`]: the root of every prefix in O(log n) state, no allocator, a
-    //!   fixed bound of 64 levels (one per bit of a `u64` size);
-    //! - [`verify_inclusion`] / [`verify_consistency`]: proof checking (RFC 9162
-    //!   sections 2.1.3.2 and 2.1.4.2), no allocator;
-    //! - `inclusion_proof` / `consistency_proof` (feature `alloc`): proof generation from
-    //!   the leaf hashes.
-
-    pub use crate::fixed::merkle::*;
-    #[cfg(feature = "alloc")]
-    pub use agentloop_tlog::merkle::{consistency_proof, inclusion_proof, root_of};
-}
+/// A Merkle tree over a transcript (RFC 6962, RFC 9162 section 2.1): agentloop-tlog's
+/// `merkle` with `alloc` (proof generation too), else agentloop-transcript's (hashes,
+/// compact ranges and proof checking, no allocator).
+#[cfg(feature = "alloc")]
+pub use agentloop_tlog::merkle;
+#[cfg(not(feature = "alloc"))]
+pub use fixed::merkle;
 
 #[cfg(feature = "alloc")]
 pub mod audit {

@@ -1,5 +1,5 @@
-//! The provider codecs' response parsers (`provider::openai::parse`,
-//! `provider::anthropic::parse`) on arbitrary bytes.
+//! The provider codecs' response parsers (`Provider::parse` for each wire format) on
+//! arbitrary bytes.
 //!
 //! Input: one byte choosing the HTTP status — below 0x80, one of the statuses providers
 //! answer with (200, 201, 400, 401, 403, 404, 408, 409, 413, 429, 500, 502, 503, 504,

@@ -5,7 +5,6 @@
 use std::io::Write;
 
 use agentloop_core::export;
-use agentloop_core::provider::Provider;
 use agentloop_otel::{file_trace, Content};
 
 use super::emit;
@@ -32,11 +31,7 @@ pub fn run(args: &ExportArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
                 return Err(Failure::Setup(SetupFailure::OtlpContentWithoutOtlp));
             }
             let (name, records) = verified_records(source, NOTHING, Check::Chain)?;
-            let history = match provider {
-                Provider::OpenAi => export::openai_messages(&records),
-                Provider::Anthropic => export::anthropic_messages(&records),
-            };
-            let history = history.map_err(|error| Failure::Export {
+            let history = export::history(provider, &records).map_err(|error| Failure::Export {
                 name: name.clone(),
                 error,
             })?;

@@ -19,8 +19,8 @@ pub fn run(args: &ToolsListArgs, out: &mut dyn Write) -> Result<Exit, Failure> {
     let offered = toolset::offer(&args.tools, &servers, &BTreeMap::new())?;
     let specs = offered.toolbox.manifest().specs();
     let manifest = match args.format {
-        ManifestFormat::OpenAi => export::openai_tools(specs),
-        ManifestFormat::Anthropic => export::anthropic_tools(specs),
+        ManifestFormat::OpenAi => agentloop_core::provider::Provider::OpenAi.tools(specs),
+        ManifestFormat::Anthropic => agentloop_core::provider::Provider::Anthropic.tools(specs),
         ManifestFormat::Mcp => export::mcp_tools(specs),
     };
     emit(out, &toolset::line(&manifest))?;

@@ -534,8 +534,14 @@ fn tools_prints_the_manifest_a_run_offers() {
     agentloop_mcp::register_tools(&[server], &mut toolbox, &BTreeMap::new()).unwrap();
     let specs = toolbox.manifest().specs();
     for (format, expected) in [
-        ("openai", agentloop_core::export::openai_tools(specs)),
-        ("anthropic", agentloop_core::export::anthropic_tools(specs)),
+        (
+            "openai",
+            agentloop_core::provider::Provider::OpenAi.tools(specs),
+        ),
+        (
+            "anthropic",
+            agentloop_core::provider::Provider::Anthropic.tools(specs),
+        ),
         ("mcp", agentloop_core::export::mcp_tools(specs)),
     ] {
         let run = agentloop(

@@ -9,7 +9,7 @@ pub mod chain;
 pub mod demo;
 pub mod driver;
 pub mod export;
-pub mod json;
+pub use agentloop_json as json;
 pub mod model;
 pub use agentloop_tlog::note;
 pub(crate) mod opaque;
@@ -22,7 +22,7 @@ pub mod redact;
 pub use agentloop_schema as schema;
 #[cfg(test)]
 pub(crate) mod test_cells;
-pub mod tlog;
+pub use agentloop_tlog as tlog;
 pub mod tools;
 pub mod verify;
 pub mod vocabulary;

@@ -29,13 +29,11 @@ const LAYERS: [&str; 3] = ["fixed", "heap", "host"];
 
 /// The public modules made of parts in several layers (as `lib.rs` composes them).
 const SPLIT: &[(&str, &[&str])] = &[
-    ("jcs", &["fixed/jcs"]),
     ("record", &["fixed/record", "heap/record_value"]),
     (
         "sink",
         &["fixed/sink", "heap/record_sink", "host/file_sink"],
     ),
-    ("merkle", &["fixed/merkle"]),
     ("model", &["heap/model", "host/threaded_model"]),
     (
         "verify",

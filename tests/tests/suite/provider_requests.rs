@@ -256,8 +256,9 @@ fn cases() -> Vec<Case> {
     // The exports: the same codecs over records, sent with the plain options.
     for (label, transcript) in &transcripts {
         let records = export::parse_records(transcript).expect("the transcript parses");
-        let openai = export::openai_messages(&records).expect("an OpenAI history");
-        let anthropic = export::anthropic_messages(&records).expect("an Anthropic history");
+        let openai = export::history(Provider::OpenAi, &records).expect("an OpenAI history");
+        let anthropic =
+            export::history(Provider::Anthropic, &records).expect("an Anthropic history");
         cases.push(Case {
             name: format!("export/{label}/openai"),
             provider: Provider::OpenAi,

@@ -14,7 +14,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::json::{parse_tolerant, Value, RECORD_MAX_DEPTH};
+use crate::json::{Value, RECORD_MAX_DEPTH};
+use agentloop_json::__private::parse_tolerant;
 use crate::quote::escape_controls;
 use crate::tools::Manifest;
 use crate::verify::{self, Fault, FaultKind, Options, Report, MAX_FAULTS};

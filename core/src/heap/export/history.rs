@@ -2,8 +2,7 @@
 //!
 //! The records are read back into the conversation the loop showed its model
 //! ([`Message`](crate::model::Message)s), which the provider codecs
-//! ([`crate::provider::openai::messages`], [`crate::provider::anthropic::messages`])
-//! then write: one encoder serves a live request and an export. Both follow the
+//! ([`Provider::messages`]) then write: one encoder serves a live request and an export. Both follow the
 //! providers' pairing rules: every tool call gets exactly one result, in call order,
 //! right after the assistant message that asked for it; a call the loop left unrun gets
 //! the synthetic result [`not_run_sentence`](crate::vocabulary::not_run_sentence). A call name outside
@@ -14,10 +13,13 @@
 
 use super::conversation::{read, HistoryError};
 use crate::json::Value;
-use crate::provider::{anthropic, openai};
+use crate::provider::Provider;
 
-/// The transcript as an OpenAI Chat Completions `messages` array
-/// ([`openai::messages`], with no system message):
+/// The transcript as `provider`'s `messages` array, written by [`Provider::messages`]
+/// (for OpenAI with no system message).
+///
+/// **OpenAI Chat Completions**:
+///
 ///
 /// ```text
 /// {"role":"user","content":<task>}
@@ -31,13 +33,9 @@ use crate::provider::{anthropic, openai};
 /// turn has calls and `""` when it has none (the API wants content or calls). A call
 /// name outside `^[a-zA-Z0-9_-]{1,64}$` is written as
 /// [`provider_safe_name`](crate::tools::provider_safe_name) maps it.
-pub fn openai_messages(records: &[Value]) -> Result<Value, HistoryError> {
-    let conversation = read(records)?;
-    Ok(openai::messages(&conversation.messages(), None))
-}
-
-/// The transcript as an Anthropic Messages `messages` array
-/// ([`anthropic::messages`]):
+///
+/// **Anthropic Messages**:
+///
 ///
 /// ```text
 /// {"role":"user","content":[{"type":"text","text":<task>}]}
@@ -59,8 +57,8 @@ pub fn openai_messages(records: &[Value]) -> Result<Value, HistoryError> {
 /// alternate between `user` and `assistant`: two of the same role in a row (a turn
 /// after a `resume`, say) are merged into one. A history is a record of what was said,
 /// so one that ends with an assistant message is given as it is (a request refuses it:
-/// see [`crate::provider::anthropic`]).
-pub fn anthropic_messages(records: &[Value]) -> Result<Value, HistoryError> {
+/// see [`Provider::Anthropic`]).
+pub fn history(provider: Provider, records: &[Value]) -> Result<Value, HistoryError> {
     let conversation = read(records)?;
-    Ok(anthropic::messages(&conversation.messages()))
+    Ok(provider.messages(&conversation.messages()))
 }

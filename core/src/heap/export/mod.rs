@@ -1,23 +1,23 @@
 //! Exports for model providers: a transcript as a provider's message history, and the
 //! tool manifest in the shapes providers and MCP servers expect.
 //!
-//! [`openai_messages`] and [`anthropic_messages`] turn a transcript's records into an
-//! OpenAI Chat Completions or an Anthropic Messages history, pairing every tool call
+//! [`history`] turns a transcript's records into an OpenAI Chat Completions or an
+//! Anthropic Messages history, pairing every tool call
 //! with exactly one result — a call the loop left unrun (the `stop` record's
 //! `unrun_calls`) with a synthetic `not run: the loop stopped (<reason>)` result.
-//! [`openai_tools`], [`anthropic_tools`] and [`mcp_tools`] turn the loop's
-//! [`ToolSpec`](crate::tools::ToolSpec)s into tool lists. [`native_messages`],
+//! [`Provider::tools`](crate::provider::Provider::tools) and [`mcp_tools`] turn the
+//! loop's [`ToolSpec`](crate::tools::ToolSpec)s into tool lists. [`native_messages`],
 //! [`native_tools`] and [`native_calls`] give the loop's own shapes of the same, for
 //! programs (and the C ABI) that talk to a model themselves. [`rebuild_requests`]
 //! rebuilds each turn's request body from the transcript alone, and
 //! [`check_requests`] compares them with the digests the records hold.
 //!
 //! ```
-//! use agentloop_core::{demo, export};
+//! use agentloop_core::{demo, export, provider::Provider};
 //!
 //! let (bytes, _) = demo::answer().run().unwrap();
 //! let records = export::parse_records(&bytes).unwrap();
-//! let history = export::openai_messages(&records).unwrap();
+//! let history = export::history(Provider::OpenAi, &records).unwrap();
 //! let text = String::from_utf8(agentloop_core::jcs::to_vec(&history).unwrap()).unwrap();
 //! assert!(text.starts_with(r#"[{"content":"add 2 and 40","role":"user"},"#));
 //! ```
@@ -31,9 +31,9 @@ mod requests;
 #[cfg(test)]
 mod requests_tests;
 
-pub use crate::provider::{anthropic_tools, mcp_tools, openai_tools};
+pub use crate::provider::mcp_tools;
 pub use conversation::HistoryError;
-pub use history::{anthropic_messages, openai_messages};
+pub use history::history;
 pub use native::{native_call, native_calls, native_messages, native_tools};
 pub use requests::{
     check_requests, rebuild_requests, RebuiltRequest, RequestMismatch, Requester, RequestsError,
@@ -71,8 +71,7 @@ impl fmt::Display for ParseRecordsError {
 impl core::error::Error for ParseRecordsError {}
 
 /// Parses a transcript's lines (JSONL, each line ending in `\n`; a last line without
-/// one is read too) into record values, for [`openai_messages`] and
-/// [`anthropic_messages`]. Lines are parsed strictly, one level deeper than a payload
+/// one is read too) into record values, for [`history`]. Lines are parsed strictly, one level deeper than a payload
 /// may be (the record around it); the error names the first line that does not parse
 /// (its 0-based index; `Display` says `transcript line <index + 1>`).
 ///

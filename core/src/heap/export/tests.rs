@@ -16,6 +16,7 @@ use crate::driver;
 use crate::jcs::to_vec;
 use crate::json::{parse, Object};
 use crate::model::{Reply, Scripted};
+use crate::provider::Provider;
 
 // ---------------------------------------------------------------------------------
 // The checkers.
@@ -349,8 +350,8 @@ fn demo_transcripts_pass_both_pairing_checkers() {
     for scenario in demo::scenarios() {
         let (bytes, outcome) = scenario.run().unwrap();
         let records = records_of(&bytes);
-        let openai = openai_messages(&records).unwrap();
-        let anthropic = anthropic_messages(&records).unwrap();
+        let openai = history(Provider::OpenAi, &records).unwrap();
+        let anthropic = history(Provider::Anthropic, &records).unwrap();
         check_openai(&openai).unwrap_or_else(|e| panic!("{}: {e}", scenario.file_name));
         check_anthropic(&anthropic).unwrap_or_else(|e| panic!("{}: {e}", scenario.file_name));
         // One OpenAI message per task, turn and call; Anthropic alternates.
@@ -377,7 +378,7 @@ fn demo_answer_exact_shapes() {
     let (bytes, _) = demo::answer().run().unwrap();
     let records = records_of(&bytes);
     assert_eq!(
-        text(&openai_messages(&records).unwrap()),
+        text(&history(Provider::OpenAi, &records).unwrap()),
         concat!(
             r#"[{"content":"add 2 and 40","role":"user"},"#,
             r#"{"content":null,"role":"assistant","tool_calls":[{"function":{"arguments":"{\"a\":2,\"b\":40}","name":"add"},"id":"call_1_0","type":"function"}]},"#,
@@ -386,7 +387,7 @@ fn demo_answer_exact_shapes() {
         )
     );
     assert_eq!(
-        text(&anthropic_messages(&records).unwrap()),
+        text(&history(Provider::Anthropic, &records).unwrap()),
         concat!(
             r#"[{"content":[{"text":"add 2 and 40","type":"text"}],"role":"user"},"#,
             r#"{"content":[{"id":"call_1_0","input":{"a":2,"b":40},"name":"add","type":"tool_use"}],"role":"assistant"},"#,
@@ -400,7 +401,7 @@ fn demo_answer_exact_shapes() {
 fn recover_errors_are_error_results() {
     let (bytes, _) = demo::recover().run().unwrap();
     let records = records_of(&bytes);
-    let anthropic = anthropic_messages(&records).unwrap();
+    let anthropic = history(Provider::Anthropic, &records).unwrap();
     let results: Vec<(String, bool)> = array(&anthropic)
         .iter()
         .flat_map(|m| array(member(m, "content")).iter())
@@ -417,7 +418,7 @@ fn recover_errors_are_error_results() {
         .collect();
     want.push((String::from(r#"{"sum":42}"#), false));
     assert_eq!(results, want);
-    let openai = openai_messages(&records).unwrap();
+    let openai = history(Provider::OpenAi, &records).unwrap();
     let tool_contents: Vec<&str> = array(&openai)
         .iter()
         .filter(|m| member(m, "role") == &Value::from("tool"))
@@ -433,9 +434,9 @@ fn recover_errors_are_error_results() {
 type Results = (Vec<(String, String)>, Vec<(String, String, bool)>);
 
 fn last_results(records: &[Value]) -> Results {
-    let openai = openai_messages(records).unwrap();
+    let openai = history(Provider::OpenAi, records).unwrap();
     check_openai(&openai).unwrap();
-    let anthropic = anthropic_messages(records).unwrap();
+    let anthropic = history(Provider::Anthropic, records).unwrap();
     check_anthropic(&anthropic).unwrap();
     let messages = array(&openai);
     let last_assistant = messages
@@ -549,19 +550,19 @@ fn cancelled_and_tool_budget_runs_pair_the_unrun_call() {
 fn model_error_and_empty_turns() {
     // The model fails at once: only the task.
     let records = run(Vec::new(), Budgets::default(), 0);
-    let openai = openai_messages(&records).unwrap();
+    let openai = history(Provider::OpenAi, &records).unwrap();
     assert_eq!(text(&openai), r#"[{"content":"t","role":"user"}]"#);
     check_openai(&openai).unwrap();
-    check_anthropic(&anthropic_messages(&records).unwrap()).unwrap();
+    check_anthropic(&history(Provider::Anthropic, &records).unwrap()).unwrap();
 
     // An empty final turn: "" for OpenAI, left out for Anthropic (empty content is refused).
     let records = run(alloc::vec![Reply::new("")], Budgets::default(), 0);
-    let openai = openai_messages(&records).unwrap();
+    let openai = history(Provider::OpenAi, &records).unwrap();
     assert_eq!(
         text(&openai),
         r#"[{"content":"t","role":"user"},{"content":"","role":"assistant"}]"#
     );
-    let anthropic = anthropic_messages(&records).unwrap();
+    let anthropic = history(Provider::Anthropic, &records).unwrap();
     assert_eq!(array(&anthropic).len(), 1);
     check_anthropic(&anthropic).unwrap();
 }
@@ -597,7 +598,7 @@ fn resumed_transcript_keeps_anthropic_roles_alternating() {
             r#"{"reason":"no_tool_calls","steps":3,"tokens":4,"unrun_calls":0}"#,
         ),
     ]);
-    let anthropic = anthropic_messages(&records).unwrap();
+    let anthropic = history(Provider::Anthropic, &records).unwrap();
     check_anthropic(&anthropic).unwrap();
     // user, assistant, user (not run), assistant (two turns merged).
     assert_eq!(array(&anthropic).len(), 4);
@@ -613,7 +614,7 @@ fn resumed_transcript_keeps_anthropic_roles_alternating() {
         )),
         r#"{"arguments":[1]}"#
     );
-    let openai = openai_messages(&records).unwrap();
+    let openai = history(Provider::OpenAi, &records).unwrap();
     assert_eq!(array(&openai).len(), 5);
     assert_eq!(
         member(&array(&openai)[2], "content"),
@@ -646,9 +647,9 @@ fn made_up_call_names_are_exported_as_safe_names() {
         .map(|c| member(c, "name").as_str().unwrap())
         .collect();
     assert_eq!(recorded, names);
-    let openai = openai_messages(&records).unwrap();
+    let openai = history(Provider::OpenAi, &records).unwrap();
     check_openai(&openai).unwrap();
-    let anthropic = anthropic_messages(&records).unwrap();
+    let anthropic = history(Provider::Anthropic, &records).unwrap();
     check_anthropic(&anthropic).unwrap();
     let openai_names: Vec<&str> = array(member(&array(&openai)[1], "tool_calls"))
         .iter()
@@ -680,7 +681,7 @@ fn made_up_call_names_are_exported_as_safe_names() {
 #[test]
 fn transcript_without_stop_pairs_pending_calls() {
     let records = chained(&[TASK, ONE_CALL]);
-    let openai = openai_messages(&records).unwrap();
+    let openai = history(Provider::OpenAi, &records).unwrap();
     check_openai(&openai).unwrap();
     assert_eq!(
         member(&array(&openai)[2], "content"),
@@ -768,11 +769,15 @@ fn records_that_are_not_a_loop_transcript_are_refused() {
             index: *index,
             kind: *kind,
         };
-        assert_eq!(openai_messages(&records), Err(want), "{records:?}");
-        assert_eq!(anthropic_messages(&records), Err(want));
+        assert_eq!(
+            history(Provider::OpenAi, &records),
+            Err(want),
+            "{records:?}"
+        );
+        assert_eq!(history(Provider::Anthropic, &records), Err(want));
     }
     assert_eq!(
-        openai_messages(&[Value::Null]),
+        history(Provider::OpenAi, &[Value::Null]),
         Err(HistoryError {
             index: 0,
             kind: HistoryErrorKind::NotARecord
@@ -847,7 +852,7 @@ fn arguments_and_results_without_a_canonical_encoding_are_refused() {
             r#"{"id":"call_1_0","name":"echo","ok":true,"value":1}"#,
         ),
     ]);
-    assert!(openai_messages(&records).is_ok());
+    assert!(history(Provider::OpenAi, &records).is_ok());
     let cases = [
         (
             with_nan(records.clone(), 1, true, "arguments"),
@@ -861,8 +866,8 @@ fn arguments_and_results_without_a_canonical_encoding_are_refused() {
             index,
             kind: HistoryErrorKind::BadPayload(member),
         });
-        assert_eq!(openai_messages(&records), want);
-        assert_eq!(anthropic_messages(&records), want);
+        assert_eq!(history(Provider::OpenAi, &records), want);
+        assert_eq!(history(Provider::Anthropic, &records), want);
     }
 }
 
@@ -911,8 +916,8 @@ fn duplicate(history: &Value, at: usize) -> Value {
 fn checkers_catch_broken_copies() {
     let (bytes, _) = demo::budget().run().unwrap();
     let records = records_of(&bytes);
-    let openai = openai_messages(&records).unwrap();
-    let anthropic = anthropic_messages(&records).unwrap();
+    let openai = history(Provider::OpenAi, &records).unwrap();
+    let anthropic = history(Provider::Anthropic, &records).unwrap();
     // openai: 0 user, 1 assistant, 2 tool, 3 assistant, 4 tool, ..., 7 assistant(2 calls), 8 tool, 9 tool
     let broken_openai = [
         (
@@ -985,8 +990,8 @@ fn checkers_catch_broken_copies() {
 fn manifest_shapes_with_the_demo_toolbox() {
     let toolbox = demo::toolbox().unwrap();
     let specs = toolbox.manifest().specs();
-    let openai = openai_tools(specs);
-    let anthropic = anthropic_tools(specs);
+    let openai = Provider::OpenAi.tools(specs);
+    let anthropic = Provider::Anthropic.tools(specs);
     let mcp = mcp_tools(specs);
     let names = |tools: &Value, wrap: Option<&str>| -> Vec<String> {
         array(tools)
@@ -1029,5 +1034,5 @@ fn manifest_shapes_with_the_demo_toolbox() {
             &Value::from(spec.description.as_str())
         );
     }
-    assert_eq!(text(&openai_tools(&[])), "[]");
+    assert_eq!(text(&Provider::OpenAi.tools(&[])), "[]");
 }

@@ -1,65 +1,11 @@
-//! Anthropic Messages: the request body and the response, as Anthropic documents them
-//! (<https://docs.anthropic.com/en/api/messages>).
-//!
-//! # The request
-//!
-//! ```text
-//! {"model": <options.model>,
-//!  "max_tokens": <options.max_output_tokens>,
-//!  "system": <options.system>,
-//!  "messages": […the conversation…],
-//!  "tools": [{"name","description","input_schema"}],
-//!  …options.extra…}
-//! ```
-//!
-//! Anthropic requires `max_tokens`: without `max_output_tokens` the request is refused
-//! (a [`RequestError`](crate::provider::RequestError)). `system` is left out when not set, `tools`
-//! when the manifest is empty. Everything else — `temperature`, `tool_choice`,
-//! `top_p`, `top_k`, `stop_sequences`, `metadata`, `thinking`, … — goes in
-//! [`RequestOptions::extra`] and is copied as given; `model`, `messages`, `tools`,
-//! `system` and `max_tokens` there are refused (a [`RequestError`](crate::provider::RequestError)). The body
-//! is canonical JSON (RFC 8785).
-//!
-//! The conversation is written by [`messages`], and must begin and end with a `user`
-//! message. One that ends with an assistant message — a run resumed after
-//! `no_tool_calls` or `sentinel` — is refused (a [`RequestError`](crate::provider::RequestError)):
-//! Anthropic would take that message as a prefill and *continue* it, and the loop
-//! would record the continuation as a new turn of its own (models with extended
-//! thinking refuse a prefill outright). The codec adds no message the transcript does
-//! not hold, so to go on after such a stop, start a new run with a task that asks for
-//! more. A task that is empty or only white space is refused too: Anthropic takes no
-//! text without a character other than white space (`agentloop run` and the C ABI
-//! refuse such a task before a run starts: [`crate::agent::check_task`]).
-//!
-//! # The response
-//!
-//! [`parse`] reads `content`: the texts of its `text` blocks, joined in order with
-//! nothing between (a reply that cites sources comes as several blocks of one text),
-//! and each `tool_use` block as a call (`name`, and `input` as the arguments). Other
-//! blocks — `thinking`, `redacted_thinking`, server tool blocks (`server_tool_use`,
-//! `web_search_tool_result`, …) — are skipped: the loop neither shows nor records
-//! them. The provider's `tool_use` ids are dropped: the loop names calls itself.
-//!
-//! Reported: `usage.output_tokens` → [`Reply::output_tokens`];
-//! `usage.input_tokens + cache_creation_input_tokens + cache_read_input_tokens` (the
-//! total input, as Anthropic defines it) → [`ProviderReport::input_tokens`];
-//! `usage.cache_read_input_tokens` → `cached_input_tokens`; `model`; `id` →
-//! `response_id`; `stop_reason` (`end_turn`, `max_tokens` when cut at the token limit,
-//! `tool_use`, `stop_sequence`, `refusal`, `pause_turn`,
-//! `model_context_window_exceeded`) → `finish_reason`. Each may be absent or `null`; a
-//! count must be an integer from 0 to 2^53 − 1.
-//!
-//! A non-2xx answer (`{"type":"error","error":{"type","message"}}`) is a
-//! [`ModelError`] carrying the status, with a sentence naming the status, the error
-//! type and its message: `the provider answered HTTP 529 (overloaded_error):
-//! Overloaded`. So is a 2xx body that holds an `error` and no `content`, and a 2xx body
-//! that is not what this describes (the sentence names the member and what is wrong).
+//! Anthropic Messages: the codec behind [`Provider::Anthropic`](super::Provider::Anthropic), whose
+//! documentation says what is sent and what is read back.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::anthropic_tools;
 use super::common::{self, object, result_text, Reader};
+use super::manifest::anthropic_tools;
 use super::{RequestError, RequestErrorKind, RequestOptions};
 use crate::json::{Object, Value};
 use crate::model::{is_blank, Message, ModelError, ProviderReport, Reply};

@@ -1,5 +1,6 @@
 //! The tool manifest in the shapes OpenAI, Anthropic and MCP expect (the codecs send
-//! the first two; [`crate::export`] offers all three).
+//! the first two, [`Provider::tools`](super::Provider::tools) gives them; MCP's is
+//! [`mcp_tools`]).
 //!
 //! Each takes the loop's specs as given (a [`crate::tools::Manifest`] keeps them
 //! sorted by name, so the output is too) and copies each schema unchanged. Specs from a
@@ -24,7 +25,7 @@ fn described(spec: &ToolSpec, schema_key: &str) -> Value {
 
 /// OpenAI Chat Completions `tools`:
 /// `[{"type":"function","function":{"name","description","parameters":<schema>}}]`.
-pub fn openai_tools(specs: &[ToolSpec]) -> Value {
+pub(super) fn openai_tools(specs: &[ToolSpec]) -> Value {
     let tools: Vec<Value> = specs
         .iter()
         .map(|spec| {
@@ -38,7 +39,7 @@ pub fn openai_tools(specs: &[ToolSpec]) -> Value {
 }
 
 /// Anthropic Messages `tools`: `[{"name","description","input_schema":<schema>}]`.
-pub fn anthropic_tools(specs: &[ToolSpec]) -> Value {
+pub(super) fn anthropic_tools(specs: &[ToolSpec]) -> Value {
     Value::Array(specs.iter().map(|s| described(s, "input_schema")).collect())
 }
 

@@ -2,14 +2,16 @@
 //! provider's response as a [`Reply`] — no I/O, so a Rust program, a C host or an
 //! embedded runtime does only the HTTP.
 //!
-//! One module per wire format: [`openai`] (OpenAI Chat Completions, which
-//! OpenAI-compatible servers also speak) and [`anthropic`] (Anthropic Messages). Each
-//! has `request(messages, manifest, options) -> body`, `messages(…)` (the conversation
-//! as the provider's `messages` array) and `parse(status, body, secret) ->
-//! Result<Reply, ModelError>`; [`Provider`] picks one at run time. The transcript exports
-//! ([`crate::export::openai_messages`], [`crate::export::anthropic_messages`]) read
-//! the records back into the same [`Message`]s and go through the same `messages`, so
-//! a live request and an export of its transcript write the conversation alike.
+//! One value per wire format, [`Provider`]: [`Provider::OpenAi`] (OpenAI Chat
+//! Completions, which OpenAI-compatible servers also speak) and [`Provider::Anthropic`]
+//! (Anthropic Messages), whose documentation says what is sent and what is read back.
+//! Each gives [`Provider::request`] (messages, manifest, options → body),
+//! [`Provider::messages`] (the conversation as the provider's `messages` array),
+//! [`Provider::tools`] (the manifest as its `tools`) and [`Provider::parse`] (status,
+//! body, secret → `Result<Reply, ModelError>`). The transcript export
+//! ([`crate::export::history`]) reads the records back into the same [`Message`]s and
+//! goes through the same `messages`, so a live request and an export of its transcript
+//! write the conversation alike.
 //!
 //! ```
 //! use agentloop_core::model::Message;
@@ -64,7 +66,7 @@
 //! whole key, then any run of 8 of its characters the cut or the provider left
 //! ([`crate::redact`]).
 //!
-//! A third wire format (Gemini, say) is a module with the same three functions and a
+//! A third wire format (Gemini, say) is a private module with the same functions and a
 //! [`Provider`] variant; the shared checks and response reading are in a private
 //! module both codecs use.
 
@@ -77,19 +79,134 @@ use crate::json::{Object, Value};
 use crate::model::{Message, ModelError, Reply};
 use crate::tools::ToolSpec;
 
-pub mod anthropic;
+mod anthropic;
 mod common;
 mod manifest;
-pub mod openai;
+mod openai;
 
-pub use manifest::{anthropic_tools, mcp_tools, openai_tools};
+pub use manifest::mcp_tools;
 
 /// A wire format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Provider {
     /// OpenAI Chat Completions (`POST /v1/chat/completions`).
+    ///
+    /// The request body and the response, as OpenAI documents them
+    /// (<https://platform.openai.com/docs/api-reference/chat>) and as OpenAI-compatible
+    /// servers (vLLM, llama.cpp's server, Ollama, OpenRouter, Groq, Azure) speak them.
+    ///
+    /// # The request
+    ///
+    /// ```text
+    /// {"model": <options.model>,
+    ///  "messages": [{"role":"system","content":<options.system>}?, …the conversation…],
+    ///  "tools": [{"type":"function","function":{"name","description","parameters"}}],
+    ///  "max_completion_tokens": <options.max_output_tokens>,
+    ///  …options.extra…}
+    /// ```
+    ///
+    /// `tools` is left out when the manifest is empty, `max_completion_tokens` when
+    /// `max_output_tokens` is not set. Older OpenAI-compatible servers know only the
+    /// deprecated `max_tokens`: for them, leave `max_output_tokens` unset and put
+    /// `"max_tokens": n` in [`RequestOptions::extra`] (setting both sends both, which
+    /// OpenAI refuses). Everything else — `temperature`, `tool_choice`,
+    /// `parallel_tool_calls`, `seed`, `top_p`, `user`, … — goes in `extra` and is copied
+    /// as given; `model`, `messages`, `tools`, `system` and `max_completion_tokens` there
+    /// are refused (a [`RequestError`](crate::provider::RequestError)). The body is canonical JSON (RFC 8785), so
+    /// the same conversation always gives the same bytes.
+    ///
+    /// The conversation is written by [`Provider::messages`]. A conversation that ends with an
+    /// assistant message (a run resumed after `no_tool_calls` or `sentinel`) is sent as it
+    /// is: Chat Completions answers it with a new assistant message.
+    ///
+    /// # The response
+    ///
+    /// [`Provider::parse`] reads `choices[0]` (other choices, asked for with `n`, are ignored):
+    /// `message.content` (a string or `null`; when it is `null` or empty, a string
+    /// `message.refusal` is the text instead), and `message.tool_calls`, each
+    /// `{"type":"function","function":{"name","arguments"}}`. `arguments` is a string of
+    /// JSON: when the strict parser takes it (valid JSON, nested at most 128 deep, no
+    /// duplicate key, every number exact), the call's arguments are that value; when not,
+    /// they are the string itself, as a JSON string value — the call is kept, and fails the
+    /// tool's schema as data (`expected type object, got string`) for the model to see. A
+    /// `custom` tool call (`{"type":"custom","custom":{"name","input"}}`, for tools this
+    /// codec never offers) is kept the same way, its `input` as a string value. The
+    /// provider's call ids are dropped: the loop names calls itself. A message with no
+    /// `tool_calls` but the deprecated `function_call` (`{"name","arguments"}`, which an
+    /// old server may still send) gives that one call, read the same way.
+    ///
+    /// Reported: `usage.completion_tokens` → [`Reply::output_tokens`],
+    /// `usage.prompt_tokens` → [`ProviderReport::input_tokens`](crate::model::ProviderReport::input_tokens),
+    /// `usage.prompt_tokens_details.cached_tokens` → `cached_input_tokens`, `model`, `id`
+    /// → `response_id`, `choices[0].finish_reason` (`stop`, `length` when cut at the token
+    /// limit, `tool_calls`, `content_filter`) → `finish_reason`. Each may be absent or
+    /// `null`; a count must be an integer from 0 to 2^53 − 1.
+    ///
+    /// A non-2xx answer is a [`ModelError`] carrying the status, with a sentence naming the
+    /// status, the error's `type` and `code` and its `message` (`{"error":{"message",
+    /// "type","code"}}`): `the provider answered HTTP 401 (invalid_request_error,
+    /// invalid_api_key): Incorrect API key provided`. So is a 2xx body that holds an
+    /// `error` and no `choices`, and a 2xx body that is not what this describes (the
+    /// sentence names the member and what is wrong).
     OpenAi,
     /// Anthropic Messages (`POST /v1/messages`).
+    ///
+    /// Anthropic Messages: the request body and the response, as Anthropic documents them
+    /// (<https://docs.anthropic.com/en/api/messages>).
+    ///
+    /// # The request
+    ///
+    /// ```text
+    /// {"model": <options.model>,
+    ///  "max_tokens": <options.max_output_tokens>,
+    ///  "system": <options.system>,
+    ///  "messages": […the conversation…],
+    ///  "tools": [{"name","description","input_schema"}],
+    ///  …options.extra…}
+    /// ```
+    ///
+    /// Anthropic requires `max_tokens`: without `max_output_tokens` the request is refused
+    /// (a [`RequestError`](crate::provider::RequestError)). `system` is left out when not set, `tools`
+    /// when the manifest is empty. Everything else — `temperature`, `tool_choice`,
+    /// `top_p`, `top_k`, `stop_sequences`, `metadata`, `thinking`, … — goes in
+    /// [`RequestOptions::extra`] and is copied as given; `model`, `messages`, `tools`,
+    /// `system` and `max_tokens` there are refused (a [`RequestError`](crate::provider::RequestError)). The body
+    /// is canonical JSON (RFC 8785).
+    ///
+    /// The conversation is written by [`Provider::messages`], and must begin and end with a `user`
+    /// message. One that ends with an assistant message — a run resumed after
+    /// `no_tool_calls` or `sentinel` — is refused (a [`RequestError`](crate::provider::RequestError)):
+    /// Anthropic would take that message as a prefill and *continue* it, and the loop
+    /// would record the continuation as a new turn of its own (models with extended
+    /// thinking refuse a prefill outright). The codec adds no message the transcript does
+    /// not hold, so to go on after such a stop, start a new run with a task that asks for
+    /// more. A task that is empty or only white space is refused too: Anthropic takes no
+    /// text without a character other than white space (`agentloop run` and the C ABI
+    /// refuse such a task before a run starts: [`crate::agent::check_task`]).
+    ///
+    /// # The response
+    ///
+    /// [`Provider::parse`] reads `content`: the texts of its `text` blocks, joined in order with
+    /// nothing between (a reply that cites sources comes as several blocks of one text),
+    /// and each `tool_use` block as a call (`name`, and `input` as the arguments). Other
+    /// blocks — `thinking`, `redacted_thinking`, server tool blocks (`server_tool_use`,
+    /// `web_search_tool_result`, …) — are skipped: the loop neither shows nor records
+    /// them. The provider's `tool_use` ids are dropped: the loop names calls itself.
+    ///
+    /// Reported: `usage.output_tokens` → [`Reply::output_tokens`];
+    /// `usage.input_tokens + cache_creation_input_tokens + cache_read_input_tokens` (the
+    /// total input, as Anthropic defines it) → [`ProviderReport::input_tokens`](crate::model::ProviderReport::input_tokens);
+    /// `usage.cache_read_input_tokens` → `cached_input_tokens`; `model`; `id` →
+    /// `response_id`; `stop_reason` (`end_turn`, `max_tokens` when cut at the token limit,
+    /// `tool_use`, `stop_sequence`, `refusal`, `pause_turn`,
+    /// `model_context_window_exceeded`) → `finish_reason`. Each may be absent or `null`; a
+    /// count must be an integer from 0 to 2^53 − 1.
+    ///
+    /// A non-2xx answer (`{"type":"error","error":{"type","message"}}`) is a
+    /// [`ModelError`] carrying the status, with a sentence naming the status, the error
+    /// type and its message: `the provider answered HTTP 529 (overloaded_error):
+    /// Overloaded`. So is a 2xx body that holds an `error` and no `content`, and a 2xx body
+    /// that is not what this describes (the sentence names the member and what is wrong).
     Anthropic,
 }
 
@@ -147,6 +264,19 @@ impl Provider {
         match self {
             Provider::OpenAi => openai::messages(messages, None),
             Provider::Anthropic => anthropic::messages(messages),
+        }
+    }
+
+    /// The tool manifest as this provider's `tools` array (what `request` sends when
+    /// the manifest is not empty): OpenAI's
+    /// `[{"type":"function","function":{"name","description","parameters":<schema>}}]`,
+    /// Anthropic's `[{"name","description","input_schema":<schema>}]`. Each schema is
+    /// copied unchanged, in the order given (a [`crate::tools::Manifest`] keeps its specs
+    /// sorted by name). For an MCP server's shape, see [`mcp_tools`].
+    pub fn tools(self, specs: &[ToolSpec]) -> Value {
+        match self {
+            Provider::OpenAi => manifest::openai_tools(specs),
+            Provider::Anthropic => manifest::anthropic_tools(specs),
         }
     }
 }

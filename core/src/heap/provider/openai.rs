@@ -1,66 +1,11 @@
-//! OpenAI Chat Completions: the request body and the response, as OpenAI documents them
-//! (<https://platform.openai.com/docs/api-reference/chat>) and as OpenAI-compatible
-//! servers (vLLM, llama.cpp's server, Ollama, OpenRouter, Groq, Azure) speak them.
-//!
-//! # The request
-//!
-//! ```text
-//! {"model": <options.model>,
-//!  "messages": [{"role":"system","content":<options.system>}?, …the conversation…],
-//!  "tools": [{"type":"function","function":{"name","description","parameters"}}],
-//!  "max_completion_tokens": <options.max_output_tokens>,
-//!  …options.extra…}
-//! ```
-//!
-//! `tools` is left out when the manifest is empty, `max_completion_tokens` when
-//! `max_output_tokens` is not set. Older OpenAI-compatible servers know only the
-//! deprecated `max_tokens`: for them, leave `max_output_tokens` unset and put
-//! `"max_tokens": n` in [`RequestOptions::extra`] (setting both sends both, which
-//! OpenAI refuses). Everything else — `temperature`, `tool_choice`,
-//! `parallel_tool_calls`, `seed`, `top_p`, `user`, … — goes in `extra` and is copied
-//! as given; `model`, `messages`, `tools`, `system` and `max_completion_tokens` there
-//! are refused (a [`RequestError`](crate::provider::RequestError)). The body is canonical JSON (RFC 8785), so
-//! the same conversation always gives the same bytes.
-//!
-//! The conversation is written by [`messages`]. A conversation that ends with an
-//! assistant message (a run resumed after `no_tool_calls` or `sentinel`) is sent as it
-//! is: Chat Completions answers it with a new assistant message.
-//!
-//! # The response
-//!
-//! [`parse`] reads `choices[0]` (other choices, asked for with `n`, are ignored):
-//! `message.content` (a string or `null`; when it is `null` or empty, a string
-//! `message.refusal` is the text instead), and `message.tool_calls`, each
-//! `{"type":"function","function":{"name","arguments"}}`. `arguments` is a string of
-//! JSON: when the strict parser takes it (valid JSON, nested at most 128 deep, no
-//! duplicate key, every number exact), the call's arguments are that value; when not,
-//! they are the string itself, as a JSON string value — the call is kept, and fails the
-//! tool's schema as data (`expected type object, got string`) for the model to see. A
-//! `custom` tool call (`{"type":"custom","custom":{"name","input"}}`, for tools this
-//! codec never offers) is kept the same way, its `input` as a string value. The
-//! provider's call ids are dropped: the loop names calls itself. A message with no
-//! `tool_calls` but the deprecated `function_call` (`{"name","arguments"}`, which an
-//! old server may still send) gives that one call, read the same way.
-//!
-//! Reported: `usage.completion_tokens` → [`Reply::output_tokens`],
-//! `usage.prompt_tokens` → [`ProviderReport::input_tokens`],
-//! `usage.prompt_tokens_details.cached_tokens` → `cached_input_tokens`, `model`, `id`
-//! → `response_id`, `choices[0].finish_reason` (`stop`, `length` when cut at the token
-//! limit, `tool_calls`, `content_filter`) → `finish_reason`. Each may be absent or
-//! `null`; a count must be an integer from 0 to 2^53 − 1.
-//!
-//! A non-2xx answer is a [`ModelError`] carrying the status, with a sentence naming the
-//! status, the error's `type` and `code` and its `message` (`{"error":{"message",
-//! "type","code"}}`): `the provider answered HTTP 401 (invalid_request_error,
-//! invalid_api_key): Incorrect API key provided`. So is a 2xx body that holds an
-//! `error` and no `choices`, and a 2xx body that is not what this describes (the
-//! sentence names the member and what is wrong).
+//! OpenAI Chat Completions: the codec behind [`Provider::OpenAi`](super::Provider::OpenAi), whose
+//! documentation says what is sent and what is read back.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::common::{self, object, result_text, Reader};
-use super::openai_tools;
+use super::manifest::openai_tools;
 use super::{RequestError, RequestOptions};
 use crate::json::{parse as parse_json, Object, Value};
 use crate::model::{Message, ModelError, ProviderReport, Reply};

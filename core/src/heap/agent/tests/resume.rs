@@ -16,8 +16,9 @@ use crate::agent::{recorded_budgets, result_lost_sentence, Agent, Need, StopReas
 use crate::audit::verify_loop_bytes;
 use crate::driver::OpenErrorKind;
 use crate::driver::{self, ReplayReport};
-use crate::export::{openai_messages, parse_records};
+use crate::export::{history, parse_records};
 use crate::model::{Message, Model, ProviderReport};
+use crate::provider::Provider;
 use crate::sink::{RecordSink, SinkError};
 use crate::tools::{ToolError, ToolSpec as Spec};
 
@@ -240,7 +241,7 @@ fn loop_ok(bytes: &[u8]) {
     let report = verify_loop_bytes(bytes, &Options::default());
     assert!(report.ok(), "{:?}", report.faults);
     let records = parse_records(bytes).unwrap();
-    openai_messages(&records).unwrap();
+    history(Provider::OpenAi, &records).unwrap();
 }
 
 /// The result-lost record in place of the `tool` record `payload` of a call that ran.

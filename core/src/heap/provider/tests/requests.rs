@@ -11,9 +11,7 @@ use crate::agent::Budgets;
 use crate::demo;
 use crate::driver;
 use crate::export::tests::{check_anthropic, check_openai};
-use crate::export::{
-    anthropic_messages, anthropic_tools, openai_messages, openai_tools, parse_records,
-};
+use crate::export::{self, parse_records};
 use crate::json::{Object, Value};
 use crate::model::{Message, Model, ModelError, Reply, Scripted, ToolCall};
 use crate::provider::{
@@ -284,21 +282,29 @@ fn check_turns(capture: &Capture, transcript: &[u8], first_turn: usize) {
         let body = openai::request(seen, &manifest, &options).unwrap();
         let history = messages_of(&body);
         check_openai(&history).unwrap_or_else(|e| panic!("turn {k}: {e}"));
-        assert_eq!(history, openai_messages(&records).unwrap(), "turn {k}");
+        assert_eq!(
+            history,
+            export::history(Provider::OpenAi, &records).unwrap(),
+            "turn {k}"
+        );
         let sent = json(core::str::from_utf8(&body).unwrap());
         assert_eq!(
             sent.as_object().unwrap().get("tools"),
-            Some(&openai_tools(&manifest))
+            Some(&Provider::OpenAi.tools(&manifest))
         );
 
         let body = anthropic::request(seen, &manifest, &options).unwrap();
         let history = messages_of(&body);
         check_anthropic(&history).unwrap_or_else(|e| panic!("turn {k}: {e}"));
-        assert_eq!(history, anthropic_messages(&records).unwrap(), "turn {k}");
+        assert_eq!(
+            history,
+            export::history(Provider::Anthropic, &records).unwrap(),
+            "turn {k}"
+        );
         let sent = json(core::str::from_utf8(&body).unwrap());
         assert_eq!(
             sent.as_object().unwrap().get("tools"),
-            Some(&anthropic_tools(&manifest))
+            Some(&Provider::Anthropic.tools(&manifest))
         );
     }
 }
