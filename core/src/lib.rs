@@ -15,7 +15,8 @@
 //! - `heap/`, feature `alloc`: the [`json`] value type and strict parser, canonical encoding of any
 //!   value, the [`chain`] and the [`verify`] module; the budgeted agent loop — the
 //!   sans-I/O state machine [`agent`], [`model`]s, [`tools`] with their [`schema`]s,
-//!   the blocking [`driver`] (run, resume, replay) and the `demo` runs (feature `demo`); the
+//!   the blocking [`driver`] (run, resume, replay) and the `demo` runs (feature `demo`: the
+//!   fixtures of `agentloop demo` and the workspace's tests, not covered by the API promise); the
 //!   [`provider`] codecs (a conversation as an OpenAI Chat Completions or Anthropic
 //!   Messages request body, and the provider's response as a reply — no I/O);
 //!   [`export`] of a transcript as an OpenAI or Anthropic message history (through
@@ -87,7 +88,9 @@ pub use heap::{
     vocabulary,
 };
 
+// The demo runs are the fixtures of `agentloop demo` and the workspace's tests, not API.
 #[cfg(feature = "demo")]
+#[doc(hidden)]
 pub use heap::demo;
 
 #[cfg(feature = "std")]
