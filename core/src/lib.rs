@@ -84,9 +84,13 @@ use fixed::{checkpoint, fault_kind};
 
 #[cfg(feature = "alloc")]
 pub use heap::{
-    agent, chain, driver, export, json, note, provider, quote, redact, schema, tlog, tools,
-    vocabulary,
+    agent, chain, driver, export, json, note, provider, schema, tlog, tools, vocabulary,
 };
+// Internals the workspace's crates build on (record text escaped and cut for a sentence,
+// a secret kept out of one): hidden from the docs, not API.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub use heap::{quote, redact};
 
 // The demo runs are the fixtures of `agentloop demo` and the workspace's tests, not API.
 #[cfg(feature = "demo")]

@@ -10,8 +10,7 @@
 //! when it is exact as a double — every integer up to 2^53 in magnitude — and NaN and
 //! infinities are refused).
 //!
-//! The canonical encoding of values is part of [`crate::jcs`]; [`crate::quote`] is the
-//! crate's too.
+//! The canonical encoding of values is part of [`crate::jcs`].
 
 pub use agentloop_json::{
     cmp_keys, parse, parse_record_line, parse_with, Object, ParseError, ParseErrorKind,
