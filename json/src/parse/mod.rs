@@ -7,17 +7,9 @@ mod parser;
 pub use agentloop_transcript::__private::parse_error::{ParseError, ParseErrorKind};
 use parser::*;
 
-/// The deepest nesting a payload may have: the outermost array or object is depth 1.
-///
-/// A record line wraps its payload in one more object, so a record may be one deeper.
-pub const MAX_DEPTH: usize = 128;
-
-/// The deepest nesting of a record line (a transcript line): its payload may nest
-/// [`MAX_DEPTH`] deep and the record object adds one level around it (SPEC section 1).
-/// The same as `stream::RECORD_MAX_DEPTH`.
-pub const RECORD_MAX_DEPTH: usize = MAX_DEPTH + 1;
-const _: () = assert!(RECORD_MAX_DEPTH == agentloop_transcript::stream::RECORD_MAX_DEPTH);
-const _: () = assert!(MAX_DEPTH == agentloop_transcript::stream::MAX_DEPTH);
+// The nesting limits are SPEC section 1's, one for the parser and the streaming lexer:
+// defined once, in the lowest crate.
+pub use agentloop_transcript::stream::{MAX_DEPTH, RECORD_MAX_DEPTH};
 
 /// Parser settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
