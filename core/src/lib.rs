@@ -260,7 +260,7 @@ pub mod verify {
     #[cfg(feature = "std")]
     pub use crate::host::read_lines::for_each_line;
     #[cfg(feature = "std")]
-    pub use crate::host::verify_io::{verify_file, verify_file_with, verify_reader};
+    pub use crate::host::verify_io::{verify_file, verify_reader};
     #[cfg(feature = "std")]
     pub use crate::host::verify_parallel::{verify_reader_parallel, Parallel};
 }

@@ -11,7 +11,10 @@ use parser::*;
 // defined once, in the lowest crate.
 pub use agentloop_transcript::stream::{MAX_DEPTH, RECORD_MAX_DEPTH};
 
-/// Parser settings.
+/// Parser settings: [`parse_with`]'s. Internal (`#[doc(hidden)]`, not API): the
+/// workspace's tests and fuzzing parse with another depth; a library user parses a
+/// document with [`parse`] and a record line with [`parse_record_line`].
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ParseOptions {
     /// Deepest nesting accepted (outermost array or object = 1).
@@ -43,7 +46,11 @@ pub fn parse_record_line(line: &[u8]) -> Result<Value, ParseError> {
     )
 }
 
-/// Parses one JSON document strictly.
+/// Parses one JSON document strictly, nesting up to `options.max_depth`. Internal
+/// (`#[doc(hidden)]`, not API): [`parse`] and [`parse_record_line`] are the two depths
+/// the format has; the workspace's tests and fuzzing build deeper or shallower
+/// documents with this.
+#[doc(hidden)]
 pub fn parse_with(input: &[u8], options: ParseOptions) -> Result<Value, ParseError> {
     let (value, number_issue) = parse_inner(input, options.max_depth, false)?;
     match number_issue {
