@@ -184,11 +184,16 @@ impl From<Vec<Value>> for Value {
 ///
 /// This differs from byte (and code point) order only between characters above
 /// U+FFFF and those in U+E000..=U+FFFF: `"😀"` sorts before `"ﬁ"`.
+///
+/// Internal (`#[doc(hidden)]`, not API): [`Object`] keeps its members in this order;
+/// agentloop-schema and the workspace's tests compare keys with it.
+#[doc(hidden)]
 pub fn cmp_keys(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
-/// A JSON object: members sorted by [`cmp_keys`], keys unique.
+/// A JSON object: members sorted by key as RFC 8785 sorts them (as sequences of UTF-16
+/// code units), keys unique.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Object {
     members: Vec<(String, Value)>,
