@@ -15,7 +15,8 @@
 //! - `heap/`, feature `alloc`: the [`json`] value type and strict parser, canonical encoding of any
 //!   value, the [`chain`] and the [`verify`] module; the budgeted agent loop — the
 //!   sans-I/O state machine [`agent`], [`model`]s, [`tools`] with their [`schema`]s,
-//!   the blocking [`driver`] (run, resume, replay) and the `demo` runs (feature `demo`); the
+//!   the blocking [`driver`] (run, resume, replay) and the `demo` runs (feature `demo`: the
+//!   fixtures of `agentloop demo` and the workspace's tests, not covered by the API promise); the
 //!   [`provider`] codecs (a conversation as an OpenAI Chat Completions or Anthropic
 //!   Messages request body, and the provider's response as a reply — no I/O);
 //!   [`export`] of a transcript as an OpenAI or Anthropic message history (through
@@ -85,11 +86,17 @@ use fixed::{checkpoint, fault_kind};
 
 #[cfg(feature = "alloc")]
 pub use heap::{
-    agent, chain, driver, export, json, note, provider, quote, redact, schema, tlog, tools,
-    vocabulary,
+    agent, chain, driver, export, json, note, provider, schema, tlog, tools, vocabulary,
 };
+// Internals the workspace's crates build on (record text escaped and cut for a sentence,
+// a secret kept out of one): hidden from the docs, not API.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub use heap::{quote, redact};
 
+// The demo runs are the fixtures of `agentloop demo` and the workspace's tests, not API.
 #[cfg(feature = "demo")]
+#[doc(hidden)]
 pub use heap::demo;
 
 #[cfg(feature = "std")]
@@ -241,7 +248,7 @@ pub mod verify {
     #[cfg(feature = "std")]
     pub use crate::host::read_lines::for_each_line;
     #[cfg(feature = "std")]
-    pub use crate::host::verify_io::{verify_file, verify_file_with, verify_reader};
+    pub use crate::host::verify_io::{verify_file, verify_reader};
     #[cfg(feature = "std")]
     pub use crate::host::verify_parallel::{verify_reader_parallel, Parallel};
 }

@@ -276,6 +276,7 @@ fn unreadable_file_has_no_head() {
     let report = verify_file(
         std::path::Path::new("/nonexistent/agentloop/x.jsonl"),
         &Options::default(),
+        &crate::verify::Parallel::default(),
     );
     assert_eq!(kinds(&report), [(None, "unreadable")]);
     assert!(report.faults[0]

@@ -175,7 +175,7 @@ pub unsafe extern "C" fn agentloop_transcript_verify_file(
         let path = unsafe { path(path_ptr, path_len) }?;
         // SAFETY: the caller promises NULL or an initialised struct.
         let options = unsafe { read_options(options) }?;
-        let report = verify::verify_file(path, &options);
+        let report = verify::verify_file(path, &options, &verify::Parallel::default());
         // SAFETY: out_report was checked non-NULL; the caller promises it is writable.
         unsafe { give(out_report, agentloop_report::new(report)) }
     })

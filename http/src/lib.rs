@@ -40,7 +40,7 @@
 //! put in an error sentence — if a provider echoes it in an error body, the codec
 //! redacts it before it cuts the quoted text to its bound, and the sentence has
 //! `[redacted]` in its place, as it has for any run of 8 characters of the key that a
-//! provider echoed in part ([`agentloop_core::redact`]). This crate logs nothing. ureq
+//! provider echoed in part. This crate logs nothing. ureq
 //! (the HTTP client) logs through the `log` crate: at `debug` it redacts the headers,
 //! but at `trace` its `ureq_proto` target dumps the bytes it writes, key header
 //! included; a program that installs a logger should keep `ureq_proto` below `trace`.

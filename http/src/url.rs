@@ -1,5 +1,5 @@
 //! A base URL's userinfo (`user:password@`): what it is, and the URL shown without it —
-//! `agentloop_core::redact`'s, which the MCP client shares.
+//! `agentloop_core::redact`'s (internal), which the MCP client shares.
 
 pub(crate) use agentloop_core::redact::userinfo;
 pub use agentloop_core::redact::without_userinfo;

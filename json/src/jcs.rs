@@ -34,7 +34,9 @@ pub fn write_value<S: ByteSink + ?Sized>(value: &Value, out: &mut S) -> Result<(
 }
 
 /// Writes `object` canonically, leaving out the member named `skip` if given (a
-/// record is hashed without its `hash` member).
+/// record is hashed without its `hash` member). Internal (`#[doc(hidden)]`, not API):
+/// agentloop-tlog's verifier hashes a parsed record with it.
+#[doc(hidden)]
 pub fn write_object_except<S: ByteSink + ?Sized>(
     object: &Object,
     skip: Option<&str>,

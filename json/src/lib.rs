@@ -4,7 +4,8 @@
 //! canonical order (by key, compared as UTF-16 code units) with no duplicate keys, so
 //! encoding never sorts and lookups are binary searches; the strict I-JSON parser
 //! ([`parse`], SPEC section 1); the RFC 8785 canonical encoding of any value ([`jcs`]);
-//! and [`quote`], record text made safe to show in a sentence. `no_std` + `alloc`; its
+//! and, internal to the workspace (`#[doc(hidden)]`), `quote`: record text made safe to
+//! show in a sentence. `no_std` + `alloc`; its
 //! dependencies are `agentloop-transcript` (the canonical strings and numbers, the byte
 //! sinks, the parse error) and, with the feature `serde`, serde — no regex, no ed25519,
 //! no base64.
@@ -16,7 +17,8 @@
 //! infinities are refused).
 //!
 //! `agentloop-core` re-exports this crate's items as `agentloop_core::json`, its
-//! [`jcs`] as part of `agentloop_core::jcs` and [`quote`] as `agentloop_core::quote`.
+//! [`jcs`] as part of `agentloop_core::jcs` (and the hidden `quote` as
+//! `agentloop_core::quote`).
 //!
 //! ```
 //! use agentloop_json::{jcs, parse, Value};
@@ -34,6 +36,8 @@ extern crate alloc;
 extern crate std;
 
 pub mod jcs;
+// Internal: the sentences of core, the CLI and the MCP client build on it (not API).
+#[doc(hidden)]
 pub mod quote;
 
 mod payload;
@@ -180,11 +184,16 @@ impl From<Vec<Value>> for Value {
 ///
 /// This differs from byte (and code point) order only between characters above
 /// U+FFFF and those in U+E000..=U+FFFF: `"😀"` sorts before `"ﬁ"`.
+///
+/// Internal (`#[doc(hidden)]`, not API): [`Object`] keeps its members in this order;
+/// agentloop-schema and the workspace's tests compare keys with it.
+#[doc(hidden)]
 pub fn cmp_keys(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
-/// A JSON object: members sorted by [`cmp_keys`], keys unique.
+/// A JSON object: members sorted by key as RFC 8785 sorts them (as sequences of UTF-16
+/// code units), keys unique.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Object {
     members: Vec<(String, Value)>,

@@ -2,6 +2,10 @@
 //! are written as JSON escapes, so a record string can neither start a line of its own
 //! (a forged `agentloop: …` message) nor send a terminal escape sequence
 //! ([`escape_controls`]); and a sentence cut to fit a record ([`cut_to_fit`]).
+//!
+//! Internal (`#[doc(hidden)]`, outside the API promise): agentloop-core's sentences, the
+//! CLI's terminal output and the MCP client's cutting build on it; a library user sees
+//! the behaviour (escaped control characters, cut sentences), not these functions.
 
 use alloc::borrow::Cow;
 use alloc::string::String;

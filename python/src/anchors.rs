@@ -57,7 +57,8 @@ pub fn checkpoint(
     key: Option<&str>,
 ) -> PyResult<String> {
     let signer = signer(key)?;
-    let report = py.detach(|| verify::verify_file(&path, &Options::default()));
+    let report =
+        py.detach(|| verify::verify_file(&path, &Options::default(), &verify::Parallel::default()));
     make_checkpoint(&report, origin, signer.as_ref())
         .map_err(|e| CheckpointError::new_err(format!("{}: {e}", path.display())))
 }

@@ -62,7 +62,7 @@ pub fn verify(
         let report = if r#loop {
             audit::verify_loop_file(&path, by.options())
         } else {
-            core_verify::verify_file_with(&path, by.options(), &Parallel::default())
+            core_verify::verify_file(&path, by.options(), &Parallel::default())
         };
         by.finish(report, || fs::read(&path).ok())
     });

@@ -45,7 +45,7 @@ pub fn check_line_invariants(report: &Report) {
 /// Writes `bytes` to a fresh file on disk and verifies it with [`verify::verify_file`],
 /// [`verify::verify_bytes`], [`verify::verify_reader`] over the bytes,
 /// [`verify::verify_reader`] over a reader that yields one byte at a time, and
-/// [`verify::verify_reader_parallel`] / [`verify::verify_file_with`] on threads with
+/// [`verify::verify_reader_parallel`] / [`verify::verify_file`] on threads with
 /// chunks from 1 byte up; asserts the reports are identical and satisfy
 /// [`check_line_invariants`]; returns the report.
 pub fn verify_everywhere(bytes: &[u8], options: &Options) -> Report {
@@ -60,7 +60,7 @@ pub fn verify_everywhere(bytes: &[u8], options: &Options) -> Report {
 pub fn verify_all_agree(bytes: &[u8], options: &Options) -> Report {
     let dir = TempDir::new("verify");
     let path = dir.write("transcript.jsonl", bytes);
-    let from_file = verify::verify_file(&path, options);
+    let from_file = verify::verify_file(&path, options, &verify::Parallel::default());
     let from_bytes = verify::verify_bytes(bytes, options);
     let from_reader = verify::verify_reader(bytes, options);
     let byte_by_byte = verify::verify_reader(BufReader::with_capacity(1, bytes), options);
@@ -86,10 +86,7 @@ pub fn verify_all_agree(bytes: &[u8], options: &Options) -> Report {
         chunk_bytes: 64,
         from_bytes: 0,
     };
-    let from_file_threaded = verify::verify_file_with(&path, options, &forced);
-    assert_eq!(
-        from_file_threaded, from_bytes,
-        "verify_file_with on threads"
-    );
+    let from_file_threaded = verify::verify_file(&path, options, &forced);
+    assert_eq!(from_file_threaded, from_bytes, "verify_file on threads");
     from_file
 }

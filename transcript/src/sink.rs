@@ -1,5 +1,5 @@
-//! Byte sinks that need no allocator: a caller's buffer, a counter, a comparison, a
-//! SHA-256 hasher. Public as part of [`crate::sink`].
+//! Byte sinks that need no allocator: a caller's buffer, a counter, a SHA-256 hasher
+//! (and, internal to the workspace, a comparison). Public as part of [`crate::sink`].
 
 use core::fmt;
 
@@ -111,7 +111,9 @@ impl ByteSink for CountingSink {
 /// Compares what is written against expected bytes without storing anything.
 ///
 /// After encoding, [`CompareSink::matches`] tells whether the output was exactly the
-/// expected bytes; the verifier uses it to check that a line is canonical.
+/// expected bytes; the verifier uses it to check that a line is canonical. Internal
+/// (`#[doc(hidden)]`, not API): agentloop-tlog's verifier is its user.
+#[doc(hidden)]
 #[derive(Debug)]
 pub struct CompareSink<'a> {
     expected: &'a [u8],

@@ -86,7 +86,7 @@ fn one(scenario: &Scenario, dir: &Path) -> Result<Vec<Row>, Failure> {
         name: name.clone(),
         reason,
     })?;
-    let report = verify::verify_file(&path, &Options::default());
+    let report = verify::verify_file(&path, &Options::default(), &verify::Parallel::default());
     let head = report
         .head
         .map(|h| h.to_string()[..12].to_owned())

@@ -190,7 +190,7 @@ pub fn verify_source(source: Source<'_>, options: &Options, parallel: &Parallel)
             BufReader::with_capacity(1 << 16, io::stdin().lock()),
             options,
         ),
-        Source::Path(path) => verify::verify_file_with(path, options, parallel),
+        Source::Path(path) => verify::verify_file(path, options, parallel),
     }
 }
 

@@ -47,7 +47,11 @@ fn demo_writes_three_verified_transcripts_and_every_claim_holds() {
             lines,
             "{name}"
         );
-        let report = verify::verify_file(&out.join(name), &Options::default());
+        let report = verify::verify_file(
+            &out.join(name),
+            &Options::default(),
+            &verify::Parallel::default(),
+        );
         assert!(report.ok(), "{name}: {:?}", report.faults);
         assert_eq!(report.count, lines as u64);
     }

@@ -14,10 +14,12 @@ pub mod model;
 pub use agentloop_tlog::note;
 pub(crate) mod opaque;
 pub mod provider;
+#[doc(hidden)]
 pub use agentloop_json::quote;
 pub(crate) mod record_log;
 pub(crate) mod record_sink;
 pub(crate) mod record_value;
+#[doc(hidden)]
 pub mod redact;
 pub use agentloop_schema as schema;
 #[cfg(test)]

@@ -18,6 +18,11 @@
 //! wherever the cut fell. A run of fewer characters is kept (every text shares short
 //! runs with a key: `sk-`, a word).
 //!
+//! Internal (`#[doc(hidden)]`, outside the API promise): the provider codecs, and the
+//! HTTP model, the MCP client, the CLI and the Python package build on it; a library user
+//! sees the behaviour (`[redacted]` where a key was, a URL shown without its userinfo),
+//! not these functions.
+//!
 //! ```
 //! use agentloop_core::redact::bounded;
 //!

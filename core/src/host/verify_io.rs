@@ -25,17 +25,19 @@ pub fn verify_reader<R: BufRead>(reader: R, options: &Options) -> Report {
     verifier.finish()
 }
 
-/// Verifies a transcript file: on worker threads ([`verify_reader_parallel`] with
-/// [`Parallel::default`]) when the machine has more than one core and the file is at
-/// least [`Parallel::from_bytes`] long, else on the calling thread. A file that cannot
-/// be opened or read is an `unreadable` fault naming the path and the reason.
-pub fn verify_file(path: &Path, options: &Options) -> Report {
-    verify_file_with(path, options, &Parallel::default())
-}
-
-/// [`verify_file`] with the threads, chunk size and size threshold given;
-/// `threads` = 1 verifies on the calling thread.
-pub fn verify_file_with(path: &Path, options: &Options, parallel: &Parallel) -> Report {
+/// Verifies a transcript file: on `parallel`'s worker threads
+/// ([`verify_reader_parallel`]) when it has more than one and the file is at least
+/// [`Parallel::from_bytes`] long, else on the calling thread (`threads` = 1 always
+/// does). [`Parallel::default`] uses every core for a file from 4 MiB. A file that
+/// cannot be opened or read is an `unreadable` fault naming the path and the reason.
+///
+/// ```no_run
+/// use agentloop_core::verify::{verify_file, Options, Parallel};
+///
+/// let report = verify_file("run.jsonl".as_ref(), &Options::default(), &Parallel::default());
+/// assert!(report.ok());
+/// ```
+pub fn verify_file(path: &Path, options: &Options, parallel: &Parallel) -> Report {
     match File::open(path) {
         Ok(file) => {
             let len = file.metadata().map_or(0, |m| m.len());

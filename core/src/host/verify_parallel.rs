@@ -35,7 +35,7 @@ pub struct Parallel {
     pub threads: usize,
     /// Bytes read into one buffer before it is cut after its last complete line.
     pub chunk_bytes: usize,
-    /// [`crate::verify::verify_file_with`] uses threads only for a file at least this long;
+    /// [`crate::verify::verify_file`] uses threads only for a file at least this long;
     /// below it, starting threads costs more than it saves.
     pub from_bytes: u64,
 }

@@ -9,7 +9,7 @@ use std::fs::{self, File};
 use std::path::Path;
 
 use agentloop::*;
-use agentloop_core::verify::{verify_file, Options};
+use agentloop_core::verify::{verify_file, Options, Parallel};
 
 use crate::common::Dir;
 
@@ -41,7 +41,7 @@ fn count(w: *mut agentloop_writer) -> u64 {
 }
 
 fn verified(path: &Path) -> u64 {
-    let report = verify_file(path, &Options::default());
+    let report = verify_file(path, &Options::default(), &Parallel::default());
     assert!(report.ok(), "{:?}", report.faults);
     report.count
 }

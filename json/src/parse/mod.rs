@@ -7,19 +7,14 @@ mod parser;
 pub use agentloop_transcript::__private::parse_error::{ParseError, ParseErrorKind};
 use parser::*;
 
-/// The deepest nesting a payload may have: the outermost array or object is depth 1.
-///
-/// A record line wraps its payload in one more object, so a record may be one deeper.
-pub const MAX_DEPTH: usize = 128;
+// The nesting limits are SPEC section 1's, one for the parser and the streaming lexer:
+// defined once, in the lowest crate.
+pub use agentloop_transcript::stream::{MAX_DEPTH, RECORD_MAX_DEPTH};
 
-/// The deepest nesting of a record line (a transcript line): its payload may nest
-/// [`MAX_DEPTH`] deep and the record object adds one level around it (SPEC section 1).
-/// The same as `stream::RECORD_MAX_DEPTH`.
-pub const RECORD_MAX_DEPTH: usize = MAX_DEPTH + 1;
-const _: () = assert!(RECORD_MAX_DEPTH == agentloop_transcript::stream::RECORD_MAX_DEPTH);
-const _: () = assert!(MAX_DEPTH == agentloop_transcript::stream::MAX_DEPTH);
-
-/// Parser settings.
+/// Parser settings: [`parse_with`]'s. Internal (`#[doc(hidden)]`, not API): the
+/// workspace's tests and fuzzing parse with another depth; a library user parses a
+/// document with [`parse`] and a record line with [`parse_record_line`].
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ParseOptions {
     /// Deepest nesting accepted (outermost array or object = 1).
@@ -51,7 +46,11 @@ pub fn parse_record_line(line: &[u8]) -> Result<Value, ParseError> {
     )
 }
 
-/// Parses one JSON document strictly.
+/// Parses one JSON document strictly, nesting up to `options.max_depth`. Internal
+/// (`#[doc(hidden)]`, not API): [`parse`] and [`parse_record_line`] are the two depths
+/// the format has; the workspace's tests and fuzzing build deeper or shallower
+/// documents with this.
+#[doc(hidden)]
 pub fn parse_with(input: &[u8], options: ParseOptions) -> Result<Value, ParseError> {
     let (value, number_issue) = parse_inner(input, options.max_depth, false)?;
     match number_issue {

@@ -18,7 +18,7 @@ use std::process::{Child, Command, Stdio};
 
 use agentloop_core::durable::{self, TailRepair, WriteError, Writer, WriterOptions};
 use agentloop_core::json::{self, Value};
-use agentloop_core::verify::{verify_file, FaultKind, Options};
+use agentloop_core::verify::{verify_file, FaultKind, Options, Parallel};
 use agentloop_tests::{skip_or_fail, TempDir, XorShift};
 
 /// Starts the writer process on `file`.
@@ -108,7 +108,7 @@ fn a_writer_killed_anywhere_loses_no_returned_record() {
             }
         }
 
-        let report = verify_file(&path, &Options::default());
+        let report = verify_file(&path, &Options::default(), &Parallel::default());
         if !report.ok() {
             assert_eq!(
                 report.faults.iter().map(|f| f.kind).collect::<Vec<_>>(),
@@ -130,7 +130,7 @@ fn a_writer_killed_anywhere_loses_no_returned_record() {
             repairs += 1;
         }
         assert!(
-            verify_file(&path, &Options::default()).ok(),
+            verify_file(&path, &Options::default(), &Parallel::default()).ok(),
             "round {round}"
         );
         let in_file = hashes(&path);
@@ -179,7 +179,7 @@ fn a_torn_tail_stops_the_next_writer_until_repaired() {
     assert_eq!(fs::read(&removed.side_file).unwrap(), br#"{"hash":"0123"#);
     let status = append_loop(&path, 2, "b", "always", false).wait().unwrap();
     assert!(status.success());
-    let report = verify_file(&path, &Options::default());
+    let report = verify_file(&path, &Options::default(), &Parallel::default());
     assert!(report.ok(), "{:?}", report.faults);
     assert_eq!(report.count, 5);
 }
@@ -239,7 +239,7 @@ fn a_full_disk_is_a_clear_error_and_the_file_still_verifies() {
     );
     assert!(sentence.ends_with("the file was cut back to its length before the append"));
     assert_eq!(fs::metadata(&path).unwrap().len(), writer.len());
-    let report = verify_file(&path, &Options::default());
+    let report = verify_file(&path, &Options::default(), &Parallel::default());
     assert!(report.ok(), "{:?}", report.faults);
     assert_eq!(report.count, appended as u64);
     assert_eq!(report.head, Some(writer.head()));
@@ -250,7 +250,7 @@ fn a_full_disk_is_a_clear_error_and_the_file_still_verifies() {
         .append("note", &padded(appended, 300_000))
         .unwrap_err();
     assert!(matches!(error, WriteError::Write(_)), "{error:?}");
-    assert!(verify_file(&path, &Options::default()).ok());
+    assert!(verify_file(&path, &Options::default(), &Parallel::default()).ok());
 
     // A writer process on the full disk exits with the same clear error.
     let output = append_loop(&path, 1000, "p", "always", true)
@@ -259,7 +259,7 @@ fn a_full_disk_is_a_clear_error_and_the_file_still_verifies() {
     assert_eq!(output.status.code(), Some(1));
     let err = String::from_utf8(output.stderr).unwrap();
     assert!(err.contains("No space left on device"), "{err}");
-    assert!(verify_file(&path, &Options::default()).ok());
+    assert!(verify_file(&path, &Options::default(), &Parallel::default()).ok());
 }
 
 #[test]
@@ -283,7 +283,7 @@ fn two_processes_appending_ten_thousand_each_never_fork_the_chain() {
             EACH as usize
         );
     }
-    let report = verify_file(&path, &Options::default());
+    let report = verify_file(&path, &Options::default(), &Parallel::default());
     assert!(report.ok(), "{:?}", report.faults);
     assert_eq!(report.count, 2 * EACH);
     // Each process's records are all there, in the order it appended them.

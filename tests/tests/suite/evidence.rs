@@ -13,7 +13,7 @@ use agentloop_core::chain::Chain;
 use agentloop_core::hash::Hash;
 use agentloop_core::json::{Value, MAX_DEPTH};
 use agentloop_core::verify::FaultKind::{self, *};
-use agentloop_core::verify::{self, Checkpoint, Options, Report};
+use agentloop_core::verify::{self, Checkpoint, Options, Parallel, Report};
 use agentloop_tests::{
     encode_record, fault_list, forge_chain, parse_record, replace_once, sample_chain, sample_kind,
     sample_payload, seal, sha256, transcript, verify_all_agree, verify_everywhere, TempDir,
@@ -273,7 +273,7 @@ fn identical_appends_give_byte_identical_files() {
     let on_disk_a = fs::read(&path_a).unwrap();
     assert_eq!(on_disk_a, fs::read(&path_b).unwrap());
     assert_eq!(head_a, head_b);
-    let report = verify::verify_file(&path_a, &strict());
+    let report = verify::verify_file(&path_a, &strict(), &Parallel::default());
     expect(&report, &[]);
     assert_eq!(report.head, Some(head_a));
     // Negative control: one different input gives different bytes and another head.
@@ -748,7 +748,7 @@ fn fault_unreadable() {
     let dir = TempDir::new("unreadable");
     let missing = dir.path().join("does-not-exist.jsonl");
     for path in [missing.as_path(), dir.path()] {
-        let report = verify::verify_file(path, &strict());
+        let report = verify::verify_file(path, &strict(), &Parallel::default());
         assert_eq!(report.faults.len(), 1, "{:?}", report.faults);
         let fault = &report.faults[0];
         assert_eq!(
@@ -759,10 +759,12 @@ fn fault_unreadable() {
         assert!(!report.ok());
         assert_eq!(report.count, 0);
     }
-    assert!(verify::verify_file(&missing, &strict()).faults[0]
-        .detail
-        .to_string()
-        .contains("does-not-exist.jsonl"));
+    assert!(
+        verify::verify_file(&missing, &strict(), &Parallel::default()).faults[0]
+            .detail
+            .to_string()
+            .contains("does-not-exist.jsonl")
+    );
 }
 
 // ---------------------------------------------------------------------------------------

@@ -398,7 +398,7 @@ fn python_verifier_written_from_the_spec_agrees() {
     let mut disagreements = Vec::new();
     let mut kinds_seen = std::collections::BTreeSet::new();
     for (path, line) in paths.iter().zip(lines) {
-        let ours = verify::verify_file(path, &Options::default());
+        let ours = verify::verify_file(path, &Options::default(), &verify::Parallel::default());
         let theirs = read_oracle_line(line);
         let mut their_faults = theirs.faults.clone();
         their_faults.sort();

@@ -32,8 +32,9 @@ use agentloop_json::jcs::{write_object_except, write_value};
 pub const MAX_FAULTS: usize = 10_000;
 
 /// Default longest line accepted: 16 MiB. A longer line is `bad_json`; a reader never
-/// buffers more than this (plus one read block).
-pub const MAX_LINE_BYTES: usize = 16 << 20;
+/// buffers more than this (plus one read block). The value of the streaming verifier's
+/// `stream::MAX_LINE_BYTES`, as a `usize`: a line this verifier reads is in memory.
+pub const MAX_LINE_BYTES: usize = agentloop_transcript::stream::MAX_LINE_BYTES as usize;
 
 /// How to verify.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

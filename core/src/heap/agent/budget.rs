@@ -23,7 +23,8 @@ pub struct Outcome {
 }
 
 /// The token estimate for a turn's text: `max(1, chars / 4)`, chars being Unicode
-/// scalar values.
+/// scalar values. Internal (`#[doc(hidden)]` where re-exported, not API): the loop
+/// counts it for a turn whose model reported no usage; the benches use it too.
 pub fn estimate_tokens(text: &str) -> u64 {
     let chars = text.chars().count() as u64;
     (chars / 4).max(1)

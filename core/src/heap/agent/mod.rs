@@ -98,9 +98,14 @@ use turn::Turn;
 #[cfg(test)]
 mod tests;
 
-pub use crate::vocabulary::{call_id, result_lost_sentence, RecordKind, StopReason};
+// Internals the workspace's tests and benches build on (not API).
+#[doc(hidden)]
+pub use crate::vocabulary::result_lost_sentence;
+pub use crate::vocabulary::{call_id, RecordKind, StopReason};
 pub use crate::vocabulary::{BudgetError, Budgets};
-pub use budget::{estimate_tokens, Outcome};
+#[doc(hidden)]
+pub use budget::estimate_tokens;
+pub use budget::Outcome;
 pub use follow::Difference;
 pub(crate) use need::FeedErrorKind;
 pub use need::{FeedError, Need};

@@ -87,7 +87,8 @@ impl Agent {
     ///   tool is idempotent ([`crate::tools::Tool::idempotent`]) it is run again like
     ///   any call; if not, it is not run again (its effect may have happened): unless
     ///   one of the deterministic checks refuses it (then it never ran), it gets an
-    ///   `ok:false` record with [`super::result_lost_sentence`] — without asking the
+    ///   `ok:false` record whose error says the result was lost (its class is
+    ///   [`CallFailure::ResultLost`](crate::vocabulary::CallFailure::ResultLost)) — without asking the
     ///   host's cancellation first, since it reports a call already started — counting against the tool-call budget and its tool's limit,
     ///   and the model decides what to do. [`Agent::in_flight_calls`] names calls k
     ///   and after;

@@ -2,6 +2,9 @@
 //! transcript must bear out. `agentloop demo` writes and checks them; tests and other
 //! hosts (the C ABI) reuse them.
 //!
+//! Internal: the demo scenarios are the fixtures of `agentloop demo` and the workspace's
+//! tests, not covered by the API promise (the module is `#[doc(hidden)]`).
+//!
 //! | file | records | shows |
 //! | --- | --- | --- |
 //! | `demo-answer.jsonl` | 5 | task, a call to `add`, its result, the answer, `no_tool_calls` |

@@ -6,9 +6,7 @@
 //! with exactly one result — a call the loop left unrun (the `stop` record's
 //! `unrun_calls`) with a synthetic `not run: the loop stopped (<reason>)` result.
 //! [`Provider::tools`](crate::provider::Provider::tools) and [`mcp_tools`] turn the
-//! loop's [`ToolSpec`](crate::tools::ToolSpec)s into tool lists. [`native_messages`],
-//! [`native_tools`] and [`native_calls`] give the loop's own shapes of the same, for
-//! programs (and the C ABI) that talk to a model themselves. [`rebuild_requests`]
+//! loop's [`ToolSpec`](crate::tools::ToolSpec)s into tool lists. [`rebuild_requests`]
 //! rebuilds each turn's request body from the transcript alone, and
 //! [`check_requests`] compares them with the digests the records hold.
 //!
@@ -34,6 +32,8 @@ mod requests_tests;
 pub use crate::provider::mcp_tools;
 pub use conversation::HistoryError;
 pub use history::history;
+// The loop's own JSON shapes of messages, tools and calls: the C ABI's, not API.
+#[doc(hidden)]
 pub use native::{native_call, native_calls, native_messages, native_tools};
 pub use requests::{
     check_requests, rebuild_requests, RebuiltRequest, RequestMismatch, Requester, RequestsError,

@@ -12,6 +12,10 @@
 //! - a tool: `{"description":…,"name":…,"schema":…}`.
 //!
 //! Members come out in canonical order when encoded with [`crate::jcs`].
+//!
+//! Internal (`#[doc(hidden)]` where re-exported, not API): the C ABI is their one user; a
+//! Rust program talking to a model itself has the [`Message`]s, [`ToolSpec`]s and
+//! [`ToolCall`]s.
 
 use alloc::vec::Vec;
 

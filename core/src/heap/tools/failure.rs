@@ -25,8 +25,8 @@ pub enum CallFailure {
     ToolLimit,
     /// The call's arguments broke its tool's schema.
     InvalidArguments,
-    /// The run was interrupted while the call may have been running
-    /// ([`result_lost_sentence`]).
+    /// The run was interrupted while the call may have been running (`result lost: the
+    /// run was interrupted while tool '<name>' was running; …`).
     ResultLost,
     /// The tool ran and failed (or its result had no canonical form).
     Tool,
@@ -73,6 +73,8 @@ pub(crate) fn tool_limit_sentence(name: &str, limit: u64) -> String {
 
 /// The `error` of a call whose result was lost: the run was interrupted while it may
 /// have been running, and its tool is not idempotent, so it is not run again.
+/// Internal (`#[doc(hidden)]` where re-exported, not API): the C ABI's tests compare
+/// with it; a library user classifies an error with [`CallFailure::of`].
 pub fn result_lost_sentence(name: &str) -> String {
     format!(
         "{RESULT_LOST}the run was interrupted while tool '{name}' was running; it may or may \

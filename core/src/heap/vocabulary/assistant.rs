@@ -82,7 +82,7 @@ impl AssistantPayload {
 }
 
 /// One call: `{"arguments", "id", "name"}` (also the loop's own JSON shape of a call,
-/// [`crate::export::native_call`]).
+/// `export::native_call`).
 pub(crate) fn encode_call(call: &ToolCall) -> Value {
     object([
         (ID, Value::from(call.id.as_str())),

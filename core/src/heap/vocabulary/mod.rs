@@ -41,8 +41,10 @@ mod stop;
 pub(crate) mod task;
 mod tool;
 
+#[doc(hidden)]
+pub use crate::tools::failure::result_lost_sentence;
+pub use crate::tools::failure::CallFailure;
 pub(crate) use crate::tools::failure::INVALID_ARGUMENTS;
-pub use crate::tools::failure::{result_lost_sentence, CallFailure};
 pub(crate) use assistant::encode_call;
 pub use assistant::AssistantPayload;
 #[cfg(test)]

@@ -10,7 +10,7 @@ use std::vec::Vec;
 use std::{format, thread, vec};
 
 use super::*;
-use crate::verify::{verify_file, FaultKind, Options};
+use crate::verify::{verify_file, FaultKind, Options, Parallel};
 use repair::RepairIo;
 
 /// A scratch directory, removed when dropped.
@@ -45,7 +45,7 @@ fn removed(repaired: Repaired) -> Removed {
 }
 
 fn verified(path: &Path) -> u64 {
-    let report = verify_file(path, &Options::default());
+    let report = verify_file(path, &Options::default(), &Parallel::default());
     assert!(report.ok(), "{:?}", report.faults);
     report.count
 }
@@ -1060,7 +1060,7 @@ fn a_whole_record_lacking_only_its_newline_is_kept_and_completed() {
     );
     assert_eq!(repaired.count, 3);
     assert_eq!(fs::read(&path).unwrap(), whole);
-    let report = verify_file(&path, &Options::default());
+    let report = verify_file(&path, &Options::default(), &Parallel::default());
     assert!(report.ok(), "{:?}", report.faults);
     assert_eq!(report.head, Some(repaired.head));
     let side = format!("{}.torn-{complete}", path.display());

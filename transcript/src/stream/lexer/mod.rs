@@ -57,11 +57,16 @@ use events::{Events, Runs};
 use scan::clean_prefix;
 use state::{Frame, State};
 
-/// The deepest nesting of a record line: a payload may nest [`crate::stream::MAX_DEPTH`]
-/// deep and the record object adds one level (the outermost object or array is depth 1).
+/// The deepest nesting of a record line (a transcript line): its payload may nest
+/// [`MAX_DEPTH`] deep and the record object adds one level around it (SPEC section 1).
+/// One limit for the streaming lexer and the allocating parser (agentloop-json
+/// re-exports it).
 pub const RECORD_MAX_DEPTH: usize = MAX_DEPTH + 1;
 
-/// The deepest nesting of a payload (as the allocating parser's `json::MAX_DEPTH`).
+/// The deepest nesting a payload may have: the outermost array or object is depth 1.
+/// A record line wraps its payload in one more object, so a record may be one deeper
+/// ([`RECORD_MAX_DEPTH`]). One limit for the streaming lexer and the allocating parser
+/// (agentloop-json re-exports it).
 pub const MAX_DEPTH: usize = 128;
 
 /// The longest object key, in bytes of UTF-8 after unescaping, whose order can be checked.

@@ -633,13 +633,8 @@ fn a_crash_at_any_record_of_a_batched_turn_resumes_with_no_effect_twice() {
                     Agent::resume(budgets.clone(), tools.manifest().clone(), &cut).unwrap();
                 let mut chain = Chain::new();
                 for line in file.split_inclusive(|&b| b == b'\n') {
-                    let record = crate::json::parse_with(
-                        line.strip_suffix(b"\n").unwrap(),
-                        crate::json::ParseOptions {
-                            max_depth: MAX_DEPTH + 1,
-                        },
-                    )
-                    .unwrap();
+                    let record =
+                        crate::json::parse_record_line(line.strip_suffix(b"\n").unwrap()).unwrap();
                     chain
                         .append(
                             part(&record, "kind").as_str().unwrap(),

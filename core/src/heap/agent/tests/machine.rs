@@ -579,7 +579,7 @@ fn a_run_into_a_file_sink_verifies_from_disk() {
     .unwrap();
     drop(sink);
     assert_eq!(outcome.reason, StopReason::NoToolCalls);
-    let report = verify::verify_file(&path, &Options::default());
+    let report = verify::verify_file(&path, &Options::default(), &verify::Parallel::default());
     assert!(report.ok(), "{:?}", report.faults);
     assert_eq!(report.count, 11);
     let bytes = std::fs::read(&path).unwrap();

@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 use super::{Budgets, Outcome};
 use crate::chain::Chain;
 use crate::driver;
-use crate::json::{parse, parse_with, Object, ParseOptions, Value, MAX_DEPTH};
+use crate::json::{parse, parse_record_line, Object, Value};
 use crate::model::{ModelError, Reply, Scripted};
 use crate::tools::{FnTool, Tool, ToolSpec, Toolbox};
 use crate::verify::{self, Options};
@@ -167,10 +167,7 @@ fn run_on(
         .filter(|l| !l.is_empty())
         .map(|line| {
             // A record line may be one level deeper than a payload.
-            let options = ParseOptions {
-                max_depth: MAX_DEPTH + 1,
-            };
-            let record = parse_with(line, options).unwrap();
+            let record = parse_record_line(line).unwrap();
             let record = record.as_object().unwrap();
             (
                 record.get("seq").unwrap().as_f64().unwrap() as u64,
