@@ -15,12 +15,12 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::json::{Value, RECORD_MAX_DEPTH};
-use agentloop_json::__private::parse_tolerant;
 use crate::quote::escape_controls;
 use crate::tools::Manifest;
 use crate::verify::{self, Fault, FaultKind, Options, Report, MAX_FAULTS};
 use crate::verify::{for_each_line_in, LineEvent};
 use crate::vocabulary::{as_count, RecordKind, StopReason};
+use agentloop_json::__private::parse_tolerant;
 use describe::{a, describe, is_loop_kind, truncate};
 
 /// One way a transcript is not a well-formed run.
