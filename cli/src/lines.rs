@@ -9,7 +9,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use agentloop_core::audit;
 use agentloop_core::export::parse_records;
 use agentloop_core::json::Value;
-use agentloop_core::verify::{Options, Report, Verifier, MAX_FAULTS};
+use agentloop_core::verify::{Options, Report, Verifier};
 
 use crate::failure::{Failure, InputFailure, RunFailure};
 use crate::input::Source;
@@ -178,7 +178,9 @@ pub fn verified_records(
         })
     })?;
     if check == Check::ChainAndLoop {
-        let report = audit::merge(report, audit::audit_records(&records), MAX_FAULTS);
+        // The chain verified; the run is audited by the one function that verifies and
+        // audits bytes (the chain again, which costs little next to reading them).
+        let report = audit::verify_loop_bytes(&bytes, &Options::default());
         if !report.ok() {
             return Err(Failure::does_not_verify(&name, &report, consequence));
         }

@@ -1,7 +1,7 @@
 //! Verifying a transcript against several checkpoints at once, by the rules of
-//! `agentloop verify --checkpoint A --checkpoint B` (`agentloop_core::tlog::Checkpoints`).
+//! `agentloop verify --checkpoint A --checkpoint B` (`agentloop_core::tlog::ByCheckpoints`).
 
-use agentloop_core::tlog::{read_checkpoint, verify_by_checkpoints};
+use agentloop_core::tlog::{read_checkpoint, ByCheckpoints};
 
 use crate::boundary::boundary;
 use crate::bytes::{give, input, need, opt_text};
@@ -106,8 +106,9 @@ pub unsafe extern "C" fn agentloop_transcript_verify_checkpoints(
         }
         // Keys without a checkpoint are refused (the options carry none: refused
         // above, even with no checkpoint, as the C contract says).
-        let report = verify_by_checkpoints(bytes, options, given, &trusted, origin)
-            .map_err(|_| agentloop_result::InvalidArgument)?;
+        let report = ByCheckpoints::new(options, given, &trusted, origin)
+            .map_err(|_| agentloop_result::InvalidArgument)?
+            .verify(bytes);
         // SAFETY: out_report was checked non-NULL; the caller promises it is writable.
         unsafe { give(out_report, agentloop_report::new(report)) }
     })

@@ -114,16 +114,3 @@ impl ByCheckpoints {
         report
     }
 }
-
-/// Verifies the transcript `bytes` by the `given` checkpoints, as
-/// [`ByCheckpoints::new`] then [`ByCheckpoints::verify`]: one report, with every fault
-/// of the transcript and of the checkpoints.
-pub fn verify_by_checkpoints(
-    bytes: &[u8],
-    options: Options,
-    given: Vec<(String, CheckpointText)>,
-    trusted: &[VerifierKey],
-    origin: Option<&str>,
-) -> Result<Report, ByCheckpointsError> {
-    ByCheckpoints::new(options, given, trusted, origin).map(|by| by.verify(bytes))
-}

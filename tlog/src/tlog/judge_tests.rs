@@ -260,7 +260,7 @@ fn owned(given: &[(&str, CheckpointText)]) -> Vec<(String, CheckpointText)> {
 }
 
 #[test]
-fn verify_by_checkpoints_is_admit_verify_and_judge_in_one_call() {
+fn by_checkpoints_verify_is_admit_verify_and_judge_in_one_call() {
     let original = transcript(5, None);
     let rewritten = transcript(5, Some(2));
     let cases = [
@@ -289,8 +289,9 @@ fn verify_by_checkpoints_is_admit_verify_and_judge_in_one_call() {
     ];
     for (bytes, given) in cases {
         let want = judged(bytes, &given, None);
-        let got =
-            verify_by_checkpoints(bytes, Options::default(), owned(&given), &[], None).unwrap();
+        let got = ByCheckpoints::new(Options::default(), owned(&given), &[], None)
+            .map(|by| by.verify(bytes))
+            .unwrap();
         assert_eq!(faults(&got), faults(&want));
         assert_eq!((got.count, got.head), (want.count, want.head));
     }
@@ -340,7 +341,9 @@ fn a_verification_by_checkpoints_refuses_keys_without_one_and_a_second_checkpoin
         ..Options::default()
     };
     let given = owned(&[("cp", checkpoint(&t, 3))]);
-    let err = verify_by_checkpoints(&t, inline, given, &[], None).unwrap_err();
+    let err = ByCheckpoints::new(inline, given, &[], None)
+        .map(|by| by.verify(&t))
+        .unwrap_err();
     assert_eq!(err, ByCheckpointsError::CheckpointTwice);
     assert!(
         err.to_string().contains("give the checkpoint once"),
@@ -350,7 +353,9 @@ fn a_verification_by_checkpoints_refuses_keys_without_one_and_a_second_checkpoin
     let by = ByCheckpoints::new(inline, Vec::new(), &[], None).unwrap();
     assert!(by.with_checkpoint());
     assert_eq!(by.options(), &inline);
-    let short = verify_by_checkpoints(&t[..0], inline, Vec::new(), &[], None).unwrap();
+    let short = ByCheckpoints::new(inline, Vec::new(), &[], None)
+        .map(|by| by.verify(&t[..0]))
+        .unwrap();
     assert_eq!(short.faults[0].kind, FaultKind::Truncated);
     let none = ByCheckpoints::new(Options::default(), Vec::new(), &[], None).unwrap();
     assert!(!none.with_checkpoint());

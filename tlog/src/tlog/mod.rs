@@ -23,18 +23,25 @@ mod origin;
 mod proof;
 mod prove;
 
-pub use by_checkpoints::{verify_by_checkpoints, ByCheckpoints, ByCheckpointsError};
+pub use by_checkpoints::{ByCheckpoints, ByCheckpointsError};
 pub use check::{
     check_consistency, check_inclusion, check_inclusion_anchored, Problem, PROOF_INVALID,
 };
 #[cfg(test)]
 pub(crate) use checkpoint::MalformedKind;
 pub use checkpoint::{read_checkpoint, CheckpointText, Malformed, TlogCheckpoint};
+// The rules ByCheckpoints applies, which the C ABI's tests hold it to: not API
+// ([`ByCheckpoints`] is the one way to verify by checkpoints).
+#[doc(hidden)]
 pub use judge::{Checkpoints, Leaves};
-pub use leaves::{leaves_of, LeafError};
-pub use make::{
-    consistency_text, inclusion_text, make_checkpoint, report_checkpoint, MakeCheckpointError,
-};
+pub use leaves::LeafError;
+// The leaves and proof texts [`prove`] and [`ByCheckpoints`] build on: what the C ABI's
+// tests and the fuzz targets hold those to, not API ([`prove`] is the one way to a proof).
+#[doc(hidden)]
+pub use leaves::leaves_of;
+#[doc(hidden)]
+pub use make::{consistency_text, inclusion_text};
+pub use make::{make_checkpoint, report_checkpoint, MakeCheckpointError};
 #[cfg(test)]
 pub(crate) use origin::OriginErrorKind;
 pub use origin::{check_origin, OriginError};

@@ -124,7 +124,9 @@ impl Verifier {
 
     /// Checks one complete line, given what [`LineChecker::check`] found in it (`None`
     /// when it did not accept the line or was not asked): a verifier checking lines on
-    /// other threads passes their findings in, in line order.
+    /// other threads passes their findings in, in line order. The parallel verifier's
+    /// plumbing (core's `verify_reader_parallel`), not API.
+    #[doc(hidden)]
     pub fn push_checked(&mut self, line: &[u8], sealed: Option<Sealed>) {
         let at = self.engine.next(true);
         if line.is_empty() {

@@ -87,6 +87,9 @@ pub use lexer::{
 };
 // The parts of the opaque `StreamDetail` and `CheckError`: `__private::finding`.
 pub(crate) use lexer::{JsonType, NumberProblem, Stop, Syntax};
+// The fast path of the allocating verifiers (agentloop-tlog's `Verifier`, core's
+// parallel verifier): engine plumbing those crates build on, not API.
+#[doc(hidden)]
 pub use line::{LineChecker, Sealed};
 
 #[doc(hidden)]

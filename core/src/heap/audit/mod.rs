@@ -15,12 +15,12 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::json::{Value, RECORD_MAX_DEPTH};
-use agentloop_json::__private::parse_tolerant;
 use crate::quote::escape_controls;
 use crate::tools::Manifest;
 use crate::verify::{self, Fault, FaultKind, Options, Report, MAX_FAULTS};
 use crate::verify::{for_each_line_in, LineEvent};
 use crate::vocabulary::{as_count, RecordKind, StopReason};
+use agentloop_json::__private::parse_tolerant;
 use describe::{a, describe, is_loop_kind, truncate};
 
 /// One way a transcript is not a well-formed run.
@@ -333,7 +333,8 @@ impl LoopAudit {
 }
 
 /// Audits parsed records.
-pub fn audit_records(records: &[Value]) -> LoopReport {
+#[cfg(test)]
+pub(crate) fn audit_records(records: &[Value]) -> LoopReport {
     let mut audit = LoopAudit::new();
     for record in records {
         audit.push_record(record);
@@ -360,7 +361,7 @@ pub fn verify_loop_bytes(bytes: &[u8], options: &Options) -> Report {
 /// record), each with `line` = index + 1 when it names a record of the file, and
 /// `None` when it is about the end. The kept faults stay within `max_faults`; the
 /// rest are counted in `faults_omitted`.
-pub fn merge(mut report: Report, audit: LoopReport, max_faults: usize) -> Report {
+pub(crate) fn merge(mut report: Report, audit: LoopReport, max_faults: usize) -> Report {
     report.faults_omitted = report.faults_omitted.saturating_add(audit.omitted);
     for finding in audit.findings {
         if report.faults.len() >= max_faults {
