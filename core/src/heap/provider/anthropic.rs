@@ -14,7 +14,7 @@ use crate::tools::{provider_safe_name, ToolSpec};
 /// The members of the body the codec writes itself.
 const RESERVED: [&str; 5] = ["max_tokens", "messages", "model", "system", "tools"];
 
-/// The request body for the next turn, as canonical JSON bytes (see the module docs).
+/// The request body for the next turn, as canonical JSON bytes (see [`Provider::Anthropic`](super::Provider::Anthropic)).
 ///
 /// Refused, in this order: an empty model (a [`RequestError`](crate::provider::RequestError)), a
 /// `max_output_tokens` of 0 or past 2^53 − 1, no `max_output_tokens`, a reserved member
@@ -169,7 +169,7 @@ pub fn messages(messages: &[Message]) -> Value {
 }
 
 /// The response (HTTP status and body) as a reply, or the error it reports (see the
-/// module docs), with `secret` — the API key the request was sent with, if any —
+/// docs of [`Provider::Anthropic`](super::Provider::Anthropic)), with `secret` — the API key the request was sent with, if any —
 /// redacted from the error's sentence ([`crate::redact::bounded`]). Never panics,
 /// whatever the bytes.
 pub fn parse(status: u16, body: &[u8], secret: Option<&str>) -> Result<Reply, ModelError> {

@@ -63,8 +63,7 @@
 //! ([`ModelError::is_retryable`] tells 429, 529 and 5xx apart from the rest). Its
 //! sentence quotes the provider's message (at most 1000 characters) or the start of a
 //! body it cannot read (200), with the API key given to `parse` redacted first — the
-//! whole key, then any run of 8 of its characters the cut or the provider left
-//! ([`crate::redact`]).
+//! whole key, then any run of 8 of its characters the cut or the provider left.
 //!
 //! A third wire format (Gemini, say) is a private module with the same functions and a
 //! [`Provider`] variant; the shared checks and response reading are in a private
@@ -245,8 +244,8 @@ impl Provider {
     /// The provider's answer (its HTTP status and body) as a reply, or the error it
     /// reports. `secret` is the API key the request was sent with, if any: a provider
     /// may echo it in an error body, and every text quoted from the body has it
-    /// redacted before it is cut to its bound ([`crate::redact::bounded`]), so no run
-    /// of 8 of its characters reaches the sentence. Never panics, whatever the bytes.
+    /// redacted before it is cut to its bound, so no run of 8 of its characters
+    /// reaches the sentence. Never panics, whatever the bytes.
     pub fn parse(
         self,
         status: u16,

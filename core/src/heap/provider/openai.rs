@@ -20,7 +20,7 @@ const RESERVED: [&str; 5] = [
     "tools",
 ];
 
-/// The request body for the next turn, as canonical JSON bytes (see the module docs).
+/// The request body for the next turn, as canonical JSON bytes (see [`Provider::OpenAi`](super::Provider::OpenAi)).
 ///
 /// Refused, in this order: an empty model (a [`RequestError`](crate::provider::RequestError)), a
 /// `max_output_tokens` of 0 or past 2^53 − 1, a reserved member in `extra`, a NaN in
@@ -130,7 +130,7 @@ pub fn messages(messages: &[Message], system: Option<&str>) -> Value {
 }
 
 /// The response (HTTP status and body) as a reply, or the error it reports (see the
-/// module docs), with `secret` — the API key the request was sent with, if any —
+/// docs of [`Provider::OpenAi`](super::Provider::OpenAi)), with `secret` — the API key the request was sent with, if any —
 /// redacted from the error's sentence ([`crate::redact::bounded`]). Never panics,
 /// whatever the bytes.
 pub fn parse(status: u16, body: &[u8], secret: Option<&str>) -> Result<Reply, ModelError> {
