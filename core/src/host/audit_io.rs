@@ -11,7 +11,8 @@ use crate::verify::{Options, Report, Verifier};
 
 /// Verifies a transcript from a reader (as [`crate::verify::verify_reader`] does) and
 /// audits it as a run, each line parsed by both. The findings are added to the report
-/// as `loop_malformed` faults ([`merge`]). A read error ends both with an `unreadable`
+/// as `loop_malformed` faults, in record order after the chain's faults of the same
+/// record, within `max_faults` (the rest counted). A read error ends both with an `unreadable`
 /// fault, and the audit says nothing about an end it did not see.
 pub fn verify_loop_reader<R: BufRead>(reader: R, options: &Options) -> Report {
     let mut verifier = Verifier::new(*options);
