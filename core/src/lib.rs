@@ -123,6 +123,10 @@ pub mod record {
 
     pub use crate::fixed::record::*;
     #[cfg(feature = "alloc")]
+    // A record's body and hash from a `Value`: what the loop writes records with, and
+    // what the workspace's tests recompute hashes with; not API (a `Chain` or the
+    // durable writer appends records).
+    #[doc(hidden)]
     pub use crate::heap::record_value::*;
 }
 
@@ -246,6 +250,7 @@ pub mod verify {
 
     pub use crate::heap::verify::*;
     #[cfg(feature = "std")]
+    #[doc(hidden)]
     pub use crate::host::read_lines::for_each_line;
     #[cfg(feature = "std")]
     pub use crate::host::verify_io::{verify_file, verify_reader};

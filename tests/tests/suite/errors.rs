@@ -19,7 +19,6 @@ fn is_error<E: core::error::Error + Send + Sync + 'static>() -> &'static str {
 fn every_public_error_type_is_an_error() {
     let names = [
         is_error::<agent::BudgetError>(),
-        is_error::<agent::Difference>(),
         is_error::<agent::FeedError>(),
         is_error::<agent::ResumeError>(),
         is_error::<agent::TaskError>(),

@@ -12,7 +12,10 @@ mod text;
 
 #[cfg(test)]
 pub(crate) use keys::KeyErrorKind;
-pub use keys::{key_lines, signer_key_text, KeyError, SignerKey, SignerTextError, VerifierKey};
+pub use keys::{signer_key_text, KeyError, SignerKey, SignerTextError, VerifierKey};
+// The lines of a key file that hold keys: how the CLI and the C ABI read one, not API.
+#[doc(hidden)]
+pub use keys::key_lines;
 #[cfg(test)]
 pub(crate) use text::NoteErrorKind;
 pub use text::{Note, NoteError, NoteSignature, SignatureCheck};

@@ -48,7 +48,7 @@ pub use origin::{check_origin, OriginError};
 #[cfg(test)]
 pub(crate) use proof::ProofTextErrorKind;
 pub use proof::{ConsistencyProof, InclusionProof, ProofText, ProofTextError};
-pub use prove::{covers, prove, Against, NotAPrefix, ProofRequest, ProveError};
+pub use prove::{prove, Against, NotAPrefix, ProofRequest, ProveError};
 
 #[cfg(test)]
 mod judge_tests;

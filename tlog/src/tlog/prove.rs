@@ -28,7 +28,8 @@ pub enum ProofRequest {
 #[derive(Debug, Clone, Copy)]
 pub enum Against<'a> {
     /// A checkpoint the caller kept, its text verbatim (C2SP, signed or not): it must
-    /// cover a prefix of the transcript ([`covers`]), and the proof carries it as given.
+    /// cover a prefix of the transcript (its root that of the transcript's first `count`
+    /// records, else [`ProveError::NotAPrefix`]), and the proof carries it as given.
     Given(&'a [u8]),
     /// A fresh checkpoint of every record ([`make_checkpoint`](super::make_checkpoint)
     /// with this origin and signer).
@@ -103,7 +104,7 @@ impl core::error::Error for ProveError {}
 
 /// Whether `checkpoint` covers a prefix of the records whose Merkle leaves are
 /// `leaves`: its root is that of their first `count`.
-pub fn covers(checkpoint: &TlogCheckpoint, leaves: &[Hash]) -> Result<(), NotAPrefix> {
+pub(crate) fn covers(checkpoint: &TlogCheckpoint, leaves: &[Hash]) -> Result<(), NotAPrefix> {
     let fits = usize::try_from(checkpoint.count)
         .ok()
         .and_then(|n| leaves.get(..n))

@@ -4,6 +4,7 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::prove::covers;
 use super::tests::transcript;
 use super::*;
 use crate::merkle::{root_of, ProofError};

@@ -9,6 +9,10 @@ pub use crate::checkpoint::Checkpoint;
 pub use crate::fault_kind::FaultKind;
 pub use checkpoint::{CheckpointError, ParseCheckpoint};
 pub use fault::{Detail, Fault, Report};
+// A transcript split into lines as the verifiers read it (torn tail and long lines
+// told apart): what the verifiers, the CLI's `show` and `view` and the fuzz targets
+// build on, not API (`verify_bytes`, `verify_reader` are the ways to verify).
+#[doc(hidden)]
 pub use lines::{for_each_line_in, LineEvent};
 
 use alloc::string::String;
@@ -166,6 +170,7 @@ impl Verifier {
     }
 
     /// Takes what the line splitting ([`for_each_line_in`], or with `std` `for_each_line` over a reader) found.
+    #[doc(hidden)]
     pub fn push_event(&mut self, event: LineEvent<'_>) {
         match event {
             LineEvent::Line(line) => self.push_line(line),

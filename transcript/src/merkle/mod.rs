@@ -14,6 +14,10 @@ mod hasher;
 mod range;
 mod verify;
 
-pub use hasher::{empty_root, leaf_hash, node_hash, record_leaf};
+pub use hasher::{empty_root, leaf_hash, node_hash};
+// `leaf_hash` of a record's 32 hash bytes: the verifiers' and the chain's shorthand,
+// not API (`leaf_hash(&hash.0)` is the one way).
+#[doc(hidden)]
+pub use hasher::record_leaf;
 pub use range::{CompactRange, RangeFull};
 pub use verify::{verify_consistency, verify_inclusion, ProofError};

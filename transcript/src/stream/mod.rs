@@ -82,9 +82,14 @@ mod record;
 pub(crate) mod report;
 
 pub use lexer::{
-    check_canonical, CheckError, Departure, KEY_PATH_BYTES, MAX_DEPTH, MAX_KEY_BYTES,
-    MAX_NUMBER_BYTES, RECORD_MAX_DEPTH,
+    check_canonical, CheckError, KEY_PATH_BYTES, MAX_DEPTH, MAX_KEY_BYTES, MAX_NUMBER_BYTES,
+    RECORD_MAX_DEPTH,
 };
+// How a line departs from canonical form (a fault's detail tells it in its sentence):
+// what the allocating verifier, the fuzz oracle and the equivalence tests compare, not
+// API.
+#[doc(hidden)]
+pub use lexer::Departure;
 // The parts of the opaque `StreamDetail` and `CheckError`: `__private::finding`.
 pub(crate) use lexer::{JsonType, NumberProblem, Stop, Syntax};
 // The fast path of the allocating verifiers (agentloop-tlog's `Verifier`, core's

@@ -106,7 +106,7 @@ pub use crate::vocabulary::{BudgetError, Budgets};
 #[doc(hidden)]
 pub use budget::estimate_tokens;
 pub use budget::Outcome;
-pub use follow::Difference;
+pub(crate) use follow::Difference;
 pub(crate) use need::FeedErrorKind;
 pub use need::{FeedError, Need};
 pub use records::Record;
@@ -116,7 +116,11 @@ pub(crate) use resume::ResumeErrorKind;
 pub use setup::SetupError;
 #[cfg(test)]
 pub(crate) use setup::SetupErrorKind;
-pub use task::{check_task, TaskError};
+pub use task::TaskError;
+// The task's rule, which the agent applies; the CLI and the C ABI apply it before a
+// run starts, to refuse a task early. Not API.
+#[doc(hidden)]
+pub use task::check_task;
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;

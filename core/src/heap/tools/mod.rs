@@ -37,6 +37,9 @@ mod typed;
 pub(crate) use call_check::check_call;
 pub(crate) use provider::ShownName;
 pub(crate) use provider::{check_name, check_root, NameError, RootError, NAME_PATTERN};
+// How a name a model made up is written for a provider (docs/format.md): the codecs'
+// and the MCP client's, not API.
+#[doc(hidden)]
 pub use provider::{provider_safe_name, MAX_NAME_CHARS};
 #[cfg(feature = "schemars")]
 pub use typed::{schema_of, TypedTool, TypedToolError};

@@ -29,7 +29,9 @@ impl StreamDetail {
     /// How the line departs from canonical form, when the verifier stopped at its first
     /// departing byte (`not_canonical`; the allocating verifier names a carriage return
     /// so too, [`Departure::CarriageReturn`], and reports other lines that are not
-    /// canonical by their first difference from the canonical encoding: `None`).
+    /// canonical by their first difference from the canonical encoding: `None`). What
+    /// the allocating verifier and the fuzz oracle compare; not API.
+    #[doc(hidden)]
     pub fn departure(&self) -> Option<Departure> {
         match self.0 {
             Finding::NotCanonical { departure, .. } => Some(departure),
