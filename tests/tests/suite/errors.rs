@@ -58,7 +58,7 @@ fn every_public_error_type_is_an_error() {
         is_error::<tools::TypedToolError>(),
         is_error::<verify::CheckpointError>(),
     ];
-    assert_eq!(names.len(), 40);
+    assert_eq!(names.len(), 39);
 }
 
 /// `parse_records` used to give `(usize, ParseError)`, which `?` could not box.
