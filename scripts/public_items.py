@@ -12,8 +12,9 @@ traits, functions, constants, type aliases and enum variants; public struct fiel
 counted apart; methods are not counted.
 
 usage: scripts/public_items.py [--max N]
-Prints one line per crate and kind, and the total; with --max, exits 1 when the total of
-items is over N. Needs the nightly toolchain (rustdoc's JSON output is unstable).
+Prints one line per crate and kind, and the total; exits 1 when two public types (structs,
+enums, unions, traits, type aliases) of the crates share a name (issue 29: a name says
+which type it is), and with --max when the total of items is over N. Needs the nightly toolchain (rustdoc's JSON output is unstable).
 """
 import collections
 import json
@@ -24,6 +25,9 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # The crates whose surface 1.0 freezes (issue 29): the library crates a user links.
+# What a name can stand for as a type; two of these with one name across the crates
+# fail the count.
+TYPE_KINDS = {"struct", "enum", "union", "trait", "type_alias"}
 CRATES = ["agentloop-transcript", "agentloop-json", "agentloop-schema", "agentloop-tlog", "agentloop-core"]
 
 
@@ -55,6 +59,7 @@ class Surface:
         self.seen = set()
         self.kinds = {name: collections.Counter() for name in docs}
         self.fields = collections.Counter()
+        self.types = collections.defaultdict(list)
 
     def defined(self, crate, item_id):
         """(crate, id) of the item `item_id` of `crate`'s document names, in the crate
@@ -86,6 +91,9 @@ class Surface:
             self.follow(crate, inner)
             return
         self.kinds[crate][kind] += 1
+        if kind in TYPE_KINDS:
+            path = self.docs[crate]["paths"].get(str(item_id), {}).get("path")
+            self.types[item.get("name")].append("::".join(path) if path else item.get("name"))
         if kind == "module":
             for child in inner["items"]:
                 self.visit(crate, child)
@@ -129,6 +137,11 @@ def main(argv):
         shown = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
         print(f"{crate}: {items} public items ({shown}); {surface.fields[crate]} public fields")
     print(f"total: {total} public items" + (f" (at most {limit})" if limit else ""))
+    shared = {name: paths for name, paths in surface.types.items() if len(paths) > 1}
+    for name, paths in sorted(shared.items()):
+        print(f"public types named {name}: {', '.join(sorted(paths))}", file=sys.stderr)
+    if shared:
+        return 1
     if limit is not None and total > limit:
         print(f"public items: {total} is over {limit}", file=sys.stderr)
         return 1
