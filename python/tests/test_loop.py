@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import signal
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 import pytest
 
@@ -173,7 +173,18 @@ def test_a_run_writes_its_transcript_durably(tmp_path: Path) -> None:
         agentloop.run("t", model=agentloop.Scripted([]), out=path)
 
 
-def test_ctrl_c_in_a_tool_or_the_model_stops_the_run_as_cancelled() -> None:
+
+@pytest.fixture
+def ctrl_c() -> Iterator[None]:
+    """Ctrl-C as Python sets it up at start: a `KeyboardInterrupt`. A process started
+    with SIGINT ignored (a background job of a shell without job control, as some CI
+    runners start steps) keeps it ignored, and a raised SIGINT would then do nothing."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_in_a_tool_or_the_model_stops_the_run_as_cancelled(ctrl_c: None) -> None:
     def slow() -> None:
         signal.raise_signal(signal.SIGINT)
 
@@ -229,7 +240,7 @@ def test_a_model_that_changes_the_conversation_list_gets_it_whole_again() -> Non
     assert lengths == [1, 3, 5]
 
 
-def test_a_run_stopped_by_ctrl_c_resumes_to_its_end(tmp_path: Path) -> None:
+def test_a_run_stopped_by_ctrl_c_resumes_to_its_end(tmp_path: Path, ctrl_c: None) -> None:
     path = tmp_path / "run.jsonl"
     stop_once = [True]
 
