@@ -6,10 +6,10 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 
-use agentloop_core::audit;
+use agentloop_core::audit::LoopAudit;
 use agentloop_core::export::parse_records;
 use agentloop_core::json::Value;
-use agentloop_core::verify::{Options, Report, Verifier};
+use agentloop_core::verify::{Options, Report, Verifier, MAX_FAULTS};
 
 use crate::failure::{Failure, InputFailure, RunFailure};
 use crate::input::Source;
@@ -178,9 +178,10 @@ pub fn verified_records(
         })
     })?;
     if check == Check::ChainAndLoop {
-        // The chain verified; the run is audited by the one function that verifies and
-        // audits bytes (the chain again, which costs little next to reading them).
-        let report = audit::verify_loop_bytes(&bytes, &Options::default());
+        // The chain verified as it was read; the records parsed are audited as a run.
+        let mut audit = LoopAudit::with_max_findings(MAX_FAULTS);
+        records.iter().for_each(|record| audit.push_record(record));
+        let report = audit.finish_into(report, MAX_FAULTS);
         if !report.ok() {
             return Err(Failure::does_not_verify(&name, &report, consequence));
         }

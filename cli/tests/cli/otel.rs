@@ -17,7 +17,7 @@ use agentloop_standin::Server;
 use agentloop_tests::{skip_or_fail, workspace_root};
 
 use crate::common::runs::*;
-use crate::common::{member, tampered_chain, Run, Scratch};
+use crate::common::{member, spec_chain, tampered_chain, Run, Scratch};
 
 /// The README's run (docs/examples/standin-add.json against the stand-in), into
 /// `out`, with `extra` arguments and `env`.
@@ -211,6 +211,31 @@ fn a_file_that_does_not_verify_is_not_exported() {
         content.stderr.contains("it goes with --format otlp"),
         "{}",
         content.stderr
+    );
+}
+
+/// A chain that verifies but is not a run of the loop (SPEC's three records: a task with
+/// no budgets, a turn, a tool result, and no `stop`) is refused as `verify --loop`
+/// refuses it: a trace is of a run.
+#[test]
+fn a_chain_that_is_not_a_run_of_the_loop_is_not_exported() {
+    let scratch = Scratch::new("otel-not-a-run");
+    scratch.write("t.jsonl", spec_chain());
+    let chain = agentloop(scratch.dir(), &["verify", "t.jsonl"], &[]);
+    assert_eq!(chain.code, 0, "{}", chain.stderr);
+    let run = agentloop(
+        scratch.dir(),
+        &["export", "--format", "otlp", "t.jsonl"],
+        &[],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    assert!(run.stderr.contains("loop_malformed"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("line 1: loop_malformed: task payload: missing 'budgets'"),
+        "{}",
+        run.stderr
     );
 }
 

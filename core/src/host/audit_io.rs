@@ -34,7 +34,7 @@ pub fn verify_loop_reader<R: BufRead>(reader: R, options: &Options) -> Report {
         Ok::<(), std::io::Error>(())
     });
     match read {
-        Ok(()) => merge(verifier.finish(), audit.finish(), options.max_faults),
+        Ok(()) => audit.finish_into(verifier.finish(), options.max_faults),
         Err(e) => {
             verifier.push_unreadable(std::format!(
                 "reading failed after {} complete lines: {e}",

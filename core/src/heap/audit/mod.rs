@@ -201,6 +201,15 @@ impl LoopAudit {
         self.report()
     }
 
+    /// Ends the audit ([`LoopAudit::finish`]) and adds its findings to `report`, a
+    /// verifier's report on the same records, as faults of kind
+    /// [`FaultKind::LoopMalformed`]: in record order after the chain's faults of the same
+    /// record, within `max_faults` (the rest counted in `faults_omitted`). For records
+    /// already verified and parsed; [`verify_loop_bytes`] verifies and audits bytes.
+    pub fn finish_into(self, report: Report, max_faults: usize) -> Report {
+        merge(report, self.finish(), max_faults)
+    }
+
     /// Ends the audit of an input that could not be read to its end: no finding about
     /// the end.
     pub fn finish_incomplete(self) -> LoopReport {
@@ -353,7 +362,7 @@ pub fn verify_loop_bytes(bytes: &[u8], options: &Options) -> Report {
         // The verifier reports a torn tail; the audit never sees that record.
         LineEvent::TornTail(_) | LineEvent::LongTornTail(_) => {}
     });
-    merge(report, audit.finish(), options.max_faults)
+    audit.finish_into(report, options.max_faults)
 }
 
 /// Adds an audit's findings to a verifier's report as faults of kind
