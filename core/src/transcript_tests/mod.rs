@@ -4,4 +4,5 @@
 mod jcs;
 mod merkle;
 mod stream;
+mod stream_append;
 mod stream_faults;
