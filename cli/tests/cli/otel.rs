@@ -184,23 +184,33 @@ fn the_oracle_catches_a_name_the_conventions_do_not_have() {
     );
 }
 
+/// A file whose chain does not verify, and one whose chain verifies but is not a run of
+/// the loop (SPEC's three records: a task with no budgets, a turn, a tool result, and no
+/// `stop`; `verify --loop` refuses it), are not exported: a trace is of a verified run.
 #[test]
 fn a_file_that_does_not_verify_is_not_exported() {
     let scratch = Scratch::new("otel-tampered");
     scratch.write("t.jsonl", tampered_chain());
-    let run = agentloop(
-        scratch.dir(),
-        &["export", "--format", "otlp", "t.jsonl"],
-        &[],
-    );
-    assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(run.stdout.is_empty());
-    assert!(run.stderr.contains("hash_mismatch"), "{}", run.stderr);
-    assert!(
-        run.stderr.contains("nothing was exported"),
-        "{}",
-        run.stderr
-    );
+    scratch.write("not-a-run.jsonl", spec_chain());
+    let chain = agentloop(scratch.dir(), &["verify", "not-a-run.jsonl"], &[]);
+    assert_eq!(chain.code, 0, "{}", chain.stderr);
+    for (file, fault) in [
+        ("t.jsonl", "hash_mismatch"),
+        (
+            "not-a-run.jsonl",
+            "line 1: loop_malformed: task payload: missing 'budgets'",
+        ),
+    ] {
+        let run = agentloop(scratch.dir(), &["export", "--format", "otlp", file], &[]);
+        assert_eq!(run.code, 1, "{file}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{file}");
+        assert!(run.stderr.contains(fault), "{file}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("nothing was exported"),
+            "{file}: {}",
+            run.stderr
+        );
+    }
     let content = agentloop(
         scratch.dir(),
         &["export", "--format", "openai", "--otlp-content", "t.jsonl"],
@@ -211,31 +221,6 @@ fn a_file_that_does_not_verify_is_not_exported() {
         content.stderr.contains("it goes with --format otlp"),
         "{}",
         content.stderr
-    );
-}
-
-/// A chain that verifies but is not a run of the loop (SPEC's three records: a task with
-/// no budgets, a turn, a tool result, and no `stop`) is refused as `verify --loop`
-/// refuses it: a trace is of a run.
-#[test]
-fn a_chain_that_is_not_a_run_of_the_loop_is_not_exported() {
-    let scratch = Scratch::new("otel-not-a-run");
-    scratch.write("t.jsonl", spec_chain());
-    let chain = agentloop(scratch.dir(), &["verify", "t.jsonl"], &[]);
-    assert_eq!(chain.code, 0, "{}", chain.stderr);
-    let run = agentloop(
-        scratch.dir(),
-        &["export", "--format", "otlp", "t.jsonl"],
-        &[],
-    );
-    assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(run.stdout.is_empty());
-    assert!(run.stderr.contains("loop_malformed"), "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("line 1: loop_malformed: task payload: missing 'budgets'"),
-        "{}",
-        run.stderr
     );
 }
 
